@@ -1,0 +1,274 @@
+/* `gpumc check` and `gpumc replay`. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report.h"
+#include "state/trace.h"
+
+static int verdict_exit(enum verdict v)
+{
+	switch (v) {
+	case V_PASS: return EXIT_HOLDS;
+	case V_FAIL: return EXIT_VIOLATED;
+	case V_INCOMPLETE: return EXIT_INCOMPLETE;
+	default: return EXIT_INPUT;
+	}
+}
+
+static void print_diag(const struct diag *d, const char *path, int json)
+{
+	if (json) {
+		struct strbuf b;
+		sb_init(&b);
+		sb_puts(&b, "{\"spec\":");
+		sb_json_str(&b, path);
+		sb_puts(&b, ",\"verdict\":\"error\",\"errors\":");
+		sb_json_str(&b, sb_str(&d->msg));
+		sb_puts(&b, "}\n");
+		fputs(sb_str(&b), stdout);
+		sb_free(&b);
+	}
+	fputs(sb_str(&d->msg), stderr);
+}
+
+static void save_trace(const struct job *j, const struct run_opts *o, const struct explore_result *r)
+{
+	struct trace_file tf;
+	memset(&tf, 0, sizeof tf);
+	tf.spec = j->spec->path;
+	tf.hash = j->spec->text_hash;
+	tf.defines = (char **)o->defines;
+	tf.ndefines = o->ndefines;
+	struct strbuf v, err;
+	sb_init(&v);
+	sb_init(&err);
+	verdict_string(r, &v);
+	tf.verdict = (char *)sb_str(&v);
+	/* a determinism violation stores schedule A then B */
+	const struct trace *ts[2] = { &r->trace, NULL };
+	if (r->failed_kind == P_DETERMINISTIC) {
+		ts[0] = &r->trace2;
+		ts[1] = &r->trace;
+	}
+	uint8_t *sv = xmalloc(j->model->sv_size);
+	for (int s = 0; s < 2 && ts[s]; s++) {
+		tf.sched[s] = *ts[s];
+		tf.text[s] = xcalloc(ts[s]->len + 1, sizeof(char *));
+		trace_replay(j->model, ts[s], sv, tf.text[s]);
+		tf.nsched = s + 1;
+	}
+	if (trace_write(o->trace_file, &tf, &err))
+		fprintf(stderr, "gpumc: %s\n", sb_str(&err));
+	for (int s = 0; s < tf.nsched; s++) {
+		for (uint32_t i = 0; i < tf.sched[s].len; i++)
+			free(tf.text[s][i]);
+		free(tf.text[s]);
+	}
+	free(sv);
+	sb_free(&v);
+	sb_free(&err);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct run_opts o;
+	run_opts_default(&o);
+	const char **files = xcalloc((size_t)argc + 1, sizeof(char *));
+	int nfiles = 0, rc = EXIT_HOLDS;
+	for (int i = 1; i < argc; i++) {
+		int k = cli_option(&o, argc, argv, &i, "Dejt");
+		if (k < 0) {
+			free(files);
+			free(o.defines);
+			return EXIT_INPUT;
+		}
+		if (!k)
+			files[nfiles++] = argv[i];
+	}
+	if (!nfiles) {
+		fputs("gpumc check: no spec given (usage: gpumc check [options] SPEC...)\n", stderr);
+		free(files);
+		free(o.defines);
+		return EXIT_INPUT;
+	}
+	for (int f = 0; f < nfiles; f++) {
+		struct job j;
+		struct diag d;
+		diag_init(&d);
+		if (job_load(&j, files[f], &o, &d)) {
+			print_diag(&d, files[f], o.json);
+			rc = exit_combine(rc, EXIT_INPUT);
+		} else {
+			struct explore_result r;
+			explore(j.model, j.props, j.nprops, &o.ex, &r);
+			struct strbuf out;
+			sb_init(&out);
+			report_check(&out, &j, &r, o.json);
+			fputs(sb_str(&out), stdout);
+			if (!o.json && f + 1 < nfiles)
+				fputc('\n', stdout);
+			sb_free(&out);
+			if (o.trace_file && r.verdict == V_FAIL && r.failed_kind != P_EXISTS)
+				save_trace(&j, &o, &r);
+			rc = exit_combine(rc, verdict_exit(r.verdict));
+			explore_result_free(&r);
+		}
+		job_free(&j);
+		diag_free(&d);
+	}
+	free(files);
+	free(o.defines);
+	return rc;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct run_opts o;
+	run_opts_default(&o);
+	const char *file = NULL;
+	for (int i = 1; i < argc; i++) {
+		int k = cli_option(&o, argc, argv, &i, "j");
+		if (k < 0)
+			return EXIT_INPUT;
+		if (!k) {
+			if (file) {
+				fputs("gpumc replay: one trace file at a time\n", stderr);
+				return EXIT_INPUT;
+			}
+			file = argv[i];
+		}
+	}
+	if (!file) {
+		fputs("gpumc replay: no trace file given (usage: gpumc replay [--json] FILE)\n", stderr);
+		return EXIT_INPUT;
+	}
+	struct diag d;
+	diag_init(&d);
+	struct trace_file tf;
+	if (trace_read(file, &tf, &d)) {
+		fputs(sb_str(&d.msg), stderr);
+		diag_free(&d);
+		trace_file_free(&tf);
+		return EXIT_INPUT;
+	}
+	o.defines = (const char **)tf.defines;
+	o.ndefines = tf.ndefines;
+	struct job j;
+	if (job_load(&j, tf.spec, &o, &d)) {
+		fputs(sb_str(&d.msg), stderr);
+		job_free(&j);
+		diag_free(&d);
+		trace_file_free(&tf);
+		return EXIT_INPUT;
+	}
+	if (j.spec->text_hash != tf.hash)
+		fprintf(stderr, "gpumc: warning: %s changed since the trace was written; replaying anyway\n", tf.spec);
+	const struct model *m = j.model;
+	uint8_t *sv[2] = { xmalloc(m->sv_size), xmalloc(m->sv_size) };
+	struct strbuf out;
+	sb_init(&out);
+	int rc = EXIT_HOLDS, diverged_text = 0;
+	if (o.json)
+		sb_puts(&out, "{\"schedules\":[");
+	for (int s = 0; s < tf.nsched; s++) {
+		char **desc = xcalloc(tf.sched[s].len + 1, sizeof(char *));
+		uint32_t n = trace_replay(m, &tf.sched[s], sv[s], desc);
+		if (o.json) {
+			sb_puts(&out, s ? ",[" : "[");
+		} else {
+			sb_printf(&out, "%s (%u steps):\n", tf.nsched > 1 ? (s ? "schedule B" : "schedule A") : "trace",
+			          tf.sched[s].len);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			if (strcmp(desc[i], tf.text[s][i]))
+				diverged_text = 1;
+			if (o.json) {
+				sb_printf(&out, "%s{\"step\":%u,\"action\":%u,\"text\":", i ? "," : "", i + 1, tf.sched[s].step[i]);
+				sb_json_str(&out, desc[i]);
+				sb_putc(&out, '}');
+			} else {
+				sb_printf(&out, "  %4u. %s\n", i + 1, desc[i]);
+			}
+			free(desc[i]);
+		}
+		free(desc);
+		if (o.json)
+			sb_putc(&out, ']');
+		if (n < tf.sched[s].len) {
+			fprintf(stderr, "gpumc: %s: step %u of the trace is not enabled in this machine\n", file, n + 1);
+			rc = EXIT_INPUT;
+		}
+	}
+	if (o.json)
+		sb_puts(&out, "]");
+	/* what the trace shows at its end */
+	const char *shows = "no violation at the end of the trace";
+	enum model_status st = m->status(m, sv[0]);
+	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
+	if (rc == EXIT_HOLDS) {
+		int last = tf.nsched - 1;
+		st = m->status(m, sv[last]);
+		if (st == MS_FAULT) {
+			shows = "the machine faults";
+			rc = EXIT_VIOLATED;
+		} else if (st == MS_RUNNING && m->enabled(m, sv[last], act) == 0) {
+			shows = "deadlock: no component can move";
+			rc = EXIT_VIOLATED;
+		}
+		for (unsigned k = 0; k < j.nprops && rc == EXIT_HOLDS; k++) {
+			struct property *p = &j.props[k];
+			if (p->kind == P_INVARIANT && !expr_eval(p->cond, m, sv[last]))
+				shows = "the invariant is violated", rc = EXIT_VIOLATED;
+			if (st == MS_TERMINAL && p->kind == P_NOT_EXISTS && expr_eval(p->cond, m, sv[last]))
+				shows = "a final state satisfies the ~exists condition", rc = EXIT_VIOLATED;
+			if (st == MS_TERMINAL && p->kind == P_FORALL && !expr_eval(p->cond, m, sv[last]))
+				shows = "a final state violates the forall condition", rc = EXIT_VIOLATED;
+			if (p->kind == P_DETERMINISTIC && tf.nsched == 2 && st == MS_TERMINAL &&
+			    m->status(m, sv[0]) == MS_TERMINAL) {
+				for (unsigned i = 0; i < p->nlocs; i++)
+					if (m->read(m, sv[0], p->locs[i]) != m->read(m, sv[1], p->locs[i])) {
+						shows = "the two schedules end with different results";
+						rc = EXIT_VIOLATED;
+						break;
+					}
+				if (o.json) {
+					sb_puts(&out, ",\"result\":");
+					report_locs(m, sv[0], p->locs, p->nlocs, &out, 1);
+					sb_puts(&out, ",\"result2\":");
+					report_locs(m, sv[1], p->locs, p->nlocs, &out, 1);
+				} else {
+					sb_puts(&out, "result A: ");
+					report_locs(m, sv[0], p->locs, p->nlocs, &out, 0);
+					sb_puts(&out, "\nresult B: ");
+					report_locs(m, sv[1], p->locs, p->nlocs, &out, 0);
+					sb_putc(&out, '\n');
+				}
+			}
+		}
+	}
+	if (o.json) {
+		sb_puts(&out, ",\"shows\":");
+		sb_json_str(&out, shows);
+		sb_puts(&out, ",\"recorded_verdict\":");
+		sb_json_str(&out, tf.verdict ? tf.verdict : "");
+		sb_puts(&out, "}\n");
+	} else {
+		sb_puts(&out, "state at the end:\n");
+		m->print_state(m, sv[tf.nsched - 1], &out);
+		sb_printf(&out, "replay: %s (recorded verdict: %s)\n", shows, tf.verdict ? tf.verdict : "?");
+	}
+	if (diverged_text)
+		fprintf(stderr, "gpumc: warning: some steps describe differently than when recorded\n");
+	fputs(sb_str(&out), stdout);
+	sb_free(&out);
+	free(act);
+	free(sv[0]);
+	free(sv[1]);
+	job_free(&j);
+	diag_free(&d);
+	trace_file_free(&tf);
+	return rc;
+}

@@ -1,0 +1,260 @@
+#include "config.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machines/registry.h"
+#include "util/strbuf.h"
+
+void run_opts_default(struct run_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	explore_opts_default(&o->ex);
+	o->ex.progress = 5;
+	o->runs = 1;
+	o->seed = 1;
+}
+
+static int need_arg(int argc, char **argv, int *i, const char **val)
+{
+	const char *a = argv[*i];
+	const char *eq = strchr(a, '=');
+	if (a[1] == '-' && eq) {
+		*val = eq + 1;
+		return 1;
+	}
+	if (a[1] != '-' && a[2]) { /* -Dkey=value */
+		*val = a + 2;
+		return 1;
+	}
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "gpumc: option %s needs a value\n", a);
+		return 0;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+static int parse_u64(const char *opt, const char *s, uint64_t *out, int allow_suffix)
+{
+	char *end;
+	errno = 0;
+	if (!*s || *s == '-') {
+		fprintf(stderr, "gpumc: %s expects a non-negative number, got '%s'\n", opt, s);
+		return 0;
+	}
+	double v = strtod(s, &end);
+	uint64_t mul = 1;
+	if (allow_suffix && *end) {
+		switch (*end) {
+		case 'k': case 'K': mul = 1ull << 10; break;
+		case 'm': case 'M': mul = 1ull << 20; break;
+		case 'g': case 'G': mul = 1ull << 30; break;
+		default: mul = 0;
+		}
+		if (mul)
+			end++;
+	}
+	if (errno || *end || !mul || v < 0 || v * (double)mul > 1.8e19) {
+		fprintf(stderr, "gpumc: %s expects a non-negative number%s, got '%s'\n", opt,
+		        allow_suffix ? " (suffix K, M or G allowed)" : "", s);
+		return 0;
+	}
+	*out = (uint64_t)(v * (double)mul);
+	return 1;
+}
+
+static int match(const char *a, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(a, name, n) && (a[n] == 0 || a[n] == '=');
+}
+
+int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *allowed)
+{
+	const char *a = argv[*i], *v;
+	uint64_t x;
+	if (a[0] != '-' || !a[1])
+		return 0;
+	/* `allowed` lists the option groups a subcommand takes:
+	** D defines, e explore options, r run options, j json, t trace */
+#define OK(c) (strchr(allowed, c) != NULL)
+	if (OK('D') && !strncmp(a, "-D", 2)) {
+		if (!need_arg(argc, argv, i, &v))
+			return -1;
+		o->defines = xrealloc(o->defines, sizeof(char *) * (size_t)(o->ndefines + 1));
+		o->defines[o->ndefines++] = v;
+		return 1;
+	}
+	if (OK('j') && !strcmp(a, "--json")) {
+		o->json = 1;
+		return 1;
+	}
+	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+		o->quiet = 1;
+		o->ex.progress = 0;
+		return 1;
+	}
+	if (OK('e')) {
+		if (!strcmp(a, "--bfs")) { o->ex.search = SEARCH_BFS; return 1; }
+		if (!strcmp(a, "--dfs")) { o->ex.search = SEARCH_DFS; return 1; }
+		if (!strcmp(a, "--compact")) { o->ex.compact = 1; return 1; }
+		if (!strcmp(a, "--exact")) { o->ex.compact = 0; return 1; }
+		if (match(a, "--max-states")) {
+			if (!need_arg(argc, argv, i, &v) || !parse_u64("--max-states", v, &o->ex.max_states, 1))
+				return -1;
+			return 1;
+		}
+		if (match(a, "--max-depth")) {
+			if (!need_arg(argc, argv, i, &v) || !parse_u64("--max-depth", v, &x, 0) || x > UINT32_MAX) {
+				if (x > UINT32_MAX)
+					fprintf(stderr, "gpumc: --max-depth is at most %u\n", UINT32_MAX);
+				return -1;
+			}
+			o->ex.max_depth = (uint32_t)x;
+			return 1;
+		}
+		if (match(a, "--memory")) {
+			if (!need_arg(argc, argv, i, &v) || !parse_u64("--memory", v, &o->ex.memory, 1))
+				return -1;
+			return 1;
+		}
+		if (match(a, "--time")) {
+			if (!need_arg(argc, argv, i, &v) || !parse_u64("--time", v, &x, 0))
+				return -1;
+			o->ex.time_limit = (double)x;
+			return 1;
+		}
+		if (match(a, "--progress")) {
+			if (strchr(a, '=')) {
+				if (!parse_u64("--progress", strchr(a, '=') + 1, &x, 0))
+					return -1;
+				o->ex.progress = (double)x;
+			} else {
+				o->ex.progress = 1;
+			}
+			return 1;
+		}
+	}
+	if (OK('t') && match(a, "--trace")) {
+		if (!need_arg(argc, argv, i, &v))
+			return -1;
+		o->trace_file = v;
+		return 1;
+	}
+	if (OK('r')) {
+		if (match(a, "--runs")) {
+			if (!need_arg(argc, argv, i, &v) || !parse_u64("--runs", v, &x, 0) || x == 0 || x > 100000000) {
+				fprintf(stderr, "gpumc: --runs expects 1..100000000\n");
+				return -1;
+			}
+			o->runs = (unsigned)x;
+			return 1;
+		}
+		if (match(a, "--seed")) {
+			if (!need_arg(argc, argv, i, &v) || !parse_u64("--seed", v, &o->seed, 0))
+				return -1;
+			return 1;
+		}
+		if (match(a, "--max-cycles")) {
+			if (!need_arg(argc, argv, i, &v) || !parse_u64("--max-cycles", v, &o->max_cycles, 1))
+				return -1;
+			return 1;
+		}
+	}
+#undef OK
+	fprintf(stderr, "gpumc: unknown option '%s' (see gpumc --help)\n", a);
+	return -1;
+}
+
+/* Resolve the spec's properties against the built machine. */
+static int bind_props(struct job *j, struct diag *d)
+{
+	struct spec *s = j->spec;
+	const struct model *m = j->model;
+	j->props = xcalloc((size_t)s->nprops + 1, sizeof *j->props);
+	for (int k = 0; k < s->nprops; k++) {
+		struct spec_prop *sp = &s->props[k];
+		struct property *p = &j->props[j->nprops++];
+		p->kind = sp->p.kind;
+		p->text = xstrdup(sp->p.text);
+		p->cond = sp->p.cond;
+		sp->p.cond = NULL; /* the job owns it now */
+		if (p->cond) {
+			struct strbuf err;
+			sb_init(&err);
+			if (expr_resolve(p->cond, m, &err)) {
+				sb_puts(&d->msg, sb_str(&err));
+				d->nerr++;
+			}
+			sb_free(&err);
+		}
+		if (p->kind != P_DETERMINISTIC)
+			continue;
+		if (sp->p.nlocs == 0) {
+			unsigned n = m->default_observables(m, NULL, 0);
+			p->locs = xmalloc(sizeof(int) * (n ? n : 1));
+			p->nlocs = m->default_observables(m, p->locs, n);
+			continue;
+		}
+		for (unsigned i = 0; i < sp->p.nlocs; i++) {
+			struct strbuf why;
+			sb_init(&why);
+			enum vtype t;
+			unsigned count = 0;
+			int loc = m->lookup(m, sp->loc_tid[i], sp->loc_names[i], sp->loc_index[i], &t, &count, &why);
+			if (loc < 0) {
+				diag_at(d, s->path, sp->loc_line[i], sp->loc_col[i], "%s", sb_str(&why));
+			} else {
+				p->locs = xrealloc(p->locs, sizeof(int) * (p->nlocs + count));
+				for (unsigned c = 0; c < count; c++)
+					p->locs[p->nlocs++] = loc + (int)c;
+			}
+			sb_free(&why);
+		}
+	}
+	if (s->nprops == 0) {
+		/* no property written: determinism of all global memory */
+		struct property *p = &j->props[j->nprops++];
+		p->kind = P_DETERMINISTIC;
+		p->text = xstrdup("deterministic");
+		unsigned n = m->default_observables(m, NULL, 0);
+		p->locs = xmalloc(sizeof(int) * (n ? n : 1));
+		p->nlocs = m->default_observables(m, p->locs, n);
+	}
+	return d->nerr ? -1 : 0;
+}
+
+int job_load(struct job *j, const char *path, const struct run_opts *o, struct diag *d)
+{
+	memset(j, 0, sizeof *j);
+	j->spec = spec_load(path, d);
+	if (!j->spec)
+		return -1;
+	for (int i = 0; i < o->ndefines; i++)
+		if (spec_define(j->spec, o->defines[i], d))
+			return -1;
+	j->model = registry_build(j->spec, d);
+	if (!j->model)
+		return -1;
+	return bind_props(j, d);
+}
+
+void job_free(struct job *j)
+{
+	for (unsigned k = 0; k < j->nprops; k++)
+		prop_free(&j->props[k]);
+	free(j->props);
+	if (j->model)
+		j->model->destroy(j->model);
+	spec_free(j->spec);
+	memset(j, 0, sizeof *j);
+}
+
+int exit_combine(int a, int b)
+{
+	static const int rank[4] = { 0, 2, 3, 1 }; /* holds < incomplete < violated < input */
+	return rank[b] > rank[a] ? b : a;
+}

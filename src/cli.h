@@ -1,0 +1,51 @@
+/* Command-line options and the spec -> machine -> properties pipeline
+** shared by every subcommand. */
+#ifndef GPUMC_CLI_H
+#define GPUMC_CLI_H
+
+#include <stdint.h>
+
+#include "explore/explore.h"
+#include "spec/spec.h"
+
+/* Exit codes (DESIGN §6). */
+enum { EXIT_HOLDS = 0, EXIT_VIOLATED = 1, EXIT_INPUT = 2, EXIT_INCOMPLETE = 3 };
+
+struct run_opts {
+	struct explore_opts ex;
+	const char **defines;
+	int ndefines;
+	int json, quiet;
+	const char *trace_file;
+	unsigned runs;
+	uint64_t seed;
+	uint64_t max_cycles;
+	int time_set, progress_set;
+};
+
+/* A loaded spec with its machine and bound properties. */
+struct job {
+	struct spec *spec;
+	struct model *model;
+	struct property *props;
+	unsigned nprops;
+};
+
+void run_opts_default(struct run_opts *o);
+/* Parse one option at argv[*i] (advancing *i past its argument).  Returns
+** 1 if it was an option, 0 if not an option, -1 on a usage error (printed). */
+int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *allowed);
+/* Load, apply -D, build the machine, resolve properties.  On error prints
+** the diagnostics (or adds them to json) and returns -1. */
+int job_load(struct job *j, const char *path, const struct run_opts *o, struct diag *d);
+void job_free(struct job *j);
+/* Combine exit codes of several inputs: input error > violation >
+** incomplete > holds. */
+int exit_combine(int a, int b);
+
+int cmd_check(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_suite(int argc, char **argv);
+
+#endif

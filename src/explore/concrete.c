@@ -1,0 +1,144 @@
+/*
+** The concrete-mode driver.  Time advances cycle by cycle while some unit
+** can issue, and jumps to the next ready time when none can, so long
+** latencies cost nothing to simulate.  All timing state (ready times per
+** subject, busy-until per unit, last subject per unit for GTO) lives here,
+** outside the state vector.
+*/
+#include "config.h"
+#include "explore/concrete.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/strbuf.h"
+
+/* xoshiro256** seeded through splitmix64: fast, and the same sequence for
+** the same seed everywhere. */
+struct rng {
+	uint64_t s[4];
+};
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(void *p)
+{
+	struct rng *r = p;
+	uint64_t *s = r->s, out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return out;
+}
+
+static void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++) {
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		r->s[i] = z ^ (z >> 31);
+	}
+}
+
+static int by_unit(const void *a, const void *b)
+{
+	const struct action *x = a, *y = b;
+	return x->unit != y->unit ? (x->unit < y->unit ? -1 : 1) : (x->subject < y->subject ? -1 : x->subject > y->subject);
+}
+
+void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, struct concrete_result *r)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(r, 0, sizeof *r);
+	r->counters = xcalloc(m->ncounters ? m->ncounters : 1, sizeof *r->counters);
+	r->sv = xmalloc(m->sv_size);
+	uint8_t *sv = r->sv;
+	m->init(m, sv);
+	struct rng rng;
+	rng_seed(&rng, seed);
+	uint64_t *ready = xcalloc(m->nsubjects, sizeof *ready);
+	uint64_t *unit_free = xcalloc(m->nunits, sizeof *unit_free);
+	uint32_t *last = xmalloc(sizeof *last * m->nunits);
+	for (unsigned u = 0; u < m->nunits; u++)
+		last[u] = UINT32_MAX;
+	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
+	struct action *cand = xmalloc(sizeof *cand * (m->max_actions + 1));
+	uint64_t now = 0;
+	struct timing t;
+	for (;;) {
+		unsigned n = m->enabled(m, sv, act);
+		if (n == 0)
+			break;
+		if (max_cycles && now >= max_cycles) {
+			r->limit = 1;
+			break;
+		}
+		unsigned nc = 0;
+		uint64_t wake = UINT64_MAX;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t at = ready[act[i].subject];
+			if (unit_free[act[i].unit] > at)
+				at = unit_free[act[i].unit];
+			if (at <= now)
+				cand[nc++] = act[i];
+			else if (at < wake)
+				wake = at;
+		}
+		if (!nc) {
+			r->idle_unit_cycles += (wake - now) * m->nunits;
+			now = wake;
+			continue;
+		}
+		if (nc > 1)
+			qsort(cand, nc, sizeof *cand, by_unit);
+		unsigned busy_units = 0;
+		for (unsigned i = 0; i < nc;) {
+			unsigned j = i;
+			while (j < nc && cand[j].unit == cand[i].unit)
+				j++;
+			unsigned k = i;
+			if (j - i > 1)
+				k = i + (m->pick ? m->pick(m, cand + i, j - i, last[cand[i].unit], rng_next, &rng) : 0);
+			const struct action *a = &cand[k];
+			m->timing(m, sv, a, &t, rng_next, &rng);
+			if (m->count)
+				m->count(m, sv, a, r->counters);
+			m->apply(m, sv, a);
+			r->actions++;
+			unit_free[a->unit] = now + t.busy;
+			last[a->unit] = a->subject;
+			for (unsigned u = 0; u < t.n; u++)
+				ready[t.upd[u].subject] = now + t.upd[u].delay;
+			busy_units++;
+			i = j;
+		}
+		r->idle_unit_cycles += m->nunits - busy_units;
+		now++;
+	}
+	r->cycles = now;
+	r->status = m->status(m, sv);
+	r->deadlock = r->status == MS_RUNNING && !r->limit;
+	free(ready);
+	free(unit_free);
+	free(last);
+	free(act);
+	free(cand);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+}
+
+void concrete_result_free(struct concrete_result *r)
+{
+	free(r->counters);
+	free(r->sv);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,28 @@
+/*
+** Concrete mode: the model's own actions along one timed path.  Each unit
+** (warp scheduler, ROP) issues at most one action per cycle, among actions
+** whose subject is ready; the model's pick() chooses (GTO for warps) and
+** timing() says when things become ready again.  No hashing, no copies.
+*/
+#ifndef GPUMC_CONCRETE_H
+#define GPUMC_CONCRETE_H
+
+#include <stdint.h>
+
+#include "explore/model.h"
+
+struct concrete_result {
+	enum model_status status; /* MS_RUNNING at the end: deadlock or cycle limit */
+	int deadlock, limit;
+	uint64_t cycles, actions;
+	uint64_t *counters;       /* m->ncounters */
+	uint64_t idle_unit_cycles; /* sum over units of cycles with nothing to issue */
+	uint8_t *sv;              /* final state */
+	double seconds;
+};
+
+void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles,
+                  struct concrete_result *r);
+void concrete_result_free(struct concrete_result *r);
+
+#endif

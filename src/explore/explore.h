@@ -1,0 +1,76 @@
+/*
+** Exhaustive exploration: BFS or DFS over a model's state space, checking
+** properties, with limits that end in an honest "incomplete".
+**
+** The explorer knows states only as byte vectors and reaches storage only
+** through src/state (visited sets, outcome sets, traces).
+*/
+#ifndef GPUMC_EXPLORE_H
+#define GPUMC_EXPLORE_H
+
+#include <stdint.h>
+
+#include "explore/model.h"
+#include "explore/prop.h"
+
+enum search_kind { SEARCH_BFS, SEARCH_DFS };
+
+struct explore_opts {
+	enum search_kind search;
+	int compact;            /* fingerprints only (64-bit XXH3)          */
+	uint64_t max_states;    /* 0: no limit                              */
+	uint32_t max_depth;     /* 0: no limit                              */
+	uint64_t memory;        /* bytes, 0: no limit                       */
+	double time_limit;      /* seconds, 0: no limit                     */
+	double progress;        /* seconds between progress lines, 0: none  */
+	int keep_going;         /* record outcomes after a violation?  no: stop */
+};
+
+enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };
+
+/* A path from the initial state: action indices into enabled() lists. */
+struct trace {
+	uint32_t len;
+	uint16_t *step;
+};
+
+/* One distinct terminal outcome over the outcome locations. */
+struct outcome {
+	uint32_t *vals;  /* one value per outcome location */
+	uint64_t count;  /* terminal states with these values */
+	int sat;         /* the condition of the first exists/forall holds */
+};
+
+struct explore_result {
+	enum verdict verdict;
+	int failed;          /* index of the violated property, or -1      */
+	enum prop_kind failed_kind; /* kind of what failed (deadlock and fault
+	                               are built in, not in props)       */
+	char *why;           /* one line: what went wrong / what was hit   */
+	struct trace trace;  /* counterexample (or witness for exists)     */
+	struct trace trace2; /* determinism: the other schedule            */
+	uint32_t diverge;    /* determinism: first step where they differ  */
+	/* statistics */
+	uint64_t states, transitions, terminals, crash_images;
+	uint32_t depth;
+	double seconds;
+	uint64_t bytes;      /* visited-set + trace storage at the end    */
+	double omission;     /* compact mode: bound on P[some state omitted] */
+	/* outcomes over the outcome locations (litmus-style reports) */
+	int *olocs;
+	unsigned nolocs;
+	struct outcome *outcomes;
+	unsigned noutcomes;
+	const char *limit;   /* which limit ended the run (NULL: none)    */
+	/* exists: a witness was found (trace holds it) */
+	int witness;
+};
+
+void explore_opts_default(struct explore_opts *o);
+/* Explore m checking props[0..n).  Deadlock and fault are always checked.
+** Outcome locations are collected from exists/~exists/forall conditions. */
+void explore(const struct model *m, struct property *props, unsigned n,
+             const struct explore_opts *o, struct explore_result *r);
+void explore_result_free(struct explore_result *r);
+
+#endif

@@ -1,0 +1,127 @@
+/*
+** The model interface: the only thing that crosses between the explorer
+** (src/explore) and a machine (src/machines).
+**
+** A model is a fixed-size byte vector plus a set of actions.  The explorer
+** asks the model which actions are enabled in a state (enabled), copies the
+** vector and applies one action in place (apply).  The concrete mode applies
+** actions to a single vector without copying.  Nothing else of the machine's
+** semantics exists outside its own files.
+**
+** Contract:
+**   - enabled() lists actions in a deterministic order (the same state gives
+**     the same list); an action is identified in traces by its index in that
+**     list, so replay needs nothing but the index sequence.
+**   - apply() leaves the vector canonical: equal machine states have equal
+**     bytes (unused slots zeroed, unordered sets sorted).
+**   - Neither keeps pointers into the vector after returning; neither is
+**     re-entrant on the same model unless stated by the model.
+**   - status() classifies a state: running, terminal (every component done),
+**     or fault (the machine hit an error such as an out-of-bounds access).
+**     A running state with no enabled action is a deadlock.
+*/
+#ifndef GPUMC_MODEL_H
+#define GPUMC_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* An action: which component instance does what.  Interpretation of the
+** fields belongs to the model; the explorer only copies actions around and
+** asks the model to describe them. */
+struct action {
+	uint16_t kind;    /* model-defined action kind                     */
+	uint16_t unit;    /* issuing unit (scheduler, ROP queue, ...)      */
+	uint32_t subject; /* warp, queue entry, ... whose readiness gates it */
+	uint32_t arg;     /* extra parameter (model-defined)               */
+};
+
+/* Action kinds the explorer itself understands; models number theirs
+** from ACT_MODEL upward. */
+enum {
+	ACT_CRASH = 1, /* successor is a crash: check recovery of the durable image */
+	ACT_MODEL = 16
+};
+
+enum model_status { MS_RUNNING = 0, MS_TERMINAL = 1, MS_FAULT = 2 };
+
+/* Value types for locations read by properties. */
+enum vtype { VT_U32 = 0, VT_S32, VT_F32, VT_PRED };
+
+struct strbuf;
+
+/* Concrete-mode timing of one action (see struct model.timing). */
+#define TIMING_MAX_UPDATES 40
+struct timing {
+	unsigned busy;  /* cycles the unit cannot issue again */
+	unsigned n;
+	struct { uint32_t subject; uint32_t delay; } upd[TIMING_MAX_UPDATES];
+};
+
+struct model {
+	const char *name;   /* machine name, as in `gpumc list`            */
+	size_t sv_size;     /* bytes of the state vector                    */
+	unsigned max_actions; /* upper bound on enabled() results          */
+	void *priv;         /* the model's own data (built from the spec)   */
+
+	void (*init)(const struct model *m, uint8_t *sv);
+	/* Write the enabled actions to out[0..max_actions); return how many. */
+	unsigned (*enabled)(const struct model *m, const uint8_t *sv, struct action *out);
+	/* Apply action a (which must be enabled in sv) to sv in place. */
+	void (*apply)(const struct model *m, uint8_t *sv, const struct action *a);
+	enum model_status (*status)(const struct model *m, const uint8_t *sv);
+
+	/* One line naming the action in the state where it is taken, e.g.
+	** "warp 1 (sm 0) pc 4: red.global.add.f32 [sum], %f0". */
+	void (*describe)(const struct model *m, const uint8_t *sv,
+	                 const struct action *a, struct strbuf *out);
+	/* Human-readable state (or the fault message for MS_FAULT). */
+	void (*print_state)(const struct model *m, const uint8_t *sv, struct strbuf *out);
+
+	/* Locations for properties.  lookup() resolves a name such as "sum",
+	** "a[3]" (index given separately, -1 when none was written) or a
+	** register "%r1" of thread `tid` (tid < 0: a memory location) to a
+	** location id >= 0, or returns -1 with a message in err.  A whole array
+	** (index -1) is *count consecutive ids; a scalar has *count = 1.
+	** read() returns the 32-bit value. */
+	int (*lookup)(const struct model *m, int tid, const char *name, long index,
+	              enum vtype *type, unsigned *count, struct strbuf *err);
+	uint32_t (*read)(const struct model *m, const uint8_t *sv, int loc);
+	void (*loc_name)(const struct model *m, int loc, struct strbuf *out);
+	enum vtype (*loc_type)(const struct model *m, int loc);
+	/* Default observables for `deterministic` with no locations. */
+	unsigned (*default_observables)(const struct model *m, int *locs, unsigned max);
+
+	/* Crash support (optional, NULL when the machine has no persistence
+	** domain).  durable() projects the state onto what survives a crash;
+	** recover() runs recovery on a durable image and returns 1 when the
+	** recovery invariant holds, else 0 with the reason in why. */
+	size_t durable_size;
+	void (*durable)(const struct model *m, const uint8_t *sv, uint8_t *img);
+	int (*recover)(const struct model *m, const uint8_t *img, struct strbuf *why);
+
+	/* Concrete mode (optional).  Every action belongs to a unit (a warp
+	** scheduler, a ROP, ...) that issues at most one action per cycle and
+	** gates on a subject (a warp, an atomic packet in flight) that must be
+	** ready.  timing() says, for action a about to be applied to sv, how
+	** long its unit stays busy and which subjects become ready after how
+	** many cycles; rand() gives the model seeded randomness (interconnect
+	** jitter).  count() adds to the model's statistics counters. */
+	unsigned nunits, nsubjects;
+	void (*timing)(const struct model *m, const uint8_t *sv, const struct action *a,
+	               struct timing *t, uint64_t (*rand)(void *rng), void *rng);
+	void (*count)(const struct model *m, const uint8_t *sv, const struct action *a,
+	              uint64_t *counters);
+	unsigned ncounters;
+	const char *const *counter_names;
+	/* Policy among ready actions of one unit in concrete mode: returns the
+	** index into cand[0..n) to issue; last is the subject the unit issued
+	** last time (UINT32_MAX: none).  NULL: the lowest subject wins. */
+	unsigned (*pick)(const struct model *m, const struct action *cand, unsigned n, uint32_t last,
+	                 uint64_t (*rand)(void *rng), void *rng);
+
+	void (*destroy)(struct model *m);
+};
+
+#endif

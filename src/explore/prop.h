@@ -1,0 +1,83 @@
+/*
+** Properties and the condition expressions they carry.
+**
+** Expressions are small trees over locations (memory words and thread
+** registers) resolved against a model once, before exploration.  Both the
+** kernel-spec parser and the litmus parser build them; prop.c evaluates them.
+*/
+#ifndef GPUMC_PROP_H
+#define GPUMC_PROP_H
+
+#include <stdint.h>
+
+#include "explore/model.h"
+
+enum expr_op {
+	E_NUM,   /* literal: ival, or fbits when is_float                   */
+	E_LOC,   /* location: name[index] of thread tid (tid < 0: memory)   */
+	E_NOT,
+	E_AND,
+	E_OR,
+	E_EQ, E_NE, E_LT, E_LE, E_GT, E_GE,
+	E_ADD, E_SUB
+};
+
+struct expr {
+	enum expr_op op;
+	struct expr *l, *r;
+	/* E_NUM */
+	int64_t ival;
+	uint32_t fbits;
+	int is_float;
+	/* E_LOC */
+	int tid;
+	char *name;
+	long index;      /* -1 when no index was written */
+	int loc;         /* resolved location id                    */
+	enum vtype type; /* resolved type                           */
+	/* where it was written, for messages */
+	const char *file;
+	int line, col;
+};
+
+enum prop_kind {
+	P_DETERMINISTIC, /* every terminal state agrees on the observables */
+	P_EXISTS,        /* some terminal state satisfies the condition    */
+	P_NOT_EXISTS,    /* no terminal state satisfies it                 */
+	P_FORALL,        /* every terminal state satisfies it              */
+	P_INVARIANT,     /* every reachable state satisfies it             */
+	P_DEADLOCK,      /* built in: no running state without successors  */
+	P_FAULT,         /* built in: no state where the machine faults    */
+	P_RECOVERABLE,   /* every crash image recovers                     */
+	P_NKINDS
+};
+
+struct property {
+	enum prop_kind kind;
+	struct expr *cond; /* exists/~exists/forall/invariant            */
+	int *locs;         /* deterministic: observed locations          */
+	unsigned nlocs;
+	char *text;        /* as written, for reports                    */
+};
+
+const char *prop_kind_name(enum prop_kind k);
+/* Parse a kind name ("deterministic", "~exists", ...); -1 if unknown. */
+int prop_kind_parse(const char *s);
+
+struct expr *expr_new(enum expr_op op);
+void expr_free(struct expr *e);
+/* Resolve every E_LOC against the model; 0 on success, else -1 with a
+** "file:line:col: message" in err. */
+int expr_resolve(struct expr *e, const struct model *m, struct strbuf *err);
+/* Evaluate (non-zero = true).  Comparisons use the location's type: f32
+** locations compare as floats, s32 as signed. */
+int expr_eval(const struct expr *e, const struct model *m, const uint8_t *sv);
+/* Append every distinct location id in e to locs (up to max); returns count. */
+unsigned expr_locs(const struct expr *e, int *locs, unsigned n, unsigned max);
+void expr_print(const struct expr *e, struct strbuf *out);
+/* Print a value of the given type as the reports show it. */
+void value_print(uint32_t v, enum vtype t, struct strbuf *out);
+
+void prop_free(struct property *p);
+
+#endif

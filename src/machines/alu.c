@@ -1,0 +1,160 @@
+/*
+** The ALU of a SIMT lane.  Floats are handled through their bits so the
+** state vector holds exact IEEE-754 binary32 values; the build uses
+** -ffp-contract=off so a*b+c is two roundings unless fmaf is asked for
+** (PTX mad.f32/fma.rn.f32 are fused: one rounding).
+*/
+#include "config.h"
+#include "machines/alu.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "machines/gpu.h"
+
+static float f(uint32_t b)
+{
+	float x;
+	memcpy(&x, &b, 4);
+	return x;
+}
+
+static uint32_t bits(float x)
+{
+	uint32_t b;
+	memcpy(&b, &x, 4);
+	return b;
+}
+
+static uint32_t fop(enum opcode op, float a, float b, float c)
+{
+	switch (op) {
+	case OP_ADD: return bits(a + b);
+	case OP_SUB: return bits(a - b);
+	case OP_MUL: return bits(a * b);
+	case OP_MAD: return bits(fmaf(a, b, c));
+	case OP_DIV: return bits(a / b);
+	case OP_MIN: return bits(fminf(a, b));
+	case OP_MAX: return bits(fmaxf(a, b));
+	case OP_NEG: return bits(-a);
+	default: return 0;
+	}
+}
+
+uint32_t alu_op(enum opcode op, enum vtype t, uint32_t a, uint32_t b, uint32_t c, int *fault)
+{
+	if (t == VT_F32 && op != OP_MOV && op != OP_AND && op != OP_OR && op != OP_XOR &&
+	    op != OP_NOT && op != OP_SELP)
+		return fop(op, f(a), f(b), f(c));
+	int32_t sa = (int32_t)a, sb = (int32_t)b;
+	switch (op) {
+	case OP_MOV: return a;
+	case OP_ADD: return a + b;
+	case OP_SUB: return a - b;
+	case OP_MUL: return a * b; /* .lo */
+	case OP_MAD: return a * b + c;
+	case OP_DIV:
+	case OP_REM:
+		if (b == 0 || (t == VT_S32 && sa == INT32_MIN && sb == -1)) {
+			*fault = F_DIVZERO;
+			return 0;
+		}
+		if (t == VT_S32)
+			return (uint32_t)(op == OP_DIV ? sa / sb : sa % sb);
+		return op == OP_DIV ? a / b : a % b;
+	case OP_AND: return a & b;
+	case OP_OR: return a | b;
+	case OP_XOR: return a ^ b;
+	case OP_NOT: return t == VT_PRED ? !a : ~a;
+	/* PTX clamps shift amounts above 31 */
+	case OP_SHL: return b > 31 ? 0 : a << b;
+	case OP_SHR:
+		if (t == VT_S32)
+			return (uint32_t)(sa >> (b > 31 ? 31 : b));
+		return b > 31 ? 0 : a >> b;
+	case OP_MIN: return t == VT_S32 ? (uint32_t)(sa < sb ? sa : sb) : (a < b ? a : b);
+	case OP_MAX: return t == VT_S32 ? (uint32_t)(sa > sb ? sa : sb) : (a > b ? a : b);
+	case OP_NEG: return (uint32_t)-sa;
+	case OP_SELP: return c ? a : b;
+	default: return 0;
+	}
+}
+
+uint32_t alu_cvt(enum vtype dst, enum vtype src, uint32_t v, int round_nearest)
+{
+	if (dst == src || (dst != VT_F32 && src != VT_F32))
+		return v;
+	if (dst == VT_F32)
+		return bits(src == VT_S32 ? (float)(int32_t)v : (float)v);
+	/* float to integer: truncate (.rzi) or round to nearest even (.rni),
+	** saturating as PTX does; NaN gives 0 */
+	float x = f(v);
+	if (isnan(x))
+		return 0;
+	double r = round_nearest ? nearbyint((double)x) : trunc((double)x);
+	if (dst == VT_S32) {
+		if (r < -2147483648.0)
+			return 0x80000000u;
+		if (r > 2147483647.0)
+			return 0x7fffffffu;
+		return (uint32_t)(int32_t)r;
+	}
+	if (r < 0)
+		return 0;
+	if (r > 4294967295.0)
+		return 0xffffffffu;
+	return (uint32_t)r;
+}
+
+int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
+{
+	if (t == VT_F32) {
+		float x = f(a), y = f(b);
+		switch (c) {
+		case C_EQ: return x == y;
+		case C_NE: return x != y;
+		case C_LT: return x < y;
+		case C_LE: return x <= y;
+		case C_GT: return x > y;
+		case C_GE: return x >= y;
+		}
+	}
+	if (t == VT_S32) {
+		int32_t x = (int32_t)a, y = (int32_t)b;
+		switch (c) {
+		case C_EQ: return x == y;
+		case C_NE: return x != y;
+		case C_LT: return x < y;
+		case C_LE: return x <= y;
+		case C_GT: return x > y;
+		case C_GE: return x >= y;
+		}
+	}
+	switch (c) {
+	case C_EQ: return a == b;
+	case C_NE: return a != b;
+	case C_LT: return a < b;
+	case C_LE: return a <= b;
+	case C_GT: return a > b;
+	case C_GE: return a >= b;
+	}
+	return 0;
+}
+
+uint32_t alu_atomic(enum atom_op op, enum vtype t, uint32_t old, uint32_t b, uint32_t c)
+{
+	int fault = 0;
+	switch (op) {
+	case AT_ADD: return alu_op(OP_ADD, t, old, b, 0, &fault);
+	case AT_MIN: return alu_op(OP_MIN, t, old, b, 0, &fault);
+	case AT_MAX: return alu_op(OP_MAX, t, old, b, 0, &fault);
+	case AT_EXCH: return b;
+	case AT_CAS: return old == b ? c : old;
+	case AT_INC: return old >= b ? 0 : old + 1; /* PTX: ((old >= b) ? 0 : old+1) */
+	case AT_DEC: return (old == 0 || old > b) ? b : old - 1;
+	case AT_AND: return old & b;
+	case AT_OR: return old | b;
+	case AT_XOR: return old ^ b;
+	}
+	return old;
+}

@@ -1,0 +1,403 @@
+/*
+** Composition of the baseline GPU: lays out the state vector (gpu.h) and
+** routes each action to the component that owns it.  Enabled actions, in
+** this order: an ISSUE for every READY warp (scheduler.c), then a ROP
+** action for every non-empty (SM, partition) FIFO (rop.c).
+*/
+#include "config.h"
+#include "machines/gpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "machines/memory.h"
+#include "machines/registry.h"
+#include "machines/rop.h"
+#include "machines/scheduler.h"
+#include "machines/warp.h"
+#include "util/strbuf.h"
+
+#define G(m) ((const struct gpu *)(m)->priv)
+
+/* Concrete-mode subject of warp w's atomic request in flight to partition
+** p: ready once it has crossed the interconnect. */
+static uint32_t packet_subject(const struct gpu *g, unsigned w, unsigned p)
+{
+	return g->nwarps + w * g->cfg.partitions + p;
+}
+
+static void gpu_init(const struct model *m, uint8_t *sv)
+{
+	const struct gpu *g = G(m);
+	memset(sv, 0, m->sv_size);
+	mem_init(g, sv);
+	for (unsigned w = 0; w < g->nwarps; w++)
+		warp_init(g, sv, w);
+}
+
+static unsigned gpu_enabled(const struct model *m, const uint8_t *sv, struct action *out)
+{
+	const struct gpu *g = G(m);
+	unsigned n = sched_enabled(g, sv, out);
+	for (unsigned q = 0; q < g->nqueues; q++)
+		if (rop_count(g, sv, q))
+			out[n++] = (struct action){ GPU_A_ROP, (uint16_t)(g->cfg.sms * g->cfg.schedulers + q),
+			                            packet_subject(g, rop_head(g, sv, q), q % g->cfg.partitions), q };
+	return n;
+}
+
+static void gpu_apply(const struct model *m, uint8_t *sv, const struct action *a)
+{
+	const struct gpu *g = G(m);
+	if (a->kind == GPU_A_ISSUE)
+		warp_issue(g, sv, a->subject);
+	else
+		rop_perform(g, sv, a->arg);
+}
+
+static enum model_status gpu_status(const struct model *m, const uint8_t *sv)
+{
+	const struct gpu *g = G(m);
+	int done = 1;
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
+		if (st == W_FAULT)
+			return MS_FAULT;
+		if (st != W_DONE)
+			done = 0;
+	}
+	return done ? MS_TERMINAL : MS_RUNNING;
+}
+
+static void gpu_describe(const struct model *m, const uint8_t *sv, const struct action *a,
+                         struct strbuf *out)
+{
+	const struct gpu *g = G(m);
+	uint8_t *s = (uint8_t *)sv;
+	if (a->kind == GPU_A_ISSUE) {
+		unsigned w = a->subject, pc = warp_pc(g, sv, w);
+		sb_printf(out, "warp %u (cta %u, sm %u) issues pc %u mask 0x%x: %s", w, gpu_cta_of(g, w),
+		          gpu_sm_of(g, w), pc, warp_exec_mask(g, s, w), g->prog->ins[pc].text);
+	} else {
+		unsigned q = a->arg, w = rop_head(g, sv, q);
+		sb_printf(out, "partition %u ROP performs the atomic of warp %u from sm %u (pc %u: %s)",
+		          q % g->cfg.partitions, w, q / g->cfg.partitions, warp_pc(g, sv, w),
+		          g->prog->ins[warp_pc(g, sv, w)].text);
+	}
+}
+
+static void print_value(const struct symbol *s, uint32_t v, struct strbuf *out)
+{
+	value_print(v, s->type, out);
+}
+
+static void gpu_print_state(const struct model *m, const uint8_t *sv, struct strbuf *out)
+{
+	const struct gpu *g = G(m);
+	const struct program *p = g->prog;
+	uint8_t *s = (uint8_t *)sv;
+	for (int i = 0; i < p->nsyms; i++) {
+		const struct symbol *sym = &p->syms[i];
+		if (sym->space != SP_GLOBAL)
+			continue;
+		sb_printf(out, "  %s =", sym->name);
+		if (sym->is_array)
+			sb_puts(out, " {");
+		for (uint32_t k = 0; k < sym->nelems; k++) {
+			sb_puts(out, k ? ", " : " ");
+			print_value(sym, ((const uint32_t *)sv)[sym->base / 4 + k], out);
+		}
+		sb_puts(out, sym->is_array ? " }\n" : "\n");
+	}
+	static const char *const stname[] = { "ready", "at barrier", "waiting for atomic", "FAULT", "done" };
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		struct warp_hdr *h = gpu_warp(g, s, w);
+		if (h->status == W_DONE)
+			continue;
+		unsigned pc = warp_pc(g, sv, w);
+		sb_printf(out, "  warp %u: %s at pc %u (%s)", w, stname[h->status], pc,
+		          pc < (unsigned)p->nins ? p->ins[pc].text : "end");
+		if (h->status == W_FAULT) {
+			const struct instr *in = &p->ins[pc];
+			sb_printf(out, ": %s, %s:%d", warp_fault_name(h->fault), "line", in->line);
+		}
+		sb_putc(out, '\n');
+	}
+}
+
+/* Locations: global words are 0..G-1; register r of global thread t is
+** G + t*nregs + r. */
+static int gpu_lookup(const struct model *m, int tid, const char *name, long index, enum vtype *type,
+                      unsigned *count, struct strbuf *err)
+{
+	const struct gpu *g = G(m);
+	const struct program *p = g->prog;
+	if (tid >= 0) {
+		unsigned nthreads = g->nwarps * g->cfg.threads_per_warp;
+		if ((unsigned)tid >= nthreads) {
+			sb_printf(err, "thread %d does not exist (the grid has %u threads)", tid, nthreads);
+			return -1;
+		}
+		int r = program_find_reg(p, name);
+		if (r < 0) {
+			sb_printf(err, "unknown register '%s'", name);
+			return -1;
+		}
+		*type = p->regs[r].type;
+		*count = 1;
+		return (int)(p->global_words + (unsigned)tid * (unsigned)p->nregs + (unsigned)r);
+	}
+	int s = program_find_sym(p, name);
+	if (s < 0 || p->syms[s].space != SP_GLOBAL) {
+		sb_printf(err, s < 0 ? "unknown variable '%s'" : "'%s' is in shared memory, which does not outlive the kernel", name);
+		return -1;
+	}
+	const struct symbol *sym = &p->syms[s];
+	*type = sym->type;
+	if (index < 0) {
+		*count = sym->nelems;
+		return (int)(sym->base / 4);
+	}
+	if ((unsigned long)index >= sym->nelems) {
+		sb_printf(err, "index %ld is outside '%s' (%u elements)", index, name, sym->nelems);
+		return -1;
+	}
+	*count = 1;
+	return (int)(sym->base / 4 + (uint32_t)index);
+}
+
+static uint32_t gpu_read(const struct model *m, const uint8_t *sv, int loc)
+{
+	const struct gpu *g = G(m);
+	unsigned G_ = g->prog->global_words;
+	if ((unsigned)loc < G_)
+		return ((const uint32_t *)sv)[loc];
+	unsigned k = (unsigned)loc - G_, nregs = (unsigned)g->prog->nregs;
+	unsigned t = k / nregs, r = k % nregs, tpw = g->cfg.threads_per_warp;
+	return gpu_regs(g, (uint8_t *)sv, t / tpw)[(size_t)r * tpw + t % tpw];
+}
+
+static void gpu_loc_name(const struct model *m, int loc, struct strbuf *out)
+{
+	const struct gpu *g = G(m);
+	const struct program *p = g->prog;
+	unsigned G_ = p->global_words;
+	if ((unsigned)loc >= G_) {
+		unsigned k = (unsigned)loc - G_;
+		sb_printf(out, "%u:%s", k / (unsigned)p->nregs, p->regs[k % (unsigned)p->nregs].name);
+		return;
+	}
+	for (int i = 0; i < p->nsyms; i++) {
+		const struct symbol *s = &p->syms[i];
+		if (s->space == SP_GLOBAL && (unsigned)loc >= s->base / 4 && (unsigned)loc < s->base / 4 + s->nelems) {
+			if (s->is_array)
+				sb_printf(out, "%s[%u]", s->name, (unsigned)loc - s->base / 4);
+			else
+				sb_puts(out, s->name);
+			return;
+		}
+	}
+}
+
+static enum vtype gpu_loc_type(const struct model *m, int loc)
+{
+	const struct program *p = G(m)->prog;
+	if ((unsigned)loc >= p->global_words)
+		return p->regs[((unsigned)loc - p->global_words) % (unsigned)p->nregs].type;
+	for (int i = 0; i < p->nsyms; i++) {
+		const struct symbol *s = &p->syms[i];
+		if (s->space == SP_GLOBAL && (unsigned)loc >= s->base / 4 && (unsigned)loc < s->base / 4 + s->nelems)
+			return s->type;
+	}
+	return VT_U32;
+}
+
+static unsigned gpu_default_obs(const struct model *m, int *locs, unsigned max)
+{
+	unsigned n = G(m)->prog->global_words;
+	for (unsigned i = 0; i < n && i < max; i++)
+		locs[i] = (int)i;
+	return n;
+}
+
+/* {=== Concrete-mode timing ============================================== */
+
+static void gpu_timing(const struct model *m, const uint8_t *sv, const struct action *a,
+                       struct timing *t, uint64_t (*rnd)(void *), void *rng)
+{
+	const struct gpu *g = G(m);
+	const struct gpu_cfg *c = &g->cfg;
+	uint8_t *s = (uint8_t *)sv;
+	t->busy = 1;
+	t->n = 0;
+	if (a->kind == GPU_A_ROP) {
+		unsigned q = a->arg, w = rop_head(g, sv, q), p = q % c->partitions, lanes = 0;
+		uint32_t mask = warp_exec_mask(g, s, w);
+		for (unsigned l = 0; l < c->threads_per_warp; l++)
+			if (mask >> l & 1 && mem_partition(g, warp_address(g, s, w, l)) == p)
+				lanes++;
+		t->busy = c->lat_rop * (lanes ? lanes : 1);
+		/* the acknowledgement travels back to the warp */
+		t->upd[t->n++].subject = w;
+		t->upd[0].delay = t->busy + c->lat_icnt;
+		return;
+	}
+	unsigned w = a->subject;
+	const struct instr *in = &g->prog->ins[warp_pc(g, sv, w)];
+	unsigned lat = c->lat_alu;
+	switch (in->op) {
+	case OP_LD:
+	case OP_ST:
+		lat = in->space == SP_SHARED ? c->lat_shared : c->lat_global;
+		break;
+	case OP_BAR:
+		lat = c->lat_bar;
+		break;
+	case OP_ATOM:
+	case OP_RED:
+		if (in->space == SP_SHARED) {
+			lat = c->lat_shared;
+		} else {
+			/* requests reach their partitions after the interconnect
+			** latency plus seeded jitter: this is what orders arrivals
+			** across SMs in concrete mode */
+			uint32_t mask = warp_exec_mask(g, s, w);
+			unsigned parts = 0;
+			for (unsigned l = 0; l < c->threads_per_warp; l++)
+				if (mask >> l & 1)
+					parts |= 1u << mem_partition(g, warp_address(g, s, w, l));
+			for (unsigned p = 0; p < c->partitions; p++)
+				if (parts >> p & 1) {
+					unsigned j = c->icnt_jitter ? (unsigned)(rnd(rng) % (c->icnt_jitter + 1)) : 0;
+					t->upd[t->n].subject = packet_subject(g, w, p);
+					t->upd[t->n++].delay = c->lat_icnt + j;
+				}
+		}
+		break;
+	default:
+		break;
+	}
+	t->upd[t->n].subject = w;
+	t->upd[t->n++].delay = lat;
+}
+
+enum { CT_INSTR, CT_ALU, CT_LD, CT_ST, CT_ATOM_ISSUE, CT_ATOM_LANES, CT_BAR, CT_BRANCH, CT_DIVERGE, CT_N };
+static const char *const gpu_counters[CT_N] = {
+	"warp instructions", "alu/cvt/setp", "loads", "stores", "atomic warp-requests",
+	"atomic lane-ops at ROP", "barriers", "branches", "divergent branches"
+};
+
+static void gpu_count(const struct model *m, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	const struct gpu *g = G(m);
+	uint8_t *s = (uint8_t *)sv;
+	if (a->kind == GPU_A_ROP) {
+		unsigned q = a->arg, w = rop_head(g, sv, q);
+		uint32_t mask = warp_exec_mask(g, s, w);
+		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
+			if (mask >> l & 1 && mem_partition(g, warp_address(g, s, w, l)) == q % g->cfg.partitions)
+				ct[CT_ATOM_LANES]++;
+		return;
+	}
+	unsigned w = a->subject;
+	const struct instr *in = &g->prog->ins[warp_pc(g, sv, w)];
+	ct[CT_INSTR]++;
+	switch (in->op) {
+	case OP_LD: ct[CT_LD]++; break;
+	case OP_ST: ct[CT_ST]++; break;
+	case OP_ATOM:
+	case OP_RED: ct[CT_ATOM_ISSUE]++; break;
+	case OP_BAR: ct[CT_BAR]++; break;
+	case OP_BRA: {
+		ct[CT_BRANCH]++;
+		if (in->pred >= 0) {
+			uint32_t m0 = gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].mask, t = 0;
+			for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
+				if (m0 >> l & 1 && (gpu_regs(g, s, w)[(size_t)in->pred * g->cfg.threads_per_warp + l] != 0) != in->pred_neg)
+					t |= 1u << l;
+			if (t && t != m0)
+				ct[CT_DIVERGE]++;
+		}
+		break;
+	}
+	case OP_MEMBAR:
+	case OP_EXIT:
+	case OP_NOP:
+		break;
+	default: ct[CT_ALU]++; break;
+	}
+}
+
+static unsigned gpu_pick(const struct model *m, const struct action *cand, unsigned n, uint32_t last,
+                         uint64_t (*rnd)(void *), void *rng)
+{
+	if (G(m)->cfg.sched_policy == 1)
+		return (unsigned)(rnd(rng) % n);
+	return sched_pick_gto(cand, n, last);
+}
+
+/* }=== */
+
+static void gpu_destroy(struct model *m)
+{
+	free(m->priv);
+	free(m);
+}
+
+struct model *gpu_build(const struct spec *s, struct diag *d)
+{
+	struct gpu *g = xcalloc(1, sizeof *g);
+	const struct machine_def *md = registry_find("baseline");
+	if (params_apply(md->params, md->nparams, s, &g->cfg, d)) {
+		free(g);
+		return NULL;
+	}
+	struct gpu_cfg *c = &g->cfg;
+	g->prog = &s->prog;
+	g->nwarps = c->ctas * c->warps_per_cta;
+	if (g->nwarps > 65535 || (uint64_t)g->nwarps * c->threads_per_warp > 1u << 24) {
+		diag_at(d, s->path, 0, 0, "grid too large: %u warps", g->nwarps);
+		free(g);
+		return NULL;
+	}
+	if (s->prog.nins > 65534) {
+		diag_at(d, s->path, 0, 0, "kernel too long (%d instructions, at most 65534)", s->prog.nins);
+		free(g);
+		return NULL;
+	}
+	unsigned ctas_per_sm = (c->ctas + c->sms - 1) / c->sms;
+	g->warps_per_sm = ctas_per_sm * c->warps_per_cta;
+	g->nqueues = c->sms * c->partitions;
+	g->shared_off = (size_t)s->prog.global_words * 4;
+	g->warp_off = g->shared_off + (size_t)s->prog.shared_words * 4 * c->ctas;
+	g->stack_off = sizeof(struct warp_hdr);
+	g->reg_off = g->stack_off + sizeof(struct stack_entry) * c->stack_depth;
+	g->warp_bytes = g->reg_off + (size_t)s->prog.nregs * c->threads_per_warp * 4;
+	g->rop_off = g->warp_off + g->warp_bytes * g->nwarps;
+	g->rop_bytes = 2 * (1 + (size_t)g->warps_per_sm);
+	struct model *m = xcalloc(1, sizeof *m);
+	m->name = "baseline";
+	m->priv = g;
+	m->sv_size = (g->rop_off + g->rop_bytes * g->nqueues + 3) & ~(size_t)3;
+	m->max_actions = g->nwarps + g->nqueues;
+	m->init = gpu_init;
+	m->enabled = gpu_enabled;
+	m->apply = gpu_apply;
+	m->status = gpu_status;
+	m->describe = gpu_describe;
+	m->print_state = gpu_print_state;
+	m->lookup = gpu_lookup;
+	m->read = gpu_read;
+	m->loc_name = gpu_loc_name;
+	m->loc_type = gpu_loc_type;
+	m->default_observables = gpu_default_obs;
+	m->nunits = c->sms * c->schedulers + g->nqueues;
+	m->nsubjects = g->nwarps * (1 + c->partitions);
+	m->timing = gpu_timing;
+	m->count = gpu_count;
+	m->ncounters = CT_N;
+	m->counter_names = gpu_counters;
+	m->pick = gpu_pick;
+	m->destroy = gpu_destroy;
+	return m;
+}

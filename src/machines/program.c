@@ -1,0 +1,163 @@
+/*
+** Program facts shared by every machine: names of opcodes and special
+** registers, symbol/register lookup, and the immediate post-dominator of
+** each branch, where a diverged warp reconverges (the stack-based SIMT
+** model of Fung et al., used by GPGPU-Sim).
+*/
+#include "config.h"
+#include "machines/program.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+static const char *const opnames[OP_COUNT] = {
+	"mov", "add", "sub", "mul", "mad", "div", "rem", "and", "or", "xor", "not", "shl", "shr",
+	"min", "max", "neg", "cvt", "setp", "selp", "bra", "bar.sync", "membar", "ld", "st", "atom",
+	"red", "exit", "nop"
+};
+
+const char *opcode_name(enum opcode op)
+{
+	return op < OP_COUNT ? opnames[op] : "?";
+}
+
+static const char *const specials[SR_COUNT] = {
+	"%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid", "%gtid",
+	"%gwarpid", "WARP_SZ"
+};
+
+const char *special_name(enum special s)
+{
+	return s < SR_COUNT ? specials[s] : "?";
+}
+
+int special_lookup(const char *name)
+{
+	/* %tid.x is %tid: grids are one-dimensional */
+	size_t n = strlen(name);
+	if (n > 2 && name[n - 2] == '.' && name[n - 1] == 'x')
+		n -= 2;
+	for (int i = 0; i < SR_COUNT; i++)
+		if (strlen(specials[i]) == n && !strncmp(specials[i], name, n))
+			return i;
+	return -1;
+}
+
+int program_find_sym(const struct program *p, const char *name)
+{
+	for (int i = 0; i < p->nsyms; i++)
+		if (!strcmp(p->syms[i].name, name))
+			return i;
+	return -1;
+}
+
+int program_find_reg(const struct program *p, const char *name)
+{
+	for (int i = 0; i < p->nregs; i++)
+		if (!strcmp(p->regs[i].name, name))
+			return i;
+	return -1;
+}
+
+/* Successors of instruction i in the CFG; node n is the kernel's exit. */
+static int succs(const struct program *p, int i, int s[2])
+{
+	const struct instr *in = &p->ins[i];
+	int n = p->nins;
+	if (in->op == OP_BRA) {
+		s[0] = in->target;
+		if (in->pred < 0)
+			return 1;
+		s[1] = i + 1;
+		return 2;
+	}
+	if (in->op == OP_EXIT && in->pred < 0) {
+		s[0] = n;
+		return 1;
+	}
+	s[0] = i + 1 <= n ? i + 1 : n;
+	return 1;
+}
+
+void program_analyse(struct program *p)
+{
+	int n = p->nins, N = n + 1;
+	size_t words = ((size_t)N + 63) / 64;
+	uint64_t *pd = xcalloc((size_t)N * words, sizeof(uint64_t));
+#define PD(i) (pd + (size_t)(i) * words)
+	/* pdom(exit) = {exit}; everything else starts full and shrinks */
+	for (int i = 0; i < n; i++)
+		memset(PD(i), 0xff, words * 8);
+	PD(n)[n / 64] |= 1ull << (n % 64);
+	uint64_t *tmp = xmalloc(words * 8);
+	/* which nodes reach the exit at all (an infinite loop does not) */
+	char *reach = xcalloc((size_t)N, 1);
+	reach[n] = 1;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = n - 1; i >= 0; i--) {
+			int s[2], k = succs(p, i, s);
+			for (int j = 0; j < k && !reach[i]; j++)
+				if (reach[s[j]])
+					reach[i] = changed = 1;
+		}
+	}
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = n - 1; i >= 0; i--) {
+			int s[2], k = succs(p, i, s);
+			memcpy(tmp, PD(s[0]), words * 8);
+			for (int j = 1; j < k; j++)
+				for (size_t w = 0; w < words; w++)
+					tmp[w] &= PD(s[j])[w];
+			tmp[i / 64] |= 1ull << (i % 64);
+			if (memcmp(tmp, PD(i), words * 8)) {
+				memcpy(PD(i), tmp, words * 8);
+				changed = 1;
+			}
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		struct instr *in = &p->ins[i];
+		if (in->op != OP_BRA)
+			continue;
+		/* the immediate post-dominator is the strict post-dominator with
+		** the largest post-dominator set (it is post-dominated by all the
+		** others); a branch that cannot reach the exit reconverges there */
+		int best = n, bestc = -1;
+		for (int d = 0; d <= n; d++) {
+			if (d == i || !(PD(i)[d / 64] >> (d % 64) & 1))
+				continue;
+			int c = 0;
+			for (size_t w = 0; w < words; w++)
+				c += __builtin_popcountll(PD(d)[w]);
+			if (c > bestc && c <= N) {
+				bestc = c;
+				best = d;
+			}
+		}
+		in->ipdom = reach[i] ? best : n;
+	}
+	free(reach);
+	free(tmp);
+	free(pd);
+#undef PD
+}
+
+void program_free(struct program *p)
+{
+	for (int i = 0; i < p->nins; i++)
+		free(p->ins[i].text);
+	free(p->ins);
+	for (int i = 0; i < p->nregs; i++)
+		free(p->regs[i].name);
+	free(p->regs);
+	for (int i = 0; i < p->nsyms; i++) {
+		free(p->syms[i].name);
+		free(p->syms[i].init);
+	}
+	free(p->syms);
+	memset(p, 0, sizeof *p);
+}

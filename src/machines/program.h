@@ -1,0 +1,111 @@
+/*
+** A decoded SPMD kernel: the instruction set every GPU machine executes.
+**
+** The spec parser produces it; warp.c executes it one warp-instruction at a
+** time; program.c computes the control-flow facts (immediate post-dominators
+** for SIMT reconvergence).  Registers are 32 bits; predicates are registers
+** holding 0 or 1.
+*/
+#ifndef GPUMC_PROGRAM_H
+#define GPUMC_PROGRAM_H
+
+#include <stdint.h>
+
+#include "explore/model.h"
+#include "util/diag.h"
+
+enum opcode {
+	OP_MOV, OP_ADD, OP_SUB, OP_MUL, OP_MAD, OP_DIV, OP_REM,
+	OP_AND, OP_OR, OP_XOR, OP_NOT, OP_SHL, OP_SHR, OP_MIN, OP_MAX, OP_NEG,
+	OP_CVT, OP_SETP, OP_SELP,
+	OP_BRA, OP_BAR, OP_MEMBAR,
+	OP_LD, OP_ST, OP_ATOM, OP_RED,
+	OP_EXIT, OP_NOP,
+	OP_COUNT
+};
+
+enum atom_op { AT_ADD, AT_MIN, AT_MAX, AT_EXCH, AT_CAS, AT_INC, AT_DEC, AT_AND, AT_OR, AT_XOR };
+enum cmp_op { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
+enum space { SP_GLOBAL, SP_SHARED };
+enum scope { SC_CTA, SC_GL, SC_SYS };
+
+/* Special registers, read-only per thread. */
+enum special {
+	SR_TID, SR_NTID, SR_CTAID, SR_NCTAID, SR_LANEID, SR_WARPID, SR_NWARPID,
+	SR_SMID, SR_GTID, SR_GWARPID, SR_WARPSZ, SR_COUNT
+};
+
+enum opnd_kind { O_NONE, O_REG, O_IMM, O_SPECIAL, O_SYM };
+
+struct operand {
+	enum opnd_kind kind;
+	int reg;       /* O_REG                                  */
+	uint32_t imm;  /* O_IMM: bits (f32 immediates as bits)   */
+	int special;   /* O_SPECIAL                              */
+	int sym;       /* O_SYM: the symbol's address            */
+};
+
+/* Address [sym + reg + offset]; any part may be absent. */
+struct address {
+	int sym;        /* -1: none */
+	int reg;        /* -1: none */
+	int32_t offset; /* bytes    */
+};
+
+struct instr {
+	enum opcode op;
+	enum vtype type;      /* operation type                     */
+	enum vtype stype;     /* cvt: source type                   */
+	enum cmp_op cmp;      /* setp                               */
+	enum atom_op aop;     /* atom/red                           */
+	enum space space;     /* ld/st/atom/red                     */
+	enum scope scope;     /* membar                             */
+	int pred, pred_neg;   /* guard @%p / @!%p; pred < 0: none   */
+	int dst;              /* destination register, -1 none     */
+	struct operand src[3];
+	struct address addr;
+	int target;           /* bra: instruction index             */
+	int ipdom;            /* bra: reconvergence point (index; n = exit) */
+	int barrier;          /* bar.sync id                        */
+	int line, col;
+	char *text;           /* as written, for traces             */
+};
+
+struct symbol {
+	char *name;
+	enum space space;
+	enum vtype type;
+	uint32_t nelems;   /* 1 for a scalar                         */
+	int is_array;
+	uint32_t base;     /* byte offset in its space's segment     */
+	uint32_t *init;    /* nelems initial values (bits)           */
+	int line, col;
+};
+
+struct reg {
+	char *name;
+	enum vtype type;
+};
+
+struct program {
+	struct instr *ins;
+	int nins;
+	struct reg *regs;
+	int nregs;
+	struct symbol *syms;
+	int nsyms;
+	uint32_t global_words, shared_words; /* segment sizes in 32-bit words */
+	int uses_shared;
+};
+
+const char *opcode_name(enum opcode op);
+const char *special_name(enum special s);
+int special_lookup(const char *name);
+int program_find_sym(const struct program *p, const char *name);
+int program_find_reg(const struct program *p, const char *name);
+/* Fill in ipdom for every branch (reconvergence at the immediate
+** post-dominator, exit counted as node nins). */
+void program_analyse(struct program *p);
+void program_free(struct program *p);
+
+#endif

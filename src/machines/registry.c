@@ -1,0 +1,202 @@
+/*
+** Every machine, with its parameter table.  Adding a machine is adding a
+** row here and its files in src/machines; nothing in src/explore changes.
+*/
+#include "config.h"
+#include "machines/registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "machines/gpu.h"
+
+#define GP(field) offsetof(struct gpu_cfg, field)
+static const struct param_def gpu_params[] = {
+	{ "sms", 1, 1, 64, NULL, GP(sms), "streaming multiprocessors; CTA c runs on SM c mod sms" },
+	{ "schedulers", 1, 1, 4, NULL, GP(schedulers), "warp schedulers per SM; warp w of a CTA goes to scheduler w mod schedulers" },
+	{ "partitions", 1, 1, 8, NULL, GP(partitions), "memory partitions (L2 slice + ROP), interleaved every line_bytes" },
+	{ "line_bytes", 256, 4, 65536, NULL, GP(line_bytes), "address interleaving granularity across partitions" },
+	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident)" },
+	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
+	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp (32 on hardware; small for exhaustive runs)" },
+	{ "stack_depth", 8, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp" },
+	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler (exhaustive mode explores every ready warp)" },
+	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
+	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
+	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },
+	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
+	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
+	{ "lat_rop", 4, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed" },
+	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles to leave a completed barrier" },
+};
+
+static const struct machine_def machines[] = {
+	{ "baseline",
+	  "nondeterministic baseline GPU: free warp choice, SC memory, atomics at the L2/ROP with free arrival order across SMs",
+	  "scheduler (GTO / any ready warp), warp (SIMT stack, IPDOM reconvergence), memory (SC global + per-CTA shared), barrier (bar.sync), rop (per-SM FIFOs to partitions)",
+	  gpu_params, sizeof gpu_params / sizeof gpu_params[0], gpu_build },
+};
+
+const struct machine_def *registry_all(unsigned *n)
+{
+	*n = sizeof machines / sizeof machines[0];
+	return machines;
+}
+
+const struct machine_def *registry_find(const char *name)
+{
+	unsigned n;
+	const struct machine_def *m = registry_all(&n);
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(m[i].name, name))
+			return &m[i];
+	return NULL;
+}
+
+struct model *registry_build(const struct spec *s, struct diag *d)
+{
+	const struct machine_def *md = registry_find(s->machine);
+	if (!md) {
+		struct strbuf b;
+		sb_init(&b);
+		unsigned n;
+		const struct machine_def *all = registry_all(&n);
+		for (unsigned i = 0; i < n; i++)
+			sb_printf(&b, "%s%s", i ? ", " : "", all[i].name);
+		diag_at(d, s->path, s->machine_line, s->machine_col, "unknown machine '%s' (known: %s)",
+		        s->machine, sb_str(&b));
+		sb_free(&b);
+		return NULL;
+	}
+	return md->build(s, d);
+}
+
+static void param_err(struct diag *d, const struct param_set *ps, const char *fmt, const char *a, const char *b)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, fmt, a, b);
+	if (ps->line)
+		diag_at(d, ps->file, ps->line, ps->col, "%s", msg);
+	else
+		diag_at(d, "command line", 0, 0, "-D %s: %s", ps->key, msg);
+}
+
+int params_apply(const struct param_def *defs, unsigned n, const struct spec *s, void *cfg,
+                 struct diag *d)
+{
+	int nerr = d->nerr;
+	for (unsigned i = 0; i < n; i++)
+		*(unsigned *)((char *)cfg + defs[i].off) = defs[i].def;
+	for (int k = 0; k < s->nparams; k++) {
+		const struct param_set *ps = &s->params[k];
+		const struct param_def *pd = NULL;
+		for (unsigned i = 0; i < n; i++)
+			if (!strcmp(defs[i].name, ps->key))
+				pd = &defs[i];
+		if (!pd) {
+			param_err(d, ps, "unknown parameter '%s' for machine '%s' (see gpumc list)", ps->key, s->machine);
+			continue;
+		}
+		unsigned v = 0;
+		if (pd->choices) {
+			const char *c = pd->choices;
+			unsigned idx = 0;
+			int found = 0;
+			size_t len = strlen(ps->value);
+			while (*c) {
+				const char *bar = strchr(c, '|');
+				size_t l = bar ? (size_t)(bar - c) : strlen(c);
+				if (l == len && !strncmp(c, ps->value, l)) {
+					v = idx;
+					found = 1;
+					break;
+				}
+				idx++;
+				c += l + (bar ? 1 : 0);
+			}
+			if (!found) {
+				param_err(d, ps, "'%s' expects one of %s", pd->name, pd->choices);
+				continue;
+			}
+		} else {
+			char *end;
+			unsigned long x = strtoul(ps->value, &end, 0);
+			if (*end || !*ps->value || ps->value[0] == '-' || x < pd->min || x > pd->max) {
+				char range[64];
+				snprintf(range, sizeof range, "an integer in %u..%u", pd->min, pd->max);
+				param_err(d, ps, "'%s' expects %s", pd->name, range);
+				continue;
+			}
+			v = (unsigned)x;
+		}
+		*(unsigned *)((char *)cfg + pd->off) = v;
+	}
+	return d->nerr == nerr ? 0 : -1;
+}
+
+void registry_print(FILE *f, int json)
+{
+	unsigned n;
+	const struct machine_def *m = registry_all(&n);
+	struct strbuf b;
+	sb_init(&b);
+	if (json)
+		sb_puts(&b, "{\"machines\":[");
+	for (unsigned i = 0; i < n; i++) {
+		if (json) {
+			sb_puts(&b, i ? ",{\"name\":" : "{\"name\":");
+			sb_json_str(&b, m[i].name);
+			sb_puts(&b, ",\"description\":");
+			sb_json_str(&b, m[i].desc);
+			sb_puts(&b, ",\"components\":");
+			sb_json_str(&b, m[i].components);
+			sb_puts(&b, ",\"parameters\":[");
+		} else {
+			sb_printf(&b, "machine %s\n  %s\n  components: %s\n  parameters:\n", m[i].name, m[i].desc,
+			          m[i].components);
+		}
+		for (unsigned k = 0; k < m[i].nparams; k++) {
+			const struct param_def *p = &m[i].params[k];
+			char def[64];
+			if (p->choices) {
+				const char *c = p->choices;
+				for (unsigned j = 0; j < p->def; j++)
+					c = strchr(c, '|') + 1;
+				snprintf(def, sizeof def, "%.*s", (int)strcspn(c, "|"), c);
+			} else {
+				snprintf(def, sizeof def, "%u", p->def);
+			}
+			if (json) {
+				sb_puts(&b, k ? ",{\"name\":" : "{\"name\":");
+				sb_json_str(&b, p->name);
+				sb_puts(&b, ",\"default\":");
+				sb_json_str(&b, def);
+				if (p->choices) {
+					sb_puts(&b, ",\"choices\":");
+					sb_json_str(&b, p->choices);
+				} else {
+					sb_printf(&b, ",\"min\":%u,\"max\":%u", p->min, p->max);
+				}
+				sb_puts(&b, ",\"description\":");
+				sb_json_str(&b, p->desc);
+				sb_puts(&b, "}");
+			} else {
+				char range[64];
+				if (p->choices)
+					snprintf(range, sizeof range, "%s", p->choices);
+				else
+					snprintf(range, sizeof range, "%u..%u", p->min, p->max);
+				sb_printf(&b, "    %-17s %-6s %-12s %s\n", p->name, def, range, p->desc);
+			}
+		}
+		if (json)
+			sb_puts(&b, "]}");
+	}
+	if (json)
+		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"deadlock_free\"]}\n");
+	else
+		sb_puts(&b, "\nsearches: bfs (default), dfs; visited sets: exact (default), compact (64-bit fingerprints)\n"
+		            "properties: deterministic [locs], exists C, ~exists C, forall C, invariant C, deadlock_free (always checked), fault (always checked)\n");
+	fputs(sb_str(&b), f);
+	sb_free(&b);
+}

@@ -1,0 +1,37 @@
+/* The machines gpumc can build, their parameters and defaults. */
+#ifndef GPUMC_REGISTRY_H
+#define GPUMC_REGISTRY_H
+
+#include <stddef.h>
+
+#include "explore/model.h"
+#include "spec/spec.h"
+
+struct param_def {
+	const char *name;
+	unsigned def, min, max;
+	const char *choices; /* "gto|any": value is the index; NULL: integer */
+	size_t off;          /* offset of an unsigned in the config struct */
+	const char *desc;
+};
+
+struct machine_def {
+	const char *name;
+	const char *desc;
+	const char *components;
+	const struct param_def *params;
+	unsigned nparams;
+	struct model *(*build)(const struct spec *s, struct diag *d);
+};
+
+const struct machine_def *registry_find(const char *name);
+const struct machine_def *registry_all(unsigned *n);
+/* Build the spec's machine with its parameters and -D overrides. */
+struct model *registry_build(const struct spec *s, struct diag *d);
+/* Set defaults, then apply every `set`/-D in order; unknown keys and bad
+** values are errors at their file:line:col. */
+int params_apply(const struct param_def *defs, unsigned n, const struct spec *s, void *cfg,
+                 struct diag *d);
+void registry_print(FILE *f, int json);
+
+#endif

@@ -1,0 +1,234 @@
+/*
+** Reports.  A counterexample is stored as action indices only; to print it
+** the trace is replayed from the initial state, so descriptions are those
+** of the machine itself and cannot disagree with what was explored.
+*/
+#include "config.h"
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void verdict_string(const struct explore_result *r, struct strbuf *out)
+{
+	switch (r->verdict) {
+	case V_PASS: sb_puts(out, "pass"); break;
+	case V_FAIL: sb_printf(out, "fail %s", prop_kind_name(r->failed_kind)); break;
+	case V_INCOMPLETE: sb_puts(out, "incomplete"); break;
+	default: sb_puts(out, "error"); break;
+	}
+}
+
+uint32_t trace_replay(const struct model *m, const struct trace *t, uint8_t *sv, char **desc)
+{
+	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
+	struct strbuf b;
+	sb_init(&b);
+	m->init(m, sv);
+	uint32_t i;
+	for (i = 0; i < t->len; i++) {
+		unsigned n = m->enabled(m, sv, act);
+		if (t->step[i] >= n)
+			break;
+		if (desc) {
+			sb_reset(&b);
+			m->describe(m, sv, &act[t->step[i]], &b);
+			desc[i] = xstrdup(sb_str(&b));
+		}
+		m->apply(m, sv, &act[t->step[i]]);
+	}
+	sb_free(&b);
+	free(act);
+	return i;
+}
+
+void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n,
+                 struct strbuf *out, int json)
+{
+	struct strbuf name;
+	sb_init(&name);
+	if (json)
+		sb_putc(out, '{');
+	for (unsigned i = 0; i < n; i++) {
+		sb_reset(&name);
+		m->loc_name(m, locs[i], &name);
+		uint32_t v = m->read(m, sv, locs[i]);
+		enum vtype t = m->loc_type(m, locs[i]);
+		const char *nm = sb_str(&name);
+		if (json) {
+			if (i)
+				sb_putc(out, ',');
+			sb_json_str(out, nm);
+			sb_putc(out, ':');
+			struct strbuf v2;
+			sb_init(&v2);
+			value_print(v, t, &v2);
+			sb_json_str(out, sb_str(&v2));
+			sb_free(&v2);
+		} else {
+			sb_printf(out, "%s%s = ", i ? ", " : "", nm);
+			value_print(v, t, out);
+		}
+	}
+	if (json)
+		sb_putc(out, '}');
+	sb_free(&name);
+}
+
+static void print_schedule(struct strbuf *out, const struct model *m, const struct trace *t,
+                           uint32_t mark, int json, uint8_t *sv)
+{
+	char **desc = xcalloc(t->len + 1, sizeof(char *));
+	uint32_t n = trace_replay(m, t, sv, desc);
+	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
+	if (json)
+		sb_putc(out, '[');
+	for (uint32_t i = 0; i < n; i++) {
+		if (json) {
+			sb_printf(out, "%s{\"step\":%u,\"action\":%u,\"text\":", i ? "," : "", i + 1, t->step[i]);
+			sb_json_str(out, desc[i]);
+			sb_putc(out, '}');
+		} else {
+			sb_printf(out, "  %4u. %s%s\n", i + 1, desc[i], i == mark ? "   <-- schedules diverge here" : "");
+		}
+		free(desc[i]);
+	}
+	if (json)
+		sb_putc(out, ']');
+	free(desc);
+	free(act);
+}
+
+void report_stats_json(struct strbuf *out, const struct explore_result *r, size_t sv_size)
+{
+	sb_printf(out,
+	          "{\"states\":%llu,\"transitions\":%llu,\"depth\":%u,\"terminal_states\":%llu,"
+	          "\"crash_images\":%llu,\"seconds\":%.6f,\"states_per_second\":%.0f,"
+	          "\"bytes_per_state\":%.2f,\"state_vector_bytes\":%zu,\"memory_bytes\":%llu,"
+	          "\"omission_probability\":%.3g}",
+	          (unsigned long long)r->states, (unsigned long long)r->transitions, r->depth,
+	          (unsigned long long)r->terminals, (unsigned long long)r->crash_images, r->seconds,
+	          r->seconds > 0 ? (double)r->states / r->seconds : 0.0,
+	          r->states ? (double)r->bytes / (double)r->states : 0.0, sv_size,
+	          (unsigned long long)r->bytes, r->omission);
+}
+
+void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, int json)
+{
+	const struct model *m = j->model;
+	struct strbuf v;
+	sb_init(&v);
+	verdict_string(r, &v);
+	uint8_t *sv = xmalloc(m->sv_size);
+	const struct property *fp = r->failed >= 0 ? &j->props[r->failed] : NULL;
+	if (json) {
+		sb_puts(out, "{\"spec\":");
+		sb_json_str(out, j->spec->path);
+		sb_puts(out, ",\"name\":");
+		sb_json_str(out, j->spec->name);
+		sb_puts(out, ",\"machine\":");
+		sb_json_str(out, m->name);
+		sb_puts(out, ",\"properties\":[");
+		for (unsigned k = 0; k < j->nprops; k++) {
+			if (k)
+				sb_putc(out, ',');
+			sb_json_str(out, j->props[k].text);
+		}
+		sb_puts(out, "],\"verdict\":");
+		sb_json_str(out, sb_str(&v));
+		sb_puts(out, ",\"expected\":");
+		if (j->spec->expect)
+			sb_json_str(out, j->spec->expect);
+		else
+			sb_puts(out, "null");
+		if (r->limit) {
+			sb_puts(out, ",\"limit\":");
+			sb_json_str(out, r->limit);
+		}
+		if (r->verdict == V_FAIL) {
+			sb_puts(out, ",\"failed\":{\"kind\":");
+			sb_json_str(out, prop_kind_name(r->failed_kind));
+			sb_puts(out, ",\"property\":");
+			sb_json_str(out, fp ? fp->text : prop_kind_name(r->failed_kind));
+			sb_puts(out, ",\"why\":");
+			sb_json_str(out, r->why ? r->why : "");
+			sb_puts(out, "}");
+		}
+		if (r->verdict == V_FAIL || r->witness) {
+			sb_puts(out, r->verdict == V_FAIL ? ",\"trace\":" : ",\"witness\":");
+			print_schedule(out, m, &r->trace, UINT32_MAX, 1, sv);
+			if (r->failed_kind == P_DETERMINISTIC && r->verdict == V_FAIL) {
+				sb_puts(out, ",\"result\":");
+				report_locs(m, sv, fp->locs, fp->nlocs, out, 1);
+				sb_puts(out, ",\"trace2\":");
+				print_schedule(out, m, &r->trace2, UINT32_MAX, 1, sv);
+				sb_puts(out, ",\"result2\":");
+				report_locs(m, sv, fp->locs, fp->nlocs, out, 1);
+				sb_printf(out, ",\"diverge_step\":%u", r->diverge + 1);
+			} else {
+				struct strbuf st;
+				sb_init(&st);
+				m->print_state(m, sv, &st);
+				sb_puts(out, ",\"final_state\":");
+				sb_json_str(out, sb_str(&st));
+				sb_free(&st);
+			}
+		}
+		sb_puts(out, ",\"stats\":");
+		report_stats_json(out, r, m->sv_size);
+		sb_puts(out, "}\n");
+	} else {
+		sb_printf(out, "spec %s (%s), machine %s\n", j->spec->name, j->spec->path, m->name);
+		for (unsigned k = 0; k < j->nprops; k++)
+			sb_printf(out, "  check %s\n", j->props[k].text);
+		if (r->verdict == V_FAIL) {
+			sb_printf(out, "VIOLATED: %s: %s\n", fp ? fp->text : prop_kind_name(r->failed_kind),
+			          r->why ? r->why : "");
+			if (r->failed_kind == P_DETERMINISTIC) {
+				sb_printf(out, "schedule A (%u steps):\n", r->trace2.len);
+				print_schedule(out, m, &r->trace2, r->diverge, 0, sv);
+				sb_puts(out, "  result A: ");
+				report_locs(m, sv, fp->locs, fp->nlocs, out, 0);
+				sb_printf(out, "\nschedule B (%u steps):\n", r->trace.len);
+				print_schedule(out, m, &r->trace, r->diverge, 0, sv);
+				sb_puts(out, "  result B: ");
+				report_locs(m, sv, fp->locs, fp->nlocs, out, 0);
+				sb_printf(out, "\n  the schedules share their first %u steps and diverge at step %u\n",
+				          r->diverge, r->diverge + 1);
+			} else if (r->failed_kind == P_EXISTS) {
+				sb_puts(out, "  (no trace: the condition holds in no final state)\n");
+			} else {
+				sb_printf(out, "trace (%u steps):\n", r->trace.len);
+				print_schedule(out, m, &r->trace, UINT32_MAX, 0, sv);
+				sb_puts(out, "state at the end of the trace:\n");
+				m->print_state(m, sv, out);
+			}
+			if (j->spec->note)
+				sb_printf(out, "note: %s\n", j->spec->note);
+		} else if (r->verdict == V_INCOMPLETE) {
+			sb_printf(out, "INCOMPLETE: %s reached before the state space was exhausted; nothing violated so far\n",
+			          r->limit);
+		} else {
+			sb_puts(out, "all properties hold\n");
+		}
+		if (r->witness && r->verdict != V_FAIL)
+			sb_printf(out, "  exists: witness found (%u steps)\n", r->trace.len);
+		sb_printf(out, "states %llu, transitions %llu, depth %u, terminal %llu",
+		          (unsigned long long)r->states, (unsigned long long)r->transitions, r->depth,
+		          (unsigned long long)r->terminals);
+		if (r->crash_images)
+			sb_printf(out, ", crash images %llu", (unsigned long long)r->crash_images);
+		sb_printf(out, "\n%.3f s, %.0f states/s, %zu-byte state vector, %.1f bytes/state stored, %.1f MB\n",
+		          r->seconds, r->seconds > 0 ? (double)r->states / r->seconds : 0.0, m->sv_size,
+		          r->states ? (double)r->bytes / (double)r->states : 0.0, (double)r->bytes / 1048576.0);
+		if (r->omission > 0)
+			sb_printf(out, "compact mode: P[some state omitted] <= %.3g\n", r->omission);
+		sb_printf(out, "no reductions applied\nverdict: %s", sb_str(&v));
+		if (j->spec->expect)
+			sb_printf(out, " (expected: %s%s)", j->spec->expect,
+			          strcmp(j->spec->expect, sb_str(&v)) ? ", MISMATCH" : "");
+		sb_puts(out, "\n");
+	}
+	free(sv);
+	sb_free(&v);
+}

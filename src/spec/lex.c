@@ -1,0 +1,197 @@
+#include "config.h"
+#include "spec/lex.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void lex_init(struct lexer *lx, const char *file, const char *src, struct diag *d)
+{
+	lx->file = file;
+	lx->src = lx->p = src;
+	lx->line = lx->col = 1;
+	lx->d = d;
+	lex_next(lx);
+}
+
+static void adv(struct lexer *lx)
+{
+	if (*lx->p == '\n') {
+		lx->line++;
+		lx->col = 1;
+	} else {
+		lx->col++;
+	}
+	lx->p++;
+}
+
+static int word_start(int c)
+{
+	return isalpha(c) || c == '_' || c == '%' || c == '$' || c == '.' || c == '~';
+}
+
+static int word_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '%';
+}
+
+static void skip_space(struct lexer *lx)
+{
+	for (;;) {
+		char c = *lx->p;
+		if (c == ' ' || c == '\t' || c == '\r') {
+			adv(lx);
+		} else if (c == '#' || (c == '/' && lx->p[1] == '/')) {
+			while (*lx->p && *lx->p != '\n')
+				adv(lx);
+		} else if (c == '/' && lx->p[1] == '*') {
+			int l = lx->line, col = lx->col;
+			adv(lx);
+			adv(lx);
+			while (*lx->p && !(*lx->p == '*' && lx->p[1] == '/'))
+				adv(lx);
+			if (!*lx->p) {
+				diag_at(lx->d, lx->file, l, col, "unterminated comment");
+				return;
+			}
+			adv(lx);
+			adv(lx);
+		} else {
+			return;
+		}
+	}
+}
+
+static void lex_number(struct lexer *lx, struct token *t)
+{
+	const char *s = lx->p;
+	char *end;
+	if (s[0] == '0' && (s[1] == 'f' || s[1] == 'F') && isxdigit((unsigned char)s[2])) {
+		/* PTX hex float 0fXXXXXXXX: the exact single-precision bits */
+		unsigned long v = strtoul(s + 2, &end, 16);
+		if (end - (s + 2) != 8)
+			diag_at(lx->d, lx->file, lx->line, lx->col,
+			        "hex float literal needs exactly 8 hex digits after 0f");
+		t->t = T_FLOAT;
+		t->is_hexfloat = 1;
+		t->fbits = (uint32_t)v;
+	} else {
+		int isf = 0;
+		const char *q = s;
+		if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+			q += 2;
+			while (isxdigit((unsigned char)*q))
+				q++;
+		} else {
+			while (isdigit((unsigned char)*q))
+				q++;
+			if (*q == '.' || *q == 'e' || *q == 'E')
+				isf = 1;
+		}
+		if (isf) {
+			t->t = T_FLOAT;
+			t->fval = strtod(s, &end);
+		} else {
+			t->t = T_INT;
+			t->ival = (int64_t)strtoull(s, &end, 0);
+		}
+		if (isalpha((unsigned char)*end) || *end == '_') {
+			diag_at(lx->d, lx->file, lx->line, lx->col, "malformed number");
+			while (word_char((unsigned char)*end))
+				end++;
+		}
+	}
+	size_t n = (size_t)(end - s);
+	if (n >= sizeof t->text)
+		n = sizeof t->text - 1;
+	memcpy(t->text, s, n);
+	t->text[n] = 0;
+	while (lx->p < end)
+		adv(lx);
+}
+
+void lex_next(struct lexer *lx)
+{
+	struct token *t = &lx->tok;
+	skip_space(lx);
+	memset(t, 0, sizeof *t);
+	t->line = lx->line;
+	t->col = lx->col;
+	char c = *lx->p;
+	if (!c) {
+		t->t = T_EOF;
+		strcpy(t->text, "end of file");
+		return;
+	}
+	if (c == '\n' || c == ';') {
+		t->t = T_NL;
+		strcpy(t->text, c == ';' ? ";" : "end of line");
+		adv(lx);
+		return;
+	}
+	if (isdigit((unsigned char)c)) {
+		lex_number(lx, t);
+		return;
+	}
+	if (c == '"') {
+		size_t n = 0;
+		adv(lx);
+		while (*lx->p && *lx->p != '"' && *lx->p != '\n') {
+			if (n + 1 < sizeof t->text)
+				t->text[n++] = *lx->p;
+			adv(lx);
+		}
+		if (*lx->p != '"')
+			diag_at(lx->d, lx->file, t->line, t->col, "unterminated string");
+		else
+			adv(lx);
+		t->t = T_STR;
+		return;
+	}
+	if (word_start((unsigned char)c) && !(c == '.' && isdigit((unsigned char)lx->p[1]))) {
+		size_t n = 0;
+		do {
+			if (n + 1 < sizeof t->text)
+				t->text[n++] = *lx->p;
+			adv(lx);
+		} while (word_char((unsigned char)*lx->p));
+		t->t = T_WORD;
+		return;
+	}
+	static const char *two[] = { "==", "!=", "<=", ">=", "&&", "||", "/\\", "\\/", NULL };
+	for (int i = 0; two[i]; i++) {
+		if (lx->p[0] == two[i][0] && lx->p[1] == two[i][1]) {
+			t->t = T_PUNCT;
+			memcpy(t->text, two[i], 3);
+			adv(lx);
+			adv(lx);
+			return;
+		}
+	}
+	if (strchr(",[]{}()+-*=<>!:@/\\&|", c)) {
+		t->t = T_PUNCT;
+		t->text[0] = c;
+		adv(lx);
+		return;
+	}
+	diag_at(lx->d, lx->file, t->line, t->col, "unexpected character '%c'",
+	        isprint((unsigned char)c) ? c : '?');
+	adv(lx);
+	lex_next(lx);
+}
+
+int lex_is(const struct lexer *lx, const char *s)
+{
+	return (lx->tok.t == T_PUNCT || lx->tok.t == T_WORD) && strcmp(lx->tok.text, s) == 0;
+}
+
+const char *lex_found(struct lexer *lx)
+{
+	char *buf = lx->found;
+	switch (lx->tok.t) {
+	case T_EOF: return "end of file";
+	case T_NL: return lx->tok.text[0] == ';' ? "';'" : "end of line";
+	case T_STR: snprintf(buf, sizeof lx->found, "string \"%s\"", lx->tok.text); return buf;
+	default: snprintf(buf, sizeof lx->found, "'%s'", lx->tok.text); return buf;
+	}
+}

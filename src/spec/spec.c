@@ -1,0 +1,1345 @@
+/*
+** Kernel-spec parser.  One pass over the tokens of lex.c; every error names
+** file:line:col and what was expected, then parsing resumes at the next
+** statement so one run reports several mistakes.
+**
+** Grammar (statements end at a newline or ';'):
+**   name "text" | note "text" | machine WORD | set KEY = VALUE
+**   global|shared TYPE NAME ['[' N ']'] [= INIT]
+**   kernel NL { .reg TYPE REGS | LABEL: | [@[!]%p] OPCODE OPERANDS } end
+**   check PROPERTY | expect pass | expect fail KIND
+*/
+#include "config.h"
+#include "spec/spec.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "spec/lex.h"
+
+struct parser {
+	struct lexer lx;
+	struct spec *s;
+	struct diag *d;
+	/* labels and pending branch fixups */
+	struct label { char *name; int ins; int line, col; } *labels;
+	int nlabels;
+	struct fix { char *name; int ins; int line, col; } *fixes;
+	int nfixes;
+};
+
+#define TOK(P) (&(P)->lx.tok)
+
+static void err(struct parser *P, const char *fmt, const char *a)
+{
+	diag_at(P->d, P->lx.file, TOK(P)->line, TOK(P)->col, fmt, a);
+}
+
+static void expected(struct parser *P, const char *what)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "expected %s, found %s", what, lex_found(&P->lx));
+	diag_at(P->d, P->lx.file, TOK(P)->line, TOK(P)->col, "%s", buf);
+}
+
+/* Skip to the start of the next statement after an error. */
+static void recover(struct parser *P)
+{
+	while (TOK(P)->t != T_NL && TOK(P)->t != T_EOF)
+		lex_next(&P->lx);
+}
+
+static void skip_nl(struct parser *P)
+{
+	while (TOK(P)->t == T_NL)
+		lex_next(&P->lx);
+}
+
+static int accept(struct parser *P, const char *s)
+{
+	if (lex_is(&P->lx, s)) {
+		lex_next(&P->lx);
+		return 1;
+	}
+	return 0;
+}
+
+static int expect_punct(struct parser *P, const char *s)
+{
+	if (accept(P, s))
+		return 1;
+	char buf[32];
+	snprintf(buf, sizeof buf, "'%s'", s);
+	expected(P, buf);
+	return 0;
+}
+
+static int end_stmt(struct parser *P)
+{
+	if (TOK(P)->t == T_NL || TOK(P)->t == T_EOF)
+		return 1;
+	expected(P, "end of statement");
+	recover(P);
+	return 0;
+}
+
+/* {=== Types and literals ================================================ */
+
+static int parse_type_name(const char *w, enum vtype *t)
+{
+	if (!strcmp(w, "u32") || !strcmp(w, "b32"))
+		*t = VT_U32;
+	else if (!strcmp(w, "s32"))
+		*t = VT_S32;
+	else if (!strcmp(w, "f32"))
+		*t = VT_F32;
+	else if (!strcmp(w, "pred"))
+		*t = VT_PRED;
+	else
+		return 0;
+	return 1;
+}
+
+/* A numeric literal (optionally negative) as 32-bit bits of type t. */
+static int parse_value(struct parser *P, enum vtype t, uint32_t *bits)
+{
+	int neg = 0;
+	if (accept(P, "-"))
+		neg = 1;
+	struct token *k = TOK(P);
+	if (k->t == T_INT) {
+		if (t == VT_F32) {
+			float f = (float)k->ival;
+			if (neg)
+				f = -f;
+			memcpy(bits, &f, 4);
+		} else {
+			if (k->ival > 0xffffffffLL) {
+				err(P, "integer literal %s does not fit in 32 bits", k->text);
+			}
+			*bits = (uint32_t)(neg ? -k->ival : k->ival);
+		}
+	} else if (k->t == T_FLOAT) {
+		if (t != VT_F32) {
+			err(P, "float literal %s where an integer is expected", k->text);
+			lex_next(&P->lx);
+			return 0;
+		}
+		if (k->is_hexfloat) {
+			*bits = k->fbits ^ (neg ? 0x80000000u : 0);
+		} else {
+			float f = (float)(neg ? -k->fval : k->fval);
+			memcpy(bits, &f, 4);
+		}
+	} else {
+		expected(P, "a number");
+		return 0;
+	}
+	lex_next(&P->lx);
+	return 1;
+}
+
+static int parse_int(struct parser *P, long lo, long hi, long *out, const char *what)
+{
+	if (TOK(P)->t != T_INT) {
+		expected(P, what);
+		return 0;
+	}
+	if (TOK(P)->ival < lo || TOK(P)->ival > hi) {
+		char buf[128];
+		snprintf(buf, sizeof buf, "%s must be between %ld and %ld", what, lo, hi);
+		err(P, "%s", buf);
+		lex_next(&P->lx);
+		return 0;
+	}
+	*out = (long)TOK(P)->ival;
+	lex_next(&P->lx);
+	return 1;
+}
+
+/* }=== */
+
+/* {=== Memory declarations =============================================== */
+
+/* Deterministic generator for `random(seed, lo, hi)` initialisers
+** (splitmix64: the same seed gives the same data on every machine). */
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void put_num(uint32_t *dst, enum vtype t, double v)
+{
+	if (t == VT_F32) {
+		float f = (float)v;
+		memcpy(dst, &f, 4);
+	} else {
+		*dst = (uint32_t)(int64_t)v;
+	}
+}
+
+static int parse_file_init(struct parser *P, struct symbol *sym, const char *fname, int line, int col)
+{
+	/* Relative to the spec's directory. */
+	char path[4096];
+	const char *slash = strrchr(P->s->path, '/');
+	if (fname[0] != '/' && slash)
+		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - P->s->path), P->s->path, fname);
+	else
+		snprintf(path, sizeof path, "%s", fname);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		diag_at(P->d, P->lx.file, line, col, "cannot open data file '%s': %s", path, strerror(errno));
+		return 0;
+	}
+	uint32_t i = 0;
+	double v;
+	while (i < sym->nelems && fscanf(f, "%lf", &v) == 1)
+		put_num(&sym->init[i++], sym->type, v);
+	int extra = fscanf(f, "%lf", &v) == 1;
+	fclose(f);
+	if (i < sym->nelems || extra) {
+		diag_at(P->d, P->lx.file, line, col, "data file '%s' holds %s values than the %u of '%s'",
+		        path, extra ? "more" : "fewer", sym->nelems, sym->name);
+		return 0;
+	}
+	return 1;
+}
+
+static void parse_init(struct parser *P, struct symbol *sym)
+{
+	uint32_t n = sym->nelems;
+	int line = TOK(P)->line, col = TOK(P)->col;
+	if (accept(P, "{")) {
+		uint32_t i = 0;
+		skip_nl(P);
+		while (!lex_is(&P->lx, "}")) {
+			uint32_t v;
+			if (!parse_value(P, sym->type, &v))
+				return;
+			if (i < n)
+				sym->init[i] = v;
+			i++;
+			skip_nl(P);
+			if (!accept(P, ","))
+				break;
+			skip_nl(P);
+		}
+		if (!expect_punct(P, "}"))
+			return;
+		if (i != n)
+			diag_at(P->d, P->lx.file, line, col, "'%s' has %u elements but %u initial values",
+			        sym->name, n, i);
+		return;
+	}
+	if (TOK(P)->t == T_WORD && strcmp(TOK(P)->text, "-")) {
+		char fn[32];
+		snprintf(fn, sizeof fn, "%.31s", TOK(P)->text);
+		lex_next(&P->lx);
+		double a[3] = { 0, 1, 0 };
+		int na = 0;
+		char fname[128] = "";
+		if (accept(P, "(")) {
+			while (!lex_is(&P->lx, ")") && na < 3) {
+				if (TOK(P)->t == T_STR && !strcmp(fn, "file") && na == 0) {
+					snprintf(fname, sizeof fname, "%s", TOK(P)->text);
+					lex_next(&P->lx);
+					na++;
+				} else {
+					int neg = accept(P, "-");
+					if (TOK(P)->t == T_INT)
+						a[na++] = (double)TOK(P)->ival * (neg ? -1 : 1);
+					else if (TOK(P)->t == T_FLOAT)
+						a[na++] = TOK(P)->fval * (neg ? -1 : 1);
+					else {
+						expected(P, "a number");
+						return;
+					}
+					lex_next(&P->lx);
+				}
+				if (!accept(P, ","))
+					break;
+			}
+			if (!expect_punct(P, ")"))
+				return;
+		}
+		if (!strcmp(fn, "iota")) { /* iota(start, step): start + i*step */
+			if (na < 2)
+				a[1] = 1;
+			for (uint32_t i = 0; i < n; i++)
+				put_num(&sym->init[i], sym->type, a[0] + a[1] * i);
+		} else if (!strcmp(fn, "fill")) {
+			if (na != 1) {
+				diag_at(P->d, P->lx.file, line, col, "fill takes one value: fill(v)");
+				return;
+			}
+			for (uint32_t i = 0; i < n; i++)
+				put_num(&sym->init[i], sym->type, a[0]);
+		} else if (!strcmp(fn, "random")) { /* random(seed, lo, hi): uniform in [lo, hi] */
+			if (na != 3 || a[2] < a[1]) {
+				diag_at(P->d, P->lx.file, line, col, "random takes (seed, lo, hi) with lo <= hi");
+				return;
+			}
+			uint64_t st = (uint64_t)a[0];
+			for (uint32_t i = 0; i < n; i++) {
+				uint64_t r = splitmix(&st);
+				double v;
+				if (sym->type == VT_F32)
+					v = a[1] + (a[2] - a[1]) * ((double)(r >> 11) / 9007199254740992.0);
+				else
+					v = a[1] + (double)(r % (uint64_t)(a[2] - a[1] + 1));
+				put_num(&sym->init[i], sym->type, v);
+			}
+		} else if (!strcmp(fn, "file")) {
+			if (!fname[0]) {
+				diag_at(P->d, P->lx.file, line, col, "file takes a quoted path: file(\"data.txt\")");
+				return;
+			}
+			parse_file_init(P, sym, fname, line, col);
+		} else {
+			diag_at(P->d, P->lx.file, line, col,
+			        "unknown initialiser '%s' (expected a value, {...}, iota, fill, random or file)", fn);
+		}
+		return;
+	}
+	uint32_t v;
+	if (!parse_value(P, sym->type, &v))
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		sym->init[i] = v;
+}
+
+static void parse_decl(struct parser *P, enum space sp)
+{
+	struct program *pg = &P->s->prog;
+	enum vtype t;
+	if (TOK(P)->t != T_WORD || TOK(P)->text[0] != '.' || !parse_type_name(TOK(P)->text + 1, &t) ||
+	    t == VT_PRED) {
+		expected(P, "a type (.u32, .s32, .f32 or .b32)");
+		recover(P);
+		return;
+	}
+	lex_next(&P->lx);
+	if (TOK(P)->t != T_WORD || TOK(P)->text[0] == '%' || TOK(P)->text[0] == '.') {
+		expected(P, "a variable name");
+		recover(P);
+		return;
+	}
+	if (program_find_sym(pg, TOK(P)->text) >= 0) {
+		err(P, "'%s' is declared twice", TOK(P)->text);
+		recover(P);
+		return;
+	}
+	pg->syms = xrealloc(pg->syms, sizeof *pg->syms * (size_t)(pg->nsyms + 1));
+	struct symbol *sym = &pg->syms[pg->nsyms++];
+	memset(sym, 0, sizeof *sym);
+	sym->name = xstrdup(TOK(P)->text);
+	sym->line = TOK(P)->line;
+	sym->col = TOK(P)->col;
+	sym->space = sp;
+	sym->type = t;
+	sym->nelems = 1;
+	lex_next(&P->lx);
+	if (accept(P, "[")) {
+		long n;
+		if (!parse_int(P, 1, 1 << 24, &n, "an array size") || !expect_punct(P, "]")) {
+			sym->init = xcalloc(1, 4);
+			recover(P);
+			return;
+		}
+		sym->nelems = (uint32_t)n;
+		sym->is_array = 1;
+	}
+	sym->init = xcalloc(sym->nelems, 4);
+	uint32_t *seg = sp == SP_GLOBAL ? &pg->global_words : &pg->shared_words;
+	sym->base = *seg * 4;
+	*seg += sym->nelems;
+	if (sp == SP_SHARED)
+		pg->uses_shared = 1;
+	if (accept(P, "=")) {
+		if (sp == SP_SHARED) {
+			err(P, "%s", "shared memory cannot be initialised (it is undefined at launch); zero it in the kernel");
+			recover(P);
+			return;
+		}
+		parse_init(P, sym);
+	}
+	end_stmt(P);
+}
+
+/* }=== */
+
+/* {=== Kernel ============================================================= */
+
+static int reg_or_die(struct parser *P, const char *name)
+{
+	int r = program_find_reg(&P->s->prog, name);
+	if (r < 0)
+		err(P, "undeclared register '%s' (declare it with .reg)", name);
+	return r;
+}
+
+static void parse_reg_decl(struct parser *P)
+{
+	struct program *pg = &P->s->prog;
+	enum vtype t;
+	if (TOK(P)->t != T_WORD || TOK(P)->text[0] != '.' || !parse_type_name(TOK(P)->text + 1, &t)) {
+		expected(P, "a register type (.u32, .s32, .b32, .f32 or .pred)");
+		recover(P);
+		return;
+	}
+	lex_next(&P->lx);
+	for (;;) {
+		if (TOK(P)->t != T_WORD || TOK(P)->text[0] != '%') {
+			expected(P, "a register name such as %r or %f");
+			recover(P);
+			return;
+		}
+		char base[128];
+		snprintf(base, sizeof base, "%s", TOK(P)->text);
+		int line = TOK(P)->line, col = TOK(P)->col;
+		lex_next(&P->lx);
+		long count = -1;
+		if (accept(P, "<")) {
+			if (!parse_int(P, 1, 4096, &count, "a register count") || !expect_punct(P, ">")) {
+				recover(P);
+				return;
+			}
+		}
+		if (special_lookup(base) >= 0) {
+			diag_at(P->d, P->lx.file, line, col, "'%s' is a special register", base);
+			recover(P);
+			return;
+		}
+		for (long i = 0; i < (count < 0 ? 1 : count); i++) {
+			char name[160];
+			if (count < 0)
+				snprintf(name, sizeof name, "%s", base);
+			else
+				snprintf(name, sizeof name, "%s%ld", base, i);
+			if (program_find_reg(pg, name) >= 0) {
+				diag_at(P->d, P->lx.file, line, col, "register '%s' is declared twice", name);
+				continue;
+			}
+			pg->regs = xrealloc(pg->regs, sizeof *pg->regs * (size_t)(pg->nregs + 1));
+			pg->regs[pg->nregs].name = xstrdup(name);
+			pg->regs[pg->nregs].type = t;
+			pg->nregs++;
+		}
+		if (!accept(P, ","))
+			break;
+	}
+	end_stmt(P);
+}
+
+static int parse_operand(struct parser *P, struct operand *o, enum vtype t)
+{
+	memset(o, 0, sizeof *o);
+	struct token *k = TOK(P);
+	if (k->t == T_WORD && k->text[0] == '%') {
+		int sr = special_lookup(k->text);
+		if (sr >= 0) {
+			o->kind = O_SPECIAL;
+			o->special = sr;
+		} else {
+			o->kind = O_REG;
+			o->reg = reg_or_die(P, k->text);
+			if (o->reg < 0) {
+				lex_next(&P->lx);
+				return 0;
+			}
+		}
+		lex_next(&P->lx);
+		return 1;
+	}
+	if (k->t == T_WORD && k->text[0] != '.') {
+		int s = program_find_sym(&P->s->prog, k->text);
+		if (s < 0) {
+			err(P, "unknown name '%s' (expected a register, a number or a variable)", k->text);
+			lex_next(&P->lx);
+			return 0;
+		}
+		o->kind = O_SYM;
+		o->sym = s;
+		lex_next(&P->lx);
+		return 1;
+	}
+	o->kind = O_IMM;
+	return parse_value(P, t == VT_PRED ? VT_U32 : t, &o->imm);
+}
+
+/* [sym + %r + imm], terms in any order, at most one of each kind but the
+** immediate, which may be added or subtracted. */
+static int parse_address(struct parser *P, struct address *a)
+{
+	a->sym = a->reg = -1;
+	a->offset = 0;
+	if (!expect_punct(P, "["))
+		return 0;
+	int sign = 1, first = 1;
+	for (;;) {
+		struct token *k = TOK(P);
+		if (k->t == T_INT) {
+			a->offset += sign * (int32_t)k->ival;
+			lex_next(&P->lx);
+		} else if (sign < 0) {
+			expected(P, "a byte offset after '-'");
+			return 0;
+		} else if (k->t == T_WORD && k->text[0] == '%' && special_lookup(k->text) < 0) {
+			if (a->reg >= 0) {
+				err(P, "%s", "an address may use at most one register");
+				return 0;
+			}
+			a->reg = reg_or_die(P, k->text);
+			if (a->reg < 0)
+				return 0;
+			lex_next(&P->lx);
+		} else if (k->t == T_WORD && program_find_sym(&P->s->prog, k->text) >= 0) {
+			if (a->sym >= 0) {
+				err(P, "%s", "an address may name at most one variable");
+				return 0;
+			}
+			a->sym = program_find_sym(&P->s->prog, k->text);
+			lex_next(&P->lx);
+		} else {
+			expected(P, first ? "a variable, register or offset inside [ ]"
+			                  : "a variable, register or offset after '+'");
+			return 0;
+		}
+		first = 0;
+		if (accept(P, "+"))
+			sign = 1;
+		else if (accept(P, "-"))
+			sign = -1;
+		else
+			break;
+	}
+	return expect_punct(P, "]");
+}
+
+/* Split "ld.global.cg.f32" into base and modifiers and fill in the instr. */
+struct mods {
+	int ntypes;
+	enum vtype types[2];
+	int space; /* -1 none */
+	int cmp, aop, scope;
+	int rni;
+	char bad[64];
+};
+
+static int parse_mods(char *w, struct mods *m)
+{
+	static const char *cmps[] = { "eq", "ne", "lt", "le", "gt", "ge", NULL };
+	static const char *ucmps[] = { "lo", "ls", "hi", "hs", NULL }; /* unsigned */
+	static const char *aops[] = { "add", "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor", NULL };
+	static const char *ignored[] = { "ca", "cg", "cs", "cv", "lu", "wb", "wt", "volatile", "relaxed",
+		"acquire", "release", "weak", "rn", "rz", "rm", "rp", "rzi", "rmi", "rpi", "lo", "sync",
+		"uni", "approx", "full", "sat", "ftz", "aligned", NULL };
+	memset(m, 0, sizeof *m);
+	m->space = m->cmp = m->aop = m->scope = -1;
+	for (char *tok = strtok(w, "."); tok; tok = strtok(NULL, ".")) {
+		enum vtype t;
+		int hit = 0;
+		if (parse_type_name(tok, &t) && m->ntypes < 2) {
+			m->types[m->ntypes++] = t;
+			continue;
+		}
+		if (!strcmp(tok, "global")) { m->space = SP_GLOBAL; continue; }
+		if (!strcmp(tok, "shared")) { m->space = SP_SHARED; continue; }
+		if (!strcmp(tok, "cta")) { m->scope = SC_CTA; continue; }
+		if (!strcmp(tok, "gl") || !strcmp(tok, "gpu")) { m->scope = SC_GL; continue; }
+		if (!strcmp(tok, "sys")) { m->scope = SC_SYS; continue; }
+		if (!strcmp(tok, "rni")) { m->rni = 1; continue; }
+		for (int i = 0; cmps[i]; i++)
+			if (!strcmp(tok, cmps[i]) && m->cmp < 0) { m->cmp = i; hit = 1; }
+		for (int i = 0; !hit && ucmps[i]; i++)
+			if (!strcmp(tok, ucmps[i]) && m->cmp < 0) { m->cmp = C_LT + i; hit = 1; }
+		for (int i = 0; !hit && aops[i]; i++)
+			if (!strcmp(tok, aops[i])) { m->aop = i; hit = 1; }
+		for (int i = 0; !hit && ignored[i]; i++)
+			if (!strcmp(tok, ignored[i])) hit = 1;
+		if (!hit) {
+			snprintf(m->bad, sizeof m->bad, "%s", tok);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static const struct { const char *name; enum opcode op; int nsrc; } optab[] = {
+	{ "mov", OP_MOV, 1 }, { "add", OP_ADD, 2 }, { "sub", OP_SUB, 2 }, { "mul", OP_MUL, 2 },
+	{ "mad", OP_MAD, 3 }, { "fma", OP_MAD, 3 }, { "div", OP_DIV, 2 }, { "rem", OP_REM, 2 },
+	{ "and", OP_AND, 2 }, { "or", OP_OR, 2 }, { "xor", OP_XOR, 2 }, { "not", OP_NOT, 1 },
+	{ "shl", OP_SHL, 2 }, { "shr", OP_SHR, 2 }, { "min", OP_MIN, 2 }, { "max", OP_MAX, 2 },
+	{ "neg", OP_NEG, 1 }, { "cvt", OP_CVT, 1 }, { "setp", OP_SETP, 2 }, { "selp", OP_SELP, 3 },
+	{ "bra", OP_BRA, 0 }, { "bar", OP_BAR, 0 }, { "barrier", OP_BAR, 0 }, { "membar", OP_MEMBAR, 0 },
+	{ "fence", OP_MEMBAR, 0 }, { "ld", OP_LD, 0 }, { "st", OP_ST, 0 }, { "atom", OP_ATOM, 0 },
+	{ "red", OP_RED, 0 }, { "exit", OP_EXIT, 0 }, { "ret", OP_EXIT, 0 }, { "nop", OP_NOP, 0 },
+	{ NULL, OP_NOP, 0 }
+};
+
+static int parse_dst(struct parser *P, struct instr *in)
+{
+	if (TOK(P)->t != T_WORD || TOK(P)->text[0] != '%' || special_lookup(TOK(P)->text) >= 0) {
+		expected(P, "a destination register");
+		return 0;
+	}
+	in->dst = reg_or_die(P, TOK(P)->text);
+	lex_next(&P->lx);
+	return in->dst >= 0;
+}
+
+static int parse_instr(struct parser *P, struct instr *in)
+{
+	char w[128];
+	int line = TOK(P)->line, col = TOK(P)->col;
+	snprintf(w, sizeof w, "%s", TOK(P)->text);
+	char *dot = strchr(w, '.');
+	char base[64];
+	snprintf(base, sizeof base, "%.*s", dot ? (int)(dot - w) : (int)strlen(w), w);
+	int k;
+	for (k = 0; optab[k].name; k++)
+		if (!strcmp(optab[k].name, base))
+			break;
+	if (!optab[k].name) {
+		diag_at(P->d, P->lx.file, line, col, "unknown instruction '%s'", base);
+		return 0;
+	}
+	struct mods m;
+	if (dot && !parse_mods(dot + 1, &m)) {
+		diag_at(P->d, P->lx.file, line, col, "unknown modifier '.%s' on '%s'", m.bad, base);
+		return 0;
+	} else if (!dot) {
+		memset(&m, 0, sizeof m);
+		m.space = m.cmp = m.aop = m.scope = -1;
+	}
+	in->op = optab[k].op;
+	in->type = m.ntypes ? m.types[m.ntypes - 1] : VT_U32;
+	in->stype = m.ntypes ? m.types[0] : VT_U32;
+	in->space = m.space < 0 ? SP_GLOBAL : (enum space)m.space;
+	in->scope = m.scope < 0 ? SC_GL : (enum scope)m.scope;
+	in->dst = -1;
+	lex_next(&P->lx);
+	enum opcode op = in->op;
+	int needs_type = op != OP_BRA && op != OP_BAR && op != OP_MEMBAR && op != OP_EXIT && op != OP_NOP;
+	if (needs_type && !m.ntypes) {
+		diag_at(P->d, P->lx.file, line, col, "'%s' needs a type suffix such as .u32 or .f32", base);
+		return 0;
+	}
+	if (op == OP_CVT && m.ntypes != 2) {
+		diag_at(P->d, P->lx.file, line, col, "cvt needs a destination and a source type, e.g. cvt.rn.f32.u32");
+		return 0;
+	}
+	if (op == OP_CVT) { /* cvt.DST.SRC */
+		in->type = m.types[0];
+		in->stype = m.types[1];
+		in->cmp = m.rni ? 1 : 0; /* cmp field reused: 1 = round to nearest */
+	}
+	if (op == OP_SETP) {
+		if (m.cmp < 0) {
+			diag_at(P->d, P->lx.file, line, col, "setp needs a comparison (.eq .ne .lt .le .gt .ge)");
+			return 0;
+		}
+		in->cmp = (enum cmp_op)m.cmp;
+	}
+	if (op == OP_ATOM || op == OP_RED) {
+		if (m.aop < 0) {
+			diag_at(P->d, P->lx.file, line, col, "%s needs an operation (.add .min .max .exch .cas .inc .dec .and .or .xor)", base);
+			return 0;
+		}
+		in->aop = (enum atom_op)m.aop;
+		if (in->type == VT_F32 && in->aop != AT_ADD && in->aop != AT_EXCH && in->aop != AT_MIN &&
+		    in->aop != AT_MAX) {
+			diag_at(P->d, P->lx.file, line, col, "%s on .f32 supports add, min, max and exch only", base);
+			return 0;
+		}
+		if (op == OP_RED && (in->aop == AT_EXCH || in->aop == AT_CAS)) {
+			diag_at(P->d, P->lx.file, line, col, "red cannot do %s: use atom", in->aop == AT_CAS ? "cas" : "exch");
+			return 0;
+		}
+	}
+	switch (op) {
+	case OP_BRA:
+		if (TOK(P)->t != T_WORD) {
+			expected(P, "a label");
+			return 0;
+		}
+		P->fixes = xrealloc(P->fixes, sizeof *P->fixes * (size_t)(P->nfixes + 1));
+		P->fixes[P->nfixes++] = (struct fix){ xstrdup(TOK(P)->text), P->s->prog.nins, TOK(P)->line, TOK(P)->col };
+		lex_next(&P->lx);
+		return 1;
+	case OP_BAR: {
+		long id = 0;
+		if (TOK(P)->t == T_INT && !parse_int(P, 0, 15, &id, "a barrier id (0..15)"))
+			return 0;
+		in->barrier = (int)id;
+		return 1;
+	}
+	case OP_MEMBAR:
+	case OP_EXIT:
+	case OP_NOP:
+		return 1;
+	case OP_LD:
+		if (!parse_dst(P, in) || !expect_punct(P, ",") || !parse_address(P, &in->addr))
+			return 0;
+		return 1;
+	case OP_ST:
+		if (!parse_address(P, &in->addr) || !expect_punct(P, ","))
+			return 0;
+		return parse_operand(P, &in->src[0], in->type);
+	case OP_ATOM:
+	case OP_RED: {
+		if (op == OP_ATOM && (!parse_dst(P, in) || !expect_punct(P, ",")))
+			return 0;
+		if (!parse_address(P, &in->addr) || !expect_punct(P, ",") ||
+		    !parse_operand(P, &in->src[0], in->type))
+			return 0;
+		if (in->aop == AT_CAS)
+			return expect_punct(P, ",") && parse_operand(P, &in->src[1], in->type);
+		return 1;
+	}
+	default:
+		break;
+	}
+	/* register-form instructions: dst, src... */
+	if (!parse_dst(P, in))
+		return 0;
+	int nsrc = optab[k].nsrc;
+	for (int i = 0; i < nsrc; i++) {
+		if (!expect_punct(P, ","))
+			return 0;
+		enum vtype t = in->type;
+		if (op == OP_CVT)
+			t = in->stype;
+		if (op == OP_SELP && i == 2)
+			t = VT_PRED;
+		if (!parse_operand(P, &in->src[i], t))
+			return 0;
+	}
+	if (op == OP_SETP && in->dst >= 0 && P->s->prog.regs[in->dst].type != VT_PRED) {
+		diag_at(P->d, P->lx.file, line, col, "setp writes a predicate register (.reg .pred)");
+		return 0;
+	}
+	return 1;
+}
+
+static void parse_kernel(struct parser *P)
+{
+	struct program *pg = &P->s->prog;
+	int kline = TOK(P)->line, kcol = TOK(P)->col;
+	lex_next(&P->lx);
+	if (pg->nins) {
+		diag_at(P->d, P->lx.file, kline, kcol, "a spec holds one kernel");
+	}
+	end_stmt(P);
+	for (;;) {
+		skip_nl(P);
+		struct token *k = TOK(P);
+		if (k->t == T_EOF) {
+			diag_at(P->d, P->lx.file, kline, kcol, "kernel has no 'end'");
+			return;
+		}
+		if (k->t != T_WORD) {
+			expected(P, "an instruction, label, .reg or 'end'");
+			recover(P);
+			continue;
+		}
+		if (!strcmp(k->text, "end")) {
+			lex_next(&P->lx);
+			end_stmt(P);
+			return;
+		}
+		if (!strcmp(k->text, ".reg")) {
+			lex_next(&P->lx);
+			parse_reg_decl(P);
+			continue;
+		}
+		const char *stmt_start = P->lx.p - strlen(k->text);
+		/* label? */
+		char word[128];
+		snprintf(word, sizeof word, "%s", k->text);
+		int wl = k->line, wc = k->col;
+		if (word[0] != '%' && word[0] != '.') {
+			lex_next(&P->lx);
+			if (accept(P, ":")) {
+				for (int i = 0; i < P->nlabels; i++)
+					if (!strcmp(P->labels[i].name, word))
+						diag_at(P->d, P->lx.file, wl, wc, "label '%s' is defined twice (first at line %d)",
+						        word, P->labels[i].line);
+				P->labels = xrealloc(P->labels, sizeof *P->labels * (size_t)(P->nlabels + 1));
+				P->labels[P->nlabels++] = (struct label){ xstrdup(word), pg->nins, wl, wc };
+				continue;
+			}
+			/* not a label: rewind by re-lexing from the word */
+			P->lx.p = stmt_start;
+			P->lx.line = wl;
+			P->lx.col = wc;
+			lex_next(&P->lx);
+		}
+		struct instr in;
+		memset(&in, 0, sizeof in);
+		in.pred = -1;
+		in.line = TOK(P)->line;
+		in.col = TOK(P)->col;
+		const char *text_start = P->lx.p - strlen(TOK(P)->text);
+		if (accept(P, "@")) {
+			int neg = accept(P, "!");
+			if (TOK(P)->t != T_WORD || TOK(P)->text[0] != '%') {
+				expected(P, "a predicate register after '@'");
+				recover(P);
+				continue;
+			}
+			in.pred = reg_or_die(P, TOK(P)->text);
+			in.pred_neg = neg;
+			if (in.pred >= 0 && pg->regs[in.pred].type != VT_PRED) {
+				err(P, "'%s' is not a predicate register", TOK(P)->text);
+				in.pred = -1;
+			}
+			lex_next(&P->lx);
+			if (TOK(P)->t != T_WORD) {
+				expected(P, "an instruction after the guard");
+				recover(P);
+				continue;
+			}
+		}
+		if (!parse_instr(P, &in) || !end_stmt(P)) {
+			recover(P);
+			continue;
+		}
+		const char *e = P->lx.p;
+		while (e > text_start && (e[-1] == '\n' || e[-1] == ';' || e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		size_t n = (size_t)(e - text_start);
+		in.text = xmalloc(n + 1);
+		memcpy(in.text, text_start, n);
+		in.text[n] = 0;
+		/* drop a trailing comment from the text */
+		char *c = strstr(in.text, "//");
+		if (c) {
+			*c = 0;
+			while (c > in.text && (c[-1] == ' ' || c[-1] == '\t'))
+				*--c = 0;
+		}
+		pg->ins = xrealloc(pg->ins, sizeof *pg->ins * (size_t)(pg->nins + 1));
+		pg->ins[pg->nins++] = in;
+	}
+}
+
+/* }=== */
+
+/* {=== Properties ========================================================= */
+
+static struct expr *parse_or(struct parser *P);
+
+static struct expr *mkexpr(struct parser *P, enum expr_op op)
+{
+	struct expr *e = expr_new(op);
+	e->file = P->lx.file;
+	e->line = TOK(P)->line;
+	e->col = TOK(P)->col;
+	return e;
+}
+
+/* A location: NAME, NAME[i], or TID:%reg (a thread's register). */
+static struct expr *parse_loc(struct parser *P)
+{
+	struct expr *e = mkexpr(P, E_LOC);
+	e->tid = -1;
+	e->index = -1;
+	if (TOK(P)->t == T_INT) {
+		e->tid = (int)TOK(P)->ival;
+		lex_next(&P->lx);
+		if (!expect_punct(P, ":") || TOK(P)->t != T_WORD || TOK(P)->text[0] != '%') {
+			if (!P->d->nerr)
+				expected(P, "a register after 'thread:'");
+			expr_free(e);
+			return NULL;
+		}
+	} else if (TOK(P)->t != T_WORD) {
+		expected(P, "a location");
+		expr_free(e);
+		return NULL;
+	}
+	e->name = xstrdup(TOK(P)->text);
+	lex_next(&P->lx);
+	if (accept(P, "[")) {
+		long i;
+		if (!parse_int(P, 0, 1 << 24, &i, "an index") || !expect_punct(P, "]")) {
+			expr_free(e);
+			return NULL;
+		}
+		e->index = i;
+	}
+	return e;
+}
+
+static struct expr *parse_atom(struct parser *P)
+{
+	if (accept(P, "(")) {
+		struct expr *e = parse_or(P);
+		if (e && !expect_punct(P, ")")) {
+			expr_free(e);
+			return NULL;
+		}
+		return e;
+	}
+	if (lex_is(&P->lx, "!") || lex_is(&P->lx, "not")) {
+		struct expr *e = mkexpr(P, E_NOT);
+		lex_next(&P->lx);
+		e->l = parse_atom(P);
+		if (!e->l) {
+			expr_free(e);
+			return NULL;
+		}
+		return e;
+	}
+	struct expr *l;
+	if (TOK(P)->t == T_INT && !(P->lx.p[0] == ':')) {
+		l = mkexpr(P, E_NUM);
+		l->ival = TOK(P)->ival;
+		lex_next(&P->lx);
+	} else if (TOK(P)->t == T_FLOAT || lex_is(&P->lx, "-")) {
+		l = mkexpr(P, E_NUM);
+		int neg = accept(P, "-");
+		if (TOK(P)->t == T_FLOAT) {
+			float f = TOK(P)->is_hexfloat ? 0 : (float)TOK(P)->fval;
+			if (TOK(P)->is_hexfloat)
+				memcpy(&f, &TOK(P)->fbits, 4);
+			if (neg)
+				f = -f;
+			memcpy(&l->fbits, &f, 4);
+			l->is_float = 1;
+		} else if (TOK(P)->t == T_INT) {
+			l->ival = neg ? -TOK(P)->ival : TOK(P)->ival;
+		} else {
+			expected(P, "a number");
+			expr_free(l);
+			return NULL;
+		}
+		lex_next(&P->lx);
+	} else {
+		l = parse_loc(P);
+	}
+	return l;
+}
+
+static struct expr *parse_sum(struct parser *P)
+{
+	struct expr *l = parse_atom(P);
+	while (l && (lex_is(&P->lx, "+") || lex_is(&P->lx, "-"))) {
+		struct expr *e = mkexpr(P, lex_is(&P->lx, "+") ? E_ADD : E_SUB);
+		lex_next(&P->lx);
+		e->l = l;
+		e->r = parse_atom(P);
+		l = e;
+		if (!e->r) {
+			expr_free(e);
+			return NULL;
+		}
+	}
+	return l;
+}
+
+static struct expr *parse_cmp(struct parser *P)
+{
+	struct expr *l = parse_sum(P);
+	if (!l)
+		return NULL;
+	static const struct { const char *s; enum expr_op op; } ops[] = {
+		{ "==", E_EQ }, { "=", E_EQ }, { "!=", E_NE }, { "<=", E_LE }, { ">=", E_GE },
+		{ "<", E_LT }, { ">", E_GT }, { NULL, E_EQ }
+	};
+	for (int i = 0; ops[i].s; i++) {
+		if (lex_is(&P->lx, ops[i].s)) {
+			struct expr *e = mkexpr(P, ops[i].op);
+			lex_next(&P->lx);
+			e->l = l;
+			e->r = parse_sum(P);
+			if (!e->r) {
+				expr_free(e);
+				return NULL;
+			}
+			return e;
+		}
+	}
+	if (l->op == E_LOC || l->op == E_NUM) {
+		/* a bare location means "non-zero" */
+		struct expr *e = mkexpr(P, E_NE);
+		e->l = l;
+		e->r = expr_new(E_NUM);
+		return e;
+	}
+	return l;
+}
+
+static struct expr *parse_and(struct parser *P)
+{
+	struct expr *l = parse_cmp(P);
+	while (l && (lex_is(&P->lx, "/\\") || lex_is(&P->lx, "&&") || lex_is(&P->lx, "and"))) {
+		struct expr *e = mkexpr(P, E_AND);
+		lex_next(&P->lx);
+		e->l = l;
+		e->r = parse_cmp(P);
+		l = e;
+		if (!e->r) {
+			expr_free(e);
+			return NULL;
+		}
+	}
+	return l;
+}
+
+static struct expr *parse_or(struct parser *P)
+{
+	struct expr *l = parse_and(P);
+	while (l && (lex_is(&P->lx, "\\/") || lex_is(&P->lx, "||") || lex_is(&P->lx, "or"))) {
+		struct expr *e = mkexpr(P, E_OR);
+		lex_next(&P->lx);
+		e->l = l;
+		e->r = parse_and(P);
+		l = e;
+		if (!e->r) {
+			expr_free(e);
+			return NULL;
+		}
+	}
+	return l;
+}
+
+static void parse_check(struct parser *P)
+{
+	struct spec *s = P->s;
+	int line = TOK(P)->line, col = TOK(P)->col;
+	const char *start = P->lx.p;
+	int kind = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
+	if (kind < 0 || kind == P_FAULT || kind == P_RECOVERABLE) {
+		expected(P, "a property (deterministic, exists, ~exists, forall, invariant or deadlock_free)");
+		recover(P);
+		return;
+	}
+	start = P->lx.p;
+	lex_next(&P->lx);
+	struct spec_prop sp;
+	memset(&sp, 0, sizeof sp);
+	sp.p.kind = (enum prop_kind)kind;
+	sp.line = line;
+	sp.col = col;
+	if (kind == P_DETERMINISTIC) {
+		while (TOK(P)->t != T_NL && TOK(P)->t != T_EOF) {
+			struct expr *e = parse_loc(P);
+			if (!e) {
+				recover(P);
+				free(sp.loc_names);
+				free(sp.loc_index);
+				free(sp.loc_tid);
+				free(sp.loc_line);
+				free(sp.loc_col);
+				return;
+			}
+			unsigned n = sp.p.nlocs + 1;
+			sp.loc_names = xrealloc(sp.loc_names, sizeof(char *) * n);
+			sp.loc_index = xrealloc(sp.loc_index, sizeof(long) * n);
+			sp.loc_tid = xrealloc(sp.loc_tid, sizeof(int) * n);
+			sp.loc_line = xrealloc(sp.loc_line, sizeof(int) * n);
+			sp.loc_col = xrealloc(sp.loc_col, sizeof(int) * n);
+			sp.loc_names[n - 1] = e->name;
+			e->name = NULL;
+			sp.loc_index[n - 1] = e->index;
+			sp.loc_tid[n - 1] = e->tid;
+			sp.loc_line[n - 1] = e->line;
+			sp.loc_col[n - 1] = e->col;
+			sp.p.nlocs = n;
+			expr_free(e);
+			accept(P, ",");
+		}
+	} else if (kind != P_DEADLOCK) {
+		sp.p.cond = parse_or(P);
+		if (!sp.p.cond) {
+			recover(P);
+			return;
+		}
+	}
+	const char *e = P->lx.p;
+	if (TOK(P)->t == T_NL)
+		e--;
+	while (e > start && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (!end_stmt(P)) {
+		expr_free(sp.p.cond);
+		return;
+	}
+	struct strbuf t;
+	sb_init(&t);
+	sb_printf(&t, "%s", prop_kind_name(sp.p.kind));
+	if (e > start)
+		sb_printf(&t, " %.*s", (int)(e - start), start);
+	sp.p.text = xstrdup(sb_str(&t));
+	sb_free(&t);
+	s->props = xrealloc(s->props, sizeof *s->props * (size_t)(s->nprops + 1));
+	s->props[s->nprops++] = sp;
+}
+
+/* }=== */
+
+static void parse_set(struct parser *P)
+{
+	if (TOK(P)->t != T_WORD) {
+		expected(P, "a parameter name");
+		recover(P);
+		return;
+	}
+	struct param_set ps = { xstrdup(TOK(P)->text), NULL, P->lx.file, TOK(P)->line, TOK(P)->col };
+	lex_next(&P->lx);
+	if (!expect_punct(P, "=")) {
+		free(ps.key);
+		recover(P);
+		return;
+	}
+	if (TOK(P)->t == T_NL || TOK(P)->t == T_EOF || TOK(P)->t == T_PUNCT) {
+		expected(P, "a value");
+		free(ps.key);
+		recover(P);
+		return;
+	}
+	ps.value = xstrdup(TOK(P)->text);
+	lex_next(&P->lx);
+	if (!end_stmt(P)) {
+		free(ps.key);
+		free(ps.value);
+		return;
+	}
+	P->s->params = xrealloc(P->s->params, sizeof *P->s->params * (size_t)(P->s->nparams + 1));
+	P->s->params[P->s->nparams++] = ps;
+}
+
+static void parse_expect(struct parser *P)
+{
+	int line = TOK(P)->line;
+	if (accept(P, "pass")) {
+		free(P->s->expect);
+		P->s->expect = xstrdup("pass");
+	} else if (accept(P, "fail")) {
+		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
+		if (k < 0) {
+			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault)");
+			recover(P);
+			return;
+		}
+		char buf[64];
+		snprintf(buf, sizeof buf, "fail %s", prop_kind_name((enum prop_kind)k));
+		free(P->s->expect);
+		P->s->expect = xstrdup(buf);
+		lex_next(&P->lx);
+	} else {
+		expected(P, "'pass' or 'fail KIND'");
+		recover(P);
+		return;
+	}
+	P->s->expect_line = line;
+	end_stmt(P);
+}
+
+static void parse_string_stmt(struct parser *P, char **dst)
+{
+	if (TOK(P)->t != T_STR) {
+		expected(P, "a quoted string");
+		recover(P);
+		return;
+	}
+	free(*dst);
+	*dst = xstrdup(TOK(P)->text);
+	lex_next(&P->lx);
+	end_stmt(P);
+}
+
+struct spec *spec_parse(const char *path, const char *text, struct diag *d)
+{
+	struct spec *s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	s->text = xstrdup(text);
+	s->text_hash = XXH3_64bits(text, strlen(text));
+	s->machine = xstrdup("baseline");
+	struct parser P;
+	memset(&P, 0, sizeof P);
+	P.s = s;
+	P.d = d;
+	int nerr0 = d->nerr;
+	lex_init(&P.lx, s->path, s->text, d);
+	for (;;) {
+		skip_nl(&P);
+		if (TOK(&P)->t == T_EOF)
+			break;
+		if (TOK(&P)->t != T_WORD) {
+			expected(&P, "a statement (machine, set, global, shared, kernel, check, expect, name, note)");
+			recover(&P);
+			continue;
+		}
+		char kw[32];
+		snprintf(kw, sizeof kw, "%.31s", TOK(&P)->text);
+		int line = TOK(&P)->line, col = TOK(&P)->col;
+		if (!strcmp(kw, "kernel")) {
+			parse_kernel(&P);
+			continue;
+		}
+		lex_next(&P.lx);
+		if (!strcmp(kw, "machine")) {
+			if (TOK(&P)->t != T_WORD) {
+				expected(&P, "a machine name");
+				recover(&P);
+				continue;
+			}
+			free(s->machine);
+			s->machine = xstrdup(TOK(&P)->text);
+			s->machine_line = TOK(&P)->line;
+			s->machine_col = TOK(&P)->col;
+			lex_next(&P.lx);
+			end_stmt(&P);
+		} else if (!strcmp(kw, "set")) {
+			parse_set(&P);
+		} else if (!strcmp(kw, "global")) {
+			parse_decl(&P, SP_GLOBAL);
+		} else if (!strcmp(kw, "shared")) {
+			parse_decl(&P, SP_SHARED);
+		} else if (!strcmp(kw, "check")) {
+			parse_check(&P);
+		} else if (!strcmp(kw, "expect")) {
+			parse_expect(&P);
+		} else if (!strcmp(kw, "name")) {
+			parse_string_stmt(&P, &s->name);
+		} else if (!strcmp(kw, "note")) {
+			parse_string_stmt(&P, &s->note);
+		} else {
+			diag_at(d, P.lx.file, line, col,
+			        "unknown statement '%s' (expected machine, set, global, shared, kernel, check, expect, name or note)", kw);
+			recover(&P);
+		}
+	}
+	/* resolve branch targets */
+	for (int i = 0; i < P.nfixes; i++) {
+		int found = -1;
+		for (int j = 0; j < P.nlabels; j++)
+			if (!strcmp(P.labels[j].name, P.fixes[i].name))
+				found = P.labels[j].ins;
+		if (found < 0)
+			diag_at(d, P.lx.file, P.fixes[i].line, P.fixes[i].col, "undefined label '%s'", P.fixes[i].name);
+		else
+			s->prog.ins[P.fixes[i].ins].target = found;
+		free(P.fixes[i].name);
+	}
+	for (int j = 0; j < P.nlabels; j++)
+		free(P.labels[j].name);
+	free(P.fixes);
+	free(P.labels);
+	if (d->nerr == nerr0 && s->prog.nins == 0)
+		diag_at(d, s->path, 0, 0, "no kernel: a spec needs 'kernel' ... 'end'");
+	if (!s->name) {
+		const char *b = strrchr(path, '/');
+		b = b ? b + 1 : path;
+		s->name = xstrdup(b);
+		char *dot = strrchr(s->name, '.');
+		if (dot && dot != s->name)
+			*dot = 0;
+	}
+	if (d->nerr != nerr0) {
+		spec_free(s);
+		return NULL;
+	}
+	program_analyse(&s->prog);
+	return s;
+}
+
+struct spec *spec_load(const char *path, struct diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		diag_at(d, path, 0, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	struct strbuf b;
+	sb_init(&b);
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+		if (memchr(buf, 0, n)) {
+			fclose(f);
+			sb_free(&b);
+			diag_at(d, path, 0, 0, "not a text file (contains a NUL byte)");
+			return NULL;
+		}
+		for (size_t i = 0; i < n; i++)
+			sb_putc(&b, buf[i]);
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		sb_free(&b);
+		diag_at(d, path, 0, 0, "read error");
+		return NULL;
+	}
+	struct spec *s = spec_parse(path, sb_str(&b), d);
+	sb_free(&b);
+	return s;
+}
+
+int spec_define(struct spec *s, const char *kv, struct diag *d)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv || !eq[1]) {
+		diag_at(d, "command line", 0, 0, "-D expects key=value, got '%s'", kv);
+		return -1;
+	}
+	s->params = xrealloc(s->params, sizeof *s->params * (size_t)(s->nparams + 1));
+	struct param_set *ps = &s->params[s->nparams++];
+	ps->key = xmalloc((size_t)(eq - kv) + 1);
+	memcpy(ps->key, kv, (size_t)(eq - kv));
+	ps->key[eq - kv] = 0;
+	ps->value = xstrdup(eq + 1);
+	ps->file = "command line";
+	ps->line = ps->col = 0;
+	return 0;
+}
+
+const struct param_set *spec_param(const struct spec *s, const char *key)
+{
+	for (int i = s->nparams - 1; i >= 0; i--)
+		if (!strcmp(s->params[i].key, key))
+			return &s->params[i];
+	return NULL;
+}
+
+void spec_free(struct spec *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nparams; i++) {
+		free(s->params[i].key);
+		free(s->params[i].value);
+	}
+	free(s->params);
+	for (int i = 0; i < s->nprops; i++) {
+		struct spec_prop *sp = &s->props[i];
+		for (unsigned j = 0; j < sp->p.nlocs; j++)
+			free(sp->loc_names[j]);
+		free(sp->loc_names);
+		free(sp->loc_index);
+		free(sp->loc_tid);
+		free(sp->loc_line);
+		free(sp->loc_col);
+		prop_free(&sp->p);
+	}
+	free(s->props);
+	program_free(&s->prog);
+	free(s->path);
+	free(s->text);
+	free(s->name);
+	free(s->machine);
+	free(s->expect);
+	free(s->note);
+	free(s);
+}

@@ -1,0 +1,37 @@
+/*
+** Counterexample files (--trace FILE, read by `gpumc replay`).  Plain text,
+** one step per line, like SPIN's trail but self-describing:
+**
+**   gpumc-trace 1
+**   spec PATH
+**   spec-hash HEX          XXH3 of the spec text; replay warns on mismatch
+**   define KEY=VALUE       one per -D, in order
+**   verdict fail KIND      what the run found
+**   schedule N             then N lines "INDEX<TAB>description"
+**   [schedule M ...]       a determinism violation has two
+**   end
+*/
+#ifndef GPUMC_TRACE_H
+#define GPUMC_TRACE_H
+
+#include <stdint.h>
+
+#include "explore/explore.h"
+#include "util/diag.h"
+
+struct trace_file {
+	char *spec;
+	uint64_t hash;
+	char **defines;
+	int ndefines;
+	char *verdict;
+	struct trace sched[2];
+	char **text[2]; /* description of each step, as recorded */
+	int nsched;
+};
+
+int trace_write(const char *path, const struct trace_file *tf, struct strbuf *err);
+int trace_read(const char *path, struct trace_file *tf, struct diag *d);
+void trace_file_free(struct trace_file *tf);
+
+#endif

@@ -1,0 +1,126 @@
+#include "config.h"
+#include "util/strbuf.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(void)
+{
+	fputs("gpumc: out of memory\n", stderr);
+	exit(2);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+void sb_init(struct strbuf *b)
+{
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+void sb_free(struct strbuf *b)
+{
+	free(b->s);
+	sb_init(b);
+}
+
+static void reserve(struct strbuf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	b->s = xrealloc(b->s, cap);
+	b->cap = cap;
+}
+
+void sb_reset(struct strbuf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = 0;
+}
+
+void sb_puts(struct strbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+	reserve(b, n);
+	memcpy(b->s + b->len, s, n + 1);
+	b->len += n;
+}
+
+void sb_putc(struct strbuf *b, char c)
+{
+	reserve(b, 1);
+	b->s[b->len++] = c;
+	b->s[b->len] = 0;
+}
+
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void sb_json_str(struct strbuf *b, const char *s)
+{
+	sb_putc(b, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sb_printf(b, "\\%c", c);
+		else if (c == '\n')
+			sb_puts(b, "\\n");
+		else if (c == '\t')
+			sb_puts(b, "\\t");
+		else if (c < 0x20)
+			sb_printf(b, "\\u%04x", c);
+		else
+			sb_putc(b, (char)c);
+	}
+	sb_putc(b, '"');
+}
+
+const char *sb_str(const struct strbuf *b)
+{
+	return b->s ? b->s : "";
+}
