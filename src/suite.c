@@ -81,7 +81,7 @@ int cmd_suite(int argc, char **argv)
 	if (o.json)
 		sb_puts(&out, "{\"specs\":[");
 	else
-		sb_printf(&out, "%-34s %-9s %-24s %-24s %-24s %10s %9s\n", "spec", "machine", "property", "expected",
+		sb_printf(&out, "%-40s %-9s %-24s %-24s %-24s %10s %9s\n", "spec", "machine", "property", "expected",
 		          "verdict", "states", "time");
 	for (int f = 0; f < nfiles; f++) {
 		struct job j;
@@ -105,7 +105,15 @@ int cmd_suite(int argc, char **argv)
 		int ok = j.spec && j.spec->expect && !strcmp(j.spec->expect, sb_str(&v));
 		if (!ok)
 			mismatches++;
+		/* rows name specs relative to the directory given */
 		const char *name = files[f];
+		for (int a = 1; a < argc; a++) {
+			size_t l = strlen(argv[a]);
+			if (argv[a][0] != '-' && !strncmp(name, argv[a], l) && name[l] == '/') {
+				name += l + 1;
+				break;
+			}
+		}
 		if (o.json) {
 			sb_puts(&out, f ? ",{\"spec\":" : "{\"spec\":");
 			sb_json_str(&out, name);
@@ -122,7 +130,7 @@ int cmd_suite(int argc, char **argv)
 		} else {
 			char p[25];
 			snprintf(p, sizeof p, "%s", prop);
-			sb_printf(&out, "%-34s %-9s %-24s %-24s %-24s %10llu %8.3fs%s\n", name, j.model ? j.model->name : "-",
+			sb_printf(&out, "%-40s %-9s %-24s %-24s %-24s %10llu %8.3fs%s\n", name, j.model ? j.model->name : "-",
 			          p, expect, sb_str(&v), (unsigned long long)r.states, r.seconds, ok ? "" : "  MISMATCH");
 		}
 		explore_result_free(&r);

@@ -1,3 +1,208 @@
-/* placeholder */
+/*
+** Unit tests (TAP) for the pieces under the explorer: visited sets, side
+** sets, the fp32 ALU, IPDOM analysis and trace files.
+*/
+#include "config.h"
+
+#include <math.h>
 #include <stdio.h>
-int main(void) { puts("1..0"); return 0; }
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "machines/alu.h"
+#include "spec/spec.h"
+#include "state/hash.h"
+#include "state/sideset.h"
+#include "state/trace.h"
+#include "state/visited.h"
+#include "util/strbuf.h"
+
+static int ntest, nfail;
+
+static void ok(int cond, const char *what)
+{
+	ntest++;
+	if (!cond)
+		nfail++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", ntest, what);
+}
+
+/* Vectors derived from a counter, with deliberate collisions of the high
+** hash half impossible to arrange, so also a brute-force check. */
+static void vec(uint8_t *v, size_t n, uint64_t i)
+{
+	memset(v, 0, n);
+	memcpy(v, &i, sizeof i < n ? sizeof i : n);
+	v[n - 1] = (uint8_t)(i * 7);
+}
+
+static void test_visited(int compact)
+{
+	const size_t n = 20;
+	const uint64_t N = 300000;
+	struct visited *v = vs_new(n, compact);
+	uint8_t buf[20];
+	int is_new, all_new = 1, all_old = 1, numbers_ok = 1;
+	for (uint64_t i = 0; i < N; i++) {
+		vec(buf, n, i);
+		uint32_t k = vs_find_or_put(v, buf, state_hash(buf, n), &is_new);
+		all_new &= is_new;
+		numbers_ok &= k == i;
+	}
+	for (uint64_t i = 0; i < N; i += 7) {
+		vec(buf, n, i);
+		uint32_t k = vs_find_or_put(v, buf, state_hash(buf, n), &is_new);
+		all_old &= !is_new;
+		if (!compact)
+			numbers_ok &= k == i;
+	}
+	char msg[128];
+	snprintf(msg, sizeof msg, "%s visited set: %llu distinct insertions are new", compact ? "compact" : "exact",
+	         (unsigned long long)N);
+	ok(all_new && vs_count(v) == N, msg);
+	snprintf(msg, sizeof msg, "%s visited set: re-insertions are found, numbers stable", compact ? "compact" : "exact");
+	ok(all_old && numbers_ok, msg);
+	if (!compact) {
+		vec(buf, n, 12345);
+		ok(memcmp(vs_state(v, 12345), buf, n) == 0, "exact visited set returns stored vectors");
+		ok(vs_omission(v) == 0, "exact mode has no omission probability");
+	} else {
+		double p = vs_omission(v);
+		ok(p > 0 && p < 1e-8, "compact mode reports its omission bound n^2/2^65");
+		ok((double)vs_bytes(v) / (double)N <= 16.0, "compact mode stores at most 16 bytes/state here");
+	}
+	vs_free(v);
+}
+
+static void test_exact_collisions(void)
+{
+	/* the same hash for different vectors must not merge them in exact mode */
+	struct visited *v = vs_new(8, 0);
+	uint8_t a[8] = { 1 }, b[8] = { 2 };
+	int na, nb;
+	uint32_t ka = vs_find_or_put(v, a, 42, &na);
+	uint32_t kb = vs_find_or_put(v, b, 42, &nb);
+	ok(na && nb && ka != kb && vs_count(v) == 2, "exact mode keeps states whose hashes collide");
+	vs_free(v);
+}
+
+static void test_sideset(void)
+{
+	struct sideset *s = ss_new();
+	int is_new;
+	uint32_t k1[3] = { 1, 2, 3 }, k2[3] = { 1, 2, 4 };
+	*ss_put(s, k1, sizeof k1, &is_new) = 7;
+	int first = is_new;
+	uintptr_t *v = ss_put(s, k1, sizeof k1, &is_new);
+	ok(first && !is_new && *v == 7, "side set finds a key again with its value");
+	ss_put(s, k2, sizeof k2, &is_new);
+	ok(is_new && ss_count(s) == 2, "side set tells different keys apart");
+	ss_free(s);
+}
+
+static uint32_t fb(float x)
+{
+	uint32_t b;
+	memcpy(&b, &x, 4);
+	return b;
+}
+
+static void test_alu(void)
+{
+	int fault = 0;
+	uint32_t big = fb(1e8f), one = fb(1.0f);
+	uint32_t r = alu_op(OP_ADD, VT_F32, big, one, 0, &fault);
+	ok(r == big, "fp32: 1e8 + 1 rounds to 1e8 (binary32, round to nearest even)");
+	uint32_t r2 = alu_op(OP_ADD, VT_F32, fb(0.1f), fb(0.2f), 0, &fault);
+	ok(r2 == 0x3e99999au, "fp32: 0.1f + 0.2f is 0x3e99999a bit-exactly");
+	ok(alu_op(OP_MAD, VT_F32, fb(1.0f + 0x1p-12f), fb(1.0f - 0x1p-12f), fb(-1.0f), &fault) == fb(-0x1p-24f),
+	   "fp32 mad is fused (one rounding)");
+	alu_op(OP_DIV, VT_U32, 1, 0, 0, &fault);
+	ok(fault != 0, "integer division by zero faults");
+	ok(alu_atomic(AT_INC, VT_U32, 5, 5, 0) == 0 && alu_atomic(AT_INC, VT_U32, 4, 5, 0) == 5,
+	   "atom.inc wraps at its operand like PTX");
+	ok(alu_atomic(AT_CAS, VT_U32, 3, 3, 9) == 9 && alu_atomic(AT_CAS, VT_U32, 4, 3, 9) == 4, "atom.cas");
+	ok(alu_cvt(VT_S32, VT_F32, fb(-2.5f), 0) == (uint32_t)-2 && alu_cvt(VT_S32, VT_F32, fb(-2.5f), 1) == (uint32_t)-2 &&
+	   alu_cvt(VT_S32, VT_F32, fb(3.5f), 1) == 4, "cvt.rzi truncates, cvt.rni rounds half to even");
+	ok(alu_cmp(C_LT, VT_S32, (uint32_t)-1, 0) && !alu_cmp(C_LT, VT_U32, (uint32_t)-1, 0), "signed vs unsigned compare");
+}
+
+static void test_ipdom(void)
+{
+	struct diag d;
+	diag_init(&d);
+	const char *src =
+		"global .u32 x = 0\n"
+		"kernel\n"
+		" .reg .pred %p<1>\n"
+		" .reg .u32 %r<1>\n"
+		" setp.eq.u32 %p0, %tid, 0\n"  /* 0 */
+		" @%p0 bra A\n"                /* 1 */
+		" mov.u32 %r0, 1\n"            /* 2 */
+		" bra B\n"                     /* 3 */
+		"A: mov.u32 %r0, 2\n"          /* 4 */
+		"B: st.global.u32 [x], %r0\n"  /* 5 */
+		" @%p0 bra C\n"                /* 6: if-then without else */
+		" mov.u32 %r0, 3\n"            /* 7 */
+		"C: exit\n"                    /* 8 */
+		"end\n";
+	struct spec *s = spec_parse("unit.gpu", src, &d);
+	ok(s != NULL, "spec parses");
+	if (s) {
+		ok(s->prog.ins[1].ipdom == 5, "if/else reconverges at the join (ipdom 5)");
+		ok(s->prog.ins[6].ipdom == 8, "if/then reconverges at its target (ipdom 8)");
+		ok(s->prog.ins[3].ipdom == 5, "unconditional branch's post-dominator is its target");
+	}
+	spec_free(s);
+	diag_free(&d);
+}
+
+static void test_trace_file(void)
+{
+	struct trace_file tf, back;
+	memset(&tf, 0, sizeof tf);
+	uint16_t steps[3] = { 0, 2, 1 };
+	char *text[3] = { "a", "b\tc", "" };
+	char *defs[1] = { "sms=2" };
+	tf.spec = "x.gpu";
+	tf.hash = 0x1234abcdull;
+	tf.defines = defs;
+	tf.ndefines = 1;
+	tf.verdict = "fail deadlock_free";
+	tf.sched[0].len = 3;
+	tf.sched[0].step = steps;
+	tf.text[0] = text;
+	tf.nsched = 1;
+	char path[] = "/tmp/gpumc-unit-XXXXXX";
+	int fd = mkstemp(path);
+	struct strbuf err;
+	sb_init(&err);
+	if (fd >= 0)
+		close(fd);
+	int w = fd >= 0 && trace_write(path, &tf, &err) == 0;
+	struct diag d;
+	diag_init(&d);
+	int r = w && trace_read(path, &back, &d) == 0;
+	ok(r && back.nsched == 1 && back.sched[0].len == 3 && back.sched[0].step[1] == 2 &&
+	   back.hash == tf.hash && !strcmp(back.defines[0], "sms=2") && !strcmp(back.text[0][1], "b\tc"),
+	   "trace files round-trip");
+	if (r)
+		trace_file_free(&back);
+	diag_free(&d);
+	sb_free(&err);
+	remove(path);
+}
+
+int main(void)
+{
+	test_visited(0);
+	test_visited(1);
+	test_exact_collisions();
+	test_sideset();
+	test_alu();
+	test_ipdom();
+	test_trace_file();
+	printf("1..%d\n", ntest);
+	return nfail != 0;
+}

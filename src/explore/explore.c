@@ -336,9 +336,10 @@ static void bfs(struct ctx *c)
 		fifo_push(&q, cur);
 	discovered(c, cur, idx);
 	uint64_t head = 0, level_end = 1;
+	uint32_t level = 0; /* depth of the states being expanded */
 	while (!c->stop && head < vs_count(c->vs)) {
 		if (head == level_end) {
-			c->r->depth++;
+			level++;
 			level_end = vs_count(c->vs);
 		}
 		if (limits_hit(c))
@@ -354,7 +355,7 @@ static void bfs(struct ctx *c)
 		unsigned na = m->enabled(m, cur, act);
 		if (!expand_check(c, cur, na, h))
 			break;
-		if (o->max_depth && c->r->depth >= o->max_depth) {
+		if (o->max_depth && level >= o->max_depth) {
 			if (na)
 				c->cut = 1;
 			continue;
@@ -371,6 +372,8 @@ static void bfs(struct ctx *c)
 			if (!is_new)
 				continue;
 			parent_put(c, k, h, (uint16_t)i);
+			if (level + 1 > c->r->depth)
+				c->r->depth = level + 1;
 			if (o->compact)
 				fifo_push(&q, next);
 			discovered(c, next, k);

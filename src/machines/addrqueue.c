@@ -262,7 +262,7 @@ static int la_ready(const struct aq *q, const uint8_t *sv, int t, const struct q
 ** leave older loads in front of it), and no older load-array entry. */
 static int fence_ok(const struct aq *q, const uint8_t *sv, int t)
 {
-	int kind;
+	int kind = LF_GL;
 	int f = oldest_fence(q, sv, t, &kind);
 	if (f < 0)
 		return 0;
@@ -552,7 +552,7 @@ static void perform_atom(const struct aq *q, uint8_t *sv, int t, int l, const st
 
 static void do_fence(const struct aq *q, uint8_t *sv, int t)
 {
-	int kind;
+	int kind = LF_GL;
 	int f = oldest_fence(q, sv, t, &kind);
 	/* loads left in front of a membar.cta become scope-bound, keeping the
 	** value they could have read now as a fallback */
@@ -680,7 +680,7 @@ static void aq_describe(const struct model *m, const uint8_t *sv, const struct a
 		break;
 	}
 	case K_FENCE: {
-		int kind;
+		int kind = LF_GL;
 		oldest_fence(q, sv, u, &kind);
 		sb_printf(out, "T%d perform membar.%s", t->thr[u].id,
 		          kind == LF_CTA ? "cta" : kind == LF_GL ? "gl" : "sys");

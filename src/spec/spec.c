@@ -745,7 +745,7 @@ static void parse_kernel(struct parser *P)
 			diag_at(P->d, P->lx.file, kline, kcol, "kernel has no 'end'");
 			return;
 		}
-		if (k->t != T_WORD) {
+		if (k->t != T_WORD && !lex_is(&P->lx, "@")) {
 			expected(P, "an instruction, label, .reg or 'end'");
 			recover(P);
 			continue;
@@ -765,7 +765,7 @@ static void parse_kernel(struct parser *P)
 		char word[128];
 		snprintf(word, sizeof word, "%s", k->text);
 		int wl = k->line, wc = k->col;
-		if (word[0] != '%' && word[0] != '.') {
+		if (k->t == T_WORD && word[0] != '%' && word[0] != '.') {
 			lex_next(&P->lx);
 			if (accept(P, ":")) {
 				for (int i = 0; i < P->nlabels; i++)
@@ -816,9 +816,16 @@ static void parse_kernel(struct parser *P)
 		while (e > text_start && (e[-1] == '\n' || e[-1] == ';' || e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
 			e--;
 		size_t n = (size_t)(e - text_start);
+		/* keep the text as written, with runs of blanks collapsed */
 		in.text = xmalloc(n + 1);
-		memcpy(in.text, text_start, n);
-		in.text[n] = 0;
+		size_t o = 0;
+		for (size_t i = 0; i < n; i++) {
+			char ch = text_start[i] == '\t' ? ' ' : text_start[i];
+			if (ch == ' ' && o && in.text[o - 1] == ' ')
+				continue;
+			in.text[o++] = ch;
+		}
+		in.text[o] = 0;
 		/* drop a trailing comment from the text */
 		char *c = strstr(in.text, "//");
 		if (c) {
@@ -1024,6 +1031,8 @@ static void parse_check(struct parser *P)
 		return;
 	}
 	start = P->lx.p;
+	while (*start == ' ' || *start == '\t')
+		start++;
 	lex_next(&P->lx);
 	struct spec_prop sp;
 	memset(&sp, 0, sizeof sp);

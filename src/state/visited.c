@@ -20,11 +20,11 @@
 
 #include "util/strbuf.h"
 
-#define CHUNK_BITS 14 /* states per arena chunk: 16384 */
 
 struct visited {
 	size_t sv_size;
 	int compact;
+	unsigned chunk_bits; /* 2^chunk_bits states per arena chunk, ~1 MB */
 	uint64_t *slot;
 	uint64_t mask; /* table size - 1 */
 	uint64_t n;
@@ -39,7 +39,10 @@ struct visited *vs_new(size_t sv_size, int compact)
 	struct visited *v = xcalloc(1, sizeof *v);
 	v->sv_size = sv_size;
 	v->compact = compact;
-	v->mask = (1u << 16) - 1;
+	v->chunk_bits = 0;
+	while (v->chunk_bits < 14 && (sv_size << (v->chunk_bits + 1)) <= (1u << 20))
+		v->chunk_bits++;
+	v->mask = (1u << 12) - 1;
 	v->slot = xcalloc(v->mask + 1, sizeof *v->slot);
 	return v;
 }
@@ -58,7 +61,7 @@ void vs_free(struct visited *v)
 
 const uint8_t *vs_state(const struct visited *v, uint32_t idx)
 {
-	return v->chunk[idx >> CHUNK_BITS] + (size_t)(idx & ((1u << CHUNK_BITS) - 1)) * v->sv_size;
+	return v->chunk[idx >> v->chunk_bits] + (size_t)(idx & ((1u << v->chunk_bits) - 1)) * v->sv_size;
 }
 
 static uint64_t home(const struct visited *v, uint64_t slotval)
@@ -113,11 +116,11 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 			}
 		}
 		uint32_t idx = (uint32_t)v->n;
-		size_t c = idx >> CHUNK_BITS;
+		size_t c = idx >> v->chunk_bits;
 		if (c == v->nchunks) {
 			v->chunk = xrealloc(v->chunk, sizeof *v->chunk * (c + 1));
-			v->chunk[c] = xmalloc(v->sv_size << CHUNK_BITS);
-			v->hashes = xrealloc(v->hashes, sizeof *v->hashes * ((c + 1) << CHUNK_BITS));
+			v->chunk[c] = xmalloc(v->sv_size << v->chunk_bits);
+			v->hashes = xrealloc(v->hashes, sizeof *v->hashes * ((c + 1) << v->chunk_bits));
 			v->nchunks++;
 		}
 		memcpy((uint8_t *)vs_state(v, idx), sv, v->sv_size);
@@ -140,7 +143,7 @@ uint64_t vs_count(const struct visited *v)
 size_t vs_bytes(const struct visited *v)
 {
 	size_t b = (v->mask + 1) * sizeof *v->slot;
-	b += v->nchunks * ((v->sv_size + sizeof(uint64_t)) << CHUNK_BITS);
+	b += v->nchunks * ((v->sv_size + sizeof(uint64_t)) << v->chunk_bits);
 	return b;
 }
 

@@ -1,0 +1,317 @@
+/*
+** gpumc litmus [options] FILE...: run litmus tests under memory models.
+*/
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "litmus/report.h"
+#include "util/strbuf.h"
+
+struct opts {
+	const char *models[8];
+	int nmodels;
+	int compare;
+	int json;
+	int expect;
+	int quiet;
+	const char *chip;
+	const char *observed;
+	struct explore_opts eo;
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: gpumc litmus [--model M | --compare M1,M2,...] [--chip fermi|kepler|maxwell]\n"
+	      "                    [--json] [--expect] [--observed DATA] [--max-states N]\n"
+	      "                    [--time SECONDS] [--bfs|--dfs] FILE...\n"
+	      "models:", f);
+	for (int i = 0; lit_models[i]; i++)
+		fprintf(f, " %s", lit_models[i]);
+	fputs("\n", f);
+}
+
+static int add_models(struct opts *o, char *list)
+{
+	char *save = NULL;
+	for (char *s = strtok_r(list, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		if (!lit_model_known(s)) {
+			fprintf(stderr, "gpumc litmus: unknown model '%s'\n", s);
+			usage(stderr);
+			return -1;
+		}
+		if (o->nmodels >= 8) {
+			fprintf(stderr, "gpumc litmus: too many models\n");
+			return -1;
+		}
+		o->models[o->nmodels++] = s;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o, int *first)
+{
+	memset(o, 0, sizeof *o);
+	explore_opts_default(&o->eo);
+	int i;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (a[0] != '-' || strcmp(a, "-") == 0)
+			break;
+		if (strcmp(a, "--") == 0) {
+			i++;
+			break;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--json")) {
+			o->json = 1;
+		} else if (!strcmp(a, "--expect")) {
+			o->expect = 1;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o->quiet = 1;
+		} else if (!strcmp(a, "--bfs")) {
+			o->eo.search = SEARCH_BFS;
+		} else if (!strcmp(a, "--dfs")) {
+			o->eo.search = SEARCH_DFS;
+		} else if (v && (!strcmp(a, "--model") || !strcmp(a, "-m"))) {
+			if (add_models(o, argv[++i]))
+				return -1;
+		} else if (v && !strcmp(a, "--compare")) {
+			o->compare = 1;
+			if (add_models(o, argv[++i]))
+				return -1;
+		} else if (v && !strcmp(a, "--chip")) {
+			o->chip = argv[++i];
+			if (strcmp(o->chip, "fermi") && strcmp(o->chip, "kepler") && strcmp(o->chip, "maxwell")) {
+				fprintf(stderr, "gpumc litmus: unknown chip '%s' (expected fermi, kepler or maxwell)\n", o->chip);
+				return -1;
+			}
+		} else if (v && !strcmp(a, "--observed")) {
+			o->observed = argv[++i];
+		} else if (v && !strcmp(a, "--max-states")) {
+			char *e;
+			o->eo.max_states = strtoull(argv[++i], &e, 10);
+			if (*e) {
+				fprintf(stderr, "gpumc litmus: --max-states expects a number\n");
+				return -1;
+			}
+		} else if (v && !strcmp(a, "--time")) {
+			char *e;
+			o->eo.time_limit = strtod(argv[++i], &e);
+			if (*e) {
+				fprintf(stderr, "gpumc litmus: --time expects seconds\n");
+				return -1;
+			}
+		} else {
+			fprintf(stderr, "gpumc litmus: unknown or incomplete option '%s'\n", a);
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (o->nmodels == 0) {
+		if (o->compare || o->observed) {
+			static const char *const all[] = { "sc", "ics13", "ics13-fixed", "scoped-rmo" };
+			for (int k = 0; k < 4; k++)
+				o->models[o->nmodels++] = all[k];
+		} else {
+			o->models[o->nmodels++] = "ics13-fixed";
+		}
+	}
+	if (i >= argc) {
+		fprintf(stderr, "gpumc litmus: no litmus file given\n");
+		usage(stderr);
+		return -1;
+	}
+	*first = i;
+	return 0;
+}
+
+static const struct lit_expect *find_expect(const struct litmus *t, const char *model)
+{
+	for (int i = 0; i < t->nexpect; i++)
+		if (strcmp(t->expect[i].model, model) == 0)
+			return &t->expect[i];
+	return NULL;
+}
+
+/* The observed-vs-model report for one model over all tests. */
+struct obs_tally {
+	int tests, unsound, imprecise, outside;
+};
+
+/* Neither the ICS'13 model nor scoped RMO models the L1 (.ca) path: tests
+** loading with .ca are outside what they claim to describe (thesis §5.4). */
+static int model_covers(const char *model, const struct litmus *t)
+{
+	if (strcmp(model, "ics13-fixed") == 0 || strcmp(model, "sc") == 0)
+		return 1;
+	for (int i = 0; i < t->nthreads; i++)
+		for (int j = 0; j < t->thr[i].nins; j++)
+			if (t->thr[i].ins[j].op == LI_LD && t->thr[i].ins[j].cache == LC_CA)
+				return 0;
+	return 1;
+}
+
+static void obs_report(const struct litmus *t, const struct lit_run *r, struct lit_obs *ob,
+                       struct obs_tally *tally, struct strbuf *out)
+{
+	struct strbuf cfg;
+	sb_init(&cfg);
+	litmus_config(t, &cfg);
+	unsigned p, n;
+	lit_run_counts(r, &p, &n);
+	if (ob && !model_covers(r->model, t)) {
+		ob->used = 1;
+		tally->outside++;
+		sb_printf(out, "%-12s outside    %-20s %-28s uses ld.ca, which the model does not describe (it %s)\n",
+		          r->model, sb_str(&cfg), t->name, p ? "allows" : "forbids");
+		sb_free(&cfg);
+		return;
+	}
+	if (ob) {
+		ob->used = 1;
+		tally->tests++;
+		int seen = 0;
+		for (int c = 0; c < 3; c++)
+			seen |= ob->count[c] > 0;
+		if (seen && p == 0) {
+			tally->unsound++;
+			sb_printf(out, "%-12s unsound    %-20s %-28s observed %ld/%ld/%ld (Fermi/Kepler/Maxwell), model forbids\n",
+			          r->model, sb_str(&cfg), t->name, ob->count[0], ob->count[1], ob->count[2]);
+		}
+	}
+	if (lit_doc_forbidden(t) && p > 0) {
+		tally->imprecise++;
+		sb_printf(out, "%-12s imprecise  %-20s %-28s forbidden by the documented fences, model allows\n",
+		          r->model, sb_str(&cfg), t->name);
+	}
+	sb_free(&cfg);
+}
+
+int litmus_main(int argc, char **argv)
+{
+	struct opts o;
+	int first;
+	if (parse_args(argc, argv, &o, &first))
+		return 2;
+	struct lit_obsdata obs;
+	memset(&obs, 0, sizeof obs);
+	struct strbuf err;
+	sb_init(&err);
+	if (o.observed && lit_obs_load(o.observed, &obs, &err)) {
+		fprintf(stderr, "%s\n", sb_str(&err));
+		sb_free(&err);
+		return 2;
+	}
+	int nfiles = argc - first;
+	struct obs_tally tally[8];
+	memset(tally, 0, sizeof tally);
+	int errors = 0, notok = 0, incomplete = 0, mismatches = 0, unsound = 0;
+	struct strbuf out, obsout;
+	sb_init(&out);
+	sb_init(&obsout);
+	if (o.json)
+		sb_puts(&out, "[");
+	int njson = 0;
+	if (o.compare && !o.json && !o.observed) {
+		sb_printf(&out, "%-28s %-20s", "Test", "Configuration");
+		for (int k = 0; k < o.nmodels; k++)
+			sb_printf(&out, " %-12s", o.models[k]);
+		sb_putc(&out, '\n');
+	}
+	for (int f = 0; f < nfiles; f++) {
+		const char *path = argv[first + f];
+		sb_reset(&err);
+		struct litmus *t = litmus_parse_file(path, &err);
+		if (!t) {
+			fprintf(stderr, "%s\n", sb_str(&err));
+			errors++;
+			continue;
+		}
+		struct lit_obs *ob = o.observed ? lit_obs_find(&obs, t) : NULL;
+		if (o.compare && !o.json && !o.observed) {
+			struct strbuf cfg;
+			sb_init(&cfg);
+			litmus_config(t, &cfg);
+			sb_printf(&out, "%-28s %-20s", t->name, sb_str(&cfg));
+			sb_free(&cfg);
+		}
+		for (int k = 0; k < o.nmodels; k++) {
+			struct lit_run r;
+			sb_reset(&err);
+			if (lit_run_model(t, o.models[k], o.chip, &o.eo, &r, &err)) {
+				fprintf(stderr, "%s\n", sb_str(&err));
+				errors++;
+				lit_run_free(&r);
+				if (o.compare && !o.json && !o.observed)
+					sb_printf(&out, " %-12s", "error");
+				continue;
+			}
+			if (r.incomplete)
+				incomplete++;
+			if (!lit_run_ok(t, &r))
+				notok++;
+			unsigned p, n;
+			lit_run_counts(&r, &p, &n);
+			if (o.expect) {
+				const struct lit_expect *x = find_expect(t, o.models[k]);
+				if (x && x->allowed != (p > 0)) {
+					mismatches++;
+					fprintf(stderr, "%s: %s under %s is %s, expected %s\n", t->file, t->name,
+					        o.models[k], lit_verdict(&r), x->allowed ? "Allowed" : "Forbidden");
+				}
+			}
+			if (o.observed) {
+				int before = tally[k].unsound;
+				obs_report(t, &r, ob, &tally[k], &obsout);
+				unsound += tally[k].unsound - before;
+			} else if (o.json) {
+				if (njson++)
+					sb_puts(&out, ",\n");
+				lit_report_json(t, &r, &out);
+			} else if (o.compare) {
+				sb_printf(&out, " %-12s", r.incomplete ? "incomplete" : lit_verdict(&r));
+			} else if (!o.quiet) {
+				lit_report_herd(t, &r, &out);
+			}
+			lit_run_free(&r);
+		}
+		if (o.compare && !o.json && !o.observed)
+			sb_putc(&out, '\n');
+		litmus_free(t);
+		fputs(sb_str(&out) ? sb_str(&out) : "", stdout);
+		sb_reset(&out);
+	}
+	if (o.json)
+		puts("]");
+	if (o.observed) {
+		fputs(obsout.s ? obsout.s : "", stdout);
+		for (int k = 0; k < o.nmodels; k++)
+			printf("Summary %-12s %d tests with observations, %d unsound, %d imprecise, %d outside the model\n",
+			       o.models[k], tally[k].tests, tally[k].unsound, tally[k].imprecise, tally[k].outside);
+		for (int i = 0; i < obs.n; i++)
+			if (!obs.e[i].used)
+				printf("(no test file for %s %s, line %d of %s)\n", obs.e[i].config,
+				       obs.e[i].name, obs.e[i].line, o.observed);
+	}
+	sb_free(&out);
+	sb_free(&obsout);
+	sb_free(&err);
+	lit_obs_free(&obs);
+	if (errors)
+		return 2;
+	if (incomplete)
+		return 3;
+	if (mismatches)
+		return 1;
+	if (o.observed)
+		return unsound ? 1 : 0;
+	if (o.compare || o.expect)
+		return 0;
+	return notok ? 1 : 0;
+}

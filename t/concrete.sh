@@ -1,0 +1,26 @@
+#!/bin/sh
+# Concrete mode: reproducible for a fixed seed, a histogram of results
+# over seeds that separates order-sensitive fp32 from integer reductions.
+. "$srcdir/t/lib.sh"
+plan 10
+S="$SPECS/baseline"
+"$GPUMC" run --json --seed 7 "$S/barrier.gpu" > "$T/a"
+"$GPUMC" run --json --seed 7 "$S/barrier.gpu" > "$T/b"
+sed 's/"seconds":[0-9.e-]*//; s/"warp_instructions_per_second":[0-9.e+-]*//' "$T/a" > "$T/a2"
+sed 's/"seconds":[0-9.e-]*//; s/"warp_instructions_per_second":[0-9.e+-]*//' "$T/b" > "$T/b2"
+cmp -s "$T/a2" "$T/b2"; ok $? "same seed, same cycles, counters and result"
+like "$T/a" '"end":"finished"' "barrier kernel finishes"
+like "$T/a" '"warp instructions":44' "44 warp-instructions (4 warps x 11)"
+run "$GPUMC" run --runs 200 --seed 1 "$S/fp32-reduction.gpu"
+is "$rc" 1 "fp32 reduction: several results over seeds, exit 1"
+like "$T/out" "^2 distinct results" "two distinct fp32 sums in the histogram"
+run "$GPUMC" run --runs 100 --seed 1 -D ctas=2 "$S/int-reduction.gpu"
+is "$rc" 0 "integer reduction: one result over 100 seeds"
+like "$T/out" "^1 distinct result" "histogram has one bar"
+run "$GPUMC" run "$S/barrier-divergence-deadlock.gpu"
+is "$rc" 1 "divergent barrier deadlocks in concrete mode too"
+like "$T/out" "DEADLOCK" "concrete run says DEADLOCK"
+# more SMs do not make a latency-bound kernel slower
+c1=$("$GPUMC" run --json -D ctas=16 -D sms=1 "$S/barrier.gpu" | grep -o '"cycles":[0-9]*' | head -1 | cut -d: -f2)
+c4=$("$GPUMC" run --json -D ctas=16 -D sms=4 "$S/barrier.gpu" | grep -o '"cycles":[0-9]*' | head -1 | cut -d: -f2)
+[ "$c4" -le "$c1" ]; ok $? "16 CTAs: 4 SMs ($c4 cycles) no slower than 1 SM ($c1 cycles)"

@@ -1,0 +1,5 @@
+#!/bin/sh
+# Mutation fuzzing of the spec parser and machine builder (t/fuzz.c); under
+# the ASan+UBSan build any memory error aborts the run and fails the test.
+. "$srcdir/t/lib.sh"
+exec "$BUILDDIR/t/fuzz" "${GPUMC_FUZZ_ITERS:-500}" 0x5eed "$SPECS"/baseline/*.gpu "$srcdir"/t/good/*.gpu
