@@ -119,7 +119,7 @@ static void gpu_print_state(const struct model *m, const uint8_t *sv, struct str
 		          pc < (unsigned)p->nins ? p->ins[pc].text : "end");
 		if (h->status == W_FAULT) {
 			const struct instr *in = &p->ins[pc];
-			sb_printf(out, ": %s, %s:%d", warp_fault_name(h->fault), "line", in->line);
+			sb_printf(out, ": %s (spec line %d)", warp_fault_name(h->fault), in->line);
 		}
 		sb_putc(out, '\n');
 	}

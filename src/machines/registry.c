@@ -19,7 +19,7 @@ static const struct param_def gpu_params[] = {
 	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident)" },
 	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
 	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp (32 on hardware; small for exhaustive runs)" },
-	{ "stack_depth", 8, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp" },
+	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp" },
 	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler (exhaustive mode explores every ready warp)" },
 	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
 	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },

@@ -209,16 +209,22 @@ static void branch(const struct gpu *g, uint8_t *sv, unsigned w, const struct in
 	} else {
 		/* divergence: the top entry waits at the reconvergence point with
 		** the full mask, above it the fall-through path, then the taken
-		** path, which runs first */
-		if (h->sp + 2u > g->cfg.stack_depth) {
+		** path, which runs first.  When the top entry already reconverges
+		** at that point (a divergent loop back-edge), it is replaced
+		** rather than kept: the entry below reconverges its lanes at the
+		** same pc, and the stack stays bounded however often the loop
+		** diverges. */
+		uint16_t r = (uint16_t)in->ipdom;
+		unsigned base = top->rpc == r ? h->sp - 1u : h->sp;
+		unsigned need = base + (pc + 1u != r) + 1u;
+		if (need > g->cfg.stack_depth) {
 			warp_fault(g, sv, w, F_STACK);
 			return;
 		}
-		uint16_t r = (uint16_t)in->ipdom;
 		top->pc = r;
-		st[h->sp++] = (struct stack_entry){ (uint16_t)(pc + 1), r, fall };
-		if ((uint16_t)(pc + 1) == r) /* empty fall-through path */
-			st[--h->sp] = (struct stack_entry){ 0, 0, 0 };
+		h->sp = (uint8_t)base;
+		if (pc + 1u != r) /* a non-empty fall-through path */
+			st[h->sp++] = (struct stack_entry){ (uint16_t)(pc + 1), r, fall };
 		st[h->sp++] = (struct stack_entry){ (uint16_t)in->target, r, taken };
 	}
 	reconverge(g, sv, w);
