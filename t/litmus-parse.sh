@@ -11,7 +11,7 @@ notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 check() { if [ "$1" = 0 ]; then ok "$2"; else notok "$2"; fi; }
 
 bad=$(ls "$srcdir"/t/litmus-bad/*.litmus | wc -l)
-echo "1..$((bad + 14))"
+echo "1..$((bad + 18))"
 
 # every bad input: exit 2 and the expected file:line:col message
 for f in "$srcdir"/t/litmus-bad/*.litmus; do
@@ -67,6 +67,27 @@ check $? "forall under ics13 (CoRR allowed): No"
 out=$("$GPUMC" litmus --model ics13 "$L/format/SB-fig3.2.litmus" "$L/format/MP-abstract.litmus")
 echo "$out" | grep -q '^Model SB ics13 D-warp:S-cta-Mixed$' && echo "$out" | grep -q '^Observation MP-abstract Sometimes'
 check $? "Fig. 3.2 file and abstract notation parse and run"
+
+# --config re-places a test: LD+membar.ctas is allowed across CTAs by
+# ics13-fixed, forbidden within one CTA
+v1=$("$GPUMC" litmus --compare ics13-fixed "$L/cta-global/LD+membar.ctas.litmus" | tail -1 | awk '{print $2, $3}')
+v2=$("$GPUMC" litmus --config D-warp:S-cta-Shared --compare ics13-fixed "$L/cta-global/LD+membar.ctas.litmus" | tail -1 | awk '{print $2, $3}')
+check $([ "$v1 / $v2" = "D-cta:S-ker-Global Allowed / D-warp:S-cta-Shared Forbidden" ] && echo 0 || echo 1) \
+	"--config rewrites the scope tree and memory map ($v1 / $v2)"
+"$GPUMC" litmus --config D-warp:S-ker-Bogus "$L/cta-global/MP.litmus" >/dev/null 2>&1
+check $([ $? = 2 ] && echo 0 || echo 1) "unknown --config exits 2"
+
+# --witness: the steps to the weak outcome, ending with the stale load
+out=$("$GPUMC" litmus --witness --model ics13 "$L/cta-global/MP+membar.ctas.litmus")
+printf '%s\n' "$out" | sed -n '/^Witness$/,/^Ok$/p' | sed 's/^/# /'
+printf '%s\n' "$out" | grep -q 'T1 perform ld.cg.s32 r2, \[x\] = 0$'
+check $? "--witness shows the schedule reaching the weak outcome"
+
+# a limit gives exit 3 and an honest Unknown
+out=$("$GPUMC" litmus --max-states 50 --model ics13 "$L/cta-global/IRIW.litmus")
+rc=$?
+printf '%s\n' "$out" | grep -q '^Unknown$' && printf '%s\n' "$out" | grep -q '^Incomplete: --max-states$'
+check $([ $? = 0 ] && [ $rc = 3 ] && echo 0 || echo 1) "--max-states: Incomplete, Unknown, exit 3"
 
 # JSON
 out=$("$GPUMC" litmus --json --model scoped-rmo "$L/cta-global/MP.litmus" "$L/cta-global/SB.litmus")

@@ -13,7 +13,7 @@ check() { if [ "$1" = 0 ]; then ok "$2"; else notok "$2"; fi; }
 
 ALL=$(ls "$L"/*/*.litmus)
 MODELS="sc ics13 ics13-fixed scoped-rmo"
-echo "1..13"
+echo "1..15"
 
 for m in $MODELS; do
 	"$GPUMC" litmus --expect -q --model $m $ALL 2>&1 | sed 's/^/# /'
@@ -92,4 +92,22 @@ check $r "spin locks and deque: stale read reachable without fences, unreachable
 out=$("$GPUMC" litmus --model ics13-fixed "$L/bugs/spinlock-cas.litmus")
 printf '%s\n' "$out" | grep -q '^\*> 1:r0=0; 1:r1=2; $'
 check $? "spinlock-cas: T1 acquires the lock and computes 2 from the stale 0"
+# The minimal-fence query reproduces the thesis's fence findings (2.6):
+# inter-CTA MP needs membar.gl on both sides under the sound model, while
+# ics13 wrongly accepts a membar.cta on the reader; nothing repairs MP-L1
+# on Fermi.
+out=$("$GPUMC" litmus --fences --model ics13-fixed,ics13 "$L/cta-global/MP.litmus" "$L/warp-global/MP.litmus")
+printf '%s\n' "$out" | sed 's/^/# /'
+exp="Fences MP ics13-fixed D-cta:S-ker-Global
+  forbidden with T0:membar.gl T1:membar.gl
+Fences MP ics13 D-cta:S-ker-Global
+  forbidden with T0:membar.gl T1:membar.cta
+Fences MP ics13-fixed D-warp:S-cta-Global
+  forbidden with T0:membar.cta T1:membar.cta
+Fences MP ics13 D-warp:S-cta-Global
+  forbidden with T0:membar.cta T1:membar.cta"
+check $([ "$out" = "$exp" ] && echo 0 || echo 1) "--fences: minimal fences for MP per configuration"
+out=$("$GPUMC" litmus --fences --model ics13-fixed "$L/cta-global/MP-L1.litmus")
+printf '%s\n' "$out" | grep -q 'no placement of membar.cta/membar.gl forbids the condition'
+check $? "--fences: no fence repairs MP-L1 (.ca) under the Fermi profile"
 exit 0

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "litmus/fences.h"
 #include "litmus/report.h"
 #include "util/strbuf.h"
 
@@ -19,14 +20,18 @@ struct opts {
 	int quiet;
 	const char *chip;
 	const char *observed;
+	const char *config;
+	int witness;
+	int fences;
 	struct explore_opts eo;
 };
 
 static void usage(FILE *f)
 {
 	fputs("usage: gpumc litmus [--model M | --compare M1,M2,...] [--chip fermi|kepler|maxwell]\n"
-	      "                    [--json] [--expect] [--observed DATA] [--max-states N]\n"
-	      "                    [--time SECONDS] [--bfs|--dfs] FILE...\n"
+	      "                    [--config CONFIG] [--json] [--witness] [--expect]\n"
+	      "                    [--observed DATA] [--max-states N] [--time SECONDS]\n"
+	      "                    [--fences] [--bfs|--dfs] [-q] FILE...\n"
 	      "models:", f);
 	for (int i = 0; lit_models[i]; i++)
 		fprintf(f, " %s", lit_models[i]);
@@ -70,6 +75,18 @@ static int parse_args(int argc, char **argv, struct opts *o, int *first)
 			exit(0);
 		} else if (!strcmp(a, "--json")) {
 			o->json = 1;
+		} else if (!strcmp(a, "--fences")) {
+			o->fences = 1;
+		} else if (!strcmp(a, "--witness")) {
+			o->witness = 1;
+		} else if (v && !strcmp(a, "--config")) {
+			o->config = argv[++i];
+			if (strcmp(o->config, "D-warp:S-cta-Shared") && strcmp(o->config, "D-warp:S-cta-Global") &&
+			    strcmp(o->config, "D-cta:S-ker-Global")) {
+				fprintf(stderr, "gpumc litmus: unknown configuration '%s' (expected D-warp:S-cta-Shared, "
+				        "D-warp:S-cta-Global or D-cta:S-ker-Global)\n", o->config);
+				return -1;
+			}
 		} else if (!strcmp(a, "--expect")) {
 			o->expect = 1;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -158,7 +175,7 @@ static int model_covers(const char *model, const struct litmus *t)
 }
 
 static void obs_report(const struct litmus *t, const struct lit_run *r, struct lit_obs *ob,
-                       struct obs_tally *tally, struct strbuf *out)
+                       const char *chip, struct obs_tally *tally, struct strbuf *out)
 {
 	struct strbuf cfg;
 	sb_init(&cfg);
@@ -176,9 +193,11 @@ static void obs_report(const struct litmus *t, const struct lit_run *r, struct l
 	if (ob) {
 		ob->used = 1;
 		tally->tests++;
+		/* with --chip, only that chip's observations count */
 		int seen = 0;
 		for (int c = 0; c < 3; c++)
-			seen |= ob->count[c] > 0;
+			if (!chip || !strcmp(chip, c == 0 ? "fermi" : c == 1 ? "kepler" : "maxwell"))
+				seen |= ob->count[c] > 0;
 		if (seen && p == 0) {
 			tally->unsound++;
 			sb_printf(out, "%-12s unsound    %-20s %-28s observed %ld/%ld/%ld (Fermi/Kepler/Maxwell), model forbids\n",
@@ -233,6 +252,8 @@ int litmus_main(int argc, char **argv)
 			errors++;
 			continue;
 		}
+		if (o.config)
+			litmus_set_config(t, o.config);
 		struct lit_obs *ob = o.observed ? lit_obs_find(&obs, t) : NULL;
 		if (o.compare && !o.json && !o.observed) {
 			struct strbuf cfg;
@@ -241,10 +262,17 @@ int litmus_main(int argc, char **argv)
 			sb_printf(&out, "%-28s %-20s", t->name, sb_str(&cfg));
 			sb_free(&cfg);
 		}
-		for (int k = 0; k < o.nmodels; k++) {
+		for (int k = 0; k < o.nmodels && o.fences; k++) {
+			sb_reset(&err);
+			if (lit_fences(t, o.models[k], o.chip, &o.eo, &out, &err)) {
+				fprintf(stderr, "%s\n", sb_str(&err));
+				errors++;
+			}
+		}
+		for (int k = 0; k < o.nmodels && !o.fences; k++) {
 			struct lit_run r;
 			sb_reset(&err);
-			if (lit_run_model(t, o.models[k], o.chip, &o.eo, &r, &err)) {
+			if (lit_run_model(t, o.models[k], o.chip, &o.eo, o.witness, &r, &err)) {
 				fprintf(stderr, "%s\n", sb_str(&err));
 				errors++;
 				lit_run_free(&r);
@@ -268,7 +296,7 @@ int litmus_main(int argc, char **argv)
 			}
 			if (o.observed) {
 				int before = tally[k].unsound;
-				obs_report(t, &r, ob, &tally[k], &obsout);
+				obs_report(t, &r, ob, o.chip, &tally[k], &obsout);
 				unsound += tally[k].unsound - before;
 			} else if (o.json) {
 				if (njson++)

@@ -112,6 +112,11 @@ void litmus_free(struct litmus *t);
 ** description of a mixed one. */
 void litmus_config(const struct litmus *t, struct strbuf *out);
 
+/* Re-place the threads and locations into one of the thesis's three
+** configurations (D-warp:S-cta-Shared, D-warp:S-cta-Global,
+** D-cta:S-ker-Global).  0, or -1 for an unknown name. */
+int litmus_set_config(struct litmus *t, const char *config);
+
 /* Location numbering shared by all models: memory locations are
 ** 0..nlocs-1, register r of thread index i is nlocs + i*LIT_MAXR + r. */
 int litmus_lookup(const struct litmus *t, int tid, const char *name,

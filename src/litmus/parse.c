@@ -25,7 +25,11 @@ struct parser {
 	struct strbuf *err;
 	jmp_buf fail;        /* one error aborts the parse            */
 	int have_decls;      /* a { } register block was given        */
+	struct expr **pool;  /* every condition node, freed one by one if
+	                        the parse fails half-way through a tree  */
+	size_t npool;
 	int have_map;
+	size_t loc_pos[LIT_MAXL]; /* first mention of each location       */
 };
 
 static void where(const struct parser *p, size_t pos, int *line, int *col)
@@ -196,6 +200,7 @@ static int add_loc(struct parser *p, const char *name, size_t pos)
 		fail_at(p, pos, "location name '%s' too long", name);
 	i = p->t->nlocs++;
 	strcpy(p->t->loc[i].name, name);
+	p->loc_pos[i] = pos;
 	return i;
 }
 
@@ -622,7 +627,7 @@ static void instruction(struct parser *p, struct lit_thread *th, struct lit_ins 
 	in->line = line;
 	in->col = col;
 	size_t n = p->end - start;
-	while (n && isspace((unsigned char)p->text[start + n - 1]))
+	while (n && (isspace((unsigned char)p->text[start + n - 1]) || p->text[start + n - 1] == ';'))
 		n--;
 	in->text = xmalloc(n + 1);
 	memcpy(in->text, p->text + start, n);
@@ -875,6 +880,8 @@ static struct expr *prop_or(struct parser *p);
 static struct expr *mk(struct parser *p, enum expr_op op, size_t pos)
 {
 	struct expr *e = expr_new(op);
+	p->pool = xrealloc(p->pool, (p->npool + 1) * sizeof *p->pool);
+	p->pool[p->npool++] = e;
 	int line, col;
 	where(p, pos, &line, &col);
 	e->file = p->t->file;
@@ -893,7 +900,6 @@ static struct expr *prop_atom(struct parser *p)
 		struct expr *e = prop_or(p);
 		skip_space(p);
 		if (!accept(p, ")")) {
-			expr_free(e);
 			fail_at(p, p->pos, "expected ')' in the condition");
 		}
 		return e;
@@ -912,18 +918,15 @@ static struct expr *prop_atom(struct parser *p)
 	if (isdigit(cur(p))) {
 		int id = (int)number(p, "a thread number");
 		if (!accept(p, ":")) {
-			expr_free(loc);
 			fail_at(p, p->pos, "expected ':' after the thread number (N:reg)");
 		}
 		int ti = thread_index(p->t, id);
 		if (ti < 0) {
-			expr_free(loc);
 			fail_at(p, pos, "no thread T%d in this test", id);
 		}
 		char n[16];
 		size_t rpos = p->pos;
 		if (!ident(p, n, sizeof n) || find_reg(&p->t->thr[ti], n) < 0) {
-			expr_free(loc);
 			fail_at(p, rpos, "expected a register of T%d", id);
 		}
 		loc->tid = id;
@@ -931,7 +934,6 @@ static struct expr *prop_atom(struct parser *p)
 	} else {
 		char n[16];
 		if (!ident(p, n, sizeof n) || find_loc(p->t, n) < 0) {
-			expr_free(loc);
 			fail_at(p, pos, "expected N:reg=VALUE or location=VALUE in the condition");
 		}
 		loc->name = xstrdup(n);
@@ -944,8 +946,7 @@ static struct expr *prop_atom(struct parser *p)
 	else if (accept(p, "=="))
 		op = E_EQ;
 	else if (!accept(p, "=")) {
-		expr_free(loc);
-		fail_at(p, opos, "expected '=' after '%s'", loc ? "location" : "");
+		fail_at(p, opos, "expected '=' after %s", loc->name);
 	}
 	skip_space(p);
 	struct expr *val = mk(p, E_NUM, p->pos);
@@ -956,8 +957,6 @@ static struct expr *prop_atom(struct parser *p)
 		size_t vpos = p->pos;
 		int l;
 		if (!ident(p, n, sizeof n) || (l = find_loc(p->t, n)) < 0) {
-			expr_free(loc);
-			expr_free(val);
 			fail_at(p, vpos, "expected a number or a location address after '='");
 		}
 		val->ival = LIT_ADDR(l);
@@ -1069,7 +1068,7 @@ static void check(struct parser *p)
 	if (p->have_map)
 		for (int i = 0; i < t->nlocs; i++)
 			if (!t->loc[i].mapped)
-				fail_at(p, p->len, "location %s is not placed in a memory region "
+				fail_at(p, p->loc_pos[i], "location %s is not placed in a memory region "
 				        "(expected '%s: global' or '%s: shared' in the memory map)",
 				        t->loc[i].name, t->loc[i].name, t->loc[i].name);
 }
@@ -1086,6 +1085,12 @@ struct litmus *litmus_parse_string(const char *file, const char *text, struct st
 	p.t = xcalloc(1, sizeof *p.t);
 	p.t->file = xstrdup(file);
 	if (setjmp(p.fail)) {
+		for (size_t i = 0; i < p.npool; i++) {
+			free(p.pool[i]->name);
+			free(p.pool[i]);
+		}
+		free(p.pool);
+		p.t->cond = NULL;
 		free(p.text);
 		litmus_free(p.t);
 		return NULL;
@@ -1114,6 +1119,7 @@ struct litmus *litmus_parse_string(const char *file, const char *text, struct st
 	skip_space(&p);
 	condition(&p);
 	check(&p);
+	free(p.pool);
 	free(p.text);
 	return p.t;
 }

@@ -75,9 +75,16 @@ void lit_report_herd(const struct litmus *t, const struct lit_run *r, struct str
 		outcome_text(t, r, &r->out[i], out);
 		sb_putc(out, '\n');
 	}
+	if (r->witness) {
+		sb_puts(out, t->kind == LC_FORALL ? "Counterexample\n" : "Witness\n");
+		sb_puts(out, r->witness);
+	}
 	if (r->incomplete)
 		sb_printf(out, "Incomplete: %s\n", r->why ? r->why : "limit hit");
-	sb_puts(out, lit_run_ok(t, r) ? "Ok\n" : "No\n");
+	/* a partial exploration settles only what it has already seen */
+	int settled = !r->incomplete || (t->kind == LC_EXISTS ? p > 0 :
+	                                 t->kind == LC_NOT_EXISTS ? p > 0 : n > 0);
+	sb_puts(out, !settled ? "Unknown\n" : lit_run_ok(t, r) ? "Ok\n" : "No\n");
 	sb_puts(out, "Witnesses\n");
 	sb_printf(out, "Positive: %u Negative: %u\n", p, n);
 	sb_printf(out, "Condition %s ", kind_word(t));
@@ -130,7 +137,12 @@ void lit_report_json(const struct litmus *t, const struct lit_run *r, struct str
 		sb_printf(out, "\"_sat\":%s,\"_count\":%llu}", r->out[i].sat ? "true" : "false",
 		          (unsigned long long)r->out[i].count);
 	}
-	sb_printf(out, "],\"statistics\":{\"%s\":%llu,\"%s\":%llu,\"seconds\":%.3f}}",
+	sb_puts(out, "]");
+	if (r->witness) {
+		sb_puts(out, ",\"witness\":");
+		sb_json_str(out, r->witness);
+	}
+	sb_printf(out, ",\"statistics\":{\"%s\":%llu,\"%s\":%llu,\"seconds\":%.3f}}",
 	          strcmp(r->model, "scoped-rmo") ? "states" : "candidates",
 	          (unsigned long long)r->states,
 	          strcmp(r->model, "scoped-rmo") ? "transitions" : "consistent",

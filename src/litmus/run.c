@@ -98,8 +98,35 @@ static int cmp_loc(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* Replay a trace (action indices) from the initial state, one line per step. */
+static char *replay(const struct model *m, const struct trace *tr)
+{
+	struct strbuf b;
+	sb_init(&b);
+	uint8_t *sv = xmalloc(m->sv_size);
+	struct action *acts = xmalloc(sizeof *acts * (m->max_actions ? m->max_actions : 1));
+	m->init(m, sv);
+	for (uint32_t i = 0; i < tr->len; i++) {
+		unsigned n = m->enabled(m, sv, acts);
+		if (tr->step[i] >= n) {
+			sb_printf(&b, "  (trace does not replay at step %u)\n", i + 1);
+			break;
+		}
+		sb_printf(&b, "  %3u. ", i + 1);
+		m->describe(m, sv, &acts[tr->step[i]], &b);
+		sb_putc(&b, '\n');
+		m->apply(m, sv, &acts[tr->step[i]]);
+	}
+	free(acts);
+	free(sv);
+	char *s = xstrdup(b.len ? sb_str(&b) : "");
+	sb_free(&b);
+	return s;
+}
+
 static int run_explore(const struct litmus *t, struct model *m, const struct expr *cond,
-                       const struct explore_opts *o, struct lit_run *r, struct strbuf *err)
+                       const struct explore_opts *o, int want_witness, struct lit_run *r,
+                       struct strbuf *err)
 {
 	struct property p;
 	memset(&p, 0, sizeof p);
@@ -123,6 +150,9 @@ static int run_explore(const struct litmus *t, struct model *m, const struct exp
 		sb_printf(err, "%s: under %s: %s", t->file, r->model, er.why ? er.why : "exploration failed");
 		rc = -1;
 	}
+	if (want_witness && rc == 0 && er.trace.len &&
+	    ((p.kind == P_EXISTS && er.witness) || (p.kind != P_EXISTS && er.verdict == V_FAIL)))
+		r->witness = replay(m, &er.trace);
 	/* map the explorer's outcome locations onto ours */
 	int pos[LIT_MAXO];
 	for (int k = 0; k < r->nolocs; k++) {
@@ -158,7 +188,8 @@ static int run_explore(const struct litmus *t, struct model *m, const struct exp
 }
 
 int lit_run_model(const struct litmus *t, const char *model, const char *chip,
-                  const struct explore_opts *o, struct lit_run *r, struct strbuf *err)
+                  const struct explore_opts *o, int want_witness, struct lit_run *r,
+                  struct strbuf *err)
 {
 	memset(r, 0, sizeof *r);
 	snprintf(r->model, sizeof r->model, "%s", model);
@@ -209,7 +240,7 @@ int lit_run_model(const struct litmus *t, const char *model, const char *chip,
 		}
 		if (!m)
 			return -1;
-		rc = run_explore(t, m, t->cond, o, r, err);
+		rc = run_explore(t, m, t->cond, o, want_witness, r, err);
 		m->destroy(m);
 	}
 	sort_outcomes(r);
@@ -220,8 +251,10 @@ void lit_run_free(struct lit_run *r)
 {
 	free(r->out);
 	free(r->why);
+	free(r->witness);
 	r->out = NULL;
 	r->why = NULL;
+	r->witness = NULL;
 }
 
 void lit_run_counts(const struct lit_run *r, unsigned *pos, unsigned *neg)

@@ -29,6 +29,8 @@ struct lit_run {
 	double seconds;
 	int incomplete;  /* a limit was hit: the outcome list may be partial */
 	char *why;
+	char *witness;   /* the steps to a state satisfying the proposition
+	                    (exists, ~exists) or violating it (forall)     */
 };
 
 /* Models selectable with --model. */
@@ -38,7 +40,8 @@ int lit_model_known(const char *name);
 /* Run t under model (chip: NULL or fermi|kepler|maxwell for ics13-fixed).
 ** 0 on success; -1 with a message in err. */
 int lit_run_model(const struct litmus *t, const char *model, const char *chip,
-                  const struct explore_opts *o, struct lit_run *r, struct strbuf *err);
+                  const struct explore_opts *o, int want_witness, struct lit_run *r,
+                  struct strbuf *err);
 void lit_run_free(struct lit_run *r);
 /* Positive / negative outcome counts (distinct final states). */
 void lit_run_counts(const struct lit_run *r, unsigned *pos, unsigned *neg);

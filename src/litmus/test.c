@@ -34,6 +34,31 @@ void litmus_config(const struct litmus *t, struct strbuf *out)
 	sb_printf(out, "%s-%s", place, reg);
 }
 
+int litmus_set_config(struct litmus *t, const char *config)
+{
+	int per_cta, region;
+	if (strcmp(config, "D-warp:S-cta-Shared") == 0) {
+		per_cta = 0;
+		region = RG_SHARED;
+	} else if (strcmp(config, "D-warp:S-cta-Global") == 0) {
+		per_cta = 0;
+		region = RG_GLOBAL;
+	} else if (strcmp(config, "D-cta:S-ker-Global") == 0) {
+		per_cta = 1;
+		region = RG_GLOBAL;
+	} else {
+		return -1;
+	}
+	for (int i = 0; i < t->nthreads; i++) {
+		t->thr[i].cta = per_cta ? i : 0;
+		t->thr[i].warp = i;
+	}
+	t->nctas = per_cta ? t->nthreads : 1;
+	for (int l = 0; l < t->nlocs; l++)
+		t->loc[l].region = region;
+	return 0;
+}
+
 int litmus_lookup(const struct litmus *t, int tid, const char *name,
                   enum vtype *type, struct strbuf *err)
 {

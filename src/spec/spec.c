@@ -1019,6 +1019,18 @@ static struct expr *parse_or(struct parser *P)
 	return l;
 }
 
+static void spec_prop_free(struct spec_prop *sp)
+{
+	for (unsigned j = 0; j < sp->p.nlocs; j++)
+		free(sp->loc_names[j]);
+	free(sp->loc_names);
+	free(sp->loc_index);
+	free(sp->loc_tid);
+	free(sp->loc_line);
+	free(sp->loc_col);
+	prop_free(&sp->p);
+}
+
 static void parse_check(struct parser *P)
 {
 	struct spec *s = P->s;
@@ -1044,11 +1056,7 @@ static void parse_check(struct parser *P)
 			struct expr *e = parse_loc(P);
 			if (!e) {
 				recover(P);
-				free(sp.loc_names);
-				free(sp.loc_index);
-				free(sp.loc_tid);
-				free(sp.loc_line);
-				free(sp.loc_col);
+				spec_prop_free(&sp);
 				return;
 			}
 			unsigned n = sp.p.nlocs + 1;
@@ -1080,7 +1088,7 @@ static void parse_check(struct parser *P)
 	while (e > start && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	if (!end_stmt(P)) {
-		expr_free(sp.p.cond);
+		spec_prop_free(&sp);
 		return;
 	}
 	struct strbuf t;
@@ -1331,17 +1339,8 @@ void spec_free(struct spec *s)
 		free(s->params[i].value);
 	}
 	free(s->params);
-	for (int i = 0; i < s->nprops; i++) {
-		struct spec_prop *sp = &s->props[i];
-		for (unsigned j = 0; j < sp->p.nlocs; j++)
-			free(sp->loc_names[j]);
-		free(sp->loc_names);
-		free(sp->loc_index);
-		free(sp->loc_tid);
-		free(sp->loc_line);
-		free(sp->loc_col);
-		prop_free(&sp->p);
-	}
+	for (int i = 0; i < s->nprops; i++)
+		spec_prop_free(&s->props[i]);
 	free(s->props);
 	program_free(&s->prog);
 	free(s->path);
