@@ -38,7 +38,8 @@ static void save_trace(const struct job *j, const struct run_opts *o, const stru
 {
 	struct trace_file tf;
 	memset(&tf, 0, sizeof tf);
-	tf.spec = j->spec->path;
+	char *abs = realpath(j->spec->path, NULL);
+	tf.spec = abs ? abs : j->spec->path;
 	tf.hash = j->spec->text_hash;
 	tf.defines = (char **)o->defines;
 	tf.ndefines = o->ndefines;
@@ -68,6 +69,7 @@ static void save_trace(const struct job *j, const struct run_opts *o, const stru
 		free(tf.text[s]);
 	}
 	free(sv);
+	free(abs);
 	sb_free(&v);
 	sb_free(&err);
 }
@@ -208,6 +210,8 @@ int cmd_replay(int argc, char **argv)
 	const char *shows = "no violation at the end of the trace";
 	enum model_status st = m->status(m, sv[0]);
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
+	if (rc != EXIT_HOLDS)
+		shows = "the trace does not replay on this spec";
 	if (rc == EXIT_HOLDS) {
 		int last = tf.nsched - 1;
 		st = m->status(m, sv[last]);

@@ -15,6 +15,7 @@ void run_opts_default(struct run_opts *o)
 	o->ex.progress = 5;
 	o->runs = 1;
 	o->seed = 1;
+	o->max_cycles = 1000000000; /* a kernel that never ends still returns */
 }
 
 static int need_arg(int argc, char **argv, int *i, const char **val)
@@ -75,7 +76,7 @@ static int match(const char *a, const char *name)
 int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *allowed)
 {
 	const char *a = argv[*i], *v;
-	uint64_t x;
+	uint64_t x = 0;
 	if (a[0] != '-' || !a[1])
 		return 0;
 	/* `allowed` lists the option groups a subcommand takes:
@@ -122,9 +123,15 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 			return 1;
 		}
 		if (match(a, "--time")) {
-			if (!need_arg(argc, argv, i, &v) || !parse_u64("--time", v, &x, 0))
+			char *end;
+			if (!need_arg(argc, argv, i, &v))
 				return -1;
-			o->ex.time_limit = (double)x;
+			double t = strtod(v, &end);
+			if (*end || end == v || !(t > 0)) {
+				fprintf(stderr, "gpumc: --time expects a positive number of seconds, got '%s'\n", v);
+				return -1;
+			}
+			o->ex.time_limit = t;
 			return 1;
 		}
 		if (match(a, "--progress")) {

@@ -24,20 +24,22 @@ static const char usage[] =
 	"  -D key=value       override a machine parameter (repeatable)\n"
 	"  --bfs | --dfs      search order (default bfs: shortest counterexamples)\n"
 	"  --compact          store 64-bit fingerprints only; prints the omission bound\n"
+	"  --exact            store whole state vectors (the default)\n"
 	"  --max-states N     stop after N states (K/M/G suffixes), verdict incomplete\n"
 	"  --max-depth N      do not expand states deeper than N, verdict incomplete\n"
 	"  --memory SIZE      stop when the checker's storage reaches SIZE (e.g. 512M)\n"
 	"  --time SECONDS     stop after SECONDS\n"
-	"  --progress[=S]     progress line on stderr every S seconds (default 5)\n"
+	"  --progress[=S]     progress line on stderr every S seconds (--progress alone:\n"
+	"                     every second; without the option: every 5 seconds)\n"
 	"  --trace FILE       write the counterexample for gpumc replay\n"
 	"  --json             machine-readable output\n"
 	"  -q, --quiet        no progress lines\n"
 	"\n"
-	"run options: -D, --runs N, --seed S, --max-cycles N, --json\n"
+	"run options: -D, --runs N, --seed S, --max-cycles N (default 1G), --json\n"
 	"\n"
 	"exit codes: 0 all properties hold, 1 a property is violated, 2 usage or input\n"
 	"error, 3 incomplete (a limit was hit, nothing violated so far)\n"
-	"see gpumc(1), gpumc-spec(5), gpumc-litmus(5)\n";
+	"see gpumc(1), gpumc-spec(5), gpumc-litmus(5), gpumc-machines(7)\n";
 
 int main(int argc, char **argv)
 {

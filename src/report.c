@@ -154,26 +154,30 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			sb_json_str(out, r->why ? r->why : "");
 			sb_puts(out, "}");
 		}
-		if (r->verdict == V_FAIL || r->witness) {
+		int has_trace = r->verdict == V_FAIL ? r->failed_kind != P_EXISTS : r->witness;
+		if (has_trace && r->failed_kind == P_DETERMINISTIC && r->verdict == V_FAIL) {
+			/* schedule A is the one found first, as in the text report */
+			sb_puts(out, ",\"trace\":");
+			print_schedule(out, m, &r->trace2, UINT32_MAX, 1, sv);
+			sb_puts(out, ",\"result\":");
+			report_locs(m, sv, fp->locs, fp->nlocs, out, 1);
+			sb_puts(out, ",\"trace2\":");
+			print_schedule(out, m, &r->trace, UINT32_MAX, 1, sv);
+			sb_puts(out, ",\"result2\":");
+			report_locs(m, sv, fp->locs, fp->nlocs, out, 1);
+			sb_printf(out, ",\"diverge_step\":%u", r->diverge + 1);
+		} else if (has_trace) {
 			sb_puts(out, r->verdict == V_FAIL ? ",\"trace\":" : ",\"witness\":");
 			print_schedule(out, m, &r->trace, UINT32_MAX, 1, sv);
-			if (r->failed_kind == P_DETERMINISTIC && r->verdict == V_FAIL) {
-				sb_puts(out, ",\"result\":");
-				report_locs(m, sv, fp->locs, fp->nlocs, out, 1);
-				sb_puts(out, ",\"trace2\":");
-				print_schedule(out, m, &r->trace2, UINT32_MAX, 1, sv);
-				sb_puts(out, ",\"result2\":");
-				report_locs(m, sv, fp->locs, fp->nlocs, out, 1);
-				sb_printf(out, ",\"diverge_step\":%u", r->diverge + 1);
-			} else {
-				struct strbuf st;
-				sb_init(&st);
-				m->print_state(m, sv, &st);
-				sb_puts(out, ",\"final_state\":");
-				sb_json_str(out, sb_str(&st));
-				sb_free(&st);
-			}
+			struct strbuf st;
+			sb_init(&st);
+			m->print_state(m, sv, &st);
+			sb_puts(out, ",\"final_state\":");
+			sb_json_str(out, sb_str(&st));
+			sb_free(&st);
 		}
+		if (r->terminals == 0 && r->verdict == V_PASS)
+			sb_puts(out, ",\"warning\":\"no terminal state: final-state properties hold vacuously\"");
 		sb_puts(out, ",\"stats\":");
 		report_stats_json(out, r, m->sv_size);
 		sb_puts(out, "}\n");
@@ -198,7 +202,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			} else if (r->failed_kind == P_EXISTS) {
 				sb_puts(out, "  (no trace: the condition holds in no final state)\n");
 			} else {
-				sb_printf(out, "trace (%u steps):\n", r->trace.len);
+				sb_printf(out, "trace (%u step%s):\n", r->trace.len, r->trace.len == 1 ? "" : "s");
 				print_schedule(out, m, &r->trace, UINT32_MAX, 0, sv);
 				sb_puts(out, "state at the end of the trace:\n");
 				m->print_state(m, sv, out);
@@ -211,6 +215,9 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		} else {
 			sb_puts(out, "all properties hold\n");
 		}
+		if (r->terminals == 0 && r->verdict == V_PASS)
+			sb_puts(out, "warning: no run of the kernel finishes (every path loops), so properties about\n"
+			             "  final states hold vacuously\n");
 		if (r->witness && r->verdict != V_FAIL)
 			sb_printf(out, "  exists: witness found (%u steps)\n", r->trace.len);
 		sb_printf(out, "states %llu, transitions %llu, depth %u, terminal %llu",

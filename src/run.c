@@ -69,7 +69,7 @@ int cmd_run(int argc, char **argv)
 		struct sideset *seen = ss_new();
 		struct result_bucket *b = NULL;
 		unsigned nb = 0;
-		uint64_t cmin = UINT64_MAX, cmax = 0, csum = 0, instr = 0, problems = 0;
+		uint64_t cmin = UINT64_MAX, cmax = 0, csum = 0, instr = 0, problems = 0, limited = 0;
 		double secs = 0;
 		uint32_t *key = xmalloc(sizeof(uint32_t) * (nlocs ? nlocs : 1));
 		struct concrete_result first;
@@ -79,8 +79,10 @@ int cmd_run(int argc, char **argv)
 			concrete_run(m, o.seed + run, o.max_cycles, &r);
 			secs += r.seconds;
 			instr += r.counters[0];
-			if (r.status != MS_TERMINAL)
+			if (r.status != MS_TERMINAL && !r.limit)
 				problems++;
+			if (r.limit)
+				limited++;
 			if (r.cycles < cmin)
 				cmin = r.cycles;
 			if (r.cycles > cmax)
@@ -163,7 +165,7 @@ int cmd_run(int argc, char **argv)
 		int code = problems ? EXIT_VIOLATED : EXIT_HOLDS;
 		if (nb > 1 && obs->kind == P_DETERMINISTIC)
 			code = EXIT_VIOLATED;
-		if (first.limit)
+		if (limited)
 			code = exit_combine(code, EXIT_INCOMPLETE);
 		rc = exit_combine(rc, code);
 		concrete_result_free(&first);

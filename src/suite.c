@@ -99,7 +99,9 @@ int cmd_suite(int argc, char **argv)
 		} else {
 			explore(j.model, j.props, j.nprops, &o.ex, &r);
 			verdict_string(&r, &v);
-			prop = r.failed >= 0 ? j.props[r.failed].text : j.nprops ? j.props[0].text : "-";
+			prop = r.failed >= 0 ? j.props[r.failed].text
+			       : r.verdict == V_FAIL ? prop_kind_name(r.failed_kind)
+			       : j.nprops ? j.props[0].text : "-";
 		}
 		const char *expect = j.spec && j.spec->expect ? j.spec->expect : "(none)";
 		int ok = j.spec && j.spec->expect && !strcmp(j.spec->expect, sb_str(&v));

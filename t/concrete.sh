@@ -2,7 +2,7 @@
 # Concrete mode: reproducible for a fixed seed, a histogram of results
 # over seeds that separates order-sensitive fp32 from integer reductions.
 . "$srcdir/t/lib.sh"
-plan 10
+plan 12
 S="$SPECS/baseline"
 "$GPUMC" run --json --seed 7 "$S/barrier.gpu" > "$T/a"
 "$GPUMC" run --json --seed 7 "$S/barrier.gpu" > "$T/b"
@@ -20,6 +20,10 @@ like "$T/out" "^1 distinct result" "histogram has one bar"
 run "$GPUMC" run "$S/barrier-divergence-deadlock.gpu"
 is "$rc" 1 "divergent barrier deadlocks in concrete mode too"
 like "$T/out" "DEADLOCK" "concrete run says DEADLOCK"
+# a cycle limit stops at the limit, with the incomplete exit code
+run "$GPUMC" run --max-cycles 100 "$S/fp32-reduction.gpu"
+is "$rc" 3 "--max-cycles hit: exit 3"
+like "$T/out" "cycle limit reached after 100 cycles" "stops exactly at the limit"
 # more SMs do not make a latency-bound kernel slower
 c1=$("$GPUMC" run --json -D ctas=16 -D sms=1 "$S/barrier.gpu" | grep -o '"cycles":[0-9]*' | head -1 | cut -d: -f2)
 c4=$("$GPUMC" run --json -D ctas=16 -D sms=4 "$S/barrier.gpu" | grep -o '"cycles":[0-9]*' | head -1 | cut -d: -f2)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every property kind, both outcomes, and every exit code.
 . "$srcdir/t/lib.sh"
-plan 29
+plan 33
 S="$SPECS/baseline"
 # a two-warp racy kernel written here so each property can be set
 mk() { # mk FILE PROPERTY-LINES...
@@ -50,6 +50,16 @@ like "$T/out" "^VIOLATED: deadlock_free" "deadlock reported"
 printf 'global .u32 a[2]\nkernel\n .reg .u32 %%r<1>\n mov.u32 %%r0, 8\n st.global.u32 [a + %%r0], 1\nend\n' > "$T/m.gpu"
 run "$GPUMC" check -q "$T/m.gpu"; is "$rc" 1 "out-of-bounds store: exit 1"
 like "$T/out" "FAULT.*out-of-bounds memory access" "fault is named with its instruction"
+# bounds are per variable: running off one array into the next faults
+printf 'global .u32 a[2]\nglobal .u32 b = 5\nkernel\n st.global.u32 [a + 8], 1\nend\n' > "$T/n.gpu"
+run "$GPUMC" check -q "$T/n.gpu"; like "$T/out" "FAULT.*out-of-bounds" "store past the end of a into b faults"
+# WARP_SZ is a special register
+printf 'global .u32 x = 0\nset threads_per_warp = 3\nkernel\n .reg .u32 %%r<1>\n mov.u32 %%r0, WARP_SZ\n st.global.u32 [x], %%r0\nend\ncheck forall x == 3\n' > "$T/o.gpu"
+run "$GPUMC" check -q "$T/o.gpu"; is "$rc" 0 "WARP_SZ reads threads_per_warp"
+# --max-depth equal to the real depth is complete in both searches
+d=$("$GPUMC" check -q --json "$S/divergent-branch.gpu" | grep -o '"depth":[0-9]*' | cut -d: -f2)
+run "$GPUMC" check -q --dfs --max-depth "$d" "$S/divergent-branch.gpu"; is "$rc" 0 "DFS with --max-depth = depth ($d) is complete"
+run "$GPUMC" check -q --bfs --max-depth "$d" "$S/divergent-branch.gpu"; is "$rc" 0 "BFS with --max-depth = depth ($d) is complete"
 # limits give incomplete, exit 3
 run "$GPUMC" check -q --max-states 10 "$S/barrier.gpu"; is "$rc" 3 "--max-states: exit 3"
 like "$T/out" "^INCOMPLETE: --max-states" "incomplete names the limit"

@@ -94,6 +94,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 				wake = at;
 		}
 		if (!nc) {
+			if (max_cycles && wake > max_cycles)
+				wake = max_cycles; /* stop at the limit, not past it */
 			r->idle_unit_cycles += (wake - now) * m->nunits;
 			now = wake;
 			continue;

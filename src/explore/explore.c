@@ -472,7 +472,8 @@ static void dfs(struct ctx *c)
 		if (c->stop)
 			break;
 		if (o->max_depth && f + 1 >= o->max_depth) {
-			c->cut = 1;
+			if (m->status(m, next) == MS_RUNNING)
+				c->cut = 1;
 			continue;
 		}
 		if (!dfs_push(c))

@@ -13,9 +13,16 @@
 
 #include <string.h>
 
-uint32_t *mem_word(const struct gpu *g, uint8_t *sv, enum space sp, unsigned cta,
+uint32_t *mem_word(const struct gpu *g, uint8_t *sv, enum space sp, unsigned cta, int sym,
                    uint32_t addr, int *fault)
 {
+	if (sym >= 0) {
+		const struct symbol *s = &g->prog->syms[sym];
+		if (addr < s->base || addr - s->base >= s->nelems * 4u) {
+			*fault = F_OOB;
+			return NULL;
+		}
+	}
 	uint32_t words = sp == SP_GLOBAL ? g->prog->global_words : g->prog->shared_words;
 	if (addr & 3) {
 		*fault = F_ALIGN;

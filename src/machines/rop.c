@@ -47,7 +47,8 @@ void rop_send(const struct gpu *g, uint8_t *sv, unsigned w, uint32_t m)
 			continue;
 		int fault = 0;
 		uint32_t a = warp_address(g, sv, w, l);
-		if (!mem_word(g, sv, SP_GLOBAL, 0, a, &fault)) {
+		const struct instr *in = &g->prog->ins[warp_pc(g, sv, w)];
+		if (!mem_word(g, sv, SP_GLOBAL, 0, in->addr.sym, a, &fault)) {
 			warp_fault(g, sv, w, fault);
 			return;
 		}
@@ -82,7 +83,7 @@ void rop_perform(const struct gpu *g, uint8_t *sv, unsigned q)
 		if (mem_partition(g, a) != p)
 			continue;
 		int fault = 0;
-		uint32_t *word = mem_word(g, sv, SP_GLOBAL, 0, a, &fault); /* checked in rop_send */
+		uint32_t *word = mem_word(g, sv, SP_GLOBAL, 0, -1, a, &fault); /* checked in rop_send */
 		uint32_t old = *word;
 		*word = alu_atomic(in->aop, in->type, old, warp_operand(g, sv, w, l, &in->src[0]),
 		                   warp_operand(g, sv, w, l, &in->src[1]));

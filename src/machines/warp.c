@@ -72,7 +72,7 @@ const char *warp_fault_name(int code)
 	case F_OOB: return "out-of-bounds memory access";
 	case F_ALIGN: return "misaligned memory access (words are 4-byte aligned)";
 	case F_STACK: return "SIMT reconvergence stack overflow (raise stack_depth)";
-	case F_DIVZERO: return "integer division by zero";
+	case F_DIVZERO: return "integer division by zero (or INT_MIN / -1)";
 	default: return "no fault";
 	}
 }
@@ -263,7 +263,7 @@ static void memop(const struct gpu *g, uint8_t *sv, unsigned w, const struct ins
 		if (!(m >> l & 1))
 			continue;
 		int fault = 0;
-		uint32_t *word = mem_word(g, sv, in->space, cta, warp_address(g, sv, w, l), &fault);
+		uint32_t *word = mem_word(g, sv, in->space, cta, in->addr.sym, warp_address(g, sv, w, l), &fault);
 		if (!word) {
 			warp_fault(g, sv, w, fault);
 			return;

@@ -458,6 +458,12 @@ static int parse_operand(struct parser *P, struct operand *o, enum vtype t)
 		lex_next(&P->lx);
 		return 1;
 	}
+	if (k->t == T_WORD && special_lookup(k->text) >= 0) { /* WARP_SZ */
+		o->kind = O_SPECIAL;
+		o->special = special_lookup(k->text);
+		lex_next(&P->lx);
+		return 1;
+	}
 	if (k->t == T_WORD && k->text[0] != '.') {
 		int s = program_find_sym(&P->s->prog, k->text);
 		if (s < 0) {
@@ -529,7 +535,7 @@ struct mods {
 	enum vtype types[2];
 	int space; /* -1 none */
 	int cmp, aop, scope;
-	int rni;
+	int rni, hi, wide, lo;
 	char bad[64];
 };
 
@@ -539,8 +545,7 @@ static int parse_mods(char *w, struct mods *m)
 	static const char *ucmps[] = { "lo", "ls", "hi", "hs", NULL }; /* unsigned */
 	static const char *aops[] = { "add", "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor", NULL };
 	static const char *ignored[] = { "ca", "cg", "cs", "cv", "lu", "wb", "wt", "volatile", "relaxed",
-		"acquire", "release", "weak", "rn", "rz", "rm", "rp", "rzi", "rmi", "rpi", "lo", "sync",
-		"uni", "approx", "full", "sat", "ftz", "aligned", NULL };
+		"acquire", "release", "weak", "rn", "rzi", "lo", "sync", "uni", "aligned", NULL };
 	memset(m, 0, sizeof *m);
 	m->space = m->cmp = m->aop = m->scope = -1;
 	for (char *tok = strtok(w, "."); tok; tok = strtok(NULL, ".")) {
@@ -556,6 +561,9 @@ static int parse_mods(char *w, struct mods *m)
 		if (!strcmp(tok, "gl") || !strcmp(tok, "gpu")) { m->scope = SC_GL; continue; }
 		if (!strcmp(tok, "sys")) { m->scope = SC_SYS; continue; }
 		if (!strcmp(tok, "rni")) { m->rni = 1; continue; }
+		if (!strcmp(tok, "hi")) { m->hi = 1; }
+		if (!strcmp(tok, "wide")) { m->wide = 1; continue; }
+		if (!strcmp(tok, "lo")) { m->lo = 1; }
 		for (int i = 0; cmps[i]; i++)
 			if (!strcmp(tok, cmps[i]) && m->cmp < 0) { m->cmp = i; hit = 1; }
 		for (int i = 0; !hit && ucmps[i]; i++)
@@ -595,6 +603,8 @@ static int parse_dst(struct parser *P, struct instr *in)
 	return in->dst >= 0;
 }
 
+static int parse_operands(struct parser *P, struct instr *in, int k);
+
 static int parse_instr(struct parser *P, struct instr *in)
 {
 	char w[128];
@@ -620,6 +630,25 @@ static int parse_instr(struct parser *P, struct instr *in)
 		m.space = m.cmp = m.aop = m.scope = -1;
 	}
 	in->op = optab[k].op;
+	enum opcode op0 = optab[k].op;
+	/* .hi/.wide products need 64-bit registers gpumc does not have; a
+	** comparison or atomic operation on any other instruction is a typo */
+	if (m.hi && op0 != OP_SETP) {
+		diag_at(P->d, P->lx.file, line, col, "'.hi' is not supported on '%s' (registers are 32-bit; use .lo)", base);
+		return 0;
+	}
+	if (m.wide) {
+		diag_at(P->d, P->lx.file, line, col, "'.wide' is not supported on '%s' (registers are 32-bit)", base);
+		return 0;
+	}
+	if (m.cmp >= 0 && op0 != OP_SETP && !(m.lo && m.cmp == C_LT)) {
+		diag_at(P->d, P->lx.file, line, col, "a comparison modifier is only valid on setp, not on '%s'", base);
+		return 0;
+	}
+	if (m.aop >= 0 && op0 != OP_ATOM && op0 != OP_RED) {
+		diag_at(P->d, P->lx.file, line, col, "an atomic operation modifier is only valid on atom and red, not on '%s'", base);
+		return 0;
+	}
 	in->type = m.ntypes ? m.types[m.ntypes - 1] : VT_U32;
 	in->stype = m.ntypes ? m.types[0] : VT_U32;
 	in->space = m.space < 0 ? SP_GLOBAL : (enum space)m.space;
@@ -630,6 +659,11 @@ static int parse_instr(struct parser *P, struct instr *in)
 	int needs_type = op != OP_BRA && op != OP_BAR && op != OP_MEMBAR && op != OP_EXIT && op != OP_NOP;
 	if (needs_type && !m.ntypes) {
 		diag_at(P->d, P->lx.file, line, col, "'%s' needs a type suffix such as .u32 or .f32", base);
+		return 0;
+	}
+	if (in->type == VT_F32 && (op == OP_REM || op == OP_SHL || op == OP_SHR || op == OP_AND ||
+	                           op == OP_OR || op == OP_XOR || op == OP_NOT)) {
+		diag_at(P->d, P->lx.file, line, col, "'%s' is not defined on .f32 (use .b32 for bit operations)", base);
 		return 0;
 	}
 	if (op == OP_CVT && m.ntypes != 2) {
@@ -664,6 +698,24 @@ static int parse_instr(struct parser *P, struct instr *in)
 			return 0;
 		}
 	}
+	int ok = parse_operands(P, in, k);
+	if (ok && (op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED) && in->addr.sym >= 0 &&
+	    P->s->prog.syms[in->addr.sym].space != in->space) {
+		const struct symbol *sy = &P->s->prog.syms[in->addr.sym];
+		char msg[256];
+		snprintf(msg, sizeof msg, "'%.64s' is in %s memory but the instruction accesses %s memory (write .%s)",
+		         sy->name, sy->space == SP_SHARED ? "shared" : "global",
+		         in->space == SP_SHARED ? "shared" : "global", sy->space == SP_SHARED ? "shared" : "global");
+		diag_at(P->d, P->lx.file, line, col, "%s", msg);
+		return 0;
+	}
+	return ok;
+}
+
+/* The operands of instruction in (opcode table row k). */
+static int parse_operands(struct parser *P, struct instr *in, int k)
+{
+	enum opcode op = in->op;
 	switch (op) {
 	case OP_BRA:
 		if (TOK(P)->t != T_WORD) {
@@ -723,7 +775,7 @@ static int parse_instr(struct parser *P, struct instr *in)
 			return 0;
 	}
 	if (op == OP_SETP && in->dst >= 0 && P->s->prog.regs[in->dst].type != VT_PRED) {
-		diag_at(P->d, P->lx.file, line, col, "setp writes a predicate register (.reg .pred)");
+		diag_at(P->d, P->lx.file, in->line, in->col, "setp writes a predicate register (.reg .pred)");
 		return 0;
 	}
 	return 1;
