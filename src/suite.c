@@ -74,7 +74,8 @@ int cmd_suite(int argc, char **argv)
 		fputs("gpumc suite: no directory given (usage: gpumc suite [options] DIR...)\n", stderr);
 		return EXIT_INPUT;
 	}
-	qsort(files, (size_t)nfiles, sizeof(char *), cmp_str);
+	if (nfiles)
+		qsort(files, (size_t)nfiles, sizeof(char *), cmp_str);
 	struct strbuf out;
 	sb_init(&out);
 	int mismatches = 0, errors = 0;
