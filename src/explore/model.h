@@ -52,7 +52,7 @@ enum vtype { VT_U32 = 0, VT_S32, VT_F32, VT_PRED };
 struct strbuf;
 
 /* Concrete-mode timing of one action (see struct model.timing). */
-#define TIMING_MAX_UPDATES 40
+#define TIMING_MAX_UPDATES 2048
 struct timing {
 	unsigned busy;  /* cycles the unit cannot issue again */
 	unsigned n;

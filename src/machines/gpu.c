@@ -1,8 +1,10 @@
 /*
-** Composition of the baseline GPU: lays out the state vector (gpu.h) and
+** Composition of the GPU machines: lays out the state vector (gpu.h) and
 ** routes each action to the component that owns it.  Enabled actions, in
-** this order: an ISSUE for every READY warp (scheduler.c), then a ROP
-** action for every non-empty (SM, partition) FIFO (rop.c).
+** this order: an ISSUE for every warp its scheduler lets issue
+** (scheduler.c, dab_sched.c), then on the baseline a ROP action for every
+** non-empty (SM, partition) FIFO (rop.c), on DAB the FLUSH and DRAIN
+** actions of the atomic buffers (dab.c).
 */
 #include "config.h"
 #include "machines/gpu.h"
@@ -10,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machines/dab.h"
+#include "machines/dab_sched.h"
 #include "machines/memory.h"
 #include "machines/registry.h"
 #include "machines/rop.h"
@@ -39,9 +43,16 @@ static unsigned gpu_enabled(const struct model *m, const uint8_t *sv, struct act
 {
 	const struct gpu *g = G(m);
 	unsigned n = sched_enabled(g, sv, out);
+	if (g->cfg.dab) {
+		int sm_issue[64] = { 0 };
+		for (unsigned i = 0; i < n; i++)
+			sm_issue[gpu_sm_of(g, out[i].subject)] = 1;
+		return n + dab_enabled(g, sv, n > 0, sm_issue, out + n);
+	}
+	/* a partition's ROP is one unit: it serves one FIFO per cycle */
 	for (unsigned q = 0; q < g->nqueues; q++)
 		if (rop_count(g, sv, q))
-			out[n++] = (struct action){ GPU_A_ROP, (uint16_t)(g->cfg.sms * g->cfg.schedulers + q),
+			out[n++] = (struct action){ GPU_A_ROP, (uint16_t)(g->cfg.sms * g->cfg.schedulers + q % g->cfg.partitions),
 			                            packet_subject(g, rop_head(g, sv, q), q % g->cfg.partitions), q };
 	return n;
 }
@@ -49,10 +60,21 @@ static unsigned gpu_enabled(const struct model *m, const uint8_t *sv, struct act
 static void gpu_apply(const struct model *m, uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = G(m);
-	if (a->kind == GPU_A_ISSUE)
+	if (a->kind == GPU_A_ISSUE && g->cfg.dab) {
+		unsigned w = a->subject, pc = warp_pc(g, sv, w);
+		struct dab_sched_view v;
+		dab_sched_view(g, sv, gpu_sched_of(g, w), &v);
+		int atomic = dab_at_atomic(g, sv, w);
+		warp_issue(g, sv, w);
+		int buffered = atomic && (warp_pc(g, sv, w) != pc || (gpu_warp(g, sv, w)->pending & 0x80));
+		dab_sched_issued(g, sv, w, &v, atomic, buffered);
+	} else if (a->kind == GPU_A_ISSUE) {
 		warp_issue(g, sv, a->subject);
-	else
+	} else if (a->kind == GPU_A_ROP) {
 		rop_perform(g, sv, a->arg);
+	} else {
+		dab_apply(g, sv, a);
+	}
 }
 
 static enum model_status gpu_status(const struct model *m, const uint8_t *sv)
@@ -66,6 +88,8 @@ static enum model_status gpu_status(const struct model *m, const uint8_t *sv)
 		if (st != W_DONE)
 			done = 0;
 	}
+	if (done && g->cfg.dab && !dab_quiescent(g, sv))
+		done = 0; /* buffered atomics still to flush */
 	return done ? MS_TERMINAL : MS_RUNNING;
 }
 
@@ -78,6 +102,8 @@ static void gpu_describe(const struct model *m, const uint8_t *sv, const struct 
 		unsigned w = a->subject, pc = warp_pc(g, sv, w);
 		sb_printf(out, "warp %u (cta %u, sm %u) issues pc %u mask 0x%x: %s", w, gpu_cta_of(g, w),
 		          gpu_sm_of(g, w), pc, warp_exec_mask(g, s, w), g->prog->ins[pc].text);
+	} else if (a->kind != GPU_A_ROP) {
+		dab_describe(g, sv, a, out);
 	} else {
 		unsigned q = a->arg, w = rop_head(g, sv, q);
 		sb_printf(out, "partition %u ROP performs the atomic of warp %u from sm %u (pc %u: %s)",
@@ -109,7 +135,8 @@ static void gpu_print_state(const struct model *m, const uint8_t *sv, struct str
 		}
 		sb_puts(out, sym->is_array ? " }\n" : "\n");
 	}
-	static const char *const stname[] = { "ready", "at barrier", "waiting for atomic", "FAULT", "done" };
+	static const char *const stname[] = { "ready", "at barrier", "waiting for atomic", "FAULT", "done",
+		"waiting for a DAB flush" };
 	for (unsigned w = 0; w < g->nwarps; w++) {
 		struct warp_hdr *h = gpu_warp(g, s, w);
 		if (h->status == W_DONE)
@@ -123,6 +150,8 @@ static void gpu_print_state(const struct model *m, const uint8_t *sv, struct str
 		}
 		sb_putc(out, '\n');
 	}
+	if (g->cfg.dab)
+		dab_print(g, sv, out);
 }
 
 /* Locations: global words are 0..G-1; register r of global thread t is
@@ -230,6 +259,51 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 	uint8_t *s = (uint8_t *)sv;
 	t->busy = 1;
 	t->n = 0;
+	if (a->kind == GPU_A_FLUSH) {
+		/* pre-flush messages, then each SM pushes one transaction per
+		** cycle, partition by partition; with offset flushing SM s starts
+		** at partition s mod P so the partitions are not all hit in the
+		** same order */
+		unsigned P = c->partitions, per_q[512], most = 0;
+		dab_flush_transactions(g, sv, a, g->nqueues <= 512 ? per_q : NULL);
+		for (unsigned s = 0; s < c->sms; s++) {
+			if (a->arg < c->sms && s != a->arg)
+				continue;
+			unsigned sent = 0, start = c->offset_flush ? s % P : 0;
+			for (unsigned j = 0; j < P && g->nqueues <= 512; j++) {
+				unsigned p = (start + j) % P, q = s * P + p;
+				if (!per_q[q])
+					continue;
+				sent += per_q[q];
+				unsigned jit = c->icnt_jitter ? (unsigned)(rnd(rng) % (c->icnt_jitter + 1)) : 0;
+				t->upd[t->n].subject = g->nwarps + q;
+				t->upd[t->n++].delay = c->lat_flush + sent + c->lat_icnt + jit;
+			}
+			if (sent > most)
+				most = sent;
+		}
+		t->busy = c->lat_flush + most; /* SMs push in parallel */
+		/* warps released at the push (nr-of, nr-cif) wait for the acks */
+		for (unsigned w = 0; w < g->nwarps && c->flush >= DF_NR_OF && t->n < TIMING_MAX_UPDATES; w++)
+			if (gpu_warp(g, s, w)->status == W_FLUSHWAIT) {
+				t->upd[t->n].subject = w;
+				t->upd[t->n++].delay = t->busy + c->lat_icnt;
+			}
+		return;
+	}
+	if (a->kind == GPU_A_DRAIN) {
+		t->busy = c->lat_rop;
+		/* the last entry of a flush releases the waiting warps */
+		unsigned left = 0;
+		for (unsigned q = 0; q < g->nqueues; q++)
+			left += dab_queue_count(g, sv, q);
+		for (unsigned w = 0; w < g->nwarps && left == 1 && t->n < TIMING_MAX_UPDATES; w++)
+			if (gpu_warp(g, s, w)->status == W_FLUSHWAIT) {
+				t->upd[t->n].subject = w;
+				t->upd[t->n++].delay = c->lat_rop + c->lat_icnt;
+			}
+		return;
+	}
 	if (a->kind == GPU_A_ROP) {
 		unsigned q = a->arg, w = rop_head(g, sv, q), p = q % c->partitions, lanes = 0;
 		uint32_t mask = warp_exec_mask(g, s, w);
@@ -281,16 +355,28 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 	t->upd[t->n++].delay = lat;
 }
 
-enum { CT_INSTR, CT_ALU, CT_LD, CT_ST, CT_ATOM_ISSUE, CT_ATOM_LANES, CT_BAR, CT_BRANCH, CT_DIVERGE, CT_N };
+enum { CT_INSTR, CT_ALU, CT_LD, CT_ST, CT_ATOM_ISSUE, CT_ATOM_LANES, CT_BAR, CT_BRANCH, CT_DIVERGE,
+       CT_FLUSH, CT_FLUSH_ENTRIES, CT_FLUSH_TX, CT_N };
 static const char *const gpu_counters[CT_N] = {
 	"warp instructions", "alu/cvt/setp", "loads", "stores", "atomic warp-requests",
-	"atomic lane-ops at ROP", "barriers", "branches", "divergent branches"
+	"atomic lane-ops at ROP", "barriers", "branches", "divergent branches",
+	"DAB flushes", "DAB flushed entries", "DAB flush transactions"
 };
 
 static void gpu_count(const struct model *m, const uint8_t *sv, const struct action *a, uint64_t *ct)
 {
 	const struct gpu *g = G(m);
 	uint8_t *s = (uint8_t *)sv;
+	if (a->kind == GPU_A_FLUSH) {
+		ct[CT_FLUSH]++;
+		ct[CT_FLUSH_ENTRIES] += dab_flush_entries(g, sv, a);
+		ct[CT_FLUSH_TX] += dab_flush_transactions(g, sv, a, NULL);
+		return;
+	}
+	if (a->kind == GPU_A_DRAIN) {
+		ct[CT_ATOM_LANES]++;
+		return;
+	}
 	if (a->kind == GPU_A_ROP) {
 		unsigned q = a->arg, w = rop_head(g, sv, q);
 		uint32_t mask = warp_exec_mask(g, s, w);
@@ -340,19 +426,24 @@ static unsigned gpu_pick(const struct model *m, const struct action *cand, unsig
 
 static void gpu_destroy(struct model *m)
 {
-	free(m->priv);
+	struct gpu *g = m->priv;
+	free(g->sched_warps);
+	free(g->sched_first);
+	free(g->warp_idx);
+	free(g);
 	free(m);
 }
 
 struct model *gpu_build(const struct spec *s, struct diag *d)
 {
 	struct gpu *g = xcalloc(1, sizeof *g);
-	const struct machine_def *md = registry_find("baseline");
+	const struct machine_def *md = registry_find(registry_machine(s));
 	if (params_apply(md->params, md->nparams, s, &g->cfg, d)) {
 		free(g);
 		return NULL;
 	}
 	struct gpu_cfg *c = &g->cfg;
+	c->dab = !strcmp(md->name, "dab");
 	g->prog = &s->prog;
 	g->nwarps = c->ctas * c->warps_per_cta;
 	if (g->nwarps > 65535 || (uint64_t)g->nwarps * c->threads_per_warp > 1u << 24) {
@@ -374,12 +465,40 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	g->reg_off = g->stack_off + sizeof(struct stack_entry) * c->stack_depth;
 	g->warp_bytes = g->reg_off + (size_t)s->prog.nregs * c->threads_per_warp * 4;
 	g->rop_off = g->warp_off + g->warp_bytes * g->nwarps;
-	g->rop_bytes = 2 * (1 + (size_t)g->warps_per_sm);
+	g->rop_bytes = c->dab ? 0 : 2 * (1 + (size_t)g->warps_per_sm);
+	size_t end = (g->rop_off + g->rop_bytes * g->nqueues + 3) & ~(size_t)3;
+	/* the warps of each scheduler, for the determinism-aware policies */
+	unsigned nsched = c->sms * c->schedulers;
+	g->sched_first = xcalloc(nsched + 1, sizeof(unsigned));
+	g->sched_warps = xcalloc(g->nwarps + 1, sizeof(unsigned));
+	g->warp_idx = xcalloc(g->nwarps + 1, sizeof(unsigned));
+	for (unsigned w = 0; w < g->nwarps; w++)
+		g->sched_first[gpu_sched_of(g, w) + 1]++;
+	for (unsigned k = 0; k < nsched; k++)
+		g->sched_first[k + 1] += g->sched_first[k];
+	unsigned *fill = xcalloc(nsched + 1, sizeof(unsigned));
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		unsigned k = gpu_sched_of(g, w);
+		g->warp_idx[w] = fill[k];
+		g->sched_warps[g->sched_first[k] + fill[k]++] = w;
+	}
+	free(fill);
+	if (c->dab) {
+		if (c->buffer_level && g->sched_first[1] > 64) {
+			diag_at(d, s->path, 0, 0, "DAB schedulers order at most 64 warps each (have %u)", g->sched_first[1]);
+			free(g->sched_first);
+			free(g->sched_warps);
+			free(g->warp_idx);
+			free(g);
+			return NULL;
+		}
+		end += dab_layout(g, end);
+	}
 	struct model *m = xcalloc(1, sizeof *m);
-	m->name = "baseline";
+	m->name = md->name;
 	m->priv = g;
-	m->sv_size = (g->rop_off + g->rop_bytes * g->nqueues + 3) & ~(size_t)3;
-	m->max_actions = g->nwarps + g->nqueues;
+	m->sv_size = (end + 3) & ~(size_t)3;
+	m->max_actions = g->nwarps + g->nqueues + c->sms + 1;
 	m->init = gpu_init;
 	m->enabled = gpu_enabled;
 	m->apply = gpu_apply;
@@ -391,8 +510,8 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	m->loc_name = gpu_loc_name;
 	m->loc_type = gpu_loc_type;
 	m->default_observables = gpu_default_obs;
-	m->nunits = c->sms * c->schedulers + g->nqueues;
-	m->nsubjects = g->nwarps * (1 + c->partitions);
+	m->nunits = c->sms * c->schedulers + g->nqueues + c->sms + 1;
+	m->nsubjects = g->nwarps * (1 + c->partitions) + c->sms + 1;
 	m->timing = gpu_timing;
 	m->count = gpu_count;
 	m->ncounters = CT_N;

@@ -32,7 +32,7 @@
 #include "machines/program.h"
 #include "spec/spec.h"
 
-enum warp_status { W_READY = 0, W_BARRIER, W_ATOMIC, W_FAULT, W_DONE };
+enum warp_status { W_READY = 0, W_BARRIER, W_ATOMIC, W_FAULT, W_DONE, W_FLUSHWAIT };
 
 enum fault_code {
 	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO
@@ -41,8 +41,14 @@ enum fault_code {
 /* Action kinds of the GPU machine. */
 enum {
 	GPU_A_ISSUE = ACT_MODEL, /* subject warp issues its next instruction  */
-	GPU_A_ROP                /* a ROP performs the head of a FIFO (arg = queue) */
+	GPU_A_ROP,               /* a ROP performs the head of a FIFO (arg = queue) */
+	GPU_A_FLUSH,             /* DAB: buffers flush (arg = SM for nr-cif, else all) */
+	GPU_A_DRAIN              /* DAB: a partition applies a flushed entry (arg = queue) */
 };
+
+/* DAB options (machine "dab"). */
+enum dab_sched { DS_GTO, DS_SRR, DS_GTRR, DS_GTAR, DS_GWAT };
+enum dab_flush { DF_ORDERED, DF_NR, DF_NR_OF, DF_NR_CIF };
 
 struct gpu_cfg {
 	/* machine */
@@ -52,6 +58,9 @@ struct gpu_cfg {
 	/* concrete-mode latencies (cycles) */
 	unsigned lat_alu, lat_shared, lat_global, lat_icnt, icnt_jitter, lat_rop, lat_bar;
 	unsigned sched_policy; /* concrete mode: 0 GTO, 1 any ready warp at random */
+	/* DAB (machine "dab"; dab = 0 on the baseline) */
+	unsigned dab, dab_sched, buffer_level, entries, fusion, coalesce, offset_flush, flush;
+	unsigned lat_flush;
 };
 
 struct stack_entry {
@@ -73,6 +82,12 @@ struct gpu {
 	unsigned warps_per_sm;  /* upper bound, for FIFO capacity               */
 	size_t shared_off, warp_off, warp_bytes, stack_off, reg_off, rop_off, rop_bytes;
 	unsigned nqueues;       /* sms * partitions                             */
+	/* DAB slice (dab.c): see the layout comment there */
+	size_t dab_off, dab_sched_off, dab_buf_off, dab_buf_bytes, dab_prr_off, dab_q_off, dab_q_bytes;
+	unsigned dab_nbufs, dab_qcap;
+	/* warps of each scheduler, in id order: sched_warps[sched_first[k] ..
+	** sched_first[k+1]); warp_idx[w] is w's place in its scheduler's list */
+	unsigned *sched_warps, *sched_first, *warp_idx;
 };
 
 /* Warp w's record and its parts. */

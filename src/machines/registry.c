@@ -27,7 +27,35 @@ static const struct param_def gpu_params[] = {
 	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
 	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
 	{ "lat_rop", 4, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed" },
-	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles to leave a completed barrier" },
+	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
+};
+
+/* DAB: the baseline's parameters (its GTO scheduler replaced by the
+** determinism-aware ones) plus the atomic-buffer options. */
+static const struct param_def dab_params[] = {
+	{ "sms", 1, 1, 64, NULL, GP(sms), "streaming multiprocessors; CTA c runs on SM c mod sms (static CTA distribution)" },
+	{ "schedulers", 1, 1, 4, NULL, GP(schedulers), "warp schedulers per SM; warp w of a CTA goes to scheduler w mod schedulers" },
+	{ "partitions", 1, 1, 8, NULL, GP(partitions), "memory partitions (L2 slice + ROP + flush reorder buffer)" },
+	{ "line_bytes", 256, 4, 65536, NULL, GP(line_bytes), "address interleaving granularity across partitions" },
+	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident)" },
+	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
+	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp" },
+	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp" },
+	{ "scheduler", 4, 0, 4, "gto|srr|gtrr|gtar|gwat", GP(dab_sched), "warp scheduler: gto (nondeterministic) or a determinism-aware one" },
+	{ "buffer", 1, 0, 1, "warp|scheduler", GP(buffer_level), "atomic buffer per warp or per warp scheduler" },
+	{ "entries", 4, 1, 1024, NULL, GP(entries), "entries per atomic buffer" },
+	{ "fusion", 1, 0, 1, "off|on", GP(fusion), "fold atomics to the same address and opcode into one entry" },
+	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "flush one transaction per 32-byte sector (concrete-mode traffic)" },
+	{ "offset_flush", 1, 0, 1, "off|on", GP(offset_flush), "SM s starts its flush at partition s mod partitions (concrete-mode timing)" },
+	{ "flush", 0, 0, 3, "ordered|nr|nr-of|nr-cif", GP(flush), "flush protocol: ordered (reorder buffers), or the relaxed variants" },
+	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
+	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
+	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },
+	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
+	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
+	{ "lat_rop", 4, 1, 10000, NULL, GP(lat_rop), "ROP cycles per flushed atomic performed" },
+	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
+	{ "lat_flush", 20, 0, 100000, NULL, GP(lat_flush), "cycles of the pre-flush message round before entries move" },
 };
 
 static const struct machine_def machines[] = {
@@ -35,7 +63,17 @@ static const struct machine_def machines[] = {
 	  "nondeterministic baseline GPU: free warp choice, SC memory, atomics at the L2/ROP with free arrival order across SMs",
 	  "scheduler (GTO / any ready warp), warp (SIMT stack, IPDOM reconvergence), memory (SC global + per-CTA shared), barrier (bar.sync), rop (per-SM FIFOs to partitions)",
 	  gpu_params, sizeof gpu_params / sizeof gpu_params[0], gpu_build },
+	{ "dab",
+	  "Deterministic Atomic Buffering: the baseline GPU with global atomics buffered per warp or scheduler, determinism-aware schedulers and an ordered flush",
+	  "scheduler (GTO, SRR, GTRR, GTAR, GWAT), warp, memory, barrier, dab (atomic buffers, fusion, flush with pre-flush counts, per-partition flush reorder buffers; relaxed nr, nr-of, nr-cif)",
+	  dab_params, sizeof dab_params / sizeof dab_params[0], gpu_build },
 };
+
+const char *registry_machine(const struct spec *s)
+{
+	const struct param_set *ps = spec_param(s, "machine");
+	return ps ? ps->value : s->machine;
+}
 
 const struct machine_def *registry_all(unsigned *n)
 {
@@ -55,7 +93,19 @@ const struct machine_def *registry_find(const char *name)
 
 struct model *registry_build(const struct spec *s, struct diag *d)
 {
-	const struct machine_def *md = registry_find(s->machine);
+	const struct machine_def *md = registry_find(registry_machine(s));
+	const struct param_set *over = spec_param(s, "machine");
+	if (!md && over) {
+		struct strbuf b;
+		sb_init(&b);
+		sb_printf(&b, "unknown machine '%s' (see gpumc list)", over->value);
+		if (over->line)
+			diag_at(d, over->file, over->line, over->col, "%s", sb_str(&b));
+		else
+			diag_at(d, "command line", 0, 0, "-D machine: %s", sb_str(&b));
+		sb_free(&b);
+		return NULL;
+	}
 	if (!md) {
 		struct strbuf b;
 		sb_init(&b);
@@ -85,16 +135,28 @@ int params_apply(const struct param_def *defs, unsigned n, const struct spec *s,
                  struct diag *d)
 {
 	int nerr = d->nerr;
+	/* -D machine=OTHER: the spec's own settings meant for its machine are
+	** skipped, with a warning, when OTHER has no such parameter or value */
+	const struct param_set *over = spec_param(s, "machine");
+	int lenient = over && over->line == 0 && strcmp(over->value, s->machine);
+	const char *mname = registry_machine(s);
 	for (unsigned i = 0; i < n; i++)
 		*(unsigned *)((char *)cfg + defs[i].off) = defs[i].def;
 	for (int k = 0; k < s->nparams; k++) {
 		const struct param_set *ps = &s->params[k];
 		const struct param_def *pd = NULL;
+		if (!strcmp(ps->key, "machine"))
+			continue; /* chosen before the parameters (registry_machine) */
 		for (unsigned i = 0; i < n; i++)
 			if (!strcmp(defs[i].name, ps->key))
 				pd = &defs[i];
+		if (!pd && lenient && ps->line) {
+			fprintf(stderr, "%s:%d:%d: warning: ignoring '%s': not a parameter of machine '%s'\n", ps->file,
+			        ps->line, ps->col, ps->key, mname);
+			continue;
+		}
 		if (!pd) {
-			param_err(d, ps, "unknown parameter '%s' for machine '%s' (see gpumc list)", ps->key, s->machine);
+			param_err(d, ps, "unknown parameter '%s' for machine '%s' (see gpumc list)", ps->key, mname);
 			continue;
 		}
 		unsigned v = 0;
@@ -113,6 +175,11 @@ int params_apply(const struct param_def *defs, unsigned n, const struct spec *s,
 				}
 				idx++;
 				c += l + (bar ? 1 : 0);
+			}
+			if (!found && lenient && ps->line) {
+				fprintf(stderr, "%s:%d:%d: warning: ignoring %s = %s: machine '%s' takes %s\n", ps->file,
+				        ps->line, ps->col, ps->key, ps->value, mname, pd->choices);
+				continue;
 			}
 			if (!found) {
 				param_err(d, ps, "'%s' expects one of %s", pd->name, pd->choices);

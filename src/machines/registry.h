@@ -25,6 +25,8 @@ struct machine_def {
 };
 
 const struct machine_def *registry_find(const char *name);
+/* The machine a spec asks for: `machine NAME`, overridden by -D machine=NAME. */
+const char *registry_machine(const struct spec *s);
 const struct machine_def *registry_all(unsigned *n);
 /* Build the spec's machine with its parameters and -D overrides. */
 struct model *registry_build(const struct spec *s, struct diag *d);

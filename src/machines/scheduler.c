@@ -9,13 +9,36 @@
 #include "config.h"
 #include "machines/scheduler.h"
 
+#include "machines/dab_sched.h"
+
 unsigned sched_enabled(const struct gpu *g, const uint8_t *sv, struct action *out)
 {
 	unsigned n = 0;
-	for (unsigned w = 0; w < g->nwarps; w++) {
-		const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
-		if (h->status == W_READY)
-			out[n++] = (struct action){ GPU_A_ISSUE, (uint16_t)gpu_sched_of(g, w), w, 0 };
+	if (!g->cfg.dab) {
+		for (unsigned w = 0; w < g->nwarps; w++) {
+			const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
+			if (h->status == W_READY)
+				out[n++] = (struct action){ GPU_A_ISSUE, (uint16_t)gpu_sched_of(g, w), w, 0 };
+		}
+		return n;
+	}
+	/* DAB: the scheduler's determinism-aware policy filters (dab_sched.c);
+	** actions stay in warp-id order */
+	unsigned nsched = g->cfg.sms * g->cfg.schedulers;
+	for (unsigned k = 0; k < nsched; k++) {
+		struct dab_sched_view v;
+		int viewed = 0;
+		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
+			unsigned w = g->sched_warps[i];
+			if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
+				continue;
+			if (!viewed) {
+				dab_sched_view(g, sv, k, &v);
+				viewed = 1;
+			}
+			if (dab_sched_may_issue(g, sv, w, &v))
+				out[n++] = (struct action){ GPU_A_ISSUE, (uint16_t)k, w, 0 };
+		}
 	}
 	return n;
 }

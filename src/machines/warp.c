@@ -26,6 +26,7 @@
 
 #include "machines/alu.h"
 #include "machines/barrier.h"
+#include "machines/dab.h"
 #include "machines/memory.h"
 #include "machines/rop.h"
 
@@ -305,10 +306,21 @@ void warp_issue(const struct gpu *g, uint8_t *sv, unsigned w)
 			warp_advance(g, sv, w);
 			return;
 		}
+		if (g->cfg.dab && !dab_fence_clear(g, sv, w)) {
+			/* bar.sync is a CTA fence: buffered atomics flush first */
+			gpu_warp(g, sv, w)->status = W_FLUSHWAIT;
+			return;
+		}
 		gpu_warp(g, sv, w)->status = W_BARRIER;
 		bar_check(g, sv, gpu_cta_of(g, w));
 		return;
 	case OP_MEMBAR:
+		if (g->cfg.dab && !dab_fence_clear(g, sv, w)) {
+			gpu_warp(g, sv, w)->status = W_FLUSHWAIT;
+			return;
+		}
+		warp_advance(g, sv, w);
+		return;
 	case OP_NOP:
 		warp_advance(g, sv, w);
 		return;
@@ -322,6 +334,8 @@ void warp_issue(const struct gpu *g, uint8_t *sv, unsigned w)
 			warp_advance(g, sv, w);
 		} else if (in->space == SP_SHARED) {
 			memop(g, sv, w, in, m);
+		} else if (g->cfg.dab) {
+			dab_atomic(g, sv, w, in, m);
 		} else {
 			rop_send(g, sv, w, m);
 		}
