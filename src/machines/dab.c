@@ -48,13 +48,15 @@
 #include <string.h>
 
 #include "machines/alu.h"
+#include "machines/barrier.h"
 #include "machines/dab_sched.h"
 #include "machines/memory.h"
 #include "machines/warp.h"
 #include "util/strbuf.h"
 
 #define PEND_ADVANCE 0x80 /* warp_hdr.pending: advance past the atom on release */
-#define PEND_COUNT 0x7f   /* warp_hdr.pending: entries whose old value is owed */
+#define PEND_DIRTY 0x40   /* warp_hdr.pending: atomics buffered since the last flush */
+#define PEND_COUNT 0x3f   /* warp_hdr.pending: entries whose old value is owed */
 
 struct dab_buf {
 	uint16_t count, pad;
@@ -193,10 +195,11 @@ void dab_atomic(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr
 			owed++;
 		}
 	}
+	struct warp_hdr *h = gpu_warp(g, sv, w);
+	h->pending |= PEND_DIRTY;
 	if (owed) {
-		struct warp_hdr *h = gpu_warp(g, sv, w);
 		h->status = W_FLUSHWAIT;
-		h->pending = (uint8_t)(PEND_ADVANCE | owed);
+		h->pending |= (uint8_t)(PEND_ADVANCE | owed);
 	} else {
 		warp_advance(g, sv, w);
 	}
@@ -220,10 +223,11 @@ static int anything_in_flight(const struct gpu *g, const uint8_t *sv)
 
 int dab_fence_clear(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
-	/* a fence orders this warp's atomics before what follows: its buffer
-	** must be empty and nothing of its SM may be in flight */
-	(void)w;
-	return !anything_buffered(g, sv, -1) && !anything_in_flight(g, sv);
+	/* a fence orders this warp's own atomics before what follows: it
+	** waits only if the warp buffered atomics since the last flush.
+	** Waiting for other warps' atomics would make the flush depend on how
+	** far they got: timing. */
+	return !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY);
 }
 
 int dab_quiescent(const struct gpu *g, const uint8_t *sv)
@@ -272,22 +276,35 @@ unsigned dab_enabled(const struct gpu *g, const uint8_t *sv, int any_issue, cons
 	return n;
 }
 
-/* Let waiting warps go: those owed atom results only once they arrived. */
+/* Let waiting warps go: those owed atom results only once they arrived.
+** A warp that waited at a fence has what it waited for -- the flush made
+** its atomics visible -- so it passes the fence now; re-checking later
+** would make it wait for other warps' newer atomics, a timing-dependent
+** flush.  A warp blocked on a full buffer re-issues its atomic. */
 static void release(const struct gpu *g, uint8_t *sv, int sm)
 {
+	int ctas_to_check = 0;
 	for (unsigned w = 0; w < g->nwarps; w++) {
 		struct warp_hdr *h = gpu_warp(g, sv, w);
 		if (h->status != W_FLUSHWAIT || (sm >= 0 && gpu_sm_of(g, w) != (unsigned)sm))
 			continue;
 		if (h->pending & PEND_COUNT)
 			continue;
+		const struct instr *in = &g->prog->ins[warp_pc(g, sv, w)];
 		if (h->pending & PEND_ADVANCE) {
-			h->pending = 0;
+			h->pending &= (uint8_t)~PEND_ADVANCE;
 			warp_advance(g, sv, w);
+		} else if (in->op == OP_MEMBAR) {
+			warp_advance(g, sv, w);
+		} else if (in->op == OP_BAR) {
+			h->status = W_BARRIER; /* arrive; released below */
+			ctas_to_check = 1;
 		} else {
-			h->status = W_READY; /* re-issue the blocked instruction */
+			h->status = W_READY; /* re-issue the atomic */
 		}
 	}
+	for (unsigned cta = 0; ctas_to_check && cta < g->cfg.ctas; cta++)
+		bar_check(g, sv, cta);
 }
 
 /* Round-robin turn of partition p: the next SM, from `from`, with entries. */
@@ -302,6 +319,14 @@ static void next_turn(const struct gpu *g, const uint8_t *sv, unsigned p, unsign
 		}
 	}
 	*prr(g, sv, p) = 0;
+}
+
+/* The warps of SM sm (-1: all) have had their atomics flushed. */
+static void clean(const struct gpu *g, uint8_t *sv, int sm)
+{
+	for (unsigned w = 0; w < g->nwarps; w++)
+		if (sm < 0 || gpu_sm_of(g, w) == (unsigned)sm)
+			gpu_warp(g, sv, w)->pending &= (uint8_t)~PEND_DIRTY;
 }
 
 static void flush(const struct gpu *g, uint8_t *sv, int sm)
@@ -321,8 +346,10 @@ static void flush(const struct gpu *g, uint8_t *sv, int sm)
 	}
 	for (unsigned p = 0; p < c->partitions; p++)
 		next_turn(g, sv, p, 0);
-	if (c->flush >= DF_NR_OF)
+	if (c->flush >= DF_NR_OF) {
+		clean(g, sv, sm);
 		release(g, sv, sm); /* warps go on while the entries travel */
+	}
 }
 
 static void drain(const struct gpu *g, uint8_t *sv, unsigned q)
@@ -344,8 +371,11 @@ static void drain(const struct gpu *g, uint8_t *sv, unsigned q)
 	unsigned p = q % c->partitions, s = q / c->partitions;
 	if (c->flush == DF_ORDERED)
 		next_turn(g, sv, p, s + 1);
-	if (!anything_in_flight(g, sv))
+	if (!anything_in_flight(g, sv)) {
+		if (c->flush < DF_NR_OF)
+			clean(g, sv, -1);
 		release(g, sv, -1); /* the flush is complete: fences may pass */
+	}
 	else if (c->flush >= DF_NR_OF && head.ret)
 		release(g, sv, (int)gpu_sm_of(g, head.warp));
 }
