@@ -351,10 +351,16 @@ base_table() {
 		fi
 		# shellcheck disable=SC2086
 		gpumc_run "$root/specs/baseline/$name.gpu" $defs
-		row_g "${defs:-(spec defaults)}"
+		local label=${defs:-(spec defaults)}
+		label=${label//warps_per_cta/wpc}
+		label=${label//threads_per_warp/tpw}
+		row_g "$label"
 		printf " %5s  %s\n" "$g_sv" "$g_verdict"
 		[ -z "$g_note" ] || echo "   gpumc: $g_note"
 	done
+	echo
+	echo "(SV B = gpumc state vector bytes.  A \"fail\" verdict is the spec's expected one; exploration stops"
+	echo " at the first violation, so those rows count the states explored up to it.)"
 }
 
 # }===
@@ -371,6 +377,7 @@ time) echo "peak RSS: /usr/bin/time -v" ;;
 wrap) echo "peak RSS: getrusage wrapper" ;;
 *) echo "peak RSS: unavailable (no /usr/bin/time, no C compiler): shown as -" ;;
 esac
+echo "sizes: -D ctas, wpc = warps_per_cta, tpw = threads_per_warp (= atomics per warp in the twins), sms"
 echo "columns: exact mode (default visited set), then cmp = --compact (64-bit fingerprints);"
 echo "         B/state = gpumc's storage bytes / states; exact/S, cmp/S = gpumc states/s over SPIN states/s"
 

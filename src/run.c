@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "explore/concrete.h"
 #include "report.h"
+#include "state/hash.h"
 #include "state/sideset.h"
 
 struct result_bucket {
@@ -153,7 +154,16 @@ int cmd_run(int argc, char **argv)
 			sb_printf(&out, "%u distinct result%s:\n", nb, nb == 1 ? "" : "s");
 			for (unsigned i = 0; i < nb; i++) {
 				sb_printf(&out, "  %8llu run%s  ", (unsigned long long)b[i].count, b[i].count == 1 ? " " : "s");
-				report_locs(m, b[i].sv, locs, nlocs, &out, 0);
+				if (nlocs <= 8) {
+					report_locs(m, b[i].sv, locs, nlocs, &out, 0);
+				} else {
+					/* a large result: its first values and a digest of all */
+					report_locs(m, b[i].sv, locs, 3, &out, 0);
+					for (unsigned k = 0; k < nlocs; k++)
+						key[k] = m->read(m, b[i].sv, locs[k]);
+					sb_printf(&out, ", ... (%u values, XXH3 %016llx)", nlocs,
+					          (unsigned long long)state_hash(key, sizeof(uint32_t) * nlocs));
+				}
 				sb_printf(&out, "   (first seed %llu)\n", (unsigned long long)b[i].first_seed);
 			}
 			sb_printf(&out, "%.3f s simulated, %.0f warp-instructions/s\n", secs, ips);

@@ -111,6 +111,9 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 			if (j - i > 1)
 				k = i + (m->pick ? m->pick(m, cand + i, j - i, last[cand[i].unit], rng_next, &rng) : 0);
 			const struct action *a = &cand[k];
+			i = j;
+			if (busy_units && m->still_enabled && !m->still_enabled(m, sv, a))
+				continue; /* another unit took what it needed: stall */
 			m->timing(m, sv, a, &t, rng_next, &rng);
 			if (m->count)
 				m->count(m, sv, a, r->counters);
@@ -121,7 +124,6 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 			for (unsigned u = 0; u < t.n; u++)
 				ready[t.upd[u].subject] = now + t.upd[u].delay;
 			busy_units++;
-			i = j;
 		}
 		r->idle_unit_cycles += m->nunits - busy_units;
 		now++;

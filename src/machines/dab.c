@@ -34,9 +34,9 @@
 **
 ** State slice (at g->dab_off):
 **   sched   per scheduler struct dab_sched_state (dab_sched.c)
-**   bufs    per buffer: count u16, pad u16, entries x struct dab_entry
+**   bufs    per buffer: count u16, pad u16, entries x struct atomic_entry
 **   prr     per partition: u16 round-robin SM of the ordered reorder buffer
-**   queues  per (SM, partition): count u16, pad u16, cap x struct dab_entry
+**   queues  per (SM, partition): count u16, pad u16, cap x struct atomic_entry
 ** Invariants:
 **   DAB-1 buffers are empty whenever a FIFO holds entries (ordered, nr);
 **   DAB-2 a warp in FLUSHWAIT has pc on the instruction that blocked it,
@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "machines/alu.h"
+#include "machines/atomic_entry.h"
 #include "machines/barrier.h"
 #include "machines/dab_sched.h"
 #include "machines/memory.h"
@@ -67,9 +68,9 @@ static struct dab_buf *buf(const struct gpu *g, const uint8_t *sv, unsigned b)
 	return (struct dab_buf *)(sv + g->dab_buf_off + g->dab_buf_bytes * b);
 }
 
-static struct dab_entry *buf_entries(const struct gpu *g, const uint8_t *sv, unsigned b)
+static struct atomic_entry *buf_entries(const struct gpu *g, const uint8_t *sv, unsigned b)
 {
-	return (struct dab_entry *)(sv + g->dab_buf_off + g->dab_buf_bytes * b + sizeof(struct dab_buf));
+	return (struct atomic_entry *)(sv + g->dab_buf_off + g->dab_buf_bytes * b + sizeof(struct dab_buf));
 }
 
 static uint16_t *queue(const struct gpu *g, const uint8_t *sv, unsigned q)
@@ -77,9 +78,9 @@ static uint16_t *queue(const struct gpu *g, const uint8_t *sv, unsigned q)
 	return (uint16_t *)(sv + g->dab_q_off + g->dab_q_bytes * q);
 }
 
-static struct dab_entry *queue_entries(const struct gpu *g, const uint8_t *sv, unsigned q)
+static struct atomic_entry *queue_entries(const struct gpu *g, const uint8_t *sv, unsigned q)
 {
-	return (struct dab_entry *)(sv + g->dab_q_off + g->dab_q_bytes * q + 4);
+	return (struct atomic_entry *)(sv + g->dab_q_off + g->dab_q_bytes * q + 4);
 }
 
 static uint16_t *prr(const struct gpu *g, const uint8_t *sv, unsigned p)
@@ -101,7 +102,7 @@ size_t dab_layout(struct gpu *g, size_t off)
 	g->dab_sched_off = off;
 	off += sizeof(struct dab_sched_state) * nsched;
 	g->dab_buf_off = off;
-	g->dab_buf_bytes = sizeof(struct dab_buf) + sizeof(struct dab_entry) * c->entries;
+	g->dab_buf_bytes = sizeof(struct dab_buf) + sizeof(struct atomic_entry) * c->entries;
 	off += g->dab_buf_bytes * g->dab_nbufs;
 	g->dab_prr_off = off;
 	off += (2 * c->partitions + 3) & ~(size_t)3;
@@ -110,7 +111,7 @@ size_t dab_layout(struct gpu *g, size_t off)
 	unsigned per_sm = (g->dab_nbufs + c->sms - 1) / c->sms * c->entries;
 	g->dab_qcap = per_sm * (c->flush >= DF_NR_OF ? 2 : 1);
 	g->dab_q_off = off;
-	g->dab_q_bytes = 4 + sizeof(struct dab_entry) * g->dab_qcap;
+	g->dab_q_bytes = 4 + sizeof(struct atomic_entry) * g->dab_qcap;
 	off += g->dab_q_bytes * g->nqueues;
 	return off - g->dab_off;
 }
@@ -132,7 +133,7 @@ static int fusable(enum atom_op op)
 }
 
 /* The entry this atomic fuses into, or NULL. */
-static struct dab_entry *fuse_target(const struct gpu *g, struct dab_entry *e, unsigned n,
+static struct atomic_entry *fuse_target(const struct gpu *g, struct atomic_entry *e, unsigned n,
                                      uint32_t addr, const struct instr *in)
 {
 	if (!g->cfg.fusion || in->op == OP_ATOM || !fusable(in->aop))
@@ -147,10 +148,10 @@ void dab_atomic(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr
 {
 	unsigned b = buffer_of(g, w), lanes = g->cfg.threads_per_warp;
 	struct dab_buf *bf = buf(g, sv, b);
-	struct dab_entry *e = buf_entries(g, sv, b);
+	struct atomic_entry *e = buf_entries(g, sv, b);
 	/* check every address first: a faulting lane buffers nothing */
 	unsigned need = 0;
-	struct dab_entry tmp[32];
+	struct atomic_entry tmp[32];
 	unsigned nt = 0;
 	for (unsigned l = 0; l < lanes; l++) {
 		if (!(m >> l & 1))
@@ -178,22 +179,14 @@ void dab_atomic(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr
 	for (unsigned l = 0; l < lanes; l++) {
 		if (!(m >> l & 1))
 			continue;
-		uint32_t a = warp_address(g, sv, w, l);
-		uint32_t x = warp_operand(g, sv, w, l, &in->src[0]);
-		uint32_t y = warp_operand(g, sv, w, l, &in->src[1]);
-		struct dab_entry *t = fuse_target(g, e, bf->count, a, in);
+		struct atomic_entry n = atomic_entry_of(g, sv, w, l, in);
+		struct atomic_entry *t = fuse_target(g, e, bf->count, n.addr, in);
 		if (t) {
-			t->arg = alu_atomic(in->aop, in->type, t->arg, x, 0);
+			t->arg = alu_atomic(in->aop, in->type, t->arg, n.arg, 0);
 			continue;
 		}
-		t = &e[bf->count++];
-		*t = (struct dab_entry){ a, x, y, (uint8_t)in->aop, (uint8_t)in->type, (uint8_t)l, 0, 0, 0 };
-		if (in->op == OP_ATOM) {
-			t->dst = (uint8_t)in->dst;
-			t->warp = (uint16_t)w;
-			t->ret = 1;
-			owed++;
-		}
+		e[bf->count++] = n;
+		owed += n.ret;
 	}
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	h->pending |= PEND_DIRTY;
@@ -252,25 +245,25 @@ unsigned dab_enabled(const struct gpu *g, const uint8_t *sv, int any_issue, cons
 	if (c->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < c->sms; s++)
 			if (!sm_issue[s] && anything_buffered(g, sv, (int)s) && room(g, sv, s))
-				out[n++] = (struct action){ GPU_A_FLUSH, (uint16_t)flush_unit, g->nwarps * (1 + c->partitions) + s, s };
+				out[n++] = (struct action){ GPU_A_FLUSH, (uint16_t)flush_unit, g->nwarps + g->nqueues + 1 + s, s };
 	} else if (!any_issue && anything_buffered(g, sv, -1)) {
 		int ok = c->flush == DF_NR_OF;
 		for (unsigned s = 0; ok && s < c->sms; s++)
 			ok = room(g, sv, s);
 		if (ok || !anything_in_flight(g, sv))
-			out[n++] = (struct action){ GPU_A_FLUSH, (uint16_t)flush_unit, g->nwarps * (1 + c->partitions), c->sms };
+			out[n++] = (struct action){ GPU_A_FLUSH, (uint16_t)flush_unit, g->nwarps + g->nqueues, c->sms };
 	}
 	for (unsigned p = 0; p < c->partitions; p++) {
 		if (c->flush == DF_ORDERED) {
 			unsigned s = *prr(g, sv, p), q = s * c->partitions + p;
 			if (queue(g, sv, q)[0])
-				out[n++] = (struct action){ GPU_A_DRAIN, (uint16_t)(c->sms * c->schedulers + q), g->nwarps + q, q };
+				out[n++] = (struct action){ GPU_A_DRAIN, (uint16_t)(c->sms * c->schedulers + p), g->nwarps + q, q };
 			continue;
 		}
 		for (unsigned s = 0; s < c->sms; s++) {
 			unsigned q = s * c->partitions + p;
 			if (queue(g, sv, q)[0])
-				out[n++] = (struct action){ GPU_A_DRAIN, (uint16_t)(c->sms * c->schedulers + q), g->nwarps + q, q };
+				out[n++] = (struct action){ GPU_A_DRAIN, (uint16_t)(c->sms * c->schedulers + p), g->nwarps + q, q };
 		}
 	}
 	return n;
@@ -337,7 +330,7 @@ static void flush(const struct gpu *g, uint8_t *sv, int sm)
 		if (sm >= 0 && s != (unsigned)sm)
 			continue;
 		struct dab_buf *bf = buf(g, sv, b);
-		struct dab_entry *e = buf_entries(g, sv, b);
+		struct atomic_entry *e = buf_entries(g, sv, b);
 		for (unsigned i = 0; i < bf->count; i++) {
 			uint16_t *qh = queue(g, sv, s * c->partitions + mem_partition(g, e[i].addr));
 			queue_entries(g, sv, s * c->partitions + mem_partition(g, e[i].addr))[qh[0]++] = e[i];
@@ -356,18 +349,12 @@ static void drain(const struct gpu *g, uint8_t *sv, unsigned q)
 {
 	const struct gpu_cfg *c = &g->cfg;
 	uint16_t *qh = queue(g, sv, q);
-	struct dab_entry *e = queue_entries(g, sv, q), head = e[0];
+	struct atomic_entry *e = queue_entries(g, sv, q), head = e[0];
 	memmove(e, e + 1, sizeof *e * (size_t)(qh[0] - 1));
 	memset(&e[qh[0] - 1], 0, sizeof *e);
 	qh[0]--;
-	int fault = 0;
-	uint32_t *word = mem_word(g, sv, SP_GLOBAL, 0, -1, head.addr, &fault); /* checked when buffered */
-	uint32_t old = *word;
-	*word = alu_atomic((enum atom_op)head.op, (enum vtype)head.type, old, head.arg, head.arg2);
-	if (head.ret) {
-		gpu_regs(g, sv, head.warp)[(size_t)head.dst * c->threads_per_warp + head.lane] = old;
+	if (atomic_entry_perform(g, sv, &head))
 		gpu_warp(g, sv, head.warp)->pending--;
-	}
 	unsigned p = q % c->partitions, s = q / c->partitions;
 	if (c->flush == DF_ORDERED)
 		next_turn(g, sv, p, s + 1);
@@ -398,10 +385,9 @@ void dab_describe(const struct gpu *g, const uint8_t *sv, const struct action *a
 		return;
 	}
 	unsigned q = a->arg;
-	const struct dab_entry *e = queue_entries(g, sv, q);
-	sb_printf(out, "partition %u performs the flushed atomic from sm %u: [0x%x] %s ", q % g->cfg.partitions,
-	          q / g->cfg.partitions, e->addr, e->type == VT_F32 ? "f32" : "u32");
-	value_print(e->arg, (enum vtype)e->type, out);
+	sb_printf(out, "partition %u performs the flushed atomic from sm %u: ", q % g->cfg.partitions,
+	          q / g->cfg.partitions);
+	atomic_entry_describe(queue_entries(g, sv, q), out);
 }
 
 void dab_print(const struct gpu *g, const uint8_t *sv, struct strbuf *out)
@@ -441,7 +427,7 @@ unsigned dab_flush_transactions(const struct gpu *g, const uint8_t *sv, const st
 		if (a->arg < g->cfg.sms && s != a->arg)
 			continue;
 		const struct dab_buf *bf = buf(g, sv, b);
-		const struct dab_entry *e = buf_entries(g, sv, b);
+		const struct atomic_entry *e = buf_entries(g, sv, b);
 		for (unsigned i = 0; i < bf->count; i++) {
 			int seen = 0;
 			for (unsigned k = 0; g->cfg.coalesce && k < i && !seen; k++)

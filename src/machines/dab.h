@@ -4,16 +4,6 @@
 
 #include "machines/gpu.h"
 
-/* One buffered atomic (20 bytes): what a ROP will perform at flush time. */
-struct dab_entry {
-	uint32_t addr, arg, arg2; /* arg2: cas new value                    */
-	uint8_t op, type;         /* enum atom_op, enum vtype               */
-	uint8_t lane, dst;        /* returning atom: lane and register      */
-	uint16_t warp;            /* returning atom: the waiting warp       */
-	uint16_t ret;             /* 1: atom whose old value goes back      */
-};
-_Static_assert(sizeof(struct dab_entry) == 20, "DAB entry is 20 bytes");
-
 /* Lay out the DAB slice starting at off; returns its size. */
 size_t dab_layout(struct gpu *g, size_t off);
 /* Warp w issues a global atom/red with lanes m: buffer it, or block the

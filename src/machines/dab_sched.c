@@ -29,15 +29,6 @@ static struct dab_sched_state *state(const struct gpu *g, const uint8_t *sv, uns
 	return (struct dab_sched_state *)(sv + g->dab_sched_off) + k;
 }
 
-int dab_at_atomic(const struct gpu *g, const uint8_t *sv, unsigned w)
-{
-	unsigned pc = warp_pc(g, sv, w);
-	if (pc >= (unsigned)g->prog->nins)
-		return 0;
-	const struct instr *in = &g->prog->ins[pc];
-	return (in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL;
-}
-
 /* Every warp of scheduler k at an atomic, blocked or done, and one at an
 ** atomic: the point where GTRR switches and a GTAR round begins. */
 static uint64_t all_at_atomic(const struct gpu *g, const uint8_t *sv, unsigned k)
@@ -47,7 +38,7 @@ static uint64_t all_at_atomic(const struct gpu *g, const uint8_t *sv, unsigned k
 		unsigned w = g->sched_warps[i];
 		uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
 		if (st == W_READY) {
-			if (!dab_at_atomic(g, sv, w))
+			if (!warp_at_global_atomic(g, sv, w))
 				return 0;
 			at |= 1ull << (i - g->sched_first[k]);
 		}
@@ -101,7 +92,7 @@ int dab_sched_may_issue(const struct gpu *g, const uint8_t *sv, unsigned w, cons
 {
 	if (v->srr)
 		return w == v->rr_warp;
-	int atomic = dab_at_atomic(g, sv, w);
+	int atomic = warp_at_global_atomic(g, sv, w);
 	switch (g->cfg.dab_sched) {
 	case DS_GTRR: return !atomic;
 	case DS_GTAR: return atomic ? w == v->atom_warp : 1;

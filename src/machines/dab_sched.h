@@ -31,7 +31,5 @@ int dab_sched_may_issue(const struct gpu *g, const uint8_t *sv, unsigned w, cons
 ** that atomic went into the buffer (not blocked on a full one). */
 void dab_sched_issued(const struct gpu *g, uint8_t *sv, unsigned w, const struct dab_sched_view *v,
                       int atomic, int buffered);
-/* Is warp w's current instruction a global atom/red? */
-int dab_at_atomic(const struct gpu *g, const uint8_t *sv, unsigned w);
 
 #endif

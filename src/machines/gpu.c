@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machines/atomic_entry.h"
 #include "machines/dab.h"
 #include "machines/dab_sched.h"
 #include "machines/memory.h"
@@ -22,13 +23,6 @@
 #include "util/strbuf.h"
 
 #define G(m) ((const struct gpu *)(m)->priv)
-
-/* Concrete-mode subject of warp w's atomic request in flight to partition
-** p: ready once it has crossed the interconnect. */
-static uint32_t packet_subject(const struct gpu *g, unsigned w, unsigned p)
-{
-	return g->nwarps + w * g->cfg.partitions + p;
-}
 
 static void gpu_init(const struct model *m, uint8_t *sv)
 {
@@ -53,7 +47,7 @@ static unsigned gpu_enabled(const struct model *m, const uint8_t *sv, struct act
 	for (unsigned q = 0; q < g->nqueues; q++)
 		if (rop_count(g, sv, q))
 			out[n++] = (struct action){ GPU_A_ROP, (uint16_t)(g->cfg.sms * g->cfg.schedulers + q % g->cfg.partitions),
-			                            packet_subject(g, rop_head(g, sv, q), q % g->cfg.partitions), q };
+			                            g->nwarps + q, q };
 	return n;
 }
 
@@ -64,7 +58,7 @@ static void gpu_apply(const struct model *m, uint8_t *sv, const struct action *a
 		unsigned w = a->subject, pc = warp_pc(g, sv, w);
 		struct dab_sched_view v;
 		dab_sched_view(g, sv, gpu_sched_of(g, w), &v);
-		int atomic = dab_at_atomic(g, sv, w);
+		int atomic = warp_at_global_atomic(g, sv, w);
 		warp_issue(g, sv, w);
 		int buffered = atomic && (warp_pc(g, sv, w) != pc || (gpu_warp(g, sv, w)->pending & 0x80));
 		dab_sched_issued(g, sv, w, &v, atomic, buffered);
@@ -75,6 +69,18 @@ static void gpu_apply(const struct model *m, uint8_t *sv, const struct action *a
 	} else {
 		dab_apply(g, sv, a);
 	}
+}
+
+static int gpu_still_enabled(const struct model *m, const uint8_t *sv, const struct action *a)
+{
+	const struct gpu *g = G(m);
+	if (a->kind != GPU_A_ISSUE)
+		return 1; /* FIFO heads and flushes are not taken by other units */
+	unsigned w = a->subject;
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
+		return 0;
+	return g->cfg.dab || !warp_at_global_atomic(g, sv, w) ||
+	       rop_can_accept(g, sv, w, warp_exec_mask(g, (uint8_t *)sv, w));
 }
 
 static enum model_status gpu_status(const struct model *m, const uint8_t *sv)
@@ -88,8 +94,8 @@ static enum model_status gpu_status(const struct model *m, const uint8_t *sv)
 		if (st != W_DONE)
 			done = 0;
 	}
-	if (done && g->cfg.dab && !dab_quiescent(g, sv))
-		done = 0; /* buffered atomics still to flush */
+	if (done && (g->cfg.dab ? !dab_quiescent(g, sv) : !rop_quiescent(g, sv)))
+		done = 0; /* atomics still buffered or in flight */
 	return done ? MS_TERMINAL : MS_RUNNING;
 }
 
@@ -105,10 +111,7 @@ static void gpu_describe(const struct model *m, const uint8_t *sv, const struct 
 	} else if (a->kind != GPU_A_ROP) {
 		dab_describe(g, sv, a, out);
 	} else {
-		unsigned q = a->arg, w = rop_head(g, sv, q);
-		sb_printf(out, "partition %u ROP performs the atomic of warp %u from sm %u (pc %u: %s)",
-		          q % g->cfg.partitions, w, q / g->cfg.partitions, warp_pc(g, sv, w),
-		          g->prog->ins[warp_pc(g, sv, w)].text);
+		rop_describe(g, sv, a->arg, out);
 	}
 }
 
@@ -305,15 +308,15 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 		return;
 	}
 	if (a->kind == GPU_A_ROP) {
-		unsigned q = a->arg, w = rop_head(g, sv, q), p = q % c->partitions, lanes = 0;
-		uint32_t mask = warp_exec_mask(g, s, w);
-		for (unsigned l = 0; l < c->threads_per_warp; l++)
-			if (mask >> l & 1 && mem_partition(g, warp_address(g, s, w, l)) == p)
-				lanes++;
-		t->busy = c->lat_rop * (lanes ? lanes : 1);
-		/* the acknowledgement travels back to the warp */
-		t->upd[t->n++].subject = w;
-		t->upd[0].delay = t->busy + c->lat_icnt;
+		unsigned w = rop_head(g, sv, a->arg);
+		t->busy = c->lat_rop;
+		/* a warp waiting for this, its last atomic, hears back over the
+		** interconnect */
+		const struct warp_hdr *h = gpu_warp(g, s, w);
+		if (h->status == W_ATOMIC && h->pending == 1) {
+			t->upd[t->n].subject = w;
+			t->upd[t->n++].delay = t->busy + c->lat_icnt;
+		}
 		return;
 	}
 	unsigned w = a->subject;
@@ -323,6 +326,8 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 	case OP_LD:
 	case OP_ST:
 		lat = in->space == SP_SHARED ? c->lat_shared : c->lat_global;
+		if (in->space == SP_GLOBAL && c->global_jitter)
+			lat += (unsigned)(rnd(rng) % (c->global_jitter + 1));
 		break;
 	case OP_BAR:
 		lat = c->lat_bar;
@@ -340,10 +345,13 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 			for (unsigned l = 0; l < c->threads_per_warp; l++)
 				if (mask >> l & 1)
 					parts |= 1u << mem_partition(g, warp_address(g, s, w, l));
+			/* a FIFO that was empty gets a new head: it is ready once that
+			** entry crossed; entries behind a head follow it in order */
+			unsigned sm = gpu_sm_of(g, w);
 			for (unsigned p = 0; p < c->partitions; p++)
-				if (parts >> p & 1) {
+				if (parts >> p & 1 && !rop_count(g, sv, sm * c->partitions + p)) {
 					unsigned j = c->icnt_jitter ? (unsigned)(rnd(rng) % (c->icnt_jitter + 1)) : 0;
-					t->upd[t->n].subject = packet_subject(g, w, p);
+					t->upd[t->n].subject = g->nwarps + sm * c->partitions + p;
 					t->upd[t->n++].delay = c->lat_icnt + j;
 				}
 		}
@@ -378,11 +386,7 @@ static void gpu_count(const struct model *m, const uint8_t *sv, const struct act
 		return;
 	}
 	if (a->kind == GPU_A_ROP) {
-		unsigned q = a->arg, w = rop_head(g, sv, q);
-		uint32_t mask = warp_exec_mask(g, s, w);
-		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
-			if (mask >> l & 1 && mem_partition(g, warp_address(g, s, w, l)) == q % g->cfg.partitions)
-				ct[CT_ATOM_LANES]++;
+		ct[CT_ATOM_LANES]++;
 		return;
 	}
 	unsigned w = a->subject;
@@ -465,7 +469,8 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	g->reg_off = g->stack_off + sizeof(struct stack_entry) * c->stack_depth;
 	g->warp_bytes = g->reg_off + (size_t)s->prog.nregs * c->threads_per_warp * 4;
 	g->rop_off = g->warp_off + g->warp_bytes * g->nwarps;
-	g->rop_bytes = c->dab ? 0 : 2 * (1 + (size_t)g->warps_per_sm);
+	g->rop_cap = c->icnt_queue ? c->icnt_queue : 2 * c->threads_per_warp;
+	g->rop_bytes = c->dab ? 0 : 4 + sizeof(struct atomic_entry) * (size_t)g->rop_cap;
 	size_t end = (g->rop_off + g->rop_bytes * g->nqueues + 3) & ~(size_t)3;
 	/* the warps of each scheduler, for the determinism-aware policies */
 	unsigned nsched = c->sms * c->schedulers;
@@ -511,12 +516,13 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	m->loc_type = gpu_loc_type;
 	m->default_observables = gpu_default_obs;
 	m->nunits = c->sms * c->schedulers + g->nqueues + c->sms + 1;
-	m->nsubjects = g->nwarps * (1 + c->partitions) + c->sms + 1;
+	m->nsubjects = g->nwarps + g->nqueues + c->sms + 1;
 	m->timing = gpu_timing;
 	m->count = gpu_count;
 	m->ncounters = CT_N;
 	m->counter_names = gpu_counters;
 	m->pick = gpu_pick;
+	m->still_enabled = gpu_still_enabled;
 	m->destroy = gpu_destroy;
 	return m;
 }

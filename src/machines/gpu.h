@@ -16,12 +16,13 @@
 **   status   u8   W_READY | W_BARRIER | W_ATOMIC | W_FAULT | W_DONE
 **   sp       u8   SIMT stack entries in use (0 once every lane exited)
 **   fault    u8   fault code when status == W_FAULT
-**   pending  u8   bit p set: an atomic request waits in partition p's FIFO
+**   pending  u8   baseline: the warp's atomics in the ROP FIFOs (rop.c);
+**                 dab: owed atom results and flags (dab.c)
 **   stack    sp x { pc u16, rpc u16, mask u32 }, unused entries zero
 **   regs     nregs x lanes x u32, register-major
 **
-** ROP FIFO (per SM x partition): count u16, then cap x u16 warp ids in
-** arrival order (unused zero).  cap = warps resident on the SM.
+** ROP FIFO (per SM x partition): count u16, pad u16, then cap atomic
+** entries (atomic_entry.h) in arrival order, unused zero.
 */
 #ifndef GPUMC_GPU_H
 #define GPUMC_GPU_H
@@ -56,11 +57,12 @@ struct gpu_cfg {
 	/* launch */
 	unsigned ctas, warps_per_cta, threads_per_warp;
 	/* concrete-mode latencies (cycles) */
-	unsigned lat_alu, lat_shared, lat_global, lat_icnt, icnt_jitter, lat_rop, lat_bar;
+	unsigned lat_alu, lat_shared, lat_global, global_jitter, lat_icnt, icnt_jitter, lat_rop, lat_bar;
 	unsigned sched_policy; /* concrete mode: 0 GTO, 1 any ready warp at random */
 	/* DAB (machine "dab"; dab = 0 on the baseline) */
 	unsigned dab, dab_sched, buffer_level, entries, fusion, coalesce, offset_flush, flush;
 	unsigned lat_flush;
+	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
 };
 
 struct stack_entry {
@@ -82,6 +84,7 @@ struct gpu {
 	unsigned warps_per_sm;  /* upper bound, for FIFO capacity               */
 	size_t shared_off, warp_off, warp_bytes, stack_off, reg_off, rop_off, rop_bytes;
 	unsigned nqueues;       /* sms * partitions                             */
+	unsigned rop_cap;       /* entries per ROP FIFO                         */
 	/* DAB slice (dab.c): see the layout comment there */
 	size_t dab_off, dab_sched_off, dab_buf_off, dab_buf_bytes, dab_prr_off, dab_q_off, dab_q_bytes;
 	unsigned dab_nbufs, dab_qcap;

@@ -24,9 +24,11 @@ static const struct param_def gpu_params[] = {
 	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
 	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
 	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },
+	{ "global_jitter", 200, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter] (cache hits and misses, seeded)" },
 	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
 	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
-	{ "lat_rop", 4, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed" },
+	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed (one partition, one lane at a time)" },
+	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
 	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
 };
 
@@ -51,9 +53,10 @@ static const struct param_def dab_params[] = {
 	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
 	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
 	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },
+	{ "global_jitter", 200, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter] (cache hits and misses, seeded)" },
 	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
 	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
-	{ "lat_rop", 4, 1, 10000, NULL, GP(lat_rop), "ROP cycles per flushed atomic performed" },
+	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per flushed atomic performed" },
 	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
 	{ "lat_flush", 20, 0, 100000, NULL, GP(lat_flush), "cycles of the pre-flush message round before entries move" },
 };

@@ -10,6 +10,8 @@
 #include "machines/scheduler.h"
 
 #include "machines/dab_sched.h"
+#include "machines/rop.h"
+#include "machines/warp.h"
 
 unsigned sched_enabled(const struct gpu *g, const uint8_t *sv, struct action *out)
 {
@@ -17,8 +19,12 @@ unsigned sched_enabled(const struct gpu *g, const uint8_t *sv, struct action *ou
 	if (!g->cfg.dab) {
 		for (unsigned w = 0; w < g->nwarps; w++) {
 			const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
-			if (h->status == W_READY)
-				out[n++] = (struct action){ GPU_A_ISSUE, (uint16_t)gpu_sched_of(g, w), w, 0 };
+			if (h->status != W_READY)
+				continue;
+			/* an atomic waits for room in the ROP FIFOs */
+			if (warp_at_global_atomic(g, sv, w) && !rop_can_accept(g, sv, w, warp_exec_mask(g, (uint8_t *)sv, w)))
+				continue;
+			out[n++] = (struct action){ GPU_A_ISSUE, (uint16_t)gpu_sched_of(g, w), w, 0 };
 		}
 		return n;
 	}

@@ -60,6 +60,15 @@ uint32_t warp_live_mask(const struct gpu *g, uint8_t *sv, unsigned w)
 	return gpu_warp(g, sv, w)->sp ? gpu_stack(g, sv, w)[0].mask : 0;
 }
 
+int warp_at_global_atomic(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	unsigned pc = warp_pc(g, sv, w);
+	if (pc >= (unsigned)g->prog->nins)
+		return 0;
+	const struct instr *in = &g->prog->ins[pc];
+	return (in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL;
+}
+
 void warp_fault(const struct gpu *g, uint8_t *sv, unsigned w, int code)
 {
 	struct warp_hdr *h = gpu_warp(g, sv, w);
@@ -311,12 +320,20 @@ void warp_issue(const struct gpu *g, uint8_t *sv, unsigned w)
 			gpu_warp(g, sv, w)->status = W_FLUSHWAIT;
 			return;
 		}
+		if (!g->cfg.dab && !rop_fence_clear(g, sv, w)) {
+			gpu_warp(g, sv, w)->status = W_ATOMIC; /* its atomics first */
+			return;
+		}
 		gpu_warp(g, sv, w)->status = W_BARRIER;
 		bar_check(g, sv, gpu_cta_of(g, w));
 		return;
 	case OP_MEMBAR:
 		if (g->cfg.dab && !dab_fence_clear(g, sv, w)) {
 			gpu_warp(g, sv, w)->status = W_FLUSHWAIT;
+			return;
+		}
+		if (!g->cfg.dab && !rop_fence_clear(g, sv, w)) {
+			gpu_warp(g, sv, w)->status = W_ATOMIC;
 			return;
 		}
 		warp_advance(g, sv, w);

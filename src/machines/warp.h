@@ -20,6 +20,8 @@ unsigned warp_pc(const struct gpu *g, const uint8_t *sv, unsigned w);
 uint32_t warp_address(const struct gpu *g, uint8_t *sv, unsigned w, unsigned lane);
 uint32_t warp_operand(const struct gpu *g, uint8_t *sv, unsigned w, unsigned lane,
                       const struct operand *o);
+/* Is warp w's current instruction a global atom/red? */
+int warp_at_global_atomic(const struct gpu *g, const uint8_t *sv, unsigned w);
 void warp_fault(const struct gpu *g, uint8_t *sv, unsigned w, int code);
 const char *warp_fault_name(int code);
 

@@ -1,0 +1,27 @@
+/*
+** An atomic operation in flight: what a ROP performs, whether it came
+** straight from a warp (rop.c) or out of a DAB buffer (dab.c).
+*/
+#ifndef GPUMC_ATOMIC_ENTRY_H
+#define GPUMC_ATOMIC_ENTRY_H
+
+#include "machines/gpu.h"
+
+struct atomic_entry {
+	uint32_t addr, arg, arg2; /* arg2: cas new value                    */
+	uint8_t op, type;         /* enum atom_op, enum vtype               */
+	uint8_t lane, dst;        /* returning atom: lane and register      */
+	uint16_t warp;            /* the issuing warp                       */
+	uint16_t ret;             /* 1: atom whose old value goes back      */
+};
+_Static_assert(sizeof(struct atomic_entry) == 20, "atomic entry is 20 bytes");
+
+/* Lane l of warp w's current atom/red as an entry. */
+struct atomic_entry atomic_entry_of(const struct gpu *g, uint8_t *sv, unsigned w, unsigned l,
+                                    const struct instr *in);
+/* Perform e on global memory; a returning atom's old value goes to its
+** warp's register.  Returns 1 when e was a returning atom. */
+int atomic_entry_perform(const struct gpu *g, uint8_t *sv, const struct atomic_entry *e);
+void atomic_entry_describe(const struct atomic_entry *e, struct strbuf *out);
+
+#endif
