@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "machines/registry.h"
 #include "util/strbuf.h"
@@ -13,6 +14,11 @@ void run_opts_default(struct run_opts *o)
 	memset(o, 0, sizeof *o);
 	explore_opts_default(&o->ex);
 	o->ex.progress = 5;
+	/* stop with "incomplete" before the kernel's OOM killer stops us
+	** without a word: 3/4 of physical memory unless --memory says */
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && psize > 0)
+		o->ex.memory = (uint64_t)pages * (uint64_t)psize / 4 * 3;
 	o->runs = 1;
 	o->seed = 1;
 	o->max_cycles = 1000000000; /* a kernel that never ends still returns */

@@ -1,22 +1,25 @@
 /*
- * Promela twin of bench/specs/lane-reduction.gpu on the baseline machine
- * (partitions = 1).  Its state graph is isomorphic to gpumc's, so SPIN
- * (-DSAFETY -DNOREDUCE) stores exactly as many states as gpumc reports:
+ * Promela twin of bench/specs/lane-reduction.gpu on gpumc's baseline
+ * machine (partitions = 1).  Its state graph is isomorphic to gpumc's, so
+ * SPIN (spin -o3; pan -DSAFETY -DNOREDUCE) stores exactly as many states as
+ * gpumc reports, at every size:
  *
- *   - one d_step per warp-instruction (pc0..pc7 of the kernel), so a warp
- *     step is one SPIN transition and no intermediate state is stored;
- *   - registers are kept as one value per warp (every lane's value is a
+ *   - one Promela statement per warp-instruction (pc0..pc7 of the kernel)
+ *     and statement merging off (spin -o3), so a warp step is one SPIN
+ *     transition, as in gpumc;
+ *   - registers kept as one value per warp (every lane's register is a
  *     function of it), predicates likewise;
- *   - one FIFO channel per SM holding (warp, value) in arrival order, and
- *     one ROP process per FIFO: performing the head request adds the value
- *     and releases the warp (ack), which gpumc does in the same step by
- *     moving the warp past its red (status ATOMIC -> READY at pc+1);
- *   - the warp's wait for the ack is merged into its next instruction;
+ *   - one FIFO channel per SM (gpumc's per SM x partition FIFO) holding one
+ *     entry per lane in arrival order, (warp, value); its capacity is
+ *     icnt_queue (0: twice the lanes), and a full channel blocks the send
+ *     as gpumc's back-pressure keeps the warp from issuing;
+ *   - red is fire and forget: the warp goes on after queueing its entry;
+ *   - one ROP process per FIFO: performing the head entry adds its value;
  *   - processes never terminate (they block at an end label after exit),
  *     so SPIN's process-deletion steps add no states.
  *
- * Parameters (pass as spin -DNAME=value): CTAS, WPC (warps_per_cta),
- * T (threads_per_warp), S (sms).
+ * Parameters (spin -DNAME=value): CTAS, WPC (warps_per_cta),
+ * T (threads_per_warp), S (sms), Q (icnt_queue, 0 = 2*T).
  */
 #ifndef CTAS
 #define CTAS 2
@@ -30,13 +33,15 @@
 #ifndef S
 #define S 2
 #endif
+#ifndef Q
+#define Q 0
+#endif
 #define W    (CTAS * WPC)
-#define QCAP (((CTAS + S - 1) / S) * WPC)   /* warps resident on one SM */
+#define QCAP (Q > 0 -> Q : 2 * T)
 #define SM(w) (((w) / WPC) % S)
 
 int  sum;
 chan fifo[S] = [QCAP] of { byte, int };
-bool ack[W];
 
 active [W] proctype warp()
 {
@@ -44,19 +49,19 @@ active [W] proctype warp()
 	byte r2, r3;          /* r2: loop counter;   r3: lanes per warp        */
 	bool p1, done;
 
-	r1 = _pid * T + 1;                             /* add.u32 %r1, %gtid, 1   */
-	r3 = T;                                        /* div.u32 %r3, %ntid, ... */
+	r1 = _pid * T + 1;                             /* add.u32 %r1, %gtid, 1     */
+	r3 = T;                                        /* div.u32 %r3, %ntid, ...   */
 	do
 	:: p0 = 1 << r2                                /* setp.eq %p0, %laneid, %r2 */
-	   fifo[SM(_pid)]!_pid, r1 + r2                /* @%p0 red.global.add     */
-	   d_step { ack[_pid]; ack[_pid] = 0; r2++ }   /* (ROP done) add %r2      */
-	   p1 = (r2 < r3)                              /* setp.lt %p1, %r2, %r3   */
+	   fifo[SM(_pid)]!_pid, r1 + r2                /* @%p0 red.global.add       */
+	   r2++                                        /* add.u32 %r2, %r2, 1       */
+	   p1 = (r2 < r3)                              /* setp.lt %p1, %r2, %r3     */
 	   if
-	   :: p1                                       /* @%p1 bra LOOP: taken    */
-	   :: !p1 -> break                             /*   not taken            */
+	   :: p1                                       /* @%p1 bra LOOP: taken      */
+	   :: !p1 -> break                             /*   not taken              */
 	   fi
 	od;
-	done = 1;                                      /* exit                    */
+	done = 1;                                      /* exit                      */
 end:	false
 }
 
@@ -65,6 +70,6 @@ active [S] proctype rop()
 	byte w;
 	int  v;
 end:	do
-	:: d_step { fifo[_pid - W]?w, v -> sum = sum + v; ack[w] = 1; w = 0; v = 0 }
+	:: d_step { fifo[_pid - W]?w, v -> sum = sum + v; w = 0; v = 0 }
 	od
 }

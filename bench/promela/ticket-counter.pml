@@ -9,14 +9,18 @@
  *   - registers kept as per-warp values from which every lane's register
  *     is a function: the tickets taken so far (tk[], one per lane, 0 until
  *     taken, as %r1), the loop counter, the accumulator of lane r2;
- *   - one FIFO channel per SM holding (warp, lane) in arrival order and one
- *     ROP process per FIFO: performing the head request returns the old
- *     counter to that lane, increments the counter and releases the warp;
- *     the warp's wait for the release is merged into its next instruction;
+ *   - one FIFO channel per SM (gpumc's per SM x partition FIFO) holding one
+ *     entry per lane, (warp, lane), in arrival order; its capacity is
+ *     icnt_queue (0: twice the lanes), and a full channel blocks the send as
+ *     gpumc's back-pressure keeps the warp from issuing;
+ *   - one ROP process per FIFO: performing the head entry returns the old
+ *     counter to that lane and increments the counter; the atom's warp
+ *     waits (ATOMIC) until its entry was performed, and that wait is merged
+ *     into its next instruction;
  *   - processes never terminate (they block at an end label after exit).
  *
  * Parameters (spin -DNAME=value): CTAS, WPC (warps_per_cta),
- * T (threads_per_warp), S (sms).
+ * T (threads_per_warp), S (sms), Q (icnt_queue, 0 = 2*T).
  */
 #ifndef CTAS
 #define CTAS 2
@@ -30,8 +34,11 @@
 #ifndef S
 #define S 2
 #endif
+#ifndef Q
+#define Q 0
+#endif
 #define W    (CTAS * WPC)
-#define QCAP (((CTAS + S - 1) / S) * WPC)   /* warps resident on one SM */
+#define QCAP (Q > 0 -> Q : 2 * T)
 #define SM(w) (((w) / WPC) % S)
 
 int  next;

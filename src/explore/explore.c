@@ -68,6 +68,7 @@ struct ctx {
 	double next_progress;
 	uint64_t expansions;
 	enum search_kind search;
+	size_t frontier_bytes; /* compact BFS: the queue of vectors */
 };
 
 static double elapsed(const struct ctx *c)
@@ -79,7 +80,7 @@ static double elapsed(const struct ctx *c)
 
 static size_t mem_bytes(const struct ctx *c)
 {
-	return vs_bytes(c->vs) + c->pcap * (sizeof(uint32_t) + sizeof(uint16_t)) +
+	return vs_bytes(c->vs) + c->frontier_bytes + c->pcap * (sizeof(uint32_t) + sizeof(uint16_t)) +
 	       c->fcap * (c->svn + sizeof(struct frame) + c->m->max_actions * sizeof(struct action));
 }
 
@@ -374,8 +375,10 @@ static void bfs(struct ctx *c)
 			parent_put(c, k, h, (uint16_t)i);
 			if (level + 1 > c->r->depth)
 				c->r->depth = level + 1;
-			if (o->compact)
+			if (o->compact) {
 				fifo_push(&q, next);
+				c->frontier_bytes = q.cap * q.sz;
+			}
 			discovered(c, next, k);
 			if (o->max_states && vs_count(c->vs) >= o->max_states)
 				break;
