@@ -38,7 +38,11 @@
 #define Q 0
 #endif
 #define W    (CTAS * WPC)
-#define QCAP (Q > 0 -> Q : 2 * T)
+#if Q > 0
+#define QCAP Q
+#else
+#define QCAP (2 * T)                        /* gpumc: icnt_queue 0 = twice the lanes */
+#endif
 #define SM(w) (((w) / WPC) % S)
 
 int  next;
