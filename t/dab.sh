@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 37
+plan 43
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -31,6 +31,13 @@ v D7 pass -D scheduler=gto
 v D7 pass -D scheduler=gwat
 for s in gtrr gtar gwat srr; do v D8 pass -D scheduler=$s; done
 v D8 "fail deterministic" -D scheduler=gto
+# D9: every SM's flush FIFO holds all its warps' buffers (uneven CTAs
+# overflowed them and crashed under nr)
+for f in ordered nr nr-of nr-cif; do v D9 pass -D flush=$f; done
+# an atomic that can never fit its buffer is an input error, not a deadlock
+run "$GPUMC" check -q -D entries=1 "$D/D7.gpu"
+is "$rc" 2 "entries smaller than a warp's atomic: exit 2"
+like "$T/err" "entries \(1\) must hold one warp's atomic" "and the message says why"
 # the counterexamples name what changed the bits
 run "$GPUMC" check -D flush=nr "$D/D2.gpu"
 like "$T/out" "partition 0 performs the flushed atomic from sm [01].*<-- schedules diverge here" "D2 nr: diverges at a partition arrival"

@@ -108,7 +108,7 @@ size_t dab_layout(struct gpu *g, size_t off)
 	off += (2 * c->partitions + 3) & ~(size_t)3;
 	/* a FIFO holds at most what an SM's buffers hold, twice over when
 	** flushes may overlap (nr-of, nr-cif: FLUSH waits for room) */
-	unsigned per_sm = (g->dab_nbufs + c->sms - 1) / c->sms * c->entries;
+	unsigned per_sm = (c->buffer_level ? c->schedulers : g->warps_per_sm) * c->entries;
 	g->dab_qcap = per_sm * (c->flush >= DF_NR_OF ? 2 : 1);
 	g->dab_q_off = off;
 	g->dab_q_bytes = 4 + sizeof(struct atomic_entry) * g->dab_qcap;

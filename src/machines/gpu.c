@@ -336,7 +336,7 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 	case OP_RED:
 		if (in->space == SP_SHARED) {
 			lat = c->lat_shared;
-		} else {
+		} else if (!c->dab) { /* DAB buffers it: no interconnect trip now */
 			/* requests reach their partitions after the interconnect
 			** latency plus seeded jitter: this is what orders arrivals
 			** across SMs in concrete mode */
@@ -488,6 +488,22 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 		g->sched_warps[g->sched_first[k] + fill[k]++] = w;
 	}
 	free(fill);
+	/* an atomic of a whole warp must fit where it goes, or it could never
+	** issue: a deadlock the spec did not ask for */
+	const char *small = NULL;
+	if (c->dab && c->entries < c->threads_per_warp)
+		small = "entries";
+	if (!c->dab && c->icnt_queue && c->icnt_queue < c->threads_per_warp)
+		small = "icnt_queue";
+	if (small) {
+		diag_at(d, s->path, 0, 0, "%s (%u) must hold one warp's atomic: at least threads_per_warp (%u)", small,
+		        small[0] == 'e' ? c->entries : c->icnt_queue, c->threads_per_warp);
+		free(g->sched_first);
+		free(g->sched_warps);
+		free(g->warp_idx);
+		free(g);
+		return NULL;
+	}
 	if (c->dab) {
 		if (c->buffer_level && g->sched_first[1] > 64) {
 			diag_at(d, s->path, 0, 0, "DAB schedulers order at most 64 warps each (have %u)", g->sched_first[1]);
