@@ -262,12 +262,13 @@ row_g() {
 
 # {=== specs with Promela twins ===========================================
 
-# sizes: "ctas warps_per_cta threads_per_warp sms"
-lane_sizes=("3 1 3 2" "2 2 3 2" "5 1 2 2" "4 1 6 2" "5 1 3 5")
-ticket_sizes=("3 1 2 2" "4 1 1 2" "3 1 3 1" "2 1 8 2" "5 1 1 2")
+# sizes: "ctas warps_per_cta threads_per_warp sms icnt_queue" (icnt_queue 0:
+# the machine's default, twice the lanes)
+lane_sizes=("3 1 2 3 0" "3 1 3 2 0" "4 1 2 1 2" "2 2 2 1 3" "4 1 2 2 0" "3 1 4 2 0")
+ticket_sizes=("3 1 2 2 0" "4 1 1 1 1" "3 1 3 1 2" "2 1 8 2 0" "5 1 1 2 0")
 if [ $quick = 1 ]; then
-	lane_sizes=("3 1 3 2" "2 2 3 2" "5 1 2 2")
-	ticket_sizes=("3 1 2 2" "4 1 1 2" "3 1 3 1")
+	lane_sizes=("3 1 2 3 0" "3 1 3 2 0" "4 1 2 1 2")
+	ticket_sizes=("3 1 2 2 0" "4 1 1 1 1")
 fi
 
 twin_table() {
@@ -286,11 +287,11 @@ twin_table() {
 	local sz
 	for sz in "$@"; do
 		set -- $sz
-		local label="ctas=$1 wpc=$2 tpw=$3 sms=$4"
-		gpumc_run "$spec" ctas=$1 warps_per_cta=$2 threads_per_warp=$3 sms=$4
+		local label="ctas=$1 wpc=$2 tpw=$3 sms=$4 q=$5"
+		gpumc_run "$spec" ctas=$1 warps_per_cta=$2 threads_per_warp=$3 sms=$4 icnt_queue=$5
 		row_g "$label"
 		if [ $spin_ok = 1 ]; then
-			spin_run "$pml" "$g_states" CTAS=$1 WPC=$2 T=$3 S=$4
+			spin_run "$pml" "$g_states" CTAS=$1 WPC=$2 T=$3 S=$4 Q=$5
 			local same=no
 			[ "$s_states" = "$g_states" ] && same=yes
 			printf " | %10s %9s %7s %6s | %7s %7s" "$s_states" "$(hnum "$s_sps")" "$(mib "$s_rss")" "$same" \
@@ -377,7 +378,8 @@ time) echo "peak RSS: /usr/bin/time -v" ;;
 wrap) echo "peak RSS: getrusage wrapper" ;;
 *) echo "peak RSS: unavailable (no /usr/bin/time, no C compiler): shown as -" ;;
 esac
-echo "sizes: -D ctas, wpc = warps_per_cta, tpw = threads_per_warp (= atomics per warp in the twins), sms"
+echo "sizes: -D ctas, wpc = warps_per_cta, tpw = threads_per_warp (= atomics per warp in the twins), sms,"
+echo "       q = icnt_queue (ROP FIFO entries per SM; 0 = twice the lanes)"
 echo "columns: exact mode (default visited set), then cmp = --compact (64-bit fingerprints);"
 echo "         B/state = gpumc's storage bytes / states; exact/S, cmp/S = gpumc states/s over SPIN states/s"
 

@@ -460,6 +460,14 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 		free(g);
 		return NULL;
 	}
+	/* a SIMT stack never holds more than the bottom entry plus two per
+	** conditional branch (a loop back-edge replaces its entry), so
+	** smaller kernels get smaller state vectors */
+	unsigned ncond = 0;
+	for (int i = 0; i < s->prog.nins; i++)
+		ncond += s->prog.ins[i].op == OP_BRA && s->prog.ins[i].pred >= 0;
+	if (1 + 2 * ncond < c->stack_depth)
+		c->stack_depth = 1 + 2 * ncond;
 	unsigned ctas_per_sm = (c->ctas + c->sms - 1) / c->sms;
 	g->warps_per_sm = ctas_per_sm * c->warps_per_cta;
 	g->nqueues = c->sms * c->partitions;
@@ -471,7 +479,9 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	g->rop_off = g->warp_off + g->warp_bytes * g->nwarps;
 	g->rop_cap = c->icnt_queue ? c->icnt_queue : 2 * c->threads_per_warp;
 	g->rop_bytes = c->dab ? 0 : 4 + sizeof(struct atomic_entry) * (size_t)g->rop_cap;
-	size_t end = (g->rop_off + g->rop_bytes * g->nqueues + 3) & ~(size_t)3;
+	/* 8-byte alignment: the DAB scheduler state holds a u64, and states
+	** sit back to back in the visited set's arena */
+	size_t end = (g->rop_off + g->rop_bytes * g->nqueues + 7) & ~(size_t)7;
 	/* the warps of each scheduler, for the determinism-aware policies */
 	unsigned nsched = c->sms * c->schedulers;
 	g->sched_first = xcalloc(nsched + 1, sizeof(unsigned));
@@ -518,7 +528,7 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	struct model *m = xcalloc(1, sizeof *m);
 	m->name = md->name;
 	m->priv = g;
-	m->sv_size = (end + 3) & ~(size_t)3;
+	m->sv_size = (end + 7) & ~(size_t)7;
 	m->max_actions = g->nwarps + g->nqueues + c->sms + 1;
 	m->init = gpu_init;
 	m->enabled = gpu_enabled;
