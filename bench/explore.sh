@@ -202,6 +202,7 @@ gpumc_run() {
 	g_sv=$(jget "$tmp/g.json" state_vector_bytes)
 	g_verdict=$(jget "$tmp/g.json" verdict)
 	[ -n "$g_verdict" ] || g_verdict="error rc=$g_rc: $(head -n 1 "$tmp/err")"
+	[ "$g_verdict" != error ] || g_verdict="error: $(sed -n 's/.*"errors":"\([^"]*\)".*/\1/p' "$tmp/g.json" | sed 's/\\n$//')"
 	for ((k = 0; k < repeat; k++)); do
 		measure "$tmp/c.json" "$GPUMC" check --json -q --compact "${defs[@]}" "$spec"
 		c_rss=$rss
@@ -265,7 +266,7 @@ row_g() {
 # sizes: "ctas warps_per_cta threads_per_warp sms icnt_queue" (icnt_queue 0:
 # the machine's default, twice the lanes)
 lane_sizes=("3 1 2 3 0" "3 1 3 2 0" "4 1 2 1 2" "2 2 2 1 3" "4 1 2 2 0" "3 1 4 2 0")
-ticket_sizes=("3 1 2 2 0" "4 1 1 1 1" "3 1 3 1 2" "2 1 8 2 0" "5 1 1 2 0")
+ticket_sizes=("3 1 2 2 0" "4 1 1 1 1" "3 1 3 1 3" "2 1 8 2 0" "5 1 1 2 0")
 if [ $quick = 1 ]; then
 	lane_sizes=("3 1 2 3 0" "3 1 3 2 0" "4 1 2 1 2")
 	ticket_sizes=("3 1 2 2 0" "4 1 1 1 1")

@@ -162,7 +162,7 @@ int cmd_run(int argc, char **argv)
 					for (unsigned k = 0; k < nlocs; k++)
 						key[k] = m->read(m, b[i].sv, locs[k]);
 					sb_printf(&out, ", ... (%u values, XXH3 %016llx)", nlocs,
-					          (unsigned long long)state_hash(key, sizeof(uint32_t) * nlocs));
+					          (unsigned long long)state_hash((const uint8_t *)key, sizeof(uint32_t) * nlocs));
 				}
 				sb_printf(&out, "   (first seed %llu)\n", (unsigned long long)b[i].first_seed);
 			}

@@ -69,6 +69,10 @@ struct ctx {
 	uint64_t expansions;
 	enum search_kind search;
 	size_t frontier_bytes; /* compact BFS: the queue of vectors */
+	/* block hashes (state/hash.h): of the state being expanded, of a
+	** successor, and in DFS of every frame */
+	size_t nb;
+	uint64_t *src_bh, *next_bh, *frame_bh;
 };
 
 static double elapsed(const struct ctx *c)
@@ -331,7 +335,7 @@ static void bfs(struct ctx *c)
 	struct fifo q = { NULL, 0, 0, 0, n };
 	int is_new;
 	m->init(m, cur);
-	uint32_t idx = vs_find_or_put(c->vs, cur, state_hash(cur, n), &is_new);
+	uint32_t idx = vs_find_or_put(c->vs, cur, state_hash_blocks(cur, n, c->src_bh), &is_new);
 	parent_put(c, idx, NO_PARENT, 0);
 	if (o->compact)
 		fifo_push(&q, cur);
@@ -347,15 +351,20 @@ static void bfs(struct ctx *c)
 			break;
 		c->expansions++;
 		uint32_t h = (uint32_t)head++;
-		if (o->compact)
+		const uint8_t *src;
+		if (o->compact) {
 			memcpy(cur, q.buf + (q.head++ % q.cap) * n, n);
-		else
-			memcpy(cur, vs_state(c->vs, h), n);
-		if (m->status(m, cur) == MS_FAULT)
+			src = cur;
+		} else {
+			src = vs_state(c->vs, h); /* arena chunks never move */
+		}
+		if (m->status(m, src) == MS_FAULT)
 			continue;
-		unsigned na = m->enabled(m, cur, act);
-		if (!expand_check(c, cur, na, h))
+		unsigned na = m->enabled(m, src, act);
+		if (!expand_check(c, src, na, h))
 			break;
+		if (na)
+			state_hash_blocks(src, n, c->src_bh);
 		if (o->max_depth && level >= o->max_depth) {
 			if (na)
 				c->cut = 1;
@@ -363,13 +372,14 @@ static void bfs(struct ctx *c)
 		}
 		for (unsigned i = 0; i < na && !c->stop; i++) {
 			if (act[i].kind == ACT_CRASH) {
-				crash(c, cur, h, i);
+				crash(c, src, h, i);
 				continue;
 			}
-			memcpy(next, cur, n);
+			memcpy(next, src, n);
 			m->apply(m, next, &act[i]);
 			c->r->transitions++;
-			uint32_t k = vs_find_or_put(c->vs, next, state_hash(next, n), &is_new);
+			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
+			                            &is_new);
 			if (!is_new)
 				continue;
 			parent_put(c, k, h, (uint16_t)i);
@@ -410,6 +420,7 @@ static void dfs_reserve(struct ctx *c, uint32_t depth)
 		return;
 	c->fcap = c->fcap ? c->fcap * 2 : 256;
 	c->dsv = xrealloc(c->dsv, c->fcap * c->svn);
+	c->frame_bh = xrealloc(c->frame_bh, c->fcap * c->nb * sizeof *c->frame_bh);
 	c->dact = xrealloc(c->dact, c->fcap * (c->m->max_actions + 1) * sizeof *c->dact);
 	c->frames = xrealloc(c->frames, c->fcap * sizeof *c->frames);
 }
@@ -435,7 +446,7 @@ static void dfs(struct ctx *c)
 	int is_new;
 	dfs_reserve(c, 1);
 	m->init(m, frame_sv(c, 0));
-	vs_find_or_put(c->vs, frame_sv(c, 0), state_hash(frame_sv(c, 0), n), &is_new);
+	vs_find_or_put(c->vs, frame_sv(c, 0), state_hash_blocks(frame_sv(c, 0), n, c->frame_bh), &is_new);
 	c->sp = 1; /* discovered() reads the path from the stack */
 	c->frames[0].next = 0;
 	discovered(c, frame_sv(c, 0), 0);
@@ -464,7 +475,9 @@ static void dfs(struct ctx *c)
 		memcpy(next, frame_sv(c, f), n);
 		m->apply(m, next, &a);
 		c->r->transitions++;
-		vs_find_or_put(c->vs, next, state_hash(next, n), &is_new);
+		uint64_t *nbh = c->frame_bh + (size_t)(f + 1) * c->nb; /* becomes the frame's if pushed */
+		vs_find_or_put(c->vs, next, state_hash_delta(frame_sv(c, f), c->frame_bh + (size_t)f * c->nb, next, n, nbh),
+		               &is_new);
 		if (!is_new)
 			continue;
 		/* the path to `next` is the stack with it on top */
@@ -507,6 +520,9 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.svn = m->sv_size;
 	c.search = o->search;
 	c.vs = vs_new(m->sv_size, o->compact);
+	c.nb = hash_nblocks(m->sv_size);
+	c.src_bh = xmalloc(c.nb * sizeof *c.src_bh);
+	c.next_bh = xmalloc(c.nb * sizeof *c.next_bh);
 	c.det = xcalloc(n, sizeof *c.det);
 	c.outcome_prop = -1;
 	unsigned maxl = 0;
@@ -578,6 +594,9 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	free(c.dsv);
 	free(c.dact);
 	free(c.frames);
+	free(c.frame_bh);
+	free(c.src_bh);
+	free(c.next_bh);
 	vs_free(c.vs);
 }
 
