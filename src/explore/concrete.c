@@ -85,6 +85,10 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 		unsigned nc = 0;
 		uint64_t wake = UINT64_MAX;
 		for (unsigned i = 0; i < n; i++) {
+			/* no unit: an environment choice concrete mode does not take
+			** (a crash, a spontaneous eviction) */
+			if (act[i].unit == UINT16_MAX)
+				continue;
 			uint64_t at = ready[act[i].subject];
 			if (unit_free[act[i].unit] > at)
 				at = unit_free[act[i].unit];

@@ -94,14 +94,20 @@ struct model {
 	unsigned (*default_observables)(const struct model *m, int *locs, unsigned max);
 
 	/* Crash support (optional, NULL when the machine has no persistence
-	** domain).  durable() projects the state onto what survives a crash;
-	** recover() runs recovery on a durable image and returns 1 when the
-	** recovery invariant holds, else 0 with the reason in why. */
+	** domain).  durable() projects a state onto what survives a crash: an
+	** image of durable_size (= sv_size) bytes in which read() of a memory
+	** location gives its durable value and everything volatile is zero.
+	** recover() (optional) runs the machine's recovery on such an image in
+	** place; `recoverable` conditions are then evaluated on it. */
 	size_t durable_size;
 	void (*durable)(const struct model *m, const uint8_t *sv, uint8_t *img);
-	int (*recover)(const struct model *m, const uint8_t *img, struct strbuf *why);
+	void (*recover)(const struct model *m, uint8_t *img);
 
 	/* Concrete mode (optional).  Every action belongs to a unit (a warp
+	** scheduler, a ROP, ...; unit UINT16_MAX: an environment choice such
+	** as a crash, which concrete mode never takes) that issues at most one
+	** action per cycle and gates on a subject ...
+	** In detail: every action belongs to a unit (a warp
 	** scheduler, a ROP, ...) that issues at most one action per cycle and
 	** gates on a subject (a warp, an atomic packet in flight) that must be
 	** ready.  timing() says, for action a about to be applied to sv, how

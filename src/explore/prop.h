@@ -48,7 +48,8 @@ enum prop_kind {
 	P_INVARIANT,     /* every reachable state satisfies it             */
 	P_DEADLOCK,      /* built in: no running state without successors  */
 	P_FAULT,         /* built in: no state where the machine faults    */
-	P_RECOVERABLE,   /* every crash image recovers                     */
+	P_RECOVERABLE,   /* every crash image satisfies the condition      */
+	P_PERSISTED,     /* every final state's durable image satisfies it  */
 	P_NKINDS
 };
 

@@ -3,6 +3,7 @@
 
 #include "machines/alu.h"
 #include "machines/memory.h"
+#include "machines/persist.h"
 #include "machines/warp.h"
 #include "util/strbuf.h"
 
@@ -27,6 +28,8 @@ int atomic_entry_perform(const struct gpu *g, uint8_t *sv, const struct atomic_e
 	uint32_t *word = mem_word(g, sv, SP_GLOBAL, 0, -1, e->addr, &fault); /* checked at issue */
 	uint32_t old = *word;
 	*word = alu_atomic((enum atom_op)e->op, (enum vtype)e->type, old, e->arg, e->arg2);
+	if (g->cfg.persist)
+		pm_dirty(g, sv, e->addr / 4); /* performed in the L2 */
 	if (e->ret)
 		gpu_regs(g, sv, e->warp)[(size_t)e->dst * g->cfg.threads_per_warp + e->lane] = old;
 	return e->ret;

@@ -16,6 +16,7 @@
 #include "machines/dab.h"
 #include "machines/dab_sched.h"
 #include "machines/memory.h"
+#include "machines/persist.h"
 #include "machines/registry.h"
 #include "machines/rop.h"
 #include "machines/scheduler.h"
@@ -31,6 +32,8 @@ static void gpu_init(const struct model *m, uint8_t *sv)
 	mem_init(g, sv);
 	for (unsigned w = 0; w < g->nwarps; w++)
 		warp_init(g, sv, w);
+	if (g->cfg.persist)
+		pm_init(g, sv);
 }
 
 static unsigned gpu_enabled(const struct model *m, const uint8_t *sv, struct action *out)
@@ -48,6 +51,8 @@ static unsigned gpu_enabled(const struct model *m, const uint8_t *sv, struct act
 		if (rop_count(g, sv, q))
 			out[n++] = (struct action){ GPU_A_ROP, (uint16_t)(g->cfg.sms * g->cfg.schedulers + q % g->cfg.partitions),
 			                            g->nwarps + q, q };
+	if (g->cfg.persist)
+		n += pm_enabled(g, sv, out + n);
 	return n;
 }
 
@@ -66,8 +71,10 @@ static void gpu_apply(const struct model *m, uint8_t *sv, const struct action *a
 		warp_issue(g, sv, a->subject);
 	} else if (a->kind == GPU_A_ROP) {
 		rop_perform(g, sv, a->arg);
-	} else {
+	} else if (a->kind == GPU_A_FLUSH || a->kind == GPU_A_DRAIN) {
 		dab_apply(g, sv, a);
+	} else {
+		pm_apply(g, sv, a);
 	}
 }
 
@@ -108,8 +115,10 @@ static void gpu_describe(const struct model *m, const uint8_t *sv, const struct 
 		unsigned w = a->subject, pc = warp_pc(g, sv, w);
 		sb_printf(out, "warp %u (cta %u, sm %u) issues pc %u mask 0x%x: %s", w, gpu_cta_of(g, w),
 		          gpu_sm_of(g, w), pc, warp_exec_mask(g, s, w), g->prog->ins[pc].text);
-	} else if (a->kind != GPU_A_ROP) {
+	} else if (a->kind == GPU_A_FLUSH || a->kind == GPU_A_DRAIN) {
 		dab_describe(g, sv, a, out);
+	} else if (a->kind != GPU_A_ROP) {
+		pm_describe(g, sv, a, out);
 	} else {
 		rop_describe(g, sv, a->arg, out);
 	}
@@ -155,6 +164,14 @@ static void gpu_print_state(const struct model *m, const uint8_t *sv, struct str
 	}
 	if (g->cfg.dab)
 		dab_print(g, sv, out);
+	if (g->cfg.persist)
+		pm_print(g, sv, out);
+}
+
+static void gpu_durable(const struct model *m, const uint8_t *sv, uint8_t *img)
+{
+	memset(img, 0, m->sv_size);
+	pm_durable(G(m), sv, img);
 }
 
 /* Locations: global words are 0..G-1; register r of global thread t is
@@ -292,6 +309,11 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 				t->upd[t->n].subject = w;
 				t->upd[t->n++].delay = t->busy + c->lat_icnt;
 			}
+		return;
+	}
+	if (a->kind == GPU_A_CLWB_DONE || a->kind == GPU_A_WPQ_DRAIN) {
+		/* a memory controller writes one word to NVM at a time */
+		t->busy = a->kind == GPU_A_WPQ_DRAIN ? c->lat_nvm_write : 1;
 		return;
 	}
 	if (a->kind == GPU_A_DRAIN) {
@@ -448,6 +470,7 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	}
 	struct gpu_cfg *c = &g->cfg;
 	c->dab = !strcmp(md->name, "dab");
+	c->persist = !strcmp(md->name, "persist");
 	g->prog = &s->prog;
 	g->nwarps = c->ctas * c->warps_per_cta;
 	if (g->nwarps > 65535 || (uint64_t)g->nwarps * c->threads_per_warp > 1u << 24) {
@@ -514,6 +537,16 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 		free(g);
 		return NULL;
 	}
+	if (c->persist && g->nwarps > 32) {
+		diag_at(d, s->path, 0, 0, "the persist machine tracks at most 32 warps (have %u)", g->nwarps);
+		free(g->sched_first);
+		free(g->sched_warps);
+		free(g->warp_idx);
+		free(g);
+		return NULL;
+	}
+	if (c->persist)
+		end += pm_layout(g, end);
 	if (c->dab) {
 		if (c->buffer_level && g->sched_first[1] > 64) {
 			diag_at(d, s->path, 0, 0, "DAB schedulers order at most 64 warps each (have %u)", g->sched_first[1]);
@@ -529,7 +562,11 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	m->name = md->name;
 	m->priv = g;
 	m->sv_size = (end + 7) & ~(size_t)7;
-	m->max_actions = g->nwarps + g->nqueues + c->sms + 1;
+	m->max_actions = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? 3 * s->prog.global_words + 1 : 0);
+	if (c->persist) {
+		m->durable_size = m->sv_size;
+		m->durable = gpu_durable;
+	}
 	m->init = gpu_init;
 	m->enabled = gpu_enabled;
 	m->apply = gpu_apply;
@@ -542,7 +579,7 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	m->loc_type = gpu_loc_type;
 	m->default_observables = gpu_default_obs;
 	m->nunits = c->sms * c->schedulers + g->nqueues + c->sms + 1;
-	m->nsubjects = g->nwarps + g->nqueues + c->sms + 1;
+	m->nsubjects = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? s->prog.global_words : 0);
 	m->timing = gpu_timing;
 	m->count = gpu_count;
 	m->ncounters = CT_N;

@@ -44,7 +44,10 @@ enum {
 	GPU_A_ISSUE = ACT_MODEL, /* subject warp issues its next instruction  */
 	GPU_A_ROP,               /* a ROP performs the head of a FIFO (arg = queue) */
 	GPU_A_FLUSH,             /* DAB: buffers flush (arg = SM for nr-cif, else all) */
-	GPU_A_DRAIN              /* DAB: a partition applies a flushed entry (arg = queue) */
+	GPU_A_DRAIN,             /* DAB: a partition applies a flushed entry (arg = queue) */
+	GPU_A_EVICT,             /* persist: the L2 evicts a dirty word (arg = word) */
+	GPU_A_CLWB_DONE,         /* persist: a clwb reached the WPQ (arg = word) */
+	GPU_A_WPQ_DRAIN          /* persist: a WPQ entry reaches NVM (arg = word) */
 };
 
 /* DAB options (machine "dab"). */
@@ -63,6 +66,8 @@ struct gpu_cfg {
 	unsigned dab, dab_sched, buffer_level, entries, fusion, coalesce, offset_flush, flush;
 	unsigned lat_flush;
 	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
+	/* persistency (machine "persist") */
+	unsigned persist, wpq_durable, lat_nvm_write;
 };
 
 struct stack_entry {
@@ -91,6 +96,7 @@ struct gpu {
 	/* warps of each scheduler, in id order: sched_warps[sched_first[k] ..
 	** sched_first[k+1]); warp_idx[w] is w's place in its scheduler's list */
 	unsigned *sched_warps, *sched_first, *warp_idx;
+	size_t pm_off;          /* persistency slice (persist.c)                */
 };
 
 /* Warp w's record and its parts. */

@@ -15,7 +15,7 @@
 static const char *const opnames[OP_COUNT] = {
 	"mov", "add", "sub", "mul", "mad", "div", "rem", "and", "or", "xor", "not", "shl", "shr",
 	"min", "max", "neg", "cvt", "setp", "selp", "bra", "bar.sync", "membar", "ld", "st", "atom",
-	"red", "exit", "nop"
+	"red", "exit", "nop", "clwb", "sfence", "pcommit", "l2wb"
 };
 
 const char *opcode_name(enum opcode op)

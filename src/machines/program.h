@@ -21,6 +21,7 @@ enum opcode {
 	OP_BRA, OP_BAR, OP_MEMBAR,
 	OP_LD, OP_ST, OP_ATOM, OP_RED,
 	OP_EXIT, OP_NOP,
+	OP_CLWB, OP_SFENCE, OP_PCOMMIT, OP_L2WB, /* persistency (machine persist) */
 	OP_COUNT
 };
 
@@ -67,6 +68,7 @@ struct instr {
 	int target;           /* bra: instruction index             */
 	int ipdom;            /* bra: reconvergence point (index; n = exit) */
 	int barrier;          /* bar.sync id                        */
+	int wt;               /* st.wt: write through to memory     */
 	int line, col;
 	char *text;           /* as written, for traces             */
 };

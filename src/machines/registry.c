@@ -61,6 +61,30 @@ static const struct param_def dab_params[] = {
 	{ "lat_flush", 20, 0, 100000, NULL, GP(lat_flush), "cycles of the pre-flush message round before entries move" },
 };
 
+/* Persistency: the baseline's parameters plus the persistence domain. */
+static const struct param_def persist_params[] = {
+	{ "sms", 1, 1, 64, NULL, GP(sms), "streaming multiprocessors; CTA c runs on SM c mod sms" },
+	{ "schedulers", 1, 1, 4, NULL, GP(schedulers), "warp schedulers per SM" },
+	{ "partitions", 1, 1, 8, NULL, GP(partitions), "memory partitions, each an L2 slice with its memory controller and WPQ" },
+	{ "line_bytes", 256, 4, 65536, NULL, GP(line_bytes), "address interleaving granularity across partitions" },
+	{ "ctas", 1, 1, 32, NULL, GP(ctas), "CTAs in the grid (all resident)" },
+	{ "warps_per_cta", 1, 1, 32, NULL, GP(warps_per_cta), "warps per CTA (at most 32 warps in all)" },
+	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp" },
+	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most)" },
+	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
+	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler" },
+	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
+	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
+	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
+	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
+	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
+	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay (seeded)" },
+	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed" },
+	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
+	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
+	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
+};
+
 static const struct machine_def machines[] = {
 	{ "baseline",
 	  "nondeterministic baseline GPU: free warp choice, SC memory, atomics at the L2/ROP with free arrival order across SMs",
@@ -70,6 +94,10 @@ static const struct machine_def machines[] = {
 	  "Deterministic Atomic Buffering: the baseline GPU with global atomics buffered per warp or scheduler, determinism-aware schedulers and an ordered flush",
 	  "scheduler (GTO, SRR, GTRR, GTAR, GWAT), warp, memory, barrier, dab (atomic buffers, fusion, flush with pre-flush counts, per-partition flush reorder buffers; relaxed nr, nr-of, nr-cif)",
 	  dab_params, sizeof dab_params / sizeof dab_params[0], gpu_build },
+	{ "persist",
+	  "GPU persistency: the baseline GPU over NVM device memory behind a write-back L2 and write-pending queues, with a crash possible at every step",
+	  "scheduler, warp, memory, barrier, rop, persist (L2 dirty words, evictions, clwb, st.wt, l2wb, pcommit, sfence, WPQ per memory controller, NVM, crash points)",
+	  persist_params, sizeof persist_params / sizeof persist_params[0], gpu_build },
 };
 
 const char *registry_machine(const struct spec *s)

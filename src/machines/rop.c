@@ -26,6 +26,7 @@
 #include "machines/atomic_entry.h"
 #include "machines/barrier.h"
 #include "machines/memory.h"
+#include "machines/persist.h"
 #include "machines/warp.h"
 #include "util/strbuf.h"
 
@@ -113,6 +114,8 @@ void rop_perform(const struct gpu *g, uint8_t *sv, unsigned q)
 	if (g->prog->ins[warp_pc(g, sv, w)].op == OP_BAR) {
 		h->status = W_BARRIER;
 		bar_check(g, sv, gpu_cta_of(g, w));
+	} else if (g->cfg.persist && g->prog->ins[warp_pc(g, sv, w)].op != OP_ATOM) {
+		pm_wake(g, sv); /* a fence may wait for persist acks too */
 	} else {
 		warp_advance(g, sv, w);
 	}

@@ -10,6 +10,7 @@
 #include "machines/scheduler.h"
 
 #include "machines/dab_sched.h"
+#include "machines/persist.h"
 #include "machines/rop.h"
 #include "machines/warp.h"
 
@@ -23,6 +24,10 @@ unsigned sched_enabled(const struct gpu *g, const uint8_t *sv, struct action *ou
 				continue;
 			/* an atomic waits for room in the ROP FIFOs */
 			if (warp_at_global_atomic(g, sv, w) && !rop_can_accept(g, sv, w, warp_exec_mask(g, (uint8_t *)sv, w)))
+				continue;
+			/* an l2wb in progress blocks everyone else's L2 accesses */
+			if (g->cfg.persist && warp_at_global_access(g, sv, w) && pm_l2wb_busy(g, sv) &&
+			    g->prog->ins[warp_pc(g, sv, w)].op != OP_L2WB)
 				continue;
 			out[n++] = (struct action){ GPU_A_ISSUE, (uint16_t)gpu_sched_of(g, w), w, 0 };
 		}

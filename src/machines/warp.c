@@ -27,6 +27,7 @@
 #include "machines/alu.h"
 #include "machines/barrier.h"
 #include "machines/dab.h"
+#include "machines/persist.h"
 #include "machines/memory.h"
 #include "machines/rop.h"
 
@@ -67,6 +68,19 @@ int warp_at_global_atomic(const struct gpu *g, const uint8_t *sv, unsigned w)
 		return 0;
 	const struct instr *in = &g->prog->ins[pc];
 	return (in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL;
+}
+
+int warp_at_global_access(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	unsigned pc = warp_pc(g, sv, w);
+	if (pc >= (unsigned)g->prog->nins)
+		return 0;
+	const struct instr *in = &g->prog->ins[pc];
+	switch (in->op) {
+	case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: return in->space == SP_GLOBAL;
+	case OP_CLWB: case OP_L2WB: return 1;
+	default: return 0;
+	}
 }
 
 void warp_fault(const struct gpu *g, uint8_t *sv, unsigned w, int code)
@@ -282,6 +296,8 @@ static void memop(const struct gpu *g, uint8_t *sv, unsigned w, const struct ins
 			set_reg(g, sv, w, l, in->dst, *word);
 		} else if (in->op == OP_ST) {
 			*word = warp_operand(g, sv, w, l, &in->src[0]);
+			if (g->cfg.persist && in->space == SP_GLOBAL)
+				pm_dirty(g, sv, (uint32_t)(word - (uint32_t *)sv));
 		} else {
 			uint32_t old = *word;
 			*word = alu_atomic(in->aop, in->type, old, warp_operand(g, sv, w, l, &in->src[0]),
@@ -297,6 +313,8 @@ void warp_issue(const struct gpu *g, uint8_t *sv, unsigned w)
 {
 	const struct instr *in = cur(g, sv, w);
 	uint32_t m = warp_exec_mask(g, sv, w);
+	if (g->cfg.persist && pm_issue(g, sv, w, in, m))
+		return;
 	switch (in->op) {
 	case OP_BRA:
 		branch(g, sv, w, in);
@@ -339,6 +357,16 @@ void warp_issue(const struct gpu *g, uint8_t *sv, unsigned w)
 		warp_advance(g, sv, w);
 		return;
 	case OP_NOP:
+	case OP_CLWB:    /* without a persistence domain (baseline, dab) the */
+	case OP_PCOMMIT: /* persistency instructions have nothing to do      */
+	case OP_L2WB:
+		warp_advance(g, sv, w);
+		return;
+	case OP_SFENCE:
+		if (!g->cfg.dab && !rop_fence_clear(g, sv, w)) {
+			gpu_warp(g, sv, w)->status = W_ATOMIC;
+			return;
+		}
 		warp_advance(g, sv, w);
 		return;
 	case OP_LD:

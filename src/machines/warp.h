@@ -22,6 +22,8 @@ uint32_t warp_operand(const struct gpu *g, uint8_t *sv, unsigned w, unsigned lan
                       const struct operand *o);
 /* Is warp w's current instruction a global atom/red? */
 int warp_at_global_atomic(const struct gpu *g, const uint8_t *sv, unsigned w);
+/* ... any access to global memory (ld, st, atom, red, clwb, l2wb)? */
+int warp_at_global_access(const struct gpu *g, const uint8_t *sv, unsigned w);
 void warp_fault(const struct gpu *g, uint8_t *sv, unsigned w, int code);
 const char *warp_fault_name(int code);
 

@@ -535,7 +535,7 @@ struct mods {
 	enum vtype types[2];
 	int space; /* -1 none */
 	int cmp, aop, scope;
-	int rni, hi, wide, lo;
+	int rni, hi, wide, lo, wt;
 	char bad[64];
 };
 
@@ -546,6 +546,7 @@ static int parse_mods(char *w, struct mods *m)
 	static const char *aops[] = { "add", "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor", NULL };
 	static const char *ignored[] = { "ca", "cg", "cs", "cv", "lu", "wb", "wt", "volatile", "relaxed",
 		"acquire", "release", "weak", "rn", "rzi", "lo", "sync", "uni", "aligned", NULL };
+	/* "wt" is kept: st.wt writes through (machine persist) */
 	memset(m, 0, sizeof *m);
 	m->space = m->cmp = m->aop = m->scope = -1;
 	for (char *tok = strtok(w, "."); tok; tok = strtok(NULL, ".")) {
@@ -561,6 +562,7 @@ static int parse_mods(char *w, struct mods *m)
 		if (!strcmp(tok, "gl") || !strcmp(tok, "gpu")) { m->scope = SC_GL; continue; }
 		if (!strcmp(tok, "sys")) { m->scope = SC_SYS; continue; }
 		if (!strcmp(tok, "rni")) { m->rni = 1; continue; }
+		if (!strcmp(tok, "wt")) { m->wt = 1; continue; }
 		if (!strcmp(tok, "hi")) { m->hi = 1; }
 		if (!strcmp(tok, "wide")) { m->wide = 1; continue; }
 		if (!strcmp(tok, "lo")) { m->lo = 1; }
@@ -589,6 +591,7 @@ static const struct { const char *name; enum opcode op; int nsrc; } optab[] = {
 	{ "bra", OP_BRA, 0 }, { "bar", OP_BAR, 0 }, { "barrier", OP_BAR, 0 }, { "membar", OP_MEMBAR, 0 },
 	{ "fence", OP_MEMBAR, 0 }, { "ld", OP_LD, 0 }, { "st", OP_ST, 0 }, { "atom", OP_ATOM, 0 },
 	{ "red", OP_RED, 0 }, { "exit", OP_EXIT, 0 }, { "ret", OP_EXIT, 0 }, { "nop", OP_NOP, 0 },
+	{ "clwb", OP_CLWB, 0 }, { "sfence", OP_SFENCE, 0 }, { "pcommit", OP_PCOMMIT, 0 }, { "l2wb", OP_L2WB, 0 },
 	{ NULL, OP_NOP, 0 }
 };
 
@@ -656,7 +659,13 @@ static int parse_instr(struct parser *P, struct instr *in)
 	in->dst = -1;
 	lex_next(&P->lx);
 	enum opcode op = in->op;
-	int needs_type = op != OP_BRA && op != OP_BAR && op != OP_MEMBAR && op != OP_EXIT && op != OP_NOP;
+	int needs_type = op != OP_BRA && op != OP_BAR && op != OP_MEMBAR && op != OP_EXIT && op != OP_NOP &&
+	                 op != OP_CLWB && op != OP_SFENCE && op != OP_PCOMMIT && op != OP_L2WB;
+	if (m.wt && op != OP_ST) {
+		diag_at(P->d, P->lx.file, line, col, "'.wt' (write through) is only valid on st, not on '%s'", base);
+		return 0;
+	}
+	in->wt = m.wt;
 	if (needs_type && !m.ntypes) {
 		diag_at(P->d, P->lx.file, line, col, "'%s' needs a type suffix such as .u32 or .f32", base);
 		return 0;
@@ -699,7 +708,7 @@ static int parse_instr(struct parser *P, struct instr *in)
 		}
 	}
 	int ok = parse_operands(P, in, k);
-	if (ok && (op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED) && in->addr.sym >= 0 &&
+	if (ok && (op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED || op == OP_CLWB) && in->addr.sym >= 0 &&
 	    P->s->prog.syms[in->addr.sym].space != in->space) {
 		const struct symbol *sy = &P->s->prog.syms[in->addr.sym];
 		char msg[256];
@@ -736,7 +745,12 @@ static int parse_operands(struct parser *P, struct instr *in, int k)
 	case OP_MEMBAR:
 	case OP_EXIT:
 	case OP_NOP:
+	case OP_SFENCE:
+	case OP_PCOMMIT:
+	case OP_L2WB:
 		return 1;
+	case OP_CLWB: /* clwb [addr]: write the line back to the WPQ */
+		return parse_address(P, &in->addr);
 	case OP_LD:
 		if (!parse_dst(P, in) || !expect_punct(P, ",") || !parse_address(P, &in->addr))
 			return 0;
@@ -1089,8 +1103,8 @@ static void parse_check(struct parser *P)
 	int line = TOK(P)->line, col = TOK(P)->col;
 	const char *start = P->lx.p;
 	int kind = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
-	if (kind < 0 || kind == P_FAULT || kind == P_RECOVERABLE) {
-		expected(P, "a property (deterministic, exists, ~exists, forall, invariant or deadlock_free)");
+	if (kind < 0 || kind == P_FAULT) {
+		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable or persisted)");
 		recover(P);
 		return;
 	}
@@ -1196,7 +1210,7 @@ static void parse_expect(struct parser *P)
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
-			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault)");
+			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted)");
 			recover(P);
 			return;
 		}
