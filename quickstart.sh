@@ -32,8 +32,19 @@ mkdir -p build
 
 if [ "$mode" = suite ]; then
 	echo
-	./build/gpumc suite specs
-	exit $?
+	rc=0
+	./build/gpumc suite specs || rc=1
+	echo
+	./build/gpumc litmus --compare sc,ics13,ics13-fixed,scoped-rmo specs/litmus/*/*.litmus || true
+	for m in sc ics13 ics13-fixed scoped-rmo; do
+		if ./build/gpumc litmus --expect -q --model "$m" specs/litmus/*/*.litmus >/dev/null 2>&1; then
+			echo "litmus under $m: every declared verdict as expected"
+		else
+			echo "litmus under $m: MISMATCH (run: gpumc litmus --expect --model $m specs/litmus/*/*.litmus)"
+			rc=1
+		fi
+	done
+	exit $rc
 fi
 
 # Tests on the normal build, then the same tests built with sanitizers.
