@@ -103,6 +103,8 @@ static enum model_status gpu_status(const struct model *m, const uint8_t *sv)
 	}
 	if (done && (g->cfg.dab ? !dab_quiescent(g, sv) : !rop_quiescent(g, sv)))
 		done = 0; /* atomics still buffered or in flight */
+	if (done && g->cfg.persist && !pm_host_done(g, sv))
+		done = 0; /* the host still has steps to run */
 	return done ? MS_TERMINAL : MS_RUNNING;
 }
 
@@ -311,6 +313,8 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 			}
 		return;
 	}
+	if (a->kind == GPU_A_HOST || a->kind == GPU_A_EVICT)
+		return; /* a host step (or an eviction, never timed): one cycle */
 	if (a->kind == GPU_A_CLWB_DONE || a->kind == GPU_A_WPQ_DRAIN) {
 		/* a memory controller writes one word to NVM at a time */
 		t->busy = a->kind == GPU_A_WPQ_DRAIN ? c->lat_nvm_write : 1;
@@ -411,6 +415,8 @@ static void gpu_count(const struct model *m, const uint8_t *sv, const struct act
 		ct[CT_ATOM_LANES]++;
 		return;
 	}
+	if (a->kind != GPU_A_ISSUE)
+		return;
 	unsigned w = a->subject;
 	const struct instr *in = &g->prog->ins[warp_pc(g, sv, w)];
 	ct[CT_INSTR]++;
@@ -537,6 +543,15 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 		free(g);
 		return NULL;
 	}
+	if (s->prog.host && !c->persist) {
+		diag_at(d, s->path, 0, 0, "a host block needs machine persist (machine '%s' has no persistence domain)",
+		        md->name);
+		free(g->sched_first);
+		free(g->sched_warps);
+		free(g->warp_idx);
+		free(g);
+		return NULL;
+	}
 	if (c->persist && g->nwarps > 32) {
 		diag_at(d, s->path, 0, 0, "the persist machine tracks at most 32 warps (have %u)", g->nwarps);
 		free(g->sched_first);
@@ -562,7 +577,7 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	m->name = md->name;
 	m->priv = g;
 	m->sv_size = (end + 7) & ~(size_t)7;
-	m->max_actions = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? 3 * s->prog.global_words + 1 : 0);
+	m->max_actions = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? 3 * s->prog.global_words + 2 : 0);
 	if (c->persist) {
 		m->durable_size = m->sv_size;
 		m->durable = gpu_durable;
@@ -578,8 +593,8 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	m->loc_name = gpu_loc_name;
 	m->loc_type = gpu_loc_type;
 	m->default_observables = gpu_default_obs;
-	m->nunits = c->sms * c->schedulers + g->nqueues + c->sms + 1;
-	m->nsubjects = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? s->prog.global_words : 0);
+	m->nunits = c->sms * c->schedulers + g->nqueues + c->sms + 2;
+	m->nsubjects = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? s->prog.global_words + 1 : 0);
 	m->timing = gpu_timing;
 	m->count = gpu_count;
 	m->ncounters = CT_N;

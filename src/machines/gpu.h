@@ -47,7 +47,8 @@ enum {
 	GPU_A_DRAIN,             /* DAB: a partition applies a flushed entry (arg = queue) */
 	GPU_A_EVICT,             /* persist: the L2 evicts a dirty word (arg = word) */
 	GPU_A_CLWB_DONE,         /* persist: a clwb reached the WPQ (arg = word) */
-	GPU_A_WPQ_DRAIN          /* persist: a WPQ entry reaches NVM (arg = word) */
+	GPU_A_WPQ_DRAIN,         /* persist: a WPQ entry reaches NVM (arg = word) */
+	GPU_A_HOST               /* persist: the host's next step (arg = step) */
 };
 
 /* DAB options (machine "dab"). */

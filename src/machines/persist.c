@@ -70,15 +70,26 @@ static struct pm_warp *pw(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
 	return (struct pm_warp *)(wt_mask(g, sv) + G_WORDS(g)) + w;
 }
+/* The host after the kernel: step index, and l2wb word cursor + 1. */
+struct pm_host {
+	uint16_t pc, cursor;
+};
+
+static struct pm_host *host(const struct gpu *g, const uint8_t *sv)
+{
+	return (struct pm_host *)pw(g, sv, g->nwarps);
+}
+
 static uint8_t *flags(const struct gpu *g, const uint8_t *sv)
 {
-	return (uint8_t *)pw(g, sv, g->nwarps);
+	return (uint8_t *)(host(g, sv) + 1);
 }
 
 size_t pm_layout(struct gpu *g, size_t off)
 {
 	g->pm_off = off;
-	size_t n = 16 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + G_WORDS(g);
+	size_t n = 16 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) +
+	           G_WORDS(g);
 	return (n + 7) & ~(size_t)7;
 }
 
@@ -245,8 +256,45 @@ unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out)
 		if (f[i] & PM_INWPQ)
 			out[n++] = (struct action){ GPU_A_WPQ_DRAIN, (uint16_t)(mc + p), g->nwarps + g->nqueues + g->cfg.sms + 1 + i, i };
 	}
+	/* the host's next step, once the kernel finished */
+	const struct pm_host *hs = host(g, sv);
+	if (hs->pc < g->prog->nhost && pm_kernel_done(g, sv) &&
+	    (g->prog->host[hs->pc] != H_PCOMMIT || wpq_empty(g, sv)))
+		out[n++] = (struct action){ GPU_A_HOST, (uint16_t)(mc + g->cfg.partitions),
+		                            g->nwarps + g->nqueues + g->cfg.sms + 1 + G_WORDS(g), hs->pc };
 	out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
 	return n;
+}
+
+int pm_kernel_done(const struct gpu *g, const uint8_t *sv)
+{
+	for (unsigned w = 0; w < g->nwarps; w++)
+		if (gpu_warp(g, (uint8_t *)sv, w)->status != W_DONE)
+			return 0;
+	return 1;
+}
+
+int pm_host_done(const struct gpu *g, const uint8_t *sv)
+{
+	return host(g, sv)->pc >= g->prog->nhost;
+}
+
+/* One host step; cudaL2WB walks one word per step like the l2wb
+** instruction, so a crash can hit it mid-way. */
+static void host_step(const struct gpu *g, uint8_t *sv)
+{
+	struct pm_host *hs = host(g, sv);
+	if (g->prog->host[hs->pc] == H_L2WB) {
+		if (!hs->cursor)
+			hs->cursor = 1;
+		if (hs->cursor - 1u < G_WORDS(g)) {
+			write_back(g, sv, hs->cursor - 1u);
+			hs->cursor++;
+			return;
+		}
+		hs->cursor = 0;
+	}
+	hs->pc++;
 }
 
 void pm_apply(const struct gpu *g, uint8_t *sv, const struct action *a)
@@ -261,6 +309,9 @@ void pm_apply(const struct gpu *g, uint8_t *sv, const struct action *a)
 		ack(g, sv, clwb_mask(g, sv)[i]);
 		clwb_mask(g, sv)[i] = 0;
 		pm_wake(g, sv);
+		break;
+	case GPU_A_HOST:
+		host_step(g, sv);
 		break;
 	case GPU_A_WPQ_DRAIN:
 		nvm(g, sv)[i] = wpq(g, sv)[i];
@@ -291,8 +342,18 @@ static void word_name(const struct gpu *g, uint32_t i, struct strbuf *out)
 
 void pm_describe(const struct gpu *g, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
-	(void)sv;
+	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit (WPQs drained)" };
 	switch (a->kind) {
+	case GPU_A_HOST: {
+		const struct pm_host *hs = host(g, sv);
+		sb_printf(out, "host step %u: %s", a->arg + 1, hname[g->prog->host[a->arg]]);
+		if (g->prog->host[a->arg] == H_L2WB) {
+			sb_puts(out, hs->cursor - 1u < G_WORDS(g) || !hs->cursor ? ", writes back " : ", done");
+			if (hs->cursor - 1u < G_WORDS(g) || !hs->cursor)
+				word_name(g, hs->cursor ? hs->cursor - 1u : 0, out);
+		}
+		return;
+	}
 	case GPU_A_EVICT: sb_puts(out, "L2 evicts dirty "); break;
 	case GPU_A_CLWB_DONE: sb_puts(out, "clwb reaches the WPQ for "); break;
 	case GPU_A_WPQ_DRAIN: sb_puts(out, "WPQ drains to NVM: "); break;

@@ -14,6 +14,8 @@ int pm_issue(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *i
 /* Is some warp walking the L2 with l2wb (which blocks L2 accesses)? */
 /* Release warps waiting at sfence/membar/pcommit whose acks are in. */
 void pm_wake(const struct gpu *g, uint8_t *sv);
+int pm_kernel_done(const struct gpu *g, const uint8_t *sv);
+int pm_host_done(const struct gpu *g, const uint8_t *sv);
 int pm_l2wb_busy(const struct gpu *g, const uint8_t *sv);
 unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out);
 void pm_apply(const struct gpu *g, uint8_t *sv, const struct action *a);

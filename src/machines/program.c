@@ -159,5 +159,6 @@ void program_free(struct program *p)
 		free(p->syms[i].init);
 	}
 	free(p->syms);
+	free(p->host);
 	memset(p, 0, sizeof *p);
 }

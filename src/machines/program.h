@@ -98,6 +98,9 @@ struct program {
 	int nsyms;
 	uint32_t global_words, shared_words; /* segment sizes in 32-bit words */
 	int uses_shared;
+	/* host steps run after the kernel finished (machine persist) */
+	enum host_op { H_SYNC, H_L2WB, H_PCOMMIT } *host;
+	int nhost;
 };
 
 const char *opcode_name(enum opcode op);

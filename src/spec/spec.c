@@ -1170,6 +1170,47 @@ static void parse_check(struct parser *P)
 
 /* }=== */
 
+/* host NL { sync | l2wb | pcommit } end: what the host does once the
+** kernel finished (cudaDeviceSynchronize, cudaL2WB, a WPQ drain). */
+static void parse_host(struct parser *P)
+{
+	struct program *pg = &P->s->prog;
+	int hline = TOK(P)->line, hcol = TOK(P)->col;
+	end_stmt(P);
+	if (pg->host)
+		diag_at(P->d, P->lx.file, hline, hcol, "a spec holds one host block");
+	for (;;) {
+		skip_nl(P);
+		if (TOK(P)->t == T_EOF) {
+			diag_at(P->d, P->lx.file, hline, hcol, "host block has no 'end'");
+			return;
+		}
+		int op;
+		if (lex_is(&P->lx, "end")) {
+			lex_next(&P->lx);
+			end_stmt(P);
+			if (!pg->host)
+				pg->host = xmalloc(sizeof *pg->host);
+			return;
+		} else if (lex_is(&P->lx, "sync")) {
+			op = H_SYNC;
+		} else if (lex_is(&P->lx, "l2wb")) {
+			op = H_L2WB;
+		} else if (lex_is(&P->lx, "pcommit")) {
+			op = H_PCOMMIT;
+		} else {
+			expected(P, "a host step (sync, l2wb, pcommit) or 'end'");
+			recover(P);
+			continue;
+		}
+		lex_next(&P->lx);
+		if (!end_stmt(P))
+			continue;
+		pg->host = xrealloc(pg->host, sizeof *pg->host * (size_t)(pg->nhost + 1));
+		pg->host[pg->nhost++] = (enum host_op)op;
+	}
+}
+
 static void parse_set(struct parser *P)
 {
 	if (TOK(P)->t != T_WORD) {
@@ -1259,7 +1300,7 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 		if (TOK(&P)->t == T_EOF)
 			break;
 		if (TOK(&P)->t != T_WORD) {
-			expected(&P, "a statement (machine, set, global, shared, kernel, check, expect, name, note)");
+			expected(&P, "a statement (machine, set, global, shared, kernel, host, check, expect, name, note)");
 			recover(&P);
 			continue;
 		}
@@ -1297,9 +1338,11 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 			parse_string_stmt(&P, &s->name);
 		} else if (!strcmp(kw, "note")) {
 			parse_string_stmt(&P, &s->note);
+		} else if (!strcmp(kw, "host")) {
+			parse_host(&P);
 		} else {
 			diag_at(d, P.lx.file, line, col,
-			        "unknown statement '%s' (expected machine, set, global, shared, kernel, check, expect, name or note)", kw);
+			        "unknown statement '%s' (expected machine, set, global, shared, kernel, host, check, expect, name or note)", kw);
 			recover(&P);
 		}
 	}
