@@ -78,24 +78,10 @@ int cmd_check(int argc, char **argv)
 {
 	struct run_opts o;
 	run_opts_default(&o);
-	const char **files = xcalloc((size_t)argc + 1, sizeof(char *));
-	int nfiles = 0, rc = EXIT_HOLDS;
-	for (int i = 1; i < argc; i++) {
-		int k = cli_option(&o, argc, argv, &i, "Dejt");
-		if (k < 0) {
-			free(files);
-			free(o.defines);
-			return EXIT_INPUT;
-		}
-		if (!k)
-			files[nfiles++] = argv[i];
-	}
-	if (!nfiles) {
-		fputs("gpumc check: no spec given (usage: gpumc check [options] SPEC...)\n", stderr);
-		free(files);
-		free(o.defines);
+	const char **files;
+	int nfiles = cli_parse_specs(&o, argc, argv, "Dejt", "check", &files), rc = EXIT_HOLDS;
+	if (nfiles < 0)
 		return EXIT_INPUT;
-	}
 	for (int f = 0; f < nfiles; f++) {
 		struct job j;
 		struct diag d;

@@ -182,6 +182,29 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 	return -1;
 }
 
+int cli_parse_specs(struct run_opts *o, int argc, char **argv, const char *allowed, const char *usage,
+                    const char ***files)
+{
+	*files = xcalloc((size_t)argc + 1, sizeof(char *));
+	int n = 0;
+	for (int i = 1; i < argc; i++) {
+		int k = cli_option(o, argc, argv, &i, allowed);
+		if (k < 0)
+			goto fail;
+		if (!k)
+			(*files)[n++] = argv[i];
+	}
+	if (n)
+		return n;
+	fprintf(stderr, "gpumc %s: no spec given (usage: gpumc %s [options] SPEC...)\n", usage, usage);
+fail:
+	free(*files);
+	free(o->defines);
+	*files = NULL;
+	o->defines = NULL;
+	return -1;
+}
+
 /* Resolve the spec's properties against the built machine. */
 static int bind_props(struct job *j, struct diag *d)
 {

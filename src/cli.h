@@ -35,6 +35,12 @@ void run_opts_default(struct run_opts *o);
 /* Parse one option at argv[*i] (advancing *i past its argument).  Returns
 ** 1 if it was an option, 0 if not an option, -1 on a usage error (printed). */
 int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *allowed);
+/* Parse a command's options (groups as for cli_option) and its spec
+** files; returns the number of files (argv entries, not copies) in
+** *files, or -1 after printing a usage error.  `usage` names the command
+** for the "no spec given" message. */
+int cli_parse_specs(struct run_opts *o, int argc, char **argv, const char *allowed, const char *usage,
+                    const char ***files);
 /* Load, apply -D, build the machine, resolve properties.  On error prints
 ** the diagnostics (or adds them to json) and returns -1. */
 int job_load(struct job *j, const char *path, const struct run_opts *o, struct diag *d);

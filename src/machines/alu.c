@@ -108,35 +108,23 @@ uint32_t alu_cvt(enum vtype dst, enum vtype src, uint32_t v, int round_nearest)
 
 int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 {
+	/* order: -1, 0, 1, or 2 when unordered (a NaN: only != holds) */
+	int o;
 	if (t == VT_F32) {
 		float x = f(a), y = f(b);
-		switch (c) {
-		case C_EQ: return x == y;
-		case C_NE: return x != y;
-		case C_LT: return x < y;
-		case C_LE: return x <= y;
-		case C_GT: return x > y;
-		case C_GE: return x >= y;
-		}
-	}
-	if (t == VT_S32) {
-		int32_t x = (int32_t)a, y = (int32_t)b;
-		switch (c) {
-		case C_EQ: return x == y;
-		case C_NE: return x != y;
-		case C_LT: return x < y;
-		case C_LE: return x <= y;
-		case C_GT: return x > y;
-		case C_GE: return x >= y;
-		}
+		o = x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+	} else if (t == VT_S32) {
+		o = (int32_t)a < (int32_t)b ? -1 : (int32_t)a > (int32_t)b;
+	} else {
+		o = a < b ? -1 : a > b;
 	}
 	switch (c) {
-	case C_EQ: return a == b;
-	case C_NE: return a != b;
-	case C_LT: return a < b;
-	case C_LE: return a <= b;
-	case C_GT: return a > b;
-	case C_GE: return a >= b;
+	case C_EQ: return o == 0;
+	case C_NE: return o != 0;
+	case C_LT: return o == -1;
+	case C_LE: return o == -1 || o == 0;
+	case C_GT: return o == 1;
+	case C_GE: return o == 1 || o == 0;
 	}
 	return 0;
 }

@@ -287,7 +287,7 @@ static void release(const struct gpu *g, uint8_t *sv, int sm)
 		if (h->pending & PEND_ADVANCE) {
 			h->pending &= (uint8_t)~PEND_ADVANCE;
 			warp_advance(g, sv, w);
-		} else if (in->op == OP_MEMBAR) {
+		} else if (in->op == OP_MEMBAR || in->op == OP_SFENCE) {
 			warp_advance(g, sv, w);
 		} else if (in->op == OP_BAR) {
 			h->status = W_BARRIER; /* arrive; released below */

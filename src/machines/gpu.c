@@ -470,7 +470,7 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 {
 	struct gpu *g = xcalloc(1, sizeof *g);
 	const struct machine_def *md = registry_find(registry_machine(s));
-	if (params_apply(md->params, md->nparams, s, &g->cfg, d)) {
+	if (params_apply(md, s, &g->cfg, d)) {
 		free(g);
 		return NULL;
 	}

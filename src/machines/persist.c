@@ -158,52 +158,52 @@ void pm_wake(const struct gpu *g, uint8_t *sv)
 	}
 }
 
+/* The global word lane l of warp w addresses, or -1 after faulting it. */
+static long lane_word(const struct gpu *g, uint8_t *sv, unsigned w, unsigned l, const struct instr *in)
+{
+	int fault = 0;
+	uint32_t *word = mem_word(g, sv, SP_GLOBAL, 0, in->addr.sym, warp_address(g, sv, w, l), &fault);
+	if (!word) {
+		warp_fault(g, sv, w, fault);
+		return -1;
+	}
+	return word - (uint32_t *)sv;
+}
+
+/* Warp w now waits for the acknowledgement of word i in mask[i]. */
+static void await(const struct gpu *g, uint8_t *sv, unsigned w, uint32_t *mask)
+{
+	if (!(*mask & (1u << w))) {
+		*mask |= 1u << w;
+		pw(g, sv, w)->outstanding++;
+	}
+}
+
 int pm_issue(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	struct pm_warp *p = pw(g, sv, w);
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	uint32_t bit = 1u << w;
 	switch (in->op) {
 	case OP_ST:
 		if (!in->wt || in->space != SP_GLOBAL)
 			return 0;
-		/* st.wt: the L2 copy stays clean, the value goes to the WPQ and
-		** is acknowledged once it is in NVM */
-		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
-			if (!(m >> l & 1))
-				continue;
-			int fault = 0;
-			uint32_t *word = mem_word(g, sv, SP_GLOBAL, 0, in->addr.sym, warp_address(g, sv, w, l), &fault);
-			if (!word) {
-				warp_fault(g, sv, w, fault);
-				return 1;
-			}
-			uint32_t i = (uint32_t)(word - (uint32_t *)sv);
-			*word = warp_operand(g, sv, w, l, &in->src[0]);
-			wpq(g, sv)[i] = *word;
-			flags(g, sv)[i] = PM_INWPQ;
-			if (!(wt_mask(g, sv)[i] & bit)) {
-				wt_mask(g, sv)[i] |= bit;
-				p->outstanding++;
-			}
-		}
-		warp_advance(g, sv, w);
-		return 1;
+		/* fall through: st.wt, like clwb, is acknowledged later */
 	case OP_CLWB:
 		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
 			if (!(m >> l & 1))
 				continue;
-			int fault = 0;
-			uint32_t *word = mem_word(g, sv, SP_GLOBAL, 0, in->addr.sym, warp_address(g, sv, w, l), &fault);
-			if (!word) {
-				warp_fault(g, sv, w, fault);
+			long i = lane_word(g, sv, w, l, in);
+			if (i < 0)
 				return 1;
+			if (in->op == OP_CLWB) {
+				await(g, sv, w, &clwb_mask(g, sv)[i]);
+				continue;
 			}
-			uint32_t i = (uint32_t)(word - (uint32_t *)sv);
-			if (!(clwb_mask(g, sv)[i] & bit)) {
-				clwb_mask(g, sv)[i] |= bit;
-				p->outstanding++;
-			}
+			/* st.wt: the L2 copy stays clean, the value goes to the
+			** WPQ and is acknowledged once it is in NVM */
+			((uint32_t *)sv)[i] = wpq(g, sv)[i] = warp_operand(g, sv, w, l, &in->src[0]);
+			flags(g, sv)[i] = PM_INWPQ;
+			await(g, sv, w, &wt_mask(g, sv)[i]);
 		}
 		warp_advance(g, sv, w);
 		return 1;

@@ -11,6 +11,7 @@
 #include "machines/gpu.h"
 
 #define GP(field) offsetof(struct gpu_cfg, field)
+/* Parameters every GPU machine takes (a machine may redefine a row). */
 static const struct param_def gpu_params[] = {
 	{ "sms", 1, 1, 64, NULL, GP(sms), "streaming multiprocessors; CTA c runs on SM c mod sms" },
 	{ "schedulers", 1, 1, 4, NULL, GP(schedulers), "warp schedulers per SM; warp w of a CTA goes to scheduler w mod schedulers" },
@@ -20,7 +21,6 @@ static const struct param_def gpu_params[] = {
 	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
 	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp (32 on hardware; small for exhaustive runs)" },
 	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most; fewer when the kernel has few conditional branches)" },
-	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler (exhaustive mode explores every ready warp)" },
 	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
 	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
 	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },
@@ -32,17 +32,14 @@ static const struct param_def gpu_params[] = {
 	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
 };
 
-/* DAB: the baseline's parameters (its GTO scheduler replaced by the
-** determinism-aware ones) plus the atomic-buffer options. */
+static const struct param_def baseline_params[] = {
+	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler (exhaustive mode explores every ready warp)" },
+};
+
+
+
+/* DAB: its determinism-aware schedulers and the atomic buffers. */
 static const struct param_def dab_params[] = {
-	{ "sms", 1, 1, 64, NULL, GP(sms), "streaming multiprocessors; CTA c runs on SM c mod sms (static CTA distribution)" },
-	{ "schedulers", 1, 1, 4, NULL, GP(schedulers), "warp schedulers per SM; warp w of a CTA goes to scheduler w mod schedulers" },
-	{ "partitions", 1, 1, 8, NULL, GP(partitions), "memory partitions (L2 slice + ROP + flush reorder buffer)" },
-	{ "line_bytes", 256, 4, 65536, NULL, GP(line_bytes), "address interleaving granularity across partitions" },
-	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident)" },
-	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
-	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp" },
-	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most; fewer when the kernel has few conditional branches)" },
 	{ "scheduler", 4, 0, 4, "gto|srr|gtrr|gtar|gwat", GP(dab_sched), "warp scheduler: gto (nondeterministic) or a determinism-aware one" },
 	{ "buffer", 1, 0, 1, "warp|scheduler", GP(buffer_level), "atomic buffer per warp or per warp scheduler" },
 	{ "entries", 4, 1, 1024, NULL, GP(entries), "entries per atomic buffer" },
@@ -50,38 +47,17 @@ static const struct param_def dab_params[] = {
 	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "flush one transaction per 32-byte sector (concrete-mode traffic)" },
 	{ "offset_flush", 1, 0, 1, "off|on", GP(offset_flush), "SM s starts its flush at partition s mod partitions (concrete-mode timing)" },
 	{ "flush", 0, 0, 3, "ordered|nr|nr-of|nr-cif", GP(flush), "flush protocol: ordered (reorder buffers), or the relaxed variants" },
-	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
-	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
-	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },
-	{ "global_jitter", 200, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter] (cache hits and misses, seeded)" },
-	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
-	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
-	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per flushed atomic performed" },
-	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
 	{ "lat_flush", 20, 0, 100000, NULL, GP(lat_flush), "cycles of the pre-flush message round before entries move" },
 };
 
-/* Persistency: the baseline's parameters plus the persistence domain. */
+/* Persistency: the persistence domain, NVM latencies, at most 32 warps. */
 static const struct param_def persist_params[] = {
-	{ "sms", 1, 1, 64, NULL, GP(sms), "streaming multiprocessors; CTA c runs on SM c mod sms" },
-	{ "schedulers", 1, 1, 4, NULL, GP(schedulers), "warp schedulers per SM" },
-	{ "partitions", 1, 1, 8, NULL, GP(partitions), "memory partitions, each an L2 slice with its memory controller and WPQ" },
-	{ "line_bytes", 256, 4, 65536, NULL, GP(line_bytes), "address interleaving granularity across partitions" },
 	{ "ctas", 1, 1, 32, NULL, GP(ctas), "CTAs in the grid (all resident)" },
 	{ "warps_per_cta", 1, 1, 32, NULL, GP(warps_per_cta), "warps per CTA (at most 32 warps in all)" },
-	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp" },
-	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most)" },
 	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
 	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler" },
-	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
-	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
 	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
-	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
-	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay (seeded)" },
-	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed" },
-	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
-	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
 	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
 };
 
@@ -89,7 +65,7 @@ static const struct machine_def machines[] = {
 	{ "baseline",
 	  "nondeterministic baseline GPU: free warp choice, SC memory, atomics at the L2/ROP with free arrival order across SMs",
 	  "scheduler (GTO / any ready warp), warp (SIMT stack, IPDOM reconvergence), memory (SC global + per-CTA shared), barrier (bar.sync), rop (per-SM FIFOs to partitions)",
-	  gpu_params, sizeof gpu_params / sizeof gpu_params[0], gpu_build },
+	  baseline_params, sizeof baseline_params / sizeof baseline_params[0], gpu_build },
 	{ "dab",
 	  "Deterministic Atomic Buffering: the baseline GPU with global atomics buffered per warp or scheduler, determinism-aware schedulers and an ordered flush",
 	  "scheduler (GTO, SRR, GTRR, GTAR, GWAT), warp, memory, barrier, dab (atomic buffers, fusion, flush with pre-flush counts, per-partition flush reorder buffers; relaxed nr, nr-of, nr-cif)",
@@ -104,6 +80,28 @@ const char *registry_machine(const struct spec *s)
 {
 	const struct param_set *ps = spec_param(s, "machine");
 	return ps ? ps->value : s->machine;
+}
+
+/* A machine's parameters: the common GPU rows, each replaced by the
+** machine's own row of that name, then the machine's other rows. */
+static unsigned machine_params(const struct machine_def *md, const struct param_def **out)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < sizeof gpu_params / sizeof gpu_params[0]; i++) {
+		const struct param_def *p = &gpu_params[i];
+		for (unsigned k = 0; k < md->nparams; k++)
+			if (!strcmp(md->params[k].name, p->name))
+				p = &md->params[k];
+		out[n++] = p;
+	}
+	for (unsigned k = 0; k < md->nparams; k++) {
+		int common = 0;
+		for (size_t i = 0; i < sizeof gpu_params / sizeof gpu_params[0]; i++)
+			common |= !strcmp(md->params[k].name, gpu_params[i].name);
+		if (!common)
+			out[n++] = &md->params[k];
+	}
+	return n;
 }
 
 const struct machine_def *registry_all(unsigned *n)
@@ -162,9 +160,10 @@ static void param_err(struct diag *d, const struct param_set *ps, const char *fm
 		diag_at(d, "command line", 0, 0, "-D %s: %s", ps->key, msg);
 }
 
-int params_apply(const struct param_def *defs, unsigned n, const struct spec *s, void *cfg,
-                 struct diag *d)
+int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, struct diag *d)
 {
+	const struct param_def *defs[128];
+	unsigned n = machine_params(md, defs);
 	int nerr = d->nerr;
 	/* -D machine=OTHER: the spec's own settings meant for its machine are
 	** skipped, with a warning, when OTHER has no such parameter or value */
@@ -172,15 +171,15 @@ int params_apply(const struct param_def *defs, unsigned n, const struct spec *s,
 	int lenient = over && over->line == 0 && strcmp(over->value, s->machine);
 	const char *mname = registry_machine(s);
 	for (unsigned i = 0; i < n; i++)
-		*(unsigned *)((char *)cfg + defs[i].off) = defs[i].def;
+		*(unsigned *)((char *)cfg + defs[i]->off) = defs[i]->def;
 	for (int k = 0; k < s->nparams; k++) {
 		const struct param_set *ps = &s->params[k];
 		const struct param_def *pd = NULL;
 		if (!strcmp(ps->key, "machine"))
 			continue; /* chosen before the parameters (registry_machine) */
 		for (unsigned i = 0; i < n; i++)
-			if (!strcmp(defs[i].name, ps->key))
-				pd = &defs[i];
+			if (!strcmp(defs[i]->name, ps->key))
+				pd = defs[i];
 		if (!pd && lenient && ps->line) {
 			fprintf(stderr, "%s:%d:%d: warning: ignoring '%s': not a parameter of machine '%s'\n", ps->file,
 			        ps->line, ps->col, ps->key, mname);
@@ -253,8 +252,10 @@ void registry_print(FILE *f, int json)
 			sb_printf(&b, "machine %s\n  %s\n  components: %s\n  parameters:\n", m[i].name, m[i].desc,
 			          m[i].components);
 		}
-		for (unsigned k = 0; k < m[i].nparams; k++) {
-			const struct param_def *p = &m[i].params[k];
+		const struct param_def *defs[128];
+		unsigned np = machine_params(&m[i], defs);
+		for (unsigned k = 0; k < np; k++) {
+			const struct param_def *p = defs[k];
 			char def[64];
 			if (p->choices) {
 				const char *c = p->choices;

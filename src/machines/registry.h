@@ -19,8 +19,8 @@ struct machine_def {
 	const char *name;
 	const char *desc;
 	const char *components;
-	const struct param_def *params;
-	unsigned nparams;
+	const struct param_def *params; /* the machine's own rows; the common GPU */
+	unsigned nparams;               /* rows (registry.c) complete them      */
 	struct model *(*build)(const struct spec *s, struct diag *d);
 };
 
@@ -30,10 +30,9 @@ const char *registry_machine(const struct spec *s);
 const struct machine_def *registry_all(unsigned *n);
 /* Build the spec's machine with its parameters and -D overrides. */
 struct model *registry_build(const struct spec *s, struct diag *d);
-/* Set defaults, then apply every `set`/-D in order; unknown keys and bad
-** values are errors at their file:line:col. */
-int params_apply(const struct param_def *defs, unsigned n, const struct spec *s, void *cfg,
-                 struct diag *d);
+/* Set the machine's defaults, then apply every `set`/-D in order; unknown
+** keys and bad values are errors at their file:line:col. */
+int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, struct diag *d);
 void registry_print(FILE *f, int json);
 
 #endif

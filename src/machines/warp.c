@@ -309,6 +309,17 @@ static void memop(const struct gpu *g, uint8_t *sv, unsigned w, const struct ins
 	warp_advance(g, sv, w);
 }
 
+/* A fence waits for the warp's own atomics: until a DAB flush made the
+** buffered ones visible, or until the ROPs performed those in flight.
+** Returns 1 when the warp now waits (pc stays on the fence). */
+static int fence_wait(const struct gpu *g, uint8_t *sv, unsigned w)
+{
+	if (g->cfg.dab ? dab_fence_clear(g, sv, w) : rop_fence_clear(g, sv, w))
+		return 0;
+	gpu_warp(g, sv, w)->status = g->cfg.dab ? W_FLUSHWAIT : W_ATOMIC;
+	return 1;
+}
+
 void warp_issue(const struct gpu *g, uint8_t *sv, unsigned w)
 {
 	const struct instr *in = cur(g, sv, w);
@@ -333,40 +344,21 @@ void warp_issue(const struct gpu *g, uint8_t *sv, unsigned w)
 			warp_advance(g, sv, w);
 			return;
 		}
-		if (g->cfg.dab && !dab_fence_clear(g, sv, w)) {
-			/* bar.sync is a CTA fence: buffered atomics flush first */
-			gpu_warp(g, sv, w)->status = W_FLUSHWAIT;
+		if (fence_wait(g, sv, w)) /* bar.sync is a CTA fence */
 			return;
-		}
-		if (!g->cfg.dab && !rop_fence_clear(g, sv, w)) {
-			gpu_warp(g, sv, w)->status = W_ATOMIC; /* its atomics first */
-			return;
-		}
 		gpu_warp(g, sv, w)->status = W_BARRIER;
 		bar_check(g, sv, gpu_cta_of(g, w));
 		return;
 	case OP_MEMBAR:
-		if (g->cfg.dab && !dab_fence_clear(g, sv, w)) {
-			gpu_warp(g, sv, w)->status = W_FLUSHWAIT;
+	case OP_SFENCE: /* on machines without a persistence domain, a membar */
+		if (fence_wait(g, sv, w))
 			return;
-		}
-		if (!g->cfg.dab && !rop_fence_clear(g, sv, w)) {
-			gpu_warp(g, sv, w)->status = W_ATOMIC;
-			return;
-		}
 		warp_advance(g, sv, w);
 		return;
 	case OP_NOP:
 	case OP_CLWB:    /* without a persistence domain (baseline, dab) the */
 	case OP_PCOMMIT: /* persistency instructions have nothing to do      */
 	case OP_L2WB:
-		warp_advance(g, sv, w);
-		return;
-	case OP_SFENCE:
-		if (!g->cfg.dab && !rop_fence_clear(g, sv, w)) {
-			gpu_warp(g, sv, w)->status = W_ATOMIC;
-			return;
-		}
 		warp_advance(g, sv, w);
 		return;
 	case OP_LD:
