@@ -187,7 +187,8 @@ int pm_issue(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *i
 	case OP_ST:
 		if (!in->wt || in->space != SP_GLOBAL)
 			return 0;
-		/* fall through: st.wt, like clwb, is acknowledged later */
+		/* st.wt, like clwb, is acknowledged later */
+		/* fall through */
 	case OP_CLWB:
 		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
 			if (!(m >> l & 1))
