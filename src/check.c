@@ -208,6 +208,38 @@ int cmd_replay(int argc, char **argv)
 			shows = "deadlock: no component can move";
 			rc = EXIT_VIOLATED;
 		}
+		/* a trace ending in a crash: check what survives, as check did */
+		int crashed = 0;
+		if (m->durable && tf.sched[last].len) {
+			struct trace pre = tf.sched[last];
+			pre.len--;
+			uint8_t *before = xmalloc(m->sv_size);
+			trace_replay(m, &pre, before, NULL);
+			crashed = m->enabled(m, before, act) > pre.step[pre.len] &&
+			          act[tf.sched[last].step[pre.len]].kind == ACT_CRASH;
+			free(before);
+		}
+		uint8_t *img = xmalloc(m->sv_size);
+		if (crashed) {
+			m->durable(m, sv[last], img);
+			for (unsigned k = 0; k < j.nprops && rc == EXIT_HOLDS; k++)
+				if (j.props[k].kind == P_DURABLE && !expr_eval(j.props[k].cond, m, img))
+					shows = "the crash leaves a durable image that violates the durable condition", rc = EXIT_VIOLATED;
+			struct strbuf why;
+			sb_init(&why);
+			if (rc == EXIT_HOLDS && m->recover && !m->recover(m, img, &why))
+				shows = "the recovery program fails on the crash image", rc = EXIT_VIOLATED;
+			sb_free(&why);
+			for (unsigned k = 0; k < j.nprops && rc == EXIT_HOLDS; k++)
+				if (j.props[k].kind == P_RECOVERABLE && !expr_eval(j.props[k].cond, m, img))
+					shows = "the recovered image violates the recoverable condition", rc = EXIT_VIOLATED;
+		} else if (m->durable && st == MS_TERMINAL) {
+			m->durable(m, sv[last], img);
+			for (unsigned k = 0; k < j.nprops && rc == EXIT_HOLDS; k++)
+				if (j.props[k].kind == P_PERSISTED && !expr_eval(j.props[k].cond, m, img))
+					shows = "what is durable at the end violates the persisted condition", rc = EXIT_VIOLATED;
+		}
+		free(img);
 		for (unsigned k = 0; k < j.nprops && rc == EXIT_HOLDS; k++) {
 			struct property *p = &j.props[k];
 			if (p->kind == P_INVARIANT && !expr_eval(p->cond, m, sv[last]))

@@ -206,17 +206,22 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 				print_schedule(out, m, &r->trace, UINT32_MAX, 0, sv);
 				sb_puts(out, "state at the end of the trace:\n");
 				m->print_state(m, sv, out);
-				if ((r->failed_kind == P_RECOVERABLE || r->failed_kind == P_PERSISTED) && m->durable) {
+				if ((r->failed_kind == P_RECOVERABLE || r->failed_kind == P_PERSISTED ||
+				     r->failed_kind == P_DURABLE) && m->durable) {
 					/* what survives: the durable image, after recovery */
 					uint8_t *img = xmalloc(m->sv_size);
 					m->durable(m, sv, img);
-					if (m->recover && r->failed_kind == P_RECOVERABLE)
-						m->recover(m, img);
+					struct strbuf why;
+					sb_init(&why);
+					if (m->recover && r->failed_kind == P_RECOVERABLE && m->recover(m, img, &why))
+						sb_puts(out, "recovery program ran on the durable image\n");
+					sb_free(&why);
 					unsigned nl = m->default_observables(m, NULL, 0);
 					int *locs = xmalloc(sizeof(int) * (nl ? nl : 1));
 					m->default_observables(m, locs, nl);
-					sb_puts(out, r->failed_kind == P_RECOVERABLE ? "durable image after the crash: "
-					                                             : "durable image at the end: ");
+					sb_puts(out, r->failed_kind == P_RECOVERABLE ? "image after the crash and recovery: "
+					             : r->failed_kind == P_DURABLE ? "durable image after the crash: "
+					                                           : "durable image at the end: ");
 					report_locs(m, img, locs, nl, out, 0);
 					sb_printf(out, "\nbroken invariant: %s\n", fp ? fp->text : "?");
 					free(locs);

@@ -97,6 +97,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 			else if (at < wake)
 				wake = at;
 		}
+		if (!nc && wake == UINT64_MAX)
+			break; /* only untimed environment choices remain (a crash) */
 		if (!nc) {
 			if (max_cycles && wake > max_cycles)
 				wake = max_cycles; /* stop at the limit, not past it */

@@ -251,8 +251,21 @@ static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 	if (!is_new)
 		return;
 	c->r->crash_images++;
-	if (m->recover)
-		m->recover(m, c->img);
+	for (unsigned k = 0; k < c->nprops && !c->stop; k++)
+		if (c->props[k].kind == P_DURABLE && !expr_eval(c->props[k].cond, m, c->img))
+			violation(c, (int)k, P_DURABLE, idx, (int)ai,
+			          "a crash here leaves a durable image that violates the condition%s", "");
+	struct strbuf why;
+	sb_init(&why);
+	if (m->recover && !c->stop && !m->recover(m, c->img, &why)) {
+		int k = -1;
+		for (unsigned i = 0; i < c->nprops; i++)
+			if (c->props[i].kind == P_RECOVERABLE)
+				k = (int)i;
+		violation(c, k, P_RECOVERABLE, idx, (int)ai, "the recovery program fails on this crash image: %s",
+		          sb_str(&why));
+	}
+	sb_free(&why);
 	for (unsigned k = 0; k < c->nprops && !c->stop; k++)
 		if (c->props[k].kind == P_RECOVERABLE && !expr_eval(c->props[k].cond, m, c->img))
 			violation(c, (int)k, P_RECOVERABLE, idx, (int)ai,
@@ -299,9 +312,14 @@ static void parent_put(struct ctx *c, uint32_t idx, uint32_t parent, uint16_t ac
 }
 
 /* Deadlock check at expansion. */
-static int expand_check(struct ctx *c, const uint8_t *sv, unsigned nact, uint32_t idx)
+static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned nact, uint32_t idx)
 {
-	if (nact == 0 && c->m->status(c->m, sv) == MS_RUNNING) {
+	/* a crash is always possible but is no progress: a running state
+	** whose only way on is a crash is a deadlock */
+	unsigned moves = 0;
+	for (unsigned i = 0; i < nact; i++)
+		moves += act[i].kind != ACT_CRASH;
+	if (moves == 0 && c->m->status(c->m, sv) == MS_RUNNING) {
 		violation(c, -1, P_DEADLOCK, idx, -1, "no component can move, but the kernel has not finished%s", "");
 		return 0;
 	}
@@ -367,7 +385,7 @@ static void bfs(struct ctx *c)
 		if (m->status(m, src) == MS_FAULT)
 			continue;
 		unsigned na = m->enabled(m, src, act);
-		if (!expand_check(c, src, na, h))
+		if (!expand_check(c, src, act, na, h))
 			break;
 		if (na)
 			state_hash_blocks(src, n, c->src_bh);
@@ -441,7 +459,7 @@ static int dfs_push(struct ctx *c)
 		c->frames[f].nact = 0;
 	if (c->sp - 1 > c->r->depth)
 		c->r->depth = c->sp - 1;
-	return expand_check(c, frame_sv(c, f), c->frames[f].nact, 0);
+	return expand_check(c, frame_sv(c, f), frame_act(c, f), c->frames[f].nact, 0);
 }
 
 static void dfs(struct ctx *c)

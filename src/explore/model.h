@@ -98,10 +98,12 @@ struct model {
 	** image of durable_size (= sv_size) bytes in which read() of a memory
 	** location gives its durable value and everything volatile is zero.
 	** recover() (optional) runs the machine's recovery on such an image in
-	** place; `recoverable` conditions are then evaluated on it. */
+	** place and returns 1, or 0 with the reason in why when the recovery
+	** itself fails (faults, deadlocks); `recoverable` conditions are then
+	** evaluated on the recovered image, `durable` ones before recovery. */
 	size_t durable_size;
 	void (*durable)(const struct model *m, const uint8_t *sv, uint8_t *img);
-	void (*recover)(const struct model *m, uint8_t *img);
+	int (*recover)(const struct model *m, uint8_t *img, struct strbuf *why);
 
 	/* Concrete mode (optional).  Every action belongs to a unit (a warp
 	** scheduler, a ROP, ...; unit UINT16_MAX: an environment choice such

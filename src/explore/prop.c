@@ -9,7 +9,7 @@
 
 static const char *const kind_names[P_NKINDS] = {
 	"deterministic", "exists", "~exists", "forall", "invariant", "deadlock_free", "fault",
-	"recoverable", "persisted"
+	"recoverable", "persisted", "durable"
 };
 
 const char *prop_kind_name(enum prop_kind k)

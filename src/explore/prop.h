@@ -50,6 +50,7 @@ enum prop_kind {
 	P_FAULT,         /* built in: no state where the machine faults    */
 	P_RECOVERABLE,   /* every crash image satisfies the condition      */
 	P_PERSISTED,     /* every final state's durable image satisfies it  */
+	P_DURABLE,       /* every crash image, before recovery, satisfies it */
 	P_NKINDS
 };
 

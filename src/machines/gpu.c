@@ -176,6 +176,11 @@ static void gpu_durable(const struct model *m, const uint8_t *sv, uint8_t *img)
 	pm_durable(G(m), sv, img);
 }
 
+static int gpu_recover(const struct model *m, uint8_t *img, struct strbuf *why)
+{
+	return pm_recover(m, G(m), img, why);
+}
+
 /* Locations: global words are 0..G-1; register r of global thread t is
 ** G + t*nregs + r. */
 static int gpu_lookup(const struct model *m, int tid, const char *name, long index, enum vtype *type,
@@ -543,9 +548,9 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 		free(g);
 		return NULL;
 	}
-	if (s->prog.host && !c->persist) {
-		diag_at(d, s->path, 0, 0, "a host block needs machine persist (machine '%s' has no persistence domain)",
-		        md->name);
+	if ((s->prog.host || s->prog.recovery) && !c->persist) {
+		diag_at(d, s->path, 0, 0, "a %s block needs machine persist (machine '%s' has no persistence domain)",
+		        s->prog.host ? "host" : "recovery", md->name);
 		free(g->sched_first);
 		free(g->sched_warps);
 		free(g->warp_idx);
@@ -581,6 +586,8 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	if (c->persist) {
 		m->durable_size = m->sv_size;
 		m->durable = gpu_durable;
+		if (s->prog.recovery)
+			m->recover = gpu_recover;
 	}
 	m->init = gpu_init;
 	m->enabled = gpu_enabled;

@@ -35,8 +35,10 @@
 #include "config.h"
 #include "machines/persist.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "machines/alu.h"
 #include "machines/memory.h"
 #include "machines/warp.h"
 #include "util/strbuf.h"
@@ -257,12 +259,15 @@ unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out)
 		if (f[i] & PM_INWPQ)
 			out[n++] = (struct action){ GPU_A_WPQ_DRAIN, (uint16_t)(mc + p), g->nwarps + g->nqueues + g->cfg.sms + 1 + i, i };
 	}
-	/* the host's next step, once the kernel finished */
+	/* the host's next step */
 	const struct pm_host *hs = host(g, sv);
-	if (hs->pc < g->prog->nhost && pm_kernel_done(g, sv) &&
-	    (g->prog->host[hs->pc] != H_PCOMMIT || wpq_empty(g, sv)))
-		out[n++] = (struct action){ GPU_A_HOST, (uint16_t)(mc + g->cfg.partitions),
-		                            g->nwarps + g->nqueues + g->cfg.sms + 1 + G_WORDS(g), hs->pc };
+	if (hs->pc < g->prog->nhost) {
+		const struct host_step *st = &g->prog->host[hs->pc];
+		int after = g->prog->launch_at < 0 || hs->pc > g->prog->launch_at;
+		if ((!after || pm_kernel_done(g, sv)) && (st->op != H_PCOMMIT || wpq_empty(g, sv)))
+			out[n++] = (struct action){ GPU_A_HOST, (uint16_t)(mc + g->cfg.partitions),
+			                            g->nwarps + g->nqueues + g->cfg.sms + 1 + G_WORDS(g), hs->pc };
+	}
 	out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
 	return n;
 }
@@ -275,25 +280,68 @@ int pm_kernel_done(const struct gpu *g, const uint8_t *sv)
 	return 1;
 }
 
+int pm_kernel_launched(const struct gpu *g, const uint8_t *sv)
+{
+	return g->prog->launch_at < 0 || host(g, sv)->pc > g->prog->launch_at;
+}
+
 int pm_host_done(const struct gpu *g, const uint8_t *sv)
 {
 	return host(g, sv)->pc >= g->prog->nhost;
 }
 
-/* One host step; cudaL2WB walks one word per step like the l2wb
-** instruction, so a crash can hit it mid-way. */
+/* Words of step variable sym (element index, or all of it). */
+static void var_words(const struct gpu *g, int sym, long index, uint32_t *first, uint32_t *n)
+{
+	const struct symbol *s = &g->prog->syms[sym];
+	*first = s->base / 4 + (index >= 0 ? (uint32_t)index : 0);
+	*n = index >= 0 ? 1 : s->nelems;
+}
+
+/* One host step.  cudaL2WB and cudaMemcpy walk one word per step, so a
+** crash can hit them mid-way; a host store goes through the L2 like a
+** kernel's, and `persist` is the host's clwb; sfence on that variable. */
 static void host_step(const struct gpu *g, uint8_t *sv)
 {
 	struct pm_host *hs = host(g, sv);
-	if (g->prog->host[hs->pc] == H_L2WB) {
+	const struct host_step *st = &g->prog->host[hs->pc];
+	uint32_t *vis = (uint32_t *)sv, first, n;
+	switch (st->op) {
+	case H_L2WB:
+	case H_COPY:
+		n = st->op == H_L2WB ? G_WORDS(g) : g->prog->syms[st->sym].nelems;
 		if (!hs->cursor)
 			hs->cursor = 1;
-		if (hs->cursor - 1u < G_WORDS(g)) {
-			write_back(g, sv, hs->cursor - 1u);
+		if (hs->cursor - 1u < n) {
+			uint32_t k = hs->cursor - 1u;
+			if (st->op == H_L2WB) {
+				write_back(g, sv, k);
+			} else {
+				uint32_t d = g->prog->syms[st->sym].base / 4 + k;
+				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + k];
+				pm_dirty(g, sv, d);
+			}
 			hs->cursor++;
 			return;
 		}
 		hs->cursor = 0;
+		break;
+	case H_STORE:
+		var_words(g, st->sym, st->index, &first, &n);
+		for (uint32_t k = 0; k < n; k++) {
+			vis[first + k] = st->value;
+			pm_dirty(g, sv, first + k);
+		}
+		break;
+	case H_PERSIST:
+		var_words(g, st->sym, st->index, &first, &n);
+		for (uint32_t k = 0; k < n; k++) {
+			nvm(g, sv)[first + k] = vis[first + k];
+			flags(g, sv)[first + k] = 0;
+		}
+		break;
+	default: /* sync, pcommit (enabled once the WPQs are empty), launch */
+		break;
 	}
 	hs->pc++;
 }
@@ -343,15 +391,29 @@ static void word_name(const struct gpu *g, uint32_t i, struct strbuf *out)
 
 void pm_describe(const struct gpu *g, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
-	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit (WPQs drained)" };
+	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit (WPQs drained)",
+		"launch the kernel", "cudaMemcpy", "store", "persist (clwb; sfence)" };
 	switch (a->kind) {
 	case GPU_A_HOST: {
 		const struct pm_host *hs = host(g, sv);
-		sb_printf(out, "host step %u: %s", a->arg + 1, hname[g->prog->host[a->arg]]);
-		if (g->prog->host[a->arg] == H_L2WB) {
-			sb_puts(out, hs->cursor - 1u < G_WORDS(g) || !hs->cursor ? ", writes back " : ", done");
-			if (hs->cursor - 1u < G_WORDS(g) || !hs->cursor)
-				word_name(g, hs->cursor ? hs->cursor - 1u : 0, out);
+		const struct host_step *st = &g->prog->host[a->arg];
+		sb_printf(out, "host step %u: %s", a->arg + 1, hname[st->op]);
+		if (st->op == H_COPY || st->op == H_STORE || st->op == H_PERSIST) {
+			sb_printf(out, " %s", g->prog->syms[st->sym].name);
+			if (st->index >= 0)
+				sb_printf(out, "[%ld]", st->index);
+		}
+		if (st->op == H_STORE)
+			sb_printf(out, " = %u", st->value);
+		if (st->op == H_COPY)
+			sb_printf(out, " <- %s", g->prog->syms[st->sym2].name);
+		if (st->op == H_L2WB || st->op == H_COPY) {
+			uint32_t n = st->op == H_L2WB ? G_WORDS(g) : g->prog->syms[st->sym].nelems;
+			uint32_t k = hs->cursor ? hs->cursor - 1u : 0;
+			if (k < n)
+				sb_printf(out, ", word %u of %u", k + 1, n);
+			else
+				sb_puts(out, ", done");
 		}
 		return;
 	}
@@ -376,6 +438,87 @@ void pm_print(const struct gpu *g, const uint8_t *sv, struct strbuf *out)
 			sb_printf(out, ", WPQ holds %u", wpq(g, sv)[i]);
 		sb_putc(out, '\n');
 	}
+}
+
+/* Re-execute the kernel on img (only the CTAs `where` selects): warps start
+** afresh and run along one schedule -- the first warp that can issue,
+** atomics performed in order -- which is every schedule's result for a
+** deterministic kernel (gpumc check verifies that separately). */
+static int relaunch(const struct model *m, const struct gpu *g, uint8_t *img, const struct host_step *st,
+                    struct strbuf *why)
+{
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		memset(gpu_warp(g, img, w), 0, g->warp_bytes);
+		int run = 1;
+		if (st->where) {
+			uint32_t first, n;
+			var_words(g, st->sym, (long)gpu_cta_of(g, w), &first, &n);
+			if (first >= g->prog->syms[st->sym].base / 4 + g->prog->syms[st->sym].nelems) {
+				sb_printf(why, "launch where %s[cta]: CTA %u has no element", g->prog->syms[st->sym].name,
+				          gpu_cta_of(g, w));
+				return 0;
+			}
+			run = alu_cmp(st->cmp, g->prog->syms[st->sym].type, ((uint32_t *)img)[first], st->value);
+		}
+		if (run)
+			warp_init(g, img, w);
+		else
+			gpu_warp(g, img, w)->status = W_DONE;
+	}
+	host(g, img)->pc = (uint16_t)g->prog->nhost; /* the host is past its launch */
+	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
+	int ok = 0;
+	for (unsigned long steps = 0; steps < 10000000ul; steps++) {
+		unsigned n = m->enabled(m, img, act), k;
+		for (k = 0; k < n && act[k].kind != GPU_A_ISSUE && act[k].kind != GPU_A_ROP; k++)
+			;
+		if (k == n) {
+			ok = pm_kernel_done(g, img);
+			if (!ok)
+				sb_puts(why, "the re-executed kernel deadlocks");
+			break;
+		}
+		m->apply(m, img, &act[k]);
+		if (m->status(m, img) == MS_FAULT) {
+			sb_puts(why, "the re-executed kernel faults");
+			break;
+		}
+	}
+	free(act);
+	if (!ok && !why->len)
+		sb_puts(why, "the re-executed kernel does not finish");
+	return ok;
+}
+
+int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct strbuf *why)
+{
+	uint32_t *mem = (uint32_t *)img, first, n;
+	for (int pc = 0; pc < g->prog->nrecovery; pc++) {
+		const struct host_step *st = &g->prog->recovery[pc];
+		switch (st->op) {
+		case H_IF:
+			var_words(g, st->sym, st->index, &first, &n);
+			if (!alu_cmp(st->cmp, g->prog->syms[st->sym].type, mem[first], st->value))
+				pc = st->skip;
+			break;
+		case H_COPY:
+			memmove(mem + g->prog->syms[st->sym].base / 4, mem + g->prog->syms[st->sym2].base / 4,
+			        4 * (size_t)g->prog->syms[st->sym].nelems);
+			break;
+		case H_STORE:
+			var_words(g, st->sym, st->index, &first, &n);
+			for (uint32_t k = 0; k < n; k++)
+				mem[first + k] = st->value;
+			break;
+		case H_LAUNCH:
+			if (!relaunch(m, g, img, st, why))
+				return 0;
+			break;
+		default: /* persist, sync, l2wb, pcommit, end: the image is what counts */
+			break;
+		}
+	}
+	return 1;
 }
 
 void pm_durable(const struct gpu *g, const uint8_t *sv, uint8_t *img)

@@ -16,11 +16,16 @@ int pm_issue(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *i
 void pm_wake(const struct gpu *g, uint8_t *sv);
 int pm_kernel_done(const struct gpu *g, const uint8_t *sv);
 int pm_host_done(const struct gpu *g, const uint8_t *sv);
+/* May warps issue: no launch step, or the host has passed it? */
+int pm_kernel_launched(const struct gpu *g, const uint8_t *sv);
 int pm_l2wb_busy(const struct gpu *g, const uint8_t *sv);
 unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out);
 void pm_apply(const struct gpu *g, uint8_t *sv, const struct action *a);
 void pm_describe(const struct gpu *g, const uint8_t *sv, const struct action *a, struct strbuf *out);
 void pm_print(const struct gpu *g, const uint8_t *sv, struct strbuf *out);
+/* Run the spec's recovery program on a durable image; 0 with why when it
+** fails. */
+int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct strbuf *why);
 /* The durable image: NVM, plus the WPQs when they are durable. */
 void pm_durable(const struct gpu *g, const uint8_t *sv, uint8_t *img);
 

@@ -160,5 +160,6 @@ void program_free(struct program *p)
 	}
 	free(p->syms);
 	free(p->host);
+	free(p->recovery);
 	memset(p, 0, sizeof *p);
 }

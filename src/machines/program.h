@@ -98,9 +98,28 @@ struct program {
 	int nsyms;
 	uint32_t global_words, shared_words; /* segment sizes in 32-bit words */
 	int uses_shared;
-	/* host steps run after the kernel finished (machine persist) */
-	enum host_op { H_SYNC, H_L2WB, H_PCOMMIT } *host;
-	int nhost;
+	/* the host program around the kernel, and the recovery program run
+	** on every crash image (machine persist) */
+	struct host_step *host, *recovery;
+	int nhost, nrecovery;
+	int launch_at; /* index of the host's launch step; -1: the kernel runs first */
+};
+
+enum host_op { H_SYNC, H_L2WB, H_PCOMMIT, H_LAUNCH, H_COPY, H_STORE, H_PERSIST, H_IF, H_END };
+
+/* One host or recovery step.  Variables are global symbols; index -1 is
+** the whole variable, HOST_CTA the element of the CTA being considered
+** (launch where flag[cta] ...). */
+#define HOST_CTA (-2L)
+struct host_step {
+	enum host_op op;
+	int sym, sym2;     /* COPY: dst, src; STORE, PERSIST, IF, LAUNCH where  */
+	long index;
+	enum cmp_op cmp;   /* IF, LAUNCH where                                  */
+	uint32_t value;    /* STORE: value; IF, LAUNCH where: compared with     */
+	int where;         /* LAUNCH: only CTAs satisfying the condition        */
+	int skip;          /* IF: index of its END                              */
+	int line;
 };
 
 const char *opcode_name(enum opcode op);

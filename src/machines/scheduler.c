@@ -17,6 +17,8 @@
 unsigned sched_enabled(const struct gpu *g, const uint8_t *sv, struct action *out)
 {
 	unsigned n = 0;
+	if (g->cfg.persist && !pm_kernel_launched(g, sv))
+		return 0; /* the host has not launched the kernel yet */
 	if (!g->cfg.dab) {
 		for (unsigned w = 0; w < g->nwarps; w++) {
 			const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);

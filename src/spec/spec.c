@@ -1104,7 +1104,7 @@ static void parse_check(struct parser *P)
 	const char *start = P->lx.p;
 	int kind = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 	if (kind < 0 || kind == P_FAULT) {
-		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable or persisted)");
+		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable or persisted)");
 		recover(P);
 		return;
 	}
@@ -1170,44 +1170,157 @@ static void parse_check(struct parser *P)
 
 /* }=== */
 
-/* host NL { sync | l2wb | pcommit } end: what the host does once the
-** kernel finished (cudaDeviceSynchronize, cudaL2WB, a WPQ drain). */
-static void parse_host(struct parser *P)
+/* A variable of a host step: NAME, NAME[i] or (launch where) NAME[cta]. */
+static int parse_host_var(struct parser *P, struct host_step *h, int allow_cta)
+{
+	if (TOK(P)->t != T_WORD) {
+		expected(P, "a global variable");
+		return 0;
+	}
+	h->sym = program_find_sym(&P->s->prog, TOK(P)->text);
+	if (h->sym < 0 || P->s->prog.syms[h->sym].space != SP_GLOBAL) {
+		err(P, "'%s' is not a global variable", TOK(P)->text);
+		return 0;
+	}
+	const struct symbol *sy = &P->s->prog.syms[h->sym];
+	lex_next(&P->lx);
+	h->index = -1;
+	if (accept(P, "[")) {
+		if (allow_cta && lex_is(&P->lx, "cta")) {
+			lex_next(&P->lx);
+			h->index = HOST_CTA;
+		} else {
+			long i;
+			if (!parse_int(P, 0, (long)sy->nelems - 1, &i, "an element index"))
+				return 0;
+			h->index = i;
+		}
+		if (!expect_punct(P, "]"))
+			return 0;
+	}
+	return 1;
+}
+
+static int parse_host_cmp(struct parser *P, struct host_step *h)
+{
+	static const struct { const char *s; enum cmp_op c; } ops[] = {
+		{ "==", C_EQ }, { "=", C_EQ }, { "!=", C_NE }, { "<=", C_LE }, { ">=", C_GE }, { "<", C_LT }, { ">", C_GT }
+	};
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (accept(P, ops[i].s)) {
+			h->cmp = ops[i].c;
+			return parse_value(P, P->s->prog.syms[h->sym].type, &h->value);
+		}
+	expected(P, "a comparison (==, !=, <, <=, >, >=)");
+	return 0;
+}
+
+/* host NL { STEP NL } end: the host program around the kernel (launch
+** marks where the kernel runs; without it the kernel runs first).
+** recovery NL { STEP NL } end: run on every crash image, with if/end.
+** Steps: sync, l2wb, pcommit, launch [where VAR[cta] CMP V], copy DST,
+** SRC, store VAR[i] = V, persist VAR, if VAR[i] CMP V ... end. */
+static void parse_host(struct parser *P, int recovery)
 {
 	struct program *pg = &P->s->prog;
+	const char *what = recovery ? "recovery" : "host";
 	int hline = TOK(P)->line, hcol = TOK(P)->col;
 	end_stmt(P);
-	if (pg->host)
-		diag_at(P->d, P->lx.file, hline, hcol, "a spec holds one host block");
+	if (recovery ? pg->recovery != NULL : pg->host != NULL)
+		diag_at(P->d, P->lx.file, hline, hcol, "a spec holds one %s block", what);
+	struct host_step *steps = xmalloc(sizeof *steps);
+	int n = 0, open_if = -1;
 	for (;;) {
 		skip_nl(P);
 		if (TOK(P)->t == T_EOF) {
-			diag_at(P->d, P->lx.file, hline, hcol, "host block has no 'end'");
+			diag_at(P->d, P->lx.file, hline, hcol, "%s block has no 'end'", what);
+			free(steps);
 			return;
 		}
-		int op;
+		struct host_step h;
+		memset(&h, 0, sizeof h);
+		h.sym = h.sym2 = -1;
+		h.index = -1;
+		h.line = TOK(P)->line;
+		int ok = 1;
 		if (lex_is(&P->lx, "end")) {
 			lex_next(&P->lx);
 			end_stmt(P);
-			if (!pg->host)
-				pg->host = xmalloc(sizeof *pg->host);
-			return;
-		} else if (lex_is(&P->lx, "sync")) {
-			op = H_SYNC;
-		} else if (lex_is(&P->lx, "l2wb")) {
-			op = H_L2WB;
-		} else if (lex_is(&P->lx, "pcommit")) {
-			op = H_PCOMMIT;
+			if (open_if < 0)
+				break;
+			h.op = H_END;
+			steps[open_if].skip = n;
+			open_if = -1;
+		} else if (accept(P, "sync")) {
+			h.op = H_SYNC;
+		} else if (accept(P, "l2wb")) {
+			h.op = H_L2WB;
+		} else if (accept(P, "pcommit")) {
+			h.op = H_PCOMMIT;
+		} else if (accept(P, "launch")) {
+			h.op = H_LAUNCH;
+			if (accept(P, "where")) {
+				if (!recovery) {
+					err(P, "%s", "'launch where' is for recovery: the host launches every CTA");
+					ok = 0;
+				} else {
+					h.where = 1;
+					ok = parse_host_var(P, &h, 1) && parse_host_cmp(P, &h);
+				}
+			}
+		} else if (accept(P, "copy")) {
+			h.op = H_COPY;
+			struct host_step src = { .sym = -1, .sym2 = -1, .index = -1 };
+			ok = parse_host_var(P, &h, 0) && expect_punct(P, ",") && parse_host_var(P, &src, 0);
+			if (ok && (h.index >= 0 || src.index >= 0 ||
+			           pg->syms[h.sym].nelems != pg->syms[src.sym].nelems)) {
+				err(P, "%s", "copy takes two whole variables of the same size");
+				ok = 0;
+			}
+			h.sym2 = src.sym;
+		} else if (accept(P, "store")) {
+			h.op = H_STORE;
+			ok = parse_host_var(P, &h, 0) && expect_punct(P, "=") &&
+			     parse_value(P, pg->syms[h.sym].type, &h.value);
+		} else if (accept(P, "persist")) {
+			h.op = H_PERSIST;
+			ok = parse_host_var(P, &h, 0);
+		} else if (recovery && accept(P, "if")) {
+			if (open_if >= 0) {
+				err(P, "%s", "if blocks do not nest");
+				ok = 0;
+			} else {
+				h.op = H_IF;
+				ok = parse_host_var(P, &h, 0) && parse_host_cmp(P, &h);
+				open_if = n;
+			}
 		} else {
-			expected(P, "a host step (sync, l2wb, pcommit) or 'end'");
+			expected(P, recovery ? "a recovery step (if, copy, store, persist, launch, sync, l2wb, pcommit) or 'end'"
+			                     : "a host step (launch, copy, store, persist, sync, l2wb, pcommit) or 'end'");
+			ok = 0;
+		}
+		if (h.op == H_END)
+			;
+		else if (!ok || !end_stmt(P)) {
 			recover(P);
 			continue;
 		}
-		lex_next(&P->lx);
-		if (!end_stmt(P))
-			continue;
-		pg->host = xrealloc(pg->host, sizeof *pg->host * (size_t)(pg->nhost + 1));
-		pg->host[pg->nhost++] = (enum host_op)op;
+		if (h.op == H_LAUNCH && !recovery) {
+			if (pg->launch_at >= 0)
+				diag_at(P->d, P->lx.file, h.line, 1, "the host launches the kernel once");
+			pg->launch_at = n;
+		}
+		steps = xrealloc(steps, sizeof *steps * (size_t)(n + 1));
+		steps[n++] = h;
+	}
+	if (recovery) {
+		free(pg->recovery);
+		pg->recovery = steps;
+		pg->nrecovery = n;
+	} else {
+		free(pg->host);
+		pg->host = steps;
+		pg->nhost = n;
 	}
 }
 
@@ -1251,7 +1364,7 @@ static void parse_expect(struct parser *P)
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
-			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted)");
+			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable)");
 			recover(P);
 			return;
 		}
@@ -1289,6 +1402,7 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 	s->text = xstrdup(text);
 	s->text_hash = XXH3_64bits(text, strlen(text));
 	s->machine = xstrdup("baseline");
+	s->prog.launch_at = -1;
 	struct parser P;
 	memset(&P, 0, sizeof P);
 	P.s = s;
@@ -1300,7 +1414,7 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 		if (TOK(&P)->t == T_EOF)
 			break;
 		if (TOK(&P)->t != T_WORD) {
-			expected(&P, "a statement (machine, set, global, shared, kernel, host, check, expect, name, note)");
+			expected(&P, "a statement (machine, set, global, shared, kernel, host, recovery, check, expect, name, note)");
 			recover(&P);
 			continue;
 		}
@@ -1339,10 +1453,12 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 		} else if (!strcmp(kw, "note")) {
 			parse_string_stmt(&P, &s->note);
 		} else if (!strcmp(kw, "host")) {
-			parse_host(&P);
+			parse_host(&P, 0);
+		} else if (!strcmp(kw, "recovery")) {
+			parse_host(&P, 1);
 		} else {
 			diag_at(d, P.lx.file, line, col,
-			        "unknown statement '%s' (expected machine, set, global, shared, kernel, host, check, expect, name or note)", kw);
+			        "unknown statement '%s' (expected machine, set, global, shared, kernel, host, recovery, check, expect, name or note)", kw);
 			recover(&P);
 		}
 	}
