@@ -269,7 +269,7 @@ static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 	for (unsigned k = 0; k < c->nprops && !c->stop; k++)
 		if (c->props[k].kind == P_RECOVERABLE && !expr_eval(c->props[k].cond, m, c->img))
 			violation(c, (int)k, P_RECOVERABLE, idx, (int)ai,
-			          "a crash here leaves a durable image that violates the condition%s", "");
+			          "after a crash here and recovery, the image violates the condition%s", "");
 }
 
 static int limits_hit(struct ctx *c)

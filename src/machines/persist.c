@@ -440,6 +440,21 @@ void pm_print(const struct gpu *g, const uint8_t *sv, struct strbuf *out)
 	}
 }
 
+/* Does recovery step st apply to CTA cta (its `where` condition)?  -1
+** with why when the variable has no element for that CTA. */
+static int cta_selected(const struct gpu *g, const uint8_t *img, const struct host_step *st, unsigned cta,
+                        struct strbuf *why)
+{
+	if (!st->where)
+		return 1;
+	const struct symbol *s = &g->prog->syms[st->wsym];
+	if (cta >= s->nelems) {
+		sb_printf(why, "where %s[cta]: CTA %u has no element", s->name, cta);
+		return -1;
+	}
+	return alu_cmp(st->wcmp, s->type, ((const uint32_t *)img)[s->base / 4 + cta], st->wvalue);
+}
+
 /* Re-execute the kernel on img (only the CTAs `where` selects): warps start
 ** afresh and run along one schedule -- the first warp that can issue,
 ** atomics performed in order -- which is every schedule's result for a
@@ -449,17 +464,9 @@ static int relaunch(const struct model *m, const struct gpu *g, uint8_t *img, co
 {
 	for (unsigned w = 0; w < g->nwarps; w++) {
 		memset(gpu_warp(g, img, w), 0, g->warp_bytes);
-		int run = 1;
-		if (st->where) {
-			uint32_t first, n;
-			var_words(g, st->sym, (long)gpu_cta_of(g, w), &first, &n);
-			if (first >= g->prog->syms[st->sym].base / 4 + g->prog->syms[st->sym].nelems) {
-				sb_printf(why, "launch where %s[cta]: CTA %u has no element", g->prog->syms[st->sym].name,
-				          gpu_cta_of(g, w));
-				return 0;
-			}
-			run = alu_cmp(st->cmp, g->prog->syms[st->sym].type, ((uint32_t *)img)[first], st->value);
-		}
+		int run = cta_selected(g, img, st, gpu_cta_of(g, w), why);
+		if (run < 0)
+			return 0;
 		if (run)
 			warp_init(g, img, w);
 		else
@@ -470,8 +477,12 @@ static int relaunch(const struct model *m, const struct gpu *g, uint8_t *img, co
 	int ok = 0;
 	for (unsigned long steps = 0; steps < 10000000ul; steps++) {
 		unsigned n = m->enabled(m, img, act), k;
-		for (k = 0; k < n && act[k].kind != GPU_A_ISSUE && act[k].kind != GPU_A_ROP; k++)
-			;
+		/* progress only: warps, ROPs, clwb and WPQ completions (which
+		** sfence and pcommit wait for); no evictions, no crash */
+		for (k = 0; k < n; k++)
+			if (act[k].kind == GPU_A_ISSUE || act[k].kind == GPU_A_ROP || act[k].kind == GPU_A_CLWB_DONE ||
+			    act[k].kind == GPU_A_WPQ_DRAIN)
+				break;
 		if (k == n) {
 			ok = pm_kernel_done(g, img);
 			if (!ok)
@@ -501,10 +512,19 @@ int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct 
 			if (!alu_cmp(st->cmp, g->prog->syms[st->sym].type, mem[first], st->value))
 				pc = st->skip;
 			break;
-		case H_COPY:
-			memmove(mem + g->prog->syms[st->sym].base / 4, mem + g->prog->syms[st->sym2].base / 4,
-			        4 * (size_t)g->prog->syms[st->sym].nelems);
+		case H_COPY: {
+			/* with `where`, CTA c owns the c-th equal slice of the arrays */
+			uint32_t total = g->prog->syms[st->sym].nelems, per = st->where ? total / g->cfg.ctas : total;
+			for (unsigned c = 0; c < (st->where ? g->cfg.ctas : 1u); c++) {
+				int sel = cta_selected(g, img, st, c, why);
+				if (sel < 0)
+					return 0;
+				if (sel)
+					memmove(mem + g->prog->syms[st->sym].base / 4 + c * per,
+					        mem + g->prog->syms[st->sym2].base / 4 + c * per, 4 * (size_t)per);
+			}
 			break;
+		}
 		case H_STORE:
 			var_words(g, st->sym, st->index, &first, &n);
 			for (uint32_t k = 0; k < n; k++)

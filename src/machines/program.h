@@ -113,11 +113,14 @@ enum host_op { H_SYNC, H_L2WB, H_PCOMMIT, H_LAUNCH, H_COPY, H_STORE, H_PERSIST, 
 #define HOST_CTA (-2L)
 struct host_step {
 	enum host_op op;
-	int sym, sym2;     /* COPY: dst, src; STORE, PERSIST, IF, LAUNCH where  */
+	int sym, sym2;     /* COPY: dst, src; STORE, PERSIST, IF: the variable  */
 	long index;
-	enum cmp_op cmp;   /* IF, LAUNCH where                                  */
-	uint32_t value;    /* STORE: value; IF, LAUNCH where: compared with     */
-	int where;         /* LAUNCH: only CTAs satisfying the condition        */
+	enum cmp_op cmp;   /* IF: comparison                                    */
+	uint32_t value;    /* STORE: value; IF: compared with                   */
+	int where;         /* LAUNCH, COPY (recovery): only the CTAs for which  */
+	int wsym;          /* wsym[cta] wcmp wvalue; COPY splits the variables  */
+	enum cmp_op wcmp;  /* evenly among the CTAs                             */
+	uint32_t wvalue;
 	int skip;          /* IF: index of its END                              */
 	int line;
 };

@@ -1215,6 +1215,30 @@ static int parse_host_cmp(struct parser *P, struct host_step *h)
 	return 0;
 }
 
+/* [where VAR[cta] CMP V]: a recovery step for the CTAs it selects. */
+static int parse_where(struct parser *P, struct host_step *h, int recovery)
+{
+	if (!lex_is(&P->lx, "where"))
+		return 1;
+	if (!recovery) {
+		err(P, "%s", "'where' is for recovery steps: the host works on every CTA");
+		return 0;
+	}
+	lex_next(&P->lx);
+	struct host_step c = { .sym = -1, .sym2 = -1, .index = -1 };
+	if (!parse_host_var(P, &c, 1) || !parse_host_cmp(P, &c))
+		return 0;
+	if (c.index != HOST_CTA) {
+		err(P, "%s", "'where' selects CTAs: write VAR[cta]");
+		return 0;
+	}
+	h->where = 1;
+	h->wsym = c.sym;
+	h->wcmp = c.cmp;
+	h->wvalue = c.value;
+	return 1;
+}
+
 /* host NL { STEP NL } end: the host program around the kernel (launch
 ** marks where the kernel runs; without it the kernel runs first).
 ** recovery NL { STEP NL } end: run on every crash image, with if/end.
@@ -1259,15 +1283,7 @@ static void parse_host(struct parser *P, int recovery)
 			h.op = H_PCOMMIT;
 		} else if (accept(P, "launch")) {
 			h.op = H_LAUNCH;
-			if (accept(P, "where")) {
-				if (!recovery) {
-					err(P, "%s", "'launch where' is for recovery: the host launches every CTA");
-					ok = 0;
-				} else {
-					h.where = 1;
-					ok = parse_host_var(P, &h, 1) && parse_host_cmp(P, &h);
-				}
-			}
+			ok = parse_where(P, &h, recovery);
 		} else if (accept(P, "copy")) {
 			h.op = H_COPY;
 			struct host_step src = { .sym = -1, .sym2 = -1, .index = -1 };
@@ -1278,6 +1294,7 @@ static void parse_host(struct parser *P, int recovery)
 				ok = 0;
 			}
 			h.sym2 = src.sym;
+			ok = ok && parse_where(P, &h, recovery);
 		} else if (accept(P, "store")) {
 			h.op = H_STORE;
 			ok = parse_host_var(P, &h, 0) && expect_punct(P, "=") &&
