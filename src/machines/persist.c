@@ -40,6 +40,7 @@
 
 #include "machines/alu.h"
 #include "machines/memory.h"
+#include "machines/rop.h"
 #include "machines/warp.h"
 #include "util/strbuf.h"
 
@@ -272,12 +273,14 @@ unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out)
 	return n;
 }
 
+/* The kernel is over when every warp exited and its atomics were
+** performed (cudaDeviceSynchronize waits for both). */
 int pm_kernel_done(const struct gpu *g, const uint8_t *sv)
 {
 	for (unsigned w = 0; w < g->nwarps; w++)
 		if (gpu_warp(g, (uint8_t *)sv, w)->status != W_DONE)
 			return 0;
-	return 1;
+	return rop_quiescent(g, sv);
 }
 
 int pm_kernel_launched(const struct gpu *g, const uint8_t *sv)
