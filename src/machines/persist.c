@@ -312,7 +312,7 @@ static void host_step(const struct gpu *g, uint8_t *sv)
 	switch (st->op) {
 	case H_L2WB:
 	case H_COPY:
-		n = st->op == H_L2WB ? G_WORDS(g) : g->prog->syms[st->sym].nelems;
+		n = st->op == H_L2WB ? G_WORDS(g) : st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
 		if (!hs->cursor)
 			hs->cursor = 1;
 		if (hs->cursor - 1u < n) {
@@ -320,8 +320,10 @@ static void host_step(const struct gpu *g, uint8_t *sv)
 			if (st->op == H_L2WB) {
 				write_back(g, sv, k);
 			} else {
-				uint32_t d = g->prog->syms[st->sym].base / 4 + k;
-				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + k];
+				uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
+				uint32_t soff = st->index >= 0 ? st->value : k;
+				uint32_t d = g->prog->syms[st->sym].base / 4 + off;
+				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
 				pm_dirty(g, sv, d);
 			}
 			hs->cursor++;
@@ -411,7 +413,7 @@ void pm_describe(const struct gpu *g, const uint8_t *sv, const struct action *a,
 		if (st->op == H_COPY)
 			sb_printf(out, " <- %s", g->prog->syms[st->sym2].name);
 		if (st->op == H_L2WB || st->op == H_COPY) {
-			uint32_t n = st->op == H_L2WB ? G_WORDS(g) : g->prog->syms[st->sym].nelems;
+			uint32_t n = st->op == H_L2WB ? G_WORDS(g) : st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
 			uint32_t k = hs->cursor ? hs->cursor - 1u : 0;
 			if (k < n)
 				sb_printf(out, ", word %u of %u", k + 1, n);
@@ -516,6 +518,11 @@ int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct 
 				pc = st->skip;
 			break;
 		case H_COPY: {
+			if (st->index >= 0) { /* one element */
+				mem[g->prog->syms[st->sym].base / 4 + (uint32_t)st->index] =
+					mem[g->prog->syms[st->sym2].base / 4 + st->value];
+				break;
+			}
 			/* with `where`, CTA c owns the c-th equal slice of the arrays */
 			uint32_t total = g->prog->syms[st->sym].nelems, per = st->where ? total / g->cfg.ctas : total;
 			for (unsigned c = 0; c < (st->where ? g->cfg.ctas : 1u); c++) {

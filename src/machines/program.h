@@ -116,7 +116,8 @@ struct host_step {
 	int sym, sym2;     /* COPY: dst, src; STORE, PERSIST, IF: the variable  */
 	long index;
 	enum cmp_op cmp;   /* IF: comparison                                    */
-	uint32_t value;    /* STORE: value; IF: compared with                   */
+	uint32_t value;    /* STORE: value; IF: compared with; element COPY:    */
+	                   /* the source index (index is the destination's)   */
 	int where;         /* LAUNCH, COPY (recovery): only the CTAs for which  */
 	int wsym;          /* wsym[cta] wcmp wvalue; COPY splits the variables  */
 	enum cmp_op wcmp;  /* evenly among the CTAs                             */

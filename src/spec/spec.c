@@ -1288,12 +1288,18 @@ static void parse_host(struct parser *P, int recovery)
 			h.op = H_COPY;
 			struct host_step src = { .sym = -1, .sym2 = -1, .index = -1 };
 			ok = parse_host_var(P, &h, 0) && expect_punct(P, ",") && parse_host_var(P, &src, 0);
-			if (ok && (h.index >= 0 || src.index >= 0 ||
-			           pg->syms[h.sym].nelems != pg->syms[src.sym].nelems)) {
-				err(P, "%s", "copy takes two whole variables of the same size");
+			int elem = ok && h.index >= 0 && src.index >= 0;
+			if (ok && !elem && (h.index >= 0 || src.index >= 0 ||
+			                    pg->syms[h.sym].nelems != pg->syms[src.sym].nelems)) {
+				err(P, "%s", "copy takes two whole variables of the same size, or two elements");
 				ok = 0;
 			}
 			h.sym2 = src.sym;
+			h.value = elem ? (uint32_t)src.index : 0; /* element copy: the source index */
+			if (elem && lex_is(&P->lx, "where")) {
+				err(P, "%s", "an element copy has no 'where'");
+				ok = 0;
+			}
 			ok = ok && parse_where(P, &h, recovery);
 		} else if (accept(P, "store")) {
 			h.op = H_STORE;
