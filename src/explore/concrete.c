@@ -75,7 +75,11 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 	uint64_t now = 0;
 	struct timing t;
 	for (;;) {
-		unsigned n = m->enabled(m, sv, act);
+		/* the run is over when the machine is: background work such as
+		** WPQs draining to NVM after the kernel does not count */
+		if (m->status(m, sv) == MS_TERMINAL)
+			break;
+		unsigned n = (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 		if (n == 0)
 			break;
 		if (max_cycles && now >= max_cycles) {

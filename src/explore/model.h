@@ -128,6 +128,10 @@ struct model {
 	** last time (UINT32_MAX: none).  NULL: the lowest subject wins. */
 	unsigned (*pick)(const struct model *m, const struct action *cand, unsigned n, uint32_t last,
 	                 uint64_t (*rand)(void *rng), void *rng);
+	/* enabled() without the untimed environment choices (crashes,
+	** spontaneous evictions), which concrete mode never takes; optional,
+	** for speed. */
+	unsigned (*enabled_timed)(const struct model *m, const uint8_t *sv, struct action *out);
 	/* Is action a (enabled earlier this cycle) still enabled in sv, after
 	** other units' actions of the same cycle?  (An atomic's room in a FIFO
 	** can be taken by another scheduler's warp.)  NULL: always. */

@@ -17,6 +17,7 @@
 #include "machines/dab_sched.h"
 #include "machines/memory.h"
 #include "machines/persist.h"
+#include "machines/persist_models.h"
 #include "machines/registry.h"
 #include "machines/rop.h"
 #include "machines/scheduler.h"
@@ -36,7 +37,7 @@ static void gpu_init(const struct model *m, uint8_t *sv)
 		pm_init(g, sv);
 }
 
-static unsigned gpu_enabled(const struct model *m, const uint8_t *sv, struct action *out)
+static unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed)
 {
 	const struct gpu *g = G(m);
 	unsigned n = sched_enabled(g, sv, out);
@@ -52,8 +53,18 @@ static unsigned gpu_enabled(const struct model *m, const uint8_t *sv, struct act
 			out[n++] = (struct action){ GPU_A_ROP, (uint16_t)(g->cfg.sms * g->cfg.schedulers + q % g->cfg.partitions),
 			                            g->nwarps + q, q };
 	if (g->cfg.persist)
-		n += pm_enabled(g, sv, out + n);
+		n += pm_enabled(g, sv, out + n, timed);
 	return n;
+}
+
+static unsigned gpu_enabled(const struct model *m, const uint8_t *sv, struct action *out)
+{
+	return enabled(m, sv, out, 0);
+}
+
+static unsigned gpu_enabled_timed(const struct model *m, const uint8_t *sv, struct action *out)
+{
+	return enabled(m, sv, out, 1);
 }
 
 static void gpu_apply(const struct model *m, uint8_t *sv, const struct action *a)
@@ -278,6 +289,18 @@ static unsigned gpu_default_obs(const struct model *m, int *locs, unsigned max)
 
 /* {=== Concrete-mode timing ============================================== */
 
+/* Concrete mode: the words warp w's current instruction addresses can be
+** acted on by their memory controller after delay cycles. */
+static void word_ready(const struct gpu *g, uint8_t *sv, unsigned w, struct timing *t, unsigned delay)
+{
+	uint32_t mask = warp_exec_mask(g, sv, w);
+	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
+		if (mask >> l & 1) {
+			t->upd[t->n].subject = g->nwarps + g->nqueues + g->cfg.sms + 1 + warp_address(g, sv, w, l) / 4;
+			t->upd[t->n++].delay = delay;
+		}
+}
+
 static void gpu_timing(const struct model *m, const uint8_t *sv, const struct action *a,
                        struct timing *t, uint64_t (*rnd)(void *), void *rng)
 {
@@ -321,8 +344,15 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 	if (a->kind == GPU_A_HOST || a->kind == GPU_A_EVICT)
 		return; /* a host step (or an eviction, never timed): one cycle */
 	if (a->kind == GPU_A_CLWB_DONE || a->kind == GPU_A_WPQ_DRAIN) {
-		/* a memory controller writes one word to NVM at a time */
-		t->busy = a->kind == GPU_A_WPQ_DRAIN ? c->lat_nvm_write : 1;
+		/* an NVM write takes lat_nvm_write; a memory controller keeps
+		** NVM_BANKS of them in flight, so it starts one every
+		** lat_nvm_write / NVM_BANKS cycles */
+		enum { NVM_BANKS = 16 };
+		t->busy = a->kind == GPU_A_WPQ_DRAIN ? (c->lat_nvm_write + NVM_BANKS - 1) / NVM_BANKS : 1;
+		if (a->kind == GPU_A_CLWB_DONE) { /* the line is in the WPQ now */
+			t->upd[t->n].subject = g->nwarps + g->nqueues + c->sms + 1 + a->arg;
+			t->upd[t->n++].delay = c->lat_nvm_write;
+		}
 		return;
 	}
 	if (a->kind == GPU_A_DRAIN) {
@@ -359,9 +389,17 @@ static void gpu_timing(const struct model *m, const uint8_t *sv, const struct ac
 		lat = in->space == SP_SHARED ? c->lat_shared : c->lat_global;
 		if (in->space == SP_GLOBAL && c->global_jitter)
 			lat += (unsigned)(rnd(rng) % (c->global_jitter + 1));
+		if (in->wt && c->persist) /* the data crosses, then is written */
+			word_ready(g, s, w, t, c->lat_icnt + c->lat_nvm_write);
 		break;
 	case OP_BAR:
 		lat = c->lat_bar;
+		break;
+	case OP_CLWB:
+		/* the write-back request (or, for st.wt below, the data) crosses
+		** the interconnect before the memory controller can act on it */
+		if (c->persist)
+			word_ready(g, s, w, t, c->lat_icnt);
 		break;
 	case OP_ATOM:
 	case OP_RED:
@@ -461,13 +499,22 @@ static unsigned gpu_pick(const struct model *m, const struct action *cand, unsig
 
 /* }=== */
 
-static void gpu_destroy(struct model *m)
+/* Everything a gpu owns (safe on a partly built one: calloc'd). */
+static void gpu_free(struct gpu *g)
 {
-	struct gpu *g = m->priv;
 	free(g->sched_warps);
 	free(g->sched_first);
 	free(g->warp_idx);
+	if (g->own) {
+		program_free(g->own);
+		free(g->own);
+	}
 	free(g);
+}
+
+static void gpu_destroy(struct model *m)
+{
+	gpu_free(m->priv);
 	free(m);
 }
 
@@ -476,40 +523,55 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	struct gpu *g = xcalloc(1, sizeof *g);
 	const struct machine_def *md = registry_find(registry_machine(s));
 	if (params_apply(md, s, &g->cfg, d)) {
-		free(g);
+		gpu_free(g);
 		return NULL;
 	}
 	struct gpu_cfg *c = &g->cfg;
 	c->dab = !strcmp(md->name, "dab");
 	c->persist = !strcmp(md->name, "persist");
 	g->prog = &s->prog;
+	if (c->persist && c->persistency) {
+		/* a persistency model rewrites a private copy of the kernel */
+		g->own = xcalloc(1, sizeof *g->own);
+		program_clone(g->own, &s->prog);
+		struct strbuf err;
+		sb_init(&err);
+		if (pm_transform(g->own, c, &err)) {
+			diag_at(d, s->path, 0, 0, "%s", sb_str(&err));
+			sb_free(&err);
+			gpu_free(g);
+			return NULL;
+		}
+		sb_free(&err);
+		g->prog = g->own;
+	}
 	g->nwarps = c->ctas * c->warps_per_cta;
 	if (g->nwarps > 65535 || (uint64_t)g->nwarps * c->threads_per_warp > 1u << 24) {
 		diag_at(d, s->path, 0, 0, "grid too large: %u warps", g->nwarps);
-		free(g);
+		gpu_free(g);
 		return NULL;
 	}
-	if (s->prog.nins > 65534) {
+	if (g->prog->nins > 65534) {
 		diag_at(d, s->path, 0, 0, "kernel too long (%d instructions, at most 65534)", s->prog.nins);
-		free(g);
+		gpu_free(g);
 		return NULL;
 	}
 	/* a SIMT stack never holds more than the bottom entry plus two per
 	** conditional branch (a loop back-edge replaces its entry), so
 	** smaller kernels get smaller state vectors */
 	unsigned ncond = 0;
-	for (int i = 0; i < s->prog.nins; i++)
-		ncond += s->prog.ins[i].op == OP_BRA && s->prog.ins[i].pred >= 0;
+	for (int i = 0; i < g->prog->nins; i++)
+		ncond += g->prog->ins[i].op == OP_BRA && g->prog->ins[i].pred >= 0;
 	if (1 + 2 * ncond < c->stack_depth)
 		c->stack_depth = 1 + 2 * ncond;
 	unsigned ctas_per_sm = (c->ctas + c->sms - 1) / c->sms;
 	g->warps_per_sm = ctas_per_sm * c->warps_per_cta;
 	g->nqueues = c->sms * c->partitions;
-	g->shared_off = (size_t)s->prog.global_words * 4;
-	g->warp_off = g->shared_off + (size_t)s->prog.shared_words * 4 * c->ctas;
+	g->shared_off = (size_t)g->prog->global_words * 4;
+	g->warp_off = g->shared_off + (size_t)g->prog->shared_words * 4 * c->ctas;
 	g->stack_off = sizeof(struct warp_hdr);
 	g->reg_off = g->stack_off + sizeof(struct stack_entry) * c->stack_depth;
-	g->warp_bytes = g->reg_off + (size_t)s->prog.nregs * c->threads_per_warp * 4;
+	g->warp_bytes = g->reg_off + (size_t)g->prog->nregs * c->threads_per_warp * 4;
 	g->rop_off = g->warp_off + g->warp_bytes * g->nwarps;
 	g->rop_cap = c->icnt_queue ? c->icnt_queue : 2 * c->threads_per_warp;
 	g->rop_bytes = c->dab ? 0 : 4 + sizeof(struct atomic_entry) * (size_t)g->rop_cap;
@@ -542,27 +604,24 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	if (small) {
 		diag_at(d, s->path, 0, 0, "%s (%u) must hold one warp's atomic: at least threads_per_warp (%u)", small,
 		        small[0] == 'e' ? c->entries : c->icnt_queue, c->threads_per_warp);
-		free(g->sched_first);
-		free(g->sched_warps);
-		free(g->warp_idx);
-		free(g);
+		gpu_free(g);
 		return NULL;
 	}
-	if ((s->prog.host || s->prog.recovery) && !c->persist) {
+	if ((g->prog->host || g->prog->recovery) && !c->persist) {
 		diag_at(d, s->path, 0, 0, "a %s block needs machine persist (machine '%s' has no persistence domain)",
-		        s->prog.host ? "host" : "recovery", md->name);
-		free(g->sched_first);
-		free(g->sched_warps);
-		free(g->warp_idx);
-		free(g);
+		        g->prog->host ? "host" : "recovery", md->name);
+		gpu_free(g);
+		return NULL;
+	}
+	if (c->persist && g->prog->global_words > 65000) {
+		diag_at(d, s->path, 0, 0, "the persist machine tracks at most 65000 global words (have %u)",
+		        g->prog->global_words);
+		gpu_free(g);
 		return NULL;
 	}
 	if (c->persist && g->nwarps > 32) {
 		diag_at(d, s->path, 0, 0, "the persist machine tracks at most 32 warps (have %u)", g->nwarps);
-		free(g->sched_first);
-		free(g->sched_warps);
-		free(g->warp_idx);
-		free(g);
+		gpu_free(g);
 		return NULL;
 	}
 	if (c->persist)
@@ -570,10 +629,7 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	if (c->dab) {
 		if (c->buffer_level && g->sched_first[1] > 64) {
 			diag_at(d, s->path, 0, 0, "DAB schedulers order at most 64 warps each (have %u)", g->sched_first[1]);
-			free(g->sched_first);
-			free(g->sched_warps);
-			free(g->warp_idx);
-			free(g);
+			gpu_free(g);
 			return NULL;
 		}
 		end += dab_layout(g, end);
@@ -582,11 +638,11 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	m->name = md->name;
 	m->priv = g;
 	m->sv_size = (end + 7) & ~(size_t)7;
-	m->max_actions = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? 3 * s->prog.global_words + 2 : 0);
+	m->max_actions = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? 3 * g->prog->global_words + 2 : 0);
 	if (c->persist) {
 		m->durable_size = m->sv_size;
 		m->durable = gpu_durable;
-		if (s->prog.recovery)
+		if (g->prog->recovery)
 			m->recover = gpu_recover;
 	}
 	m->init = gpu_init;
@@ -601,13 +657,14 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 	m->loc_type = gpu_loc_type;
 	m->default_observables = gpu_default_obs;
 	m->nunits = c->sms * c->schedulers + g->nqueues + c->sms + 2;
-	m->nsubjects = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? s->prog.global_words + 1 : 0);
+	m->nsubjects = g->nwarps + g->nqueues + c->sms + 1 + (c->persist ? g->prog->global_words + 1 : 0);
 	m->timing = gpu_timing;
 	m->count = gpu_count;
 	m->ncounters = CT_N;
 	m->counter_names = gpu_counters;
 	m->pick = gpu_pick;
 	m->still_enabled = gpu_still_enabled;
+	m->enabled_timed = gpu_enabled_timed;
 	m->destroy = gpu_destroy;
 	return m;
 }

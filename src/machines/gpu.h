@@ -68,7 +68,7 @@ struct gpu_cfg {
 	unsigned lat_flush;
 	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
 	/* persistency (machine "persist") */
-	unsigned persist, wpq_durable, lat_nvm_write;
+	unsigned persist, wpq_durable, lat_nvm_write, persistency;
 };
 
 struct stack_entry {
@@ -98,6 +98,7 @@ struct gpu {
 	** sched_first[k+1]); warp_idx[w] is w's place in its scheduler's list */
 	unsigned *sched_warps, *sched_first, *warp_idx;
 	size_t pm_off;          /* persistency slice (persist.c)                */
+	struct program *own;    /* the kernel rewritten for a persistency model */
 };
 
 /* Warp w's record and its parts. */

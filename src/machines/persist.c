@@ -73,9 +73,14 @@ static struct pm_warp *pw(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
 	return (struct pm_warp *)(wt_mask(g, sv) + G_WORDS(g)) + w;
 }
-/* The host after the kernel: step index, and l2wb word cursor + 1. */
+/* The host program: step index, and word cursor + 1 of a cudaL2WB or
+** copy in progress.  Also the number of words in a WPQ and with a clwb
+** in flight, so the environment actions need no scan when there are
+** none (PM-3: they equal the counts of PM_INWPQ flags and of non-zero
+** clwb masks). */
 struct pm_host {
 	uint16_t pc, cursor;
+	uint32_t ninwpq, nclwb;
 };
 
 static struct pm_host *host(const struct gpu *g, const uint8_t *sv)
@@ -90,6 +95,7 @@ static uint8_t *flags(const struct gpu *g, const uint8_t *sv)
 
 size_t pm_layout(struct gpu *g, size_t off)
 {
+	/* cursors are u16 word counts (checked by gpu_build: G <= 65000) */
 	g->pm_off = off;
 	size_t n = 16 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) +
 	           G_WORDS(g);
@@ -116,13 +122,37 @@ int pm_l2wb_busy(const struct gpu *g, const uint8_t *sv)
 }
 
 /* The dirty word leaves the L2 for its WPQ. */
-static void write_back(const struct gpu *g, uint8_t *sv, uint32_t word)
+/* Word `word` now has an entry in its WPQ. */
+static void into_wpq(const struct gpu *g, uint8_t *sv, uint32_t word, uint32_t value)
 {
 	uint8_t *f = &flags(g, sv)[word];
-	if (!(*f & PM_DIRTY))
-		return;
-	wpq(g, sv)[word] = ((uint32_t *)sv)[word];
-	*f = (uint8_t)((*f & ~PM_DIRTY) | PM_INWPQ);
+	if (!(*f & PM_INWPQ))
+		host(g, sv)->ninwpq++;
+	wpq(g, sv)[word] = value;
+	*f = PM_INWPQ; /* and no longer dirty */
+}
+
+static void write_back(const struct gpu *g, uint8_t *sv, uint32_t word)
+{
+	if (flags(g, sv)[word] & PM_DIRTY)
+		into_wpq(g, sv, word, ((uint32_t *)sv)[word]);
+}
+
+/* One step of an L2 write-back pass (the l2wb instruction, cudaL2WB):
+** the next line (line_bytes) is written back, so a crash can come between
+** any two lines.  *cursor is the next word + 1 (0: not started); returns
+** 1 when the pass is over. */
+static int l2wb_step(const struct gpu *g, uint8_t *sv, uint16_t *cursor)
+{
+	uint32_t k = *cursor ? *cursor - 1u : 0, per = g->cfg.line_bytes / 4;
+	if (k >= G_WORDS(g)) {
+		*cursor = 0;
+		return 1;
+	}
+	for (uint32_t i = k; i < k + per && i < G_WORDS(g); i++)
+		write_back(g, sv, i);
+	*cursor = (uint16_t)(k + per + 1 > G_WORDS(g) + 1 ? G_WORDS(g) + 1 : k + per + 1);
+	return 0;
 }
 
 /* The warps in mask got their acknowledgement. */
@@ -135,10 +165,7 @@ static void ack(const struct gpu *g, uint8_t *sv, uint32_t mask)
 
 static int wpq_empty(const struct gpu *g, const uint8_t *sv)
 {
-	for (uint32_t i = 0; i < G_WORDS(g); i++)
-		if (flags(g, sv)[i] & PM_INWPQ)
-			return 0;
-	return 1;
+	return host(g, sv)->ninwpq == 0;
 }
 
 /* Warps waiting at sfence/membar/pcommit whose condition now holds. */
@@ -176,6 +203,8 @@ static long lane_word(const struct gpu *g, uint8_t *sv, unsigned w, unsigned l, 
 /* Warp w now waits for the acknowledgement of word i in mask[i]. */
 static void await(const struct gpu *g, uint8_t *sv, unsigned w, uint32_t *mask)
 {
+	if (!*mask && mask >= clwb_mask(g, sv) && mask < clwb_mask(g, sv) + G_WORDS(g))
+		host(g, sv)->nclwb++;
 	if (!(*mask & (1u << w))) {
 		*mask |= 1u << w;
 		pw(g, sv, w)->outstanding++;
@@ -205,8 +234,8 @@ int pm_issue(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *i
 			}
 			/* st.wt: the L2 copy stays clean, the value goes to the
 			** WPQ and is acknowledged once it is in NVM */
-			((uint32_t *)sv)[i] = wpq(g, sv)[i] = warp_operand(g, sv, w, l, &in->src[0]);
-			flags(g, sv)[i] = PM_INWPQ;
+			((uint32_t *)sv)[i] = warp_operand(g, sv, w, l, &in->src[0]);
+			into_wpq(g, sv, (uint32_t)i, ((uint32_t *)sv)[i]);
 			await(g, sv, w, &wt_mask(g, sv)[i]);
 		}
 		warp_advance(g, sv, w);
@@ -227,39 +256,34 @@ int pm_issue(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *i
 		warp_advance(g, sv, w);
 		return 1;
 	case OP_L2WB:
-		/* one word per step: a crash can come between any two */
-		if (!p->cursor) {
-			p->cursor = 1;
-			return 1;
-		}
-		if (p->cursor - 1u < G_WORDS(g)) {
-			write_back(g, sv, p->cursor - 1u);
-			p->cursor++;
-			return 1;
-		}
-		p->cursor = 0;
-		warp_advance(g, sv, w);
+		if (l2wb_step(g, sv, &p->cursor))
+			warp_advance(g, sv, w);
 		return 1;
 	default:
 		return 0;
 	}
 }
 
-/* Environment actions: arg = word.  EVICT has no concrete-mode unit:
-** concrete runs keep dirty lines until something writes them back. */
-unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out)
+/* Environment actions: arg = word.  EVICT and CRASH have no
+** concrete-mode unit (concrete runs keep dirty lines until something
+** writes them back, and never crash); with `timed` they are left out. */
+unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out, int timed)
 {
 	unsigned n = 0, mc = g->cfg.sms * g->cfg.schedulers;
 	const uint8_t *f = flags(g, sv);
-	for (uint32_t i = 0; i < G_WORDS(g); i++) {
-		unsigned p = mem_partition(g, i * 4);
-		if (clwb_mask(g, sv)[i])
-			out[n++] = (struct action){ GPU_A_CLWB_DONE, (uint16_t)(mc + p), g->nwarps + g->nqueues + g->cfg.sms + 1 + i, i };
-		if (f[i] & PM_DIRTY)
-			out[n++] = (struct action){ GPU_A_EVICT, UINT16_MAX, 0, i };
-		if (f[i] & PM_INWPQ)
-			out[n++] = (struct action){ GPU_A_WPQ_DRAIN, (uint16_t)(mc + p), g->nwarps + g->nqueues + g->cfg.sms + 1 + i, i };
-	}
+	const struct pm_host *cnt = host(g, sv);
+	if (!timed || cnt->ninwpq || cnt->nclwb)
+		for (uint32_t i = 0; i < G_WORDS(g); i++) {
+			unsigned p = mem_partition(g, i * 4);
+			if (clwb_mask(g, sv)[i])
+				out[n++] = (struct action){ GPU_A_CLWB_DONE, (uint16_t)(mc + p),
+				                            g->nwarps + g->nqueues + g->cfg.sms + 1 + i, i };
+			if (f[i] & PM_DIRTY && !timed)
+				out[n++] = (struct action){ GPU_A_EVICT, UINT16_MAX, 0, i };
+			if (f[i] & PM_INWPQ)
+				out[n++] = (struct action){ GPU_A_WPQ_DRAIN, (uint16_t)(mc + p),
+				                            g->nwarps + g->nqueues + g->cfg.sms + 1 + i, i };
+		}
 	/* the host's next step */
 	const struct pm_host *hs = host(g, sv);
 	if (hs->pc < g->prog->nhost) {
@@ -269,7 +293,8 @@ unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out)
 			out[n++] = (struct action){ GPU_A_HOST, (uint16_t)(mc + g->cfg.partitions),
 			                            g->nwarps + g->nqueues + g->cfg.sms + 1 + G_WORDS(g), hs->pc };
 	}
-	out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
+	if (!timed)
+		out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
 	return n;
 }
 
@@ -311,21 +336,21 @@ static void host_step(const struct gpu *g, uint8_t *sv)
 	uint32_t *vis = (uint32_t *)sv, first, n;
 	switch (st->op) {
 	case H_L2WB:
+		if (!l2wb_step(g, sv, &hs->cursor))
+			return;
+		break;
 	case H_COPY:
-		n = st->op == H_L2WB ? G_WORDS(g) : st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
+		/* cudaMemcpy: one word per step, through the L2 */
+		n = st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
 		if (!hs->cursor)
 			hs->cursor = 1;
 		if (hs->cursor - 1u < n) {
 			uint32_t k = hs->cursor - 1u;
-			if (st->op == H_L2WB) {
-				write_back(g, sv, k);
-			} else {
-				uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
-				uint32_t soff = st->index >= 0 ? st->value : k;
-				uint32_t d = g->prog->syms[st->sym].base / 4 + off;
-				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
-				pm_dirty(g, sv, d);
-			}
+			uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
+			uint32_t soff = st->index >= 0 ? st->value : k;
+			uint32_t d = g->prog->syms[st->sym].base / 4 + off;
+			vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
+			pm_dirty(g, sv, d);
 			hs->cursor++;
 			return;
 		}
@@ -342,6 +367,8 @@ static void host_step(const struct gpu *g, uint8_t *sv)
 		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
 			nvm(g, sv)[first + k] = vis[first + k];
+			if (flags(g, sv)[first + k] & PM_INWPQ)
+				hs->ninwpq--;
 			flags(g, sv)[first + k] = 0;
 		}
 		break;
@@ -362,6 +389,7 @@ void pm_apply(const struct gpu *g, uint8_t *sv, const struct action *a)
 		write_back(g, sv, i); /* a clean line just acknowledges */
 		ack(g, sv, clwb_mask(g, sv)[i]);
 		clwb_mask(g, sv)[i] = 0;
+		host(g, sv)->nclwb--;
 		pm_wake(g, sv);
 		break;
 	case GPU_A_HOST:
@@ -371,6 +399,7 @@ void pm_apply(const struct gpu *g, uint8_t *sv, const struct action *a)
 		nvm(g, sv)[i] = wpq(g, sv)[i];
 		wpq(g, sv)[i] = 0;
 		flags(g, sv)[i] &= (uint8_t)~PM_INWPQ;
+		host(g, sv)->ninwpq--;
 		ack(g, sv, wt_mask(g, sv)[i]);
 		wt_mask(g, sv)[i] = 0;
 		pm_wake(g, sv);

@@ -19,7 +19,7 @@ int pm_host_done(const struct gpu *g, const uint8_t *sv);
 /* May warps issue: no launch step, or the host has passed it? */
 int pm_kernel_launched(const struct gpu *g, const uint8_t *sv);
 int pm_l2wb_busy(const struct gpu *g, const uint8_t *sv);
-unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out);
+unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out, int timed);
 void pm_apply(const struct gpu *g, uint8_t *sv, const struct action *a);
 void pm_describe(const struct gpu *g, const uint8_t *sv, const struct action *a, struct strbuf *out);
 void pm_print(const struct gpu *g, const uint8_t *sv, struct strbuf *out);

@@ -146,6 +146,29 @@ void program_analyse(struct program *p)
 #undef PD
 }
 
+static void *dup(const void *p, size_t n)
+{
+	return p ? memcpy(xmalloc(n ? n : 1), p, n) : NULL;
+}
+
+void program_clone(struct program *dst, const struct program *src)
+{
+	*dst = *src;
+	dst->ins = dup(src->ins, sizeof *src->ins * (size_t)src->nins);
+	for (int i = 0; i < src->nins; i++)
+		dst->ins[i].text = xstrdup(src->ins[i].text);
+	dst->regs = dup(src->regs, sizeof *src->regs * (size_t)src->nregs);
+	for (int i = 0; i < src->nregs; i++)
+		dst->regs[i].name = xstrdup(src->regs[i].name);
+	dst->syms = dup(src->syms, sizeof *src->syms * (size_t)src->nsyms);
+	for (int i = 0; i < src->nsyms; i++) {
+		dst->syms[i].name = xstrdup(src->syms[i].name);
+		dst->syms[i].init = dup(src->syms[i].init, 4 * (size_t)src->syms[i].nelems);
+	}
+	dst->host = dup(src->host, sizeof *src->host * (size_t)src->nhost);
+	dst->recovery = dup(src->recovery, sizeof *src->recovery * (size_t)src->nrecovery);
+}
+
 void program_free(struct program *p)
 {
 	for (int i = 0; i < p->nins; i++)

@@ -135,5 +135,7 @@ int program_find_reg(const struct program *p, const char *name);
 ** post-dominator, exit counted as node nins). */
 void program_analyse(struct program *p);
 void program_free(struct program *p);
+/* A deep copy (for machines that rewrite the kernel). */
+void program_clone(struct program *dst, const struct program *src);
 
 #endif

@@ -1,0 +1,164 @@
+/*
+** The persistency models of the paper (shared/notes/persistency.md §2) as
+** rewrites of the kernel, selected with -D persistency=MODEL on the
+** persist machine, so one kernel can be checked and timed under each:
+**
+**   none          the kernel as written
+**   strict-clwb   after every global store: clwb; {sfence; pcommit;} sfence
+**                 (the braces only with volatile WPQs)         [Fig. 2(b)]
+**   strict-wt     every global store becomes st.wt, followed by sfence
+**   epoch-kernel  the host ends the kernel's epoch: sync; cudaL2WB();
+**                 {pcommit;} sync                              [Fig. 3(b)]
+**   epoch-cta     before each exit: bar.sync; thread 0 of the CTA runs
+**                 l2wb; {sfence; pcommit;} sfence             [§III-B]
+**
+** Loop-level epochs and undo-log transactions depend on the program's
+** structure and are written out in the spec (specs/persist/T4, T5..T10).
+** A rewritten instruction keeps the text of the one it derives from,
+** marked, so traces still point at the source.
+*/
+#include "config.h"
+#include "machines/persist_models.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+struct out {
+	struct instr *ins;
+	int n, cap;
+	int *map; /* old index -> new index of its first instruction */
+};
+
+static void emit(struct out *o, struct instr in, const char *what)
+{
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 64;
+		o->ins = xrealloc(o->ins, sizeof *o->ins * (size_t)o->cap);
+	}
+	struct strbuf t;
+	sb_init(&t);
+	if (what)
+		sb_printf(&t, "%s   [%s]", what, in.text);
+	else
+		sb_puts(&t, in.text);
+	in.text = xstrdup(sb_str(&t));
+	sb_free(&t);
+	o->ins[o->n++] = in;
+}
+
+static struct instr plain(enum opcode op, const struct instr *from)
+{
+	struct instr in = *from;
+	in.op = op;
+	in.pred = -1;
+	in.dst = -1;
+	in.wt = 0;
+	memset(in.src, 0, sizeof in.src);
+	return in;
+}
+
+/* The end of a CTA's epoch: everyone's stores are in the L2 (bar.sync),
+** then one thread writes the L2 back and waits for it. */
+static void cta_epoch_end(struct out *o, const struct instr *at, int pred, int volatile_wpq)
+{
+	struct instr b = plain(OP_BAR, at);
+	b.barrier = 15;
+	emit(o, b, "bar.sync 15 (epoch-cta)");
+	struct instr sp = plain(OP_SETP, at);
+	sp.type = VT_U32;
+	sp.cmp = C_EQ;
+	sp.dst = pred;
+	sp.src[0] = (struct operand){ .kind = O_SPECIAL, .special = SR_TID };
+	sp.src[1] = (struct operand){ .kind = O_IMM, .imm = 0 };
+	emit(o, sp, "setp.eq.u32 %__pm_p, %tid, 0 (epoch-cta)");
+	struct instr l2 = plain(OP_L2WB, at);
+	l2.pred = pred;
+	emit(o, l2, "@%__pm_p l2wb (epoch-cta)");
+	if (volatile_wpq) {
+		emit(o, plain(OP_SFENCE, at), "sfence (epoch-cta)");
+		emit(o, plain(OP_PCOMMIT, at), "pcommit (epoch-cta)");
+	}
+	emit(o, plain(OP_SFENCE, at), "sfence (epoch-cta)");
+}
+
+static int add_reg(struct program *p, const char *name, enum vtype t)
+{
+	p->regs = xrealloc(p->regs, sizeof *p->regs * (size_t)(p->nregs + 1));
+	p->regs[p->nregs].name = xstrdup(name);
+	p->regs[p->nregs].type = t;
+	return p->nregs++;
+}
+
+int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *err)
+{
+	unsigned model = c->persistency;
+	if (model == PMM_NONE)
+		return 0;
+	if (model == PMM_EPOCH_KERNEL) {
+		if (prog->host) {
+			sb_puts(err, "persistency=epoch-kernel writes the host program: the spec already has one");
+			return -1;
+		}
+		enum host_op seq[] = { H_SYNC, H_L2WB, H_PCOMMIT, H_SYNC };
+		prog->host = xcalloc(4, sizeof *prog->host);
+		prog->nhost = 0;
+		for (int i = 0; i < 4; i++)
+			if (seq[i] != H_PCOMMIT || !c->wpq_durable)
+				prog->host[prog->nhost++] = (struct host_step){ .op = seq[i], .sym = -1, .sym2 = -1, .index = -1 };
+		return 0;
+	}
+	int pred = model == PMM_EPOCH_CTA ? add_reg(prog, "%__pm_p", VT_PRED) : -1;
+	struct out o = { NULL, 0, 0, xmalloc(sizeof(int) * (size_t)(prog->nins + 1)) };
+	int volatile_wpq = !c->wpq_durable;
+	for (int i = 0; i < prog->nins; i++) {
+		struct instr *in = &prog->ins[i];
+		o.map[i] = o.n;
+		int store = in->op == OP_ST && in->space == SP_GLOBAL;
+		if (model == PMM_STRICT_WT && store) {
+			struct instr wt = *in;
+			wt.wt = 1;
+			emit(&o, wt, "st.wt (strict-wt)");
+			emit(&o, plain(OP_SFENCE, in), "sfence (strict-wt)");
+			continue;
+		}
+		if (model == PMM_EPOCH_CTA && in->op == OP_EXIT && in->pred < 0) {
+			cta_epoch_end(&o, in, pred, volatile_wpq);
+			emit(&o, *in, NULL);
+			continue;
+		}
+		emit(&o, *in, NULL);
+		if (model == PMM_STRICT_CLWB && store) {
+			struct instr cl = plain(OP_CLWB, in);
+			cl.pred = in->pred; /* same lanes as the store */
+			cl.pred_neg = in->pred_neg;
+			emit(&o, cl, "clwb (strict-clwb)");
+			if (volatile_wpq) {
+				emit(&o, plain(OP_SFENCE, in), "sfence (strict-clwb)");
+				emit(&o, plain(OP_PCOMMIT, in), "pcommit (strict-clwb)");
+			}
+			emit(&o, plain(OP_SFENCE, in), "sfence (strict-clwb)");
+		}
+	}
+	o.map[prog->nins] = o.n;
+	if (model == PMM_EPOCH_CTA && (!prog->nins || prog->ins[prog->nins - 1].op != OP_EXIT ||
+	                               prog->ins[prog->nins - 1].pred >= 0)) {
+		/* the kernel runs off its end: that end closes the epoch too */
+		struct instr ex = plain(OP_EXIT, prog->nins ? &prog->ins[prog->nins - 1] : &(struct instr){ .text = "" });
+		ex.text = "exit (epoch-cta, end of kernel)";
+		cta_epoch_end(&o, &ex, pred, volatile_wpq);
+		emit(&o, ex, NULL);
+	}
+	for (int i = 0; i < o.n; i++)
+		if (o.ins[i].op == OP_BRA)
+			o.ins[i].target = o.map[o.ins[i].target];
+	for (int i = 0; i < prog->nins; i++)
+		free(prog->ins[i].text);
+	free(prog->ins);
+	free(o.map);
+	prog->ins = o.ins;
+	prog->nins = o.n;
+	program_analyse(prog);
+	return 0;
+}

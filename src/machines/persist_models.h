@@ -1,0 +1,13 @@
+/* Persistency models as kernel transformations (machine persist). */
+#ifndef GPUMC_PERSIST_MODELS_H
+#define GPUMC_PERSIST_MODELS_H
+
+#include "machines/gpu.h"
+
+enum pm_model { PMM_NONE, PMM_STRICT_CLWB, PMM_STRICT_WT, PMM_EPOCH_KERNEL, PMM_EPOCH_CTA };
+
+/* Rewrite prog (a private copy) for the persistency model of the
+** configuration; returns 0, or -1 with a message in err. */
+int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *err);
+
+#endif
