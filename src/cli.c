@@ -218,7 +218,8 @@ static int bind_props(struct job *j, struct diag *d)
 		p->text = xstrdup(sp->p.text);
 		p->cond = sp->p.cond;
 		sp->p.cond = NULL; /* the job owns it now */
-		if ((p->kind == P_RECOVERABLE || p->kind == P_PERSISTED || p->kind == P_DURABLE) && !m->durable)
+		if ((p->kind == P_RECOVERABLE || p->kind == P_PERSISTED || p->kind == P_DURABLE ||
+		     p->kind == P_IDEMPOTENT) && !m->durable)
 			diag_at(d, s->path, sp->line, sp->col,
 			        "'%s' needs a machine with a persistence domain (machine persist), not '%s'",
 			        prop_kind_name(p->kind), m->name);

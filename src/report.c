@@ -154,7 +154,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			sb_json_str(out, r->why ? r->why : "");
 			sb_puts(out, "}");
 		}
-		int has_trace = r->verdict == V_FAIL ? r->failed_kind != P_EXISTS : r->witness;
+		int has_trace = r->verdict == V_FAIL ? r->failed_kind != P_EXISTS && r->states : r->witness;
 		if (has_trace && r->failed_kind == P_DETERMINISTIC && r->verdict == V_FAIL) {
 			/* schedule A is the one found first, as in the text report */
 			sb_puts(out, ",\"trace\":");
@@ -201,6 +201,8 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 				          r->diverge, r->diverge + 1);
 			} else if (r->failed_kind == P_EXISTS) {
 				sb_puts(out, "  (no trace: the condition holds in no final state)\n");
+			} else if (r->failed_kind == P_IDEMPOTENT && r->states == 0) {
+				sb_puts(out, "  (found by the static analysis, before exploring: these variables need an undo log)\n");
 			} else {
 				sb_printf(out, "trace (%u step%s):\n", r->trace.len, r->trace.len == 1 ? "" : "s");
 				print_schedule(out, m, &r->trace, UINT32_MAX, 0, sv);

@@ -73,6 +73,10 @@ struct ctx {
 	** successor, and in DFS of every frame */
 	size_t nb;
 	uint64_t *src_bh, *next_bh, *frame_bh;
+	/* check idempotent: the crash-free result over the memory locations */
+	uint32_t *golden;
+	int *golden_locs;
+	unsigned ngolden;
 };
 
 static double elapsed(const struct ctx *c)
@@ -257,6 +261,25 @@ static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 			          "a crash here leaves a durable image that violates the condition%s", "");
 	struct strbuf why;
 	sb_init(&why);
+	if (c->golden && !c->stop) {
+		/* idempotency, confirmed: re-execution from what survived gives
+		** the crash-free result */
+		uint8_t *re = xmalloc(m->sv_size);
+		memcpy(re, c->img, m->sv_size);
+		int k = -1;
+		for (unsigned i = 0; i < c->nprops; i++)
+			if (c->props[i].kind == P_IDEMPOTENT)
+				k = (int)i;
+		if (!m->reexecute(m, re, &why))
+			violation(c, k, P_IDEMPOTENT, idx, (int)ai, "re-execution after this crash fails: %s", sb_str(&why));
+		else
+			for (unsigned i = 0; i < c->ngolden && !c->stop; i++)
+				if (m->read(m, re, c->golden_locs[i]) != c->golden[i])
+					violation(c, k, P_IDEMPOTENT, idx, (int)ai,
+					          "re-executing the kernel after this crash does not give the crash-free result%s", "");
+		free(re);
+		sb_reset(&why);
+	}
 	if (m->recover && !c->stop && !m->recover(m, c->img, &why)) {
 		int k = -1;
 		for (unsigned i = 0; i < c->nprops; i++)
@@ -577,10 +600,45 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.img = xmalloc(m->durable_size ? m->durable_size : 1);
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	c.next_progress = o->progress;
-	if (o->search == SEARCH_DFS)
-		dfs(&c);
-	else
-		bfs(&c);
+	for (unsigned k = 0; k < n && !c.stop; k++) {
+		if (props[k].kind != P_IDEMPOTENT || !m->idempotent || !m->reexecute)
+			continue;
+		struct strbuf why;
+		sb_init(&why);
+		if (!m->idempotent(m, &why)) {
+			/* statically not idempotent: no exploration can change that */
+			r->verdict = V_FAIL;
+			r->failed = (int)k;
+			r->failed_kind = P_IDEMPOTENT;
+			r->why = xstrdup(sb_str(&why));
+			c.stop = 1;
+		} else if (!c.golden) {
+			/* the crash-free result: the kernel re-executed from the start */
+			uint8_t *g0 = xmalloc(m->sv_size), *img = xmalloc(m->sv_size);
+			m->init(m, g0);
+			m->durable(m, g0, img);
+			sb_reset(&why);
+			if (m->reexecute(m, img, &why)) {
+				c.ngolden = m->default_observables(m, NULL, 0);
+				c.golden_locs = xmalloc(sizeof(int) * (c.ngolden ? c.ngolden : 1));
+				m->default_observables(m, c.golden_locs, c.ngolden);
+				c.golden = xmalloc(sizeof(uint32_t) * (c.ngolden ? c.ngolden : 1));
+				for (unsigned i = 0; i < c.ngolden; i++)
+					c.golden[i] = m->read(m, img, c.golden_locs[i]);
+			}
+			free(g0);
+			free(img);
+		}
+		sb_free(&why);
+	}
+	if (!c.stop) { /* else decided before exploring (not idempotent) */
+		if (o->search == SEARCH_DFS)
+			dfs(&c);
+		else
+			bfs(&c);
+	}
+	free(c.golden);
+	free(c.golden_locs);
 	r->states = vs_count(c.vs);
 	r->seconds = elapsed(&c);
 	r->bytes = mem_bytes(&c);

@@ -104,6 +104,10 @@ struct model {
 	size_t durable_size;
 	void (*durable)(const struct model *m, const uint8_t *sv, uint8_t *img);
 	int (*recover)(const struct model *m, uint8_t *img, struct strbuf *why);
+	/* Idempotency (optional): the static verdict (1, or 0 with the
+	** reasons), and a re-execution of the whole kernel on an image. */
+	int (*idempotent)(const struct model *m, struct strbuf *why);
+	int (*reexecute)(const struct model *m, uint8_t *img, struct strbuf *why);
 
 	/* Concrete mode (optional).  Every action belongs to a unit (a warp
 	** scheduler, a ROP, ...; unit UINT16_MAX: an environment choice such

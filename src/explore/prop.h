@@ -51,6 +51,9 @@ enum prop_kind {
 	P_RECOVERABLE,   /* every crash image satisfies the condition      */
 	P_PERSISTED,     /* every final state's durable image satisfies it  */
 	P_DURABLE,       /* every crash image, before recovery, satisfies it */
+	P_IDEMPOTENT,    /* the kernel is idempotent: statically, and re-
+	                    executing it on every crash image gives the
+	                    crash-free result                                */
 	P_NKINDS
 };
 

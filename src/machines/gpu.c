@@ -18,6 +18,7 @@
 #include "machines/memory.h"
 #include "machines/persist.h"
 #include "machines/persist_models.h"
+#include "machines/idempotency.h"
 #include "machines/registry.h"
 #include "machines/rop.h"
 #include "machines/scheduler.h"
@@ -190,6 +191,16 @@ static void gpu_durable(const struct model *m, const uint8_t *sv, uint8_t *img)
 static int gpu_recover(const struct model *m, uint8_t *img, struct strbuf *why)
 {
 	return pm_recover(m, G(m), img, why);
+}
+
+static int gpu_reexecute(const struct model *m, uint8_t *img, struct strbuf *why)
+{
+	return pm_reexecute(m, G(m), img, why);
+}
+
+static int gpu_idempotent(const struct model *m, struct strbuf *why)
+{
+	return idem_kernel(G(m)->prog, why);
 }
 
 /* Locations: global words are 0..G-1; register r of global thread t is
@@ -644,6 +655,8 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 		m->durable = gpu_durable;
 		if (g->prog->recovery)
 			m->recover = gpu_recover;
+		m->idempotent = gpu_idempotent;
+		m->reexecute = gpu_reexecute;
 	}
 	m->init = gpu_init;
 	m->enabled = gpu_enabled;

@@ -535,6 +535,12 @@ static int relaunch(const struct model *m, const struct gpu *g, uint8_t *img, co
 	return ok;
 }
 
+int pm_reexecute(const struct model *m, const struct gpu *g, uint8_t *img, struct strbuf *why)
+{
+	static const struct host_step all = { .op = H_LAUNCH, .sym = -1, .sym2 = -1, .index = -1 };
+	return relaunch(m, g, img, &all, why);
+}
+
 int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct strbuf *why)
 {
 	uint32_t *mem = (uint32_t *)img, first, n;

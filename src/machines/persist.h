@@ -26,6 +26,8 @@ void pm_print(const struct gpu *g, const uint8_t *sv, struct strbuf *out);
 /* Run the spec's recovery program on a durable image; 0 with why when it
 ** fails. */
 int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct strbuf *why);
+/* Re-execute the whole kernel on an image (check idempotent). */
+int pm_reexecute(const struct model *m, const struct gpu *g, uint8_t *img, struct strbuf *why);
 /* The durable image: NVM, plus the WPQs when they are durable. */
 void pm_durable(const struct gpu *g, const uint8_t *sv, uint8_t *img);
 

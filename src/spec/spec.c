@@ -1104,7 +1104,7 @@ static void parse_check(struct parser *P)
 	const char *start = P->lx.p;
 	int kind = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 	if (kind < 0 || kind == P_FAULT) {
-		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable or persisted)");
+		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted or idempotent)");
 		recover(P);
 		return;
 	}
@@ -1141,7 +1141,7 @@ static void parse_check(struct parser *P)
 			expr_free(e);
 			accept(P, ",");
 		}
-	} else if (kind != P_DEADLOCK) {
+	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT) {
 		sp.p.cond = parse_or(P);
 		if (!sp.p.cond) {
 			recover(P);
@@ -1387,7 +1387,7 @@ static void parse_expect(struct parser *P)
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
-			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable)");
+			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent)");
 			recover(P);
 			return;
 		}
