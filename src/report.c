@@ -213,14 +213,21 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 					/* what survives: the durable image, after recovery */
 					uint8_t *img = xmalloc(m->sv_size);
 					m->durable(m, sv, img);
-					struct strbuf why;
-					sb_init(&why);
-					if (m->recover && r->failed_kind == P_RECOVERABLE && m->recover(m, img, &why))
-						sb_puts(out, "recovery program ran on the durable image\n");
-					sb_free(&why);
 					unsigned nl = m->default_observables(m, NULL, 0);
 					int *locs = xmalloc(sizeof(int) * (nl ? nl : 1));
 					m->default_observables(m, locs, nl);
+					struct strbuf why;
+					sb_init(&why);
+					if (m->recover && r->failed_kind == P_RECOVERABLE) {
+						sb_puts(out, "durable image after the crash: ");
+						report_locs(m, img, locs, nl, out, 0);
+						sb_putc(out, '\n');
+						if (m->recover(m, img, &why))
+							sb_puts(out, "recovery program ran on the durable image\n");
+						else
+							sb_printf(out, "recovery program failed: %s\n", sb_str(&why));
+					}
+					sb_free(&why);
 					sb_puts(out, r->failed_kind == P_RECOVERABLE ? "image after the crash and recovery: "
 					             : r->failed_kind == P_DURABLE ? "durable image after the crash: "
 					                                           : "durable image at the end: ");

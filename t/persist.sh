@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 15
+plan 27
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -33,6 +33,28 @@ like "$T/out" "finished after" "and says so"
 # persistency properties on a machine without a persistence domain
 run "$GPUMC" check -q -D machine=baseline "$P/T1.gpu"
 is "$rc" 2 "durable/persisted on the baseline: input error, not a silent pass"
+# persistency models as rewrites (a spec's `set persistency = strict-clwb`
+# parses: values may be joined by '-')
+for mw in "strict-clwb volatile" "strict-clwb durable" "strict-wt volatile" "strict-wt durable"; do
+	set -- $mw; v models pass -D persistency=$1 -D wpq=$2
+done
+v models "fail durable" -D persistency=epoch-kernel
+v models "fail durable" -D persistency=epoch-cta
+v models "fail persisted" -D persistency=none
+# the paper's own figures: the counterexamples are the findings
+run "$GPUMC" check "$P/T5.gpu"
+like "$T/out" "^durable image after the crash: .*undo_log\[0\] = 0, .*flag = 1" "T5 (F1): the flag is durable, the log is not"
+run "$GPUMC" check "$P/T7.gpu"
+like "$T/out" "L2 evicts dirty out\[1\]" "T7 (F2): an output is evicted before the flag says inTx"
+# idempotency: the static 'no' names the variable, the 'yes' is confirmed
+run "$GPUMC" check "$P/T5-idem-check-bug.gpu"
+like "$T/out" "^VIOLATED: idempotent: 'out' is read and written" "not idempotent: out is clobbered"
+"$GPUMC" check -q --json "$P/T5-idem-check.gpu" > "$T/j"
+[ "$(jnum crash_images "$T/j")" -ge 2 ]; ok $? "idempotent: confirmed on $(jnum crash_images "$T/j") crash images"
+# recovery programs re-execute along one schedule and report their failures
+printf 'machine persist\nset threads_per_warp = 2\nglobal .u32 x = 0\nkernel\n .reg .u32 %%r<1>\n .reg .pred %%p<1>\n ld.global.u32 %%r0, [x]\n setp.lt.u32 %%p0, %%tid, %%r0\n @%%p0 bra L\n bar.sync 0\nL:\n st.global.u32 [x], 1\n exit\nend\nrecovery\n launch\nend\ncheck recoverable x == 1\n' > "$T/rd.gpu"
+run "$GPUMC" check "$T/rd.gpu"
+like "$T/out" "recovery program fails on this crash image: the re-executed kernel deadlocks" "a re-execution that deadlocks (divergent bar.sync once x is 1) is reported"
 # crash images are counted and deduplicated
 "$GPUMC" check -q --json "$P/T1.gpu" > "$T/j"
 [ "$(jnum crash_images "$T/j")" -ge 2 ]; ok $? "T1: distinct crash images checked ($(jnum crash_images "$T/j"))"

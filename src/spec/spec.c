@@ -1367,8 +1367,21 @@ static void parse_set(struct parser *P)
 		recover(P);
 		return;
 	}
-	ps.value = xstrdup(TOK(P)->text);
+	/* a value is one word, or words and numbers joined by '-' with no
+	** blanks between them: nr-of, strict-clwb */
+	struct strbuf v;
+	sb_init(&v);
+	sb_puts(&v, TOK(P)->text);
+	int line = TOK(P)->line, end = TOK(P)->col + (int)strlen(TOK(P)->text);
 	lex_next(&P->lx);
+	while (TOK(P)->line == line && TOK(P)->col == end && (TOK(P)->t == T_WORD || TOK(P)->t == T_INT ||
+	                                                      lex_is(&P->lx, "-"))) {
+		sb_puts(&v, TOK(P)->text);
+		end = TOK(P)->col + (int)strlen(TOK(P)->text);
+		lex_next(&P->lx);
+	}
+	ps.value = xstrdup(sb_str(&v));
+	sb_free(&v);
 	if (!end_stmt(P)) {
 		free(ps.key);
 		free(ps.value);
