@@ -293,10 +293,11 @@ void registry_print(FILE *f, int json)
 			sb_puts(&b, "]}");
 	}
 	if (json)
-		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"deadlock_free\"]}\n");
+		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"deadlock_free\",\"durable\",\"recoverable\",\"persisted\",\"idempotent\"]}\n");
 	else
 		sb_puts(&b, "\nsearches: bfs (default), dfs; visited sets: exact (default), compact (64-bit fingerprints)\n"
-		            "properties: deterministic [locs], exists C, ~exists C, forall C, invariant C, deadlock_free (always checked), fault (always checked)\n");
+		            "properties: deterministic [locs], exists C, ~exists C, forall C, invariant C, deadlock_free (always checked), fault (always checked);\n"
+		            "  machine persist: durable C (crash images), recoverable C (after recovery), persisted C (final durable image), idempotent\n");
 	fputs(sb_str(&b), f);
 	sb_free(&b);
 }
