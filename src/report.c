@@ -202,7 +202,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			} else if (r->failed_kind == P_EXISTS) {
 				sb_puts(out, "  (no trace: the condition holds in no final state)\n");
 			} else if (r->failed_kind == P_IDEMPOTENT && r->states == 0) {
-				sb_puts(out, "  (found by the static analysis, before exploring: these variables need an undo log)\n");
+				sb_puts(out, "  (found by the static analysis, before exploring; what it names is what an undo log must cover)\n");
 			} else {
 				sb_printf(out, "trace (%u step%s):\n", r->trace.len, r->trace.len == 1 ? "" : "s");
 				print_schedule(out, m, &r->trace, UINT32_MAX, 0, sv);

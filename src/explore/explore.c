@@ -618,7 +618,18 @@ void explore(const struct model *m, struct property *props, unsigned n,
 			m->init(m, g0);
 			m->durable(m, g0, img);
 			sb_reset(&why);
-			if (m->reexecute(m, img, &why)) {
+			if (!m->reexecute(m, img, &why)) {
+				/* without a crash-free result there is nothing to confirm */
+				r->verdict = V_FAIL;
+				r->failed = (int)k;
+				r->failed_kind = P_IDEMPOTENT;
+				struct strbuf msg;
+				sb_init(&msg);
+				sb_printf(&msg, "the kernel does not run to completion on its own: %s", sb_str(&why));
+				r->why = xstrdup(sb_str(&msg));
+				sb_free(&msg);
+				c.stop = 1;
+			} else {
 				c.ngolden = m->default_observables(m, NULL, 0);
 				c.golden_locs = xmalloc(sizeof(int) * (c.ngolden ? c.ngolden : 1));
 				m->default_observables(m, c.golden_locs, c.ngolden);

@@ -20,9 +20,10 @@
 ** are asynchronous: the warp counts them as outstanding and `sfence` (and
 ** `membar`, which the paper's sfence is built on) waits until they are
 ** acknowledged: clwb once the line reached the WPQ, st.wt once it reached
-** NVM.  `pcommit` waits until every WPQ is empty.  `l2wb` walks the L2 word
-** by word, one step each, so a crash can hit it mid-way; while it runs,
-** other warps' global accesses wait (it "blocks subsequent L2 accesses").
+** NVM.  `pcommit` waits until every WPQ is empty.  `l2wb` walks the L2 line
+** by line (line_bytes), one step each, so a crash can hit it mid-way;
+** while it runs, other warps' global accesses wait (it "blocks subsequent
+** L2 accesses").
 **
 ** State slice (at g->pm_off): nvm u32[G], wpq u32[G], clwb u32[G] and
 ** wt u32[G] (warps waiting on that word's clwb / st.wt), per warp
@@ -121,7 +122,6 @@ int pm_l2wb_busy(const struct gpu *g, const uint8_t *sv)
 	return 0;
 }
 
-/* The dirty word leaves the L2 for its WPQ. */
 /* Word `word` now has an entry in its WPQ. */
 static void into_wpq(const struct gpu *g, uint8_t *sv, uint32_t word, uint32_t value)
 {
@@ -132,6 +132,7 @@ static void into_wpq(const struct gpu *g, uint8_t *sv, uint32_t word, uint32_t v
 	*f = PM_INWPQ; /* and no longer dirty */
 }
 
+/* The dirty word leaves the L2 for its WPQ. */
 static void write_back(const struct gpu *g, uint8_t *sv, uint32_t word)
 {
 	if (flags(g, sv)[word] & PM_DIRTY)
@@ -326,9 +327,10 @@ static void var_words(const struct gpu *g, int sym, long index, uint32_t *first,
 	*n = index >= 0 ? 1 : s->nelems;
 }
 
-/* One host step.  cudaL2WB and cudaMemcpy walk one word per step, so a
-** crash can hit them mid-way; a host store goes through the L2 like a
-** kernel's, and `persist` is the host's clwb; sfence on that variable. */
+/* One host step.  cudaL2WB writes back a line per step and cudaMemcpy
+** copies a word per step, so a crash can hit them mid-way; a host store
+** goes through the L2 like a kernel's; `persist` is the host's clwb;
+** sfence into persistent host memory: the variable is durable at once. */
 static void host_step(const struct gpu *g, uint8_t *sv)
 {
 	struct pm_host *hs = host(g, sv);
@@ -426,7 +428,7 @@ static void word_name(const struct gpu *g, uint32_t i, struct strbuf *out)
 void pm_describe(const struct gpu *g, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
 	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit (WPQs drained)",
-		"launch the kernel", "cudaMemcpy", "store", "persist (clwb; sfence)" };
+		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)" };
 	switch (a->kind) {
 	case GPU_A_HOST: {
 		const struct pm_host *hs = host(g, sv);
@@ -439,8 +441,11 @@ void pm_describe(const struct gpu *g, const uint8_t *sv, const struct action *a,
 		}
 		if (st->op == H_STORE)
 			sb_printf(out, " = %u", st->value);
-		if (st->op == H_COPY)
+		if (st->op == H_COPY) {
 			sb_printf(out, " <- %s", g->prog->syms[st->sym2].name);
+			if (st->index >= 0)
+				sb_printf(out, "[%u]", st->value);
+		}
 		if (st->op == H_L2WB || st->op == H_COPY) {
 			uint32_t n = st->op == H_L2WB ? G_WORDS(g) : st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
 			uint32_t k = hs->cursor ? hs->cursor - 1u : 0;

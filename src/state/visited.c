@@ -1,13 +1,22 @@
 /*
 ** Open-addressing visited set with linear probing.
 **
+** Exact mode stores every state.  Vectors of COMPRESS_FROM bytes or more
+** are compressed: machine state vectors are mostly zero words (empty FIFO
+** slots, unused stack entries, registers of idle lanes), so a record is a
+** bitmap of the non-zero 64-bit words followed by those words.  The
+** encoding is canonical (equal vectors, equal records), so lookups compare
+** records with memcmp.  Smaller vectors are stored as they are: encoding
+** costs more time than their memory costs (bench/explore.sh measured both
+** ways).  Records are appended to 4 MB arena blocks; each state's record
+** address and full hash are kept in side arrays.
+**
 ** Exact mode slot: bits 63..32 are the high half of the state's hash (a
 ** cheap filter before memcmp), bits 31..0 its number + 1 (0 = empty).  The
-** full hash of every state is memoized in a side array, so growing the
-** table never hashes a vector again.
+** memoized hashes let the table grow without touching a record.
 **
 ** Compact mode slot: the 64-bit fingerprint (0 mapped to 1), home slot from
-** its low bits.
+** its low bits; nothing else is stored.
 **
 ** Invariant VS-1: load factor stays below 3/4 (4/5 compact) after every
 ** insertion, so probes stay short.
@@ -20,30 +29,41 @@
 
 #include "util/strbuf.h"
 
+#define BLOCK_BYTES (4u << 20) /* arena block */
+#define SIDE_BITS 16           /* states per side-array chunk */
+#define COMPRESS_FROM 1024     /* vector bytes from which records are compressed */
 
 struct visited {
-	size_t sv_size;
-	int compact;
-	unsigned chunk_bits; /* 2^chunk_bits states per arena chunk, ~1 MB */
+	size_t sv_size, nwords, bitmap_bytes;
+	int compact, raw; /* raw: exact records are the vectors themselves */
 	uint64_t *slot;
 	uint64_t mask; /* table size - 1 */
 	uint64_t n;
-	/* exact mode */
-	uint8_t **chunk;
-	size_t nchunks;
-	uint64_t *hashes; /* memoized full hash per state, chunked like states */
+	/* exact mode: record arena and per-state side arrays (chunked, so
+	** records and entries never move) */
+	uint8_t **block;
+	size_t nblocks, used; /* bytes used in the last block */
+	uint8_t ***where;     /* where[i >> SIDE_BITS][i & mask]: record   */
+	uint64_t **hashes;    /* the same shape: memoized hash            */
+	size_t nside;
+	size_t record_bytes;  /* arena bytes in records                   */
+	uint8_t *enc, *dec;   /* scratch: the record being looked up, a decoded state */
 };
 
 struct visited *vs_new(size_t sv_size, int compact)
 {
 	struct visited *v = xcalloc(1, sizeof *v);
 	v->sv_size = sv_size;
+	v->nwords = (sv_size + 7) / 8;
+	v->bitmap_bytes = (v->nwords + 7) / 8;
 	v->compact = compact;
-	v->chunk_bits = 0;
-	while (v->chunk_bits < 14 && (sv_size << (v->chunk_bits + 1)) <= (1u << 20))
-		v->chunk_bits++;
+	v->raw = sv_size < COMPRESS_FROM;
 	v->mask = (1u << 12) - 1;
 	v->slot = xcalloc(v->mask + 1, sizeof *v->slot);
+	if (!compact && !v->raw) {
+		v->enc = xmalloc(v->bitmap_bytes + 8 * v->nwords);
+		v->dec = xmalloc(8 * v->nwords);
+	}
 	return v;
 }
 
@@ -51,24 +71,72 @@ void vs_free(struct visited *v)
 {
 	if (!v)
 		return;
-	for (size_t i = 0; i < v->nchunks; i++)
-		free(v->chunk[i]);
-	free(v->chunk);
+	for (size_t i = 0; i < v->nblocks; i++)
+		free(v->block[i]);
+	for (size_t i = 0; i < v->nside; i++) {
+		free(v->where[i]);
+		free(v->hashes[i]);
+	}
+	free(v->block);
+	free(v->where);
 	free(v->hashes);
 	free(v->slot);
+	free(v->enc);
+	free(v->dec);
 	free(v);
+}
+
+/* Encode sv into v->enc; returns the record's length. */
+static size_t encode(struct visited *v, const uint8_t *sv)
+{
+	uint8_t *bm = v->enc, *out = v->enc + v->bitmap_bytes;
+	memset(bm, 0, v->bitmap_bytes);
+	size_t k = 0;
+	for (size_t w = 0; w < v->nwords; w++) {
+		uint64_t x = 0;
+		size_t len = w + 1 < v->nwords ? 8 : v->sv_size - 8 * w;
+		memcpy(&x, sv + 8 * w, len);
+		if (x) {
+			bm[w >> 3] |= (uint8_t)(1u << (w & 7));
+			memcpy(out + 8 * k++, &x, 8);
+		}
+	}
+	return v->bitmap_bytes + 8 * k;
+}
+
+static const uint8_t *record(const struct visited *v, uint32_t idx)
+{
+	return v->where[idx >> SIDE_BITS][idx & ((1u << SIDE_BITS) - 1)];
+}
+
+static uint64_t memo_hash(const struct visited *v, uint32_t idx)
+{
+	return v->hashes[idx >> SIDE_BITS][idx & ((1u << SIDE_BITS) - 1)];
 }
 
 const uint8_t *vs_state(const struct visited *v, uint32_t idx)
 {
-	return v->chunk[idx >> v->chunk_bits] + (size_t)(idx & ((1u << v->chunk_bits) - 1)) * v->sv_size;
+	/* decode into the scratch vector: valid until the next vs_state */
+	const uint8_t *rec = record(v, idx), *in = rec + v->bitmap_bytes;
+	if (v->raw)
+		return rec;
+	uint8_t *out = v->dec;
+	for (size_t w = 0; w < v->nwords; w++) {
+		if (rec[w >> 3] >> (w & 7) & 1) {
+			memcpy(out + 8 * w, in, 8);
+			in += 8;
+		} else {
+			memset(out + 8 * w, 0, 8);
+		}
+	}
+	return out;
 }
 
 static uint64_t home(const struct visited *v, uint64_t slotval)
 {
 	if (v->compact)
 		return slotval & v->mask;
-	return v->hashes[(uint32_t)slotval - 1] & v->mask;
+	return memo_hash(v, (uint32_t)slotval - 1) & v->mask;
 }
 
 static void grow(struct visited *v)
@@ -87,6 +155,30 @@ static void grow(struct visited *v)
 	free(old);
 }
 
+/* Store the record (len bytes at src) as state idx. */
+static void append(struct visited *v, uint32_t idx, const uint8_t *src, size_t len, uint64_t h)
+{
+	if (!v->nblocks || v->used + len > BLOCK_BYTES) {
+		v->block = xrealloc(v->block, sizeof *v->block * (v->nblocks + 1));
+		v->block[v->nblocks++] = xmalloc(BLOCK_BYTES > len ? BLOCK_BYTES : len);
+		v->used = 0;
+	}
+	uint8_t *rec = v->block[v->nblocks - 1] + v->used;
+	memcpy(rec, src, len);
+	v->used += len;
+	v->record_bytes += len;
+	size_t c = idx >> SIDE_BITS;
+	if (c == v->nside) {
+		v->where = xrealloc(v->where, sizeof *v->where * (c + 1));
+		v->hashes = xrealloc(v->hashes, sizeof *v->hashes * (c + 1));
+		v->where[c] = xmalloc(sizeof **v->where << SIDE_BITS);
+		v->hashes[c] = xmalloc(sizeof **v->hashes << SIDE_BITS);
+		v->nside++;
+	}
+	v->where[c][idx & ((1u << SIDE_BITS) - 1)] = rec;
+	v->hashes[c][idx & ((1u << SIDE_BITS) - 1)] = h;
+}
+
 uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *is_new)
 {
 	uint64_t j = h & v->mask;
@@ -103,28 +195,25 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 		v->slot[j] = fp;
 	} else {
 		uint32_t hi = (uint32_t)(h >> 32);
+		const uint8_t *key = v->raw ? sv : v->enc;
+		size_t len = v->raw ? v->sv_size : encode(v, sv);
+		size_t head = v->raw ? len : v->bitmap_bytes;
 		for (;; j = (j + 1) & v->mask) {
 			uint64_t s = v->slot[j];
 			if (!s)
 				break;
 			if ((uint32_t)(s >> 32) == hi) {
 				uint32_t idx = (uint32_t)s - 1;
-				if (!memcmp(vs_state(v, idx), sv, v->sv_size)) {
+				const uint8_t *rec = record(v, idx);
+				/* equal bitmaps mean equal lengths: only then the words */
+				if (!memcmp(rec, key, head) && !memcmp(rec, key, len)) {
 					*is_new = 0;
 					return idx;
 				}
 			}
 		}
 		uint32_t idx = (uint32_t)v->n;
-		size_t c = idx >> v->chunk_bits;
-		if (c == v->nchunks) {
-			v->chunk = xrealloc(v->chunk, sizeof *v->chunk * (c + 1));
-			v->chunk[c] = xmalloc(v->sv_size << v->chunk_bits);
-			v->hashes = xrealloc(v->hashes, sizeof *v->hashes * ((c + 1) << v->chunk_bits));
-			v->nchunks++;
-		}
-		memcpy((uint8_t *)vs_state(v, idx), sv, v->sv_size);
-		v->hashes[idx] = h;
+		append(v, idx, key, len, h);
 		v->slot[j] = (uint64_t)hi << 32 | (idx + 1);
 	}
 	*is_new = 1;
@@ -143,7 +232,8 @@ uint64_t vs_count(const struct visited *v)
 size_t vs_bytes(const struct visited *v)
 {
 	size_t b = (v->mask + 1) * sizeof *v->slot;
-	b += v->nchunks * ((v->sv_size + sizeof(uint64_t)) << v->chunk_bits);
+	b += v->nblocks * (size_t)BLOCK_BYTES;
+	b += v->nside * ((sizeof(uint8_t *) + sizeof(uint64_t)) << SIDE_BITS);
 	return b;
 }
 

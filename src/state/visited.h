@@ -1,7 +1,8 @@
 /*
-** Visited sets.  Exact: every state vector is kept in an arena, the table
-** holds (32 hash bits, state number); equal hashes are confirmed with
-** memcmp, so nothing is ever lost.  Compact: the table holds 64-bit XXH3
+** Visited sets.  Exact: every state is kept (compressed: a bitmap of its
+** non-zero words and those words), the table holds (32 hash bits, state
+** number); equal hashes are confirmed with memcmp, so nothing is ever
+** lost.  Compact: the table holds 64-bit XXH3
 ** fingerprints only (8 bytes a slot); two different states with the same
 ** fingerprint are merged, with probability bounded by vs_omission().
 ** States are numbered 0, 1, 2, ... in insertion order in both modes.
@@ -19,7 +20,8 @@ void vs_free(struct visited *v);
 /* Look sv (with hash h) up; insert it when absent.  Returns its number;
 ** *is_new tells which happened. */
 uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *is_new);
-/* State number idx (exact mode only). */
+/* State number idx (exact mode only), decoded into a buffer of the set's
+** that stays valid until the next vs_state call. */
 const uint8_t *vs_state(const struct visited *v, uint32_t idx);
 uint64_t vs_count(const struct visited *v);
 size_t vs_bytes(const struct visited *v);
