@@ -2,7 +2,7 @@
 # GPU persistency in concrete mode: an lbm-like stencil and a
 # histogram-like kernel (bench/specs/persist-*.gpu, 32 warps of 32 lanes
 # on 8 SMs) under no persistency, strict persistency (clwb or write-
-# through), kernel- and CTA-level epochs (the persist machine's
+# through), kernel-, CTA- and (histogram: its loop) loop-level epochs (the persist machine's
 # -D persistency rewrites), with durable and volatile WPQs, plus the
 # histogram as a kernel-level undo-log transaction and as an idempotent
 # (re-executed) one.  NVM: read 160 ns, write 480 ns at 1.2 GHz
@@ -22,7 +22,9 @@ cycles() { "$GPUMC" run --json "$@" 2>/dev/null | grep -o '"cycles":[0-9]*' | he
 
 for k in lbm histo; do
 	base=$(cycles -D persistency=none bench/specs/persist-$k.gpu)
-	for model in none strict-clwb strict-wt epoch-kernel epoch-cta; do
+	models="none strict-clwb strict-wt epoch-kernel epoch-cta"
+	[ "$k" = histo ] && models="$models epoch-loop" # lbm has no loop
+	for model in $models; do
 		for wpq in durable volatile; do
 			c=$(cycles -D persistency=$model -D wpq=$wpq bench/specs/persist-$k.gpu)
 			echo "$k,$model,$wpq,$c,$(awk -v c="$c" -v b="$base" 'BEGIN { printf "%.2f", c / b }')" >> "$CSV"

@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 27
+plan 30
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -41,6 +41,9 @@ done
 v models "fail durable" -D persistency=epoch-kernel
 v models "fail durable" -D persistency=epoch-cta
 v models "fail persisted" -D persistency=none
+v models-loop pass
+v models-loop "fail durable" -D scope=2
+v models-loop "fail durable" -D persistency=none
 # the paper's own figures: the counterexamples are the findings
 run "$GPUMC" check "$P/T5.gpu"
 like "$T/out" "^durable image after the crash: .*undo_log\[0\] = 0, .*flag = 1" "T5 (F1): the flag is durable, the log is not"

@@ -68,7 +68,7 @@ struct gpu_cfg {
 	unsigned lat_flush;
 	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
 	/* persistency (machine "persist") */
-	unsigned persist, wpq_durable, lat_nvm_write, persistency;
+	unsigned persist, wpq_durable, lat_nvm_write, persistency, scope;
 };
 
 struct stack_entry {

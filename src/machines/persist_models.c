@@ -11,9 +11,13 @@
 **                 {pcommit;} sync                              [Fig. 3(b)]
 **   epoch-cta     before each exit: bar.sync; thread 0 of the CTA runs
 **                 l2wb; {sfence; pcommit;} sfence             [§III-B]
+**   epoch-loop    every `scope` iterations of the outermost loop (the
+**                 back-edge spanning the most code): bar.sync; thread 0
+**                 runs l2wb; {sfence; pcommit;} sfence; bar.sync -- the
+**                 barrier after the fence is the fix of finding F3 [Fig. 5(b)]
 **
-** Loop-level epochs and undo-log transactions depend on the program's
-** structure and are written out in the spec (specs/persist/T4, T5..T10).
+** Undo-log transactions depend on what the program writes and are written
+** out in the spec (specs/persist/T5..T10).
 ** A rewritten instruction keeps the text of the one it derives from,
 ** marked, so traces still point at the source.
 */
@@ -109,7 +113,23 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 				prog->host[prog->nhost++] = (struct host_step){ .op = seq[i], .sym = -1, .sym2 = -1, .index = -1 };
 		return 0;
 	}
-	int pred = model == PMM_EPOCH_CTA ? add_reg(prog, "%__pm_p", VT_PRED) : -1;
+	int pred = model == PMM_EPOCH_CTA || model == PMM_EPOCH_LOOP ? add_reg(prog, "%__pm_p", VT_PRED) : -1;
+	/* epoch-loop: the outermost loop's back-edge, an iteration counter and
+	** a predicate for "not yet the end of an epoch" */
+	int edge = -1, iter = -1, more = -1;
+	if (model == PMM_EPOCH_LOOP) {
+		for (int i = 0; i < prog->nins; i++)
+			if (prog->ins[i].op == OP_BRA && prog->ins[i].target <= i &&
+			    (edge < 0 || i - prog->ins[i].target > edge - prog->ins[edge].target))
+				edge = i;
+		if (edge < 0) {
+			sb_puts(err, "persistency=epoch-loop: the kernel has no loop (no backward branch)");
+			free(prog->regs[--prog->nregs].name);
+			return -1;
+		}
+		iter = add_reg(prog, "%__pm_i", VT_U32);
+		more = add_reg(prog, "%__pm_q", VT_PRED);
+	}
 	struct out o = { NULL, 0, 0, xmalloc(sizeof(int) * (size_t)(prog->nins + 1)) };
 	int volatile_wpq = !c->wpq_durable;
 	for (int i = 0; i < prog->nins; i++) {
@@ -127,6 +147,38 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			cta_epoch_end(&o, in, pred, volatile_wpq);
 			emit(&o, *in, NULL);
 			continue;
+		}
+		if (i == edge) {
+			/* before the back-edge: count the iteration; at the end of
+			** an epoch persist it, and wait for everyone (F3) */
+			struct instr add = plain(OP_ADD, in);
+			add.type = VT_U32;
+			add.dst = iter;
+			add.src[0] = (struct operand){ .kind = O_REG, .reg = iter };
+			add.src[1] = (struct operand){ .kind = O_IMM, .imm = 1 };
+			emit(&o, add, "add.u32 %__pm_i, %__pm_i, 1 (epoch-loop)");
+			struct instr cmp = plain(OP_SETP, in);
+			cmp.type = VT_U32;
+			cmp.cmp = C_LT;
+			cmp.dst = more;
+			cmp.src[0] = (struct operand){ .kind = O_REG, .reg = iter };
+			cmp.src[1] = (struct operand){ .kind = O_IMM, .imm = c->scope };
+			emit(&o, cmp, "setp.lt.u32 %__pm_q, %__pm_i, scope (epoch-loop)");
+			struct instr skip = plain(OP_BRA, in);
+			skip.pred = more;
+			skip.target = -1; /* patched below: the original back-edge */
+			int skip_at = o.n;
+			emit(&o, skip, "@%__pm_q bra (epoch-loop)");
+			struct instr zero = plain(OP_MOV, in);
+			zero.type = VT_U32;
+			zero.dst = iter;
+			zero.src[0] = (struct operand){ .kind = O_IMM, .imm = 0 };
+			emit(&o, zero, "mov.u32 %__pm_i, 0 (epoch-loop)");
+			cta_epoch_end(&o, in, pred, volatile_wpq);
+			struct instr after = plain(OP_BAR, in);
+			after.barrier = 14;
+			emit(&o, after, "bar.sync 14 (epoch-loop: the epoch is durable)");
+			o.ins[skip_at].target = -2 - o.n; /* the original branch comes next */
 		}
 		emit(&o, *in, NULL);
 		if (model == PMM_STRICT_CLWB && store) {
@@ -152,7 +204,7 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 	}
 	for (int i = 0; i < o.n; i++)
 		if (o.ins[i].op == OP_BRA)
-			o.ins[i].target = o.map[o.ins[i].target];
+			o.ins[i].target = o.ins[i].target <= -2 ? -2 - o.ins[i].target : o.map[o.ins[i].target];
 	for (int i = 0; i < prog->nins; i++)
 		free(prog->ins[i].text);
 	free(prog->ins);

@@ -4,7 +4,7 @@
 
 #include "machines/gpu.h"
 
-enum pm_model { PMM_NONE, PMM_STRICT_CLWB, PMM_STRICT_WT, PMM_EPOCH_KERNEL, PMM_EPOCH_CTA };
+enum pm_model { PMM_NONE, PMM_STRICT_CLWB, PMM_STRICT_WT, PMM_EPOCH_KERNEL, PMM_EPOCH_CTA, PMM_EPOCH_LOOP };
 
 /* Rewrite prog (a private copy) for the persistency model of the
 ** configuration; returns 0, or -1 with a message in err. */
