@@ -87,6 +87,7 @@ set multiplot layout 1,2
 set logscale x 2
 set xlabel "atomic buffer entries (fusion on)"
 set ylabel "cycles / GTO baseline"
+set yrange [0:*]
 set key top right
 do for [k in "pagerank conv"] {
   set title k
