@@ -513,6 +513,7 @@ static unsigned gpu_pick(const struct model *m, const struct action *cand, unsig
 /* Everything a gpu owns (safe on a partly built one: calloc'd). */
 static void gpu_free(struct gpu *g)
 {
+	free(g->pc_atomic);
 	free(g->sched_warps);
 	free(g->sched_first);
 	free(g->warp_idx);
@@ -567,6 +568,10 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 		gpu_free(g);
 		return NULL;
 	}
+	g->pc_atomic = xcalloc((size_t)g->prog->nins + 1, 1);
+	for (int i = 0; i < g->prog->nins; i++)
+		g->pc_atomic[i] = (g->prog->ins[i].op == OP_ATOM || g->prog->ins[i].op == OP_RED) &&
+		                  g->prog->ins[i].space == SP_GLOBAL;
 	/* a SIMT stack never holds more than the bottom entry plus two per
 	** conditional branch (a loop back-edge replaces its entry), so
 	** smaller kernels get smaller state vectors */

@@ -98,6 +98,7 @@ struct gpu {
 	** sched_first[k+1]); warp_idx[w] is w's place in its scheduler's list */
 	unsigned *sched_warps, *sched_first, *warp_idx;
 	size_t pm_off;          /* persistency slice (persist.c)                */
+	uint8_t *pc_atomic;     /* per instruction: a global atom/red?          */
 	struct program *own;    /* the kernel rewritten for a persistency model */
 };
 

@@ -53,6 +53,14 @@ unsigned rop_head(const struct gpu *g, const uint8_t *sv, unsigned q)
 int rop_can_accept(const struct gpu *g, const uint8_t *sv, unsigned w, uint32_t m)
 {
 	unsigned need[8] = { 0 }, n = 0, sm = gpu_sm_of(g, w);
+	/* fast path: every FIFO of the SM has room for all the lanes, so the
+	** addresses need not be computed (this runs for every ready warp at
+	** an atomic, every cycle, in concrete mode) */
+	unsigned lanes = (unsigned)__builtin_popcount(m), room = 1;
+	for (unsigned p = 0; p < g->cfg.partitions && room; p++)
+		room = fifo(g, sv, sm * g->cfg.partitions + p)[0] + lanes <= g->rop_cap;
+	if (room)
+		return gpu_warp(g, (uint8_t *)sv, w)->pending + lanes <= 255;
 	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
 		if (m >> l & 1) {
 			need[mem_partition(g, warp_address(g, (uint8_t *)sv, w, l))]++;

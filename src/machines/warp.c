@@ -63,11 +63,7 @@ uint32_t warp_live_mask(const struct gpu *g, uint8_t *sv, unsigned w)
 
 int warp_at_global_atomic(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
-	unsigned pc = warp_pc(g, sv, w);
-	if (pc >= (unsigned)g->prog->nins)
-		return 0;
-	const struct instr *in = &g->prog->ins[pc];
-	return (in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL;
+	return g->pc_atomic[warp_pc(g, sv, w)]; /* one entry past the end: 0 */
 }
 
 int warp_at_global_access(const struct gpu *g, const uint8_t *sv, unsigned w)
