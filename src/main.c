@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-/* litmus/litmus.h names its own instruction set; only the entry point is needed */
-int litmus_main(int argc, char **argv);
+#include "litmus/litmus.h"
 #include "machines/registry.h"
 
 static const char usage[] =

@@ -63,13 +63,13 @@ uint32_t lit_atom_new(const struct lit_ins *in, uint32_t old, const uint32_t *re
 	uint32_t b = lit_opnd_val(&in->b, regs), c = lit_opnd_val(&in->c, regs);
 	*writes = 1;
 	switch (in->atom) {
-	case AT_CAS:
+	case LA_CAS:
 		if (old != b) {
 			*writes = 0;
 			return old;
 		}
 		return c;
-	case AT_EXCH: return b;
+	case LA_EXCH: return b;
 	default: return old + b;
 	}
 }

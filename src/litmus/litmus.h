@@ -29,7 +29,7 @@ enum lit_op { LI_LD, LI_ST, LI_ATOM, LI_FENCE, LI_MOV, LI_ALU, LI_SETP };
 enum lit_cache { LC_NONE, LC_CA, LC_CG, LC_CS, LC_WB, LC_VOLATILE };
 enum lit_fence { LF_CTA, LF_GL, LF_SYS };
 enum lit_alu { AL_ADD, AL_SUB, AL_MUL, AL_XOR, AL_AND, AL_OR };
-enum lit_atom { AT_CAS, AT_EXCH, AT_ADD };
+enum lit_atom { LA_CAS, LA_EXCH, LA_ADD };
 enum lit_cmp { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
 enum lit_region { RG_GLOBAL, RG_SHARED };
 enum lit_cond { LC_EXISTS, LC_NOT_EXISTS, LC_FORALL };

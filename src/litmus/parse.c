@@ -540,9 +540,9 @@ static void instruction(struct parser *p, struct lit_thread *th, struct lit_ins 
 		else if (!strcmp(s, "cta")) in->fence = LF_CTA;
 		else if (!strcmp(s, "gl")) in->fence = LF_GL;
 		else if (!strcmp(s, "sys")) in->fence = LF_SYS;
-		else if (!strcmp(s, "cas")) in->atom = AT_CAS;
-		else if (!strcmp(s, "exch")) in->atom = AT_EXCH;
-		else if (!strcmp(s, "add") && !strcmp(op, "atom")) in->atom = AT_ADD;
+		else if (!strcmp(s, "cas")) in->atom = LA_CAS;
+		else if (!strcmp(s, "exch")) in->atom = LA_EXCH;
+		else if (!strcmp(s, "add") && !strcmp(op, "atom")) in->atom = LA_ADD;
 		else if (!strcmp(s, "s32") || !strcmp(s, "s64")) in->is_signed = 1;
 		else if (!strcmp(s, "u32") || !strcmp(s, "b32") || !strcmp(s, "b64") ||
 		         !strcmp(s, "u64") || !strcmp(s, "pred") || !strcmp(s, "global") ||
@@ -578,7 +578,7 @@ static void instruction(struct parser *p, struct lit_thread *th, struct lit_ins 
 		address(p, th, in);
 		comma(p);
 		operand(p, th, &in->b, 1);
-		if (in->atom == AT_CAS) {
+		if (in->atom == LA_CAS) {
 			comma(p);
 			operand(p, th, &in->c, 1);
 		}

@@ -728,8 +728,10 @@ static int aq_lookup(const struct model *m, int tid, const char *name, long inde
 	*count = 1;
 	const struct aq *q = m->priv;
 	if (index >= 0) {
-		sb_printf(err, "litmus locations have no index");
-		return -1;
+		/* a kernel spec's array element (weakmem.c names them a[i]) */
+		char full[64];
+		snprintf(full, sizeof full, "%s[%ld]", name, index);
+		return litmus_lookup(q->t, tid, full, type, err);
 	}
 	return litmus_lookup(q->t, tid, name, type, err);
 }
@@ -753,6 +755,20 @@ static enum vtype aq_loc_type(const struct model *m, int loc)
 {
 	const struct aq *q = m->priv;
 	return litmus_loc_type(q->t, loc);
+}
+
+const struct litmus *addrqueue_test(const struct model *m)
+{
+	return ((const struct aq *)m->priv)->t;
+}
+
+/* Every memory location: what `deterministic` compares by default. */
+static unsigned aq_default_obs(const struct model *m, int *locs, unsigned max)
+{
+	const struct aq *q = m->priv;
+	for (unsigned i = 0; i < (unsigned)q->nl && i < max; i++)
+		locs[i] = (int)i;
+	return (unsigned)q->nl;
 }
 
 static void aq_destroy(struct model *m)
@@ -848,6 +864,7 @@ struct model *addrqueue_model(const struct litmus *t, const struct aq_params *p,
 	m->read = aq_read;
 	m->loc_name = aq_loc_name;
 	m->loc_type = aq_loc_type;
+	m->default_observables = aq_default_obs;
 	m->destroy = aq_destroy;
 	return m;
 }

@@ -26,6 +26,8 @@ struct aq_params {
 	                      line that no fence invalidates                     */
 };
 
+/* The test a model was built for. */
+const struct litmus *addrqueue_test(const struct model *m);
 void aq_params_ics13(struct aq_params *p);
 void aq_params_fixed(struct aq_params *p, const char *chip); /* chip may be NULL */
 

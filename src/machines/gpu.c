@@ -19,6 +19,7 @@
 #include "machines/persist.h"
 #include "machines/persist_models.h"
 #include "machines/idempotency.h"
+#include "machines/weakmem.h"
 #include "machines/registry.h"
 #include "machines/rop.h"
 #include "machines/scheduler.h"
@@ -539,6 +540,12 @@ struct model *gpu_build(const struct spec *s, struct diag *d)
 		return NULL;
 	}
 	struct gpu_cfg *c = &g->cfg;
+	if (c->memory) {
+		/* a weak memory: the kernel runs on the address-queue machine */
+		struct gpu_cfg cfg = *c;
+		gpu_free(g);
+		return weakmem_build(s, &cfg, d);
+	}
 	c->dab = !strcmp(md->name, "dab");
 	c->persist = !strcmp(md->name, "persist");
 	g->prog = &s->prog;

@@ -69,6 +69,7 @@ struct gpu_cfg {
 	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
 	/* persistency (machine "persist") */
 	unsigned persist, wpq_durable, lat_nvm_write, persistency, scope;
+	unsigned memory; /* 0 SC (memory.c), 1 ics13, 2 ics13-fixed (weakmem.c) */
 };
 
 struct stack_entry {

@@ -33,6 +33,7 @@ static const struct param_def gpu_params[] = {
 };
 
 static const struct param_def baseline_params[] = {
+	{ "memory", 0, 0, 2, "sc|ics13|ics13-fixed", GP(memory), "global memory: SC, or the ICS'13 address-queue model (straight-line kernels, weakmem.c)" },
 	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler (exhaustive mode explores every ready warp)" },
 };
 

@@ -1,0 +1,268 @@
+/*
+** Kernel specs on a weak GPU memory: -D memory=ics13 (or ics13-fixed)
+** replaces the SC memory of the baseline machine by the per-thread
+** address-queue memory of the litmus work (addrqueue.c, thesis §5.4).
+**
+** The kernel is translated into one litmus thread per GPU thread (CTA and
+** warp placement kept as the scope tree).  Each thread's copy is
+** specialised: special registers (%tid, %ctaid, ...) are constants, and
+** every value computed only from constants is folded, so addresses such as
+** [a + 4*%tid] become fixed locations.  What the address-queue machine
+** cannot express is an input error naming the instruction: branches and
+** barriers (litmus threads are straight-line and predicated), addresses
+** that depend on loaded values, f32 and operations other than mov, add,
+** sub, mul, and, or, xor and setp on loaded values, shared memory, and
+** more than 8 threads, 8 words or 24 memory/ALU instructions per thread.
+** Properties are then checked by the same explorer as every machine.
+*/
+#include "config.h"
+#include "machines/weakmem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "litmus/litmus.h"
+#include "machines/addrqueue.h"
+#include "machines/alu.h"
+#include "util/strbuf.h"
+
+/* The translated test lives as long as the model: addrqueue.c keeps a
+** pointer to it (t must stay the first member: wm_destroy finds the
+** struct from that pointer). */
+struct wm {
+	struct litmus t;
+	void (*destroy)(struct model *m); /* the address-queue machine's */
+};
+
+static uint32_t special_value(const struct gpu_cfg *c, unsigned gtid, int sr)
+{
+	unsigned tpw = c->threads_per_warp, ntid = c->warps_per_cta * tpw;
+	unsigned cta = gtid / ntid, tid = gtid % ntid;
+	switch (sr) {
+	case SR_TID: return tid;
+	case SR_NTID: return ntid;
+	case SR_CTAID: return cta;
+	case SR_NCTAID: return c->ctas;
+	case SR_LANEID: return tid % tpw;
+	case SR_WARPID: return tid / tpw;
+	case SR_NWARPID: return c->warps_per_cta;
+	case SR_SMID: return cta % c->sms;
+	case SR_GTID: return gtid;
+	case SR_GWARPID: return gtid / tpw;
+	case SR_WARPSZ: return tpw;
+	}
+	return 0;
+}
+
+static void free_test(struct wm *w)
+{
+	for (int i = 0; i < w->t.nthreads; i++)
+		for (int k = 0; k < w->t.thr[i].nins; k++)
+			free(w->t.thr[i].ins[k].text);
+	free(w->t.file);
+	free(w);
+}
+
+static void wm_destroy(struct model *m)
+{
+	struct wm *w = (struct wm *)(uintptr_t)addrqueue_test(m);
+	w->destroy(m);
+	free_test(w);
+}
+
+struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struct diag *d)
+{
+	const struct program *p = &s->prog;
+	unsigned nthreads = c->ctas * c->warps_per_cta * c->threads_per_warp;
+#define FAIL(line, ...) do { diag_at(d, s->path, line, 1, __VA_ARGS__); goto fail; } while (0)
+	struct wm *w = xcalloc(1, sizeof *w);
+	struct litmus *t = &w->t;
+	t->file = xstrdup(s->path);
+	snprintf(t->name, sizeof t->name, "%s", s->name);
+	snprintf(t->arch, sizeof t->arch, "GPU_PTX");
+	t->has_scope = 1;
+	t->nctas = (int)c->ctas;
+	if (nthreads > LIT_MAXT)
+		FAIL(0, "memory=%s: at most %d threads (the grid has %u)", c->memory == 1 ? "ics13" : "ics13-fixed",
+		     LIT_MAXT, nthreads);
+	if (p->uses_shared)
+		FAIL(0, "memory=ics13: shared memory is not supported; use global variables");
+	if (p->nregs > LIT_MAXR)
+		FAIL(0, "memory=ics13: at most %d registers (the kernel declares %d)", LIT_MAXR, p->nregs);
+	/* locations: every global word */
+	for (int k = 0; k < p->nsyms; k++) {
+		const struct symbol *sy = &p->syms[k];
+		for (uint32_t e = 0; e < sy->nelems; e++) {
+			if (t->nlocs == LIT_MAXL)
+				FAIL(sy->line, "memory=ics13: at most %d global words", LIT_MAXL);
+			struct lit_loc *l = &t->loc[t->nlocs++];
+			if (sy->is_array)
+				snprintf(l->name, sizeof l->name, "%.8s[%u]", sy->name, e & 0xff);
+			else
+				snprintf(l->name, sizeof l->name, "%.15s", sy->name);
+			l->region = RG_GLOBAL;
+			l->init = sy->init[e];
+			l->mapped = 1;
+		}
+	}
+	for (unsigned g = 0; g < nthreads; g++) {
+		struct lit_thread *th = &t->thr[t->nthreads++];
+		th->id = (int)g;
+		th->cta = (int)(g / (c->warps_per_cta * c->threads_per_warp));
+		th->warp = (int)(g / c->threads_per_warp);
+		th->nregs = p->nregs;
+		for (int r = 0; r < p->nregs; r++) {
+			snprintf(th->regname[r], sizeof th->regname[r], "%s", p->regs[r].name);
+			th->regpred[r] = p->regs[r].type == VT_PRED;
+		}
+		int known[LIT_MAXR] = { 0 };
+		uint32_t val[LIT_MAXR] = { 0 };
+		for (int r = 0; r < p->nregs; r++)
+			known[r] = 1; /* registers start at 0 */
+		for (int i = 0; i < p->nins; i++) {
+			const struct instr *in = &p->ins[i];
+			if (in->op == OP_BRA || in->op == OP_BAR)
+				FAIL(in->line, "memory=ics13: '%s' -- kernels must be straight-line (predication only)", in->text);
+			if (in->type == VT_F32 && in->op != OP_MEMBAR)
+				FAIL(in->line, "memory=ics13: '%s' -- f32 is not supported", in->text);
+			/* the guard, folded when its predicate is known */
+			int pred = -1, pneg = 0;
+			if (in->pred >= 0) {
+				if (known[in->pred]) {
+					if ((val[in->pred] != 0) == in->pred_neg)
+						continue; /* never executes in this thread */
+				} else {
+					pred = in->pred;
+					pneg = in->pred_neg;
+				}
+			}
+			struct lit_opnd op[3];
+			int all_known = 1;
+			for (int k = 0; k < 3; k++) {
+				const struct operand *o = &in->src[k];
+				memset(&op[k], 0, sizeof op[k]);
+				if (o->kind == O_REG && !known[o->reg]) {
+					op[k] = (struct lit_opnd){ OK_REG, o->reg, 0, 0 };
+					all_known = 0;
+				} else if (o->kind != O_NONE) {
+					uint32_t v = o->kind == O_REG ? val[o->reg] : o->kind == O_IMM ? o->imm
+					             : o->kind == O_SPECIAL ? special_value(c, g, o->special)
+					                                    : p->syms[o->sym].base;
+					op[k] = (struct lit_opnd){ OK_IMM, 0, v, 0 };
+				}
+			}
+			if (in->op == OP_EXIT) {
+				if (pred >= 0 || i + 1 < p->nins)
+					FAIL(in->line, "memory=ics13: '%s' -- exit only at the end", in->text);
+				break;
+			}
+			if (in->op == OP_NOP)
+				continue;
+			if (th->nins == LIT_MAXI)
+				FAIL(in->line, "memory=ics13: more than %d instructions in a thread", LIT_MAXI);
+			struct lit_ins li;
+			memset(&li, 0, sizeof li);
+			li.pred = pred;
+			li.pred_neg = pneg;
+			li.dst = -1;
+			li.line = in->line;
+			li.col = in->col;
+			li.is_signed = in->type == VT_S32;
+			if (in->op == OP_MEMBAR || in->op == OP_SFENCE) {
+				li.op = LI_FENCE;
+				li.fence = in->scope == SC_CTA ? LF_CTA : in->scope == SC_SYS ? LF_SYS : LF_GL;
+			} else if (in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED) {
+				/* the address must be a constant in this thread */
+				if (in->addr.reg >= 0 && !known[in->addr.reg])
+					FAIL(in->line, "memory=ics13: '%s' -- the address depends on a loaded value", in->text);
+				uint32_t a = (uint32_t)in->addr.offset + (in->addr.sym >= 0 ? p->syms[in->addr.sym].base : 0) +
+				             (in->addr.reg >= 0 ? val[in->addr.reg] : 0);
+				if (a % 4 || a / 4 >= (uint32_t)t->nlocs)
+					FAIL(in->line, "memory=ics13: '%s' -- thread %u addresses byte %u, outside the variables",
+					     in->text, g, a);
+				li.addr = (struct lit_opnd){ OK_LOC, 0, 0, (int)(a / 4) };
+				if (in->op == OP_LD) {
+					li.op = LI_LD;
+					li.dst = in->dst;
+				} else if (in->op == OP_ST) {
+					li.op = LI_ST;
+					li.a = op[0];
+				} else {
+					li.op = LI_ATOM;
+					li.dst = in->op == OP_ATOM ? in->dst : -1;
+					if (in->aop != AT_ADD && in->aop != AT_EXCH && in->aop != AT_CAS)
+						FAIL(in->line, "memory=ics13: '%s' -- only atom add, exch and cas", in->text);
+					li.atom = in->aop == AT_ADD ? LA_ADD : in->aop == AT_EXCH ? LA_EXCH : LA_CAS;
+					li.b = op[0];
+					li.c = op[1];
+				}
+				if (li.dst >= 0)
+					known[li.dst] = 0;
+			} else {
+				/* register arithmetic: folded when every input is known */
+				if (all_known && pred < 0) {
+					int fault = 0;
+					uint32_t a = op[0].imm, b = op[1].imm, cc = op[2].imm, v;
+					if (in->op == OP_CVT)
+						v = alu_cvt(in->type, in->stype, a, in->cmp);
+					else if (in->op == OP_SETP)
+						v = (uint32_t)alu_cmp(in->cmp, in->type, a, b);
+					else
+						v = alu_op(in->op, in->type, a, b, cc, &fault);
+					if (fault)
+						FAIL(in->line, "memory=ics13: '%s' divides by zero in thread %u", in->text, g);
+					known[in->dst] = 1;
+					val[in->dst] = v;
+					continue;
+				}
+				static const struct { enum opcode op; int alu; } alus[] = {
+					{ OP_ADD, AL_ADD }, { OP_SUB, AL_SUB }, { OP_MUL, AL_MUL }, { OP_XOR, AL_XOR },
+					{ OP_AND, AL_AND }, { OP_OR, AL_OR }
+				};
+				int k = -1;
+				for (size_t z = 0; z < sizeof alus / sizeof alus[0]; z++)
+					if (alus[z].op == in->op)
+						k = (int)z;
+				if (in->op == OP_MOV) {
+					li.op = LI_MOV;
+				} else if (in->op == OP_SETP) {
+					li.op = LI_SETP;
+					li.cmp = (int)in->cmp; /* same order: eq ne lt le gt ge */
+				} else if (k >= 0) {
+					li.op = LI_ALU;
+					li.alu = alus[k].alu;
+				} else {
+					FAIL(in->line, "memory=ics13: '%s' -- on a loaded value only mov, add, sub, mul, and, or, xor, setp",
+					     in->text);
+				}
+				li.dst = in->dst;
+				li.a = op[0];
+				li.b = op[1];
+				known[in->dst] = 0;
+			}
+			li.text = xstrdup(in->text);
+			th->ins[th->nins++] = li;
+		}
+	}
+	struct aq_params prm;
+	if (c->memory == 1)
+		aq_params_ics13(&prm);
+	else
+		aq_params_fixed(&prm, NULL);
+	struct strbuf err;
+	sb_init(&err);
+	struct model *m = addrqueue_model(t, &prm, &err);
+	if (!m) {
+		diag_at(d, s->path, 0, 0, "memory=ics13: %s", sb_str(&err));
+		sb_free(&err);
+		goto fail;
+	}
+	sb_free(&err);
+	w->destroy = m->destroy;
+	m->destroy = wm_destroy;
+	return m;
+fail:
+	free_test(w);
+	return NULL;
+#undef FAIL
+}
