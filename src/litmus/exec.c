@@ -1,6 +1,11 @@
 #include "config.h"
 #include "litmus/exec.h"
 
+#include "machines/alu.h"
+
+_Static_assert((int)CMP_EQ == (int)C_EQ && (int)CMP_LT == (int)C_LT && (int)CMP_GE == (int)C_GE,
+               "lit_cmp and cmp_op list the comparisons in the same order");
+
 uint32_t lit_opnd_val(const struct lit_opnd *o, const uint32_t *regs)
 {
 	switch (o->kind) {
@@ -18,36 +23,14 @@ int lit_guard(const struct lit_ins *in, const uint32_t *regs)
 	return (regs[in->pred] != 0) != (in->pred_neg != 0);
 }
 
-static int compare(int cmp, int is_signed, uint32_t a, uint32_t b)
-{
-	if (is_signed) {
-		int32_t x = (int32_t)a, y = (int32_t)b;
-		switch (cmp) {
-		case CMP_EQ: return x == y;
-		case CMP_NE: return x != y;
-		case CMP_LT: return x < y;
-		case CMP_LE: return x <= y;
-		case CMP_GT: return x > y;
-		default: return x >= y;
-		}
-	}
-	switch (cmp) {
-	case CMP_EQ: return a == b;
-	case CMP_NE: return a != b;
-	case CMP_LT: return a < b;
-	case CMP_LE: return a <= b;
-	case CMP_GT: return a > b;
-	default: return a >= b;
-	}
-}
-
 uint32_t lit_alu(const struct lit_ins *in, const uint32_t *regs)
 {
 	uint32_t a = lit_opnd_val(&in->a, regs), b = lit_opnd_val(&in->b, regs);
 	if (in->op == LI_MOV)
 		return a;
 	if (in->op == LI_SETP)
-		return (uint32_t)compare(in->cmp, in->is_signed, a, b);
+		/* lit_cmp and cmp_op list the comparisons in the same order */
+		return (uint32_t)alu_cmp((enum cmp_op)in->cmp, in->is_signed ? VT_S32 : VT_U32, a, b);
 	switch (in->alu) {
 	case AL_ADD: return a + b;
 	case AL_SUB: return a - b;
