@@ -2,4 +2,6 @@
 # Mutation fuzzing of the spec parser and machine builder (t/fuzz.c); under
 # the ASan+UBSan build any memory error aborts the run and fails the test.
 . "$srcdir/t/lib.sh"
-exec "$BUILDDIR/t/fuzz" "${GPUMC_FUZZ_ITERS:-500}" 0x5eed "$SPECS"/baseline/*.gpu "$srcdir"/t/good/*.gpu
+exec "$BUILDDIR/t/fuzz" "${GPUMC_FUZZ_ITERS:-500}" 0x5eed "$SPECS"/baseline/*.gpu "$srcdir"/t/good/*.gpu \
+	"$SPECS"/dab/D4.gpu "$SPECS"/persist/T5.gpu "$SPECS"/persist/T7.gpu "$SPECS"/persist/T8.gpu \
+	"$SPECS"/persist/T10-undo-k.gpu "$SPECS"/persist/models-loop.gpu "$SPECS"/weakmem/mp.gpu

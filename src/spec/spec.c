@@ -1315,7 +1315,6 @@ static void parse_host(struct parser *P, int recovery)
 			} else {
 				h.op = H_IF;
 				ok = parse_host_var(P, &h, 0) && parse_host_cmp(P, &h);
-				open_if = n;
 			}
 		} else {
 			expected(P, recovery ? "a recovery step (if, copy, store, persist, launch, sync, l2wb, pcommit) or 'end'"
@@ -1335,6 +1334,8 @@ static void parse_host(struct parser *P, int recovery)
 		}
 		steps = xrealloc(steps, sizeof *steps * (size_t)(n + 1));
 		steps[n++] = h;
+		if (h.op == H_IF) /* only once it is in the list: its `end` patches it */
+			open_if = n - 1;
 	}
 	if (recovery) {
 		free(pg->recovery);
