@@ -874,7 +874,12 @@ static void parse_kernel(struct parser *P)
 				continue;
 			}
 		}
+		int nfixes0 = P->nfixes;
 		if (!parse_instr(P, &in) || !end_stmt(P)) {
+			/* a branch whose statement failed is not in the program:
+			   its target fix would patch past the instruction list */
+			while (P->nfixes > nfixes0)
+				free(P->fixes[--P->nfixes].name);
 			recover(P);
 			continue;
 		}
