@@ -3,13 +3,8 @@
 # "// expect:" line) per model; the operational engines against the
 # axiomatic one on every bundled test; SC outcomes inside every weak model's
 # outcomes; the published bugs.
-GPUMC=${GPUMC:-./gpumc}
-srcdir=${srcdir:-.}
+. "${srcdir:-.}/t/lib.sh"
 L="$srcdir/specs/litmus"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { if [ "$1" = 0 ]; then ok "$2"; else notok "$2"; fi; }
 
 ALL=$(ls "$L"/*/*.litmus)
 MODELS="sc ics13 ics13-fixed scoped-rmo"
@@ -21,7 +16,7 @@ for m in $MODELS; do
 		"$GPUMC" litmus --expect -q --model $m $ALL >/dev/null 2>&1
 		echo $?
 	)
-	check $([ "$rc" = 0 ] && echo 0 || echo 1) "$m: every bundled test has its declared verdict"
+	ok $([ "$rc" = 0 ] && echo 0 || echo 1) "$m: every bundled test has its declared verdict"
 done
 
 # Differential testing: where the operational models and the axiomatic
@@ -41,7 +36,7 @@ D-warp:S-cta-Shared IRIW+addrs Allowed
 D-warp:S-cta-Shared IRIW+membar.ctas Allowed
 D-warp:S-cta-Shared IRIW+membar.gls Allowed"
 printf '%s\n' "$d1" | sed 's/^/# ics13 vs scoped-rmo: /'
-check $([ "$d1" = "$exp1" ] && echo 0 || echo 1) \
+ok $([ "$d1" = "$exp1" ] && echo 0 || echo 1) \
 	"ics13 vs scoped-rmo differ only on scope-unaware loads (LD/MP/CoRR+.cta across CTAs) and non-multi-copy-atomic IRIW"
 d2=$(printf '%s\n' "$table" | awk 'NR > 1 && $4 != $5 {print $2, $1, $4}' | sort)
 exp2="D-cta:S-ker-Global CoRR-L2-L1+membar.gls Allowed
@@ -54,11 +49,11 @@ D-warp:S-cta-Global IRIW+membar.ctas Allowed
 D-warp:S-cta-Shared IRIW+addrs Allowed
 D-warp:S-cta-Shared IRIW+membar.ctas Allowed"
 printf '%s\n' "$d2" | sed 's/^/# ics13-fixed vs scoped-rmo: /'
-check $([ "$d2" = "$exp2" ] && echo 0 || echo 1) \
+ok $([ "$d2" = "$exp2" ] && echo 0 || echo 1) \
 	"ics13-fixed vs scoped-rmo differ only on the Fermi L1 (.ca) and IRIW without .gl"
 nt=$(printf '%s\n' "$table" | awk 'NR > 1' | wc -l)
 ne=$(printf '%s\n' "$table" | grep -c -e error -e incomplete)
-check $([ "$ne" = 0 ] && echo 0 || echo 1) "both engines ran all $nt bundled tests"
+ok $([ "$ne" = 0 ] && echo 0 || echo 1) "both engines ran all $nt bundled tests"
 
 # Outcome-level: every SC final state is a final state of each weaker model.
 states() { # model -> "name config | state" lines
@@ -66,14 +61,13 @@ states() { # model -> "name config | state" lines
 		/^[*:]> / { s[ns++] = substr($0, 4); next }
 		/^Model / { for (i = 0; i < ns; i++) print $2, $4, "|", s[i]; ns = 0 }'
 }
-states sc | sort > "${TMPDIR:-/tmp}/litmus-sc.$$"
+states sc | sort > "$T/sc"
 for m in ics13 ics13-coherent ics13-fixed scoped-rmo; do
-	states $m | sort > "${TMPDIR:-/tmp}/litmus-m.$$"
-	missing=$(comm -23 "${TMPDIR:-/tmp}/litmus-sc.$$" "${TMPDIR:-/tmp}/litmus-m.$$")
+	states $m | sort > "$T/m"
+	missing=$(comm -23 "$T/sc" "$T/m")
 	printf '%s\n' "$missing" | head -5 | sed "s/^/# missing under $m: /"
-	check $([ -z "$missing" ] && echo 0 || echo 1) "$m reaches every SC final state of every bundled test"
+	ok $([ -z "$missing" ] && echo 0 || echo 1) "$m reaches every SC final state of every bundled test"
 done
-rm -f "${TMPDIR:-/tmp}/litmus-sc.$$" "${TMPDIR:-/tmp}/litmus-m.$$"
 
 # Published bugs (notes 5): stale read reachable without fences (and with
 # .cta), unreachable with the prescribed membar.gl fences.
@@ -87,11 +81,11 @@ for b in spinlock-cas spinlock-exch deque-steal; do
 		[ "$v0/$vc/$vg" = "Allowed/Allowed/Forbidden" ] || r=1
 	done
 done
-check $r "spin locks and deque: stale read reachable without fences, unreachable with membar.gl"
+ok $r "spin locks and deque: stale read reachable without fences, unreachable with membar.gl"
 # the stale-read witness names the lost update
 out=$("$GPUMC" litmus --model ics13-fixed "$L/bugs/spinlock-cas.litmus")
 printf '%s\n' "$out" | grep -q '^\*> 1:r0=0; 1:r1=2; $'
-check $? "spinlock-cas: T1 acquires the lock and computes 2 from the stale 0"
+ok $? "spinlock-cas: T1 acquires the lock and computes 2 from the stale 0"
 # The minimal-fence query reproduces the thesis's fence findings (2.6):
 # inter-CTA MP needs membar.gl on both sides under the sound model, while
 # ics13 wrongly accepts a membar.cta on the reader; nothing repairs MP-L1
@@ -106,8 +100,8 @@ Fences MP ics13-fixed D-warp:S-cta-Global
   forbidden with T0:membar.cta T1:membar.cta
 Fences MP ics13 D-warp:S-cta-Global
   forbidden with T0:membar.cta T1:membar.cta"
-check $([ "$out" = "$exp" ] && echo 0 || echo 1) "--fences: minimal fences for MP per configuration"
+ok $([ "$out" = "$exp" ] && echo 0 || echo 1) "--fences: minimal fences for MP per configuration"
 out=$("$GPUMC" litmus --fences --model ics13-fixed "$L/cta-global/MP-L1.litmus")
 printf '%s\n' "$out" | grep -q 'no placement of membar.cta/membar.gl forbids the condition'
-check $? "--fences: no fence repairs MP-L1 (.ca) under the Fermi profile"
+ok $? "--fences: no fence repairs MP-L1 (.ca) under the Fermi profile"
 exit 0

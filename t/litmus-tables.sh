@@ -6,19 +6,15 @@
 #  - ics13-fixed forbids MP, SB, LD, IRIW, 2+2W, R, S, CoRR with membar.gl
 #    and .cg accesses in all three configurations;
 #  - sc forbids every weak outcome of the bundled tests.
-GPUMC=${GPUMC:-./gpumc}
-srcdir=${srcdir:-.}
+. "${srcdir:-.}/t/lib.sh"
 L="$srcdir/specs/litmus"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; }
 
 verdict() { # model file
 	"$GPUMC" litmus --compare "$1" "$2" 2>&1 | tail -1 | awk '{print $3}'
 }
 row() { # model dir test expected
 	got=$(verdict "$1" "$L/$2/$3.litmus")
-	if [ "$got" = "$4" ]; then ok "$1 $2 $3 $4"; else notok "$1 $2 $3: got '$got', thesis $4"; fi
+	is "$got" "$4" "$1 $2 $3 $4"
 }
 
 echo "1..$((25 + 25 + 24 + 1))"
@@ -79,5 +75,5 @@ for f in "$L"/warp-shared/*.litmus "$L"/warp-global/*.litmus "$L"/cta-global/*.l
 	v=$(verdict sc "$f")
 	[ "$v" = Forbidden ] || bad="$bad $f($v)"
 done
-if [ -z "$bad" ]; then ok "sc forbids every weak outcome"; else notok "sc allows:$bad"; fi
+is "$bad" "" "sc forbids every weak outcome"
 exit 0
