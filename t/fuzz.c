@@ -71,7 +71,7 @@ static int fuzz_litmus(const char *file, const char *text, long i, long *runs)
 	return parsed;
 }
 
-static char *mutate(const char *src, size_t *len)
+static char *mutate(const char *src)
 {
 	size_t n = strlen(src);
 	char *b = xmalloc(n * 2 + 256);
@@ -120,7 +120,6 @@ static char *mutate(const char *src, size_t *len)
 		}
 		}
 	}
-	*len = n;
 	return b;
 }
 
@@ -134,8 +133,6 @@ int main(int argc, char **argv)
 	rs = strtoull(argv[2], NULL, 0) | 1;
 	printf("1..%d\n", argc - 3);
 	for (int f = 3; f < argc; f++) {
-		struct diag d0;
-		diag_init(&d0);
 		FILE *fp = fopen(argv[f], "r");
 		if (!fp) {
 			printf("not ok %d - cannot open %s\n", f - 2, argv[f]);
@@ -147,12 +144,12 @@ int main(int argc, char **argv)
 		while ((c = fgetc(fp)) != EOF)
 			sb_putc(&src, (char)c);
 		fclose(fp);
+		size_t fl = strlen(argv[f]);
+		int litmus = fl > 7 && strcmp(argv[f] + fl - 7, ".litmus") == 0;
 		long parsed = 0, built = 0;
 		for (long i = 0; i < iters; i++) {
-			size_t len;
-			char *m = mutate(sb_str(&src), &len);
-			size_t fl = strlen(argv[f]);
-			if (fl > 7 && strcmp(argv[f] + fl - 7, ".litmus") == 0) {
+			char *m = mutate(sb_str(&src));
+			if (litmus) {
 				parsed += fuzz_litmus(argv[f], m, i, &built);
 				free(m);
 				continue;
@@ -192,9 +189,8 @@ int main(int argc, char **argv)
 			free(m);
 		}
 		printf("ok %d - %s: %ld mutants, %ld parsed, %ld %s, no crash\n", f - 2, argv[f], iters, parsed, built,
-		       strstr(argv[f], ".litmus") ? "model runs" : "built and explored");
+		       litmus ? "model runs" : "built and explored");
 		sb_free(&src);
-		diag_free(&d0);
 	}
 	return 0;
 }
