@@ -53,6 +53,6 @@ mkdir -p build-asan
 (cd build-asan && { [ -f Makefile ] || ../configure -q \
 	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	LDFLAGS="-fsanitize=address,undefined"; } && \
-	GPUMC_ASAN=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 make -s -j"$jobs" check) || {
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 make -s -j"$jobs" check) || {
 	cat build-asan/test-suite.log 2>/dev/null | tail -60; exit 1; }
 echo "quickstart: all tests passed (normal and ASan+UBSan builds)"
