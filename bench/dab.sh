@@ -8,11 +8,8 @@
 # the paper reports and the simulator's throughput.
 #   usage: sh bench/dab.sh [SEEDS]        (default 3 seeds per point)
 set -e
-cd "$(dirname "$0")/.."
-GPUMC=${GPUMC:-./build/gpumc}
+. "$(dirname "$0")/lib.sh"
 SEEDS=${1:-3}
-OUT=bench/out
-mkdir -p "$OUT"
 CSV=$OUT/dab.csv
 echo "kernel,config,scheduler,entries,fusion,cycles,normalised,warp_instructions,seconds" > "$CSV"
 
@@ -62,7 +59,6 @@ done
 
 # the orderings of the paper (DAB §VI), checked on the numbers above
 v() { awk -F, -v k=$1 -v s=$2 -v e=$3 -v f=$4 '$1==k && $3==s && $4==e && $5==f {print $6}' "$CSV"; }
-check() { if awk "BEGIN { exit !($2) }"; then echo "  yes  $1"; else echo "  NO   $1"; fi; }
 echo
 echo "orderings (64 entries, fusion on unless stated):"
 for k in pagerank conv; do

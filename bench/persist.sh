@@ -11,10 +11,7 @@
 # bench/out/persist.csv and (with gnuplot) bench/out/persist.png.
 #   usage: sh bench/persist.sh
 set -e
-cd "$(dirname "$0")/.."
-GPUMC=${GPUMC:-./build/gpumc}
-OUT=bench/out
-mkdir -p "$OUT"
+. "$(dirname "$0")/lib.sh"
 CSV=$OUT/persist.csv
 echo "kernel,model,wpq,cycles,overhead" > "$CSV"
 
@@ -45,7 +42,6 @@ awk -F, 'NR > 1 { v[$1 "," $2 "," $3] = $5; if (!seen[$1 "," $2]++) order[++n] =
 	END { for (i = 1; i <= n; i++) { split(order[i], p, ","); printf "%-7s %-14s %14s %14s\n", p[1], p[2], v[order[i] ",durable"], v[order[i] ",volatile"] } }' "$CSV"
 
 o() { awk -F, -v k=$1 -v m=$2 -v w=$3 '$1==k && $2==m && $3==w {print $4}' "$CSV"; }
-check() { if awk "BEGIN { exit !($2) }"; then echo "  yes  $1"; else echo "  NO   $1"; fi; }
 echo
 echo "orderings (the paper's trends):"
 for k in lbm histo; do
