@@ -258,14 +258,8 @@ static void alu(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr
 		uint32_t a = warp_operand(g, sv, w, l, &in->src[0]);
 		uint32_t b = warp_operand(g, sv, w, l, &in->src[1]);
 		uint32_t c = warp_operand(g, sv, w, l, &in->src[2]);
-		uint32_t v;
 		int fault = 0;
-		if (in->op == OP_CVT)
-			v = alu_cvt(in->type, in->stype, a, in->cmp);
-		else if (in->op == OP_SETP)
-			v = (uint32_t)alu_cmp(in->cmp, in->type, a, b);
-		else
-			v = alu_op(in->op, in->type, a, b, c, &fault);
+		uint32_t v = alu_exec(in, a, b, c, &fault);
 		if (fault) {
 			warp_fault(g, sv, w, fault);
 			return;

@@ -202,13 +202,7 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 				/* register arithmetic: folded when every input is known */
 				if (all_known && pred < 0) {
 					int fault = 0;
-					uint32_t a = op[0].imm, b = op[1].imm, cc = op[2].imm, v;
-					if (in->op == OP_CVT)
-						v = alu_cvt(in->type, in->stype, a, in->cmp);
-					else if (in->op == OP_SETP)
-						v = (uint32_t)alu_cmp(in->cmp, in->type, a, b);
-					else
-						v = alu_op(in->op, in->type, a, b, cc, &fault);
+					uint32_t v = alu_exec(in, op[0].imm, op[1].imm, op[2].imm, &fault);
 					if (fault)
 						FAIL(in->line, "memory=ics13: '%s' divides by zero in thread %u", in->text, g);
 					known[in->dst] = 1;
