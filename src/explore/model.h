@@ -141,7 +141,18 @@ struct model {
 	** can be taken by another scheduler's warp.)  NULL: always. */
 	int (*still_enabled)(const struct model *m, const uint8_t *sv, const struct action *a);
 
+	/* --check-model (optional): the machine's own invariants hold in sv
+	** (0, or 1 with why); action a taken in `before` wrote only what its
+	** kind declared, giving `after`. */
+	int (*check_state)(const struct model *m, const uint8_t *sv, struct strbuf *why);
+	int (*check_step)(const struct model *m, const uint8_t *before, const struct action *a,
+	                  const uint8_t *after, struct strbuf *why);
+
 	void (*destroy)(struct model *m);
 };
+
+/* Traces and parent links store an action's index in enabled() as a u16:
+** max_actions must not exceed this. */
+#define MODEL_MAX_ACTIONS 65535u
 
 #endif

@@ -1,19 +1,33 @@
 #include "config.h"
 #include "machines/atomic_entry.h"
 
-#include "machines/alu.h"
-#include "machines/memory.h"
-#include "machines/persist.h"
-#include "machines/warp.h"
 #include "util/strbuf.h"
 
-struct atomic_entry atomic_entry_of(const struct gpu *g, uint8_t *sv, unsigned w, unsigned l,
+#define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
+#define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
+
+int atomic_entry_check(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in)
+{
+	const struct comp *wc = REQ(c, P_WARPS)->c, *mc = REQ(c, P_MEM)->c;
+	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
+		int fault = 0;
+		if (m >> l & 1 &&
+		    MEM(c)->word(mc, sv, SP_GLOBAL, 0, in->addr.sym, WARPS(c)->address(wc, sv, w, l), &fault) < 0) {
+			WARPS(c)->fault(wc, sv, w, fault);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l,
                                     const struct instr *in)
 {
+	const struct port_warps *wp = WARPS(c);
+	const struct comp *wc = REQ(c, P_WARPS)->c;
 	struct atomic_entry e = {
-		warp_address(g, sv, w, l), warp_operand(g, sv, w, l, &in->src[0]),
-		warp_operand(g, sv, w, l, &in->src[1]), (uint8_t)in->aop, (uint8_t)in->type, (uint8_t)l, 0,
-		(uint16_t)w, 0
+		wp->address(wc, sv, w, l), wp->operand(wc, sv, w, l, &in->src[0]), wp->operand(wc, sv, w, l, &in->src[1]),
+		(uint8_t)in->aop, (uint8_t)in->type, (uint8_t)l, 0, (uint16_t)w, 0
 	};
 	if (in->op == OP_ATOM) {
 		e.dst = (uint8_t)in->dst;
@@ -22,16 +36,14 @@ struct atomic_entry atomic_entry_of(const struct gpu *g, uint8_t *sv, unsigned w
 	return e;
 }
 
-int atomic_entry_perform(const struct gpu *g, uint8_t *sv, const struct atomic_entry *e)
+int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_entry *e)
 {
-	int fault = 0;
-	uint32_t *word = mem_word(g, sv, SP_GLOBAL, 0, -1, e->addr, &fault); /* checked at issue */
-	uint32_t old = *word;
-	*word = alu_atomic((enum atom_op)e->op, (enum vtype)e->type, old, e->arg, e->arg2);
-	if (g->cfg.persist)
-		pm_dirty(g, sv, e->addr / 4); /* performed in the L2 */
+	const struct comp *mc = REQ(c, P_MEM)->c;
+	/* the address was checked at issue; performed in the L2 */
+	uint32_t old = MEM(c)->rmw(mc, sv, SP_GLOBAL, 0, (long)(e->addr / 4), (enum atom_op)e->op, (enum vtype)e->type,
+	                           e->arg, e->arg2);
 	if (e->ret)
-		gpu_regs(g, sv, e->warp)[(size_t)e->dst * g->cfg.threads_per_warp + e->lane] = old;
+		WARPS(c)->write_reg(REQ(c, P_WARPS)->c, sv, e->warp, e->lane, e->dst, old);
 	return e->ret;
 }
 

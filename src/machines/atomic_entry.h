@@ -5,7 +5,7 @@
 #ifndef GPUMC_ATOMIC_ENTRY_H
 #define GPUMC_ATOMIC_ENTRY_H
 
-#include "machines/gpu.h"
+#include "machines/component.h"
 
 struct atomic_entry {
 	uint32_t addr, arg, arg2; /* arg2: cas new value                    */
@@ -16,12 +16,16 @@ struct atomic_entry {
 };
 _Static_assert(sizeof(struct atomic_entry) == 20, "atomic entry is 20 bytes");
 
+/* The functions below run inside an atomics provider c, which requires
+** mem and warps. */
+/* Fault warp w if a lane of m addresses outside memory; 1 if it did. */
+int atomic_entry_check(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in);
 /* Lane l of warp w's current atom/red as an entry. */
-struct atomic_entry atomic_entry_of(const struct gpu *g, uint8_t *sv, unsigned w, unsigned l,
+struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l,
                                     const struct instr *in);
-/* Perform e on global memory; a returning atom's old value goes to its
+/* Perform e through the mem port; a returning atom's old value goes to its
 ** warp's register.  Returns 1 when e was a returning atom. */
-int atomic_entry_perform(const struct gpu *g, uint8_t *sv, const struct atomic_entry *e);
+int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_entry *e);
 void atomic_entry_describe(const struct atomic_entry *e, struct strbuf *out);
 
 #endif

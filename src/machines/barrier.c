@@ -9,15 +9,18 @@
 **
 ** The last arrival releases everyone in the same step, so the barrier keeps
 ** no state of its own: waiting warps sit in BARRIER with their pc on the
-** bar.sync (WARP-3).
+** bar.sync (WARP-3).  Component "barrier", port barrier (arrive); it
+** requires warps to move the released ones on.
 */
 #include "config.h"
-#include "machines/barrier.h"
 
-#include "machines/warp.h"
+#include "machines/component.h"
 
-void bar_check(const struct gpu *g, uint8_t *sv, unsigned cta)
+static void arrive(const struct comp *c, uint8_t *sv, unsigned cta)
 {
+	const struct gpu *g = c->g;
+	const struct bind *wb = REQ(c, P_WARPS);
+	const struct port_warps *wp = wb->ops;
 	unsigned first = cta * g->cfg.warps_per_cta, last = first + g->cfg.warps_per_cta;
 	unsigned live = 0, arrived[16] = { 0 };
 	int any = 0;
@@ -25,10 +28,11 @@ void bar_check(const struct gpu *g, uint8_t *sv, unsigned cta)
 		struct warp_hdr *h = gpu_warp(g, sv, w);
 		if (h->status == W_FAULT)
 			return; /* a faulted warp never arrives; the fault is reported */
-		live += (unsigned)__builtin_popcount(warp_live_mask(g, sv, w));
+		if (h->sp)
+			live += (unsigned)__builtin_popcount(gpu_stack(g, sv, w)[0].mask);
 		if (h->status == W_BARRIER) {
-			arrived[g->prog->ins[warp_pc(g, sv, w)].barrier] +=
-				(unsigned)__builtin_popcount(warp_exec_mask(g, sv, w));
+			arrived[g->prog->ins[gpu_pc(g, sv, w)].barrier] +=
+				(unsigned)__builtin_popcount(wp->exec_mask(wb->c, sv, w));
 			any = 1;
 		}
 	}
@@ -36,7 +40,20 @@ void bar_check(const struct gpu *g, uint8_t *sv, unsigned cta)
 		return;
 	for (unsigned w = first; w < last; w++) {
 		struct warp_hdr *h = gpu_warp(g, sv, w);
-		if (h->status == W_BARRIER && arrived[g->prog->ins[warp_pc(g, sv, w)].barrier] == live)
-			warp_advance(g, sv, w);
+		if (h->status == W_BARRIER && arrived[g->prog->ins[gpu_pc(g, sv, w)].barrier] == live)
+			wp->advance(wb->c, sv, w);
 	}
 }
+
+static const struct port_barrier ops = { arrive };
+
+static const void *port(const struct comp *c, enum port p)
+{
+	(void)c;
+	return p == P_BARRIER ? &ops : NULL;
+}
+
+const struct comp_def comp_barrier = {
+	.name = "barrier", .desc = "bar.sync: CTA-wide barriers 0..15, per-thread arrival",
+	.provides = PORT(P_BARRIER), .requires = PORT(P_WARPS), .port = port,
+};

@@ -32,97 +32,85 @@
 ** when their SM's buffers were pushed (nr-of, nr-cif); a warp waiting for
 ** an `atom` result resumes once its entries were performed.
 **
-** State slice (at g->dab_off):
-**   sched   per scheduler struct dab_sched_state (dab_sched.c)
+** Component "dab": ports atomics and order; requires mem, warps and issue
+** (its FLUSH guard reads the issues in before[]).  Actions FLUSH (unit: the
+** flush engine; subject: the flush, per SM for nr-cif) and DRAIN (unit:
+** the partition; subject: the FIFO).
+**
+** Slice:
 **   bufs    per buffer: count u16, pad u16, entries x struct atomic_entry
 **   prr     per partition: u16 round-robin SM of the ordered reorder buffer
 **   queues  per (SM, partition): count u16, pad u16, cap x struct atomic_entry
 ** Invariants:
 **   DAB-1 buffers are empty whenever a FIFO holds entries (ordered, nr);
-**   DAB-2 a warp in FLUSHWAIT has pc on the instruction that blocked it,
-**         unless its `pending` advance flag is set (its atom is buffered).
+**   DAB-2 a warp's owed count (warp_hdr.pending & PEND_COUNT) equals the
+**         returning entries of that warp in the buffers and FIFOs;
+**   DAB-3 buffers and FIFOs hold at most their capacity; unused entries
+**         are zero.
 */
 #include "config.h"
-#include "machines/dab.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "machines/alu.h"
 #include "machines/atomic_entry.h"
-#include "machines/barrier.h"
-#include "machines/dab_sched.h"
-#include "machines/memory.h"
-#include "machines/warp.h"
 #include "util/strbuf.h"
 
-#define PEND_ADVANCE 0x80 /* warp_hdr.pending: advance past the atom on release */
 #define PEND_DIRTY 0x40   /* warp_hdr.pending: atomics buffered since the last flush */
 #define PEND_COUNT 0x3f   /* warp_hdr.pending: entries whose old value is owed */
+
+enum dab_flush { DF_ORDERED, DF_NR, DF_NR_OF, DF_NR_CIF };
+enum { K_FLUSH, K_DRAIN };
+
+#define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
+#define WC(c) (REQ(c, P_WARPS)->c)
+
+/* Layout of the slice (offsets from c->off). */
+struct dab {
+	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
+	unsigned nbufs, qcap;
+};
+#define D(c) ((const struct dab *)(c)->priv)
 
 struct dab_buf {
 	uint16_t count, pad;
 };
 
-static struct dab_buf *buf(const struct gpu *g, const uint8_t *sv, unsigned b)
+static struct dab_buf *buf(const struct comp *c, const uint8_t *sv, unsigned b)
 {
-	return (struct dab_buf *)(sv + g->dab_buf_off + g->dab_buf_bytes * b);
+	return (struct dab_buf *)(sv + c->off + D(c)->buf_off + D(c)->buf_bytes * b);
 }
 
-static struct atomic_entry *buf_entries(const struct gpu *g, const uint8_t *sv, unsigned b)
+static struct atomic_entry *buf_entries(const struct comp *c, const uint8_t *sv, unsigned b)
 {
-	return (struct atomic_entry *)(sv + g->dab_buf_off + g->dab_buf_bytes * b + sizeof(struct dab_buf));
+	return (struct atomic_entry *)((uint8_t *)buf(c, sv, b) + sizeof(struct dab_buf));
 }
 
-static uint16_t *queue(const struct gpu *g, const uint8_t *sv, unsigned q)
+static uint16_t *queue(const struct comp *c, const uint8_t *sv, unsigned q)
 {
-	return (uint16_t *)(sv + g->dab_q_off + g->dab_q_bytes * q);
+	return (uint16_t *)(sv + c->off + D(c)->q_off + D(c)->q_bytes * q);
 }
 
-static struct atomic_entry *queue_entries(const struct gpu *g, const uint8_t *sv, unsigned q)
+static struct atomic_entry *queue_entries(const struct comp *c, const uint8_t *sv, unsigned q)
 {
-	return (struct atomic_entry *)(sv + g->dab_q_off + g->dab_q_bytes * q + 4);
+	return (struct atomic_entry *)((uint8_t *)queue(c, sv, q) + 4);
 }
 
-static uint16_t *prr(const struct gpu *g, const uint8_t *sv, unsigned p)
+static uint16_t *prr(const struct comp *c, const uint8_t *sv, unsigned p)
 {
-	return (uint16_t *)(sv + g->dab_prr_off) + p;
+	return (uint16_t *)(sv + c->off + D(c)->prr_off) + p;
 }
 
-unsigned dab_queue_count(const struct gpu *g, const uint8_t *sv, unsigned q)
+static unsigned buffer_of(const struct comp *c, unsigned w)
 {
-	return queue(g, sv, q)[0];
-}
-
-size_t dab_layout(struct gpu *g, size_t off)
-{
-	const struct gpu_cfg *c = &g->cfg;
-	unsigned nsched = c->sms * c->schedulers;
-	g->dab_nbufs = c->buffer_level ? nsched : g->nwarps;
-	g->dab_off = off;
-	g->dab_sched_off = off;
-	off += sizeof(struct dab_sched_state) * nsched;
-	g->dab_buf_off = off;
-	g->dab_buf_bytes = sizeof(struct dab_buf) + sizeof(struct atomic_entry) * c->entries;
-	off += g->dab_buf_bytes * g->dab_nbufs;
-	g->dab_prr_off = off;
-	off += (2 * c->partitions + 3) & ~(size_t)3;
-	/* a FIFO holds at most what an SM's buffers hold, twice over when
-	** flushes may overlap (nr-of, nr-cif: FLUSH waits for room) */
-	unsigned per_sm = (c->buffer_level ? c->schedulers : g->warps_per_sm) * c->entries;
-	g->dab_qcap = per_sm * (c->flush >= DF_NR_OF ? 2 : 1);
-	g->dab_q_off = off;
-	g->dab_q_bytes = 4 + sizeof(struct atomic_entry) * g->dab_qcap;
-	off += g->dab_q_bytes * g->nqueues;
-	return off - g->dab_off;
-}
-
-static unsigned buffer_of(const struct gpu *g, unsigned w)
-{
+	const struct gpu *g = c->g;
 	return g->cfg.buffer_level ? gpu_sched_of(g, w) : w;
 }
 
-static unsigned sm_of_buffer(const struct gpu *g, unsigned b)
+static unsigned sm_of_buffer(const struct comp *c, unsigned b)
 {
+	const struct gpu *g = c->g;
 	return g->cfg.buffer_level ? b / g->cfg.schedulers : gpu_sm_of(g, b);
 }
 
@@ -133,9 +121,10 @@ static int fusable(enum atom_op op)
 }
 
 /* The entry this atomic fuses into, or NULL. */
-static struct atomic_entry *fuse_target(const struct gpu *g, struct atomic_entry *e, unsigned n,
+static struct atomic_entry *fuse_target(const struct comp *c, struct atomic_entry *e, unsigned n,
                                      uint32_t addr, const struct instr *in)
 {
+	const struct gpu *g = c->g;
 	if (!g->cfg.fusion || in->op == OP_ATOM || !fusable(in->aop))
 		return NULL;
 	for (unsigned i = 0; i < n; i++)
@@ -144,43 +133,39 @@ static struct atomic_entry *fuse_target(const struct gpu *g, struct atomic_entry
 	return NULL;
 }
 
-void dab_atomic(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
+static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 {
-	unsigned b = buffer_of(g, w), lanes = g->cfg.threads_per_warp;
-	struct dab_buf *bf = buf(g, sv, b);
-	struct atomic_entry *e = buf_entries(g, sv, b);
+	const struct gpu *g = c->g;
+	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
+	unsigned b = buffer_of(c, w), lanes = g->cfg.threads_per_warp;
+	struct dab_buf *bf = buf(c, sv, b);
+	struct atomic_entry *e = buf_entries(c, sv, b);
 	/* check every address first: a faulting lane buffers nothing */
+	if (atomic_entry_check(c, sv, w, m, in))
+		return PUSH_DONE;
 	unsigned need = 0;
-	struct atomic_entry tmp[32];
+	uint32_t seen[32];
 	unsigned nt = 0;
 	for (unsigned l = 0; l < lanes; l++) {
 		if (!(m >> l & 1))
 			continue;
-		int fault = 0;
-		uint32_t a = warp_address(g, sv, w, l);
-		if (!mem_word(g, sv, SP_GLOBAL, 0, in->addr.sym, a, &fault)) {
-			warp_fault(g, sv, w, fault);
-			return;
-		}
+		uint32_t a = WARPS(c)->address(WC(c), sv, w, l);
 		/* lanes fusing with each other or with the buffer need no entry */
-		int fuses = fuse_target(g, e, bf->count, a, in) != NULL;
+		int fuses = fuse_target(c, e, bf->count, a, in) != NULL;
 		for (unsigned k = 0; k < nt && !fuses; k++)
-			fuses = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop) && tmp[k].addr == a;
-		tmp[nt].addr = a;
-		nt++;
+			fuses = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop) && seen[k] == a;
+		seen[nt++] = a;
 		if (!fuses)
 			need++;
 	}
-	if (bf->count + need > g->cfg.entries) {
-		gpu_warp(g, sv, w)->status = W_FLUSHWAIT; /* full: wait for a flush */
-		return;
-	}
+	if (bf->count + need > g->cfg.entries)
+		return PUSH_REFUSED; /* full: wait for a flush */
 	unsigned owed = 0;
 	for (unsigned l = 0; l < lanes; l++) {
 		if (!(m >> l & 1))
 			continue;
-		struct atomic_entry n = atomic_entry_of(g, sv, w, l, in);
-		struct atomic_entry *t = fuse_target(g, e, bf->count, n.addr, in);
+		struct atomic_entry n = atomic_entry_of(c, sv, w, l, in);
+		struct atomic_entry *t = fuse_target(c, e, bf->count, n.addr, in);
 		if (t) {
 			t->arg = alu_atomic(in->aop, in->type, t->arg, n.arg, 0);
 			continue;
@@ -189,33 +174,53 @@ void dab_atomic(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr
 		owed += n.ret;
 	}
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	h->pending |= PEND_DIRTY;
-	if (owed) {
-		h->status = W_FLUSHWAIT;
-		h->pending |= (uint8_t)(PEND_ADVANCE | owed);
-	} else {
-		warp_advance(g, sv, w);
-	}
+	h->pending |= (uint8_t)(PEND_DIRTY | owed);
+	return owed ? PUSH_WAIT_VALUES : PUSH_DONE;
 }
 
-static int anything_buffered(const struct gpu *g, const uint8_t *sv, int sm)
+static int owed(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	for (unsigned b = 0; b < g->dab_nbufs; b++)
-		if (buf(g, sv, b)->count && (sm < 0 || sm_of_buffer(g, b) == (unsigned)sm))
+	return gpu_warp(c->g, (uint8_t *)sv, w)->pending & PEND_COUNT;
+}
+
+/* Buffered atomics leave at a flush, not one by one: nothing to time. */
+static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+                        uint64_t (*rnd)(void *), void *rng)
+{
+	(void)c, (void)sv, (void)w, (void)t, (void)rnd, (void)rng;
+}
+
+/* The atomics port has room for everything: a full buffer refuses the
+** push and the warp waits for a flush (DAB §IV-C), it is not back-pressure
+** at issue. */
+static int always_room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
+{
+	(void)c, (void)sv, (void)w, (void)m;
+	return 1;
+}
+
+static int anything_buffered(const struct comp *c, const uint8_t *sv, int sm)
+{
+	for (unsigned b = 0; b < D(c)->nbufs; b++)
+		if (buf(c, sv, b)->count && (sm < 0 || sm_of_buffer(c, b) == (unsigned)sm))
 			return 1;
 	return 0;
 }
 
-static int anything_in_flight(const struct gpu *g, const uint8_t *sv)
+static int anything_in_flight(const struct comp *c, const uint8_t *sv)
 {
+	const struct gpu *g = c->g;
 	for (unsigned q = 0; q < g->nqueues; q++)
-		if (queue(g, sv, q)[0])
+		if (queue(c, sv, q)[0])
 			return 1;
 	return 0;
 }
 
-int dab_fence_clear(const struct gpu *g, const uint8_t *sv, unsigned w)
+static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
 {
+	const struct gpu *g = c->g;
+	if (op == OP_PCOMMIT)
+		return 1;
 	/* a fence orders this warp's own atomics before what follows: it
 	** waits only if the warp buffered atomics since the last flush.
 	** Waiting for other warps' atomics would make the flush depend on how
@@ -223,161 +228,159 @@ int dab_fence_clear(const struct gpu *g, const uint8_t *sv, unsigned w)
 	return !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY);
 }
 
-int dab_quiescent(const struct gpu *g, const uint8_t *sv)
+static int quiescent(const struct comp *c, const uint8_t *sv)
 {
-	return !anything_buffered(g, sv, -1) && !anything_in_flight(g, sv);
+	return !anything_buffered(c, sv, -1) && !anything_in_flight(c, sv);
 }
 
 /* Room in every FIFO of SM sm for its buffers (overlapping flushes). */
-static int room(const struct gpu *g, const uint8_t *sv, unsigned sm)
+static int room(const struct comp *c, const uint8_t *sv, unsigned sm)
 {
+	const struct gpu *g = c->g;
 	for (unsigned p = 0; p < g->cfg.partitions; p++)
-		if (queue(g, sv, sm * g->cfg.partitions + p)[0] > g->dab_qcap / 2)
+		if (queue(c, sv, sm * g->cfg.partitions + p)[0] > D(c)->qcap / 2)
 			return 0;
 	return 1;
 }
 
-unsigned dab_enabled(const struct gpu *g, const uint8_t *sv, int any_issue, const int *sm_issue,
-                     struct action *out)
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
 {
-	const struct gpu_cfg *c = &g->cfg;
-	unsigned n = 0, flush_unit = c->sms * c->schedulers + g->nqueues;
-	if (c->flush == DF_NR_CIF) {
-		for (unsigned s = 0; s < c->sms; s++)
-			if (!sm_issue[s] && anything_buffered(g, sv, (int)s) && room(g, sv, s))
-				out[n++] = (struct action){ GPU_A_FLUSH, (uint16_t)flush_unit, g->nwarps + g->nqueues + 1 + s, s };
-	} else if (!any_issue && anything_buffered(g, sv, -1)) {
-		int ok = c->flush == DF_NR_OF;
-		for (unsigned s = 0; ok && s < c->sms; s++)
-			ok = room(g, sv, s);
-		if (ok || !anything_in_flight(g, sv))
-			out[n++] = (struct action){ GPU_A_FLUSH, (uint16_t)flush_unit, g->nwarps + g->nqueues, c->sms };
-	}
-	for (unsigned p = 0; p < c->partitions; p++) {
-		if (c->flush == DF_ORDERED) {
-			unsigned s = *prr(g, sv, p), q = s * c->partitions + p;
-			if (queue(g, sv, q)[0])
-				out[n++] = (struct action){ GPU_A_DRAIN, (uint16_t)(c->sms * c->schedulers + p), g->nwarps + q, q };
-			continue;
+	(void)timed;
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	/* which SMs can still issue: a flush fires at a point fixed by the
+	** program, when no warp (of the SM, for nr-cif) can */
+	const struct bind *ib = REQ(c, P_ISSUE);
+	int sm_issue[64] = { 0 }, any_issue = 0;
+	for (unsigned i = 0; i < nb; i++) {
+		long w = ((const struct port_issue *)ib->ops)->is_issue(ib->c, &before[i]);
+		if (w >= 0) {
+			sm_issue[gpu_sm_of(g, (unsigned)w)] = 1;
+			any_issue = 1;
 		}
-		for (unsigned s = 0; s < c->sms; s++) {
-			unsigned q = s * c->partitions + p;
-			if (queue(g, sv, q)[0])
-				out[n++] = (struct action){ GPU_A_DRAIN, (uint16_t)(c->sms * c->schedulers + p), g->nwarps + q, q };
+	}
+	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
+	if (cf->flush == DF_NR_CIF) {
+		for (unsigned s = 0; s < cf->sms; s++)
+			if (!sm_issue[s] && anything_buffered(c, sv, (int)s) && room(c, sv, s))
+				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1] + 1 + s, s };
+	} else if (!any_issue && anything_buffered(c, sv, -1)) {
+		int ok = cf->flush == DF_NR_OF;
+		for (unsigned s = 0; ok && s < cf->sms; s++)
+			ok = room(c, sv, s);
+		if (ok || !anything_in_flight(c, sv))
+			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1], cf->sms };
+	}
+	for (unsigned p = 0; p < cf->partitions; p++) {
+		for (unsigned s = 0; s < cf->sms; s++) {
+			/* ordered: only the SM whose turn it is (the reorder buffer) */
+			if (cf->flush == DF_ORDERED && s != *prr(c, sv, p))
+				continue;
+			unsigned q = s * cf->partitions + p;
+			if (queue(c, sv, q)[0])
+				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(drain_unit + p),
+				                            c->subj0[0] + q, q };
 		}
 	}
 	return n;
 }
 
-/* Let waiting warps go: those owed atom results only once they arrived.
-** A warp that waited at a fence has what it waited for -- the flush made
-** its atomics visible -- so it passes the fence now; re-checking later
-** would make it wait for other warps' newer atomics, a timing-dependent
-** flush.  A warp blocked on a full buffer re-issues its atomic. */
-static void release(const struct gpu *g, uint8_t *sv, int sm)
+/* The flush made the atomics of SM sm (-1: every SM) visible: its waiting
+** warps re-check what they wait for (an atom's values, a fence, room in
+** the buffer). */
+static void release(const struct comp *c, uint8_t *sv, int sm)
 {
-	int ctas_to_check = 0;
-	for (unsigned w = 0; w < g->nwarps; w++) {
-		struct warp_hdr *h = gpu_warp(g, sv, w);
-		if (h->status != W_FLUSHWAIT || (sm >= 0 && gpu_sm_of(g, w) != (unsigned)sm))
-			continue;
-		if (h->pending & PEND_COUNT)
-			continue;
-		const struct instr *in = &g->prog->ins[warp_pc(g, sv, w)];
-		if (h->pending & PEND_ADVANCE) {
-			h->pending &= (uint8_t)~PEND_ADVANCE;
-			warp_advance(g, sv, w);
-		} else if (in->op == OP_MEMBAR || in->op == OP_SFENCE) {
-			warp_advance(g, sv, w);
-		} else if (in->op == OP_BAR) {
-			h->status = W_BARRIER; /* arrive; released below */
-			ctas_to_check = 1;
-		} else {
-			h->status = W_READY; /* re-issue the atomic */
-		}
-	}
-	for (unsigned cta = 0; ctas_to_check && cta < g->cfg.ctas; cta++)
-		bar_check(g, sv, cta);
+	const struct gpu *g = c->g;
+	for (unsigned w = 0; w < g->nwarps; w++)
+		if ((sm < 0 || gpu_sm_of(g, w) == (unsigned)sm) && WARPS(c)->waiting(WC(c), sv, w))
+			WARPS(c)->resume(WC(c), sv, w);
 }
 
 /* Round-robin turn of partition p: the next SM, from `from`, with entries. */
-static void next_turn(const struct gpu *g, const uint8_t *sv, unsigned p, unsigned from)
+static void next_turn(const struct comp *c, const uint8_t *sv, unsigned p, unsigned from)
 {
+	const struct gpu *g = c->g;
 	unsigned S = g->cfg.sms;
 	for (unsigned k = 0; k < S; k++) {
 		unsigned s = (from + k) % S;
-		if (queue(g, sv, s * g->cfg.partitions + p)[0]) {
-			*prr(g, sv, p) = (uint16_t)s;
+		if (queue(c, sv, s * g->cfg.partitions + p)[0]) {
+			*prr(c, sv, p) = (uint16_t)s;
 			return;
 		}
 	}
-	*prr(g, sv, p) = 0;
+	*prr(c, sv, p) = 0;
 }
 
 /* The warps of SM sm (-1: all) have had their atomics flushed. */
-static void clean(const struct gpu *g, uint8_t *sv, int sm)
+static void clean(const struct comp *c, uint8_t *sv, int sm)
 {
+	const struct gpu *g = c->g;
 	for (unsigned w = 0; w < g->nwarps; w++)
 		if (sm < 0 || gpu_sm_of(g, w) == (unsigned)sm)
 			gpu_warp(g, sv, w)->pending &= (uint8_t)~PEND_DIRTY;
 }
 
-static void flush(const struct gpu *g, uint8_t *sv, int sm)
+static void flush(const struct comp *c, uint8_t *sv, int sm)
 {
-	const struct gpu_cfg *c = &g->cfg;
-	for (unsigned b = 0; b < g->dab_nbufs; b++) {
-		unsigned s = sm_of_buffer(g, b);
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	for (unsigned b = 0; b < D(c)->nbufs; b++) {
+		unsigned s = sm_of_buffer(c, b);
 		if (sm >= 0 && s != (unsigned)sm)
 			continue;
-		struct dab_buf *bf = buf(g, sv, b);
-		struct atomic_entry *e = buf_entries(g, sv, b);
+		struct dab_buf *bf = buf(c, sv, b);
+		struct atomic_entry *e = buf_entries(c, sv, b);
 		for (unsigned i = 0; i < bf->count; i++) {
-			uint16_t *qh = queue(g, sv, s * c->partitions + mem_partition(g, e[i].addr));
-			queue_entries(g, sv, s * c->partitions + mem_partition(g, e[i].addr))[qh[0]++] = e[i];
+			uint16_t *qh = queue(c, sv, s * cf->partitions + gpu_partition_of(g, e[i].addr));
+			queue_entries(c, sv, s * cf->partitions + gpu_partition_of(g, e[i].addr))[qh[0]++] = e[i];
 		}
-		memset(bf, 0, g->dab_buf_bytes);
+		memset(bf, 0, D(c)->buf_bytes);
 	}
-	for (unsigned p = 0; p < c->partitions; p++)
-		next_turn(g, sv, p, 0);
-	if (c->flush >= DF_NR_OF) {
-		clean(g, sv, sm);
-		release(g, sv, sm); /* warps go on while the entries travel */
+	for (unsigned p = 0; p < cf->partitions; p++)
+		next_turn(c, sv, p, 0);
+	if (cf->flush >= DF_NR_OF) {
+		clean(c, sv, sm);
+		release(c, sv, sm); /* warps go on while the entries travel */
 	}
 }
 
-static void drain(const struct gpu *g, uint8_t *sv, unsigned q)
+static void drain(const struct comp *c, uint8_t *sv, unsigned q)
 {
-	const struct gpu_cfg *c = &g->cfg;
-	uint16_t *qh = queue(g, sv, q);
-	struct atomic_entry *e = queue_entries(g, sv, q), head = e[0];
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	uint16_t *qh = queue(c, sv, q);
+	struct atomic_entry *e = queue_entries(c, sv, q), head = e[0];
 	memmove(e, e + 1, sizeof *e * (size_t)(qh[0] - 1));
 	memset(&e[qh[0] - 1], 0, sizeof *e);
 	qh[0]--;
-	if (atomic_entry_perform(g, sv, &head))
+	if (atomic_entry_perform(c, sv, &head))
 		gpu_warp(g, sv, head.warp)->pending--;
-	unsigned p = q % c->partitions, s = q / c->partitions;
-	if (c->flush == DF_ORDERED)
-		next_turn(g, sv, p, s + 1);
-	if (!anything_in_flight(g, sv)) {
-		if (c->flush < DF_NR_OF)
-			clean(g, sv, -1);
-		release(g, sv, -1); /* the flush is complete: fences may pass */
+	unsigned p = q % cf->partitions, s = q / cf->partitions;
+	if (cf->flush == DF_ORDERED)
+		next_turn(c, sv, p, s + 1);
+	if (!anything_in_flight(c, sv)) {
+		if (cf->flush < DF_NR_OF)
+			clean(c, sv, -1);
+		release(c, sv, -1); /* the flush is complete: fences may pass */
 	}
-	else if (c->flush >= DF_NR_OF && head.ret)
-		release(g, sv, (int)gpu_sm_of(g, head.warp));
+	else if (cf->flush >= DF_NR_OF && head.ret)
+		release(c, sv, (int)gpu_sm_of(g, head.warp));
 }
 
-void dab_apply(const struct gpu *g, uint8_t *sv, const struct action *a)
+static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
-	if (a->kind == GPU_A_FLUSH)
-		flush(g, sv, a->arg < g->cfg.sms ? (int)a->arg : -1);
+	const struct gpu *g = c->g;
+	if (a->kind == c->kind0 + K_FLUSH)
+		flush(c, sv, a->arg < g->cfg.sms ? (int)a->arg : -1);
 	else
-		drain(g, sv, a->arg);
+		drain(c, sv, a->arg);
 }
 
-void dab_describe(const struct gpu *g, const uint8_t *sv, const struct action *a, struct strbuf *out)
+static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
-	if (a->kind == GPU_A_FLUSH) {
+	const struct gpu *g = c->g;
+	if (a->kind == c->kind0 + K_FLUSH) {
 		if (a->arg < g->cfg.sms)
 			sb_printf(out, "DAB flush of sm %u's atomic buffers", a->arg);
 		else
@@ -387,47 +390,50 @@ void dab_describe(const struct gpu *g, const uint8_t *sv, const struct action *a
 	unsigned q = a->arg;
 	sb_printf(out, "partition %u performs the flushed atomic from sm %u: ", q % g->cfg.partitions,
 	          q / g->cfg.partitions);
-	atomic_entry_describe(queue_entries(g, sv, q), out);
+	atomic_entry_describe(queue_entries(c, sv, q), out);
 }
 
-void dab_print(const struct gpu *g, const uint8_t *sv, struct strbuf *out)
+static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 {
-	for (unsigned b = 0; b < g->dab_nbufs; b++) {
-		const struct dab_buf *bf = buf(g, sv, b);
+	const struct gpu *g = c->g;
+	for (unsigned b = 0; b < D(c)->nbufs; b++) {
+		const struct dab_buf *bf = buf(c, sv, b);
 		if (bf->count)
 			sb_printf(out, "  %s buffer %u: %u of %u entries\n", g->cfg.buffer_level ? "scheduler" : "warp", b,
 			          bf->count, g->cfg.entries);
 	}
 	for (unsigned q = 0; q < g->nqueues; q++)
-		if (queue(g, sv, q)[0])
+		if (queue(c, sv, q)[0])
 			sb_printf(out, "  sm %u -> partition %u: %u flushed entries in flight\n", q / g->cfg.partitions,
-			          q % g->cfg.partitions, queue(g, sv, q)[0]);
+			          q % g->cfg.partitions, queue(c, sv, q)[0]);
 }
 
-unsigned dab_flush_entries(const struct gpu *g, const uint8_t *sv, const struct action *a)
+static unsigned flush_entries(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
+	const struct gpu *g = c->g;
 	unsigned n = 0;
-	for (unsigned b = 0; b < g->dab_nbufs; b++)
-		if (a->arg >= g->cfg.sms || sm_of_buffer(g, b) == a->arg)
-			n += buf(g, sv, b)->count;
+	for (unsigned b = 0; b < D(c)->nbufs; b++)
+		if (a->arg >= g->cfg.sms || sm_of_buffer(c, b) == a->arg)
+			n += buf(c, sv, b)->count;
 	return n;
 }
 
 /* Interconnect transactions of a flush per (SM, partition) queue: one per
 ** entry, or one per 32-byte sector and buffer when flush coalescing is on
 ** (§IV-F).  Returns the total. */
-unsigned dab_flush_transactions(const struct gpu *g, const uint8_t *sv, const struct action *a,
-                                unsigned *per_queue)
+static unsigned flush_transactions(const struct comp *c, const uint8_t *sv, const struct action *a,
+                                  unsigned *per_queue)
 {
+	const struct gpu *g = c->g;
 	unsigned n = 0;
 	if (per_queue)
 		memset(per_queue, 0, sizeof *per_queue * g->nqueues);
-	for (unsigned b = 0; b < g->dab_nbufs; b++) {
-		unsigned s = sm_of_buffer(g, b);
+	for (unsigned b = 0; b < D(c)->nbufs; b++) {
+		unsigned s = sm_of_buffer(c, b);
 		if (a->arg < g->cfg.sms && s != a->arg)
 			continue;
-		const struct dab_buf *bf = buf(g, sv, b);
-		const struct atomic_entry *e = buf_entries(g, sv, b);
+		const struct dab_buf *bf = buf(c, sv, b);
+		const struct atomic_entry *e = buf_entries(c, sv, b);
 		for (unsigned i = 0; i < bf->count; i++) {
 			int seen = 0;
 			for (unsigned k = 0; g->cfg.coalesce && k < i && !seen; k++)
@@ -436,8 +442,206 @@ unsigned dab_flush_transactions(const struct gpu *g, const uint8_t *sv, const st
 				continue;
 			n++;
 			if (per_queue)
-				per_queue[s * g->cfg.partitions + mem_partition(g, e[i].addr)]++;
+				per_queue[s * g->cfg.partitions + gpu_partition_of(g, e[i].addr)]++;
 		}
 	}
 	return n;
 }
+
+/* {=== Concrete mode, statistics ======================================== */
+
+static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                   uint64_t (*rnd)(void *), void *rng)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	unsigned warp0 = WC(c)->subj0[0];
+	t->busy = 1;
+	t->n = 0;
+	if (a->kind == c->kind0 + K_DRAIN) {
+		t->busy = cf->lat_rop;
+		/* the last entry of a flush releases the waiting warps */
+		unsigned left = 0;
+		for (unsigned q = 0; q < g->nqueues; q++)
+			left += queue(c, sv, q)[0];
+		for (unsigned w = 0; w < g->nwarps && left == 1 && t->n < TIMING_MAX_UPDATES; w++)
+			if (WARPS(c)->waiting(WC(c), sv, w)) {
+				t->upd[t->n].subject = warp0 + w;
+				t->upd[t->n++].delay = cf->lat_rop + cf->lat_icnt;
+			}
+		return;
+	}
+	/* a FLUSH: pre-flush messages, then each SM pushes one transaction per
+	** cycle, partition by partition; with offset flushing SM s starts at
+	** partition s mod P so the partitions are not all hit in the same
+	** order */
+	unsigned P = cf->partitions, per_q[512], most = 0;
+	flush_transactions(c, sv, a, g->nqueues <= 512 ? per_q : NULL);
+	for (unsigned s = 0; s < cf->sms; s++) {
+		if (a->arg < cf->sms && s != a->arg)
+			continue;
+		unsigned sent = 0, start = cf->offset_flush ? s % P : 0;
+		for (unsigned j = 0; j < P && g->nqueues <= 512; j++) {
+			unsigned p = (start + j) % P, q = s * P + p;
+			if (!per_q[q])
+				continue;
+			sent += per_q[q];
+			unsigned jit = cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0;
+			t->upd[t->n].subject = c->subj0[0] + q;
+			t->upd[t->n++].delay = cf->lat_flush + sent + cf->lat_icnt + jit;
+		}
+		if (sent > most)
+			most = sent;
+	}
+	t->busy = cf->lat_flush + most; /* SMs push in parallel */
+	/* warps released at the push (nr-of, nr-cif) wait for the acks */
+	for (unsigned w = 0; w < g->nwarps && cf->flush >= DF_NR_OF && t->n < TIMING_MAX_UPDATES; w++)
+		if (WARPS(c)->waiting(WC(c), sv, w)) {
+			t->upd[t->n].subject = warp0 + w;
+			t->upd[t->n++].delay = t->busy + cf->lat_icnt;
+		}
+}
+
+enum { CT_LANES, CT_FLUSH, CT_FLUSH_ENTRIES, CT_FLUSH_TX, CT_N };
+static const char *const counters[CT_N] = {
+	"atomic lane-ops at ROP", "DAB flushes", "DAB flushed entries", "DAB flush transactions"
+};
+
+static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	if (a->kind == c->kind0 + K_DRAIN) {
+		comp_count(c, ct, CT_LANES, 1);
+		return;
+	}
+	comp_count(c, ct, CT_FLUSH, 1);
+	comp_count(c, ct, CT_FLUSH_ENTRIES, flush_entries(c, sv, a));
+	comp_count(c, ct, CT_FLUSH_TX, flush_transactions(c, sv, a, NULL));
+}
+
+/* }=== */
+
+static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	static const struct atomic_entry zero;
+	unsigned nw = g->nwarps, *ret = xcalloc(nw + 1, sizeof *ret), bad = 0;
+	for (unsigned b = 0; b < D(c)->nbufs && !bad; b++) {
+		const struct dab_buf *bf = buf(c, sv, b);
+		const struct atomic_entry *e = buf_entries(c, sv, b);
+		if (bf->count > g->cfg.entries || bf->pad) {
+			sb_printf(why, "DAB-3: buffer %u holds %u entries (capacity %u)", b, bf->count, g->cfg.entries);
+			bad = 1;
+		}
+		for (unsigned i = 0; i < bf->count && !bad; i++)
+			ret[e[i].warp < nw ? e[i].warp : nw] += e[i].ret;
+		for (unsigned i = bf->count; i < g->cfg.entries && !bad; i++)
+			if (memcmp(&e[i], &zero, sizeof zero)) {
+				sb_printf(why, "DAB-3: buffer %u: unused entry %u is not zero", b, i);
+				bad = 1;
+			}
+	}
+	for (unsigned q = 0; q < g->nqueues && !bad; q++) {
+		const uint16_t *qh = queue(c, sv, q);
+		const struct atomic_entry *e = queue_entries(c, sv, q);
+		if (qh[0] > D(c)->qcap || qh[1]) {
+			sb_printf(why, "DAB-3: FIFO %u holds %u entries (capacity %u)", q, qh[0], D(c)->qcap);
+			bad = 1;
+		}
+		for (unsigned i = 0; i < qh[0] && !bad; i++)
+			ret[e[i].warp < nw ? e[i].warp : nw] += e[i].ret;
+		for (unsigned i = qh[0]; i < D(c)->qcap && !bad; i++)
+			if (memcmp(&e[i], &zero, sizeof zero)) {
+				sb_printf(why, "DAB-3: FIFO %u: unused entry %u is not zero", q, i);
+				bad = 1;
+			}
+	}
+	for (unsigned w = 0; w < nw && !bad; w++)
+		if (owed(c, sv, w) != (int)ret[w]) {
+			sb_printf(why, "DAB-2: warp %u is owed %d values, %u returning entries hold them", w, owed(c, sv, w),
+			          ret[w]);
+			bad = 1;
+		}
+	if (!bad && g->cfg.flush < DF_NR_OF && anything_in_flight(c, sv) && anything_buffered(c, sv, -1)) {
+		sb_puts(why, "DAB-1: atomics buffered while a flush is in flight");
+		bad = 1;
+	}
+	free(ret);
+	return (int)bad;
+}
+
+static const struct port_atomics atomics_ops = { always_room, push, owed, timing_push };
+static const struct port_order order_ops = { clear };
+
+static const void *port(const struct comp *c, enum port p)
+{
+	(void)c;
+	return p == P_ATOMICS ? (const void *)&atomics_ops : p == P_ORDER ? (const void *)&order_ops : NULL;
+}
+
+static const struct kind_def kinds[] = {
+	[K_FLUSH] = { "flush", SELF | PORT(P_WARPS), 0 },
+	[K_DRAIN] = { "drain", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 },
+};
+
+#define GP(field) offsetof(struct gpu_cfg, field)
+static const struct param_def params[] = {
+	{ "buffer", 1, 0, 1, "warp|scheduler", GP(buffer_level), "atomic buffer per warp or per warp scheduler" },
+	{ "entries", 4, 1, 1024, NULL, GP(entries), "entries per atomic buffer" },
+	{ "fusion", 1, 0, 1, "off|on", GP(fusion), "fold atomics to the same address and opcode into one entry" },
+	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "flush one transaction per 32-byte sector (concrete-mode traffic)" },
+	{ "offset_flush", 1, 0, 1, "off|on", GP(offset_flush), "SM s starts its flush at partition s mod partitions (concrete-mode timing)" },
+	{ "flush", 0, 0, 3, "ordered|nr|nr-of|nr-cif", GP(flush), "flush protocol: ordered (reorder buffers), or the relaxed variants" },
+	{ "lat_flush", 20, 0, 100000, NULL, GP(lat_flush), "cycles of the pre-flush message round before entries move" },
+	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
+	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
+	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed (one partition, one lane at a time)" },
+};
+
+static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
+{
+	const struct gpu_cfg *cf = &g->cfg;
+	if (cf->entries < cf->threads_per_warp) {
+		/* an atomic of a whole warp must fit, or it could never issue */
+		diag_at(d, g->path, 0, 0, "entries (%u) must hold one warp's atomic: at least threads_per_warp (%u)",
+		        cf->entries, cf->threads_per_warp);
+		return -1;
+	}
+	if (cf->sms > 64) {
+		diag_at(d, g->path, 0, 0, "DAB orders the flushes of at most 64 SMs (have %u)", cf->sms);
+		return -1;
+	}
+	struct dab *x = xcalloc(1, sizeof *x);
+	unsigned nsched = cf->sms * cf->schedulers;
+	size_t off = 0;
+	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
+	x->buf_off = off;
+	x->buf_bytes = sizeof(struct dab_buf) + sizeof(struct atomic_entry) * cf->entries;
+	off += x->buf_bytes * x->nbufs;
+	x->prr_off = off;
+	off += (2 * cf->partitions + 3) & ~(size_t)3;
+	/* a FIFO holds at most what an SM's buffers hold, twice over when
+	** flushes may overlap (nr-of, nr-cif: FLUSH waits for room) */
+	unsigned per_sm = (cf->buffer_level ? cf->schedulers : g->warps_per_sm) * cf->entries;
+	x->qcap = per_sm * (cf->flush >= DF_NR_OF ? 2 : 1);
+	x->q_off = off;
+	x->q_bytes = 4 + sizeof(struct atomic_entry) * x->qcap;
+	off += x->q_bytes * g->nqueues;
+	c->priv = x;
+	*align = 4;
+	c->max_actions = g->nqueues + cf->sms + 1;
+	c->units[0] = (struct pool_req){ "partition", cf->partitions };
+	c->units[1] = (struct pool_req){ "flush", 1 };
+	c->subjects[0] = (struct pool_req){ "queue", g->nqueues };
+	c->subjects[1] = (struct pool_req){ "flush", cf->sms + 1 };
+	return (long)off;
+}
+
+const struct comp_def comp_dab = {
+	.name = "dab", .desc = "atomic buffers, fusion, flush with pre-flush counts, per-partition flush reorder buffers; relaxed nr, nr-of, nr-cif",
+	.params = params, .nparams = sizeof params / sizeof params[0],
+	.provides = PORT(P_ATOMICS) | PORT(P_ORDER), .requires = PORT(P_MEM) | PORT(P_WARPS) | PORT(P_ISSUE),
+	.kinds = kinds, .nkinds = 2, .port_writes = SELF | PORT(P_WARPS),
+	.counters = counters, .ncounters = CT_N,
+	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
+	.describe = describe, .print = print, .timing = timing, .count = count, .port = port,
+};

@@ -18,27 +18,57 @@
 **         an atomic or exits.
 **   GTO   no restriction (the nondeterministic baseline policy).
 ** "Atomic" means a global atom/red, the instructions DAB buffers.
+**
+** Component "dab_sched": a scheduler component (scheduler.h) whose slice is
+** one struct dab_sched_state per scheduler (16 bytes, 8-aligned).  Actions
+** are listed scheduler by scheduler, warps in id order within each.
+** Invariants: SCHED-1 rr and token index a warp of their scheduler; SCHED-2
+** todo names only warps of its scheduler; pads are zero.
 */
 #include "config.h"
-#include "machines/dab_sched.h"
 
-#include "machines/warp.h"
+#include "machines/scheduler.h"
+#include "util/strbuf.h"
 
-static struct dab_sched_state *state(const struct gpu *g, const uint8_t *sv, unsigned k)
+enum dab_sched { DS_GTO, DS_SRR, DS_GTRR, DS_GTAR, DS_GWAT };
+
+/* Per-scheduler state (16 bytes). */
+struct dab_sched_state {
+	uint8_t rr;     /* SRR/GTRR: index of the next warp in round-robin order */
+	uint8_t srr;    /* GTRR: switched to SRR for the rest of the kernel      */
+	uint8_t token;  /* GWAT: index of the warp holding the atomic token      */
+	uint8_t pad;
+	uint32_t pad2;
+	uint64_t todo;  /* GTAR: warps still to issue their atomic this round    */
+};
+_Static_assert(sizeof(struct dab_sched_state) == 16, "scheduler state is 16 bytes");
+
+/* What a scheduler allows now, computed once per state. */
+struct dab_sched_view {
+	int srr;          /* strict round robin applies now                     */
+	unsigned rr_warp; /* SRR: the one warp that may issue (UINT32_MAX: none) */
+	uint64_t round;   /* GTAR: current round (0: none)                       */
+	unsigned atom_warp; /* GTAR/GWAT: the one warp that may issue an atomic  */
+};
+
+#define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
+
+static struct dab_sched_state *state(const struct comp *c, const uint8_t *sv, unsigned k)
 {
-	return (struct dab_sched_state *)(sv + g->dab_sched_off) + k;
+	return (struct dab_sched_state *)(sv + c->off) + k;
 }
 
 /* Every warp of scheduler k at an atomic, blocked or done, and one at an
 ** atomic: the point where GTRR switches and a GTAR round begins. */
-static uint64_t all_at_atomic(const struct gpu *g, const uint8_t *sv, unsigned k)
+static uint64_t all_at_atomic(const struct comp *c, const uint8_t *sv, unsigned k)
 {
+	const struct gpu *g = c->g;
 	uint64_t at = 0;
 	for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
 		unsigned w = g->sched_warps[i];
 		uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
 		if (st == W_READY) {
-			if (!warp_at_global_atomic(g, sv, w))
+			if (!gpu_at_global_atomic(g, sv, w))
 				return 0;
 			at |= 1ull << (i - g->sched_first[k]);
 		}
@@ -46,22 +76,23 @@ static uint64_t all_at_atomic(const struct gpu *g, const uint8_t *sv, unsigned k
 	return at;
 }
 
-void dab_sched_view(const struct gpu *g, const uint8_t *sv, unsigned k, struct dab_sched_view *v)
+static void view(const struct comp *c, const uint8_t *sv, unsigned k, struct dab_sched_view *v)
 {
-	const struct dab_sched_state *s = state(g, sv, k);
+	const struct gpu *g = c->g;
+	const struct dab_sched_state *s = state(c, sv, k);
 	unsigned first = g->sched_first[k], n = g->sched_first[k + 1] - first;
 	v->srr = 0;
 	v->rr_warp = v->atom_warp = UINT32_MAX;
 	v->round = 0;
-	switch (g->cfg.dab_sched) {
+	switch (g->cfg.sched_rule) {
 	case DS_GTRR:
-		v->srr = s->srr || all_at_atomic(g, sv, k) != 0;
+		v->srr = s->srr || all_at_atomic(c, sv, k) != 0;
 		break;
 	case DS_SRR:
 		v->srr = 1;
 		break;
 	case DS_GTAR:
-		v->round = s->todo ? s->todo : all_at_atomic(g, sv, k);
+		v->round = s->todo ? s->todo : all_at_atomic(c, sv, k);
 		if (v->round)
 			v->atom_warp = g->sched_warps[first + (unsigned)__builtin_ctzll(v->round)];
 		break;
@@ -88,12 +119,13 @@ void dab_sched_view(const struct gpu *g, const uint8_t *sv, unsigned k, struct d
 		}
 }
 
-int dab_sched_may_issue(const struct gpu *g, const uint8_t *sv, unsigned w, const struct dab_sched_view *v)
+static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct dab_sched_view *v)
 {
+	const struct gpu *g = c->g;
 	if (v->srr)
 		return w == v->rr_warp;
-	int atomic = warp_at_global_atomic(g, sv, w);
-	switch (g->cfg.dab_sched) {
+	int atomic = gpu_at_global_atomic(g, sv, w);
+	switch (g->cfg.sched_rule) {
 	case DS_GTRR: return !atomic;
 	case DS_GTAR: return atomic ? w == v->atom_warp : 1;
 	case DS_GWAT: return atomic ? w == v->atom_warp : 1;
@@ -101,21 +133,116 @@ int dab_sched_may_issue(const struct gpu *g, const uint8_t *sv, unsigned w, cons
 	}
 }
 
-void dab_sched_issued(const struct gpu *g, uint8_t *sv, unsigned w, const struct dab_sched_view *v,
-                      int atomic, int buffered)
+static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct dab_sched_view *v, int atomic,
+                   int buffered)
 {
+	const struct gpu *g = c->g;
 	unsigned k = gpu_sched_of(g, w), first = g->sched_first[k], n = g->sched_first[k + 1] - first;
-	struct dab_sched_state *s = state(g, sv, k);
+	struct dab_sched_state *s = state(c, sv, k);
 	unsigned idx = g->warp_idx[w];
 	if (v->srr) {
-		s->srr = g->cfg.dab_sched == DS_GTRR;
+		s->srr = g->cfg.sched_rule == DS_GTRR;
 		s->rr = (uint8_t)((idx + 1) % n);
 		return;
 	}
 	if (!atomic)
 		return;
-	if (g->cfg.dab_sched == DS_GTAR) /* a blocked atomic keeps its turn */
+	if (g->cfg.sched_rule == DS_GTAR) /* a blocked atomic keeps its turn */
 		s->todo = buffered ? v->round & ~(1ull << idx) : v->round;
-	else if (g->cfg.dab_sched == DS_GWAT && buffered)
+	else if (g->cfg.sched_rule == DS_GWAT && buffered)
 		s->token = (uint8_t)((idx + 1) % n);
 }
+
+/* {=== The component ==================================================== */
+
+#define GP(field) offsetof(struct gpu_cfg, field)
+static const struct param_def params[] = {
+	{ "scheduler", 4, 0, 4, "gto|srr|gtrr|gtar|gwat", GP(sched_rule), "warp scheduler: gto (nondeterministic) or a determinism-aware one" },
+};
+
+static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
+{
+	unsigned nsched = g->cfg.sms * g->cfg.schedulers, most = 0;
+	for (unsigned k = 0; k < nsched; k++)
+		if (g->sched_first[k + 1] - g->sched_first[k] > most)
+			most = g->sched_first[k + 1] - g->sched_first[k];
+	if (most > 64) { /* round and token indices, GTAR's u64 round */
+		diag_at(d, g->path, 0, 0, "DAB schedulers order at most 64 warps each (have %u)", most);
+		return -1;
+	}
+	*align = 8;
+	c->max_actions = g->nwarps;
+	c->units[0] = (struct pool_req){ "scheduler", nsched };
+	return (long)(sizeof(struct dab_sched_state) * nsched);
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	(void)before;
+	(void)nb;
+	(void)timed;
+	const struct gpu *g = c->g;
+	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers;
+	for (unsigned k = 0; k < nsched; k++) {
+		struct dab_sched_view v;
+		int viewed = 0;
+		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
+			unsigned w = g->sched_warps[i];
+			if (!sched_ready(c, sv, w))
+				continue;
+			if (!viewed) {
+				view(c, sv, k, &v);
+				viewed = 1;
+			}
+			if (may_issue(c, sv, w, &v))
+				out[n++] = sched_action(c, w);
+		}
+	}
+	return n;
+}
+
+static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
+{
+	const struct gpu *g = c->g;
+	const struct comp *wc = REQ(c, P_WARPS)->c;
+	unsigned w = a->subject - wc->subj0[0], pc = gpu_pc(g, sv, w);
+	struct dab_sched_view v;
+	view(c, sv, gpu_sched_of(g, w), &v);
+	int atomic = gpu_at_global_atomic(g, sv, w);
+	WARPS(c)->issue(wc, sv, w);
+	/* taken by the atomics provider: moved on, or waits for its values */
+	int buffered = atomic && (gpu_pc(g, sv, w) != pc || gpu_warp(g, sv, w)->status == W_ATOMIC);
+	issued(c, sv, w, &v, atomic, buffered);
+}
+
+static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	for (unsigned k = 0; k < g->cfg.sms * g->cfg.schedulers; k++) {
+		const struct dab_sched_state *s = state(c, sv, k);
+		unsigned n = g->sched_first[k + 1] - g->sched_first[k];
+		if ((n && (s->rr >= n || s->token >= n)) || (!n && (s->rr || s->token))) {
+			sb_printf(why, "SCHED-1: scheduler %u: rr %u / token %u outside its %u warps", k, s->rr, s->token, n);
+			return 1;
+		}
+		if (n < 64 && s->todo >> n) {
+			sb_printf(why, "SCHED-2: scheduler %u: round names warps beyond its %u", k, n);
+			return 1;
+		}
+		if (s->pad || s->pad2 || s->srr > 1) {
+			sb_printf(why, "SCHED-1: scheduler %u: pad or srr flag not canonical", k);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+const struct comp_def comp_dab_sched = {
+	.name = "dab_sched", .desc = "DAB's determinism-aware warp schedulers: SRR, GTRR, GTAR, GWAT (or GTO)",
+	.params = params, .nparams = 1,
+	SCHED_COMMON,
+	.layout = layout, .enabled = enabled, .apply = apply, .check = check,
+};
+
+/* }=== */

@@ -1,28 +1,18 @@
 /*
-** The baseline GPU machine: SMs with warp schedulers, SIMT warps, SC global
-** and shared memory, CTA barriers, and atomics performed at the L2/ROP of
-** their memory partition.  gpu.c composes the components below; each
-** component owns a slice of the state vector described here.
-**
-** State vector (all little-endian, fixed size, canonical):
-**
-**   offset          size                      component   contents
-**   0               4*G                       memory.c    global words
-**   4*G             4*S*ctas                  memory.c    shared words, per CTA
-**   warp_off        warp_bytes * nwarps       warp.c      one record per warp
-**   rop_off         rop_bytes * sms*parts     rop.c       per (SM, partition) FIFO
+** What every GPU component shares: the machine's parameters, the kernel,
+** the grid (which CTA, SM and scheduler a warp belongs to) and the layout
+** of the warp records, which the warps component (warp.c) owns and the
+** property layer reads registers from.  Each component's own slice and
+** private data live in its struct comp (component.h).
 **
 ** Warp record (struct warp_hdr, then the SIMT stack, then registers):
-**   status   u8   W_READY | W_BARRIER | W_ATOMIC | W_FAULT | W_DONE
+**   status   u8   W_READY | W_BARRIER | W_ATOMIC | W_FAULT | W_DONE | W_WAIT
 **   sp       u8   SIMT stack entries in use (0 once every lane exited)
 **   fault    u8   fault code when status == W_FAULT
-**   pending  u8   baseline: the warp's atomics in the ROP FIFOs (rop.c);
-**                 dab: owed atom results and flags (dab.c)
+**   pending  u8   owned by the warp's atomics provider (rop.c: atomics in
+**                 flight; dab.c: owed results and a dirty flag)
 **   stack    sp x { pc u16, rpc u16, mask u32 }, unused entries zero
 **   regs     nregs x lanes x u32, register-major
-**
-** ROP FIFO (per SM x partition): count u16, pad u16, then cap atomic
-** entries (atomic_entry.h) in arrival order, unused zero.
 */
 #ifndef GPUMC_GPU_H
 #define GPUMC_GPU_H
@@ -33,27 +23,13 @@
 #include "machines/program.h"
 #include "spec/spec.h"
 
-enum warp_status { W_READY = 0, W_BARRIER, W_ATOMIC, W_FAULT, W_DONE, W_FLUSHWAIT };
+/* W_ATOMIC: its atomic was taken, the warp waits for old values owed to
+** it; W_WAIT: its instruction waits (a fence, a full buffer, pcommit). */
+enum warp_status { W_READY = 0, W_BARRIER, W_ATOMIC, W_FAULT, W_DONE, W_WAIT };
 
 enum fault_code {
 	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO
 };
-
-/* Action kinds of the GPU machine. */
-enum {
-	GPU_A_ISSUE = ACT_MODEL, /* subject warp issues its next instruction  */
-	GPU_A_ROP,               /* a ROP performs the head of a FIFO (arg = queue) */
-	GPU_A_FLUSH,             /* DAB: buffers flush (arg = SM for nr-cif, else all) */
-	GPU_A_DRAIN,             /* DAB: a partition applies a flushed entry (arg = queue) */
-	GPU_A_EVICT,             /* persist: the L2 evicts a dirty word (arg = word) */
-	GPU_A_CLWB_DONE,         /* persist: a clwb reached the WPQ (arg = word) */
-	GPU_A_WPQ_DRAIN,         /* persist: a WPQ entry reaches NVM (arg = word) */
-	GPU_A_HOST               /* persist: the host's next step (arg = step) */
-};
-
-/* DAB options (machine "dab"). */
-enum dab_sched { DS_GTO, DS_SRR, DS_GTRR, DS_GTAR, DS_GWAT };
-enum dab_flush { DF_ORDERED, DF_NR, DF_NR_OF, DF_NR_CIF };
 
 struct gpu_cfg {
 	/* machine */
@@ -63,12 +39,12 @@ struct gpu_cfg {
 	/* concrete-mode latencies (cycles) */
 	unsigned lat_alu, lat_shared, lat_global, global_jitter, lat_icnt, icnt_jitter, lat_rop, lat_bar;
 	unsigned sched_policy; /* concrete mode: 0 GTO, 1 any ready warp at random */
-	/* DAB (machine "dab"; dab = 0 on the baseline) */
-	unsigned dab, dab_sched, buffer_level, entries, fusion, coalesce, offset_flush, flush;
+	/* DAB (dab.c, dab_sched.c) */
+	unsigned sched_rule, buffer_level, entries, fusion, coalesce, offset_flush, flush;
 	unsigned lat_flush;
 	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
-	/* persistency (machine "persist") */
-	unsigned persist, wpq_durable, lat_nvm_write, persistency, scope;
+	/* persistency (persist.c) */
+	unsigned wpq_durable, lat_nvm_write, pm_model, scope;
 	unsigned memory; /* 0 SC (memory.c), 1 ics13, 2 ics13-fixed (weakmem.c) */
 };
 
@@ -83,24 +59,21 @@ struct warp_hdr {
 _Static_assert(sizeof(struct warp_hdr) == 4, "warp header is 4 bytes");
 _Static_assert(sizeof(struct stack_entry) == 8, "stack entry is 8 bytes");
 
-/* The built machine: configuration, program and layout. */
+/* The machine-wide context every component reads. */
 struct gpu {
 	struct gpu_cfg cfg;
 	const struct program *prog;
+	const char *path;       /* the spec, for messages                       */
 	unsigned nwarps;        /* ctas * warps_per_cta                         */
 	unsigned warps_per_sm;  /* upper bound, for FIFO capacity               */
-	size_t shared_off, warp_off, warp_bytes, stack_off, reg_off, rop_off, rop_bytes;
 	unsigned nqueues;       /* sms * partitions                             */
-	unsigned rop_cap;       /* entries per ROP FIFO                         */
-	/* DAB slice (dab.c): see the layout comment there */
-	size_t dab_off, dab_sched_off, dab_buf_off, dab_buf_bytes, dab_prr_off, dab_q_off, dab_q_bytes;
-	unsigned dab_nbufs, dab_qcap;
+	/* global and shared words (memory.c), warp records (warp.c) */
+	size_t shared_off, warp_off, warp_bytes, stack_off, reg_off;
 	/* warps of each scheduler, in id order: sched_warps[sched_first[k] ..
 	** sched_first[k+1]); warp_idx[w] is w's place in its scheduler's list */
 	unsigned *sched_warps, *sched_first, *warp_idx;
-	size_t pm_off;          /* persistency slice (persist.c)                */
 	uint8_t *pc_atomic;     /* per instruction: a global atom/red?          */
-	struct program *own;    /* the kernel rewritten for a persistency model */
+	struct program *own;    /* the kernel rewritten by a component          */
 };
 
 /* Warp w's record and its parts. */
@@ -116,6 +89,18 @@ static inline uint32_t *gpu_regs(const struct gpu *g, uint8_t *sv, unsigned w)
 {
 	return (uint32_t *)(sv + g->warp_off + g->warp_bytes * w + g->reg_off);
 }
+/* Warp w's current pc (nins once it is done). */
+static inline unsigned gpu_pc(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	uint8_t *s = (uint8_t *)sv;
+	unsigned sp = gpu_warp(g, s, w)->sp;
+	return sp ? gpu_stack(g, s, w)[sp - 1].pc : (unsigned)g->prog->nins;
+}
+/* Is warp w at a global atom/red (what the atomics port takes)? */
+static inline int gpu_at_global_atomic(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	return g->pc_atomic[gpu_pc(g, sv, w)]; /* one entry past the end: 0 */
+}
 static inline unsigned gpu_cta_of(const struct gpu *g, unsigned w)
 {
 	return w / g->cfg.warps_per_cta;
@@ -124,12 +109,16 @@ static inline unsigned gpu_sm_of(const struct gpu *g, unsigned w)
 {
 	return gpu_cta_of(g, w) % g->cfg.sms;
 }
+/* The memory partition (L2 slice, ROP, memory controller) of an address:
+** interleaved every line_bytes. */
+static inline unsigned gpu_partition_of(const struct gpu *g, uint32_t addr)
+{
+	return (addr / g->cfg.line_bytes) % g->cfg.partitions;
+}
 static inline unsigned gpu_sched_of(const struct gpu *g, unsigned w)
 {
 	return gpu_sm_of(g, w) * g->cfg.schedulers + (w % g->cfg.warps_per_cta) % g->cfg.schedulers;
 }
 
-/* Build the baseline machine for a spec; NULL with messages in d. */
-struct model *gpu_build(const struct spec *s, struct diag *d);
 
 #endif

@@ -1,53 +1,122 @@
 /*
-** Sequentially consistent memory: a load or store takes effect in the step
-** that issues it.  Global memory is one segment for the whole grid; each
-** CTA has its own shared segment.  Addresses are bytes, accesses are
-** aligned 32-bit words; anything else is a fault the checker reports.
+** Sequentially consistent memory (component "mem", port mem): a load or
+** store takes effect in the step that issues it.  Global memory is one
+** segment for the whole grid; each CTA has its own shared segment.
+** Addresses are bytes, accesses are aligned 32-bit words; anything else is
+** a fault the checker reports.
+**
+** Slice: global words (4*G), then shared words per CTA (4*S*ctas), at the
+** start of the vector so that a global word's location id is its index.
 **
 ** Invariant MEM-1: words outside every declared variable do not exist (the
 ** segments are exactly the declared variables, so state vectors carry no
 ** slack).
 */
 #include "config.h"
-#include "machines/memory.h"
+#include "machines/component.h"
 
 #include <string.h>
 
-uint32_t *mem_word(const struct gpu *g, uint8_t *sv, enum space sp, unsigned cta, int sym,
-                   uint32_t addr, int *fault)
+#include "machines/alu.h"
+#include "util/strbuf.h"
+
+static long word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
+                 int *fault)
 {
+	(void)sv;
+	const struct program *p = c->g->prog;
 	if (sym >= 0) {
-		const struct symbol *s = &g->prog->syms[sym];
+		const struct symbol *s = &p->syms[sym];
 		if (addr < s->base || addr - s->base >= s->nelems * 4u) {
 			*fault = F_OOB;
-			return NULL;
+			return -1;
 		}
 	}
-	uint32_t words = sp == SP_GLOBAL ? g->prog->global_words : g->prog->shared_words;
+	uint32_t words = sp == SP_GLOBAL ? p->global_words : p->shared_words;
 	if (addr & 3) {
 		*fault = F_ALIGN;
-		return NULL;
+		return -1;
 	}
 	if (addr / 4 >= words) {
 		*fault = F_OOB;
-		return NULL;
+		return -1;
 	}
-	if (sp == SP_GLOBAL)
-		return (uint32_t *)sv + addr / 4;
-	return (uint32_t *)(sv + g->shared_off) + (size_t)cta * words + addr / 4;
+	return sp == SP_GLOBAL ? (long)(addr / 4) : (long)((size_t)cta * words + addr / 4);
 }
 
-unsigned mem_partition(const struct gpu *g, uint32_t addr)
+static uint32_t *at(const struct comp *c, const uint8_t *sv, enum space sp, long w)
 {
-	return (addr / g->cfg.line_bytes) % g->cfg.partitions;
+	return (uint32_t *)(sv + (sp == SP_GLOBAL ? 0 : c->g->shared_off)) + w;
 }
 
-void mem_init(const struct gpu *g, uint8_t *sv)
+static uint32_t load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long w)
 {
-	const struct program *p = g->prog;
+	(void)cta;
+	return *at(c, sv, sp, w);
+}
+
+static void store(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long w, uint32_t v)
+{
+	(void)cta;
+	*at(c, sv, sp, w) = v;
+}
+
+static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long w, enum atom_op op,
+                    enum vtype t, uint32_t a, uint32_t b)
+{
+	(void)cta;
+	uint32_t *x = at(c, sv, sp, w), old = *x;
+	*x = alu_atomic(op, t, old, a, b);
+	return old;
+}
+
+static const struct port_mem ops = { word, load, store, rmw };
+
+static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
+{
+	(void)c;
+	(void)d;
+	*align = 4;
+	g->shared_off = (size_t)g->prog->global_words * 4;
+	return (long)(g->shared_off + (size_t)g->prog->shared_words * 4 * g->cfg.ctas);
+}
+
+static void init(const struct comp *c, uint8_t *sv)
+{
+	const struct program *p = c->g->prog;
 	for (int i = 0; i < p->nsyms; i++) {
 		const struct symbol *s = &p->syms[i];
 		if (s->space == SP_GLOBAL)
-			memcpy(sv + s->base, s->init, (size_t)s->nelems * 4);
+			memcpy(sv + c->off + s->base, s->init, (size_t)s->nelems * 4);
 	}
 }
+
+static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
+{
+	const struct program *p = c->g->prog;
+	for (int i = 0; i < p->nsyms; i++) {
+		const struct symbol *sym = &p->syms[i];
+		if (sym->space != SP_GLOBAL)
+			continue;
+		sb_printf(out, "  %s =", sym->name);
+		if (sym->is_array)
+			sb_puts(out, " {");
+		for (uint32_t k = 0; k < sym->nelems; k++) {
+			sb_puts(out, k ? ", " : " ");
+			value_print(((const uint32_t *)sv)[sym->base / 4 + k], sym->type, out);
+		}
+		sb_puts(out, sym->is_array ? " }\n" : "\n");
+	}
+}
+
+static const void *port(const struct comp *c, enum port p)
+{
+	(void)c;
+	return p == P_MEM ? &ops : NULL;
+}
+
+const struct comp_def comp_mem = {
+	.name = "mem", .desc = "SC global memory and per-CTA shared memory",
+	.provides = PORT(P_MEM),
+	.layout = layout, .init = init, .print = print, .port = port,
+};

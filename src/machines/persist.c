@@ -9,8 +9,8 @@
 **   store        -> dirty in L2                          [pm_dirty]
 **   dirty        -> WPQ  by an eviction (any time)       [EVICT]
 **                        or a completed clwb             [CLWB_DONE]
-**                        or an l2wb pass                 [pm_issue, l2wb]
-**   st.wt        -> WPQ directly, acked once in NVM      [pm_issue]
+**                        or an l2wb pass                 [pm_op, l2wb]
+**   st.wt        -> WPQ directly, acked once in NVM      [pm_op]
 **   WPQ          -> NVM  (any entry, any order)          [WPQ_DRAIN]
 **   any state    -> CRASH: NVM (+ the WPQs if durable) survives
 **
@@ -25,25 +25,38 @@
 ** while it runs, other warps' global accesses wait (it "blocks subsequent
 ** L2 accesses").
 **
-** State slice (at g->pm_off): nvm u32[G], wpq u32[G], clwb u32[G] and
+** Component "persist": it wraps the mem port (a store or atomic leaves its
+** word dirty) and provides order (sfence/membar wait for acks, pcommit
+** for empty WPQs), pm (clwb, st.wt, l2wb), gate (the host's launch; an
+** l2wb blocks L2 accesses) and the crash hooks; it requires the inner mem
+** and warps.  The host program is part of it.
+**
+** Slice: nvm u32[G], wpq u32[G], clwb u32[G] and
 ** wt u32[G] (warps waiting on that word's clwb / st.wt), per warp
 ** {outstanding u8, pad u8, l2wb cursor u16 (0: none, else next word + 1)},
 ** flags u8[G] (PM_DIRTY, PM_INWPQ).
-** Invariants: PM-1 a word is never both dirty and in the WPQ with the same
-** value pending twice -- eviction moves it; PM-2 a warp's outstanding
-** count equals the number of clwb/wt masks holding its bit.
+** Invariants: PM-2 a warp's outstanding count equals the number of
+** clwb/wt masks holding its bit; PM-3 the host's ninwpq and nclwb equal
+** the number of PM_INWPQ flags and of non-zero clwb masks; PM-4 flags hold
+** only PM_DIRTY and PM_INWPQ.
 */
 #include "config.h"
-#include "machines/persist.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "machines/alu.h"
-#include "machines/memory.h"
-#include "machines/rop.h"
-#include "machines/warp.h"
+#include "machines/component.h"
+#include "machines/idempotency.h"
+#include "machines/persist_models.h"
 #include "util/strbuf.h"
+
+enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST };
+
+#define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
+#define WC(c) (REQ(c, P_WARPS)->c)
+#define INNER(c) ((const struct port_mem *)port_ops(c, P_MEM))
+#define IC(c) (REQ(c, P_MEM)->c)
 
 enum { PM_DIRTY = 1, PM_INWPQ = 2 };
 
@@ -54,25 +67,29 @@ struct pm_warp {
 
 #define G_WORDS(g) ((g)->prog->global_words)
 
-static uint32_t *nvm(const struct gpu *g, const uint8_t *sv)
+static uint32_t *nvm(const struct comp *c, const uint8_t *sv)
 {
-	return (uint32_t *)(sv + g->pm_off);
+	return (uint32_t *)(sv + c->off);
 }
-static uint32_t *wpq(const struct gpu *g, const uint8_t *sv)
+static uint32_t *wpq(const struct comp *c, const uint8_t *sv)
 {
-	return nvm(g, sv) + G_WORDS(g);
+	const struct gpu *g = c->g;
+	return nvm(c, sv) + G_WORDS(g);
 }
-static uint32_t *clwb_mask(const struct gpu *g, const uint8_t *sv)
+static uint32_t *clwb_mask(const struct comp *c, const uint8_t *sv)
 {
-	return wpq(g, sv) + G_WORDS(g);
+	const struct gpu *g = c->g;
+	return wpq(c, sv) + G_WORDS(g);
 }
-static uint32_t *wt_mask(const struct gpu *g, const uint8_t *sv)
+static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv)
 {
-	return clwb_mask(g, sv) + G_WORDS(g);
+	const struct gpu *g = c->g;
+	return clwb_mask(c, sv) + G_WORDS(g);
 }
-static struct pm_warp *pw(const struct gpu *g, const uint8_t *sv, unsigned w)
+static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	return (struct pm_warp *)(wt_mask(g, sv) + G_WORDS(g)) + w;
+	const struct gpu *g = c->g;
+	return (struct pm_warp *)(wt_mask(c, sv) + G_WORDS(g)) + w;
 }
 /* The host program: step index, and word cursor + 1 of a cudaL2WB or
 ** copy in progress.  Also the number of words in a WPQ and with a clwb
@@ -84,138 +101,122 @@ struct pm_host {
 	uint32_t ninwpq, nclwb;
 };
 
-static struct pm_host *host(const struct gpu *g, const uint8_t *sv)
+static struct pm_host *host(const struct comp *c, const uint8_t *sv)
 {
-	return (struct pm_host *)pw(g, sv, g->nwarps);
+	const struct gpu *g = c->g;
+	return (struct pm_host *)pw(c, sv, g->nwarps);
 }
 
-static uint8_t *flags(const struct gpu *g, const uint8_t *sv)
+static uint8_t *flags(const struct comp *c, const uint8_t *sv)
 {
-	return (uint8_t *)(host(g, sv) + 1);
+	return (uint8_t *)(host(c, sv) + 1);
 }
 
-size_t pm_layout(struct gpu *g, size_t off)
+static void init(const struct comp *c, uint8_t *sv)
 {
-	/* cursors are u16 word counts (checked by gpu_build: G <= 65000) */
-	g->pm_off = off;
-	size_t n = 16 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) +
-	           G_WORDS(g);
-	return (n + 7) & ~(size_t)7;
-}
-
-void pm_init(const struct gpu *g, uint8_t *sv)
-{
+	const struct gpu *g = c->g;
 	/* the initial data is in device memory, i.e. NVM */
-	memcpy(nvm(g, sv), sv, 4 * (size_t)G_WORDS(g));
+	memcpy(nvm(c, sv), sv, 4 * (size_t)G_WORDS(g)); /* the mem slice starts the vector */
 }
 
-void pm_dirty(const struct gpu *g, uint8_t *sv, uint32_t word)
+static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
 {
-	flags(g, sv)[word] |= PM_DIRTY;
+	flags(c, sv)[word] |= PM_DIRTY;
 }
 
-int pm_l2wb_busy(const struct gpu *g, const uint8_t *sv)
+static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 {
+	const struct gpu *g = c->g;
 	for (unsigned w = 0; w < g->nwarps; w++)
-		if (pw(g, sv, w)->cursor)
+		if (pw(c, sv, w)->cursor)
 			return 1;
 	return 0;
 }
 
 /* Word `word` now has an entry in its WPQ. */
-static void into_wpq(const struct gpu *g, uint8_t *sv, uint32_t word, uint32_t value)
+static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t value)
 {
-	uint8_t *f = &flags(g, sv)[word];
+	uint8_t *f = &flags(c, sv)[word];
 	if (!(*f & PM_INWPQ))
-		host(g, sv)->ninwpq++;
-	wpq(g, sv)[word] = value;
+		host(c, sv)->ninwpq++;
+	wpq(c, sv)[word] = value;
 	*f = PM_INWPQ; /* and no longer dirty */
 }
 
 /* The dirty word leaves the L2 for its WPQ. */
-static void write_back(const struct gpu *g, uint8_t *sv, uint32_t word)
+static void write_back(const struct comp *c, uint8_t *sv, uint32_t word)
 {
-	if (flags(g, sv)[word] & PM_DIRTY)
-		into_wpq(g, sv, word, ((uint32_t *)sv)[word]);
+	if (flags(c, sv)[word] & PM_DIRTY)
+		into_wpq(c, sv, word, ((uint32_t *)sv)[word]);
 }
 
 /* One step of an L2 write-back pass (the l2wb instruction, cudaL2WB):
 ** the next line (line_bytes) is written back, so a crash can come between
 ** any two lines.  *cursor is the next word + 1 (0: not started); returns
 ** 1 when the pass is over. */
-static int l2wb_step(const struct gpu *g, uint8_t *sv, uint16_t *cursor)
+static int l2wb_step(const struct comp *c, uint8_t *sv, uint16_t *cursor)
 {
+	const struct gpu *g = c->g;
 	uint32_t k = *cursor ? *cursor - 1u : 0, per = g->cfg.line_bytes / 4;
 	if (k >= G_WORDS(g)) {
 		*cursor = 0;
 		return 1;
 	}
 	for (uint32_t i = k; i < k + per && i < G_WORDS(g); i++)
-		write_back(g, sv, i);
+		write_back(c, sv, i);
 	*cursor = (uint16_t)(k + per + 1 > G_WORDS(g) + 1 ? G_WORDS(g) + 1 : k + per + 1);
 	return 0;
 }
 
 /* The warps in mask got their acknowledgement. */
-static void ack(const struct gpu *g, uint8_t *sv, uint32_t mask)
+static void ack(const struct comp *c, uint8_t *sv, uint32_t mask)
 {
 	for (unsigned w = 0; mask; w++, mask >>= 1)
 		if (mask & 1)
-			pw(g, sv, w)->outstanding--;
+			pw(c, sv, w)->outstanding--;
 }
 
-static int wpq_empty(const struct gpu *g, const uint8_t *sv)
+static int wpq_empty(const struct comp *c, const uint8_t *sv)
 {
-	return host(g, sv)->ninwpq == 0;
+	return host(c, sv)->ninwpq == 0;
 }
 
-/* Warps waiting at sfence/membar/pcommit whose condition now holds. */
-void pm_wake(const struct gpu *g, uint8_t *sv)
+/* Acknowledgements arrived or a WPQ drained: waiting warps re-check. */
+static void pm_wake(const struct comp *c, uint8_t *sv)
 {
-	int empty = -1;
-	for (unsigned w = 0; w < g->nwarps; w++) {
-		struct warp_hdr *h = gpu_warp(g, sv, w);
-		if (h->status != W_ATOMIC || h->pending)
-			continue;
-		enum opcode op = g->prog->ins[warp_pc(g, sv, w)].op;
-		if ((op == OP_SFENCE || op == OP_MEMBAR) && !pw(g, sv, w)->outstanding) {
-			warp_advance(g, sv, w);
-		} else if (op == OP_PCOMMIT) {
-			if (empty < 0)
-				empty = wpq_empty(g, sv);
-			if (empty)
-				warp_advance(g, sv, w);
-		}
-	}
+	for (unsigned w = 0; w < c->g->nwarps; w++)
+		if (WARPS(c)->waiting(WC(c), sv, w))
+			WARPS(c)->resume(WC(c), sv, w);
 }
 
 /* The global word lane l of warp w addresses, or -1 after faulting it. */
-static long lane_word(const struct gpu *g, uint8_t *sv, unsigned w, unsigned l, const struct instr *in)
+static long lane_word(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, const struct instr *in)
 {
+	const struct gpu *g = c->g;
+	(void)g;
 	int fault = 0;
-	uint32_t *word = mem_word(g, sv, SP_GLOBAL, 0, in->addr.sym, warp_address(g, sv, w, l), &fault);
-	if (!word) {
-		warp_fault(g, sv, w, fault);
-		return -1;
-	}
-	return word - (uint32_t *)sv;
+	long word = INNER(c)->word(IC(c), sv, SP_GLOBAL, 0, in->addr.sym, WARPS(c)->address(WC(c), sv, w, l), &fault);
+	if (word < 0)
+		WARPS(c)->fault(WC(c), sv, w, fault);
+	return word;
 }
 
 /* Warp w now waits for the acknowledgement of word i in mask[i]. */
-static void await(const struct gpu *g, uint8_t *sv, unsigned w, uint32_t *mask)
+static void await(const struct comp *c, uint8_t *sv, unsigned w, uint32_t *mask)
 {
-	if (!*mask && mask >= clwb_mask(g, sv) && mask < clwb_mask(g, sv) + G_WORDS(g))
-		host(g, sv)->nclwb++;
+	const struct gpu *g = c->g;
+	if (!*mask && mask >= clwb_mask(c, sv) && mask < clwb_mask(c, sv) + G_WORDS(g))
+		host(c, sv)->nclwb++;
 	if (!(*mask & (1u << w))) {
 		*mask |= 1u << w;
-		pw(g, sv, w)->outstanding++;
+		pw(c, sv, w)->outstanding++;
 	}
 }
 
-int pm_issue(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
+static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
-	struct pm_warp *p = pw(g, sv, w);
-	struct warp_hdr *h = gpu_warp(g, sv, w);
+	const struct gpu *g = c->g;
+	struct pm_warp *p = pw(c, sv, w);
 	switch (in->op) {
 	case OP_ST:
 		if (!in->wt || in->space != SP_GLOBAL)
@@ -226,73 +227,144 @@ int pm_issue(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *i
 		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
 			if (!(m >> l & 1))
 				continue;
-			long i = lane_word(g, sv, w, l, in);
+			long i = lane_word(c, sv, w, l, in);
 			if (i < 0)
 				return 1;
 			if (in->op == OP_CLWB) {
-				await(g, sv, w, &clwb_mask(g, sv)[i]);
+				await(c, sv, w, &clwb_mask(c, sv)[i]);
 				continue;
 			}
 			/* st.wt: the L2 copy stays clean, the value goes to the
 			** WPQ and is acknowledged once it is in NVM */
-			((uint32_t *)sv)[i] = warp_operand(g, sv, w, l, &in->src[0]);
-			into_wpq(g, sv, (uint32_t)i, ((uint32_t *)sv)[i]);
-			await(g, sv, w, &wt_mask(g, sv)[i]);
+			uint32_t v = WARPS(c)->operand(WC(c), sv, w, l, &in->src[0]);
+			INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
+			into_wpq(c, sv, (uint32_t)i, v);
+			await(c, sv, w, &wt_mask(c, sv)[i]);
 		}
-		warp_advance(g, sv, w);
-		return 1;
-	case OP_SFENCE:
-	case OP_MEMBAR:
-		if (p->outstanding || h->pending) {
-			h->status = W_ATOMIC; /* until the acknowledgements are in */
-			return 1;
-		}
-		warp_advance(g, sv, w);
-		return 1;
-	case OP_PCOMMIT:
-		if (!wpq_empty(g, sv)) {
-			h->status = W_ATOMIC; /* until every WPQ drained */
-			return 1;
-		}
-		warp_advance(g, sv, w);
+		WARPS(c)->advance(WC(c), sv, w);
 		return 1;
 	case OP_L2WB:
-		if (l2wb_step(g, sv, &p->cursor))
-			warp_advance(g, sv, w);
+		if (l2wb_step(c, sv, &p->cursor))
+			WARPS(c)->advance(WC(c), sv, w);
 		return 1;
 	default:
 		return 0;
 	}
 }
 
+/* Concrete mode: the words warp w's clwb or st.wt addresses can be acted
+** on by their memory controller after delay cycles. */
+static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in,
+                         struct timing *t)
+{
+	const struct gpu_cfg *cf = &c->g->cfg;
+	unsigned delay;
+	if (in->op == OP_CLWB) /* the write-back request crosses the interconnect */
+		delay = cf->lat_icnt;
+	else if ((in->op == OP_LD || in->op == OP_ST) && in->wt) /* the data crosses, then is written */
+		delay = cf->lat_icnt + cf->lat_nvm_write;
+	else
+		return;
+	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
+	for (unsigned l = 0; l < cf->threads_per_warp; l++)
+		if (mask >> l & 1) {
+			t->upd[t->n].subject = c->subj0[0] + WARPS(c)->address(WC(c), sv, w, l) / 4;
+			t->upd[t->n++].delay = delay;
+		}
+}
+
+/* sfence and membar wait for this warp's acknowledgements; pcommit for
+** every WPQ to drain; bar.sync for neither. */
+static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
+{
+	if (op == OP_SFENCE || op == OP_MEMBAR)
+		return !pw(c, sv, w)->outstanding;
+	if (op == OP_PCOMMIT)
+		return wpq_empty(c, sv);
+	return 1;
+}
+
+static int pm_kernel_launched(const struct comp *c, const uint8_t *sv);
+static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
+
+/* A warp issues once the host launched the kernel; while an l2wb walks
+** the L2, other warps' global accesses wait ("blocks subsequent L2
+** accesses"). */
+static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	if (!pm_kernel_launched(c, sv))
+		return 0;
+	unsigned pc = gpu_pc(g, sv, w);
+	if (pc >= (unsigned)g->prog->nins)
+		return 1;
+	const struct instr *in = &g->prog->ins[pc];
+	int global = in->op == OP_CLWB ||
+	             ((in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED) &&
+	              in->space == SP_GLOBAL);
+	return !global || !pm_l2wb_busy(c, sv);
+}
+
+/* {=== The mem port: the inner memory, and a dirty L2 word per store ==== */
+
+static long m_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
+                   int *fault)
+{
+	return INNER(c)->word(IC(c), sv, sp, cta, sym, addr, fault);
+}
+
+static uint32_t m_load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long word)
+{
+	return INNER(c)->load(IC(c), sv, sp, cta, word);
+}
+
+static void m_store(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, uint32_t v)
+{
+	INNER(c)->store(IC(c), sv, sp, cta, word, v);
+	if (sp == SP_GLOBAL)
+		pm_dirty(c, sv, (uint32_t)word);
+}
+
+static uint32_t m_rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, enum atom_op op,
+                      enum vtype t, uint32_t a, uint32_t b)
+{
+	uint32_t old = INNER(c)->rmw(IC(c), sv, sp, cta, word, op, t, a, b);
+	if (sp == SP_GLOBAL) /* performed in the L2 */
+		pm_dirty(c, sv, (uint32_t)word);
+	return old;
+}
+
+/* }=== */
+
 /* Environment actions: arg = word.  EVICT and CRASH have no
 ** concrete-mode unit (concrete runs keep dirty lines until something
 ** writes them back, and never crash); with `timed` they are left out. */
-unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out, int timed)
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
 {
-	unsigned n = 0, mc = g->cfg.sms * g->cfg.schedulers;
-	const uint8_t *f = flags(g, sv);
-	const struct pm_host *cnt = host(g, sv);
+	(void)before;
+	(void)nb;
+	const struct gpu *g = c->g;
+	unsigned n = 0, mc = c->unit0[0];
+	const uint8_t *f = flags(c, sv);
+	const struct pm_host *cnt = host(c, sv);
 	if (!timed || cnt->ninwpq || cnt->nclwb)
 		for (uint32_t i = 0; i < G_WORDS(g); i++) {
-			unsigned p = mem_partition(g, i * 4);
-			if (clwb_mask(g, sv)[i])
-				out[n++] = (struct action){ GPU_A_CLWB_DONE, (uint16_t)(mc + p),
-				                            g->nwarps + g->nqueues + g->cfg.sms + 1 + i, i };
+			unsigned p = gpu_partition_of(g, i * 4);
+			if (clwb_mask(c, sv)[i])
+				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)(mc + p), c->subj0[0] + i, i };
 			if (f[i] & PM_DIRTY && !timed)
-				out[n++] = (struct action){ GPU_A_EVICT, UINT16_MAX, 0, i };
+				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
 			if (f[i] & PM_INWPQ)
-				out[n++] = (struct action){ GPU_A_WPQ_DRAIN, (uint16_t)(mc + p),
-				                            g->nwarps + g->nqueues + g->cfg.sms + 1 + i, i };
+				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)(mc + p), c->subj0[0] + i, i };
 		}
 	/* the host's next step */
-	const struct pm_host *hs = host(g, sv);
+	const struct pm_host *hs = host(c, sv);
 	if (hs->pc < g->prog->nhost) {
 		const struct host_step *st = &g->prog->host[hs->pc];
 		int after = g->prog->launch_at < 0 || hs->pc > g->prog->launch_at;
-		if ((!after || pm_kernel_done(g, sv)) && (st->op != H_PCOMMIT || wpq_empty(g, sv)))
-			out[n++] = (struct action){ GPU_A_HOST, (uint16_t)(mc + g->cfg.partitions),
-			                            g->nwarps + g->nqueues + g->cfg.sms + 1 + G_WORDS(g), hs->pc };
+		if ((!after || pm_kernel_done(c, sv)) && (st->op != H_PCOMMIT || wpq_empty(c, sv)))
+			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
 	}
 	if (!timed)
 		out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
@@ -300,23 +372,23 @@ unsigned pm_enabled(const struct gpu *g, const uint8_t *sv, struct action *out, 
 }
 
 /* The kernel is over when every warp exited and its atomics were
-** performed (cudaDeviceSynchronize waits for both). */
-int pm_kernel_done(const struct gpu *g, const uint8_t *sv)
+** performed (cudaDeviceSynchronize waits for both): every other component
+** owes nothing. */
+static int pm_kernel_done(const struct comp *c, const uint8_t *sv)
 {
-	for (unsigned w = 0; w < g->nwarps; w++)
-		if (gpu_warp(g, (uint8_t *)sv, w)->status != W_DONE)
-			return 0;
-	return rop_quiescent(g, sv);
+	return compose_others_quiescent(c, sv);
 }
 
-int pm_kernel_launched(const struct gpu *g, const uint8_t *sv)
+static int pm_kernel_launched(const struct comp *c, const uint8_t *sv)
 {
-	return g->prog->launch_at < 0 || host(g, sv)->pc > g->prog->launch_at;
+	const struct gpu *g = c->g;
+	return g->prog->launch_at < 0 || host(c, sv)->pc > g->prog->launch_at;
 }
 
-int pm_host_done(const struct gpu *g, const uint8_t *sv)
+static int quiescent(const struct comp *c, const uint8_t *sv)
 {
-	return host(g, sv)->pc >= g->prog->nhost;
+	const struct gpu *g = c->g;
+	return host(c, sv)->pc >= g->prog->nhost;
 }
 
 /* Words of step variable sym (element index, or all of it). */
@@ -331,14 +403,15 @@ static void var_words(const struct gpu *g, int sym, long index, uint32_t *first,
 ** copies a word per step, so a crash can hit them mid-way; a host store
 ** goes through the L2 like a kernel's; `persist` is the host's clwb;
 ** sfence into persistent host memory: the variable is durable at once. */
-static void host_step(const struct gpu *g, uint8_t *sv)
+static void host_step(const struct comp *c, uint8_t *sv)
 {
-	struct pm_host *hs = host(g, sv);
+	const struct gpu *g = c->g;
+	struct pm_host *hs = host(c, sv);
 	const struct host_step *st = &g->prog->host[hs->pc];
 	uint32_t *vis = (uint32_t *)sv, first, n;
 	switch (st->op) {
 	case H_L2WB:
-		if (!l2wb_step(g, sv, &hs->cursor))
+		if (!l2wb_step(c, sv, &hs->cursor))
 			return;
 		break;
 	case H_COPY:
@@ -352,7 +425,7 @@ static void host_step(const struct gpu *g, uint8_t *sv)
 			uint32_t soff = st->index >= 0 ? st->value : k;
 			uint32_t d = g->prog->syms[st->sym].base / 4 + off;
 			vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
-			pm_dirty(g, sv, d);
+			pm_dirty(c, sv, d);
 			hs->cursor++;
 			return;
 		}
@@ -362,16 +435,16 @@ static void host_step(const struct gpu *g, uint8_t *sv)
 		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
 			vis[first + k] = st->value;
-			pm_dirty(g, sv, first + k);
+			pm_dirty(c, sv, first + k);
 		}
 		break;
 	case H_PERSIST:
 		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
-			nvm(g, sv)[first + k] = vis[first + k];
-			if (flags(g, sv)[first + k] & PM_INWPQ)
+			nvm(c, sv)[first + k] = vis[first + k];
+			if (flags(c, sv)[first + k] & PM_INWPQ)
 				hs->ninwpq--;
-			flags(g, sv)[first + k] = 0;
+			flags(c, sv)[first + k] = 0;
 		}
 		break;
 	default: /* sync, pcommit (enabled once the WPQs are empty), launch */
@@ -380,39 +453,40 @@ static void host_step(const struct gpu *g, uint8_t *sv)
 	hs->pc++;
 }
 
-void pm_apply(const struct gpu *g, uint8_t *sv, const struct action *a)
+static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
 	uint32_t i = a->arg;
-	switch (a->kind) {
-	case GPU_A_EVICT:
-		write_back(g, sv, i);
+	switch (a->kind - c->kind0) {
+	case K_EVICT:
+		write_back(c, sv, i);
 		break;
-	case GPU_A_CLWB_DONE:
-		write_back(g, sv, i); /* a clean line just acknowledges */
-		ack(g, sv, clwb_mask(g, sv)[i]);
-		clwb_mask(g, sv)[i] = 0;
-		host(g, sv)->nclwb--;
-		pm_wake(g, sv);
+	case K_CLWB_DONE:
+		write_back(c, sv, i); /* a clean line just acknowledges */
+		ack(c, sv, clwb_mask(c, sv)[i]);
+		clwb_mask(c, sv)[i] = 0;
+		host(c, sv)->nclwb--;
+		pm_wake(c, sv);
 		break;
-	case GPU_A_HOST:
-		host_step(g, sv);
+	case K_HOST:
+		host_step(c, sv);
 		break;
-	case GPU_A_WPQ_DRAIN:
-		nvm(g, sv)[i] = wpq(g, sv)[i];
-		wpq(g, sv)[i] = 0;
-		flags(g, sv)[i] &= (uint8_t)~PM_INWPQ;
-		host(g, sv)->ninwpq--;
-		ack(g, sv, wt_mask(g, sv)[i]);
-		wt_mask(g, sv)[i] = 0;
-		pm_wake(g, sv);
+	case K_WPQ_DRAIN:
+		nvm(c, sv)[i] = wpq(c, sv)[i];
+		wpq(c, sv)[i] = 0;
+		flags(c, sv)[i] &= (uint8_t)~PM_INWPQ;
+		host(c, sv)->ninwpq--;
+		ack(c, sv, wt_mask(c, sv)[i]);
+		wt_mask(c, sv)[i] = 0;
+		pm_wake(c, sv);
 		break;
-	default: /* ACT_CRASH is the explorer's; applying it changes nothing */
+	default:
 		break;
 	}
 }
 
-static void word_name(const struct gpu *g, uint32_t i, struct strbuf *out)
+static void word_name(const struct comp *c, uint32_t i, struct strbuf *out)
 {
+	const struct gpu *g = c->g;
 	for (int k = 0; k < g->prog->nsyms; k++) {
 		const struct symbol *s = &g->prog->syms[k];
 		if (s->space == SP_GLOBAL && i >= s->base / 4 && i < s->base / 4 + s->nelems) {
@@ -425,13 +499,14 @@ static void word_name(const struct gpu *g, uint32_t i, struct strbuf *out)
 	}
 }
 
-void pm_describe(const struct gpu *g, const uint8_t *sv, const struct action *a, struct strbuf *out)
+static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
+	const struct gpu *g = c->g;
 	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit (WPQs drained)",
 		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)" };
-	switch (a->kind) {
-	case GPU_A_HOST: {
-		const struct pm_host *hs = host(g, sv);
+	switch (a->kind == ACT_CRASH ? -1 : (int)(a->kind - c->kind0)) {
+	case K_HOST: {
+		const struct pm_host *hs = host(c, sv);
 		const struct host_step *st = &g->prog->host[a->arg];
 		sb_printf(out, "host step %u: %s", a->arg + 1, hname[st->op]);
 		if (st->op == H_COPY || st->op == H_STORE || st->op == H_PERSIST) {
@@ -456,34 +531,36 @@ void pm_describe(const struct gpu *g, const uint8_t *sv, const struct action *a,
 		}
 		return;
 	}
-	case GPU_A_EVICT: sb_puts(out, "L2 evicts dirty "); break;
-	case GPU_A_CLWB_DONE: sb_puts(out, "clwb reaches the WPQ for "); break;
-	case GPU_A_WPQ_DRAIN: sb_puts(out, "WPQ drains to NVM: "); break;
+	case K_EVICT: sb_puts(out, "L2 evicts dirty "); break;
+	case K_CLWB_DONE: sb_puts(out, "clwb reaches the WPQ for "); break;
+	case K_WPQ_DRAIN: sb_puts(out, "WPQ drains to NVM: "); break;
 	default: sb_puts(out, "CRASH: power fails; only the persistence domain survives"); return;
 	}
-	word_name(g, a->arg, out);
+	word_name(c, a->arg, out);
 }
 
-void pm_print(const struct gpu *g, const uint8_t *sv, struct strbuf *out)
+static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 {
-	const uint8_t *f = flags(g, sv);
+	const struct gpu *g = c->g;
+	const uint8_t *f = flags(c, sv);
 	for (uint32_t i = 0; i < G_WORDS(g); i++) {
-		if (!f[i] && nvm(g, sv)[i] == ((const uint32_t *)sv)[i])
+		if (!f[i] && nvm(c, sv)[i] == ((const uint32_t *)sv)[i])
 			continue;
 		sb_puts(out, "  ");
-		word_name(g, i, out);
-		sb_printf(out, ": NVM %u%s", nvm(g, sv)[i], f[i] & PM_DIRTY ? ", dirty in L2" : "");
+		word_name(c, i, out);
+		sb_printf(out, ": NVM %u%s", nvm(c, sv)[i], f[i] & PM_DIRTY ? ", dirty in L2" : "");
 		if (f[i] & PM_INWPQ)
-			sb_printf(out, ", WPQ holds %u", wpq(g, sv)[i]);
+			sb_printf(out, ", WPQ holds %u", wpq(c, sv)[i]);
 		sb_putc(out, '\n');
 	}
 }
 
 /* Does recovery step st apply to CTA cta (its `where` condition)?  -1
 ** with why when the variable has no element for that CTA. */
-static int cta_selected(const struct gpu *g, const uint8_t *img, const struct host_step *st, unsigned cta,
+static int cta_selected(const struct comp *c, const uint8_t *img, const struct host_step *st, unsigned cta,
                         struct strbuf *why)
 {
+	const struct gpu *g = c->g;
 	if (!st->where)
 		return 1;
 	const struct symbol *s = &g->prog->syms[st->wsym];
@@ -498,20 +575,23 @@ static int cta_selected(const struct gpu *g, const uint8_t *img, const struct ho
 ** afresh and run along one schedule -- the first warp that can issue,
 ** atomics performed in order -- which is every schedule's result for a
 ** deterministic kernel (gpumc check verifies that separately). */
-static int relaunch(const struct model *m, const struct gpu *g, uint8_t *img, const struct host_step *st,
-                    struct strbuf *why)
+static int relaunch(const struct comp *c, uint8_t *img, const struct host_step *st, struct strbuf *why)
 {
+	const struct gpu *g = c->g;
+	const struct model *m = c->m;
+	const struct comp *wc = WC(c);
+	memset(img + wc->off, 0, wc->size);
+	wc->def->init(wc, img);
 	for (unsigned w = 0; w < g->nwarps; w++) {
-		memset(gpu_warp(g, img, w), 0, g->warp_bytes);
-		int run = cta_selected(g, img, st, gpu_cta_of(g, w), why);
+		int run = cta_selected(c, img, st, gpu_cta_of(g, w), why);
 		if (run < 0)
 			return 0;
-		if (run)
-			warp_init(g, img, w);
-		else
+		if (!run) {
+			memset(gpu_warp(g, img, w), 0, g->warp_bytes);
 			gpu_warp(g, img, w)->status = W_DONE;
+		}
 	}
-	host(g, img)->pc = (uint16_t)g->prog->nhost; /* the host is past its launch */
+	host(c, img)->pc = (uint16_t)g->prog->nhost; /* the host is past its launch */
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	int ok = 0;
 	for (unsigned long steps = 0; steps < 10000000ul; steps++) {
@@ -519,11 +599,10 @@ static int relaunch(const struct model *m, const struct gpu *g, uint8_t *img, co
 		/* progress only: warps, ROPs, clwb and WPQ completions (which
 		** sfence and pcommit wait for); no evictions, no crash */
 		for (k = 0; k < n; k++)
-			if (act[k].kind == GPU_A_ISSUE || act[k].kind == GPU_A_ROP || act[k].kind == GPU_A_CLWB_DONE ||
-			    act[k].kind == GPU_A_WPQ_DRAIN)
+			if (act[k].kind != ACT_CRASH && !(compose_kind_flags(m, act[k].kind) & KF_ENV))
 				break;
 		if (k == n) {
-			ok = pm_kernel_done(g, img);
+			ok = pm_kernel_done(c, img);
 			if (!ok)
 				sb_puts(why, "the re-executed kernel deadlocks");
 			break;
@@ -540,14 +619,15 @@ static int relaunch(const struct model *m, const struct gpu *g, uint8_t *img, co
 	return ok;
 }
 
-int pm_reexecute(const struct model *m, const struct gpu *g, uint8_t *img, struct strbuf *why)
+static int reexecute(const struct comp *c, uint8_t *img, struct strbuf *why)
 {
 	static const struct host_step all = { .op = H_LAUNCH, .sym = -1, .sym2 = -1, .index = -1 };
-	return relaunch(m, g, img, &all, why);
+	return relaunch(c, img, &all, why);
 }
 
-int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct strbuf *why)
+static int recover(const struct comp *c, uint8_t *img, struct strbuf *why)
 {
+	const struct gpu *g = c->g;
 	uint32_t *mem = (uint32_t *)img, first, n;
 	for (int pc = 0; pc < g->prog->nrecovery; pc++) {
 		const struct host_step *st = &g->prog->recovery[pc];
@@ -565,13 +645,13 @@ int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct 
 			}
 			/* with `where`, CTA c owns the c-th equal slice of the arrays */
 			uint32_t total = g->prog->syms[st->sym].nelems, per = st->where ? total / g->cfg.ctas : total;
-			for (unsigned c = 0; c < (st->where ? g->cfg.ctas : 1u); c++) {
-				int sel = cta_selected(g, img, st, c, why);
+			for (unsigned k = 0; k < (st->where ? g->cfg.ctas : 1u); k++) {
+				int sel = cta_selected(c, img, st, k, why);
 				if (sel < 0)
 					return 0;
 				if (sel)
-					memmove(mem + g->prog->syms[st->sym].base / 4 + c * per,
-					        mem + g->prog->syms[st->sym2].base / 4 + c * per, 4 * (size_t)per);
+					memmove(mem + g->prog->syms[st->sym].base / 4 + k * per,
+					        mem + g->prog->syms[st->sym2].base / 4 + k * per, 4 * (size_t)per);
 			}
 			break;
 		}
@@ -581,7 +661,7 @@ int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct 
 				mem[first + k] = st->value;
 			break;
 		case H_LAUNCH:
-			if (!relaunch(m, g, img, st, why))
+			if (!relaunch(c, img, st, why))
 				return 0;
 			break;
 		default: /* persist, sync, l2wb, pcommit, end: the image is what counts */
@@ -591,11 +671,147 @@ int pm_recover(const struct model *m, const struct gpu *g, uint8_t *img, struct 
 	return 1;
 }
 
-void pm_durable(const struct gpu *g, const uint8_t *sv, uint8_t *img)
+static void durable(const struct comp *c, const uint8_t *sv, uint8_t *img)
 {
-	memcpy(img, nvm(g, sv), 4 * (size_t)G_WORDS(g)); /* the rest of img is zero */
+	const struct gpu *g = c->g;
+	memcpy(img, nvm(c, sv), 4 * (size_t)G_WORDS(g)); /* the rest of img is zero */
 	if (g->cfg.wpq_durable)
 		for (uint32_t i = 0; i < G_WORDS(g); i++)
-			if (flags(g, sv)[i] & PM_INWPQ)
-				((uint32_t *)img)[i] = wpq(g, sv)[i];
+			if (flags(c, sv)[i] & PM_INWPQ)
+				((uint32_t *)img)[i] = wpq(c, sv)[i];
 }
+
+/* {=== Concrete mode ==================================================== */
+
+static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                   uint64_t (*rnd)(void *), void *rng)
+{
+	(void)sv, (void)rnd, (void)rng;
+	const struct gpu_cfg *cf = &c->g->cfg;
+	t->busy = 1;
+	t->n = 0;
+	if (a->kind == c->kind0 + K_WPQ_DRAIN) {
+		/* an NVM write takes lat_nvm_write; a memory controller keeps
+		** NVM_BANKS of them in flight, so it starts one every
+		** lat_nvm_write / NVM_BANKS cycles */
+		enum { NVM_BANKS = 16 };
+		t->busy = (cf->lat_nvm_write + NVM_BANKS - 1) / NVM_BANKS;
+	} else if (a->kind == c->kind0 + K_CLWB_DONE) { /* the line is in the WPQ now */
+		t->upd[t->n].subject = c->subj0[0] + a->arg;
+		t->upd[t->n++].delay = cf->lat_nvm_write;
+	} /* a host step (or an eviction, never timed): one cycle */
+}
+
+/* }=== */
+
+static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	uint32_t nin = 0, ncl = 0;
+	unsigned out[32] = { 0 };
+	for (uint32_t i = 0; i < G_WORDS(g); i++) {
+		uint8_t f = flags(c, sv)[i];
+		if (f & ~(PM_DIRTY | PM_INWPQ)) {
+			sb_printf(why, "PM-4: word %u has flags 0x%x", i, f);
+			return 1;
+		}
+		nin += (f & PM_INWPQ) != 0;
+		ncl += clwb_mask(c, sv)[i] != 0;
+		for (unsigned w = 0; w < g->nwarps; w++)
+			out[w] += (clwb_mask(c, sv)[i] >> w & 1) + (wt_mask(c, sv)[i] >> w & 1);
+	}
+	if (nin != host(c, sv)->ninwpq || ncl != host(c, sv)->nclwb) {
+		sb_printf(why, "PM-3: %u words in WPQs and %u clwbs in flight, the counters say %u and %u", nin, ncl,
+		          host(c, sv)->ninwpq, host(c, sv)->nclwb);
+		return 1;
+	}
+	for (unsigned w = 0; w < g->nwarps; w++)
+		if (out[w] != pw(c, sv, w)->outstanding) {
+			sb_printf(why, "PM-2: warp %u counts %u outstanding acknowledgements, the masks hold %u", w,
+			          pw(c, sv, w)->outstanding, out[w]);
+			return 1;
+		}
+	return 0;
+}
+
+static const struct port_mem mem_ops = { m_word, m_load, m_store, m_rmw };
+static const struct port_order order_ops = { clear };
+static const struct port_pm pm_ops = { pm_op, timing_issue };
+static const struct port_gate gate_ops = { may_issue };
+
+static const void *port(const struct comp *c, enum port p)
+{
+	(void)c;
+	switch (p) {
+	case P_MEM: return &mem_ops;
+	case P_ORDER: return &order_ops;
+	case P_PM: return &pm_ops;
+	case P_GATE: return &gate_ops;
+	default: return NULL;
+	}
+}
+
+/* A persistency model rewrites a private copy of the kernel. */
+static int rewrite(struct gpu *g, struct strbuf *err)
+{
+	if (!g->cfg.pm_model)
+		return 0;
+	g->own = xcalloc(1, sizeof *g->own);
+	program_clone(g->own, g->prog);
+	g->prog = g->own;
+	return pm_transform(g->own, &g->cfg, err) ? -1 : 0;
+}
+
+static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
+{
+	if (G_WORDS(g) > 65000) { /* cursors are u16 word counts */
+		diag_at(d, g->path, 0, 0, "the persist machine tracks at most 65000 global words (have %u)", G_WORDS(g));
+		return -1;
+	}
+	if (g->nwarps > 32) { /* clwb/wt masks are u32 */
+		diag_at(d, g->path, 0, 0, "the persist machine tracks at most 32 warps (have %u)", g->nwarps);
+		return -1;
+	}
+	*align = 8;
+	c->max_actions = 3 * G_WORDS(g) + 2;
+	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
+	c->units[1] = (struct pool_req){ "host", 1 };
+	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
+	c->subjects[1] = (struct pool_req){ "host", 1 };
+	size_t n = 16 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
+	return (long)((n + 7) & ~(size_t)7);
+}
+
+static int idempotent(const struct comp *c, struct strbuf *why)
+{
+	return idem_kernel(c->g->prog, why);
+}
+
+static const struct kind_def kinds[] = {
+	[K_EVICT] = { "evict", SELF, KF_ENV },
+	[K_CLWB_DONE] = { "clwb-done", SELF | PORT(P_WARPS), 0 },
+	[K_WPQ_DRAIN] = { "wpq-drain", SELF | PORT(P_WARPS), 0 },
+	[K_HOST] = { "host", SELF | PORT(P_MEM), 0 },
+};
+
+#define GP(field) offsetof(struct gpu_cfg, field)
+static const struct param_def params[] = {
+	{ "ctas", 1, 1, 32, NULL, GP(ctas), "CTAs in the grid (all resident)" },
+	{ "warps_per_cta", 1, 1, 32, NULL, GP(warps_per_cta), "warps per CTA (at most 32 warps in all)" },
+	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
+	{ "persistency", 0, 0, 5, "none|strict-clwb|strict-wt|epoch-kernel|epoch-cta|epoch-loop", GP(pm_model), "rewrite the kernel for a persistency model (persist_models.c)" },
+	{ "scope", 1, 1, 1000, NULL, GP(scope), "epoch-loop: iterations of the outermost loop per epoch" },
+	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
+	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
+	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
+};
+
+const struct comp_def comp_persist = {
+	.name = "persist", .desc = "L2 dirty words, evictions, clwb, st.wt, l2wb, pcommit, sfence, WPQ per memory controller, NVM, crash points, host program",
+	.params = params, .nparams = sizeof params / sizeof params[0],
+	.provides = PORT(P_MEM) | PORT(P_ORDER) | PORT(P_PM) | PORT(P_GATE), .requires = PORT(P_MEM) | PORT(P_WARPS),
+	.kinds = kinds, .nkinds = 4, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
+	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
+	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
+	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port,
+};

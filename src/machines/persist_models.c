@@ -97,7 +97,7 @@ static int add_reg(struct program *p, const char *name, enum vtype t)
 
 int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *err)
 {
-	unsigned model = c->persistency;
+	unsigned model = c->pm_model;
 	if (model == PMM_NONE)
 		return 0;
 	if (model == PMM_EPOCH_KERNEL) {

@@ -8,75 +8,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machines/gpu.h"
+#include "machines/component.h"
+#include "machines/weakmem.h"
+#include "util/strbuf.h"
 
-#define GP(field) offsetof(struct gpu_cfg, field)
-/* Parameters every GPU machine takes (a machine may redefine a row). */
-static const struct param_def gpu_params[] = {
-	{ "sms", 1, 1, 64, NULL, GP(sms), "streaming multiprocessors; CTA c runs on SM c mod sms" },
-	{ "schedulers", 1, 1, 4, NULL, GP(schedulers), "warp schedulers per SM; warp w of a CTA goes to scheduler w mod schedulers" },
-	{ "partitions", 1, 1, 8, NULL, GP(partitions), "memory partitions (L2 slice + ROP), interleaved every line_bytes" },
-	{ "line_bytes", 256, 4, 65536, NULL, GP(line_bytes), "address interleaving granularity across partitions" },
-	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident)" },
-	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
-	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp (32 on hardware; small for exhaustive runs)" },
-	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most; fewer when the kernel has few conditional branches)" },
-	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
-	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
-	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },
-	{ "global_jitter", 200, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter] (cache hits and misses, seeded)" },
-	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
-	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
-	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed (one partition, one lane at a time)" },
-	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
-	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
-};
+/* Machines are wiring rows: components in enabled() order, and the port
+** bindings a row must name because more than one component provides them
+** (persist wraps mem: the warps and the ROP store through it). */
 
 static const struct param_def baseline_params[] = {
-	{ "memory", 0, 0, 2, "sc|ics13|ics13-fixed", GP(memory), "global memory: SC, or the ICS'13 address-queue model (straight-line kernels, weakmem.c)" },
-	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler (exhaustive mode explores every ready warp)" },
+	{ "memory", 0, 0, 2, "sc|ics13|ics13-fixed", offsetof(struct gpu_cfg, memory), "global memory: SC, or the ICS'13 address-queue model (straight-line kernels, weakmem.c)" },
 };
+static const struct comp_def *const baseline_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_rop };
+static const struct wiring baseline = { baseline_comps, 5, NULL, 0, baseline_params, 1 };
 
+static const struct comp_def *const dab_comps[] = { &comp_mem, &comp_warps, &comp_dab_sched, &comp_barrier, &comp_dab };
+static const struct wiring dab = { dab_comps, 5, NULL, 0, NULL, 0 };
 
-
-/* DAB: its determinism-aware schedulers and the atomic buffers. */
-static const struct param_def dab_params[] = {
-	{ "scheduler", 4, 0, 4, "gto|srr|gtrr|gtar|gwat", GP(dab_sched), "warp scheduler: gto (nondeterministic) or a determinism-aware one" },
-	{ "buffer", 1, 0, 1, "warp|scheduler", GP(buffer_level), "atomic buffer per warp or per warp scheduler" },
-	{ "entries", 4, 1, 1024, NULL, GP(entries), "entries per atomic buffer" },
-	{ "fusion", 1, 0, 1, "off|on", GP(fusion), "fold atomics to the same address and opcode into one entry" },
-	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "flush one transaction per 32-byte sector (concrete-mode traffic)" },
-	{ "offset_flush", 1, 0, 1, "off|on", GP(offset_flush), "SM s starts its flush at partition s mod partitions (concrete-mode timing)" },
-	{ "flush", 0, 0, 3, "ordered|nr|nr-of|nr-cif", GP(flush), "flush protocol: ordered (reorder buffers), or the relaxed variants" },
-	{ "lat_flush", 20, 0, 100000, NULL, GP(lat_flush), "cycles of the pre-flush message round before entries move" },
+static const struct comp_def *const persist_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_rop,
+	                                                 &comp_persist };
+static const struct wire persist_wires[] = {
+	{ "warps", P_MEM, "persist" }, { "rop", P_MEM, "persist" }, { "persist", P_MEM, "mem" },
 };
-
-/* Persistency: the persistence domain, NVM latencies, at most 32 warps. */
-static const struct param_def persist_params[] = {
-	{ "ctas", 1, 1, 32, NULL, GP(ctas), "CTAs in the grid (all resident)" },
-	{ "warps_per_cta", 1, 1, 32, NULL, GP(warps_per_cta), "warps per CTA (at most 32 warps in all)" },
-	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
-	{ "persistency", 0, 0, 5, "none|strict-clwb|strict-wt|epoch-kernel|epoch-cta|epoch-loop", GP(persistency), "rewrite the kernel for a persistency model (persist_models.c)" },
-	{ "scope", 1, 1, 1000, NULL, GP(scope), "epoch-loop: iterations of the outermost loop per epoch" },
-	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler" },
-	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
-	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
-	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
-};
+static const struct wiring persist = { persist_comps, 6, persist_wires, 3, NULL, 0 };
 
 static const struct machine_def machines[] = {
 	{ "baseline",
 	  "nondeterministic baseline GPU: free warp choice, SC memory, atomics at the L2/ROP with free arrival order across SMs",
-	  "scheduler (GTO / any ready warp), warp (SIMT stack, IPDOM reconvergence), memory (SC global + per-CTA shared), barrier (bar.sync), rop (per-SM FIFOs to partitions)",
-	  baseline_params, sizeof baseline_params / sizeof baseline_params[0], gpu_build },
+	  &baseline },
 	{ "dab",
 	  "Deterministic Atomic Buffering: the baseline GPU with global atomics buffered per warp or scheduler, determinism-aware schedulers and an ordered flush",
-	  "scheduler (GTO, SRR, GTRR, GTAR, GWAT), warp, memory, barrier, dab (atomic buffers, fusion, flush with pre-flush counts, per-partition flush reorder buffers; relaxed nr, nr-of, nr-cif)",
-	  dab_params, sizeof dab_params / sizeof dab_params[0], gpu_build },
+	  &dab },
 	{ "persist",
 	  "GPU persistency: the baseline GPU over NVM device memory behind a write-back L2 and write-pending queues, with a crash possible at every step",
-	  "scheduler, warp, memory, barrier, rop, persist (L2 dirty words, evictions, clwb, st.wt, l2wb, pcommit, sfence, WPQ per memory controller, NVM, crash points)",
-	  persist_params, sizeof persist_params / sizeof persist_params[0], gpu_build },
+	  &persist },
 };
 
 const char *registry_machine(const struct spec *s)
@@ -85,26 +50,9 @@ const char *registry_machine(const struct spec *s)
 	return ps ? ps->value : s->machine;
 }
 
-/* A machine's parameters: the common GPU rows, each replaced by the
-** machine's own row of that name, then the machine's other rows. */
 static unsigned machine_params(const struct machine_def *md, const struct param_def **out)
 {
-	unsigned n = 0;
-	for (size_t i = 0; i < sizeof gpu_params / sizeof gpu_params[0]; i++) {
-		const struct param_def *p = &gpu_params[i];
-		for (unsigned k = 0; k < md->nparams; k++)
-			if (!strcmp(md->params[k].name, p->name))
-				p = &md->params[k];
-		out[n++] = p;
-	}
-	for (unsigned k = 0; k < md->nparams; k++) {
-		int common = 0;
-		for (size_t i = 0; i < sizeof gpu_params / sizeof gpu_params[0]; i++)
-			common |= !strcmp(md->params[k].name, gpu_params[i].name);
-		if (!common)
-			out[n++] = &md->params[k];
-	}
-	return n;
+	return compose_params(md->wiring, out, 128);
 }
 
 const struct machine_def *registry_all(unsigned *n)
@@ -150,7 +98,24 @@ struct model *registry_build(const struct spec *s, struct diag *d)
 		sb_free(&b);
 		return NULL;
 	}
-	return md->build(s, d);
+	/* a weak memory: the kernel runs on the address-queue machine, a
+	** different family (weakmem.c) */
+	struct gpu_cfg cfg;
+	memset(&cfg, 0, sizeof cfg);
+	const struct param_def *mem = NULL, *defs[128];
+	unsigned n = machine_params(md, defs);
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(defs[i]->name, "memory"))
+			mem = defs[i];
+	if (mem) {
+		struct diag quiet;
+		diag_init(&quiet);
+		int bad = params_apply(md, s, &cfg, &quiet);
+		diag_free(&quiet);
+		if (!bad && cfg.memory)
+			return weakmem_build(s, &cfg, d);
+	}
+	return compose_build(s, md, d);
 }
 
 static void param_err(struct diag *d, const struct param_set *ps, const char *fmt, const char *a, const char *b)
@@ -243,17 +208,21 @@ void registry_print(FILE *f, int json)
 	if (json)
 		sb_puts(&b, "{\"machines\":[");
 	for (unsigned i = 0; i < n; i++) {
+		struct strbuf comps;
+		sb_init(&comps);
+		for (unsigned k = 0; k < m[i].wiring->ncomps; k++)
+			sb_printf(&comps, "%s%s (%s)", k ? ", " : "", m[i].wiring->comps[k]->name, m[i].wiring->comps[k]->desc);
 		if (json) {
 			sb_puts(&b, i ? ",{\"name\":" : "{\"name\":");
 			sb_json_str(&b, m[i].name);
 			sb_puts(&b, ",\"description\":");
 			sb_json_str(&b, m[i].desc);
 			sb_puts(&b, ",\"components\":");
-			sb_json_str(&b, m[i].components);
+			sb_json_str(&b, sb_str(&comps));
 			sb_puts(&b, ",\"parameters\":[");
 		} else {
 			sb_printf(&b, "machine %s\n  %s\n  components: %s\n  parameters:\n", m[i].name, m[i].desc,
-			          m[i].components);
+			          sb_str(&comps));
 		}
 		const struct param_def *defs[128];
 		unsigned np = machine_params(&m[i], defs);
@@ -293,6 +262,7 @@ void registry_print(FILE *f, int json)
 		}
 		if (json)
 			sb_puts(&b, "]}");
+		sb_free(&comps);
 	}
 	if (json)
 		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"deadlock_free\",\"durable\",\"recoverable\",\"persisted\",\"idempotent\"]}\n");

@@ -15,13 +15,13 @@ struct param_def {
 	const char *desc;
 };
 
+struct wiring;
+
+/* A machine: a wiring row of components (component.h). */
 struct machine_def {
 	const char *name;
 	const char *desc;
-	const char *components;
-	const struct param_def *params; /* the machine's own rows; the common GPU */
-	unsigned nparams;               /* rows (registry.c) complete them      */
-	struct model *(*build)(const struct spec *s, struct diag *d);
+	const struct wiring *wiring;
 };
 
 const struct machine_def *registry_find(const char *name);

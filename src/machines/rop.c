@@ -14,131 +14,269 @@
 ** only when the FIFOs have room for all its lanes (the interconnect's
 ** back-pressure), so no issue is ever half done.
 **
-** FIFO layout (per SM x partition): count u16, pad u16, cap entries.
-** Invariant ROP-1: warp_hdr.pending of a warp equals the number of its
-** entries in all FIFOs.
+** Component "rop": ports atomics and order; requires mem (it performs
+** through it) and warps (resume, registers).  Action ROP: partition p
+** performs the head of FIFO q (unit: the partition, subject: the FIFO).
+**
+** Slice: per SM x partition FIFO: count u16, pad u16, cap entries.
+** Invariants:
+**   ROP-1 warp_hdr.pending of a warp equals the number of its entries in
+**         all FIFOs;
+**   ROP-2 a FIFO holds at most cap entries and its unused entries and pad
+**         are zero.
 */
 #include "config.h"
-#include "machines/rop.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "machines/atomic_entry.h"
-#include "machines/barrier.h"
-#include "machines/memory.h"
-#include "machines/persist.h"
-#include "machines/warp.h"
+#include "machines/component.h"
 #include "util/strbuf.h"
 
-static uint16_t *fifo(const struct gpu *g, const uint8_t *sv, unsigned q)
+#define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
+#define WC(c) (REQ(c, P_WARPS)->c)
+
+struct rop {
+	unsigned cap;   /* entries per FIFO */
+	size_t bytes;   /* bytes per FIFO   */
+};
+#define R(c) ((const struct rop *)(c)->priv)
+
+static uint16_t *fifo(const struct comp *c, const uint8_t *sv, unsigned q)
 {
-	return (uint16_t *)(sv + g->rop_off + g->rop_bytes * q);
+	return (uint16_t *)(sv + c->off + R(c)->bytes * q);
 }
 
-static struct atomic_entry *entries(const struct gpu *g, const uint8_t *sv, unsigned q)
+static struct atomic_entry *entries(const struct comp *c, const uint8_t *sv, unsigned q)
 {
-	return (struct atomic_entry *)(sv + g->rop_off + g->rop_bytes * q + 4);
+	return (struct atomic_entry *)(sv + c->off + R(c)->bytes * q + 4);
 }
 
-unsigned rop_count(const struct gpu *g, const uint8_t *sv, unsigned q)
+static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 {
-	return fifo(g, sv, q)[0];
-}
-
-unsigned rop_head(const struct gpu *g, const uint8_t *sv, unsigned q)
-{
-	return entries(g, sv, q)[0].warp;
-}
-
-int rop_can_accept(const struct gpu *g, const uint8_t *sv, unsigned w, uint32_t m)
-{
-	unsigned need[8] = { 0 }, n = 0, sm = gpu_sm_of(g, w);
+	const struct gpu *g = c->g;
+	unsigned need[8] = { 0 }, n = 0, sm = gpu_sm_of(g, w), cap = R(c)->cap;
 	/* fast path: every FIFO of the SM has room for all the lanes, so the
 	** addresses need not be computed (this runs for every ready warp at
 	** an atomic, every cycle, in concrete mode) */
-	unsigned lanes = (unsigned)__builtin_popcount(m), room = 1;
-	for (unsigned p = 0; p < g->cfg.partitions && room; p++)
-		room = fifo(g, sv, sm * g->cfg.partitions + p)[0] + lanes <= g->rop_cap;
-	if (room)
+	unsigned lanes = (unsigned)__builtin_popcount(m), ok = 1;
+	for (unsigned p = 0; p < g->cfg.partitions && ok; p++)
+		ok = fifo(c, sv, sm * g->cfg.partitions + p)[0] + lanes <= cap;
+	if (ok)
 		return gpu_warp(g, (uint8_t *)sv, w)->pending + lanes <= 255;
 	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
 		if (m >> l & 1) {
-			need[mem_partition(g, warp_address(g, (uint8_t *)sv, w, l))]++;
+			need[gpu_partition_of(g, WARPS(c)->address(WC(c), sv, w, l))]++;
 			n++;
 		}
 	if (gpu_warp(g, (uint8_t *)sv, w)->pending + n > 255)
 		return 0;
 	for (unsigned p = 0; p < g->cfg.partitions; p++)
-		if (fifo(g, sv, sm * g->cfg.partitions + p)[0] + need[p] > g->rop_cap)
+		if (fifo(c, sv, sm * g->cfg.partitions + p)[0] + need[p] > cap)
 			return 0;
 	return 1;
 }
 
-void rop_send(const struct gpu *g, uint8_t *sv, unsigned w, uint32_t m)
+static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 {
-	const struct instr *in = &g->prog->ins[warp_pc(g, sv, w)];
-	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
-		int fault = 0;
-		if (m >> l & 1 && !mem_word(g, sv, SP_GLOBAL, 0, in->addr.sym, warp_address(g, sv, w, l), &fault)) {
-			warp_fault(g, sv, w, fault);
-			return;
-		}
-	}
+	const struct gpu *g = c->g;
+	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
+	if (atomic_entry_check(c, sv, w, m, in))
+		return PUSH_DONE; /* the warp faulted */
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	unsigned sm = gpu_sm_of(g, w);
 	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
 		if (!(m >> l & 1))
 			continue;
-		struct atomic_entry e = atomic_entry_of(g, sv, w, l, in);
-		unsigned q = sm * g->cfg.partitions + mem_partition(g, e.addr);
-		uint16_t *f = fifo(g, sv, q);
-		entries(g, sv, q)[f[0]++] = e;
+		struct atomic_entry e = atomic_entry_of(c, sv, w, l, in);
+		unsigned q = sm * g->cfg.partitions + gpu_partition_of(g, e.addr);
+		uint16_t *f = fifo(c, sv, q);
+		entries(c, sv, q)[f[0]++] = e;
 		h->pending++;
 	}
-	if (in->op == OP_ATOM)
-		h->status = W_ATOMIC; /* until the old values are back */
-	else
-		warp_advance(g, sv, w);
+	return in->op == OP_ATOM ? PUSH_WAIT_VALUES : PUSH_DONE;
 }
 
-int rop_fence_clear(const struct gpu *g, const uint8_t *sv, unsigned w)
+static int owed(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	return gpu_warp(g, (uint8_t *)sv, w)->pending == 0;
+	return gpu_warp(c->g, (uint8_t *)sv, w)->pending;
 }
 
-void rop_perform(const struct gpu *g, uint8_t *sv, unsigned q)
+/* A fence (membar, sfence, bar.sync) waits while the warp has atomics in
+** flight; pcommit does not wait for them. */
+static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
 {
-	uint16_t *f = fifo(g, sv, q);
-	struct atomic_entry *e = entries(g, sv, q), head = e[0];
+	return op == OP_PCOMMIT || !owed(c, sv, w);
+}
+
+/* Requests reach their partitions after the interconnect latency plus
+** seeded jitter: this is what orders arrivals across SMs in concrete
+** mode.  A FIFO that was empty gets a new head, ready once that entry
+** crossed; entries behind a head follow it in order. */
+static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+                        uint64_t (*rnd)(void *), void *rng)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
+	unsigned parts = 0;
+	for (unsigned l = 0; l < cf->threads_per_warp; l++)
+		if (mask >> l & 1)
+			parts |= 1u << gpu_partition_of(g, WARPS(c)->address(WC(c), sv, w, l));
+	unsigned sm = gpu_sm_of(g, w);
+	for (unsigned p = 0; p < cf->partitions; p++)
+		if (parts >> p & 1 && !fifo(c, sv, sm * cf->partitions + p)[0]) {
+			unsigned j = cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0;
+			t->upd[t->n].subject = c->subj0[0] + sm * cf->partitions + p;
+			t->upd[t->n++].delay = cf->lat_icnt + j;
+		}
+}
+
+static const struct port_atomics atomics_ops = { room, push, owed, timing_push };
+static const struct port_order order_ops = { clear };
+
+static const struct kind_def kinds[] = { { "rop", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 } };
+
+#define GP(field) offsetof(struct gpu_cfg, field)
+static const struct param_def params[] = {
+	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
+	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
+	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed (one partition, one lane at a time)" },
+	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
+};
+
+static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
+{
+	const struct gpu_cfg *cf = &g->cfg;
+	if (cf->icnt_queue && cf->icnt_queue < cf->threads_per_warp) {
+		/* an atomic of a whole warp must fit, or it could never issue: a
+		** deadlock the spec did not ask for */
+		diag_at(d, g->path, 0, 0, "icnt_queue (%u) must hold one warp's atomic: at least threads_per_warp (%u)",
+		        cf->icnt_queue, cf->threads_per_warp);
+		return -1;
+	}
+	struct rop *r = xcalloc(1, sizeof *r);
+	r->cap = cf->icnt_queue ? cf->icnt_queue : 2 * cf->threads_per_warp;
+	r->bytes = 4 + sizeof(struct atomic_entry) * (size_t)r->cap;
+	c->priv = r;
+	*align = 4;
+	c->max_actions = g->nqueues;
+	c->units[0] = (struct pool_req){ "partition", cf->partitions };
+	c->subjects[0] = (struct pool_req){ "queue", g->nqueues };
+	return (long)(r->bytes * g->nqueues);
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	(void)before;
+	(void)nb;
+	(void)timed;
+	unsigned n = 0, P = c->g->cfg.partitions;
+	/* a partition's ROP is one unit: it serves one FIFO per cycle */
+	for (unsigned q = 0; q < c->g->nqueues; q++)
+		if (fifo(c, sv, q)[0])
+			out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + q % P), c->subj0[0] + q, q };
+	return n;
+}
+
+static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
+{
+	unsigned q = a->arg;
+	uint16_t *f = fifo(c, sv, q);
+	struct atomic_entry *e = entries(c, sv, q), head = e[0];
 	memmove(e, e + 1, sizeof *e * (size_t)(f[0] - 1));
 	memset(&e[f[0] - 1], 0, sizeof *e);
 	f[0]--;
-	atomic_entry_perform(g, sv, &head);
+	atomic_entry_perform(c, sv, &head);
 	unsigned w = head.warp;
-	struct warp_hdr *h = gpu_warp(g, sv, w);
-	if (--h->pending || h->status != W_ATOMIC)
-		return;
-	/* the warp waited for its atomics: an atom's values, or a fence */
-	if (g->prog->ins[warp_pc(g, sv, w)].op == OP_BAR) {
-		h->status = W_BARRIER;
-		bar_check(g, sv, gpu_cta_of(g, w));
-	} else if (g->cfg.persist && g->prog->ins[warp_pc(g, sv, w)].op != OP_ATOM) {
-		pm_wake(g, sv); /* a fence may wait for persist acks too */
-	} else {
-		warp_advance(g, sv, w);
-	}
+	if (!--gpu_warp(c->g, sv, w)->pending && WARPS(c)->waiting(WC(c), sv, w))
+		WARPS(c)->resume(WC(c), sv, w); /* an atom's values, or a fence */
 }
 
-int rop_quiescent(const struct gpu *g, const uint8_t *sv)
+static int quiescent(const struct comp *c, const uint8_t *sv)
 {
-	for (unsigned q = 0; q < g->nqueues; q++)
-		if (fifo(g, sv, q)[0])
+	for (unsigned q = 0; q < c->g->nqueues; q++)
+		if (fifo(c, sv, q)[0])
 			return 0;
 	return 1;
 }
 
-void rop_describe(const struct gpu *g, const uint8_t *sv, unsigned q, struct strbuf *out)
+static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
-	sb_printf(out, "partition %u ROP performs from sm %u: ", q % g->cfg.partitions, q / g->cfg.partitions);
-	atomic_entry_describe(&entries(g, sv, q)[0], out);
+	const struct gpu *g = c->g;
+	unsigned nw = g->nwarps, *per = xcalloc(nw + 1, sizeof *per), bad = 0;
+	for (unsigned q = 0; q < g->nqueues; q++) {
+		const uint16_t *f = fifo(c, sv, q);
+		const struct atomic_entry *e = entries(c, sv, q);
+		static const struct atomic_entry zero;
+		if (f[0] > R(c)->cap || f[1]) {
+			sb_printf(why, "ROP-2: FIFO %u holds %u entries (capacity %u), pad %u", q, f[0], R(c)->cap, f[1]);
+			bad = 1;
+		}
+		for (unsigned i = 0; i < f[0] && !bad; i++)
+			per[e[i].warp < nw ? e[i].warp : nw]++;
+		for (unsigned i = f[0]; i < R(c)->cap && !bad; i++)
+			if (memcmp(&e[i], &zero, sizeof zero)) {
+				sb_printf(why, "ROP-2: FIFO %u: unused entry %u is not zero", q, i);
+				bad = 1;
+			}
+	}
+	for (unsigned w = 0; w < nw && !bad; w++)
+		if (gpu_warp(g, (uint8_t *)sv, w)->pending != per[w]) {
+			sb_printf(why, "ROP-1: warp %u counts %u atomics in flight, the FIFOs hold %u", w,
+			          gpu_warp(g, (uint8_t *)sv, w)->pending, per[w]);
+			bad = 1;
+		}
+	free(per);
+	return bad;
 }
+
+static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
+{
+	unsigned q = a->arg, P = c->g->cfg.partitions;
+	sb_printf(out, "partition %u ROP performs from sm %u: ", q % P, q / P);
+	atomic_entry_describe(&entries(c, sv, q)[0], out);
+}
+
+static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                   uint64_t (*rnd)(void *), void *rng)
+{
+	(void)rnd;
+	(void)rng;
+	const struct gpu_cfg *cf = &c->g->cfg;
+	unsigned w = entries(c, sv, a->arg)[0].warp;
+	t->busy = cf->lat_rop;
+	/* a warp waiting for this, its last atomic, hears back over the
+	** interconnect */
+	if (WARPS(c)->waiting(WC(c), sv, w) && gpu_warp(c->g, (uint8_t *)sv, w)->pending == 1) {
+		t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
+		t->upd[t->n++].delay = t->busy + cf->lat_icnt;
+	}
+}
+
+static const char *const counters[] = { "atomic lane-ops at ROP" };
+
+static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	(void)sv;
+	(void)a;
+	comp_count(c, ct, 0, 1);
+}
+
+static const void *port(const struct comp *c, enum port p)
+{
+	(void)c;
+	return p == P_ATOMICS ? (const void *)&atomics_ops : p == P_ORDER ? (const void *)&order_ops : NULL;
+}
+
+const struct comp_def comp_rop = {
+	.name = "rop", .desc = "atomics at the L2/ROP of each partition, per-SM FIFOs, free arrival order across SMs",
+	.params = params, .nparams = sizeof params / sizeof params[0],
+	.provides = PORT(P_ATOMICS) | PORT(P_ORDER), .requires = PORT(P_MEM) | PORT(P_WARPS),
+	.kinds = kinds, .nkinds = 1, .port_writes = SELF | PORT(P_WARPS),
+	.counters = counters, .ncounters = 1,
+	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
+	.describe = describe, .timing = timing, .count = count, .port = port,
+};

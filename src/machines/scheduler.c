@@ -1,59 +1,88 @@
 /*
-** Warp schedulers of the baseline GPU.  In exhaustive mode the choice among
-** ready warps is free: the real GTO scheduler's pick depends on pipeline
-** timing the model abstracts away, so every ready warp is a successor.
-** In concrete mode the same warps are candidates and GTO chooses: keep
-** issuing the warp issued last while it is ready (greedy), else the oldest
-** (lowest id, launched first).
+** Warp schedulers (component "gto", and what every scheduler component
+** shares).  In exhaustive mode the choice among ready warps is free: the
+** real GTO scheduler's pick depends on pipeline timing the model abstracts
+** away, so every warp that may issue is a successor.  In concrete mode the
+** same warps are candidates and GTO chooses: keep issuing the warp issued
+** last while it is ready (greedy), else the oldest (lowest id, launched
+** first).
+**
+** A warp may issue when it is READY, when its atomic (if it is at a global
+** atom/red) has room in the atomics provider (back-pressure: no issue is
+** ever half done), and when every gate agrees (persistency: the kernel was
+** launched, no l2wb blocks the L2).  Action ISSUE: unit = the warp's
+** scheduler, subject = the warp.  No state of its own.
 */
 #include "config.h"
 #include "machines/scheduler.h"
 
-#include "machines/dab_sched.h"
-#include "machines/persist.h"
-#include "machines/rop.h"
-#include "machines/warp.h"
+#define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 
-unsigned sched_enabled(const struct gpu *g, const uint8_t *sv, struct action *out)
+const struct kind_def sched_kinds[1] = { { "issue", SELF | PORT(P_WARPS), 0 } };
+
+struct action sched_action(const struct comp *c, unsigned w)
 {
-	unsigned n = 0;
-	if (g->cfg.persist && !pm_kernel_launched(g, sv))
-		return 0; /* the host has not launched the kernel yet */
-	if (!g->cfg.dab) {
-		for (unsigned w = 0; w < g->nwarps; w++) {
-			const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
-			if (h->status != W_READY)
-				continue;
-			/* an atomic waits for room in the ROP FIFOs */
-			if (warp_at_global_atomic(g, sv, w) && !rop_can_accept(g, sv, w, warp_exec_mask(g, (uint8_t *)sv, w)))
-				continue;
-			/* an l2wb in progress blocks everyone else's L2 accesses */
-			if (g->cfg.persist && warp_at_global_access(g, sv, w) && pm_l2wb_busy(g, sv) &&
-			    g->prog->ins[warp_pc(g, sv, w)].op != OP_L2WB)
-				continue;
-			out[n++] = (struct action){ GPU_A_ISSUE, (uint16_t)gpu_sched_of(g, w), w, 0 };
-		}
-		return n;
+	const struct comp *wc = REQ(c, P_WARPS)->c;
+	return (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + gpu_sched_of(c->g, w)), wc->subj0[0] + w,
+	                        0 };
+}
+
+int sched_ready(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
+		return 0;
+	if (gpu_at_global_atomic(g, sv, w)) {
+		const struct bind *b = REQ(c, P_ATOMICS);
+		uint32_t m = WARPS(c)->exec_mask(REQ(c, P_WARPS)->c, sv, w);
+		if (!((const struct port_atomics *)b->ops)->room(b->c, sv, w, m))
+			return 0;
 	}
-	/* DAB: the scheduler's determinism-aware policy filters (dab_sched.c);
-	** actions stay in warp-id order */
-	unsigned nsched = g->cfg.sms * g->cfg.schedulers;
-	for (unsigned k = 0; k < nsched; k++) {
-		struct dab_sched_view v;
-		int viewed = 0;
-		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
-			unsigned w = g->sched_warps[i];
-			if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
-				continue;
-			if (!viewed) {
-				dab_sched_view(g, sv, k, &v);
-				viewed = 1;
-			}
-			if (dab_sched_may_issue(g, sv, w, &v))
-				out[n++] = (struct action){ GPU_A_ISSUE, (uint16_t)k, w, 0 };
-		}
+	for (unsigned i = 0; i < c->nreq[P_GATE]; i++) {
+		const struct bind *b = &c->req[P_GATE][i];
+		if (!((const struct port_gate *)b->ops)->may_issue(b->c, sv, w))
+			return 0;
 	}
-	return n;
+	return 1;
+}
+
+static unsigned warp_of(const struct comp *c, const struct action *a)
+{
+	return a->subject - REQ(c, P_WARPS)->c->subj0[0];
+}
+
+void sched_describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
+{
+	WARPS(c)->describe_issue(REQ(c, P_WARPS)->c, sv, warp_of(c, a), out);
+}
+
+void sched_timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                  uint64_t (*rnd)(void *), void *rng)
+{
+	WARPS(c)->timing_issue(REQ(c, P_WARPS)->c, sv, warp_of(c, a), t, rnd, rng);
+}
+
+void sched_count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	WARPS(c)->count_issue(REQ(c, P_WARPS)->c, sv, warp_of(c, a), ct);
+}
+
+int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	return sched_ready(c, sv, warp_of(c, a));
+}
+
+static long is_issue(const struct comp *c, const struct action *a)
+{
+	return a->kind == c->kind0 ? (long)warp_of(c, a) : -1;
+}
+
+static const struct port_issue issue_ops = { is_issue };
+
+const void *sched_port(const struct comp *c, enum port p)
+{
+	(void)c;
+	return p == P_ISSUE ? &issue_ops : NULL;
 }
 
 unsigned sched_pick_gto(const struct action *cand, unsigned n, uint32_t last)
@@ -67,3 +96,46 @@ unsigned sched_pick_gto(const struct action *cand, unsigned n, uint32_t last)
 	}
 	return best;
 }
+
+/* {=== gto ============================================================== */
+
+#define GP(field) offsetof(struct gpu_cfg, field)
+static const struct param_def gto_params[] = {
+	{ "scheduler", 0, 0, 1, "gto|any", GP(sched_policy), "concrete-mode warp scheduler (exhaustive mode explores every ready warp)" },
+};
+
+static long gto_layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
+{
+	(void)d;
+	*align = 1;
+	c->max_actions = g->nwarps;
+	c->units[0] = (struct pool_req){ "scheduler", g->cfg.sms * g->cfg.schedulers };
+	return 0;
+}
+
+static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                            struct action *out, int timed)
+{
+	(void)before;
+	(void)nb;
+	(void)timed;
+	unsigned n = 0;
+	for (unsigned w = 0; w < c->g->nwarps; w++)
+		if (sched_ready(c, sv, w))
+			out[n++] = sched_action(c, w);
+	return n;
+}
+
+static void gto_apply(const struct comp *c, uint8_t *sv, const struct action *a)
+{
+	WARPS(c)->issue(REQ(c, P_WARPS)->c, sv, warp_of(c, a));
+}
+
+const struct comp_def comp_gto = {
+	.name = "gto", .desc = "free choice among ready warps (GTO in concrete mode)",
+	.params = gto_params, .nparams = 1,
+	SCHED_COMMON,
+	.layout = gto_layout, .enabled = gto_enabled, .apply = gto_apply,
+};
+
+/* }=== */

@@ -1,12 +1,30 @@
-/* Warp schedulers: which warps may issue, and GTO for concrete mode. */
+/* What every warp scheduler component shares: its ISSUE action kind is a
+** warp issuing its next instruction, described, timed and counted by the
+** warps component.  gto (scheduler.c) and DAB's policies (dab_sched.c). */
 #ifndef GPUMC_SCHEDULER_H
 #define GPUMC_SCHEDULER_H
 
-#include "machines/gpu.h"
+#include "machines/component.h"
 
-/* Append an ISSUE action for every warp that may issue now. */
-unsigned sched_enabled(const struct gpu *g, const uint8_t *sv, struct action *out);
-/* Greedy-then-oldest among candidate issues of one scheduler. */
+extern const struct kind_def sched_kinds[1];
+/* An ISSUE action of scheduler component c for warp w. */
+struct action sched_action(const struct comp *c, unsigned w);
+/* May warp w issue as far as the other components are concerned: READY,
+** room for its atomic, and every gate open? */
+int sched_ready(const struct comp *c, const uint8_t *sv, unsigned w);
+void sched_describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out);
+void sched_timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                  uint64_t (*rnd)(void *), void *rng);
+void sched_count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
+int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a);
+const void *sched_port(const struct comp *c, enum port p);
+/* Greedy-then-oldest among candidate issues of one unit. */
 unsigned sched_pick_gto(const struct action *cand, unsigned n, uint32_t last);
+
+#define SCHED_COMMON                                                                                         \
+	.provides = PORT(P_ISSUE), .requires = PORT(P_WARPS) | PORT(P_ATOMICS) | PORT(P_GATE),                \
+	.optional = PORT(P_GATE), .kinds = sched_kinds, .nkinds = 1, .port_writes = 0,                        \
+	.describe = sched_describe, .timing = sched_timing, .count = sched_count,                             \
+	.still_enabled = sched_still_enabled, .port = sched_port
 
 #endif

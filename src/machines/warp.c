@@ -16,28 +16,30 @@
 **          bottom entry's mask is exactly the live (not exited) lanes;
 **   WARP-2 no entry has an empty mask, and no top entry has pc == rpc
 **          (it would already have been popped);
-**   WARP-3 a warp in BARRIER or ATOMIC keeps its pc on that instruction,
-**          so the arriving lanes and addresses can be recomputed.
+**   WARP-3 a warp in BARRIER, ATOMIC or WAIT keeps its pc on that
+**          instruction, so the arriving lanes and addresses can be
+**          recomputed;
+**   WARP-4 a DONE warp has an empty, zeroed stack; stack entries above sp
+**          are zero.
 */
 #include "config.h"
-#include "machines/warp.h"
 
 #include <string.h>
 
 #include "machines/alu.h"
-#include "machines/barrier.h"
-#include "machines/dab.h"
-#include "machines/persist.h"
-#include "machines/memory.h"
-#include "machines/rop.h"
+#include "machines/component.h"
+#include "util/strbuf.h"
 
-static const struct instr *cur(const struct gpu *g, uint8_t *sv, unsigned w)
+#define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
+#define ATOMICS(c) ((const struct port_atomics *)port_ops(c, P_ATOMICS))
+
+static const struct instr *cur(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
-	struct warp_hdr *h = gpu_warp(g, sv, w);
-	return &g->prog->ins[gpu_stack(g, sv, w)[h->sp - 1].pc];
+	uint8_t *s = (uint8_t *)sv;
+	return &g->prog->ins[gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].pc];
 }
 
-void warp_init(const struct gpu *g, uint8_t *sv, unsigned w)
+static void warp_init(const struct gpu *g, uint8_t *sv, unsigned w)
 {
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	h->status = W_READY;
@@ -49,44 +51,19 @@ void warp_init(const struct gpu *g, uint8_t *sv, unsigned w)
 	st[0].mask = n >= 32 ? 0xffffffffu : (1u << n) - 1;
 }
 
-unsigned warp_pc(const struct gpu *g, const uint8_t *sv, unsigned w)
+static unsigned pc_of(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	uint8_t *s = (uint8_t *)sv;
-	struct warp_hdr *h = gpu_warp(g, s, w);
-	return h->sp ? gpu_stack(g, s, w)[h->sp - 1].pc : (unsigned)g->prog->nins;
+	return gpu_pc(c->g, sv, w);
 }
 
-uint32_t warp_live_mask(const struct gpu *g, uint8_t *sv, unsigned w)
+static void fault(const struct comp *c, uint8_t *sv, unsigned w, int code)
 {
-	return gpu_warp(g, sv, w)->sp ? gpu_stack(g, sv, w)[0].mask : 0;
-}
-
-int warp_at_global_atomic(const struct gpu *g, const uint8_t *sv, unsigned w)
-{
-	return g->pc_atomic[warp_pc(g, sv, w)]; /* one entry past the end: 0 */
-}
-
-int warp_at_global_access(const struct gpu *g, const uint8_t *sv, unsigned w)
-{
-	unsigned pc = warp_pc(g, sv, w);
-	if (pc >= (unsigned)g->prog->nins)
-		return 0;
-	const struct instr *in = &g->prog->ins[pc];
-	switch (in->op) {
-	case OP_LD: case OP_ST: case OP_ATOM: case OP_RED: return in->space == SP_GLOBAL;
-	case OP_CLWB: case OP_L2WB: return 1;
-	default: return 0;
-	}
-}
-
-void warp_fault(const struct gpu *g, uint8_t *sv, unsigned w, int code)
-{
-	struct warp_hdr *h = gpu_warp(g, sv, w);
+	struct warp_hdr *h = gpu_warp(c->g, sv, w);
 	h->status = W_FAULT;
 	h->fault = (uint8_t)code;
 }
 
-const char *warp_fault_name(int code)
+static const char *fault_name(int code)
 {
 	switch (code) {
 	case F_OOB: return "out-of-bounds memory access";
@@ -119,11 +96,11 @@ static uint32_t special(const struct gpu *g, unsigned w, unsigned lane, int sr)
 	return 0;
 }
 
-uint32_t warp_operand(const struct gpu *g, uint8_t *sv, unsigned w, unsigned lane,
-                      const struct operand *o)
+static uint32_t operand(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane, const struct operand *o)
 {
+	const struct gpu *g = c->g;
 	switch (o->kind) {
-	case O_REG: return gpu_regs(g, sv, w)[(size_t)o->reg * g->cfg.threads_per_warp + lane];
+	case O_REG: return gpu_regs(g, (uint8_t *)sv, w)[(size_t)o->reg * g->cfg.threads_per_warp + lane];
 	case O_IMM: return o->imm;
 	case O_SPECIAL: return special(g, w, lane, o->special);
 	case O_SYM: return g->prog->syms[o->sym].base;
@@ -131,36 +108,42 @@ uint32_t warp_operand(const struct gpu *g, uint8_t *sv, unsigned w, unsigned lan
 	}
 }
 
-static void set_reg(const struct gpu *g, uint8_t *sv, unsigned w, unsigned lane, int r, uint32_t v)
+static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int r, uint32_t v)
 {
-	gpu_regs(g, sv, w)[(size_t)r * g->cfg.threads_per_warp + lane] = v;
+	gpu_regs(c->g, sv, w)[(size_t)r * c->g->cfg.threads_per_warp + lane] = v;
 }
 
-uint32_t warp_exec_mask(const struct gpu *g, uint8_t *sv, unsigned w)
+/* The lanes of the top entry whose guard (predicate register) holds. */
+static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
-	struct warp_hdr *h = gpu_warp(g, sv, w);
-	uint32_t m = gpu_stack(g, sv, w)[h->sp - 1].mask;
-	const struct instr *in = cur(g, sv, w);
-	if (in->pred < 0 || in->op == OP_BRA) /* bra: the guard selects the taken lanes */
-		return m;
 	uint32_t r = 0;
+	const uint32_t *p = gpu_regs(g, sv, w) + (size_t)in->pred * g->cfg.threads_per_warp;
 	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
-		if (m >> l & 1) {
-			int p = warp_operand(g, sv, w, l, &(struct operand){ .kind = O_REG, .reg = in->pred }) != 0;
-			if (p != in->pred_neg)
-				r |= 1u << l;
-		}
+		if (m >> l & 1 && (p[l] != 0) != in->pred_neg)
+			r |= 1u << l;
 	return r;
 }
 
-uint32_t warp_address(const struct gpu *g, uint8_t *sv, unsigned w, unsigned lane)
+static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
 {
+	const struct gpu *g = c->g;
+	uint8_t *s = (uint8_t *)sv;
+	uint32_t m = gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].mask;
+	const struct instr *in = cur(g, sv, w);
+	if (in->pred < 0 || in->op == OP_BRA) /* bra: the guard selects the taken lanes */
+		return m;
+	return guarded(g, s, w, in, m);
+}
+
+static uint32_t address(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane)
+{
+	const struct gpu *g = c->g;
 	const struct address *a = &cur(g, sv, w)->addr;
 	uint32_t addr = (uint32_t)a->offset;
 	if (a->sym >= 0)
 		addr += g->prog->syms[a->sym].base;
 	if (a->reg >= 0)
-		addr += gpu_regs(g, sv, w)[(size_t)a->reg * g->cfg.threads_per_warp + lane];
+		addr += gpu_regs(g, (uint8_t *)sv, w)[(size_t)a->reg * g->cfg.threads_per_warp + lane];
 	return addr;
 }
 
@@ -177,8 +160,9 @@ static void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
 		h->status = W_DONE;
 }
 
-void warp_advance(const struct gpu *g, uint8_t *sv, unsigned w)
+static void advance(const struct comp *c, uint8_t *sv, unsigned w)
 {
+	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	gpu_stack(g, sv, w)[h->sp - 1].pc++;
 	h->status = W_READY;
@@ -204,23 +188,14 @@ static void lanes_exit(const struct gpu *g, uint8_t *sv, unsigned w, uint32_t go
 		h->status = W_DONE;
 }
 
-static void branch(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in)
+static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in)
 {
+	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	struct stack_entry *st = gpu_stack(g, sv, w);
 	struct stack_entry *top = &st[h->sp - 1];
-	uint32_t m = top->mask, taken = 0;
+	uint32_t m = top->mask, taken = in->pred < 0 ? m : guarded(g, sv, w, in, m);
 	unsigned pc = top->pc;
-	if (in->pred < 0) {
-		taken = m;
-	} else {
-		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
-			if (m >> l & 1) {
-				int p = gpu_regs(g, sv, w)[(size_t)in->pred * g->cfg.threads_per_warp + l] != 0;
-				if (p != in->pred_neg)
-					taken |= 1u << l;
-			}
-	}
 	uint32_t fall = m & ~taken;
 	if (!fall) {
 		top->pc = (uint16_t)in->target;
@@ -238,7 +213,7 @@ static void branch(const struct gpu *g, uint8_t *sv, unsigned w, const struct in
 		unsigned base = top->rpc == r ? h->sp - 1u : h->sp;
 		unsigned need = base + (pc + 1u != r) + 1u;
 		if (need > g->cfg.stack_depth) {
-			warp_fault(g, sv, w, F_STACK);
+			fault(c, sv, w, F_STACK);
 			return;
 		}
 		top->pc = r;
@@ -250,125 +225,385 @@ static void branch(const struct gpu *g, uint8_t *sv, unsigned w, const struct in
 	reconverge(g, sv, w);
 }
 
-static void alu(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
+static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
-	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
+	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
 		if (!(m >> l & 1))
 			continue;
-		uint32_t a = warp_operand(g, sv, w, l, &in->src[0]);
-		uint32_t b = warp_operand(g, sv, w, l, &in->src[1]);
-		uint32_t c = warp_operand(g, sv, w, l, &in->src[2]);
-		int fault = 0;
-		uint32_t v = alu_exec(in, a, b, c, &fault);
-		if (fault) {
-			warp_fault(g, sv, w, fault);
+		uint32_t a = operand(c, sv, w, l, &in->src[0]);
+		uint32_t b = operand(c, sv, w, l, &in->src[1]);
+		uint32_t x = operand(c, sv, w, l, &in->src[2]);
+		int f = 0;
+		uint32_t v = alu_exec(in, a, b, x, &f);
+		if (f) {
+			fault(c, sv, w, f);
 			return;
 		}
-		set_reg(g, sv, w, l, in->dst, v);
+		write_reg(c, sv, w, l, in->dst, v);
 	}
-	warp_advance(g, sv, w);
+	advance(c, sv, w);
 }
 
 /* ld/st and shared-memory atomics: performed in lane order in this step. */
-static void memop(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
+static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
-	unsigned cta = gpu_cta_of(g, w);
-	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
+	const struct port_mem *mem = MEM(c);
+	const struct comp *mc = REQ(c, P_MEM)->c;
+	unsigned cta = gpu_cta_of(c->g, w);
+	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
 		if (!(m >> l & 1))
 			continue;
-		int fault = 0;
-		uint32_t *word = mem_word(g, sv, in->space, cta, in->addr.sym, warp_address(g, sv, w, l), &fault);
-		if (!word) {
-			warp_fault(g, sv, w, fault);
+		int f = 0;
+		long word = mem->word(mc, sv, in->space, cta, in->addr.sym, address(c, sv, w, l), &f);
+		if (word < 0) {
+			fault(c, sv, w, f);
 			return;
 		}
 		if (in->op == OP_LD) {
-			set_reg(g, sv, w, l, in->dst, *word);
+			write_reg(c, sv, w, l, in->dst, mem->load(mc, sv, in->space, cta, word));
 		} else if (in->op == OP_ST) {
-			*word = warp_operand(g, sv, w, l, &in->src[0]);
-			if (g->cfg.persist && in->space == SP_GLOBAL)
-				pm_dirty(g, sv, (uint32_t)(word - (uint32_t *)sv));
+			mem->store(mc, sv, in->space, cta, word, operand(c, sv, w, l, &in->src[0]));
 		} else {
-			uint32_t old = *word;
-			*word = alu_atomic(in->aop, in->type, old, warp_operand(g, sv, w, l, &in->src[0]),
-			                   warp_operand(g, sv, w, l, &in->src[1]));
+			uint32_t old = mem->rmw(mc, sv, in->space, cta, word, in->aop, in->type,
+			                        operand(c, sv, w, l, &in->src[0]), operand(c, sv, w, l, &in->src[1]));
 			if (in->op == OP_ATOM)
-				set_reg(g, sv, w, l, in->dst, old);
+				write_reg(c, sv, w, l, in->dst, old);
 		}
 	}
-	warp_advance(g, sv, w);
+	advance(c, sv, w);
 }
 
-/* A fence waits for the warp's own atomics: until a DAB flush made the
-** buffered ones visible, or until the ROPs performed those in flight.
-** Returns 1 when the warp now waits (pc stays on the fence). */
-static int fence_wait(const struct gpu *g, uint8_t *sv, unsigned w)
+/* May warp w pass fence-like instruction op: every order provider agrees
+** (the ROP or DAB for its atomics, persistency for its acknowledgements). */
+static int order_clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
 {
-	if (g->cfg.dab ? dab_fence_clear(g, sv, w) : rop_fence_clear(g, sv, w))
-		return 0;
-	gpu_warp(g, sv, w)->status = g->cfg.dab ? W_FLUSHWAIT : W_ATOMIC;
+	for (unsigned i = 0; i < c->nreq[P_ORDER]; i++) {
+		const struct bind *b = &c->req[P_ORDER][i];
+		if (!((const struct port_order *)b->ops)->clear(b->c, sv, w, op))
+			return 0;
+	}
 	return 1;
 }
 
-void warp_issue(const struct gpu *g, uint8_t *sv, unsigned w)
+static void arrive(const struct comp *c, uint8_t *sv, unsigned w)
 {
+	const struct bind *b = REQ(c, P_BARRIER);
+	((const struct port_barrier *)b->ops)->arrive(b->c, sv, gpu_cta_of(c->g, w));
+}
+
+/* A barrier's fence part is clear: the warp's lanes arrive. */
+static void at_barrier(const struct comp *c, uint8_t *sv, unsigned w)
+{
+	gpu_warp(c->g, sv, w)->status = W_BARRIER;
+	arrive(c, sv, w);
+}
+
+static void issue(const struct comp *c, uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
 	const struct instr *in = cur(g, sv, w);
-	uint32_t m = warp_exec_mask(g, sv, w);
-	if (g->cfg.persist && pm_issue(g, sv, w, in, m))
+	uint32_t m = exec_mask(c, sv, w);
+	const struct bind *pm = REQ(c, P_PM);
+	if (pm->ops && ((const struct port_pm *)pm->ops)->op(pm->c, sv, w, in, m))
 		return;
 	switch (in->op) {
 	case OP_BRA:
-		branch(g, sv, w, in);
+		branch(c, sv, w, in);
 		return;
 	case OP_EXIT:
-		if (m == gpu_stack(g, sv, w)[gpu_warp(g, sv, w)->sp - 1].mask) {
-			lanes_exit(g, sv, w, m);
-		} else {
-			warp_advance(g, sv, w);
-			lanes_exit(g, sv, w, m);
-		}
-		bar_check(g, sv, gpu_cta_of(g, w));
+		if (m != gpu_stack(g, sv, w)[gpu_warp(g, sv, w)->sp - 1].mask)
+			advance(c, sv, w);
+		lanes_exit(g, sv, w, m);
+		arrive(c, sv, w);
 		return;
-	case OP_BAR:
-		if (!m) {
-			warp_advance(g, sv, w);
-			return;
-		}
-		if (fence_wait(g, sv, w)) /* bar.sync is a CTA fence */
-			return;
-		gpu_warp(g, sv, w)->status = W_BARRIER;
-		bar_check(g, sv, gpu_cta_of(g, w));
+	case OP_BAR: /* bar.sync is a CTA fence, then the barrier */
+		if (!m)
+			advance(c, sv, w);
+		else if (!order_clear(c, sv, w, OP_BAR))
+			gpu_warp(g, sv, w)->status = W_WAIT;
+		else
+			at_barrier(c, sv, w);
 		return;
 	case OP_MEMBAR:
-	case OP_SFENCE: /* on machines without a persistence domain, a membar */
-		if (fence_wait(g, sv, w))
-			return;
-		warp_advance(g, sv, w);
+	case OP_SFENCE:  /* without a persistence domain, a membar */
+	case OP_PCOMMIT: /* without one, nothing to wait for */
+		if (order_clear(c, sv, w, in->op))
+			advance(c, sv, w);
+		else
+			gpu_warp(g, sv, w)->status = W_WAIT;
 		return;
 	case OP_NOP:
-	case OP_CLWB:    /* without a persistence domain (baseline, dab) the */
-	case OP_PCOMMIT: /* persistency instructions have nothing to do      */
+	case OP_CLWB: /* without a persistence domain: nothing to do */
 	case OP_L2WB:
-		warp_advance(g, sv, w);
+		advance(c, sv, w);
 		return;
 	case OP_LD:
 	case OP_ST:
-		memop(g, sv, w, in, m);
+		memop(c, sv, w, in, m);
 		return;
 	case OP_ATOM:
 	case OP_RED:
 		if (!m) {
-			warp_advance(g, sv, w);
+			advance(c, sv, w);
 		} else if (in->space == SP_SHARED) {
-			memop(g, sv, w, in, m);
-		} else if (g->cfg.dab) {
-			dab_atomic(g, sv, w, in, m);
+			memop(c, sv, w, in, m);
 		} else {
-			rop_send(g, sv, w, m);
+			const struct bind *b = REQ(c, P_ATOMICS);
+			int r = ((const struct port_atomics *)b->ops)->push(b->c, sv, w, m);
+			struct warp_hdr *h = gpu_warp(g, sv, w);
+			if (h->status == W_FAULT)
+				return;
+			if (r == PUSH_DONE)
+				advance(c, sv, w);
+			else
+				h->status = r == PUSH_WAIT_VALUES ? W_ATOMIC : W_WAIT;
 		}
 		return;
 	default:
-		alu(g, sv, w, in, m);
+		alu(c, sv, w, in, m);
 		return;
 	}
 }
+
+static int waiting(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	uint8_t st = gpu_warp(c->g, (uint8_t *)sv, w)->status;
+	return st == W_ATOMIC || st == W_WAIT;
+}
+
+static void resume(const struct comp *c, uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	struct warp_hdr *h = gpu_warp(g, sv, w);
+	if (h->status == W_ATOMIC) { /* its atom's old values */
+		const struct bind *b = REQ(c, P_ATOMICS);
+		if (!((const struct port_atomics *)b->ops)->owed(b->c, sv, w))
+			advance(c, sv, w);
+		return;
+	}
+	if (h->status != W_WAIT)
+		return;
+	enum opcode op = cur(g, sv, w)->op;
+	if (op == OP_ATOM || op == OP_RED)
+		h->status = W_READY; /* refused for room: issue it again */
+	else if (!order_clear(c, sv, w, op))
+		return;
+	else if (op == OP_BAR)
+		at_barrier(c, sv, w);
+	else
+		advance(c, sv, w);
+}
+
+/* {=== Concrete mode, description, statistics of an issue =============== */
+
+static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+                         uint64_t (*rnd)(void *), void *rng)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	const struct instr *in = cur(g, sv, w);
+	const struct bind *pm = REQ(c, P_PM);
+	unsigned lat = cf->lat_alu;
+	switch (in->op) {
+	case OP_LD:
+	case OP_ST:
+		lat = in->space == SP_SHARED ? cf->lat_shared : cf->lat_global;
+		if (in->space == SP_GLOBAL && cf->global_jitter)
+			lat += (unsigned)(rnd(rng) % (cf->global_jitter + 1));
+		break;
+	case OP_BAR:
+		lat = cf->lat_bar;
+		break;
+	case OP_ATOM:
+	case OP_RED:
+		if (in->space == SP_SHARED) {
+			lat = cf->lat_shared;
+		} else {
+			const struct bind *b = REQ(c, P_ATOMICS);
+			((const struct port_atomics *)b->ops)->timing_push(b->c, sv, w, t, rnd, rng);
+		}
+		break;
+	default:
+		break;
+	}
+	if (pm->ops)
+		((const struct port_pm *)pm->ops)->timing_issue(pm->c, sv, w, in, t);
+	t->upd[t->n].subject = c->subj0[0] + w;
+	t->upd[t->n++].delay = lat;
+}
+
+enum { CT_INSTR, CT_ALU, CT_LD, CT_ST, CT_ATOM_ISSUE, CT_BAR, CT_BRANCH, CT_DIVERGE, CT_N };
+static const char *const counters[CT_N] = {
+	"warp instructions", "alu/cvt/setp", "loads", "stores", "atomic warp-requests",
+	"barriers", "branches", "divergent branches"
+};
+
+static void count_issue(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct)
+{
+	const struct gpu *g = c->g;
+	uint8_t *s = (uint8_t *)sv;
+	const struct instr *in = cur(g, sv, w);
+	comp_count(c, ct, CT_INSTR, 1);
+	switch (in->op) {
+	case OP_LD: comp_count(c, ct, CT_LD, 1); break;
+	case OP_ST: comp_count(c, ct, CT_ST, 1); break;
+	case OP_ATOM:
+	case OP_RED: comp_count(c, ct, CT_ATOM_ISSUE, 1); break;
+	case OP_BAR: comp_count(c, ct, CT_BAR, 1); break;
+	case OP_BRA: {
+		comp_count(c, ct, CT_BRANCH, 1);
+		if (in->pred >= 0) {
+			uint32_t m0 = gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].mask, t = guarded(g, s, w, in, m0);
+			if (t && t != m0)
+				comp_count(c, ct, CT_DIVERGE, 1);
+		}
+		break;
+	}
+	case OP_MEMBAR:
+	case OP_EXIT:
+	case OP_NOP:
+		break;
+	default: comp_count(c, ct, CT_ALU, 1); break;
+	}
+}
+
+static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct strbuf *out)
+{
+	const struct gpu *g = c->g;
+	unsigned pc = gpu_pc(g, sv, w);
+	sb_printf(out, "warp %u (cta %u, sm %u) issues pc %u mask 0x%x: %s", w, gpu_cta_of(g, w), gpu_sm_of(g, w), pc,
+	          exec_mask(c, sv, w), g->prog->ins[pc].text);
+}
+
+/* }=== */
+
+static const struct port_warps ops = {
+	pc_of, exec_mask, address, operand, write_reg, issue, advance, fault, resume, waiting,
+	timing_issue, count_issue, describe_issue
+};
+
+static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
+{
+	(void)d;
+	struct gpu_cfg *cf = &g->cfg;
+	/* a SIMT stack never holds more than the bottom entry plus two per
+	** conditional branch (a loop back-edge replaces its entry), so
+	** smaller kernels get smaller state vectors */
+	unsigned ncond = 0;
+	for (int i = 0; i < g->prog->nins; i++)
+		ncond += g->prog->ins[i].op == OP_BRA && g->prog->ins[i].pred >= 0;
+	if (1 + 2 * ncond < cf->stack_depth)
+		cf->stack_depth = 1 + 2 * ncond;
+	*align = 4;
+	g->stack_off = sizeof(struct warp_hdr);
+	g->reg_off = g->stack_off + sizeof(struct stack_entry) * cf->stack_depth;
+	g->warp_bytes = g->reg_off + (size_t)g->prog->nregs * cf->threads_per_warp * 4;
+	c->subjects[0] = (struct pool_req){ "warp", g->nwarps };
+	return (long)(g->warp_bytes * g->nwarps);
+}
+
+static void place(struct comp *c, struct gpu *g)
+{
+	g->warp_off = c->off;
+}
+
+static void init(const struct comp *c, uint8_t *sv)
+{
+	for (unsigned w = 0; w < c->g->nwarps; w++)
+		warp_init(c->g, sv, w);
+}
+
+static int faulted(const struct comp *c, const uint8_t *sv)
+{
+	for (unsigned w = 0; w < c->g->nwarps; w++)
+		if (gpu_warp(c->g, (uint8_t *)sv, w)->status == W_FAULT)
+			return 1;
+	return 0;
+}
+
+static int quiescent(const struct comp *c, const uint8_t *sv)
+{
+	for (unsigned w = 0; w < c->g->nwarps; w++)
+		if (gpu_warp(c->g, (uint8_t *)sv, w)->status != W_DONE)
+			return 0;
+	return 1;
+}
+
+static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	uint8_t *s = (uint8_t *)sv;
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		const struct warp_hdr *h = gpu_warp(g, s, w);
+		const struct stack_entry *st = gpu_stack(g, s, w);
+		if (h->status > W_WAIT) {
+			sb_printf(why, "warp %u: status %u is not a warp status", w, h->status);
+			return 1;
+		}
+		if ((h->status == W_DONE) != (h->sp == 0)) {
+			sb_printf(why, "WARP-4: warp %u is %s with %u stack entries", w,
+			          h->status == W_DONE ? "done" : "not done", h->sp);
+			return 1;
+		}
+		for (unsigned i = h->sp; i < g->cfg.stack_depth; i++)
+			if (st[i].pc || st[i].rpc || st[i].mask) {
+				sb_printf(why, "WARP-4: warp %u: stack entry %u above sp %u is not zero", w, i, h->sp);
+				return 1;
+			}
+		for (unsigned i = 0; i < h->sp; i++) {
+			if (!st[i].mask) {
+				sb_printf(why, "WARP-2: warp %u: stack entry %u has an empty mask", w, i);
+				return 1;
+			}
+			if (i && (st[i].mask & ~st[i - 1].mask)) {
+				sb_printf(why, "WARP-1: warp %u: entry %u's mask 0x%x is not within the entry below (0x%x)", w, i,
+				          st[i].mask, st[i - 1].mask);
+				return 1;
+			}
+		}
+		if (h->sp && st[h->sp - 1].pc == st[h->sp - 1].rpc) {
+			sb_printf(why, "WARP-2: warp %u: the top entry sits at its reconvergence point %u", w, st[h->sp - 1].pc);
+			return 1;
+		}
+		if (h->status != W_FAULT && h->fault) {
+			sb_printf(why, "warp %u: fault code %u on a warp that did not fault", w, h->fault);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
+{
+	static const char *const stname[] = { "ready", "at barrier", "waiting for its atomic's values", "FAULT",
+		"done", "waiting" };
+	const struct gpu *g = c->g;
+	const struct program *p = g->prog;
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
+		if (h->status == W_DONE)
+			continue;
+		unsigned pc = gpu_pc(g, sv, w);
+		sb_printf(out, "  warp %u: %s at pc %u (%s)", w, stname[h->status], pc,
+		          pc < (unsigned)p->nins ? p->ins[pc].text : "end");
+		if (h->status == W_FAULT)
+			sb_printf(out, ": %s (spec line %d)", fault_name(h->fault), p->ins[pc].line);
+		sb_putc(out, '\n');
+	}
+}
+
+static const void *port(const struct comp *c, enum port p)
+{
+	(void)c;
+	return p == P_WARPS ? &ops : NULL;
+}
+
+const struct comp_def comp_warps = {
+	.name = "warps", .desc = "SIMT warps with the IPDOM reconvergence stack",
+	.provides = PORT(P_WARPS),
+	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM),
+	.optional = PORT(P_PM) | PORT(P_ORDER),
+	.counters = counters, .ncounters = CT_N,
+	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
+	.print = print, .port = port,
+};

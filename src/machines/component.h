@@ -1,0 +1,274 @@
+/*
+** Components: one hardware mechanism each, composed into a machine by
+** compose.c from a wiring row of registry.c.  The explorer never sees a
+** component; it sees the struct model the composer builds.
+**
+** A component is a descriptor (struct comp_def): its parameter rows, the
+** ports it provides and requires, its action kinds with the slices each
+** kind may write (declared, PINS-style, and verified by --check-model), and
+** the functions below.  Components talk to each other only through named
+** ports: small function tables (struct port_*) that a provider returns
+** from port() and that the composer binds to the requirer's slots in the
+** order the wiring row names them.
+**
+** Ports:
+**   mem      word, load, store, rmw (SC memory; persist wraps it)
+**   atomics  room, push, owed, timing_push (ROP; DAB buffers)
+**   order    clear(w, op): may warp w pass a fence-like instruction?
+**            (several providers: the warp passes when all agree)
+**   gate     may_issue(w) (several providers: persist's launch and l2wb)
+**   warps    status, pc, exec mask, operands, registers, advance, wait,
+**            resume -- the warp alone decides how it resumes
+**   pm       persistency instructions (clwb, st.wt, l2wb) and their timing
+**   barrier  arrive(cta): release the CTA's warps when all arrived
+**   issue    is_issue(a): which warp an action issues (for before[])
+**
+** The vector: each component with state owns one slice [off, off+size),
+** aligned to its `align` (see the alignment rule in explore/model.h).
+*/
+#ifndef GPUMC_COMPONENT_H
+#define GPUMC_COMPONENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "explore/model.h"
+#include "machines/gpu.h"
+#include "machines/registry.h"
+
+struct comp;
+struct strbuf;
+
+/* Port names; a component's provides/requires are masks of these. */
+enum port {
+	P_MEM, P_ATOMICS, P_ORDER, P_GATE, P_WARPS, P_PM, P_BARRIER, P_ISSUE, P_NPORTS
+};
+#define PORT(p) (1u << (p))
+/* Ports that take several providers (all consulted). */
+#define MULTI_PORTS (PORT(P_ORDER) | PORT(P_GATE))
+#define MAX_BIND 4
+
+/* A bound port: the provider and its function table. */
+struct bind {
+	const struct comp *c;
+	const void *ops;
+};
+
+/* Kind flags. */
+enum {
+	KF_ENV = 1 /* an environment choice (eviction): no progress, never timed */
+};
+
+/* One action kind of a component: what its apply() may write, as a mask
+** of the component's own slice (bit P_NPORTS, "self") and of the ports
+** whose providers it calls (their slices, transitively, may change). */
+#define SELF (1u << P_NPORTS)
+struct kind_def {
+	const char *name;
+	unsigned writes; /* SELF | PORT(...) */
+	unsigned flags;
+};
+
+/* Concrete-mode unit and subject pools: named, allocated by the composer
+** in wiring order; components that name the same pool share its ids (the
+** WPQ drains of a partition and its ROP are one unit). */
+struct pool_req {
+	const char *name;
+	unsigned count;
+};
+
+struct comp_def {
+	const char *name;
+	const char *desc;
+	const struct param_def *params; /* rows into struct gpu_cfg */
+	unsigned nparams;
+	unsigned provides, requires, optional; /* port masks */
+	const struct kind_def *kinds;
+	unsigned nkinds;
+	/* What a call into one of its provided ports may write (SELF and the
+	** ports it calls in turn); --check-model closes this transitively. */
+	unsigned port_writes;
+	/* Size this instance: its slice (return bytes, set *align), its
+	** private data (c->priv), its action bound (c->max_actions) and its
+	** pools (c->units / c->subjects).  -1 with a message in d. */
+	long (*layout)(struct comp *c, struct gpu *g, size_t *align, struct diag *d);
+	/* Optional: the composer placed the slice at c->off. */
+	void (*place)(struct comp *c, struct gpu *g);
+	void (*init)(const struct comp *c, uint8_t *sv);
+	/* Append enabled actions; before[0..nb) are those of the components
+	** earlier in the wiring row (cross-component guards read them). */
+	unsigned (*enabled)(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+	                    struct action *out, int timed);
+	void (*apply)(const struct comp *c, uint8_t *sv, const struct action *a);
+	/* Owes nothing: the machine is terminal when every component is. */
+	int (*quiescent)(const struct comp *c, const uint8_t *sv);
+	/* Optional: is the machine faulted (a warp hit an error)? */
+	int (*faulted)(const struct comp *c, const uint8_t *sv);
+	/* Numbered invariants: 0, or 1 with "NAME-n: what" in why. */
+	int (*check)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
+	void (*describe)(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out);
+	void (*print)(const struct comp *c, const uint8_t *sv, struct strbuf *out);
+	void (*timing)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+	               uint64_t (*rnd)(void *), void *rng);
+	/* Still enabled after other units' actions of the same cycle? */
+	int (*still_enabled)(const struct comp *c, const uint8_t *sv, const struct action *a);
+	const char *const *counters; /* merged by name across components */
+	unsigned ncounters;
+	void (*count)(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
+	/* Crash support: project the durable part of sv into img. */
+	void (*durable)(const struct comp *c, const uint8_t *sv, uint8_t *img);
+	int (*recover)(const struct comp *c, uint8_t *img, struct strbuf *why);
+	int (*reexecute)(const struct comp *c, uint8_t *img, struct strbuf *why);
+	int (*idempotent)(const struct comp *c, struct strbuf *why);
+	/* Optional: rewrite the kernel before layout (g->prog may be replaced
+	** by a private copy in g->own); -1 with a message. */
+	int (*rewrite)(struct gpu *g, struct strbuf *err);
+	/* The function table of a provided port. */
+	const void *(*port)(const struct comp *c, enum port p);
+};
+
+/* An instance in a composed machine. */
+struct comp {
+	const struct comp_def *def;
+	const struct gpu *g;
+	const struct model *m; /* the composed machine */
+	unsigned index;        /* place in the wiring row */
+	size_t off, size;      /* its slice */
+	unsigned kind0;        /* its first action kind */
+	unsigned max_actions;
+	struct pool_req units[2], subjects[2];
+	unsigned unit0[2], subj0[2]; /* allocated by the composer */
+	struct bind req[P_NPORTS][MAX_BIND];
+	unsigned nreq[P_NPORTS];
+	unsigned *counter_map; /* its counter i -> the machine's counter */
+	void *priv;
+};
+
+/* The port slot of a required single-provider port (NULL ops if unbound). */
+#define REQ(c, p) (&(c)->req[p][0])
+
+/* {=== Port tables ======================================================= */
+
+struct port_mem {
+	/* The word index of addr in space (cta for shared), or -1 with a fault
+	** code; sym >= 0 bounds the access to that variable. */
+	long (*word)(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
+	             int *fault);
+	uint32_t (*load)(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long word);
+	void (*store)(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, uint32_t v);
+	/* Read-modify-write; returns the old value. */
+	uint32_t (*rmw)(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, enum atom_op op,
+	                enum vtype t, uint32_t a, uint32_t b);
+};
+
+enum { PUSH_DONE, PUSH_WAIT_VALUES, PUSH_REFUSED };
+struct port_atomics {
+	/* May warp w push its atomic for lanes m now (back-pressure)? */
+	int (*room)(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m);
+	/* Take the atomic of warp w (lanes m): PUSH_DONE (red: the warp goes
+	** on), PUSH_WAIT_VALUES (atom: the warp waits), PUSH_REFUSED (no room:
+	** the warp waits and re-issues).  A faulting lane faults the warp. */
+	int (*push)(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m);
+	/* Old values still owed to warp w. */
+	int (*owed)(const struct comp *c, const uint8_t *sv, unsigned w);
+	/* Concrete mode: what the push of warp w's atomic makes ready. */
+	void (*timing_push)(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+	                    uint64_t (*rnd)(void *), void *rng);
+};
+
+struct port_order {
+	/* May warp w pass fence-like instruction op (membar, sfence,
+	** bar.sync, pcommit) as far as this component is concerned? */
+	int (*clear)(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op);
+};
+
+struct port_gate {
+	int (*may_issue)(const struct comp *c, const uint8_t *sv, unsigned w);
+};
+
+struct port_warps {
+	unsigned (*pc)(const struct comp *c, const uint8_t *sv, unsigned w);
+	uint32_t (*exec_mask)(const struct comp *c, const uint8_t *sv, unsigned w);
+	uint32_t (*address)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane);
+	uint32_t (*operand)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane, const struct operand *o);
+	void (*write_reg)(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int reg, uint32_t v);
+	/* Execute warp w's current instruction. */
+	void (*issue)(const struct comp *c, uint8_t *sv, unsigned w);
+	/* The instruction's work is done: move past it. */
+	void (*advance)(const struct comp *c, uint8_t *sv, unsigned w);
+	void (*fault)(const struct comp *c, uint8_t *sv, unsigned w, int code);
+	/* Something warp w may wait for changed: it re-checks its wait. */
+	void (*resume)(const struct comp *c, uint8_t *sv, unsigned w);
+	int (*waiting)(const struct comp *c, const uint8_t *sv, unsigned w);
+	/* Warp w's issue in concrete mode, in statistics, in a trace. */
+	void (*timing_issue)(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+	                     uint64_t (*rnd)(void *), void *rng);
+	void (*count_issue)(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct);
+	void (*describe_issue)(const struct comp *c, const uint8_t *sv, unsigned w, struct strbuf *out);
+};
+
+struct port_pm {
+	/* Warp w issues clwb, st.wt or l2wb (lanes m): 1 when handled. */
+	int (*op)(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m);
+	void (*timing_issue)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in,
+	                     struct timing *t);
+};
+
+struct port_barrier {
+	void (*arrive)(const struct comp *c, uint8_t *sv, unsigned cta);
+};
+
+struct port_issue {
+	/* The warp action a issues, or -1 when a is not a warp issue. */
+	long (*is_issue)(const struct comp *c, const struct action *a);
+};
+
+/* }=== */
+
+/* The ops of bound port p (single provider), and its provider. */
+static inline const void *port_ops(const struct comp *c, enum port p)
+{
+	return c->req[p][0].ops;
+}
+
+/* Counter i of a component. */
+static inline void comp_count(const struct comp *c, uint64_t *ct, unsigned i, uint64_t n)
+{
+	ct[c->counter_map[i]] += n;
+}
+
+/* Every component except `self` quiescent (the kernel is over, with its
+** atomics performed: what cudaDeviceSynchronize waits for). */
+int compose_others_quiescent(const struct comp *self, const uint8_t *sv);
+/* The flags (KF_*) of an action kind of a composed machine. */
+unsigned compose_kind_flags(const struct model *m, unsigned kind);
+
+/* Component descriptors (one file each). */
+extern const struct comp_def comp_mem, comp_warps, comp_gto, comp_barrier, comp_rop, comp_dab_sched, comp_dab,
+	comp_persist;
+
+/* A wiring row: components in enabled() order, and port bindings. */
+struct wire {
+	const char *from;  /* requirer's name */
+	enum port port;
+	const char *to;    /* provider's name */
+};
+struct wiring {
+	const struct comp_def *const *comps;
+	unsigned ncomps;
+	const struct wire *wires; /* explicit bindings; a required port left
+	                             unbound goes to the only provider (every
+	                             provider, for order and gate) */
+	unsigned nwires;
+	const struct param_def *params; /* the machine's own rows, last */
+	unsigned nparams;
+};
+
+/* The parameter rows of a wiring: the grid's, then each component's in
+** wiring order, then the machine's; a later row of the same name replaces
+** an earlier one in place.  Returns how many (at most max). */
+unsigned compose_params(const struct wiring *w, const struct param_def **out, unsigned max);
+
+struct model *compose_build(const struct spec *s, const struct machine_def *md, struct diag *d);
+
+#endif

@@ -1,0 +1,675 @@
+/*
+** The composer: one generic machine built from a wiring row of components
+** (registry.c).  It lays out the state vector (each component's slice at
+** its alignment, in wiring order), binds ports, allocates action kinds,
+** concrete-mode units and subjects in wiring order, and forms the model:
+**   enabled   every component's actions in wiring order; a component sees
+**             those of the components before it (before[]);
+**   apply     the owner of the action's kind;
+**   status    FAULT if a component says so, TERMINAL when every component
+**             is quiescent (the warps are done and nothing owes anything);
+**   durable   the union of the components' durable slices.
+** Locations for properties (global words, then registers of every thread)
+** are machine-wide and live here too.
+*/
+#include "config.h"
+#include "machines/component.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+#define MAX_COMPS 32
+#define MAX_POOLS 16
+
+struct machine {
+	struct gpu g;
+	struct comp comps[MAX_COMPS];
+	unsigned ncomps;
+	unsigned nkinds;                 /* kinds from ACT_MODEL on */
+	const struct comp **kind_owner;  /* by kind - ACT_MODEL */
+	unsigned *kind_writes;           /* comps a kind may write (bitmask) */
+	const struct comp *crash;        /* the component with the crash hooks */
+	const char **counter_names;
+	unsigned ncounters;
+	size_t *slice_end;               /* for the canonical-padding check */
+};
+
+#define MC(m) ((struct machine *)(m)->priv)
+
+static const struct comp *owner(const struct model *m, unsigned kind)
+{
+	const struct machine *x = MC(m);
+	return kind >= ACT_MODEL && kind - ACT_MODEL < x->nkinds ? x->kind_owner[kind - ACT_MODEL] : NULL;
+}
+
+unsigned compose_kind_flags(const struct model *m, unsigned kind)
+{
+	const struct comp *c = owner(m, kind);
+	return c ? c->def->kinds[kind - c->kind0].flags : 0;
+}
+
+int compose_others_quiescent(const struct comp *self, const uint8_t *sv)
+{
+	const struct machine *x = MC(self->m);
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		const struct comp *c = &x->comps[i];
+		if (c != self && c->def->quiescent && !c->def->quiescent(c, sv))
+			return 0;
+	}
+	return 1;
+}
+
+/* {=== The model's functions ============================================ */
+
+static void m_init(const struct model *m, uint8_t *sv)
+{
+	const struct machine *x = MC(m);
+	memset(sv, 0, m->sv_size);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->init)
+			x->comps[i].def->init(&x->comps[i], sv);
+}
+
+static unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed)
+{
+	const struct machine *x = MC(m);
+	unsigned n = 0;
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		const struct comp *c = &x->comps[i];
+		if (c->def->enabled)
+			n += c->def->enabled(c, sv, out, n, out + n, timed);
+	}
+	return n;
+}
+
+static unsigned m_enabled(const struct model *m, const uint8_t *sv, struct action *out)
+{
+	return enabled(m, sv, out, 0);
+}
+
+static unsigned m_enabled_timed(const struct model *m, const uint8_t *sv, struct action *out)
+{
+	return enabled(m, sv, out, 1);
+}
+
+static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
+{
+	const struct comp *c = owner(m, a->kind);
+	if (c) /* ACT_CRASH is the explorer's; applying it changes nothing */
+		c->def->apply(c, sv, a);
+}
+
+static enum model_status m_status(const struct model *m, const uint8_t *sv)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->faulted && x->comps[i].def->faulted(&x->comps[i], sv))
+			return MS_FAULT;
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->quiescent && !x->comps[i].def->quiescent(&x->comps[i], sv))
+			return MS_RUNNING;
+	return MS_TERMINAL;
+}
+
+static void m_describe(const struct model *m, const uint8_t *sv, const struct action *a, struct strbuf *out)
+{
+	const struct comp *c = a->kind == ACT_CRASH ? MC(m)->crash : owner(m, a->kind);
+	if (c && c->def->describe)
+		c->def->describe(c, sv, a, out);
+	else
+		sb_printf(out, "action kind %u", a->kind);
+}
+
+static void m_print_state(const struct model *m, const uint8_t *sv, struct strbuf *out)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->print)
+			x->comps[i].def->print(&x->comps[i], sv, out);
+}
+
+static void m_durable(const struct model *m, const uint8_t *sv, uint8_t *img)
+{
+	const struct machine *x = MC(m);
+	memset(img, 0, m->sv_size);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->durable)
+			x->comps[i].def->durable(&x->comps[i], sv, img);
+}
+
+static int m_recover(const struct model *m, uint8_t *img, struct strbuf *why)
+{
+	return MC(m)->crash->def->recover(MC(m)->crash, img, why);
+}
+
+static int m_reexecute(const struct model *m, uint8_t *img, struct strbuf *why)
+{
+	return MC(m)->crash->def->reexecute(MC(m)->crash, img, why);
+}
+
+static int m_idempotent(const struct model *m, struct strbuf *why)
+{
+	return MC(m)->crash->def->idempotent(MC(m)->crash, why);
+}
+
+static void m_timing(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
+                     uint64_t (*rnd)(void *), void *rng)
+{
+	const struct comp *c = owner(m, a->kind);
+	t->busy = 1;
+	t->n = 0;
+	if (c && c->def->timing)
+		c->def->timing(c, sv, a, t, rnd, rng);
+}
+
+static void m_count(const struct model *m, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	const struct comp *c = owner(m, a->kind);
+	if (c && c->def->count)
+		c->def->count(c, sv, a, ct);
+}
+
+static int m_still_enabled(const struct model *m, const uint8_t *sv, const struct action *a)
+{
+	const struct comp *c = owner(m, a->kind);
+	return !c || !c->def->still_enabled || c->def->still_enabled(c, sv, a);
+}
+
+/* Concrete-mode arbitration within a unit: GTO (the subject issued last
+** while ready, else the lowest), or any ready candidate at random. */
+static unsigned m_pick(const struct model *m, const struct action *cand, unsigned n, uint32_t last,
+                       uint64_t (*rnd)(void *), void *rng)
+{
+	if (MC(m)->g.cfg.sched_policy == 1)
+		return (unsigned)(rnd(rng) % n);
+	unsigned best = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (cand[i].subject == last)
+			return i;
+		if (cand[i].subject < cand[best].subject)
+			best = i;
+	}
+	return best;
+}
+
+/* }=== */
+
+/* {=== Locations: global words 0..G-1, register r of thread t at
+** G + t*nregs + r ========================================================= */
+
+static int m_lookup(const struct model *m, int tid, const char *name, long index, enum vtype *type, unsigned *count,
+                    struct strbuf *err)
+{
+	const struct gpu *g = &MC(m)->g;
+	const struct program *p = g->prog;
+	if (tid >= 0) {
+		unsigned nthreads = g->nwarps * g->cfg.threads_per_warp;
+		if ((unsigned)tid >= nthreads) {
+			sb_printf(err, "thread %d does not exist (the grid has %u threads)", tid, nthreads);
+			return -1;
+		}
+		int r = program_find_reg(p, name);
+		if (r < 0) {
+			sb_printf(err, "unknown register '%s'", name);
+			return -1;
+		}
+		*type = p->regs[r].type;
+		*count = 1;
+		return (int)(p->global_words + (unsigned)tid * (unsigned)p->nregs + (unsigned)r);
+	}
+	int s = program_find_sym(p, name);
+	if (s < 0 || p->syms[s].space != SP_GLOBAL) {
+		sb_printf(err, s < 0 ? "unknown variable '%s'" : "'%s' is in shared memory, which does not outlive the kernel",
+		          name);
+		return -1;
+	}
+	const struct symbol *sym = &p->syms[s];
+	*type = sym->type;
+	if (index < 0) {
+		*count = sym->nelems;
+		return (int)(sym->base / 4);
+	}
+	if ((unsigned long)index >= sym->nelems) {
+		sb_printf(err, "index %ld is outside '%s' (%u elements)", index, name, sym->nelems);
+		return -1;
+	}
+	*count = 1;
+	return (int)(sym->base / 4 + (uint32_t)index);
+}
+
+static uint32_t m_read(const struct model *m, const uint8_t *sv, int loc)
+{
+	const struct gpu *g = &MC(m)->g;
+	unsigned G_ = g->prog->global_words;
+	if ((unsigned)loc < G_)
+		return ((const uint32_t *)sv)[loc];
+	unsigned k = (unsigned)loc - G_, nregs = (unsigned)g->prog->nregs;
+	unsigned t = k / nregs, r = k % nregs, tpw = g->cfg.threads_per_warp;
+	return gpu_regs(g, (uint8_t *)sv, t / tpw)[(size_t)r * tpw + t % tpw];
+}
+
+static const struct symbol *sym_at(const struct program *p, unsigned loc)
+{
+	for (int i = 0; i < p->nsyms; i++) {
+		const struct symbol *s = &p->syms[i];
+		if (s->space == SP_GLOBAL && loc >= s->base / 4 && loc < s->base / 4 + s->nelems)
+			return s;
+	}
+	return NULL;
+}
+
+static void m_loc_name(const struct model *m, int loc, struct strbuf *out)
+{
+	const struct program *p = MC(m)->g.prog;
+	unsigned G_ = p->global_words;
+	if ((unsigned)loc >= G_) {
+		unsigned k = (unsigned)loc - G_;
+		sb_printf(out, "%u:%s", k / (unsigned)p->nregs, p->regs[k % (unsigned)p->nregs].name);
+		return;
+	}
+	const struct symbol *s = sym_at(p, (unsigned)loc);
+	if (s && s->is_array)
+		sb_printf(out, "%s[%u]", s->name, (unsigned)loc - s->base / 4);
+	else if (s)
+		sb_puts(out, s->name);
+}
+
+static enum vtype m_loc_type(const struct model *m, int loc)
+{
+	const struct program *p = MC(m)->g.prog;
+	if ((unsigned)loc >= p->global_words)
+		return p->regs[((unsigned)loc - p->global_words) % (unsigned)p->nregs].type;
+	const struct symbol *s = sym_at(p, (unsigned)loc);
+	return s ? s->type : VT_U32;
+}
+
+static unsigned m_default_obs(const struct model *m, int *locs, unsigned max)
+{
+	unsigned n = MC(m)->g.prog->global_words;
+	for (unsigned i = 0; i < n && i < max; i++)
+		locs[i] = (int)i;
+	return n;
+}
+
+/* }=== */
+
+/* {=== --check-model ===================================================== */
+
+static int m_check_state(const struct model *m, const uint8_t *sv, struct strbuf *why)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		const struct comp *c = &x->comps[i];
+		if (c->def->check && c->def->check(c, sv, why)) {
+			sb_printf(why, " (component %s)", c->def->name);
+			return 1;
+		}
+	}
+	/* padding between and after slices stays zero */
+	size_t at = 0;
+	for (unsigned i = 0; i <= x->ncomps; i++) {
+		size_t to = i < x->ncomps ? x->comps[i].off : m->sv_size;
+		for (size_t b = at; b < to; b++)
+			if (sv[b]) {
+				sb_printf(why, "byte %zu, padding before %s, is not zero", b,
+				          i < x->ncomps ? x->comps[i].def->name : "the end of the vector");
+				return 1;
+			}
+		if (i < x->ncomps)
+			at = x->comps[i].off + x->comps[i].size;
+	}
+	return 0;
+}
+
+/* Did action a (taken in `before`, giving `after`) write only the slices
+** its kind declared? */
+static int m_check_step(const struct model *m, const uint8_t *before, const struct action *a, const uint8_t *after,
+                        struct strbuf *why)
+{
+	const struct machine *x = MC(m);
+	const struct comp *o = owner(m, a->kind);
+	unsigned allowed = o ? x->kind_writes[a->kind - ACT_MODEL] : 0;
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		const struct comp *c = &x->comps[i];
+		if (allowed >> i & 1 || !c->size || !memcmp(before + c->off, after + c->off, c->size))
+			continue;
+		sb_printf(why, "action kind '%s' of %s wrote the slice of %s, which it does not declare",
+		          o ? o->def->kinds[a->kind - o->kind0].name : "crash", o ? o->def->name : "the explorer",
+		          c->def->name);
+		return 1;
+	}
+	return 0;
+}
+
+/* The components a kind may write: its owner (SELF), the providers of the
+** ports it names, and, transitively, what their ports may write. */
+static unsigned closure(const struct machine *x, const struct comp *c, unsigned writes)
+{
+	unsigned set = 0, todo = 0;
+	if (writes & SELF)
+		set |= 1u << c->index;
+	for (unsigned p = 0; p < P_NPORTS; p++)
+		if (writes >> p & 1)
+			for (unsigned k = 0; k < c->nreq[p]; k++)
+				todo |= 1u << c->req[p][k].c->index;
+	while (todo & ~set) {
+		unsigned i = (unsigned)__builtin_ctz(todo & ~set);
+		const struct comp *d = &x->comps[i];
+		set |= 1u << i;
+		unsigned w = d->def->port_writes;
+		for (unsigned p = 0; p < P_NPORTS; p++)
+			if (w >> p & 1)
+				for (unsigned k = 0; k < d->nreq[p]; k++)
+					todo |= 1u << d->req[p][k].c->index;
+	}
+	return set;
+}
+
+/* }=== */
+
+static void machine_free(struct machine *x)
+{
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		free(x->comps[i].priv);
+		free(x->comps[i].counter_map);
+	}
+	free(x->kind_owner);
+	free(x->kind_writes);
+	free(x->counter_names);
+	free(x->g.pc_atomic);
+	free(x->g.sched_warps);
+	free(x->g.sched_first);
+	free(x->g.warp_idx);
+	if (x->g.own) {
+		program_free(x->g.own);
+		free(x->g.own);
+	}
+	free(x);
+}
+
+static void m_destroy(struct model *m)
+{
+	machine_free(m->priv);
+	free(m);
+}
+
+static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue" };
+
+/* Bind every required port of every component; -1 with a message. */
+static int bind_ports(struct machine *x, const struct wiring *wr, struct diag *d, const char *path)
+{
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		struct comp *c = &x->comps[i];
+		for (unsigned p = 0; p < P_NPORTS; p++) {
+			if (!(c->def->requires >> p & 1))
+				continue;
+			const char *to = NULL;
+			for (unsigned k = 0; k < wr->nwires; k++)
+				if (!strcmp(wr->wires[k].from, c->def->name) && wr->wires[k].port == p)
+					to = wr->wires[k].to;
+			unsigned found = 0;
+			for (unsigned j = 0; j < x->ncomps; j++) {
+				const struct comp *pr = &x->comps[j];
+				if (j == i || !(pr->def->provides >> p & 1) || (to && strcmp(to, pr->def->name)))
+					continue;
+				if (c->nreq[p] == MAX_BIND)
+					break;
+				c->req[p][c->nreq[p]++] = (struct bind){ pr, pr->def->port(pr, (enum port)p) };
+				found++;
+			}
+			if (found > 1 && !(MULTI_PORTS >> p & 1)) {
+				diag_at(d, path, 0, 0, "wiring: %s's port %s has %u providers; name one in the wiring row",
+				        c->def->name, port_names[p], found);
+				return -1;
+			}
+			if (!found && !(c->def->optional >> p & 1)) {
+				diag_at(d, path, 0, 0, "wiring: %s requires port %s, which no component of this machine provides%s%s",
+				        c->def->name, port_names[p], to ? " as " : "", to ? to : "");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Pools: the first component naming a pool allocates it. */
+static unsigned pools(struct machine *x, int units)
+{
+	const char *name[MAX_POOLS];
+	unsigned base[MAX_POOLS], np = 0, next = 0;
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		struct comp *c = &x->comps[i];
+		for (unsigned k = 0; k < 2; k++) {
+			struct pool_req *r = units ? &c->units[k] : &c->subjects[k];
+			if (!r->name)
+				continue;
+			unsigned j;
+			for (j = 0; j < np && strcmp(name[j], r->name); j++)
+				;
+			if (j == np && np < MAX_POOLS) {
+				name[np] = r->name;
+				base[np++] = next;
+				next += r->count;
+			}
+			(units ? c->unit0 : c->subj0)[k] = j < np ? base[j] : 0;
+		}
+	}
+	return next;
+}
+
+static void merge_counters(struct machine *x)
+{
+	unsigned total = 0;
+	for (unsigned i = 0; i < x->ncomps; i++)
+		total += x->comps[i].def->ncounters;
+	x->counter_names = xcalloc(total + 1, sizeof *x->counter_names);
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		struct comp *c = &x->comps[i];
+		c->counter_map = xcalloc(c->def->ncounters + 1, sizeof *c->counter_map);
+		for (unsigned k = 0; k < c->def->ncounters; k++) {
+			unsigned j;
+			for (j = 0; j < x->ncounters && strcmp(x->counter_names[j], c->def->counters[k]); j++)
+				;
+			if (j == x->ncounters)
+				x->counter_names[x->ncounters++] = c->def->counters[k];
+			c->counter_map[k] = j;
+		}
+	}
+}
+
+/* The grid: warps of each scheduler, and what every component reads. */
+static int grid(struct gpu *g, struct diag *d)
+{
+	const struct gpu_cfg *c = &g->cfg;
+	g->nwarps = c->ctas * c->warps_per_cta;
+	if (g->nwarps > 65535 || (uint64_t)g->nwarps * c->threads_per_warp > 1u << 24) {
+		diag_at(d, g->path, 0, 0, "grid too large: %u warps", g->nwarps);
+		return -1;
+	}
+	if (g->prog->nins > 65534) {
+		diag_at(d, g->path, 0, 0, "kernel too long (%d instructions, at most 65534)", g->prog->nins);
+		return -1;
+	}
+	g->pc_atomic = xcalloc((size_t)g->prog->nins + 1, 1);
+	for (int i = 0; i < g->prog->nins; i++)
+		g->pc_atomic[i] = (g->prog->ins[i].op == OP_ATOM || g->prog->ins[i].op == OP_RED) &&
+		                  g->prog->ins[i].space == SP_GLOBAL;
+	unsigned ctas_per_sm = (c->ctas + c->sms - 1) / c->sms;
+	g->warps_per_sm = ctas_per_sm * c->warps_per_cta;
+	g->nqueues = c->sms * c->partitions;
+	unsigned nsched = c->sms * c->schedulers;
+	g->sched_first = xcalloc(nsched + 1, sizeof(unsigned));
+	g->sched_warps = xcalloc(g->nwarps + 1, sizeof(unsigned));
+	g->warp_idx = xcalloc(g->nwarps + 1, sizeof(unsigned));
+	for (unsigned w = 0; w < g->nwarps; w++)
+		g->sched_first[gpu_sched_of(g, w) + 1]++;
+	for (unsigned k = 0; k < nsched; k++)
+		g->sched_first[k + 1] += g->sched_first[k];
+	unsigned *fill = xcalloc(nsched + 1, sizeof(unsigned));
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		unsigned k = gpu_sched_of(g, w);
+		g->warp_idx[w] = fill[k];
+		g->sched_warps[g->sched_first[k] + fill[k]++] = w;
+	}
+	free(fill);
+	return 0;
+}
+
+struct model *compose_build(const struct spec *s, const struct machine_def *md, struct diag *d)
+{
+	const struct wiring *wr = md->wiring;
+	struct machine *x = xcalloc(1, sizeof *x);
+	struct gpu *g = &x->g;
+	struct model *m = xcalloc(1, sizeof *m);
+	m->priv = x;
+	m->name = md->name;
+	m->destroy = m_destroy;
+	g->prog = &s->prog;
+	g->path = s->path;
+	if (params_apply(md, s, &g->cfg, d))
+		goto fail;
+	x->ncomps = wr->ncomps;
+	for (unsigned i = 0; i < wr->ncomps; i++) {
+		x->comps[i] = (struct comp){ .def = wr->comps[i], .g = g, .m = m, .index = i };
+		if (wr->comps[i]->durable)
+			x->crash = &x->comps[i];
+	}
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->rewrite) {
+			struct strbuf err;
+			sb_init(&err);
+			int bad = x->comps[i].def->rewrite(g, &err);
+			if (bad)
+				diag_at(d, s->path, 0, 0, "%s", sb_str(&err));
+			sb_free(&err);
+			if (bad)
+				goto fail;
+		}
+	if ((g->prog->host || g->prog->recovery) && !x->crash) {
+		diag_at(d, s->path, 0, 0, "a %s block needs machine persist (machine '%s' has no persistence domain)",
+		        g->prog->host ? "host" : "recovery", md->name);
+		goto fail;
+	}
+	if (grid(g, d))
+		goto fail;
+	/* slices in wiring order, each at its alignment; vectors end 8-aligned */
+	size_t end = 0;
+	unsigned max_actions = 0;
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		struct comp *c = &x->comps[i];
+		size_t align = 1;
+		long size = c->def->layout ? c->def->layout(c, g, &align, d) : 0;
+		if (size < 0)
+			goto fail;
+		end = (end + align - 1) & ~(align - 1);
+		c->off = end;
+		c->size = (size_t)size;
+		end += c->size;
+		if (c->def->place)
+			c->def->place(c, g);
+		max_actions += c->max_actions;
+	}
+	if (bind_ports(x, wr, d, s->path))
+		goto fail;
+	m->sv_size = (end + 7) & ~(size_t)7;
+	/* trace files and parent links store an action's index as a u16 */
+	m->max_actions = max_actions + 1; /* + a crash */
+	if (m->max_actions > MODEL_MAX_ACTIONS) {
+		diag_at(d, s->path, 0, 0, "the machine can enable %u actions in a state; traces hold at most %u",
+		        m->max_actions, MODEL_MAX_ACTIONS);
+		goto fail;
+	}
+	/* action kinds in wiring order */
+	for (unsigned i = 0; i < x->ncomps; i++)
+		x->nkinds += x->comps[i].def->nkinds;
+	x->kind_owner = xcalloc(x->nkinds + 1, sizeof *x->kind_owner);
+	x->kind_writes = xcalloc(x->nkinds + 1, sizeof *x->kind_writes);
+	for (unsigned i = 0, k = 0; i < x->ncomps; i++) {
+		struct comp *c = &x->comps[i];
+		c->kind0 = ACT_MODEL + k;
+		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
+			x->kind_owner[k] = c;
+			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
+		}
+	}
+	m->nunits = pools(x, 1);
+	m->nsubjects = pools(x, 0);
+	merge_counters(x);
+	m->counter_names = x->counter_names;
+	m->ncounters = x->ncounters;
+	m->init = m_init;
+	m->enabled = m_enabled;
+	m->enabled_timed = m_enabled_timed;
+	m->apply = m_apply;
+	m->status = m_status;
+	m->describe = m_describe;
+	m->print_state = m_print_state;
+	m->lookup = m_lookup;
+	m->read = m_read;
+	m->loc_name = m_loc_name;
+	m->loc_type = m_loc_type;
+	m->default_observables = m_default_obs;
+	m->timing = m_timing;
+	m->count = m_count;
+	m->pick = m_pick;
+	m->still_enabled = m_still_enabled;
+	m->check_state = m_check_state;
+	m->check_step = m_check_step;
+	if (x->crash) {
+		m->durable_size = m->sv_size;
+		m->durable = m_durable;
+		if (x->crash->def->recover && g->prog->recovery)
+			m->recover = m_recover;
+		if (x->crash->def->reexecute)
+			m->reexecute = m_reexecute;
+		if (x->crash->def->idempotent)
+			m->idempotent = m_idempotent;
+	}
+	return m;
+fail:
+	m_destroy(m);
+	return NULL;
+}
+
+/* The grid's rows: what every GPU machine takes. */
+#define GP(field) offsetof(struct gpu_cfg, field)
+static const struct param_def grid_params[] = {
+	{ "sms", 1, 1, 64, NULL, GP(sms), "streaming multiprocessors; CTA c runs on SM c mod sms" },
+	{ "schedulers", 1, 1, 4, NULL, GP(schedulers), "warp schedulers per SM; warp w of a CTA goes to scheduler w mod schedulers" },
+	{ "partitions", 1, 1, 8, NULL, GP(partitions), "memory partitions (L2 slice + ROP), interleaved every line_bytes" },
+	{ "line_bytes", 256, 4, 65536, NULL, GP(line_bytes), "address interleaving granularity across partitions" },
+	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident)" },
+	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
+	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp (32 on hardware; small for exhaustive runs)" },
+	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most; fewer when the kernel has few conditional branches)" },
+	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
+	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
+	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },
+	{ "global_jitter", 200, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter] (cache hits and misses, seeded)" },
+	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
+};
+
+static void add_rows(const struct param_def *rows, unsigned n, const struct param_def **out, unsigned *k, unsigned max)
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned j;
+		for (j = 0; j < *k && strcmp(out[j]->name, rows[i].name); j++)
+			;
+		if (j < *k)
+			out[j] = &rows[i];
+		else if (*k < max)
+			out[(*k)++] = &rows[i];
+	}
+}
+
+unsigned compose_params(const struct wiring *w, const struct param_def **out, unsigned max)
+{
+	unsigned k = 0;
+	add_rows(grid_params, sizeof grid_params / sizeof grid_params[0], out, &k, max);
+	for (unsigned i = 0; i < w->ncomps; i++)
+		add_rows(w->comps[i]->params, w->comps[i]->nparams, out, &k, max);
+	add_rows(w->params, w->nparams, out, &k, max);
+	return k;
+}
