@@ -19,6 +19,15 @@
 **   - status() classifies a state: running, terminal (every component done),
 **     or fault (the machine hit an error such as an out-of-bounds access).
 **     A running state with no enabled action is a deadlock.
+**   - Required: name, sv_size, max_actions (at most TRACE_MAX_ACTIONS of
+**     state/trace.h: traces store 16-bit indices), init, enabled, apply,
+**     status; read too when lookup or default_observables is given.  Every
+**     other hook may be NULL and the explorer side does without it
+**     (model.c): actions and states print as raw fields, properties naming
+**     a location are refused, there are no default observables, no crashes,
+**     and `gpumc run` refuses a model without timing.  Code outside the
+**     machines reaches the optional printing, location and destroy hooks
+**     through the model_* functions below.
 */
 #ifndef GPUMC_MODEL_H
 #define GPUMC_MODEL_H
@@ -143,5 +152,16 @@ struct model {
 
 	void (*destroy)(struct model *m);
 };
+
+/* 0, or -1 with the reason in why when m lacks a required hook or breaks
+** a bound of the contract above. */
+int model_check(const struct model *m, struct strbuf *why);
+/* The optional hooks, with what stands in when a model has none. */
+void model_describe(const struct model *m, const uint8_t *sv, const struct action *a, struct strbuf *out);
+void model_print_state(const struct model *m, const uint8_t *sv, struct strbuf *out);
+unsigned model_observables(const struct model *m, int *locs, unsigned max);
+void model_loc_name(const struct model *m, int loc, struct strbuf *out);
+enum vtype model_loc_type(const struct model *m, int loc);
+void model_destroy(struct model *m);
 
 #endif
