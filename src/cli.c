@@ -223,6 +223,9 @@ static int bind_props(struct job *j, struct diag *d)
 			diag_at(d, s->path, sp->line, sp->col,
 			        "'%s' needs a machine with a persistence domain (machine persist), not '%s'",
 			        prop_kind_name(p->kind), m->name);
+		else if (p->kind == P_IDEMPOTENT && (!m->idempotent || !m->reexecute))
+			diag_at(d, s->path, sp->line, sp->col, "'idempotent' needs a machine that can re-execute its kernel, not '%s'",
+			        m->name);
 		if (p->cond) {
 			struct strbuf err;
 			sb_init(&err);
@@ -235,9 +238,9 @@ static int bind_props(struct job *j, struct diag *d)
 		if (p->kind != P_DETERMINISTIC)
 			continue;
 		if (sp->p.nlocs == 0) {
-			unsigned n = m->default_observables(m, NULL, 0);
+			unsigned n = model_observables(m, NULL, 0);
 			p->locs = xmalloc(sizeof(int) * (n ? n : 1));
-			p->nlocs = m->default_observables(m, p->locs, n);
+			p->nlocs = model_observables(m, p->locs, n);
 			continue;
 		}
 		for (unsigned i = 0; i < sp->p.nlocs; i++) {
@@ -245,7 +248,7 @@ static int bind_props(struct job *j, struct diag *d)
 			sb_init(&why);
 			enum vtype t;
 			unsigned count = 0;
-			int loc = m->lookup(m, sp->loc_tid[i], sp->loc_names[i], sp->loc_index[i], &t, &count, &why);
+			int loc = model_lookup(m, sp->loc_tid[i], sp->loc_names[i], sp->loc_index[i], &t, &count, &why);
 			if (loc < 0) {
 				diag_at(d, s->path, sp->loc_line[i], sp->loc_col[i], "%s", sb_str(&why));
 			} else {
@@ -261,9 +264,9 @@ static int bind_props(struct job *j, struct diag *d)
 		struct property *p = &j->props[j->nprops++];
 		p->kind = P_DETERMINISTIC;
 		p->text = xstrdup("deterministic");
-		unsigned n = m->default_observables(m, NULL, 0);
+		unsigned n = model_observables(m, NULL, 0);
 		p->locs = xmalloc(sizeof(int) * (n ? n : 1));
-		p->nlocs = m->default_observables(m, p->locs, n);
+		p->nlocs = model_observables(m, p->locs, n);
 	}
 	return d->nerr ? -1 : 0;
 }
@@ -280,7 +283,12 @@ int job_load(struct job *j, const char *path, const struct run_opts *o, struct d
 	j->model = registry_build(j->spec, d);
 	if (!j->model)
 		return -1;
-	return bind_props(j, d);
+	struct strbuf why;
+	sb_init(&why);
+	if (model_check(j->model, &why))
+		diag_at(d, path, 0, 0, "%s", sb_str(&why));
+	sb_free(&why);
+	return d->nerr ? -1 : bind_props(j, d);
 }
 
 void job_free(struct job *j)
@@ -288,8 +296,7 @@ void job_free(struct job *j)
 	for (unsigned k = 0; k < j->nprops; k++)
 		prop_free(&j->props[k]);
 	free(j->props);
-	if (j->model)
-		j->model->destroy(j->model);
+	model_destroy(j->model);
 	spec_free(j->spec);
 	memset(j, 0, sizeof *j);
 }

@@ -15,6 +15,20 @@ struct result_bucket {
 	uint8_t *sv;
 };
 
+/* job_load() for concrete mode: also refuse a machine without timing. */
+static int load_timed(struct job *j, const char *path, const struct run_opts *o, struct diag *d)
+{
+	if (job_load(j, path, o, d))
+		return -1;
+	struct strbuf why;
+	sb_init(&why);
+	int bad = concrete_usable(j->model, &why);
+	if (bad)
+		diag_at(d, path, 0, 0, "%s", sb_str(&why));
+	sb_free(&why);
+	return bad;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o;
@@ -27,7 +41,7 @@ int cmd_run(int argc, char **argv)
 		struct job j;
 		struct diag d;
 		diag_init(&d);
-		if (job_load(&j, files[f], &o, &d)) {
+		if (load_timed(&j, files[f], &o, &d)) {
 			fputs(sb_str(&d.msg), stderr);
 			rc = exit_combine(rc, EXIT_INPUT);
 			job_free(&j);
@@ -47,9 +61,9 @@ int cmd_run(int argc, char **argv)
 		unsigned dn = 0;
 		int *dlocs = NULL;
 		if (obs->kind != P_DETERMINISTIC) {
-			dn = m->default_observables(m, NULL, 0);
+			dn = model_observables(m, NULL, 0);
 			dlocs = xmalloc(sizeof(int) * (dn ? dn : 1));
-			m->default_observables(m, dlocs, dn);
+			model_observables(m, dlocs, dn);
 			locs = dlocs;
 			nlocs = dn;
 		}
@@ -131,7 +145,7 @@ int cmd_run(int argc, char **argv)
 			sb_printf(&out, "  %-24s %llu\n", "idle unit-cycles", (unsigned long long)first.idle_unit_cycles);
 			if (first.status != MS_TERMINAL) {
 				sb_puts(&out, "state at the end:\n");
-				m->print_state(m, first.sv, &out);
+				model_print_state(m, first.sv, &out);
 			}
 			if (o.runs > 1)
 				sb_printf(&out, "%u runs (seeds %llu..%llu): cycles min %llu, mean %.1f, max %llu\n", o.runs,

@@ -51,6 +51,15 @@ unsigned model_observables(const struct model *m, int *locs, unsigned max)
 	return m->default_observables ? m->default_observables(m, locs, max) : 0;
 }
 
+int model_lookup(const struct model *m, int tid, const char *name, long index, enum vtype *type,
+                 unsigned *count, struct strbuf *err)
+{
+	if (m->lookup)
+		return m->lookup(m, tid, name, index, type, count, err);
+	sb_printf(err, "machine %s has no named locations: '%s' cannot be read", m->name, name);
+	return -1;
+}
+
 void model_loc_name(const struct model *m, int loc, struct strbuf *out)
 {
 	if (m->loc_name)

@@ -160,6 +160,8 @@ int model_check(const struct model *m, struct strbuf *why);
 void model_describe(const struct model *m, const uint8_t *sv, const struct action *a, struct strbuf *out);
 void model_print_state(const struct model *m, const uint8_t *sv, struct strbuf *out);
 unsigned model_observables(const struct model *m, int *locs, unsigned max);
+int model_lookup(const struct model *m, int tid, const char *name, long index, enum vtype *type,
+                 unsigned *count, struct strbuf *err);
 void model_loc_name(const struct model *m, int loc, struct strbuf *out);
 enum vtype model_loc_type(const struct model *m, int loc);
 void model_destroy(struct model *m);
