@@ -13,6 +13,7 @@ struct judge {
 	const struct property *props;
 	unsigned n;
 	int keep_going;
+	int invariants;           /* some property is an invariant */
 	struct sideset **results; /* deterministic: distinct results seen, per property */
 	uint8_t *witnessed;       /* exists: a witness was seen, per property */
 	uint32_t *obuf;           /* one result */
@@ -35,12 +36,14 @@ struct judge *judge_new(const struct model *m, const struct property *props, uns
 	j->results = xcalloc(n ? n : 1, sizeof *j->results);
 	j->witnessed = xcalloc(n ? n : 1, 1);
 	unsigned maxl = 0;
-	for (unsigned k = 0; k < n; k++)
+	for (unsigned k = 0; k < n; k++) {
+		j->invariants |= props[k].kind == P_INVARIANT;
 		if (props[k].kind == P_DETERMINISTIC) {
 			j->results[k] = ss_new();
 			if (props[k].nlocs > maxl)
 				maxl = props[k].nlocs;
 		}
+	}
 	j->obuf = xmalloc(sizeof(uint32_t) * (maxl ? maxl : 1));
 	j->img = xmalloc(m->sv_size);
 	j->re = xmalloc(m->sv_size);
@@ -67,10 +70,11 @@ void judge_free(struct judge *j)
 	free(j);
 }
 
+/* prop, kind and why are set by hit(), and read only when violated. */
 static void clear(struct judgement *v)
 {
-	memset(v, 0, sizeof *v);
-	v->prop = -1;
+	v->status = MS_RUNNING;
+	v->witness = v->violated = 0;
 }
 
 /* Record a violation (the first of this call counts); returns non-zero
@@ -194,7 +198,7 @@ int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
 		hit(j, v, -1, P_FAULT, "the machine faulted%s", "");
 		return 1;
 	}
-	for (unsigned k = 0; k < j->n; k++)
+	for (unsigned k = 0; k < j->n && j->invariants; k++)
 		if (j->props[k].kind == P_INVARIANT && !expr_eval(j->props[k].cond, m, sv) &&
 		    hit(j, v, (int)k, P_INVARIANT, "a reachable state violates the invariant%s", ""))
 			return 1;
@@ -209,10 +213,10 @@ int judge_moves(struct judge *j, const uint8_t *sv, const struct action *act, un
 	clear(v);
 	/* a crash is always possible but is no progress: a running state
 	** whose only way on is a crash is a deadlock */
-	unsigned moves = 0;
 	for (unsigned i = 0; i < n; i++)
-		moves += act[i].kind != ACT_CRASH;
-	if (moves == 0 && j->m->status(j->m, sv) == MS_RUNNING)
+		if (act[i].kind != ACT_CRASH)
+			return 0;
+	if (j->m->status(j->m, sv) == MS_RUNNING)
 		hit(j, v, -1, P_DEADLOCK, "no component can move, but the kernel has not finished%s", "");
 	return v->violated;
 }

@@ -38,7 +38,8 @@ struct judge;
 struct judgement {
 	enum model_status status; /* judge_state: the state's status          */
 	int witness;         /* judge_state: the first witness of an exists  */
-	int violated;        /* a property fails: the fields below say which */
+	int violated;        /* a property fails: the fields below say which
+	                        (they are not set otherwise) */
 	int prop;            /* index into props; -1: built in (deadlock, fault) */
 	enum prop_kind kind;
 	const char *why;     /* one line; valid until the judge's next call   */
