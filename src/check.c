@@ -20,22 +20,6 @@ static int verdict_exit(enum verdict v)
 	}
 }
 
-static void print_diag(const struct diag *d, const char *path, int json)
-{
-	if (json) {
-		struct strbuf b;
-		sb_init(&b);
-		sb_puts(&b, "{\"spec\":");
-		sb_json_str(&b, path);
-		sb_puts(&b, ",\"verdict\":\"error\",\"errors\":");
-		sb_json_str(&b, sb_str(&d->msg));
-		sb_puts(&b, "}\n");
-		fputs(sb_str(&b), stdout);
-		sb_free(&b);
-	}
-	fputs(sb_str(&d->msg), stderr);
-}
-
 static void save_trace(const struct job *j, const struct run_opts *o, const struct explore_result *r)
 {
 	struct trace_file tf;
@@ -76,42 +60,28 @@ static void save_trace(const struct job *j, const struct run_opts *o, const stru
 	sb_free(&err);
 }
 
+static int check_one(struct job *j, const struct run_opts *o, int more)
+{
+	struct explore_result r;
+	explore(j->model, j->props, j->nprops, &o->ex, &r);
+	struct strbuf out;
+	sb_init(&out);
+	report_check(&out, j, &r, o->json);
+	fputs(sb_str(&out), stdout);
+	if (!o->json && more)
+		fputc('\n', stdout);
+	sb_free(&out);
+	if (o->trace_file && r.verdict == V_FAIL && r.failed_kind != P_EXISTS)
+		save_trace(j, o, &r);
+	int rc = verdict_exit(r.verdict);
+	explore_result_free(&r);
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
-	struct run_opts o;
-	run_opts_default(&o);
-	const char **files;
-	int nfiles = cli_parse_specs(&o, argc, argv, "Dejt", "check", &files), rc = EXIT_HOLDS;
-	if (nfiles < 0)
-		return EXIT_INPUT;
-	for (int f = 0; f < nfiles; f++) {
-		struct job j;
-		struct diag d;
-		diag_init(&d);
-		if (job_load(&j, files[f], &o, &d)) {
-			print_diag(&d, files[f], o.json);
-			rc = exit_combine(rc, EXIT_INPUT);
-		} else {
-			struct explore_result r;
-			explore(j.model, j.props, j.nprops, &o.ex, &r);
-			struct strbuf out;
-			sb_init(&out);
-			report_check(&out, &j, &r, o.json);
-			fputs(sb_str(&out), stdout);
-			if (!o.json && f + 1 < nfiles)
-				fputc('\n', stdout);
-			sb_free(&out);
-			if (o.trace_file && r.verdict == V_FAIL && r.failed_kind != P_EXISTS)
-				save_trace(&j, &o, &r);
-			rc = exit_combine(rc, verdict_exit(r.verdict));
-			explore_result_free(&r);
-		}
-		job_free(&j);
-		diag_free(&d);
-	}
-	free(files);
-	free(o.defines);
-	return rc;
+	static const struct spec_cmd c = { "check", "Dejt", 1, NULL, check_one };
+	return cli_each_spec(&c, argc, argv);
 }
 
 int cmd_replay(int argc, char **argv)

@@ -301,6 +301,48 @@ void job_free(struct job *j)
 	memset(j, 0, sizeof *j);
 }
 
+static void print_diag(const struct diag *d, const char *path, int json)
+{
+	if (json) {
+		struct strbuf b;
+		sb_init(&b);
+		sb_puts(&b, "{\"spec\":");
+		sb_json_str(&b, path);
+		sb_puts(&b, ",\"verdict\":\"error\",\"errors\":");
+		sb_json_str(&b, sb_str(&d->msg));
+		sb_puts(&b, "}\n");
+		fputs(sb_str(&b), stdout);
+		sb_free(&b);
+	}
+	fputs(sb_str(&d->msg), stderr);
+}
+
+int cli_each_spec(const struct spec_cmd *c, int argc, char **argv)
+{
+	struct run_opts o;
+	run_opts_default(&o);
+	const char **files;
+	int nfiles = cli_parse_specs(&o, argc, argv, c->allowed, c->name, &files), rc = EXIT_HOLDS;
+	if (nfiles < 0)
+		return EXIT_INPUT;
+	for (int f = 0; f < nfiles; f++) {
+		struct job j;
+		struct diag d;
+		diag_init(&d);
+		if (job_load(&j, files[f], &o, &d) || (c->vet && c->vet(&j, &d))) {
+			print_diag(&d, files[f], o.json && c->json_errors);
+			rc = exit_combine(rc, EXIT_INPUT);
+		} else {
+			rc = exit_combine(rc, c->one(&j, &o, f + 1 < nfiles));
+		}
+		job_free(&j);
+		diag_free(&d);
+	}
+	free(files);
+	free(o.defines);
+	return rc;
+}
+
 int exit_combine(int a, int b)
 {
 	static const int rank[4] = { 0, 2, 3, 1 }; /* holds < incomplete < violated < input */

@@ -36,7 +36,6 @@
 struct ctx {
 	const struct model *m;
 	struct property *props;
-	unsigned nprops;
 	const struct explore_opts *o;
 	struct explore_result *r;
 	struct visited *vs;
@@ -122,7 +121,7 @@ static void current_path(const struct ctx *c, uint32_t idx, int extra, struct tr
 
 /* }=== */
 
-/* The verdict fails (once: the first violation is the one reported). */
+/* The verdict fails with v (callers see to it that v is the first). */
 static void fail(struct explore_result *r, const struct judgement *v)
 {
 	r->verdict = V_FAIL;
@@ -472,7 +471,6 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	r->failed = -1;
 	c.m = m;
 	c.props = props;
-	c.nprops = n;
 	c.o = o;
 	c.r = r;
 	c.svn = m->sv_size;
