@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "explore/judge.h"
+#include "explore/replay.h"
 #include "report.h"
 #include "state/trace.h"
 
@@ -16,22 +18,6 @@ static int verdict_exit(enum verdict v)
 	case V_INCOMPLETE: return EXIT_INCOMPLETE;
 	default: return EXIT_INPUT;
 	}
-}
-
-static void print_diag(const struct diag *d, const char *path, int json)
-{
-	if (json) {
-		struct strbuf b;
-		sb_init(&b);
-		sb_puts(&b, "{\"spec\":");
-		sb_json_str(&b, path);
-		sb_puts(&b, ",\"verdict\":\"error\",\"errors\":");
-		sb_json_str(&b, sb_str(&d->msg));
-		sb_puts(&b, "}\n");
-		fputs(sb_str(&b), stdout);
-		sb_free(&b);
-	}
-	fputs(sb_str(&d->msg), stderr);
 }
 
 static void save_trace(const struct job *j, const struct run_opts *o, const struct explore_result *r)
@@ -58,7 +44,7 @@ static void save_trace(const struct job *j, const struct run_opts *o, const stru
 	for (int s = 0; s < 2 && ts[s]; s++) {
 		tf.sched[s] = *ts[s];
 		tf.text[s] = xcalloc(ts[s]->len + 1, sizeof(char *));
-		trace_replay(j->model, ts[s], sv, tf.text[s]);
+		trace_replay(j->model, ts[s], sv, tf.text[s], NULL);
 		tf.nsched = s + 1;
 	}
 	if (trace_write(o->trace_file, &tf, &err))
@@ -74,42 +60,28 @@ static void save_trace(const struct job *j, const struct run_opts *o, const stru
 	sb_free(&err);
 }
 
+static int check_one(struct job *j, const struct run_opts *o, int more)
+{
+	struct explore_result r;
+	explore(j->model, j->props, j->nprops, &o->ex, &r);
+	struct strbuf out;
+	sb_init(&out);
+	report_check(&out, j, &r, o->json);
+	fputs(sb_str(&out), stdout);
+	if (!o->json && more)
+		fputc('\n', stdout);
+	sb_free(&out);
+	if (o->trace_file && r.verdict == V_FAIL && r.failed_kind != P_EXISTS)
+		save_trace(j, o, &r);
+	int rc = verdict_exit(r.verdict);
+	explore_result_free(&r);
+	return rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
-	struct run_opts o;
-	run_opts_default(&o);
-	const char **files;
-	int nfiles = cli_parse_specs(&o, argc, argv, "Dejt", "check", &files), rc = EXIT_HOLDS;
-	if (nfiles < 0)
-		return EXIT_INPUT;
-	for (int f = 0; f < nfiles; f++) {
-		struct job j;
-		struct diag d;
-		diag_init(&d);
-		if (job_load(&j, files[f], &o, &d)) {
-			print_diag(&d, files[f], o.json);
-			rc = exit_combine(rc, EXIT_INPUT);
-		} else {
-			struct explore_result r;
-			explore(j.model, j.props, j.nprops, &o.ex, &r);
-			struct strbuf out;
-			sb_init(&out);
-			report_check(&out, &j, &r, o.json);
-			fputs(sb_str(&out), stdout);
-			if (!o.json && f + 1 < nfiles)
-				fputc('\n', stdout);
-			sb_free(&out);
-			if (o.trace_file && r.verdict == V_FAIL && r.failed_kind != P_EXISTS)
-				save_trace(&j, &o, &r);
-			rc = exit_combine(rc, verdict_exit(r.verdict));
-			explore_result_free(&r);
-		}
-		job_free(&j);
-		diag_free(&d);
-	}
-	free(files);
-	free(o.defines);
-	return rc;
+	static const struct spec_cmd c = { "check", "Dejt", 1, NULL, check_one };
+	return cli_each_spec(&c, argc, argv);
 }
 
 int cmd_replay(int argc, char **argv)
@@ -156,6 +128,7 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "gpumc: warning: %s changed since the trace was written; replaying anyway\n", tf.spec);
 	const struct model *m = j.model;
 	uint8_t *sv[2] = { xmalloc(m->sv_size), xmalloc(m->sv_size) };
+	int crashed[2] = { 0, 0 };
 	struct strbuf out;
 	sb_init(&out);
 	int rc = EXIT_HOLDS, diverged_text = 0;
@@ -163,7 +136,7 @@ int cmd_replay(int argc, char **argv)
 		sb_puts(&out, "{\"schedules\":[");
 	for (int s = 0; s < tf.nsched; s++) {
 		char **desc = xcalloc(tf.sched[s].len + 1, sizeof(char *));
-		uint32_t n = trace_replay(m, &tf.sched[s], sv[s], desc);
+		uint32_t n = trace_replay(m, &tf.sched[s], sv[s], desc, &crashed[s]);
 		if (o.json) {
 			sb_puts(&out, s ? ",[" : "[");
 		} else {
@@ -192,101 +165,60 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (o.json)
 		sb_puts(&out, "]");
-	/* what the trace shows at its end */
-	const char *shows = "no violation at the end of the trace";
-	enum model_status st = m->status(m, sv[0]);
-	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	if (rc != EXIT_HOLDS)
-		shows = "the trace does not replay on this spec";
-	if (rc == EXIT_HOLDS) {
-		int last = tf.nsched - 1;
-		st = m->status(m, sv[last]);
-		if (st == MS_FAULT) {
-			shows = "the machine faults";
+	/* what the trace shows at its end: what the explorer's judge says of
+	** the state each schedule reaches (a determinism violation: of A's
+	** result, then B's) */
+	struct strbuf shows;
+	sb_init(&shows);
+	if (rc != EXIT_HOLDS) {
+		sb_puts(&shows, "the trace does not replay on this spec");
+	} else {
+		struct judge *jd = judge_new(m, j.props, j.nprops, 0);
+		struct judgement v;
+		int bad = judge_start(jd, &v);
+		for (int s = 0; s < tf.nsched && !bad; s++)
+			bad = judge_end(jd, sv[s], crashed[s], &v);
+		if (bad) {
+			sb_printf(&shows, "%s: %s", v.prop >= 0 ? j.props[v.prop].text : prop_kind_name(v.kind), v.why);
 			rc = EXIT_VIOLATED;
-		} else if (st == MS_RUNNING && m->enabled(m, sv[last], act) == 0) {
-			shows = "deadlock: no component can move";
-			rc = EXIT_VIOLATED;
+		} else {
+			sb_puts(&shows, "no violation at the end of the trace");
 		}
-		/* a trace ending in a crash: check what survives, as check did */
-		int crashed = 0;
-		if (m->durable && tf.sched[last].len) {
-			struct trace pre = tf.sched[last];
-			pre.len--;
-			uint8_t *before = xmalloc(m->sv_size);
-			trace_replay(m, &pre, before, NULL);
-			crashed = m->enabled(m, before, act) > pre.step[pre.len] &&
-			          act[tf.sched[last].step[pre.len]].kind == ACT_CRASH;
-			free(before);
-		}
-		uint8_t *img = xmalloc(m->sv_size);
-		if (crashed) {
-			m->durable(m, sv[last], img);
-			for (unsigned k = 0; k < j.nprops && rc == EXIT_HOLDS; k++)
-				if (j.props[k].kind == P_DURABLE && !expr_eval(j.props[k].cond, m, img))
-					shows = "the crash leaves a durable image that violates the durable condition", rc = EXIT_VIOLATED;
-			struct strbuf why;
-			sb_init(&why);
-			if (rc == EXIT_HOLDS && m->recover && !m->recover(m, img, &why))
-				shows = "the recovery program fails on the crash image", rc = EXIT_VIOLATED;
-			sb_free(&why);
-			for (unsigned k = 0; k < j.nprops && rc == EXIT_HOLDS; k++)
-				if (j.props[k].kind == P_RECOVERABLE && !expr_eval(j.props[k].cond, m, img))
-					shows = "the recovered image violates the recoverable condition", rc = EXIT_VIOLATED;
-		} else if (m->durable && st == MS_TERMINAL) {
-			m->durable(m, sv[last], img);
-			for (unsigned k = 0; k < j.nprops && rc == EXIT_HOLDS; k++)
-				if (j.props[k].kind == P_PERSISTED && !expr_eval(j.props[k].cond, m, img))
-					shows = "what is durable at the end violates the persisted condition", rc = EXIT_VIOLATED;
-		}
-		free(img);
-		for (unsigned k = 0; k < j.nprops && rc == EXIT_HOLDS; k++) {
-			struct property *p = &j.props[k];
-			if (p->kind == P_INVARIANT && !expr_eval(p->cond, m, sv[last]))
-				shows = "the invariant is violated", rc = EXIT_VIOLATED;
-			if (st == MS_TERMINAL && p->kind == P_NOT_EXISTS && expr_eval(p->cond, m, sv[last]))
-				shows = "a final state satisfies the ~exists condition", rc = EXIT_VIOLATED;
-			if (st == MS_TERMINAL && p->kind == P_FORALL && !expr_eval(p->cond, m, sv[last]))
-				shows = "a final state violates the forall condition", rc = EXIT_VIOLATED;
-			if (p->kind == P_DETERMINISTIC && tf.nsched == 2 && st == MS_TERMINAL &&
-			    m->status(m, sv[0]) == MS_TERMINAL) {
-				for (unsigned i = 0; i < p->nlocs; i++)
-					if (m->read(m, sv[0], p->locs[i]) != m->read(m, sv[1], p->locs[i])) {
-						shows = "the two schedules end with different results";
-						rc = EXIT_VIOLATED;
-						break;
-					}
-				if (o.json) {
-					sb_puts(&out, ",\"result\":");
-					report_locs(m, sv[0], p->locs, p->nlocs, &out, 1);
-					sb_puts(&out, ",\"result2\":");
-					report_locs(m, sv[1], p->locs, p->nlocs, &out, 1);
-				} else {
-					sb_puts(&out, "result A: ");
-					report_locs(m, sv[0], p->locs, p->nlocs, &out, 0);
-					sb_puts(&out, "\nresult B: ");
-					report_locs(m, sv[1], p->locs, p->nlocs, &out, 0);
-					sb_putc(&out, '\n');
-				}
-			}
+		judge_free(jd);
+	}
+	for (unsigned k = 0; k < j.nprops && tf.nsched == 2 && rc != EXIT_INPUT; k++) {
+		const struct property *p = &j.props[k];
+		if (p->kind != P_DETERMINISTIC)
+			continue;
+		if (o.json) {
+			sb_puts(&out, ",\"result\":");
+			report_locs(m, sv[0], p->locs, p->nlocs, &out, 1);
+			sb_puts(&out, ",\"result2\":");
+			report_locs(m, sv[1], p->locs, p->nlocs, &out, 1);
+		} else {
+			sb_puts(&out, "result A: ");
+			report_locs(m, sv[0], p->locs, p->nlocs, &out, 0);
+			sb_puts(&out, "\nresult B: ");
+			report_locs(m, sv[1], p->locs, p->nlocs, &out, 0);
+			sb_putc(&out, '\n');
 		}
 	}
 	if (o.json) {
 		sb_puts(&out, ",\"shows\":");
-		sb_json_str(&out, shows);
+		sb_json_str(&out, sb_str(&shows));
 		sb_puts(&out, ",\"recorded_verdict\":");
 		sb_json_str(&out, tf.verdict ? tf.verdict : "");
 		sb_puts(&out, "}\n");
 	} else {
 		sb_puts(&out, "state at the end:\n");
-		m->print_state(m, sv[tf.nsched - 1], &out);
-		sb_printf(&out, "replay: %s (recorded verdict: %s)\n", shows, tf.verdict ? tf.verdict : "?");
+		model_print_state(m, sv[tf.nsched - 1], &out);
+		sb_printf(&out, "replay: %s (recorded verdict: %s)\n", sb_str(&shows), tf.verdict ? tf.verdict : "?");
 	}
 	if (diverged_text)
 		fprintf(stderr, "gpumc: warning: some steps describe differently than when recorded\n");
 	fputs(sb_str(&out), stdout);
 	sb_free(&out);
-	free(act);
+	sb_free(&shows);
 	free(sv[0]);
 	free(sv[1]);
 	job_free(&j);

@@ -223,6 +223,9 @@ static int bind_props(struct job *j, struct diag *d)
 			diag_at(d, s->path, sp->line, sp->col,
 			        "'%s' needs a machine with a persistence domain (machine persist), not '%s'",
 			        prop_kind_name(p->kind), m->name);
+		else if (p->kind == P_IDEMPOTENT && (!m->idempotent || !m->reexecute))
+			diag_at(d, s->path, sp->line, sp->col, "'idempotent' needs a machine that can re-execute its kernel, not '%s'",
+			        m->name);
 		if (p->cond) {
 			struct strbuf err;
 			sb_init(&err);
@@ -235,9 +238,9 @@ static int bind_props(struct job *j, struct diag *d)
 		if (p->kind != P_DETERMINISTIC)
 			continue;
 		if (sp->p.nlocs == 0) {
-			unsigned n = m->default_observables(m, NULL, 0);
+			unsigned n = model_observables(m, NULL, 0);
 			p->locs = xmalloc(sizeof(int) * (n ? n : 1));
-			p->nlocs = m->default_observables(m, p->locs, n);
+			p->nlocs = model_observables(m, p->locs, n);
 			continue;
 		}
 		for (unsigned i = 0; i < sp->p.nlocs; i++) {
@@ -245,7 +248,7 @@ static int bind_props(struct job *j, struct diag *d)
 			sb_init(&why);
 			enum vtype t;
 			unsigned count = 0;
-			int loc = m->lookup(m, sp->loc_tid[i], sp->loc_names[i], sp->loc_index[i], &t, &count, &why);
+			int loc = model_lookup(m, sp->loc_tid[i], sp->loc_names[i], sp->loc_index[i], &t, &count, &why);
 			if (loc < 0) {
 				diag_at(d, s->path, sp->loc_line[i], sp->loc_col[i], "%s", sb_str(&why));
 			} else {
@@ -261,9 +264,9 @@ static int bind_props(struct job *j, struct diag *d)
 		struct property *p = &j->props[j->nprops++];
 		p->kind = P_DETERMINISTIC;
 		p->text = xstrdup("deterministic");
-		unsigned n = m->default_observables(m, NULL, 0);
+		unsigned n = model_observables(m, NULL, 0);
 		p->locs = xmalloc(sizeof(int) * (n ? n : 1));
-		p->nlocs = m->default_observables(m, p->locs, n);
+		p->nlocs = model_observables(m, p->locs, n);
 	}
 	return d->nerr ? -1 : 0;
 }
@@ -280,7 +283,12 @@ int job_load(struct job *j, const char *path, const struct run_opts *o, struct d
 	j->model = registry_build(j->spec, d);
 	if (!j->model)
 		return -1;
-	return bind_props(j, d);
+	struct strbuf why;
+	sb_init(&why);
+	if (model_check(j->model, &why))
+		diag_at(d, path, 0, 0, "%s", sb_str(&why));
+	sb_free(&why);
+	return d->nerr ? -1 : bind_props(j, d);
 }
 
 void job_free(struct job *j)
@@ -288,10 +296,51 @@ void job_free(struct job *j)
 	for (unsigned k = 0; k < j->nprops; k++)
 		prop_free(&j->props[k]);
 	free(j->props);
-	if (j->model)
-		j->model->destroy(j->model);
+	model_destroy(j->model);
 	spec_free(j->spec);
 	memset(j, 0, sizeof *j);
+}
+
+static void print_diag(const struct diag *d, const char *path, int json)
+{
+	if (json) {
+		struct strbuf b;
+		sb_init(&b);
+		sb_puts(&b, "{\"spec\":");
+		sb_json_str(&b, path);
+		sb_puts(&b, ",\"verdict\":\"error\",\"errors\":");
+		sb_json_str(&b, sb_str(&d->msg));
+		sb_puts(&b, "}\n");
+		fputs(sb_str(&b), stdout);
+		sb_free(&b);
+	}
+	fputs(sb_str(&d->msg), stderr);
+}
+
+int cli_each_spec(const struct spec_cmd *c, int argc, char **argv)
+{
+	struct run_opts o;
+	run_opts_default(&o);
+	const char **files;
+	int nfiles = cli_parse_specs(&o, argc, argv, c->allowed, c->name, &files), rc = EXIT_HOLDS;
+	if (nfiles < 0)
+		return EXIT_INPUT;
+	for (int f = 0; f < nfiles; f++) {
+		struct job j;
+		struct diag d;
+		diag_init(&d);
+		if (job_load(&j, files[f], &o, &d) || (c->vet && c->vet(&j, &d))) {
+			print_diag(&d, files[f], o.json && c->json_errors);
+			rc = exit_combine(rc, EXIT_INPUT);
+		} else {
+			rc = exit_combine(rc, c->one(&j, &o, f + 1 < nfiles));
+		}
+		job_free(&j);
+		diag_free(&d);
+	}
+	free(files);
+	free(o.defines);
+	return rc;
 }
 
 int exit_combine(int a, int b)

@@ -45,6 +45,17 @@ int cli_parse_specs(struct run_opts *o, int argc, char **argv, const char *allow
 ** the diagnostics (or adds them to json) and returns -1. */
 int job_load(struct job *j, const char *path, const struct run_opts *o, struct diag *d);
 void job_free(struct job *j);
+/* A command over spec files (check, run): its options, then for each file
+** job_load(), vet() (optional: refuse what the command cannot do, with
+** the reason in d) and one(), whose exit codes are combined. */
+struct spec_cmd {
+	const char *name;    /* for usage messages */
+	const char *allowed; /* option groups, as for cli_option */
+	int json_errors;     /* with --json, input errors also go to stdout as JSON */
+	int (*vet)(const struct job *j, struct diag *d);
+	int (*one)(struct job *j, const struct run_opts *o, int more); /* more: another spec follows */
+};
+int cli_each_spec(const struct spec_cmd *c, int argc, char **argv);
 /* Combine exit codes of several inputs: input error > violation >
 ** incomplete > holds. */
 int exit_combine(int a, int b);

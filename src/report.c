@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explore/replay.h"
+
 void verdict_string(const struct explore_result *r, struct strbuf *out)
 {
 	switch (r->verdict) {
@@ -17,29 +19,6 @@ void verdict_string(const struct explore_result *r, struct strbuf *out)
 	case V_INCOMPLETE: sb_puts(out, "incomplete"); break;
 	default: sb_puts(out, "error"); break;
 	}
-}
-
-uint32_t trace_replay(const struct model *m, const struct trace *t, uint8_t *sv, char **desc)
-{
-	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	struct strbuf b;
-	sb_init(&b);
-	m->init(m, sv);
-	uint32_t i;
-	for (i = 0; i < t->len; i++) {
-		unsigned n = m->enabled(m, sv, act);
-		if (t->step[i] >= n)
-			break;
-		if (desc) {
-			sb_reset(&b);
-			m->describe(m, sv, &act[t->step[i]], &b);
-			desc[i] = xstrdup(sb_str(&b));
-		}
-		m->apply(m, sv, &act[t->step[i]]);
-	}
-	sb_free(&b);
-	free(act);
-	return i;
 }
 
 void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n,
@@ -51,9 +30,9 @@ void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsi
 		sb_putc(out, '{');
 	for (unsigned i = 0; i < n; i++) {
 		sb_reset(&name);
-		m->loc_name(m, locs[i], &name);
+		model_loc_name(m, locs[i], &name);
 		uint32_t v = m->read(m, sv, locs[i]);
-		enum vtype t = m->loc_type(m, locs[i]);
+		enum vtype t = model_loc_type(m, locs[i]);
 		const char *nm = sb_str(&name);
 		if (json) {
 			if (i)
@@ -79,8 +58,7 @@ static void print_schedule(struct strbuf *out, const struct model *m, const stru
                            uint32_t mark, int json, uint8_t *sv)
 {
 	char **desc = xcalloc(t->len + 1, sizeof(char *));
-	uint32_t n = trace_replay(m, t, sv, desc);
-	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
+	uint32_t n = trace_replay(m, t, sv, desc, NULL);
 	if (json)
 		sb_putc(out, '[');
 	for (uint32_t i = 0; i < n; i++) {
@@ -96,7 +74,6 @@ static void print_schedule(struct strbuf *out, const struct model *m, const stru
 	if (json)
 		sb_putc(out, ']');
 	free(desc);
-	free(act);
 }
 
 void report_stats_json(struct strbuf *out, const struct explore_result *r, size_t sv_size)
@@ -171,7 +148,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			print_schedule(out, m, &r->trace, UINT32_MAX, 1, sv);
 			struct strbuf st;
 			sb_init(&st);
-			m->print_state(m, sv, &st);
+			model_print_state(m, sv, &st);
 			sb_puts(out, ",\"final_state\":");
 			sb_json_str(out, sb_str(&st));
 			sb_free(&st);
@@ -207,15 +184,15 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 				sb_printf(out, "trace (%u step%s):\n", r->trace.len, r->trace.len == 1 ? "" : "s");
 				print_schedule(out, m, &r->trace, UINT32_MAX, 0, sv);
 				sb_puts(out, "state at the end of the trace:\n");
-				m->print_state(m, sv, out);
+				model_print_state(m, sv, out);
 				if ((r->failed_kind == P_RECOVERABLE || r->failed_kind == P_PERSISTED ||
 				     r->failed_kind == P_DURABLE) && m->durable) {
 					/* what survives: the durable image, after recovery */
 					uint8_t *img = xmalloc(m->sv_size);
 					m->durable(m, sv, img);
-					unsigned nl = m->default_observables(m, NULL, 0);
+					unsigned nl = model_observables(m, NULL, 0);
 					int *locs = xmalloc(sizeof(int) * (nl ? nl : 1));
-					m->default_observables(m, locs, nl);
+					model_observables(m, locs, nl);
 					struct strbuf why;
 					sb_init(&why);
 					if (m->recover && r->failed_kind == P_RECOVERABLE) {

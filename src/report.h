@@ -9,10 +9,6 @@
 /* "pass", "fail deterministic", "incomplete" */
 void verdict_string(const struct explore_result *r, struct strbuf *out);
 void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, int json);
-/* Replay steps of t from the initial state into sv (m->sv_size bytes);
-** each step's description goes to desc[i] when desc is non-NULL.  Returns
-** the number of steps replayed (fewer when an index is not enabled). */
-uint32_t trace_replay(const struct model *m, const struct trace *t, uint8_t *sv, char **desc);
 /* Values of the locations, "name = value, ..." */
 void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n,
                  struct strbuf *out, int json);

@@ -54,6 +54,14 @@ static int by_unit(const void *a, const void *b)
 	return x->unit != y->unit ? (x->unit < y->unit ? -1 : 1) : (x->subject < y->subject ? -1 : x->subject > y->subject);
 }
 
+int concrete_usable(const struct model *m, struct strbuf *why)
+{
+	if (m->timing && m->nunits && m->nsubjects)
+		return 0;
+	sb_printf(why, "machine %s has no concrete-mode timing: it can be checked (gpumc check), not run", m->name);
+	return -1;
+}
+
 void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, struct concrete_result *r)
 {
 	struct timespec t0, t1;

@@ -21,6 +21,10 @@ struct concrete_result {
 	double seconds;
 };
 
+/* 0 when m can run in concrete mode (it has timing, units and subjects),
+** else -1 with the reason in why. */
+int concrete_usable(const struct model *m, struct strbuf *why);
+/* One timed run of a model that concrete_usable() accepts. */
 void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles,
                   struct concrete_result *r);
 void concrete_result_free(struct concrete_result *r);

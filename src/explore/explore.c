@@ -10,11 +10,11 @@
 **        the trace of the current state is the stack itself, so DFS needs
 **        no per-state bookkeeping beyond the visited set.
 **
-** What is checked where:
-**   on discovery (every new state): fault, invariants, terminal properties
-**     (deterministic, exists, ~exists, forall) when the state is terminal;
-**   on expansion: deadlock (running, no enabled action), crash actions
-**     (durable image projected, deduplicated, recovery checked once).
+** What is checked where (the judge, judge.h, decides what each property
+** says; the explorer decides when to ask):
+**   on discovery (every new state): judge_state;
+**   on expansion: judge_moves (deadlock), and for each crash action the
+**     durable image is projected, deduplicated and judged once (judge_crash).
 ** No reduction is applied: every interleaving of the machine is explored,
 ** so terminal states and crash images are exactly those of the machine.
 */
@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "explore/judge.h"
 #include "state/hash.h"
 #include "state/sideset.h"
 #include "state/visited.h"
@@ -32,16 +33,9 @@
 
 #define NO_PARENT UINT32_MAX
 
-struct det {
-	struct sideset *seen; /* observable vector -> index+1 into traces */
-	struct trace *traces;
-	unsigned ntraces;
-};
-
 struct ctx {
 	const struct model *m;
 	struct property *props;
-	unsigned nprops;
 	const struct explore_opts *o;
 	struct explore_result *r;
 	struct visited *vs;
@@ -57,7 +51,9 @@ struct ctx {
 	size_t fcap;
 	uint32_t sp;
 	/* properties */
-	struct det *det;
+	struct judge *jd;
+	int has_det;              /* a deterministic property: keep first_final */
+	struct trace first_final; /* the path to the first terminal state */
 	struct sideset *outcomes, *images;
 	int outcome_prop; /* first exists/~exists/forall, -1 none */
 	uint32_t *obuf;
@@ -73,10 +69,6 @@ struct ctx {
 	** successor, and in DFS of every frame */
 	size_t nb;
 	uint64_t *src_bh, *next_bh, *frame_bh;
-	/* check idempotent: the crash-free result over the memory locations */
-	uint32_t *golden;
-	int *golden_locs;
-	unsigned ngolden;
 };
 
 static double elapsed(const struct ctx *c)
@@ -129,121 +121,78 @@ static void current_path(const struct ctx *c, uint32_t idx, int extra, struct tr
 
 /* }=== */
 
-static void violation(struct ctx *c, int prop, enum prop_kind kind, uint32_t idx, int extra,
-                      const char *fmt, const char *arg)
+/* The verdict fails with v (callers see to it that v is the first). */
+static void fail(struct explore_result *r, const struct judgement *v)
+{
+	r->verdict = V_FAIL;
+	r->failed = v->prop;
+	r->failed_kind = v->kind;
+	r->why = xstrdup(v->why);
+}
+
+/* A violation found at state idx, or at its action `extra` (>= 0). */
+static void violation(struct ctx *c, const struct judgement *v, uint32_t idx, int extra)
 {
 	struct explore_result *r = c->r;
 	if (r->verdict == V_FAIL)
 		return;
-	r->verdict = V_FAIL;
-	r->failed = prop;
-	r->failed_kind = kind;
-	struct strbuf b;
-	sb_init(&b);
-	sb_printf(&b, fmt, arg);
-	r->why = xstrdup(sb_str(&b));
-	sb_free(&b);
+	fail(r, v);
 	current_path(c, idx, extra, &r->trace);
+	if (v->kind == P_DETERMINISTIC) {
+		/* the other schedule: the first to finish */
+		struct trace *a = &c->first_final, *b = &r->trace;
+		trace_set(&r->trace2, a->step, a->len);
+		uint32_t i = 0;
+		while (i < a->len && i < b->len && a->step[i] == b->step[i])
+			i++;
+		r->diverge = i;
+	}
 	if (!c->o->keep_going)
 		c->stop = 1;
 }
 
+/* A terminal state, once judged: count it and its outcome. */
 static void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
 {
 	const struct model *m = c->m;
-	c->r->terminals++;
-	for (unsigned k = 0; k < c->nprops && !c->stop; k++) {
-		struct property *p = &c->props[k];
-		switch (p->kind) {
-		case P_DETERMINISTIC: {
-			struct det *d = &c->det[k];
-			for (unsigned i = 0; i < p->nlocs; i++)
-				c->obuf[i] = m->read(m, sv, p->locs[i]);
-			int is_new;
-			uintptr_t *slot = ss_put(d->seen, c->obuf, sizeof(uint32_t) * p->nlocs, &is_new);
-			if (!is_new)
-				break;
-			*slot = d->ntraces;
-			d->traces = xrealloc(d->traces, sizeof *d->traces * (d->ntraces + 1));
-			memset(&d->traces[d->ntraces], 0, sizeof *d->traces);
-			current_path(c, idx, -1, &d->traces[d->ntraces]);
-			d->ntraces++;
-			if (d->ntraces == 2 && c->r->verdict != V_FAIL) {
-				violation(c, (int)k, P_DETERMINISTIC, idx, -1,
-				          "two schedules end with different results%s", "");
-				struct trace *a = &d->traces[0], *b = &c->r->trace;
-				trace_set(&c->r->trace2, a->step, a->len);
-				uint32_t i = 0;
-				while (i < a->len && i < b->len && a->step[i] == b->step[i])
-					i++;
-				c->r->diverge = i;
-			}
-			break;
-		}
-		case P_EXISTS:
-			if (!c->r->witness && expr_eval(p->cond, m, sv)) {
-				c->r->witness = 1;
-				if (c->r->verdict != V_FAIL)
-					current_path(c, idx, -1, &c->r->trace);
-			}
-			break;
-		case P_NOT_EXISTS:
-			if (expr_eval(p->cond, m, sv))
-				violation(c, (int)k, P_NOT_EXISTS, idx, -1, "a final state satisfies the condition%s", "");
-			break;
-		case P_FORALL:
-			if (!expr_eval(p->cond, m, sv))
-				violation(c, (int)k, P_FORALL, idx, -1, "a final state violates the condition%s", "");
-			break;
-		case P_PERSISTED:
-			if (!m->durable)
-				break;
-			m->durable(m, sv, c->img);
-			if (!expr_eval(p->cond, m, c->img))
-				violation(c, (int)k, P_PERSISTED, idx, -1,
-				          "the kernel finished, but what is durable violates the condition%s", "");
-			break;
-		default:
-			break;
-		}
+	struct explore_result *r = c->r;
+	if (r->terminals++ == 0 && c->has_det)
+		current_path(c, idx, -1, &c->first_final);
+	if (c->outcome_prop < 0 || !r->nolocs)
+		return;
+	for (unsigned i = 0; i < r->nolocs; i++)
+		c->obuf[i] = m->read(m, sv, r->olocs[i]);
+	int is_new;
+	uintptr_t *slot = ss_put(c->outcomes, c->obuf, sizeof(uint32_t) * r->nolocs, &is_new);
+	if (is_new) {
+		*slot = r->noutcomes;
+		r->outcomes = xrealloc(r->outcomes, sizeof *r->outcomes * (r->noutcomes + 1));
+		struct outcome *oc = &r->outcomes[r->noutcomes++];
+		oc->vals = xmalloc(sizeof(uint32_t) * r->nolocs);
+		memcpy(oc->vals, c->obuf, sizeof(uint32_t) * r->nolocs);
+		oc->count = 0;
+		oc->sat = expr_eval(c->props[c->outcome_prop].cond, m, sv);
 	}
-	if (c->outcome_prop >= 0 && c->r->nolocs) {
-		struct explore_result *r = c->r;
-		for (unsigned i = 0; i < r->nolocs; i++)
-			c->obuf[i] = m->read(m, sv, r->olocs[i]);
-		int is_new;
-		uintptr_t *slot = ss_put(c->outcomes, c->obuf, sizeof(uint32_t) * r->nolocs, &is_new);
-		if (is_new) {
-			*slot = r->noutcomes;
-			r->outcomes = xrealloc(r->outcomes, sizeof *r->outcomes * (r->noutcomes + 1));
-			struct outcome *oc = &r->outcomes[r->noutcomes++];
-			oc->vals = xmalloc(sizeof(uint32_t) * r->nolocs);
-			memcpy(oc->vals, c->obuf, sizeof(uint32_t) * r->nolocs);
-			oc->count = 0;
-			oc->sat = expr_eval(c->props[c->outcome_prop].cond, m, sv);
-		}
-		r->outcomes[*slot].count++;
-	}
+	r->outcomes[*slot].count++;
 }
 
 /* Checks on a newly discovered state. */
 static void discovered(struct ctx *c, const uint8_t *sv, uint32_t idx)
 {
-	const struct model *m = c->m;
-	enum model_status st = m->status(m, sv);
-	if (st == MS_FAULT) {
-		violation(c, -1, P_FAULT, idx, -1, "the machine faulted%s", "");
-		return;
+	struct judgement v;
+	if (judge_state(c->jd, sv, &v))
+		violation(c, &v, idx, -1);
+	if (v.witness && !c->r->witness) {
+		c->r->witness = 1;
+		if (c->r->verdict != V_FAIL)
+			current_path(c, idx, -1, &c->r->trace);
 	}
-	for (unsigned k = 0; k < c->nprops && !c->stop; k++)
-		if (c->props[k].kind == P_INVARIANT && !expr_eval(c->props[k].cond, m, sv))
-			violation(c, (int)k, P_INVARIANT, idx, -1, "a reachable state violates the invariant%s", "");
-	if (st == MS_TERMINAL && !c->stop)
+	/* a state whose invariant stopped the search was not judged final */
+	if (v.status == MS_TERMINAL && !(v.violated && v.kind == P_INVARIANT && c->stop))
 		terminal(c, sv, idx);
 }
 
-/* A crash in state sv: what survives is checked once per distinct image,
-** after the machine's recovery, against every `recoverable` condition. */
+/* A crash in state sv: what survives is judged once per distinct image. */
 static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 {
 	const struct model *m = c->m;
@@ -255,44 +204,9 @@ static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 	if (!is_new)
 		return;
 	c->r->crash_images++;
-	for (unsigned k = 0; k < c->nprops && !c->stop; k++)
-		if (c->props[k].kind == P_DURABLE && !expr_eval(c->props[k].cond, m, c->img))
-			violation(c, (int)k, P_DURABLE, idx, (int)ai,
-			          "a crash here leaves a durable image that violates the condition%s", "");
-	struct strbuf why;
-	sb_init(&why);
-	if (c->golden && !c->stop) {
-		/* idempotency, confirmed: re-execution from what survived gives
-		** the crash-free result */
-		uint8_t *re = xmalloc(m->sv_size);
-		memcpy(re, c->img, m->sv_size);
-		int k = -1;
-		for (unsigned i = 0; i < c->nprops; i++)
-			if (c->props[i].kind == P_IDEMPOTENT)
-				k = (int)i;
-		if (!m->reexecute(m, re, &why))
-			violation(c, k, P_IDEMPOTENT, idx, (int)ai, "re-execution after this crash fails: %s", sb_str(&why));
-		else
-			for (unsigned i = 0; i < c->ngolden && !c->stop; i++)
-				if (m->read(m, re, c->golden_locs[i]) != c->golden[i])
-					violation(c, k, P_IDEMPOTENT, idx, (int)ai,
-					          "re-executing the kernel after this crash does not give the crash-free result%s", "");
-		free(re);
-		sb_reset(&why);
-	}
-	if (m->recover && !c->stop && !m->recover(m, c->img, &why)) {
-		int k = -1;
-		for (unsigned i = 0; i < c->nprops; i++)
-			if (c->props[i].kind == P_RECOVERABLE)
-				k = (int)i;
-		violation(c, k, P_RECOVERABLE, idx, (int)ai, "the recovery program fails on this crash image: %s",
-		          sb_str(&why));
-	}
-	sb_free(&why);
-	for (unsigned k = 0; k < c->nprops && !c->stop; k++)
-		if (c->props[k].kind == P_RECOVERABLE && !expr_eval(c->props[k].cond, m, c->img))
-			violation(c, (int)k, P_RECOVERABLE, idx, (int)ai,
-			          "after a crash here and recovery, the image violates the condition%s", "");
+	struct judgement v;
+	if (judge_crash(c->jd, c->img, &v))
+		violation(c, &v, idx, (int)ai);
 }
 
 static int limits_hit(struct ctx *c)
@@ -337,13 +251,9 @@ static void parent_put(struct ctx *c, uint32_t idx, uint32_t parent, uint16_t ac
 /* Deadlock check at expansion. */
 static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned nact, uint32_t idx)
 {
-	/* a crash is always possible but is no progress: a running state
-	** whose only way on is a crash is a deadlock */
-	unsigned moves = 0;
-	for (unsigned i = 0; i < nact; i++)
-		moves += act[i].kind != ACT_CRASH;
-	if (moves == 0 && c->m->status(c->m, sv) == MS_RUNNING) {
-		violation(c, -1, P_DEADLOCK, idx, -1, "no component can move, but the kernel has not finished%s", "");
+	struct judgement v;
+	if (judge_moves(c->jd, sv, act, nact, &v)) {
+		violation(c, &v, idx, -1);
 		return 0;
 	}
 	return 1;
@@ -561,7 +471,6 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	r->failed = -1;
 	c.m = m;
 	c.props = props;
-	c.nprops = n;
 	c.o = o;
 	c.r = r;
 	c.svn = m->sv_size;
@@ -570,15 +479,10 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.nb = hash_nblocks(m->sv_size);
 	c.src_bh = xmalloc(c.nb * sizeof *c.src_bh);
 	c.next_bh = xmalloc(c.nb * sizeof *c.next_bh);
-	c.det = xcalloc(n, sizeof *c.det);
+	c.jd = judge_new(m, props, n, o->keep_going);
 	c.outcome_prop = -1;
-	unsigned maxl = 0;
 	for (unsigned k = 0; k < n; k++) {
-		if (props[k].kind == P_DETERMINISTIC) {
-			c.det[k].seen = ss_new();
-			if (props[k].nlocs > maxl)
-				maxl = props[k].nlocs;
-		}
+		c.has_det |= props[k].kind == P_DETERMINISTIC;
 		if ((props[k].kind == P_EXISTS || props[k].kind == P_NOT_EXISTS || props[k].kind == P_FORALL) &&
 		    c.outcome_prop < 0)
 			c.outcome_prop = (int)k;
@@ -592,64 +496,19 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	r->nolocs = nl;
 	r->olocs = xmalloc(sizeof(int) * (nl ? nl : 1));
 	memcpy(r->olocs, locs, sizeof(int) * nl);
-	if (nl > maxl)
-		maxl = nl;
-	c.obuf = xmalloc(sizeof(uint32_t) * (maxl ? maxl : 1));
+	c.obuf = xmalloc(sizeof(uint32_t) * (nl ? nl : 1));
 	c.outcomes = ss_new();
 	c.images = ss_new();
 	c.img = xmalloc(m->durable_size ? m->durable_size : 1);
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	c.next_progress = o->progress;
-	for (unsigned k = 0; k < n && !c.stop; k++) {
-		if (props[k].kind != P_IDEMPOTENT || !m->idempotent || !m->reexecute)
-			continue;
-		struct strbuf why;
-		sb_init(&why);
-		if (!m->idempotent(m, &why)) {
-			/* statically not idempotent: no exploration can change that */
-			r->verdict = V_FAIL;
-			r->failed = (int)k;
-			r->failed_kind = P_IDEMPOTENT;
-			r->why = xstrdup(sb_str(&why));
-			c.stop = 1;
-		} else if (!c.golden) {
-			/* the crash-free result: the kernel re-executed from the start */
-			uint8_t *g0 = xmalloc(m->sv_size), *img = xmalloc(m->sv_size);
-			m->init(m, g0);
-			m->durable(m, g0, img);
-			sb_reset(&why);
-			if (!m->reexecute(m, img, &why)) {
-				/* without a crash-free result there is nothing to confirm */
-				r->verdict = V_FAIL;
-				r->failed = (int)k;
-				r->failed_kind = P_IDEMPOTENT;
-				struct strbuf msg;
-				sb_init(&msg);
-				sb_printf(&msg, "the kernel does not run to completion on its own: %s", sb_str(&why));
-				r->why = xstrdup(sb_str(&msg));
-				sb_free(&msg);
-				c.stop = 1;
-			} else {
-				c.ngolden = m->default_observables(m, NULL, 0);
-				c.golden_locs = xmalloc(sizeof(int) * (c.ngolden ? c.ngolden : 1));
-				m->default_observables(m, c.golden_locs, c.ngolden);
-				c.golden = xmalloc(sizeof(uint32_t) * (c.ngolden ? c.ngolden : 1));
-				for (unsigned i = 0; i < c.ngolden; i++)
-					c.golden[i] = m->read(m, img, c.golden_locs[i]);
-			}
-			free(g0);
-			free(img);
-		}
-		sb_free(&why);
-	}
-	if (!c.stop) { /* else decided before exploring (not idempotent) */
-		if (o->search == SEARCH_DFS)
-			dfs(&c);
-		else
-			bfs(&c);
-	}
-	free(c.golden);
-	free(c.golden_locs);
+	struct judgement v;
+	if (judge_start(c.jd, &v))
+		fail(r, &v); /* decided before exploring (not idempotent): no trace */
+	else if (o->search == SEARCH_DFS)
+		dfs(&c);
+	else
+		bfs(&c);
 	r->states = vs_count(c.vs);
 	r->seconds = elapsed(&c);
 	r->bytes = mem_bytes(&c);
@@ -661,23 +520,12 @@ void explore(const struct model *m, struct property *props, unsigned n,
 			r->verdict = V_INCOMPLETE;
 		} else {
 			r->verdict = V_PASS;
-			for (unsigned k = 0; k < n; k++)
-				if (props[k].kind == P_EXISTS && !r->witness) {
-					r->verdict = V_FAIL;
-					r->failed = (int)k;
-					r->failed_kind = P_EXISTS;
-					r->why = xstrdup("no final state satisfies the condition");
-					break;
-				}
+			if (judge_finish(c.jd, &v))
+				fail(r, &v);
 		}
 	}
-	for (unsigned k = 0; k < n; k++) {
-		for (unsigned i = 0; i < c.det[k].ntraces; i++)
-			free(c.det[k].traces[i].step);
-		free(c.det[k].traces);
-		ss_free(c.det[k].seen);
-	}
-	free(c.det);
+	judge_free(c.jd);
+	free(c.first_final.step);
 	ss_free(c.outcomes);
 	ss_free(c.images);
 	free(c.img);

@@ -12,6 +12,7 @@
 
 #include "explore/model.h"
 #include "explore/prop.h"
+#include "state/trace.h"
 
 enum search_kind { SEARCH_BFS, SEARCH_DFS };
 
@@ -27,12 +28,6 @@ struct explore_opts {
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };
-
-/* A path from the initial state: action indices into enabled() lists. */
-struct trace {
-	uint32_t len;
-	uint16_t *step;
-};
 
 /* One distinct terminal outcome over the outcome locations. */
 struct outcome {

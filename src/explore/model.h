@@ -19,6 +19,22 @@
 **   - status() classifies a state: running, terminal (every component done),
 **     or fault (the machine hit an error such as an out-of-bounds access).
 **     A running state with no enabled action is a deadlock.
+**   - Required: name, sv_size, max_actions (at most TRACE_MAX_ACTIONS of
+**     state/trace.h: traces store 16-bit indices), init, enabled, apply,
+**     status; read too when lookup or default_observables is given.  Every
+**     other hook may be NULL and the explorer side does without it
+**     (model.c): actions and states print as raw fields, properties naming
+**     a location are refused, there are no default observables, no crashes,
+**     and `gpumc run` refuses a model without timing.  Code outside the
+**     machines reaches the optional printing, location and destroy hooks
+**     through the model_* functions below.
+**   - Alignment: sv_size is a multiple of 8, and the explorer hands every
+**     hook a vector that starts 8-byte aligned (states sit back to back in
+**     the visited set's arena), so a machine may keep fields of up to 8
+**     bytes at offsets that are multiples of their size.  The composer
+**     (machines/compose.c) places each component's slice at the alignment
+**     the component asks for and zeroes the padding (checked by
+**     --check-model).
 */
 #ifndef GPUMC_MODEL_H
 #define GPUMC_MODEL_H
@@ -151,8 +167,17 @@ struct model {
 	void (*destroy)(struct model *m);
 };
 
-/* Traces and parent links store an action's index in enabled() as a u16:
-** max_actions must not exceed this. */
-#define MODEL_MAX_ACTIONS 65535u
+/* 0, or -1 with the reason in why when m lacks a required hook or breaks
+** a bound of the contract above. */
+int model_check(const struct model *m, struct strbuf *why);
+/* The optional hooks, with what stands in when a model has none. */
+void model_describe(const struct model *m, const uint8_t *sv, const struct action *a, struct strbuf *out);
+void model_print_state(const struct model *m, const uint8_t *sv, struct strbuf *out);
+unsigned model_observables(const struct model *m, int *locs, unsigned max);
+int model_lookup(const struct model *m, int tid, const char *name, long index, enum vtype *type,
+                 unsigned *count, struct strbuf *err);
+void model_loc_name(const struct model *m, int loc, struct strbuf *out);
+enum vtype model_loc_type(const struct model *m, int loc);
+void model_destroy(struct model *m);
 
 #endif

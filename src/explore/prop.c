@@ -55,7 +55,7 @@ int expr_resolve(struct expr *e, const struct model *m, struct strbuf *err)
 		struct strbuf why;
 		sb_init(&why);
 		unsigned count = 0;
-		e->loc = m->lookup(m, e->tid, e->name, e->index, &e->type, &count, &why);
+		e->loc = model_lookup(m, e->tid, e->name, e->index, &e->type, &count, &why);
 		if (e->loc >= 0 && count != 1) {
 			sb_printf(&why, "'%s' is an array: name one element, e.g. %s[0]", e->name, e->name);
 			e->loc = -1;

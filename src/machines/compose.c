@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/trace.h"
 #include "util/strbuf.h"
 
 #define MAX_COMPS 32
@@ -576,9 +577,9 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->sv_size = (end + 7) & ~(size_t)7;
 	/* trace files and parent links store an action's index as a u16 */
 	m->max_actions = max_actions + 1; /* + a crash */
-	if (m->max_actions > MODEL_MAX_ACTIONS) {
+	if (m->max_actions > TRACE_MAX_ACTIONS) {
 		diag_at(d, s->path, 0, 0, "the machine can enable %u actions in a state; traces hold at most %u",
-		        m->max_actions, MODEL_MAX_ACTIONS);
+		        m->max_actions, TRACE_MAX_ACTIONS);
 		goto fail;
 	}
 	/* action kinds in wiring order */

@@ -67,7 +67,7 @@ int trace_read(const char *path, struct trace_file *tf, struct diag *d)
 			char *tab = strchr(line, '\t');
 			char *end;
 			unsigned long v = strtoul(line, &end, 10);
-			if (end == line || (*end && *end != '\t') || v > 65535) {
+			if (end == line || (*end && *end != '\t') || v >= TRACE_MAX_ACTIONS) {
 				diag_at(d, path, ln, 1, "expected a step 'INDEX<TAB>description'");
 				break;
 			}

@@ -16,8 +16,18 @@
 
 #include <stdint.h>
 
-#include "explore/explore.h"
 #include "util/diag.h"
+
+/* A path from the initial state: at each step, the index of the action
+** taken in the list the model's enabled() gives in that state (the model
+** contract makes that list deterministic, so the indices are all a replay
+** needs).  Indices are 16 bits, here and in the file, which bounds a
+** model's enabled() list to TRACE_MAX_ACTIONS entries. */
+#define TRACE_MAX_ACTIONS 65536u
+struct trace {
+	uint32_t len;
+	uint16_t *step;
+};
 
 struct trace_file {
 	char *spec;

@@ -1,0 +1,295 @@
+/* The judge: what the properties say about a state (see judge.h). */
+#include "config.h"
+#include "explore/judge.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "state/sideset.h"
+#include "util/strbuf.h"
+
+struct judge {
+	const struct model *m;
+	const struct property *props;
+	unsigned n;
+	int keep_going;
+	int invariants;           /* some property is an invariant */
+	struct sideset **results; /* deterministic: distinct results seen, per property */
+	uint8_t *witnessed;       /* exists: a witness was seen, per property */
+	uint32_t *obuf;           /* one result */
+	uint8_t *img, *re;        /* crash image; its re-execution */
+	struct action *act;       /* judge_end: the enabled actions */
+	struct strbuf why;
+	/* idempotent: the crash-free result over the memory locations */
+	uint32_t *golden;
+	int *golden_locs;
+	unsigned ngolden;
+};
+
+struct judge *judge_new(const struct model *m, const struct property *props, unsigned n, int keep_going)
+{
+	struct judge *j = xcalloc(1, sizeof *j);
+	j->m = m;
+	j->props = props;
+	j->n = n;
+	j->keep_going = keep_going;
+	j->results = xcalloc(n ? n : 1, sizeof *j->results);
+	j->witnessed = xcalloc(n ? n : 1, 1);
+	unsigned maxl = 0;
+	for (unsigned k = 0; k < n; k++) {
+		j->invariants |= props[k].kind == P_INVARIANT;
+		if (props[k].kind == P_DETERMINISTIC) {
+			j->results[k] = ss_new();
+			if (props[k].nlocs > maxl)
+				maxl = props[k].nlocs;
+		}
+	}
+	j->obuf = xmalloc(sizeof(uint32_t) * (maxl ? maxl : 1));
+	j->img = xmalloc(m->sv_size);
+	j->re = xmalloc(m->sv_size);
+	sb_init(&j->why);
+	return j;
+}
+
+void judge_free(struct judge *j)
+{
+	if (!j)
+		return;
+	for (unsigned k = 0; k < j->n; k++)
+		if (j->results[k])
+			ss_free(j->results[k]);
+	free(j->results);
+	free(j->witnessed);
+	free(j->obuf);
+	free(j->img);
+	free(j->re);
+	free(j->act);
+	free(j->golden);
+	free(j->golden_locs);
+	sb_free(&j->why);
+	free(j);
+}
+
+/* prop, kind and why are set by hit(), and read only when violated. */
+static void clear(struct judgement *v)
+{
+	v->status = MS_RUNNING;
+	v->witness = v->violated = 0;
+}
+
+/* Record a violation (the first of this call counts); returns non-zero
+** when judging should stop here. */
+static int hit(struct judge *j, struct judgement *v, int prop, enum prop_kind kind, const char *fmt,
+               const char *arg)
+{
+	if (!v->violated) {
+		v->violated = 1;
+		v->prop = prop;
+		v->kind = kind;
+		sb_reset(&j->why);
+		sb_printf(&j->why, fmt, arg);
+		v->why = sb_str(&j->why);
+	}
+	return !j->keep_going;
+}
+
+/* The last property of a kind: a failure that no condition names (the
+** recovery program, the re-execution) is charged to it. */
+static int last_of(const struct judge *j, enum prop_kind kind)
+{
+	int k = -1;
+	for (unsigned i = 0; i < j->n; i++)
+		if (j->props[i].kind == kind)
+			k = (int)i;
+	return k;
+}
+
+int judge_start(struct judge *j, struct judgement *v)
+{
+	const struct model *m = j->m;
+	clear(v);
+	int k = -1;
+	for (unsigned i = 0; i < j->n && k < 0; i++)
+		if (j->props[i].kind == P_IDEMPOTENT)
+			k = (int)i;
+	if (k < 0 || !m->idempotent || !m->reexecute || !m->durable)
+		return 0;
+	sb_reset(&j->why);
+	if (!m->idempotent(m, &j->why)) {
+		/* statically not idempotent: no exploration can change that */
+		v->violated = 1;
+		v->prop = (int)k;
+		v->kind = P_IDEMPOTENT;
+		v->why = sb_str(&j->why);
+		return 1;
+	}
+	/* the crash-free result: the kernel re-executed from the start */
+	m->init(m, j->re);
+	m->durable(m, j->re, j->img);
+	struct strbuf why;
+	sb_init(&why);
+	if (!m->reexecute(m, j->img, &why)) {
+		/* without a crash-free result there is nothing to confirm */
+		hit(j, v, k, P_IDEMPOTENT, "the kernel does not run to completion on its own: %s", sb_str(&why));
+	} else {
+		j->ngolden = model_observables(m, NULL, 0);
+		j->golden_locs = xmalloc(sizeof(int) * (j->ngolden ? j->ngolden : 1));
+		model_observables(m, j->golden_locs, j->ngolden);
+		j->golden = xmalloc(sizeof(uint32_t) * (j->ngolden ? j->ngolden : 1));
+		for (unsigned i = 0; i < j->ngolden; i++)
+			j->golden[i] = m->read(m, j->img, j->golden_locs[i]);
+	}
+	sb_free(&why);
+	return v->violated;
+}
+
+/* A terminal state: the final-state properties. */
+static void final(struct judge *j, const uint8_t *sv, struct judgement *v)
+{
+	const struct model *m = j->m;
+	for (unsigned k = 0; k < j->n; k++) {
+		const struct property *p = &j->props[k];
+		switch (p->kind) {
+		case P_DETERMINISTIC: {
+			for (unsigned i = 0; i < p->nlocs; i++)
+				j->obuf[i] = m->read(m, sv, p->locs[i]);
+			int is_new;
+			ss_put(j->results[k], j->obuf, sizeof(uint32_t) * p->nlocs, &is_new);
+			if (is_new && ss_count(j->results[k]) == 2 &&
+			    hit(j, v, (int)k, P_DETERMINISTIC, "two schedules end with different results%s", ""))
+				return;
+			break;
+		}
+		case P_EXISTS:
+			if (!j->witnessed[k] && expr_eval(p->cond, m, sv))
+				j->witnessed[k] = v->witness = 1;
+			break;
+		case P_NOT_EXISTS:
+			if (expr_eval(p->cond, m, sv) &&
+			    hit(j, v, (int)k, P_NOT_EXISTS, "a final state satisfies the condition%s", ""))
+				return;
+			break;
+		case P_FORALL:
+			if (!expr_eval(p->cond, m, sv) &&
+			    hit(j, v, (int)k, P_FORALL, "a final state violates the condition%s", ""))
+				return;
+			break;
+		case P_PERSISTED:
+			if (!m->durable)
+				break;
+			m->durable(m, sv, j->img);
+			if (!expr_eval(p->cond, m, j->img) &&
+			    hit(j, v, (int)k, P_PERSISTED,
+			        "the kernel finished, but what is durable violates the condition%s", ""))
+				return;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
+{
+	const struct model *m = j->m;
+	clear(v);
+	v->status = m->status(m, sv);
+	if (v->status == MS_FAULT) {
+		hit(j, v, -1, P_FAULT, "the machine faulted%s", "");
+		return 1;
+	}
+	for (unsigned k = 0; k < j->n && j->invariants; k++)
+		if (j->props[k].kind == P_INVARIANT && !expr_eval(j->props[k].cond, m, sv) &&
+		    hit(j, v, (int)k, P_INVARIANT, "a reachable state violates the invariant%s", ""))
+			return 1;
+	if (v->status == MS_TERMINAL)
+		final(j, sv, v);
+	return v->violated;
+}
+
+int judge_moves(struct judge *j, const uint8_t *sv, const struct action *act, unsigned n,
+                struct judgement *v)
+{
+	clear(v);
+	/* a crash is always possible but is no progress: a running state
+	** whose only way on is a crash is a deadlock */
+	for (unsigned i = 0; i < n; i++)
+		if (act[i].kind != ACT_CRASH)
+			return 0;
+	if (j->m->status(j->m, sv) == MS_RUNNING)
+		hit(j, v, -1, P_DEADLOCK, "no component can move, but the kernel has not finished%s", "");
+	return v->violated;
+}
+
+int judge_crash(struct judge *j, const uint8_t *img, struct judgement *v)
+{
+	const struct model *m = j->m;
+	clear(v);
+	memmove(j->img, img, m->durable_size);
+	for (unsigned k = 0; k < j->n; k++)
+		if (j->props[k].kind == P_DURABLE && !expr_eval(j->props[k].cond, m, j->img) &&
+		    hit(j, v, (int)k, P_DURABLE, "a crash here leaves a durable image that violates the condition%s", ""))
+			return 1;
+	struct strbuf why;
+	sb_init(&why);
+	if (j->golden) {
+		/* idempotency, confirmed: re-execution from what survived gives
+		** the crash-free result */
+		int k = last_of(j, P_IDEMPOTENT), stop = 0;
+		memcpy(j->re, j->img, m->sv_size);
+		if (!m->reexecute(m, j->re, &why))
+			stop = hit(j, v, k, P_IDEMPOTENT, "re-execution after this crash fails: %s", sb_str(&why));
+		else
+			for (unsigned i = 0; i < j->ngolden && !stop; i++)
+				if (m->read(m, j->re, j->golden_locs[i]) != j->golden[i])
+					stop = hit(j, v, k, P_IDEMPOTENT,
+					           "re-executing the kernel after this crash does not give the crash-free result%s",
+					           "");
+		sb_reset(&why);
+		if (stop)
+			goto out;
+	}
+	if (m->recover && !m->recover(m, j->img, &why) &&
+	    hit(j, v, last_of(j, P_RECOVERABLE), P_RECOVERABLE, "the recovery program fails on this crash image: %s",
+	        sb_str(&why)))
+		goto out;
+	for (unsigned k = 0; k < j->n; k++)
+		if (j->props[k].kind == P_RECOVERABLE && !expr_eval(j->props[k].cond, m, j->img) &&
+		    hit(j, v, (int)k, P_RECOVERABLE,
+		        "after a crash here and recovery, the image violates the condition%s", ""))
+			break;
+out:
+	sb_free(&why);
+	return v->violated;
+}
+
+int judge_finish(struct judge *j, struct judgement *v)
+{
+	clear(v);
+	for (unsigned k = 0; k < j->n; k++)
+		if (j->props[k].kind == P_EXISTS && !j->witnessed[k] &&
+		    hit(j, v, (int)k, P_EXISTS, "no final state satisfies the condition%s", ""))
+			break;
+	return v->violated;
+}
+
+int judge_end(struct judge *j, const uint8_t *sv, int crashed, struct judgement *v)
+{
+	const struct model *m = j->m;
+	if (crashed) {
+		if (!m->durable) {
+			clear(v);
+			return 0;
+		}
+		m->durable(m, sv, j->re);
+		return judge_crash(j, j->re, v);
+	}
+	if (judge_state(j, sv, v))
+		return 1;
+	if (!j->act)
+		j->act = xmalloc(sizeof *j->act * (m->max_actions + 1));
+	struct judgement st = *v;
+	if (!judge_moves(j, sv, j->act, m->enabled(m, sv, j->act), v))
+		*v = st;
+	return v->violated;
+}
