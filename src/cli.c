@@ -108,6 +108,7 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		if (!strcmp(a, "--bfs")) { o->ex.search = SEARCH_BFS; return 1; }
 		if (!strcmp(a, "--dfs")) { o->ex.search = SEARCH_DFS; return 1; }
 		if (!strcmp(a, "--compact")) { o->ex.compact = 1; return 1; }
+		if (!strcmp(a, "--check-model")) { o->ex.check_model = 1; return 1; }
 		if (!strcmp(a, "--exact")) { o->ex.compact = 0; return 1; }
 		if (match(a, "--max-states")) {
 			if (!need_arg(argc, argv, i, &v) || !parse_u64("--max-states", v, &o->ex.max_states, 1))

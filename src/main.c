@@ -23,6 +23,8 @@ static const char usage[] =
 	"  -D key=value       override a machine parameter (repeatable)\n"
 	"  --bfs | --dfs      search order (default bfs: shortest counterexamples)\n"
 	"  --compact          store 64-bit fingerprints only; prints the omission bound\n"
+	"  --check-model      verify the machine's contract on every state (deterministic\n"
+	"                     enabled/apply, declared slices, component invariants)\n"
 	"  --exact            store whole state vectors (the default)\n"
 	"  --max-states N     stop after N states (K/M/G suffixes), verdict incomplete\n"
 	"  --max-depth N      do not expand states deeper than N, verdict incomplete\n"

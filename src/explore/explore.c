@@ -20,6 +20,7 @@
 */
 #include "config.h"
 #include "explore/explore.h"
+#include "explore/contract.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -248,10 +249,22 @@ static void parent_put(struct ctx *c, uint32_t idx, uint32_t parent, uint16_t ac
 	c->pact[idx] = act;
 }
 
-/* Deadlock check at expansion. */
+/* Deadlock check at expansion, and the model's contract with --check-model. */
 static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned nact, uint32_t idx)
 {
 	struct judgement v;
+	if (c->o->check_model) {
+		struct strbuf why;
+		sb_init(&why);
+		int bad = contract_check(c->m, sv, act, nact, &why);
+		if (bad != CONTRACT_OK) {
+			v = (struct judgement){ .violated = 1, .prop = -1, .kind = P_CONTRACT, .why = sb_str(&why) };
+			violation(c, &v, idx, bad >= 0 ? bad : -1);
+		}
+		sb_free(&why);
+		if (bad != CONTRACT_OK)
+			return 0;
+	}
 	if (judge_moves(c->jd, sv, act, nact, &v)) {
 		violation(c, &v, idx, -1);
 		return 0;

@@ -25,6 +25,7 @@ struct explore_opts {
 	double time_limit;      /* seconds, 0: no limit                     */
 	double progress;        /* seconds between progress lines, 0: none  */
 	int keep_going;         /* record outcomes after a violation?  no: stop */
+	int check_model;        /* verify the model's contract on every state */
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };

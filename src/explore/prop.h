@@ -54,7 +54,9 @@ enum prop_kind {
 	P_IDEMPOTENT,    /* the kernel is idempotent: statically, and re-
 	                    executing it on every crash image gives the
 	                    crash-free result                                */
-	P_NKINDS
+	P_NKINDS,
+	P_CONTRACT = P_NKINDS /* --check-model: the machine broke its contract
+	                         (not a property a spec can name)           */
 };
 
 struct property {

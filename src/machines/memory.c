@@ -117,6 +117,6 @@ static const void *port(const struct comp *c, enum port p)
 
 const struct comp_def comp_mem = {
 	.name = "mem", .desc = "SC global memory and per-CTA shared memory",
-	.provides = PORT(P_MEM),
+	.provides = PORT(P_MEM), .port_writes = SELF,
 	.layout = layout, .init = init, .print = print, .port = port,
 };

@@ -12,8 +12,8 @@
 **   any   --bad address, x/0, stack overflow--> FAULT
 **
 ** Invariants:
-**   WARP-1 every entry's mask is a subset of the entry below it, and the
-**          bottom entry's mask is exactly the live (not exited) lanes;
+**   WARP-1 every entry's mask is a subset of the bottom entry's, which is
+**          exactly the live (not exited) lanes;
 **   WARP-2 no entry has an empty mask, and no top entry has pc == rpc
 **          (it would already have been popped);
 **   WARP-3 a warp in BARRIER, ATOMIC or WAIT keeps its pc on that
@@ -555,9 +555,9 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 				sb_printf(why, "WARP-2: warp %u: stack entry %u has an empty mask", w, i);
 				return 1;
 			}
-			if (i && (st[i].mask & ~st[i - 1].mask)) {
-				sb_printf(why, "WARP-1: warp %u: entry %u's mask 0x%x is not within the entry below (0x%x)", w, i,
-				          st[i].mask, st[i - 1].mask);
+			if (st[i].mask & ~st[0].mask) {
+				sb_printf(why, "WARP-1: warp %u: entry %u's mask 0x%x is not within the live lanes (0x%x)", w, i,
+				          st[i].mask, st[0].mask);
 				return 1;
 			}
 		}
@@ -603,6 +603,7 @@ const struct comp_def comp_warps = {
 	.provides = PORT(P_WARPS),
 	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM),
 	.optional = PORT(P_PM) | PORT(P_ORDER),
+	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
 	.print = print, .port = port,
