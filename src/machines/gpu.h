@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "explore/model.h"
-#include "machines/program.h"
+#include "ir/program.h"
 #include "spec/spec.h"
 
 enum warp_status { W_READY = 0, W_BARRIER, W_ATOMIC, W_FAULT, W_DONE, W_FLUSHWAIT };
