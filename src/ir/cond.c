@@ -156,14 +156,17 @@ static struct expr *atom(struct cp *c)
 	return loc(c);
 }
 
-static struct expr *sum(struct cp *c)
+/* One left-associative level: operand { OP operand }, where op() names
+** the node an operator token makes (-1: not one of this level's). */
+static struct expr *level(struct cp *c, struct expr *(*operand)(struct cp *), int (*op)(const struct cp *))
 {
-	struct expr *l = atom(c);
-	while (l && (is(c, "+") || is(c, "-"))) {
-		struct expr *e = mk(c, is(c, "+") ? E_ADD : E_SUB);
+	struct expr *l = operand(c);
+	int k;
+	while (l && (k = op(c)) >= 0) {
+		struct expr *e = mk(c, (enum expr_op)k);
 		next(c);
 		e->l = l;
-		e->r = atom(c);
+		e->r = operand(c);
 		l = e;
 		if (!e->r) {
 			expr_free(e);
@@ -171,6 +174,16 @@ static struct expr *sum(struct cp *c)
 		}
 	}
 	return l;
+}
+
+static int sum_op(const struct cp *c)
+{
+	return is(c, "+") ? E_ADD : is(c, "-") ? E_SUB : -1;
+}
+
+static struct expr *sum(struct cp *c)
+{
+	return level(c, atom, sum_op);
 }
 
 static struct expr *cmp(struct cp *c)
@@ -212,46 +225,23 @@ static struct expr *cmp(struct cp *c)
 
 static int and_op(const struct cp *c)
 {
-	return is(c, "/\\") || is(c, "&&") || is(c, "&") || is(c, "^") || is(c, "and") || is(c, "\xe2\x88\xa7");
+	return is(c, "/\\") || is(c, "&&") || is(c, "&") || is(c, "^") || is(c, "and") || is(c, "\xe2\x88\xa7")
+	       ? E_AND : -1;
 }
 
 static int or_op(const struct cp *c)
 {
-	return is(c, "\\/") || is(c, "||") || is(c, "or") || is(c, "\xe2\x88\xa8");
+	return is(c, "\\/") || is(c, "||") || is(c, "or") || is(c, "\xe2\x88\xa8") ? E_OR : -1;
 }
 
 static struct expr *and_expr(struct cp *c)
 {
-	struct expr *l = cmp(c);
-	while (l && and_op(c)) {
-		struct expr *e = mk(c, E_AND);
-		next(c);
-		e->l = l;
-		e->r = cmp(c);
-		l = e;
-		if (!e->r) {
-			expr_free(e);
-			return NULL;
-		}
-	}
-	return l;
+	return level(c, cmp, and_op);
 }
 
 static struct expr *or_expr(struct cp *c)
 {
-	struct expr *l = and_expr(c);
-	while (l && or_op(c)) {
-		struct expr *e = mk(c, E_OR);
-		next(c);
-		e->l = l;
-		e->r = and_expr(c);
-		l = e;
-		if (!e->r) {
-			expr_free(e);
-			return NULL;
-		}
-	}
-	return l;
+	return level(c, and_expr, or_op);
 }
 
 /* Call the loc hook on every location; -1 if any fails. */

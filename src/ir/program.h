@@ -5,6 +5,20 @@
 ** time; program.c computes the control-flow facts (immediate post-dominators
 ** for SIMT reconvergence).  Registers are 32 bits; predicates are registers
 ** holding 0 or 1.
+**
+** src/ir/ is the lowest layer of the front ends and engines: the kernel IR
+** (program.h), the litmus IR (litmus.h, same vocabulary), the PTX decoder
+** (ptx.c), the lexer (lex.c) and the condition grammar (cond.c).  The
+** include graph between directories (check: grep '#include "' in each
+** directory):
+**
+**     ir/       -> explore/ (enum vtype, struct expr), util/
+**     spec/     -> ir/, explore/, util/
+**     machines/ -> ir/, spec/, explore/, util/      (never litmus/)
+**     litmus/   -> ir/, machines/, explore/, util/  (the engines it runs)
+**     src/ top  -> any of them (the commands)
+**
+** Nothing in ir/ includes spec/, litmus/ or machines/.
 */
 #ifndef GPUMC_PROGRAM_H
 #define GPUMC_PROGRAM_H
