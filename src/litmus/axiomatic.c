@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "litmus/exec.h"
+#include "machines/litmus_alu.h"
 #include "litmus/run.h"
 #include "util/strbuf.h"
 
@@ -135,20 +135,20 @@ static int run_thread(struct ax *a, int ti, struct tstate s, int record)
 			continue;
 		if (s.x.nev + 2 > MAXEV / 2)
 			return -2;
-		if (in->op == LI_FENCE) {
-			add_ev(&s, EV_F, -1, 0, in->fence, 0, 0);
+		if (in->op == OP_MEMBAR) {
+			add_ev(&s, EV_F, -1, 0, in->scope, 0, 0);
 			continue;
 		}
 		if (!lit_is_mem(in)) {
 			s.regs[in->dst] = lit_alu(in, s.regs);
-			s.taint[in->dst] = taint_of(&s, &in->a) | taint_of(&s, &in->b);
+			s.taint[in->dst] = taint_of(&s, &in->a) | taint_of(&s, &in->b) | taint_of(&s, &in->c);
 			continue;
 		}
 		int l = litmus_addr_loc(a->t, lit_opnd_val(&in->addr, s.regs));
 		if (l < 0)
 			return -1;
 		uint64_t at = taint_of(&s, &in->addr);
-		if (in->op == LI_ST) {
+		if (in->op == OP_ST) {
 			uint32_t v = lit_opnd_val(&in->a, s.regs);
 			dom_add(a, ti, l, v);
 			add_ev(&s, EV_W, l, v, -1, at, taint_of(&s, &in->a));
@@ -173,9 +173,11 @@ static int run_thread(struct ax *a, int ti, struct tstate s, int record)
 			struct tstate c = s;
 			int r = c.x.nev;
 			add_ev(&c, EV_R, l, vals[i], -1, at, 0);
-			c.regs[in->dst] = vals[i];
-			c.taint[in->dst] = 1ull << r;
-			if (in->op == LI_ATOM) {
+			if (in->dst >= 0) { /* red has none */
+				c.regs[in->dst] = vals[i];
+				c.taint[in->dst] = 1ull << r;
+			}
+			if (in->op == OP_ATOM) {
 				int writes;
 				uint32_t nv = lit_atom_new(in, vals[i], s.regs, &writes);
 				if (writes) {
@@ -446,7 +448,7 @@ static int build(struct ax *a)
 				for (int f = k + 1; f < j; f++)
 					if (x->ev[f].kind == EV_F) {
 						a->fcta[ek] |= 1ull << ej;
-						if (x->ev[f].fence != LF_CTA)
+						if (x->ev[f].fence != SC_CTA)
 							a->fdev[ek] |= 1ull << ej;
 					}
 			}
@@ -488,7 +490,7 @@ int scoped_rmo_run(const struct litmus *t, const struct expr *cond, struct lit_r
 	int writes = 0;
 	for (int i = 0; i < t->nthreads; i++)
 		for (int j = 0; j < t->thr[i].nins; j++)
-			writes += t->thr[i].ins[j].op == LI_ST || t->thr[i].ins[j].op == LI_ATOM;
+			writes += t->thr[i].ins[j].op == OP_ST || t->thr[i].ins[j].op == OP_ATOM;
 	for (int round = 0; round <= writes; round++) {
 		a->grew = 0;
 		if (thread_runs(a, 0, err))

@@ -169,7 +169,7 @@ static int model_covers(const char *model, const struct litmus *t)
 		return 1;
 	for (int i = 0; i < t->nthreads; i++)
 		for (int j = 0; j < t->thr[i].nins; j++)
-			if (t->thr[i].ins[j].op == LI_LD && t->thr[i].ins[j].cache == LC_CA)
+			if (t->thr[i].ins[j].op == OP_LD && t->thr[i].ins[j].cache == CO_CA)
 				return 0;
 	return 1;
 }

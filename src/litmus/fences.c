@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "litmus/fences.h"
-#include "litmus/exec.h"
+#include "ir/litmus.h"
 #include "litmus/run.h"
 #include "util/strbuf.h"
 
@@ -39,8 +39,8 @@ static struct litmus *variant(const struct litmus *t, const int *level)
 					}
 					struct lit_ins *f = &dst->ins[n++];
 					memset(f, 0, sizeof *f);
-					f->op = LI_FENCE;
-					f->fence = level[i] == 1 ? LF_CTA : LF_GL;
+					f->op = OP_MEMBAR;
+					f->scope = level[i] == 1 ? SC_CTA : SC_GL;
 					f->pred = f->dst = -1;
 					f->text = (char *)(level[i] == 1 ? "membar.cta" : "membar.gl");
 				}

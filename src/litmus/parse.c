@@ -2,7 +2,11 @@
 ** Parser for GPU litmus files: the GPU_PTX format of thesis Fig. 3.2 and
 ** the abstract notation of its figures (initial state line, immediate
 ** operands, [x] operands, assert:), plus ~exists and forall.  Grammar and
-** errata: notes/litmus.md §1.7 and §0.2.
+** errata: notes/litmus.md §1.7 and §0.2.  The scanner is column-oriented;
+** opcode words go through the shared PTX decoder (ir/ptx.c) and the final
+** condition through the shared condition parser (ir/cond.c).  An error in
+** an instruction is reported and parsing goes on with the next cell, so
+** one run reports every bad instruction; other errors end the parse.
 */
 #include "config.h"
 
@@ -14,7 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/cond.h"
+#include "ir/ptx.h"
 #include "litmus/litmus.h"
+#include "util/diag.h"
 #include "util/strbuf.h"
 
 struct parser {
@@ -22,12 +29,10 @@ struct parser {
 	char *text;          /* comments blanked out, newlines kept   */
 	size_t len, pos, end; /* end: current scanning limit          */
 	struct litmus *t;
-	struct strbuf *err;
-	jmp_buf fail;        /* one error aborts the parse            */
+	struct diag *d;
+	jmp_buf *fail;       /* where an error goes: the parse, or the cell */
 	int have_decls;      /* a { } register block was given        */
-	struct expr **pool;  /* every condition node, freed one by one if
-	                        the parse fails half-way through a tree  */
-	size_t npool;
+	int bad_cells;       /* instructions that failed to parse      */
 	int have_map;
 	size_t loc_pos[LIT_MAXL]; /* first mention of each location       */
 };
@@ -57,8 +62,8 @@ fail_at(struct parser *p, size_t pos, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	sb_printf(p->err, "%s:%d:%d: %s", p->file, line, col, msg);
-	longjmp(p->fail, 1);
+	diag_at(p->d, p->file, line, col, "%s", msg);
+	longjmp(*p->fail, 1);
 }
 
 /* ---- low-level scanning ------------------------------------------------ */
@@ -497,8 +502,6 @@ static void comma(struct parser *p)
 	expect(p, ",", "','");
 }
 
-static const char *const cmps[] = { "eq", "ne", "lt", "le", "gt", "ge", NULL };
-
 /* One instruction in [p->pos, p->end). */
 static void instruction(struct parser *p, struct lit_thread *th, struct lit_ins *in)
 {
@@ -518,105 +521,55 @@ static void instruction(struct parser *p, struct lit_thread *th, struct lit_ins 
 	}
 	char mn[64];
 	size_t mpos = p->pos;
-	word(p, mn, sizeof mn);
-	char *save = NULL, *parts[8];
-	int np = 0;
-	for (char *s = strtok_r(mn, ".", &save); s && np < 8; s = strtok_r(NULL, ".", &save))
-		parts[np++] = s;
-	if (np == 0)
+	if (!word(p, mn, sizeof mn))
 		fail_at(p, mpos, "expected an instruction");
-	const char *op = parts[0];
-	in->cache = LC_NONE;
-	in->fence = -1;
-	in->atom = -1;
-	in->cmp = -1;
-	for (int i = 1; i < np; i++) {
-		const char *s = parts[i];
-		if (!strcmp(s, "ca")) in->cache = LC_CA;
-		else if (!strcmp(s, "cg")) in->cache = LC_CG;
-		else if (!strcmp(s, "cs")) in->cache = LC_CS;
-		else if (!strcmp(s, "wb")) in->cache = LC_WB;
-		else if (!strcmp(s, "volatile")) in->cache = LC_VOLATILE;
-		else if (!strcmp(s, "cta")) in->fence = LF_CTA;
-		else if (!strcmp(s, "gl")) in->fence = LF_GL;
-		else if (!strcmp(s, "sys")) in->fence = LF_SYS;
-		else if (!strcmp(s, "cas")) in->atom = LA_CAS;
-		else if (!strcmp(s, "exch")) in->atom = LA_EXCH;
-		else if (!strcmp(s, "add") && !strcmp(op, "atom")) in->atom = LA_ADD;
-		else if (!strcmp(s, "s32") || !strcmp(s, "s64")) in->is_signed = 1;
-		else if (!strcmp(s, "u32") || !strcmp(s, "b32") || !strcmp(s, "b64") ||
-		         !strcmp(s, "u64") || !strcmp(s, "pred") || !strcmp(s, "global") ||
-		         !strcmp(s, "shared") || !strcmp(s, "lo") || !strcmp(s, "s22"))
-			; /* types and state spaces: values are 32-bit words (s22: thesis typo) */
-		else {
-			int c;
-			for (c = 0; cmps[c]; c++)
-				if (!strcmp(s, cmps[c]))
-					break;
-			if (cmps[c] && !strcmp(op, "setp"))
-				in->cmp = c;
-			else
-				fail_at(p, mpos, "unknown modifier '.%s' on %s", s, op);
-		}
-	}
-	if (!strcmp(op, "ld")) {
-		in->op = LI_LD;
+	struct ptx_insn pi;
+	char msg[512];
+	if (ptx_decode(mn, PTX_LITMUS, &pi, msg, sizeof msg))
+		fail_at(p, mpos, "%s", msg);
+	in->op = pi.op == OP_RED ? OP_ATOM : pi.op; /* red: an atom without a destination */
+	in->type = pi.type;
+	in->cmp = pi.cmp;
+	in->aop = pi.aop;
+	in->scope = pi.scope;
+	in->cache = pi.cache;
+	in->vol = pi.vol;
+	struct lit_opnd *src[3] = { &in->a, &in->b, &in->c };
+	switch (pi.form) {
+	case PF_LD:
 		dst_reg(p, th, in);
 		comma(p);
 		address(p, th, in);
-	} else if (!strcmp(op, "st")) {
-		in->op = LI_ST;
+		break;
+	case PF_ST:
 		address(p, th, in);
 		comma(p);
 		operand(p, th, &in->a, 1);
-	} else if (!strcmp(op, "atom")) {
-		in->op = LI_ATOM;
-		if (in->atom < 0)
-			fail_at(p, mpos, "expected atom.cas, atom.exch or atom.add");
-		dst_reg(p, th, in);
-		comma(p);
+		break;
+	case PF_ATOM:
+	case PF_RED:
+		if (pi.form == PF_ATOM) {
+			dst_reg(p, th, in);
+			comma(p);
+		}
 		address(p, th, in);
 		comma(p);
 		operand(p, th, &in->b, 1);
-		if (in->atom == LA_CAS) {
+		if (in->aop == AT_CAS) {
 			comma(p);
 			operand(p, th, &in->c, 1);
 		}
-	} else if (!strcmp(op, "membar")) {
-		in->op = LI_FENCE;
-		if (in->fence < 0)
-			fail_at(p, mpos, "expected membar.cta, membar.gl or membar.sys");
-	} else if (!strcmp(op, "mov")) {
-		in->op = LI_MOV;
+		break;
+	case PF_REG:
 		dst_reg(p, th, in);
-		comma(p);
-		operand(p, th, &in->a, 1);
-	} else if (!strcmp(op, "setp")) {
-		in->op = LI_SETP;
-		if (in->cmp < 0)
-			fail_at(p, mpos, "expected a comparison (.eq .ne .lt .le .gt .ge) on setp");
-		dst_reg(p, th, in);
-		comma(p);
-		operand(p, th, &in->a, 1);
-		comma(p);
-		operand(p, th, &in->b, 1);
-	} else if (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mul") ||
-	           !strcmp(op, "xor") || !strcmp(op, "and") || !strcmp(op, "or")) {
-		in->op = LI_ALU;
-		in->alu = !strcmp(op, "add") ? AL_ADD : !strcmp(op, "sub") ? AL_SUB :
-		          !strcmp(op, "mul") ? AL_MUL : !strcmp(op, "xor") ? AL_XOR :
-		          !strcmp(op, "and") ? AL_AND : AL_OR;
-		dst_reg(p, th, in);
-		comma(p);
-		operand(p, th, &in->a, 1);
-		comma(p);
-		operand(p, th, &in->b, 1);
-	} else {
-		fail_at(p, mpos, "unknown instruction '%s' (expected ld, st, atom, membar, mov, "
-		        "add, sub, mul, xor, and, or, setp)", op);
+		for (int i = 0; i < pi.nsrc; i++) {
+			comma(p);
+			operand(p, th, src[i], 1);
+		}
+		break;
+	default: /* PF_NONE: membar, fence; the decoder refuses the others here */
+		break;
 	}
-	if ((in->op == LI_LD || in->op == LI_ST) && in->fence >= 0)
-		fail_at(p, mpos, "unexpected scope modifier on %s", op);
 	skip_blank(p);
 	accept(p, ";");
 	skip_blank(p);
@@ -635,6 +588,22 @@ static void instruction(struct parser *p, struct lit_thread *th, struct lit_ins 
 }
 
 /* ---- program ------------------------------------------------------------ */
+
+/* One instruction cell: 1, or 0 once its error is reported, so that the
+** parse goes on with the next cell. */
+static int cell(struct parser *p, struct lit_thread *th, struct lit_ins *in)
+{
+	jmp_buf here, *outer = p->fail;
+	p->fail = &here;
+	if (setjmp(here)) {
+		p->fail = outer;
+		p->bad_cells++;
+		return 0;
+	}
+	instruction(p, th, in);
+	p->fail = outer;
+	return 1;
+}
 
 static int line_starts_with(struct parser *p, const char *kw)
 {
@@ -769,8 +738,8 @@ static void program(struct parser *p)
 			p->end = e;
 			struct lit_ins *in = &th->ins[th->nins];
 			memset(in, 0, sizeof *in);
-			instruction(p, th, in);
-			th->nins++;
+			if (cell(p, th, in))
+				th->nins++;
 			p->end = save_end;
 		}
 		p->end = save_end;
@@ -863,9 +832,9 @@ static void memory_map(struct parser *p)
 		expect(p, ":", "':'");
 		skip_blank(p);
 		if (accept(p, "global"))
-			p->t->loc[l].region = RG_GLOBAL;
+			p->t->loc[l].region = SP_GLOBAL;
 		else if (accept(p, "shared"))
-			p->t->loc[l].region = RG_SHARED;
+			p->t->loc[l].region = SP_SHARED;
 		p->t->loc[l].mapped = 1;
 		skip_blank(p);
 		accept(p, ",");
@@ -875,137 +844,47 @@ static void memory_map(struct parser *p)
 
 /* ---- condition ------------------------------------------------------------ */
 
-static struct expr *prop_or(struct parser *p);
-
-static struct expr *mk(struct parser *p, enum expr_op op, size_t pos)
+/* Name hooks of the shared condition parser: N:reg names a register of
+** thread N, a bare name a location; on the right of '=' a location name
+** stands for its address (0:r1=x). */
+static int cond_value(void *ctx, struct expr *e, struct diag *d)
 {
-	struct expr *e = expr_new(op);
-	p->pool = xrealloc(p->pool, (p->npool + 1) * sizeof *p->pool);
-	p->pool[p->npool++] = e;
-	int line, col;
-	where(p, pos, &line, &col);
-	e->file = p->t->file;
-	e->line = line;
-	e->col = col;
-	e->index = -1;
-	e->tid = -1;
-	return e;
+	(void)d;
+	struct parser *p = ctx;
+	int l = e->index < 0 ? find_loc(p->t, e->name) : -1;
+	if (l < 0)
+		return 0; /* left to cond_loc, which reports it */
+	e->op = E_NUM;
+	e->ival = LIT_ADDR(l);
+	free(e->name);
+	e->name = NULL;
+	return 1;
 }
 
-static struct expr *prop_atom(struct parser *p)
+static int cond_loc(void *ctx, struct expr *e, struct diag *d)
 {
-	skip_space(p);
-	size_t pos = p->pos;
-	if (accept(p, "(")) {
-		struct expr *e = prop_or(p);
-		skip_space(p);
-		if (!accept(p, ")")) {
-			fail_at(p, p->pos, "expected ')' in the condition");
-		}
-		return e;
+	struct parser *p = ctx;
+	if (p->bad_cells)
+		return 0; /* its register may be one a bad instruction would have declared */
+	if (e->index >= 0) {
+		diag_at(d, p->file, e->line, e->col, "litmus locations have no index");
+		return -1;
 	}
-	if (accept(p, "~") || accept(p, "not ") || accept(p, "!")) {
-		struct expr *e = mk(p, E_NOT, pos);
-		e->l = prop_atom(p);
-		return e;
+	if (e->tid < 0) {
+		if (find_loc(p->t, e->name) >= 0)
+			return 0;
+		diag_at(d, p->file, e->line, e->col, "unknown location '%s' in the condition", e->name);
+		return -1;
 	}
-	if (accept(p, "true")) {
-		struct expr *e = mk(p, E_NUM, pos);
-		e->ival = 1;
-		return e;
+	int ti = thread_index(p->t, e->tid);
+	if (ti < 0) {
+		diag_at(d, p->file, e->line, e->col, "no thread T%d in this test", e->tid);
+		return -1;
 	}
-	struct expr *loc = mk(p, E_LOC, pos);
-	if (isdigit(cur(p))) {
-		int id = (int)number(p, "a thread number");
-		if (!accept(p, ":")) {
-			fail_at(p, p->pos, "expected ':' after the thread number (N:reg)");
-		}
-		int ti = thread_index(p->t, id);
-		if (ti < 0) {
-			fail_at(p, pos, "no thread T%d in this test", id);
-		}
-		char n[16];
-		size_t rpos = p->pos;
-		if (!ident(p, n, sizeof n) || find_reg(&p->t->thr[ti], n) < 0) {
-			fail_at(p, rpos, "expected a register of T%d", id);
-		}
-		loc->tid = id;
-		loc->name = xstrdup(n);
-	} else {
-		char n[16];
-		if (!ident(p, n, sizeof n) || find_loc(p->t, n) < 0) {
-			fail_at(p, pos, "expected N:reg=VALUE or location=VALUE in the condition");
-		}
-		loc->name = xstrdup(n);
-	}
-	skip_space(p);
-	enum expr_op op = E_EQ;
-	size_t opos = p->pos;
-	if (accept(p, "!=") || accept(p, "<>"))
-		op = E_NE;
-	else if (accept(p, "=="))
-		op = E_EQ;
-	else if (!accept(p, "=")) {
-		fail_at(p, opos, "expected '=' after %s", loc->name);
-	}
-	skip_space(p);
-	struct expr *val = mk(p, E_NUM, p->pos);
-	if (isdigit(cur(p)) || cur(p) == '-') {
-		val->ival = number(p, "a value");
-	} else {
-		char n[16];
-		size_t vpos = p->pos;
-		int l;
-		if (!ident(p, n, sizeof n) || (l = find_loc(p->t, n)) < 0) {
-			fail_at(p, vpos, "expected a number or a location address after '='");
-		}
-		val->ival = LIT_ADDR(l);
-	}
-	struct expr *e = mk(p, op, pos);
-	e->l = loc;
-	e->r = val;
-	return e;
-}
-
-static int and_op(struct parser *p)
-{
-	return accept(p, "/\\") || accept(p, "&&") || accept(p, "&") ||
-	       accept(p, "\xe2\x88\xa7") || accept(p, "^");
-}
-
-static int or_op(struct parser *p)
-{
-	return accept(p, "\\/") || accept(p, "||") || accept(p, "\xe2\x88\xa8");
-}
-
-static struct expr *prop_and(struct parser *p)
-{
-	struct expr *l = prop_atom(p);
-	for (;;) {
-		skip_space(p);
-		size_t pos = p->pos;
-		if (!and_op(p))
-			return l;
-		struct expr *e = mk(p, E_AND, pos);
-		e->l = l;
-		e->r = prop_atom(p);
-		l = e;
-	}
-}
-
-static struct expr *prop_or(struct parser *p)
-{
-	struct expr *l = prop_and(p);
-	for (;;) {
-		skip_space(p);
-		size_t pos = p->pos;
-		if (!or_op(p))
-			return l;
-		struct expr *e = mk(p, E_OR, pos);
-		e->l = l;
-		e->r = prop_and(p);
-		l = e;
-	}
+	if (find_reg(&p->t->thr[ti], e->name) >= 0)
+		return 0;
+	diag_at(d, p->file, e->line, e->col, "T%d has no register %s", e->tid, e->name);
+	return -1;
 }
 
 static void condition(struct parser *p)
@@ -1027,11 +906,22 @@ static void condition(struct parser *p)
 	p->t->cond_line = line;
 	skip_space(p);
 	size_t cstart = p->pos;
-	p->t->cond = prop_or(p);
-	size_t cend = p->pos;
-	skip_space(p);
-	if (p->pos < p->len)
-		fail_at(p, p->pos, "expected end of file after the condition");
+	where(p, cstart, &line, &col);
+	struct lexer lx;
+	int nerr = p->d->nerr;
+	lex_init_at(&lx, p->file, p->text + cstart, line, col, p->d);
+	struct cond_names nm = { cond_value, cond_loc, p, 1 };
+	p->t->cond = cond_parse(&lx, &nm);
+	if (!p->t->cond || p->d->nerr > nerr)
+		longjmp(*p->fail, 1);
+	size_t cend = (size_t)(lx.last_end - p->text);
+	while (lx.tok.t == T_NL)
+		lex_next(&lx);
+	if (lx.tok.t != T_EOF) {
+		diag_at(p->d, p->file, lx.tok.line, lx.tok.col, "expected end of file after the condition, found %s",
+		        lex_found(&lx));
+		longjmp(*p->fail, 1);
+	}
 	/* the condition as written, whitespace collapsed */
 	struct strbuf b;
 	sb_init(&b);
@@ -1081,16 +971,19 @@ struct litmus *litmus_parse_string(const char *file, const char *text, struct st
 	p.len = strlen(text);
 	p.text = xstrdup(text);
 	p.end = p.len;
-	p.err = err;
+	struct diag d;
+	diag_init(&d);
+	p.d = &d;
 	p.t = xcalloc(1, sizeof *p.t);
 	p.t->file = xstrdup(file);
-	if (setjmp(p.fail)) {
-		for (size_t i = 0; i < p.npool; i++) {
-			free(p.pool[i]->name);
-			free(p.pool[i]);
-		}
-		free(p.pool);
-		p.t->cond = NULL;
+	jmp_buf fail;
+	p.fail = &fail;
+	if (setjmp(fail)) {
+		/* every message, without the last newline */
+		if (d.msg.len && d.msg.s[d.msg.len - 1] == '\n')
+			d.msg.s[--d.msg.len] = 0;
+		sb_puts(err, sb_str(&d.msg));
+		diag_free(&d);
 		free(p.text);
 		litmus_free(p.t);
 		return NULL;
@@ -1119,7 +1012,9 @@ struct litmus *litmus_parse_string(const char *file, const char *text, struct st
 	skip_space(&p);
 	condition(&p);
 	check(&p);
-	free(p.pool);
+	if (p.bad_cells)
+		longjmp(fail, 1);
+	diag_free(&d);
 	free(p.text);
 	return p.t;
 }
@@ -1128,7 +1023,7 @@ struct litmus *litmus_parse_file(const char *path, struct strbuf *err)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		sb_printf(err, "%s: cannot open: %s", path, strerror(errno));
+		sb_printf(err, "%s: error: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
 	struct strbuf b;
@@ -1140,7 +1035,7 @@ struct litmus *litmus_parse_file(const char *path, struct strbuf *err)
 			if (buf[i] == 0) {
 				fclose(f);
 				sb_free(&b);
-				sb_printf(err, "%s: binary file (NUL byte)", path);
+				sb_printf(err, "%s: error: binary file (NUL byte)", path);
 				return NULL;
 			}
 			sb_putc(&b, buf[i]);
@@ -1149,17 +1044,4 @@ struct litmus *litmus_parse_file(const char *path, struct strbuf *err)
 	struct litmus *t = litmus_parse_string(path, b.s ? b.s : "", err);
 	sb_free(&b);
 	return t;
-}
-
-void litmus_free(struct litmus *t)
-{
-	if (!t)
-		return;
-	for (int i = 0; i < t->nthreads; i++)
-		for (int j = 0; j < t->thr[i].nins; j++)
-			free(t->thr[i].ins[j].text);
-	expr_free(t->cond);
-	free(t->cond_text);
-	free(t->file);
-	free(t);
 }

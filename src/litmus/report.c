@@ -241,14 +241,14 @@ int lit_doc_forbidden(const struct litmus *t)
 		int accesses = 0, fenced = 1;
 		for (int j = 0; j < th->nins; j++) {
 			const struct lit_ins *in = &th->ins[j];
-			if (in->op == LI_FENCE) {
-				if (in->fence != LF_CTA)
+			if (in->op == OP_MEMBAR) {
+				if (in->scope != SC_CTA)
 					fenced = 1;
 				continue;
 			}
-			if (in->op != LI_LD && in->op != LI_ST && in->op != LI_ATOM)
+			if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM)
 				continue;
-			if (in->op != LI_ATOM && in->cache != LC_CG)
+			if (in->op != OP_ATOM && in->cache != CO_CG)
 				return 0;
 			if (accesses && !fenced)
 				return 0;

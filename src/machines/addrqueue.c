@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "litmus/exec.h"
+#include "machines/litmus_alu.h"
 #include "machines/addrqueue.h"
 #include "util/strbuf.h"
 
@@ -26,6 +26,7 @@ enum { QF_BOUND = 1 };     /* entry flags                            */
 enum { NOSRC = 0xff };     /* view source: the initial value          */
 
 /* One queue or load-array entry (16 bytes in the vector). */
+enum { NO_REG = 0xff }; /* qent.reg of red: no register waits */
 struct qent {
 	uint8_t kind, reg, po, flags, loc, fence, pad[2];
 	uint32_t val, val2;  /* store value / atomic operands / bound snapshot */
@@ -111,7 +112,7 @@ static void regs_of(const struct aq *q, const uint8_t *sv, int t, uint32_t *regs
 /* Memory row holding location l as seen by thread t. */
 static int row_of(const struct aq *q, int t, int l)
 {
-	return q->t->loc[l].region == RG_SHARED ? 1 + q->t->thr[t].cta : 0;
+	return q->t->loc[l].region == SP_SHARED ? 1 + q->t->thr[t].cta : 0;
 }
 
 /* ---- building ------------------------------------------------------------- */
@@ -207,11 +208,11 @@ static int issue_ok(const struct aq *q, const uint8_t *sv, int t)
 		int l = litmus_addr_loc(q->t, lit_opnd_val(&in->addr, regs));
 		if (l < 0)
 			return 1; /* faults when applied */
-		if (in->op == LI_LD && q->prm.load_array)
+		if (in->op == OP_LD && q->prm.load_array)
 			return g8(sv, NLA(q, t)) < q->LA;
 		return g8(sv, QLEN(q, t, l)) < q->Q;
 	}
-	if (in->op == LI_FENCE)
+	if (in->op == OP_MEMBAR)
 		for (int l = 0; l < q->nl; l++)
 			if (g8(sv, QLEN(q, t, l)) >= q->Q)
 				return 0;
@@ -232,7 +233,7 @@ static int load_src_ok(const struct aq *q, const uint8_t *sv, int t, const struc
 		}
 		return 1;
 	case SRC_L1: {
-		if (!q->prm.l1 || in->cache != LC_CA || q->t->loc[e->loc].region != RG_GLOBAL)
+		if (!q->prm.l1 || in->cache != CO_CA || q->t->loc[e->loc].region != SP_GLOBAL)
 			return 0;
 		struct l1cell c = gl1(sv, L1(q, q->t->thr[t].cta, e->loc));
 		return c.valid;
@@ -262,11 +263,11 @@ static int la_ready(const struct aq *q, const uint8_t *sv, int t, const struct q
 ** leave older loads in front of it), and no older load-array entry. */
 static int fence_ok(const struct aq *q, const uint8_t *sv, int t)
 {
-	int kind = LF_GL;
+	int kind = SC_GL;
 	int f = oldest_fence(q, sv, t, &kind);
 	if (f < 0)
 		return 0;
-	int pass_loads = q->prm.scoped_loads && kind == LF_CTA;
+	int pass_loads = q->prm.scoped_loads && kind == SC_CTA;
 	for (int l = 0; l < q->nl; l++) {
 		int n = g8(sv, QLEN(q, t, l));
 		for (int i = 0; i < n; i++) {
@@ -430,6 +431,8 @@ static uint32_t load_value(const struct aq *q, const uint8_t *sv, int t, const s
 
 static void complete_load(const struct aq *q, uint8_t *sv, int t, int reg, uint32_t v)
 {
+	if (reg == NO_REG)
+		return;
 	s32(sv, REG(q, t, reg), v);
 	s16(sv, WAIT(q, t), (uint16_t)(g16(sv, WAIT(q, t)) & ~(1u << reg)));
 }
@@ -480,20 +483,16 @@ static void issue(const struct aq *q, uint8_t *sv, int t)
 	struct qent e;
 	memset(&e, 0, sizeof e);
 	e.po = (uint8_t)pc;
-	switch (in->op) {
-	case LI_MOV:
-	case LI_ALU:
-	case LI_SETP:
-		s32(sv, REG(q, t, in->dst), lit_alu(in, regs));
-		return;
-	case LI_FENCE:
+	if (in->op == OP_MEMBAR) {
 		e.kind = QE_FENCE;
-		e.fence = (uint8_t)in->fence;
+		e.fence = (uint8_t)in->scope;
 		for (int l = 0; l < q->nl; l++)
 			queue_push(q, sv, t, l, &e);
 		return;
-	default:
-		break;
+	}
+	if (!lit_is_mem(in)) {
+		s32(sv, REG(q, t, in->dst), lit_alu(in, regs));
+		return;
 	}
 	int l = litmus_addr_loc(q->t, lit_opnd_val(&in->addr, regs));
 	if (l < 0) {
@@ -501,15 +500,18 @@ static void issue(const struct aq *q, uint8_t *sv, int t)
 		return;
 	}
 	e.loc = (uint8_t)l;
-	if (in->op == LI_ST) {
+	if (in->op == OP_ST) {
 		e.kind = QE_ST;
 		e.val = lit_opnd_val(&in->a, regs);
 		queue_push(q, sv, t, l, &e);
 		return;
 	}
-	e.reg = (uint8_t)in->dst;
-	s16(sv, WAIT(q, t), (uint16_t)(g16(sv, WAIT(q, t)) | 1u << in->dst));
-	if (in->op == LI_ATOM) {
+	e.reg = NO_REG; /* red: an atomic without a destination */
+	if (in->dst >= 0) {
+		e.reg = (uint8_t)in->dst;
+		s16(sv, WAIT(q, t), (uint16_t)(g16(sv, WAIT(q, t)) | 1u << in->dst));
+	}
+	if (in->op == OP_ATOM) {
 		e.kind = QE_ATOM;
 		e.val = lit_opnd_val(&in->b, regs);
 		e.val2 = lit_opnd_val(&in->c, regs);
@@ -552,7 +554,7 @@ static void perform_atom(const struct aq *q, uint8_t *sv, int t, int l, const st
 
 static void do_fence(const struct aq *q, uint8_t *sv, int t)
 {
-	int kind = LF_GL;
+	int kind = SC_GL;
 	int f = oldest_fence(q, sv, t, &kind);
 	/* loads left in front of a membar.cta become scope-bound, keeping the
 	** value they could have read now as a fallback */
@@ -580,10 +582,10 @@ static void do_fence(const struct aq *q, uint8_t *sv, int t)
 			sent(sv, LAENT(q, t, i), &e);
 		}
 	}
-	unsigned mask = kind == LF_CTA ? q->same_cta[t] : 0xffu;
+	unsigned mask = kind == SC_CTA ? q->same_cta[t] : 0xffu;
 	for (int l = 0; l < q->nl; l++)
 		flush(q, sv, t, l, mask);
-	if (kind != LF_CTA && q->prm.cumulative_gl) {
+	if (kind != SC_CTA && q->prm.cumulative_gl) {
 		/* cumulativity: writes this thread has seen reach everyone first */
 		for (int l = 0; l < q->nl; l++) {
 			struct vcell v = gview(sv, VIEW(q, t, l));
@@ -680,10 +682,10 @@ static void aq_describe(const struct model *m, const uint8_t *sv, const struct a
 		break;
 	}
 	case K_FENCE: {
-		int kind = LF_GL;
+		int kind = SC_GL;
 		oldest_fence(q, sv, u, &kind);
 		sb_printf(out, "T%d perform membar.%s", t->thr[u].id,
-		          kind == LF_CTA ? "cta" : kind == LF_GL ? "gl" : "sys");
+		          kind == SC_CTA ? "cta" : kind == SC_GL ? "gl" : "sys");
 		break;
 	}
 	case K_DELIVER: {
@@ -792,11 +794,11 @@ struct model *addrqueue_model(const struct litmus *t, const struct aq_params *p,
 		for (int j = 0; j < t->thr[i].nins; j++) {
 			const struct lit_ins *in = &t->thr[i].ins[j];
 			mem += lit_is_mem(in);
-			fences += in->op == LI_FENCE;
-			loads += in->op == LI_LD;
-			if (in->op == LI_LD && in->cache == LC_CA && in->addr.kind == OK_LOC)
+			fences += in->op == OP_MEMBAR;
+			loads += in->op == OP_LD;
+			if (in->op == OP_LD && in->cache == CO_CA && in->addr.kind == OK_LOC)
 				q->ca_used[in->addr.loc] = 1;
-			if (in->op == LI_LD && in->cache == LC_CA && in->addr.kind == OK_REG) {
+			if (in->op == OP_LD && in->cache == CO_CA && in->addr.kind == OK_REG) {
 				int l = litmus_addr_loc(t, t->thr[i].reginit[in->addr.reg]);
 				if (l >= 0)
 					q->ca_used[l] = 1;
@@ -820,7 +822,7 @@ struct model *addrqueue_model(const struct litmus *t, const struct aq_params *p,
 			if (same)
 				q->same_cta[i] |= (uint8_t)(1u << u);
 			for (int l = 0; l < q->nl; l++)
-				if (same || t->loc[l].region == RG_GLOBAL)
+				if (same || t->loc[l].region == SP_GLOBAL)
 					q->see[i][l] |= (uint8_t)(1u << u);
 		}
 	/* per-thread block layout, 4-byte aligned fields */

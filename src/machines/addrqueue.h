@@ -13,7 +13,7 @@
 #define GPUMC_ADDRQUEUE_H
 
 #include "explore/model.h"
-#include "litmus/litmus.h"
+#include "ir/litmus.h"
 
 struct aq_params {
 	int load_array;    /* loads bypass each other (relaxed coherence, CoRR) */

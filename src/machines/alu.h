@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "machines/program.h"
+#include "ir/program.h"
 
 /* Result of op on a, b (c for mad/selp); *fault set to F_DIVZERO on x/0. */
 uint32_t alu_op(enum opcode op, enum vtype t, uint32_t a, uint32_t b, uint32_t c, int *fault);

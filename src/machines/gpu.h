@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "explore/model.h"
-#include "machines/program.h"
+#include "ir/program.h"
 #include "spec/spec.h"
 
 /* W_ATOMIC: its atomic was taken, the warp waits for old values owed to

@@ -2,7 +2,7 @@
 #ifndef GPUMC_IDEMPOTENCY_H
 #define GPUMC_IDEMPOTENCY_H
 
-#include "machines/program.h"
+#include "ir/program.h"
 #include "util/strbuf.h"
 
 /* 1 when re-executing the kernel after a partial run gives the same

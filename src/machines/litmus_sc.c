@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "litmus/exec.h"
+#include "machines/litmus_alu.h"
 #include "machines/litmus_sc.h"
 #include "util/strbuf.h"
 
@@ -29,7 +29,7 @@ static void s32(uint8_t *sv, size_t o, uint32_t v) { memcpy(sv + o, &v, 4); }
 
 static int row_of(const struct sc *q, int t, int l)
 {
-	return q->t->loc[l].region == RG_SHARED ? 1 + q->t->thr[t].cta : 0;
+	return q->t->loc[l].region == SP_SHARED ? 1 + q->t->thr[t].cta : 0;
 }
 
 static void sc_init(const struct model *m, uint8_t *sv)
@@ -71,7 +71,7 @@ static void sc_apply(const struct model *m, uint8_t *sv, const struct action *a)
 	for (int r = 0; r < q->nr; r++)
 		regs[r] = g32(sv, REG(q, t, r));
 	sv[PC(q, t)] = (uint8_t)(pc + 1);
-	if (!lit_guard(in, regs) || in->op == LI_FENCE)
+	if (!lit_guard(in, regs) || in->op == OP_MEMBAR)
 		return;
 	if (!lit_is_mem(in)) {
 		s32(sv, REG(q, t, in->dst), lit_alu(in, regs));
@@ -84,14 +84,15 @@ static void sc_apply(const struct model *m, uint8_t *sv, const struct action *a)
 	}
 	size_t mo = MEM(q, row_of(q, t, l), l);
 	uint32_t old = g32(sv, mo);
-	if (in->op == LI_LD) {
+	if (in->op == OP_LD) {
 		s32(sv, REG(q, t, in->dst), old);
-	} else if (in->op == LI_ST) {
+	} else if (in->op == OP_ST) {
 		s32(sv, mo, lit_opnd_val(&in->a, regs));
 	} else {
 		int writes;
 		uint32_t nv = lit_atom_new(in, old, regs, &writes);
-		s32(sv, REG(q, t, in->dst), old);
+		if (in->dst >= 0) /* red has none */
+			s32(sv, REG(q, t, in->dst), old);
 		if (writes)
 			s32(sv, mo, nv);
 	}

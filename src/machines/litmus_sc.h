@@ -6,7 +6,7 @@
 #define GPUMC_LITMUS_SC_H
 
 #include "explore/model.h"
-#include "litmus/litmus.h"
+#include "ir/litmus.h"
 
 struct model *litmus_sc_model(const struct litmus *t, struct strbuf *err);
 

@@ -10,10 +10,12 @@
 ** [a + 4*%tid] become fixed locations.  What the address-queue machine
 ** cannot express is an input error naming the instruction: branches and
 ** barriers (litmus threads are straight-line and predicated), addresses
-** that depend on loaded values, f32 and operations other than mov, add,
-** sub, mul, and, or, xor and setp on loaded values, shared memory, and
-** more than 8 threads, 8 words or 24 memory/ALU instructions per thread.
-** Properties are then checked by the same explorer as every machine.
+** that depend on loaded values, f32, operations on loaded values outside
+** the litmus instruction set (ir/ptx.c), shared memory, and more than 8
+** threads, 8 words or 24 memory/ALU instructions per thread.  The decoded
+** modifiers carry over unchanged, the cache operator included (ld.ca may
+** hit a stale L1 under ics13-fixed).  Properties are then checked by the
+** same explorer as every machine.
 */
 #include "config.h"
 #include "machines/weakmem.h"
@@ -21,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "litmus/litmus.h"
+#include "ir/litmus.h"
+#include "ir/ptx.h"
 #include "machines/addrqueue.h"
 #include "machines/alu.h"
 #include "util/strbuf.h"
@@ -56,10 +59,7 @@ static uint32_t special_value(const struct gpu_cfg *c, unsigned gtid, int sr)
 
 static void free_test(struct wm *w)
 {
-	for (int i = 0; i < w->t.nthreads; i++)
-		for (int k = 0; k < w->t.thr[i].nins; k++)
-			free(w->t.thr[i].ins[k].text);
-	free(w->t.file);
+	litmus_clear(&w->t);
 	free(w);
 }
 
@@ -100,7 +100,7 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 				snprintf(l->name, sizeof l->name, "%.8s[%u]", sy->name, e & 0xff);
 			else
 				snprintf(l->name, sizeof l->name, "%.15s", sy->name);
-			l->region = RG_GLOBAL;
+			l->region = SP_GLOBAL;
 			l->init = sy->init[e];
 			l->mapped = 1;
 		}
@@ -167,10 +167,17 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 			li.dst = -1;
 			li.line = in->line;
 			li.col = in->col;
-			li.is_signed = in->type == VT_S32;
+			/* the decoded opcode and modifiers carry over unchanged:
+			   the litmus IR speaks the kernel IR's vocabulary */
+			li.op = in->op;
+			li.type = in->type;
+			li.cmp = in->cmp;
+			li.aop = in->aop;
+			li.scope = in->scope;
+			li.cache = in->cache;
+			li.vol = in->vol;
 			if (in->op == OP_MEMBAR || in->op == OP_SFENCE) {
-				li.op = LI_FENCE;
-				li.fence = in->scope == SC_CTA ? LF_CTA : in->scope == SC_SYS ? LF_SYS : LF_GL;
+				li.op = OP_MEMBAR;
 			} else if (in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED) {
 				/* the address must be a constant in this thread */
 				if (in->addr.reg >= 0 && !known[in->addr.reg])
@@ -181,21 +188,14 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 					FAIL(in->line, "memory=ics13: '%s' -- thread %u addresses byte %u, outside the variables",
 					     in->text, g, a);
 				li.addr = (struct lit_opnd){ OK_LOC, 0, 0, (int)(a / 4) };
-				if (in->op == OP_LD) {
-					li.op = LI_LD;
-					li.dst = in->dst;
-				} else if (in->op == OP_ST) {
-					li.op = LI_ST;
+				if (in->op == OP_ST) {
 					li.a = op[0];
-				} else {
-					li.op = LI_ATOM;
-					li.dst = in->op == OP_ATOM ? in->dst : -1;
-					if (in->aop != AT_ADD && in->aop != AT_EXCH && in->aop != AT_CAS)
-						FAIL(in->line, "memory=ics13: '%s' -- only atom add, exch and cas", in->text);
-					li.atom = in->aop == AT_ADD ? LA_ADD : in->aop == AT_EXCH ? LA_EXCH : LA_CAS;
+				} else if (in->op != OP_LD) {
+					li.op = OP_ATOM; /* red: an atom without a destination */
 					li.b = op[0];
 					li.c = op[1];
 				}
+				li.dst = in->op == OP_RED ? -1 : in->dst;
 				if (li.dst >= 0)
 					known[li.dst] = 0;
 			} else {
@@ -209,29 +209,13 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 					val[in->dst] = v;
 					continue;
 				}
-				static const struct { enum opcode op; int alu; } alus[] = {
-					{ OP_ADD, AL_ADD }, { OP_SUB, AL_SUB }, { OP_MUL, AL_MUL }, { OP_XOR, AL_XOR },
-					{ OP_AND, AL_AND }, { OP_OR, AL_OR }
-				};
-				int k = -1;
-				for (size_t z = 0; z < sizeof alus / sizeof alus[0]; z++)
-					if (alus[z].op == in->op)
-						k = (int)z;
-				if (in->op == OP_MOV) {
-					li.op = LI_MOV;
-				} else if (in->op == OP_SETP) {
-					li.op = LI_SETP;
-					li.cmp = (int)in->cmp; /* same order: eq ne lt le gt ge */
-				} else if (k >= 0) {
-					li.op = LI_ALU;
-					li.alu = alus[k].alu;
-				} else {
-					FAIL(in->line, "memory=ics13: '%s' -- on a loaded value only mov, add, sub, mul, and, or, xor, setp",
-					     in->text);
-				}
+				if (!ptx_litmus_op(in->op))
+					FAIL(in->line, "memory=ics13: '%s' -- on a loaded value only what a litmus thread "
+					     "computes (%s)", in->text, ptx_litmus_ops());
 				li.dst = in->dst;
 				li.a = op[0];
 				li.b = op[1];
+				li.c = op[2];
 				known[in->dst] = 0;
 			}
 			li.text = xstrdup(in->text);

@@ -18,7 +18,9 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "spec/lex.h"
+#include "ir/cond.h"
+#include "ir/lex.h"
+#include "ir/ptx.h"
 
 struct parser {
 	struct lexer lx;
@@ -529,72 +531,6 @@ static int parse_address(struct parser *P, struct address *a)
 	return expect_punct(P, "]");
 }
 
-/* Split "ld.global.cg.f32" into base and modifiers and fill in the instr. */
-struct mods {
-	int ntypes;
-	enum vtype types[2];
-	int space; /* -1 none */
-	int cmp, aop, scope;
-	int rni, hi, wide, lo, wt;
-	char bad[64];
-};
-
-static int parse_mods(char *w, struct mods *m)
-{
-	static const char *cmps[] = { "eq", "ne", "lt", "le", "gt", "ge", NULL };
-	static const char *ucmps[] = { "lo", "ls", "hi", "hs", NULL }; /* unsigned */
-	static const char *aops[] = { "add", "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor", NULL };
-	static const char *ignored[] = { "ca", "cg", "cs", "cv", "lu", "wb", "wt", "volatile", "relaxed",
-		"acquire", "release", "weak", "rn", "rzi", "lo", "sync", "uni", "aligned", NULL };
-	/* "wt" is kept: st.wt writes through (machine persist) */
-	memset(m, 0, sizeof *m);
-	m->space = m->cmp = m->aop = m->scope = -1;
-	for (char *tok = strtok(w, "."); tok; tok = strtok(NULL, ".")) {
-		enum vtype t;
-		int hit = 0;
-		if (parse_type_name(tok, &t) && m->ntypes < 2) {
-			m->types[m->ntypes++] = t;
-			continue;
-		}
-		if (!strcmp(tok, "global")) { m->space = SP_GLOBAL; continue; }
-		if (!strcmp(tok, "shared")) { m->space = SP_SHARED; continue; }
-		if (!strcmp(tok, "cta")) { m->scope = SC_CTA; continue; }
-		if (!strcmp(tok, "gl") || !strcmp(tok, "gpu")) { m->scope = SC_GL; continue; }
-		if (!strcmp(tok, "sys")) { m->scope = SC_SYS; continue; }
-		if (!strcmp(tok, "rni")) { m->rni = 1; continue; }
-		if (!strcmp(tok, "wt")) { m->wt = 1; continue; }
-		if (!strcmp(tok, "hi")) { m->hi = 1; }
-		if (!strcmp(tok, "wide")) { m->wide = 1; continue; }
-		if (!strcmp(tok, "lo")) { m->lo = 1; }
-		for (int i = 0; cmps[i]; i++)
-			if (!strcmp(tok, cmps[i]) && m->cmp < 0) { m->cmp = i; hit = 1; }
-		for (int i = 0; !hit && ucmps[i]; i++)
-			if (!strcmp(tok, ucmps[i]) && m->cmp < 0) { m->cmp = C_LT + i; hit = 1; }
-		for (int i = 0; !hit && aops[i]; i++)
-			if (!strcmp(tok, aops[i])) { m->aop = i; hit = 1; }
-		for (int i = 0; !hit && ignored[i]; i++)
-			if (!strcmp(tok, ignored[i])) hit = 1;
-		if (!hit) {
-			snprintf(m->bad, sizeof m->bad, "%s", tok);
-			return 0;
-		}
-	}
-	return 1;
-}
-
-static const struct { const char *name; enum opcode op; int nsrc; } optab[] = {
-	{ "mov", OP_MOV, 1 }, { "add", OP_ADD, 2 }, { "sub", OP_SUB, 2 }, { "mul", OP_MUL, 2 },
-	{ "mad", OP_MAD, 3 }, { "fma", OP_MAD, 3 }, { "div", OP_DIV, 2 }, { "rem", OP_REM, 2 },
-	{ "and", OP_AND, 2 }, { "or", OP_OR, 2 }, { "xor", OP_XOR, 2 }, { "not", OP_NOT, 1 },
-	{ "shl", OP_SHL, 2 }, { "shr", OP_SHR, 2 }, { "min", OP_MIN, 2 }, { "max", OP_MAX, 2 },
-	{ "neg", OP_NEG, 1 }, { "cvt", OP_CVT, 1 }, { "setp", OP_SETP, 2 }, { "selp", OP_SELP, 3 },
-	{ "bra", OP_BRA, 0 }, { "bar", OP_BAR, 0 }, { "barrier", OP_BAR, 0 }, { "membar", OP_MEMBAR, 0 },
-	{ "fence", OP_MEMBAR, 0 }, { "ld", OP_LD, 0 }, { "st", OP_ST, 0 }, { "atom", OP_ATOM, 0 },
-	{ "red", OP_RED, 0 }, { "exit", OP_EXIT, 0 }, { "ret", OP_EXIT, 0 }, { "nop", OP_NOP, 0 },
-	{ "clwb", OP_CLWB, 0 }, { "sfence", OP_SFENCE, 0 }, { "pcommit", OP_PCOMMIT, 0 }, { "l2wb", OP_L2WB, 0 },
-	{ NULL, OP_NOP, 0 }
-};
-
 static int parse_dst(struct parser *P, struct instr *in)
 {
 	if (TOK(P)->t != T_WORD || TOK(P)->text[0] != '%' || special_lookup(TOK(P)->text) >= 0) {
@@ -606,127 +542,51 @@ static int parse_dst(struct parser *P, struct instr *in)
 	return in->dst >= 0;
 }
 
-static int parse_operands(struct parser *P, struct instr *in, int k);
+static int parse_operands(struct parser *P, struct instr *in, const struct ptx_insn *pi);
 
+/* The opcode word through the shared decoder (ir/ptx.c), then the operands. */
 static int parse_instr(struct parser *P, struct instr *in)
 {
-	char w[128];
 	int line = TOK(P)->line, col = TOK(P)->col;
-	snprintf(w, sizeof w, "%s", TOK(P)->text);
-	char *dot = strchr(w, '.');
-	char base[64];
-	snprintf(base, sizeof base, "%.*s", dot ? (int)(dot - w) : (int)strlen(w), w);
-	int k;
-	for (k = 0; optab[k].name; k++)
-		if (!strcmp(optab[k].name, base))
-			break;
-	if (!optab[k].name) {
-		diag_at(P->d, P->lx.file, line, col, "unknown instruction '%s'", base);
+	struct ptx_insn pi;
+	char msg[512];
+	if (ptx_decode(TOK(P)->text, PTX_KERNEL, &pi, msg, sizeof msg)) {
+		diag_at(P->d, P->lx.file, line, col, "%s", msg);
 		return 0;
 	}
-	struct mods m;
-	if (dot && !parse_mods(dot + 1, &m)) {
-		diag_at(P->d, P->lx.file, line, col, "unknown modifier '.%s' on '%s'", m.bad, base);
-		return 0;
-	} else if (!dot) {
-		memset(&m, 0, sizeof m);
-		m.space = m.cmp = m.aop = m.scope = -1;
-	}
-	in->op = optab[k].op;
-	enum opcode op0 = optab[k].op;
-	/* .hi/.wide products need 64-bit registers gpumc does not have; a
-	** comparison or atomic operation on any other instruction is a typo */
-	if (m.hi && op0 != OP_SETP) {
-		diag_at(P->d, P->lx.file, line, col, "'.hi' is not supported on '%s' (registers are 32-bit; use .lo)", base);
-		return 0;
-	}
-	if (m.wide) {
-		diag_at(P->d, P->lx.file, line, col, "'.wide' is not supported on '%s' (registers are 32-bit)", base);
-		return 0;
-	}
-	if (m.cmp >= 0 && op0 != OP_SETP && !(m.lo && m.cmp == C_LT)) {
-		diag_at(P->d, P->lx.file, line, col, "a comparison modifier is only valid on setp, not on '%s'", base);
-		return 0;
-	}
-	if (m.aop >= 0 && op0 != OP_ATOM && op0 != OP_RED) {
-		diag_at(P->d, P->lx.file, line, col, "an atomic operation modifier is only valid on atom and red, not on '%s'", base);
-		return 0;
-	}
-	in->type = m.ntypes ? m.types[m.ntypes - 1] : VT_U32;
-	in->stype = m.ntypes ? m.types[0] : VT_U32;
-	in->space = m.space < 0 ? SP_GLOBAL : (enum space)m.space;
-	in->scope = m.scope < 0 ? SC_GL : (enum scope)m.scope;
+	in->op = pi.op;
+	in->type = pi.type;
+	in->stype = pi.stype;
+	in->cmp = pi.op == OP_CVT ? (enum cmp_op)pi.rni : pi.cmp; /* cvt: 1 = round to nearest */
+	in->aop = pi.aop;
+	in->space = pi.space;
+	in->scope = pi.scope;
+	in->cache = pi.cache;
+	in->vol = pi.vol;
+	in->wt = pi.cache == CO_WT;
 	in->dst = -1;
 	lex_next(&P->lx);
+	int ok = parse_operands(P, in, &pi);
 	enum opcode op = in->op;
-	int needs_type = op != OP_BRA && op != OP_BAR && op != OP_MEMBAR && op != OP_EXIT && op != OP_NOP &&
-	                 op != OP_CLWB && op != OP_SFENCE && op != OP_PCOMMIT && op != OP_L2WB;
-	if (m.wt && op != OP_ST) {
-		diag_at(P->d, P->lx.file, line, col, "'.wt' (write through) is only valid on st, not on '%s'", base);
-		return 0;
-	}
-	in->wt = m.wt;
-	if (needs_type && !m.ntypes) {
-		diag_at(P->d, P->lx.file, line, col, "'%s' needs a type suffix such as .u32 or .f32", base);
-		return 0;
-	}
-	if (in->type == VT_F32 && (op == OP_REM || op == OP_SHL || op == OP_SHR || op == OP_AND ||
-	                           op == OP_OR || op == OP_XOR || op == OP_NOT)) {
-		diag_at(P->d, P->lx.file, line, col, "'%s' is not defined on .f32 (use .b32 for bit operations)", base);
-		return 0;
-	}
-	if (op == OP_CVT && m.ntypes != 2) {
-		diag_at(P->d, P->lx.file, line, col, "cvt needs a destination and a source type, e.g. cvt.rn.f32.u32");
-		return 0;
-	}
-	if (op == OP_CVT) { /* cvt.DST.SRC */
-		in->type = m.types[0];
-		in->stype = m.types[1];
-		in->cmp = m.rni ? 1 : 0; /* cmp field reused: 1 = round to nearest */
-	}
-	if (op == OP_SETP) {
-		if (m.cmp < 0) {
-			diag_at(P->d, P->lx.file, line, col, "setp needs a comparison (.eq .ne .lt .le .gt .ge)");
-			return 0;
-		}
-		in->cmp = (enum cmp_op)m.cmp;
-	}
-	if (op == OP_ATOM || op == OP_RED) {
-		if (m.aop < 0) {
-			diag_at(P->d, P->lx.file, line, col, "%s needs an operation (.add .min .max .exch .cas .inc .dec .and .or .xor)", base);
-			return 0;
-		}
-		in->aop = (enum atom_op)m.aop;
-		if (in->type == VT_F32 && in->aop != AT_ADD && in->aop != AT_EXCH && in->aop != AT_MIN &&
-		    in->aop != AT_MAX) {
-			diag_at(P->d, P->lx.file, line, col, "%s on .f32 supports add, min, max and exch only", base);
-			return 0;
-		}
-		if (op == OP_RED && (in->aop == AT_EXCH || in->aop == AT_CAS)) {
-			diag_at(P->d, P->lx.file, line, col, "red cannot do %s: use atom", in->aop == AT_CAS ? "cas" : "exch");
-			return 0;
-		}
-	}
-	int ok = parse_operands(P, in, k);
 	if (ok && (op == OP_LD || op == OP_ST || op == OP_ATOM || op == OP_RED || op == OP_CLWB) && in->addr.sym >= 0 &&
 	    P->s->prog.syms[in->addr.sym].space != in->space) {
 		const struct symbol *sy = &P->s->prog.syms[in->addr.sym];
-		char msg[256];
-		snprintf(msg, sizeof msg, "'%.64s' is in %s memory but the instruction accesses %s memory (write .%s)",
+		char m2[256];
+		snprintf(m2, sizeof m2, "'%.64s' is in %s memory but the instruction accesses %s memory (write .%s)",
 		         sy->name, sy->space == SP_SHARED ? "shared" : "global",
 		         in->space == SP_SHARED ? "shared" : "global", sy->space == SP_SHARED ? "shared" : "global");
-		diag_at(P->d, P->lx.file, line, col, "%s", msg);
+		diag_at(P->d, P->lx.file, line, col, "%s", m2);
 		return 0;
 	}
 	return ok;
 }
 
-/* The operands of instruction in (opcode table row k). */
-static int parse_operands(struct parser *P, struct instr *in, int k)
+/* The operands of instruction in, in the shape its opcode takes. */
+static int parse_operands(struct parser *P, struct instr *in, const struct ptx_insn *pi)
 {
 	enum opcode op = in->op;
-	switch (op) {
-	case OP_BRA:
+	switch (pi->form) {
+	case PF_BRA:
 		if (TOK(P)->t != T_WORD) {
 			expected(P, "a label");
 			return 0;
@@ -735,33 +595,28 @@ static int parse_operands(struct parser *P, struct instr *in, int k)
 		P->fixes[P->nfixes++] = (struct fix){ xstrdup(TOK(P)->text), P->s->prog.nins, TOK(P)->line, TOK(P)->col };
 		lex_next(&P->lx);
 		return 1;
-	case OP_BAR: {
+	case PF_BAR: {
 		long id = 0;
 		if (TOK(P)->t == T_INT && !parse_int(P, 0, 15, &id, "a barrier id (0..15)"))
 			return 0;
 		in->barrier = (int)id;
 		return 1;
 	}
-	case OP_MEMBAR:
-	case OP_EXIT:
-	case OP_NOP:
-	case OP_SFENCE:
-	case OP_PCOMMIT:
-	case OP_L2WB:
+	case PF_NONE:
 		return 1;
-	case OP_CLWB: /* clwb [addr]: write the line back to the WPQ */
+	case PF_ADDR: /* clwb [addr]: write the line back to the WPQ */
 		return parse_address(P, &in->addr);
-	case OP_LD:
+	case PF_LD:
 		if (!parse_dst(P, in) || !expect_punct(P, ",") || !parse_address(P, &in->addr))
 			return 0;
 		return 1;
-	case OP_ST:
+	case PF_ST:
 		if (!parse_address(P, &in->addr) || !expect_punct(P, ","))
 			return 0;
 		return parse_operand(P, &in->src[0], in->type);
-	case OP_ATOM:
-	case OP_RED: {
-		if (op == OP_ATOM && (!parse_dst(P, in) || !expect_punct(P, ",")))
+	case PF_ATOM:
+	case PF_RED: {
+		if (pi->form == PF_ATOM && (!parse_dst(P, in) || !expect_punct(P, ",")))
 			return 0;
 		if (!parse_address(P, &in->addr) || !expect_punct(P, ",") ||
 		    !parse_operand(P, &in->src[0], in->type))
@@ -770,14 +625,13 @@ static int parse_operands(struct parser *P, struct instr *in, int k)
 			return expect_punct(P, ",") && parse_operand(P, &in->src[1], in->type);
 		return 1;
 	}
-	default:
+	case PF_REG:
 		break;
 	}
 	/* register-form instructions: dst, src... */
 	if (!parse_dst(P, in))
 		return 0;
-	int nsrc = optab[k].nsrc;
-	for (int i = 0; i < nsrc; i++) {
+	for (int i = 0; i < pi->nsrc; i++) {
 		if (!expect_punct(P, ","))
 			return 0;
 		enum vtype t = in->type;
@@ -913,183 +767,6 @@ static void parse_kernel(struct parser *P)
 
 /* {=== Properties ========================================================= */
 
-static struct expr *parse_or(struct parser *P);
-
-static struct expr *mkexpr(struct parser *P, enum expr_op op)
-{
-	struct expr *e = expr_new(op);
-	e->file = P->lx.file;
-	e->line = TOK(P)->line;
-	e->col = TOK(P)->col;
-	return e;
-}
-
-/* A location: NAME, NAME[i], or TID:%reg (a thread's register). */
-static struct expr *parse_loc(struct parser *P)
-{
-	struct expr *e = mkexpr(P, E_LOC);
-	e->tid = -1;
-	e->index = -1;
-	if (TOK(P)->t == T_INT) {
-		e->tid = (int)TOK(P)->ival;
-		lex_next(&P->lx);
-		if (!expect_punct(P, ":") || TOK(P)->t != T_WORD || TOK(P)->text[0] != '%') {
-			if (!P->d->nerr)
-				expected(P, "a register after 'thread:'");
-			expr_free(e);
-			return NULL;
-		}
-	} else if (TOK(P)->t != T_WORD) {
-		expected(P, "a location");
-		expr_free(e);
-		return NULL;
-	}
-	e->name = xstrdup(TOK(P)->text);
-	lex_next(&P->lx);
-	if (accept(P, "[")) {
-		long i;
-		if (!parse_int(P, 0, 1 << 24, &i, "an index") || !expect_punct(P, "]")) {
-			expr_free(e);
-			return NULL;
-		}
-		e->index = i;
-	}
-	return e;
-}
-
-static struct expr *parse_atom(struct parser *P)
-{
-	if (accept(P, "(")) {
-		struct expr *e = parse_or(P);
-		if (e && !expect_punct(P, ")")) {
-			expr_free(e);
-			return NULL;
-		}
-		return e;
-	}
-	if (lex_is(&P->lx, "!") || lex_is(&P->lx, "not")) {
-		struct expr *e = mkexpr(P, E_NOT);
-		lex_next(&P->lx);
-		e->l = parse_atom(P);
-		if (!e->l) {
-			expr_free(e);
-			return NULL;
-		}
-		return e;
-	}
-	struct expr *l;
-	if (TOK(P)->t == T_INT && !(P->lx.p[0] == ':')) {
-		l = mkexpr(P, E_NUM);
-		l->ival = TOK(P)->ival;
-		lex_next(&P->lx);
-	} else if (TOK(P)->t == T_FLOAT || lex_is(&P->lx, "-")) {
-		l = mkexpr(P, E_NUM);
-		int neg = accept(P, "-");
-		if (TOK(P)->t == T_FLOAT) {
-			float f = TOK(P)->is_hexfloat ? 0 : (float)TOK(P)->fval;
-			if (TOK(P)->is_hexfloat)
-				memcpy(&f, &TOK(P)->fbits, 4);
-			if (neg)
-				f = -f;
-			memcpy(&l->fbits, &f, 4);
-			l->is_float = 1;
-		} else if (TOK(P)->t == T_INT) {
-			l->ival = neg ? -TOK(P)->ival : TOK(P)->ival;
-		} else {
-			expected(P, "a number");
-			expr_free(l);
-			return NULL;
-		}
-		lex_next(&P->lx);
-	} else {
-		l = parse_loc(P);
-	}
-	return l;
-}
-
-static struct expr *parse_sum(struct parser *P)
-{
-	struct expr *l = parse_atom(P);
-	while (l && (lex_is(&P->lx, "+") || lex_is(&P->lx, "-"))) {
-		struct expr *e = mkexpr(P, lex_is(&P->lx, "+") ? E_ADD : E_SUB);
-		lex_next(&P->lx);
-		e->l = l;
-		e->r = parse_atom(P);
-		l = e;
-		if (!e->r) {
-			expr_free(e);
-			return NULL;
-		}
-	}
-	return l;
-}
-
-static struct expr *parse_cmp(struct parser *P)
-{
-	struct expr *l = parse_sum(P);
-	if (!l)
-		return NULL;
-	static const struct { const char *s; enum expr_op op; } ops[] = {
-		{ "==", E_EQ }, { "=", E_EQ }, { "!=", E_NE }, { "<=", E_LE }, { ">=", E_GE },
-		{ "<", E_LT }, { ">", E_GT }, { NULL, E_EQ }
-	};
-	for (int i = 0; ops[i].s; i++) {
-		if (lex_is(&P->lx, ops[i].s)) {
-			struct expr *e = mkexpr(P, ops[i].op);
-			lex_next(&P->lx);
-			e->l = l;
-			e->r = parse_sum(P);
-			if (!e->r) {
-				expr_free(e);
-				return NULL;
-			}
-			return e;
-		}
-	}
-	if (l->op == E_LOC || l->op == E_NUM) {
-		/* a bare location means "non-zero" */
-		struct expr *e = mkexpr(P, E_NE);
-		e->l = l;
-		e->r = expr_new(E_NUM);
-		return e;
-	}
-	return l;
-}
-
-static struct expr *parse_and(struct parser *P)
-{
-	struct expr *l = parse_cmp(P);
-	while (l && (lex_is(&P->lx, "/\\") || lex_is(&P->lx, "&&") || lex_is(&P->lx, "and"))) {
-		struct expr *e = mkexpr(P, E_AND);
-		lex_next(&P->lx);
-		e->l = l;
-		e->r = parse_cmp(P);
-		l = e;
-		if (!e->r) {
-			expr_free(e);
-			return NULL;
-		}
-	}
-	return l;
-}
-
-static struct expr *parse_or(struct parser *P)
-{
-	struct expr *l = parse_and(P);
-	while (l && (lex_is(&P->lx, "\\/") || lex_is(&P->lx, "||") || lex_is(&P->lx, "or"))) {
-		struct expr *e = mkexpr(P, E_OR);
-		lex_next(&P->lx);
-		e->l = l;
-		e->r = parse_and(P);
-		l = e;
-		if (!e->r) {
-			expr_free(e);
-			return NULL;
-		}
-	}
-	return l;
-}
-
 static void spec_prop_free(struct spec_prop *sp)
 {
 	for (unsigned j = 0; j < sp->p.nlocs; j++)
@@ -1124,7 +801,7 @@ static void parse_check(struct parser *P)
 	sp.col = col;
 	if (kind == P_DETERMINISTIC) {
 		while (TOK(P)->t != T_NL && TOK(P)->t != T_EOF) {
-			struct expr *e = parse_loc(P);
+			struct expr *e = cond_parse_loc(&P->lx);
 			if (!e) {
 				recover(P);
 				spec_prop_free(&sp);
@@ -1147,7 +824,7 @@ static void parse_check(struct parser *P)
 			accept(P, ",");
 		}
 	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT) {
-		sp.p.cond = parse_or(P);
+		sp.p.cond = cond_parse(&P->lx, NULL); /* names resolve against the machine */
 		if (!sp.p.cond) {
 			recover(P);
 			return;

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "explore/prop.h"
-#include "machines/program.h"
+#include "ir/program.h"
 #include "util/diag.h"
 
 struct param_set {

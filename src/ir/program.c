@@ -5,7 +5,7 @@
 ** model of Fung et al., used by GPGPU-Sim).
 */
 #include "config.h"
-#include "machines/program.h"
+#include "ir/program.h"
 
 #include <stdlib.h>
 #include <string.h>

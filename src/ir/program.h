@@ -5,6 +5,20 @@
 ** time; program.c computes the control-flow facts (immediate post-dominators
 ** for SIMT reconvergence).  Registers are 32 bits; predicates are registers
 ** holding 0 or 1.
+**
+** src/ir/ is the lowest layer of the front ends and engines: the kernel IR
+** (program.h), the litmus IR (litmus.h, same vocabulary), the PTX decoder
+** (ptx.c), the lexer (lex.c) and the condition grammar (cond.c).  The
+** include graph between directories (check: grep '#include "' in each
+** directory):
+**
+**     ir/       -> explore/ (enum vtype, struct expr), util/
+**     spec/     -> ir/, explore/, util/
+**     machines/ -> ir/, spec/, explore/, util/      (never litmus/)
+**     litmus/   -> ir/, machines/, explore/, util/  (the engines it runs)
+**     src/ top  -> any of them (the commands)
+**
+** Nothing in ir/ includes spec/, litmus/ or machines/.
 */
 #ifndef GPUMC_PROGRAM_H
 #define GPUMC_PROGRAM_H
@@ -29,6 +43,10 @@ enum atom_op { AT_ADD, AT_MIN, AT_MAX, AT_EXCH, AT_CAS, AT_INC, AT_DEC, AT_AND, 
 enum cmp_op { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 enum space { SP_GLOBAL, SP_SHARED };
 enum scope { SC_CTA, SC_GL, SC_SYS };
+/* Cache operators of ld (.ca .cg .cs .lu .cv) and st (.wb .cg .cs .wt):
+** which cache level an access may use.  Memories without caches ignore
+** them; the ics13-fixed address-queue memory lets ld.ca hit a stale L1. */
+enum cache_op { CO_NONE, CO_CA, CO_CG, CO_CS, CO_LU, CO_CV, CO_WB, CO_WT };
 
 /* Special registers, read-only per thread. */
 enum special {
@@ -61,6 +79,8 @@ struct instr {
 	enum atom_op aop;     /* atom/red                           */
 	enum space space;     /* ld/st/atom/red                     */
 	enum scope scope;     /* membar                             */
+	enum cache_op cache;  /* ld/st                              */
+	int vol;              /* ld/st.volatile                     */
 	int pred, pred_neg;   /* guard @%p / @!%p; pred < 0: none   */
 	int dst;              /* destination register, -1 none     */
 	struct operand src[3];
@@ -68,7 +88,7 @@ struct instr {
 	int target;           /* bra: instruction index             */
 	int ipdom;            /* bra: reconvergence point (index; n = exit) */
 	int barrier;          /* bar.sync id                        */
-	int wt;               /* st.wt: write through to memory     */
+	int wt;               /* st.wt (cache CO_WT): write through */
 	int line, col;
 	char *text;           /* as written, for traces             */
 };

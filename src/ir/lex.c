@@ -1,5 +1,5 @@
 #include "config.h"
-#include "spec/lex.h"
+#include "ir/lex.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -7,9 +7,15 @@
 
 void lex_init(struct lexer *lx, const char *file, const char *src, struct diag *d)
 {
+	lex_init_at(lx, file, src, 1, 1, d);
+}
+
+void lex_init_at(struct lexer *lx, const char *file, const char *src, int line, int col, struct diag *d)
+{
 	lx->file = file;
 	lx->src = lx->p = src;
-	lx->line = lx->col = 1;
+	lx->line = line;
+	lx->col = col;
 	lx->d = d;
 	lex_next(lx);
 }
@@ -27,7 +33,7 @@ static void adv(struct lexer *lx)
 
 static int word_start(int c)
 {
-	return isalpha(c) || c == '_' || c == '%' || c == '$' || c == '.' || c == '~';
+	return isalpha(c) || c == '_' || c == '%' || c == '$' || c == '.';
 }
 
 static int word_char(int c)
@@ -113,6 +119,7 @@ static void lex_number(struct lexer *lx, struct token *t)
 void lex_next(struct lexer *lx)
 {
 	struct token *t = &lx->tok;
+	lx->last_end = lx->p;
 	skip_space(lx);
 	memset(t, 0, sizeof *t);
 	t->line = lx->line;
@@ -148,7 +155,9 @@ void lex_next(struct lexer *lx)
 		t->t = T_STR;
 		return;
 	}
-	if (word_start((unsigned char)c) && !(c == '.' && isdigit((unsigned char)lx->p[1]))) {
+	/* ~exists is a word; ~ before anything else is negation */
+	if ((word_start((unsigned char)c) && !(c == '.' && isdigit((unsigned char)lx->p[1]))) ||
+	    strncmp(lx->p, "~exists", 7) == 0) {
 		size_t n = 0;
 		do {
 			if (n + 1 < sizeof t->text)
@@ -158,17 +167,20 @@ void lex_next(struct lexer *lx)
 		t->t = T_WORD;
 		return;
 	}
-	static const char *two[] = { "==", "!=", "<=", ">=", "&&", "||", "/\\", "\\/", NULL };
-	for (int i = 0; two[i]; i++) {
-		if (lx->p[0] == two[i][0] && lx->p[1] == two[i][1]) {
+	/* longest first: the logical connectives as UTF-8 (and, or) */
+	static const char *multi[] = { "\xe2\x88\xa7", "\xe2\x88\xa8", "==", "!=", "<=", ">=", "<>", "&&", "||",
+	                               "/\\", "\\/", NULL };
+	for (int i = 0; multi[i]; i++) {
+		size_t n = strlen(multi[i]);
+		if (strncmp(lx->p, multi[i], n) == 0) {
 			t->t = T_PUNCT;
-			memcpy(t->text, two[i], 3);
-			adv(lx);
-			adv(lx);
+			memcpy(t->text, multi[i], n + 1);
+			for (size_t k = 0; k < n; k++)
+				adv(lx);
 			return;
 		}
 	}
-	if (strchr(",[]{}()+-*=<>!:@/\\&|", c)) {
+	if (strchr(",[]{}()+-*=<>!:@/\\&|~^", c)) {
 		t->t = T_PUNCT;
 		t->text[0] = c;
 		adv(lx);

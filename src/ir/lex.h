@@ -18,7 +18,8 @@ enum tok {
 	T_INT,   /* integer literal (ival) */
 	T_FLOAT, /* float literal (fval; fbits for 0fXXXXXXXX) */
 	T_STR,   /* "string" */
-	T_PUNCT  /* one of , [ ] { } ( ) + - * = < > ! : @ / \ & | and ==, !=, <=, >=, &&, ||, /\, \/ */
+	T_PUNCT  /* one of , [ ] { } ( ) + - * = < > ! : @ / \ & | ~ ^ and ==, !=, <=, >=, <>,
+	            &&, ||, /\, \/, and the UTF-8 connectives and, or */
 };
 
 struct token {
@@ -33,6 +34,7 @@ struct token {
 
 struct lexer {
 	const char *file, *src, *p;
+	const char *last_end; /* end of the token before the current one */
 	int line, col;
 	struct token tok; /* current token */
 	struct diag *d;
@@ -40,6 +42,8 @@ struct lexer {
 };
 
 void lex_init(struct lexer *lx, const char *file, const char *src, struct diag *d);
+/* The same for text that starts at line:col of file (a part of it). */
+void lex_init_at(struct lexer *lx, const char *file, const char *src, int line, int col, struct diag *d);
 /* Advance to the next token. */
 void lex_next(struct lexer *lx);
 int lex_is(const struct lexer *lx, const char *punct_or_word);
