@@ -5,7 +5,19 @@
 ** src/state/visited.c or src/explore/explore.c, so agreement of the counts
 ** checks both.
 **
-** usage: brute SPEC [-D key=value]...   prints "states N transitions T terminal K"
+** It follows the explorer's reading of the model contract (model.h), so
+** that the two must agree on a full exploration:
+**   - a crash (ACT_CRASH) is no transition: applying it changes nothing
+**     and the explorer never does.  What a crash leaves is the durable
+**     image (model.durable); brute counts the distinct images over every
+**     state that offers a crash, as the explorer's crash_images does;
+**   - a fault state is counted but not expanded;
+**   - depth is the longest shortest path (BFS level) from the initial
+**     state, which is what --bfs reports;
+**   - a running state whose only actions are crashes is a deadlock.
+**
+** usage: brute SPEC [-D key=value]...   prints
+**   "states N transitions T terminal K crash_images C depth D deadlocks X faults F"
 */
 #include "config.h"
 
@@ -17,11 +29,16 @@
 #include "cli.h"
 #include "util/strbuf.h"
 
-static size_t svn;
+static size_t svn, imgn;
 
 static int cmp(const void *a, const void *b)
 {
 	return memcmp(a, b, svn);
+}
+
+static int cmp_img(const void *a, const void *b)
+{
+	return memcmp(a, b, imgn);
 }
 
 static void noop(void *p)
@@ -54,23 +71,44 @@ int main(int argc, char **argv)
 	}
 	const struct model *m = j.model;
 	svn = m->sv_size;
-	void *root = NULL;
+	imgn = m->durable_size;
+	void *root = NULL, *images = NULL;
 	size_t cap = 1024, n = 0, head = 0;
 	uint8_t **all = xmalloc(sizeof *all * cap);
+	unsigned *depth = xmalloc(sizeof *depth * cap);
 	uint8_t *s0 = xmalloc(svn);
 	m->init(m, s0);
 	tsearch(s0, &root, cmp);
+	depth[n] = 0;
 	all[n++] = s0;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	unsigned long long trans = 0, term = 0;
+	unsigned long long trans = 0, term = 0, nimg = 0, deadlocks = 0, faults = 0;
+	unsigned maxdepth = 0;
 	while (head < n) {
+		unsigned d = depth[head];
 		uint8_t *s = all[head++];
-		if (m->status(m, s) == MS_TERMINAL)
+		enum model_status st = m->status(m, s);
+		if (st == MS_TERMINAL)
 			term++;
-		if (m->status(m, s) == MS_FAULT)
+		if (st == MS_FAULT) {
+			faults++;
 			continue;
-		unsigned na = m->enabled(m, s, act);
+		}
+		unsigned na = m->enabled(m, s, act), moves = 0;
 		for (unsigned i = 0; i < na; i++) {
+			if (act[i].kind == ACT_CRASH) {
+				if (!m->durable)
+					continue;
+				uint8_t *img = xmalloc(imgn);
+				m->durable(m, s, img);
+				void **hit = tsearch(img, &images, cmp_img);
+				if (*hit != img)
+					free(img);
+				else
+					nimg++;
+				continue;
+			}
+			moves++;
 			uint8_t *t = xmalloc(svn);
 			memcpy(t, s, svn);
 			m->apply(m, t, &act[i]);
@@ -80,16 +118,26 @@ int main(int argc, char **argv)
 				free(t);
 				continue;
 			}
-			if (n == cap)
+			if (n == cap) {
 				all = xrealloc(all, sizeof *all * (cap *= 2));
+				depth = xrealloc(depth, sizeof *depth * cap);
+			}
+			depth[n] = d + 1;
+			if (d + 1 > maxdepth)
+				maxdepth = d + 1;
 			all[n++] = t;
 		}
+		if (!moves && st == MS_RUNNING)
+			deadlocks++;
 	}
-	printf("states %zu transitions %llu terminal %llu\n", n, trans, term);
+	printf("states %zu transitions %llu terminal %llu crash_images %llu depth %u deadlocks %llu faults %llu\n", n,
+	       trans, term, nimg, maxdepth, deadlocks, faults);
 	tdestroy(root, noop);
+	tdestroy(images, free);
 	for (size_t i = 0; i < n; i++)
 		free(all[i]);
 	free(all);
+	free(depth);
 	free(act);
 	free(o.defines);
 	job_free(&j);

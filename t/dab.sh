@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 43
+plan 74
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -49,3 +49,47 @@ like "$T/out" "^note: .*outside DAB's data-race-free guarantee" "D5: the report 
 a=$("$GPUMC" check -q --json -D fusion=on "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
 b=$("$GPUMC" check -q --json -D fusion=off "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
 [ "$a" != "$b" ]; ok $? "D3: fusion changes the state space ($a vs $b states), not the result"
+# S1, S2: the order in which each determinism-aware scheduler (DAB
+# §IV-C) lets two warps of one scheduler fill the shared buffer, read off
+# the rounded fp32 sum (forall sum == 3 is A0 A1 B0 B1), and the state
+# counts derived by hand from each rule in the specs' comments: a rule that
+# keeps the verdict but lets one more interleaving through changes them.
+for s in srr gtrr gtar gwat; do
+	v S1-atomic-order pass -D scheduler=$s
+	v S2-blocked-atomic pass -D scheduler=$s
+done
+v S1-atomic-order "fail forall" -D scheduler=gto
+v S2-blocked-atomic "fail forall" -D scheduler=gto
+c() { # c SPEC "states N transitions T" OPTIONS...
+	spec=$1; want=$2; shift 2
+	"$GPUMC" check -q --json "$@" "$D/$spec.gpu" > "$T/c" 2>/dev/null
+	is "states $(jnum states "$T/c") transitions $(jnum transitions "$T/c")" "$want" "$spec $*: $want"
+}
+c S1-atomic-order "states 18 transitions 17" -D scheduler=srr
+c S1-atomic-order "states 27 transitions 35" -D scheduler=gtrr
+c S1-atomic-order "states 29 transitions 39" -D scheduler=gtar
+c S1-atomic-order "states 32 transitions 45" -D scheduler=gwat
+c S2-blocked-atomic "states 26 transitions 25" -D scheduler=srr
+# S3: SRR skips a warp blocked at bar.sync (§IV-C1); one path under SRR:
+# warp 0 issues 5 instructions, warp 1 7, then one flush of the fused entry
+# and one drain
+for s in srr gtrr gtar gwat gto; do v S3-barrier-skip pass -D scheduler=$s; done
+c S3-barrier-skip "states 15 transitions 14" -D scheduler=srr
+# S4: a warp at a barrier released from another scheduler has not reached
+# its atomic yet; the sum names whose atomic went first (1: warp 0)
+v S4-barrier-other-cta pass -D scheduler=gwat
+v S4-barrier-other-cta pass -D scheduler=srr
+v S4-barrier-other-cta "fail deterministic" -D scheduler=gto
+sed 's/^check deterministic sum/check forall sum == 1.0/' "$D/S4-barrier-other-cta.gpu" > "$T/S4-1.gpu"
+sed 's/^check deterministic sum/check forall sum == 0.0/' "$D/S4-barrier-other-cta.gpu" > "$T/S4-0.gpu"
+run "$GPUMC" check -q -D scheduler=gwat "$T/S4-1.gpu"; is "$rc" 0 "S4 gwat: warp 0's atomic first (sum 1)"
+run "$GPUMC" check -q -D scheduler=srr "$T/S4-0.gpu"; is "$rc" 0 "S4 srr: warp 2's atomic first (sum 0)"
+TODO="dab_sched.c counts a warp at bar.sync as having reached the GTRR switch / GTAR round"
+for s in gtrr gtar; do
+	v S4-barrier-other-cta pass -D scheduler=$s
+	run "$GPUMC" check -q -D scheduler=$s "$T/S4-1.gpu"; is "$rc" 0 "S4 $s: warp 0's atomic first (sum 1)"
+done
+TODO=
+# D1 under SRR is one path too: 3 warps x 4 instructions, one flush of the
+# fused entry, one drain
+c D1 "states 15 transitions 14" -D scheduler=srr

@@ -7,20 +7,23 @@ SPECS="$srcdir/specs"
 T=$(mktemp -d "${TMPDIR:-/tmp}/gpumc-t.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 n=0
+# A known bug: set TODO="reason" around the tests that show it; they are
+# reported "# TODO" (a failure is expected, a pass is an unexpected pass).
+TODO=
 plan() { echo "1..$1"; }
 ok() { # ok COND-STATUS DESCRIPTION
 	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2${TODO:+ # TODO $TODO}"; else echo "not ok $n - $2${TODO:+ # TODO $TODO}"; fi
 }
 is() { # is GOT WANT DESCRIPTION
 	n=$((n + 1))
-	if [ "$1" = "$2" ]; then echo "ok $n - $3"
-	else echo "not ok $n - $3"; echo "# got:  '$1'"; echo "# want: '$2'"; fi
+	if [ "$1" = "$2" ]; then echo "ok $n - $3${TODO:+ # TODO $TODO}"
+	else echo "not ok $n - $3${TODO:+ # TODO $TODO}"; echo "# got:  '$1'"; echo "# want: '$2'"; fi
 }
 like() { # like TEXT-FILE EXTENDED-REGEX DESCRIPTION
 	n=$((n + 1))
-	if grep -Eq -- "$2" "$1"; then echo "ok $n - $3"
-	else echo "not ok $n - $3"; echo "# no line matches /$2/ in:"; sed 's/^/#   /' "$1" | head -20; fi
+	if grep -Eq -- "$2" "$1"; then echo "ok $n - $3${TODO:+ # TODO $TODO}"
+	else echo "not ok $n - $3${TODO:+ # TODO $TODO}"; echo "# no line matches /$2/ in:"; sed 's/^/#   /' "$1" | head -20; fi
 }
 # run CMD...: stdout in $T/out, stderr in $T/err, exit code in $rc
 run() {

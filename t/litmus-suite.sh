@@ -29,6 +29,7 @@ D-cta:S-ker-Global IRIW+addrs Allowed
 D-cta:S-ker-Global IRIW+membar.gls Allowed
 D-cta:S-ker-Global LD+membar.ctas Forbidden
 D-cta:S-ker-Global MP+membar.gl+membar.cta Forbidden
+D-cta:S-ker-Global WRC+po-x2+membar.gls Allowed
 D-warp:S-cta-Global IRIW+addrs Allowed
 D-warp:S-cta-Global IRIW+membar.ctas Allowed
 D-warp:S-cta-Global IRIW+membar.gls Allowed
@@ -37,7 +38,7 @@ D-warp:S-cta-Shared IRIW+membar.ctas Allowed
 D-warp:S-cta-Shared IRIW+membar.gls Allowed"
 printf '%s\n' "$d1" | sed 's/^/# ics13 vs scoped-rmo: /'
 ok $([ "$d1" = "$exp1" ] && echo 0 || echo 1) \
-	"ics13 vs scoped-rmo differ only on scope-unaware loads (LD/MP/CoRR+.cta across CTAs) and non-multi-copy-atomic IRIW"
+	"ics13 vs scoped-rmo differ only on scope-unaware loads (LD/MP/CoRR+.cta across CTAs) and non-multi-copy-atomic IRIW/WRC"
 d2=$(printf '%s\n' "$table" | awk 'NR > 1 && $4 != $5 {print $2, $1, $4}' | sort)
 exp2="D-cta:S-ker-Global CoRR-L2-L1+membar.gls Allowed
 D-cta:S-ker-Global CoRR-L2-L1+membar.syss Allowed
