@@ -650,6 +650,11 @@ static const struct param_def grid_params[] = {
 	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },
 	{ "global_jitter", 200, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter] (cache hits and misses, seeded)" },
 	{ "lat_bar", 8, 1, 10000, NULL, GP(lat_bar), "cycles before a warp issues again after bar.sync" },
+	/* the interconnect and the partitions' atomic units: the ROP, DAB's
+	** drains and persist's clwb requests all cross it */
+	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
+	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
+	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed (one partition, one lane at a time)" },
 };
 
 static void add_rows(const struct param_def *rows, unsigned n, const struct param_def **out, unsigned *k, unsigned max)

@@ -592,9 +592,6 @@ static const struct param_def params[] = {
 	{ "offset_flush", 1, 0, 1, "off|on", GP(offset_flush), "SM s starts its flush at partition s mod partitions (concrete-mode timing)" },
 	{ "flush", 0, 0, 3, "ordered|nr|nr-of|nr-cif", GP(flush), "flush protocol: ordered (reorder buffers), or the relaxed variants" },
 	{ "lat_flush", 20, 0, 100000, NULL, GP(lat_flush), "cycles of the pre-flush message round before entries move" },
-	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
-	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
-	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed (one partition, one lane at a time)" },
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)

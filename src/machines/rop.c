@@ -140,9 +140,6 @@ static const struct kind_def kinds[] = { { "rop", SELF | PORT(P_MEM) | PORT(P_WA
 
 #define GP(field) offsetof(struct gpu_cfg, field)
 static const struct param_def params[] = {
-	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
-	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
-	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed (one partition, one lane at a time)" },
 	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
 };
 

@@ -10,7 +10,8 @@
 ** A warp may issue when it is READY, when its atomic (if it is at a global
 ** atom/red) has room in the atomics provider (back-pressure: no issue is
 ** ever half done), and when every gate agrees (persistency: the kernel was
-** launched, no l2wb blocks the L2).  Action ISSUE: unit = the warp's
+** launched, no l2wb blocks the L2).  GTO itself is the composer's
+** arbitration among a unit's ready actions (compose.c, m_pick).  Action ISSUE: unit = the warp's
 ** scheduler, subject = the warp.  No state of its own.
 */
 #include "config.h"
@@ -83,18 +84,6 @@ const void *sched_port(const struct comp *c, enum port p)
 {
 	(void)c;
 	return p == P_ISSUE ? &issue_ops : NULL;
-}
-
-unsigned sched_pick_gto(const struct action *cand, unsigned n, uint32_t last)
-{
-	unsigned best = 0;
-	for (unsigned i = 0; i < n; i++) {
-		if (cand[i].subject == last)
-			return i;
-		if (cand[i].subject < cand[best].subject)
-			best = i;
-	}
-	return best;
 }
 
 /* {=== gto ============================================================== */

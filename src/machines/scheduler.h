@@ -18,8 +18,6 @@ void sched_timing(const struct comp *c, const uint8_t *sv, const struct action *
 void sched_count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
 int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a);
 const void *sched_port(const struct comp *c, enum port p);
-/* Greedy-then-oldest among candidate issues of one unit. */
-unsigned sched_pick_gto(const struct action *cand, unsigned n, uint32_t last);
 
 #define SCHED_COMMON                                                                                         \
 	.provides = PORT(P_ISSUE), .requires = PORT(P_WARPS) | PORT(P_ATOMICS) | PORT(P_GATE),                \
