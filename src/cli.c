@@ -111,6 +111,16 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		if (!strcmp(a, "--compact")) { o->ex.compact = 1; return 1; }
 		if (!strcmp(a, "--check-model")) { o->ex.check_model = 1; return 1; }
 		if (!strcmp(a, "--exact")) { o->ex.compact = 0; return 1; }
+		if (match(a, "--por")) {
+			if (!need_arg(argc, argv, i, &v))
+				return -1;
+			if (strcmp(v, "on") && strcmp(v, "off")) {
+				fprintf(stderr, "gpumc: --por expects on or off, got '%s'\n", v);
+				return -1;
+			}
+			o->ex.por = !strcmp(v, "on");
+			return 1;
+		}
 		if (match(a, "--max-states")) {
 			if (!need_arg(argc, argv, i, &v) || !parse_u64("--max-states", v, &o->ex.max_states, 1))
 				return -1;

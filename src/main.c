@@ -26,6 +26,8 @@ static const char usage[] =
 	"  --check-model      verify the machine's contract on every state (deterministic\n"
 	"                     enabled/apply, declared slices, component invariants)\n"
 	"  --exact            store whole state vectors (the default)\n"
+	"  --por=on|off       partial-order reduction: expand a state with one warp-local\n"
+	"                     step when that is sound (default on; off: every interleaving)\n"
 	"  --max-states N     stop after N states (K/M/G suffixes), verdict incomplete\n"
 	"  --max-depth N      do not expand states deeper than N, verdict incomplete\n"
 	"  --memory SIZE      stop when the checker's storage reaches SIZE (e.g. 512M;\n"

@@ -82,12 +82,14 @@ void report_stats_json(struct strbuf *out, const struct explore_result *r, size_
 	          "{\"states\":%llu,\"transitions\":%llu,\"depth\":%u,\"terminal_states\":%llu,"
 	          "\"crash_images\":%llu,\"seconds\":%.6f,\"states_per_second\":%.0f,"
 	          "\"bytes_per_state\":%.2f,\"state_vector_bytes\":%zu,\"memory_bytes\":%llu,"
-	          "\"omission_probability\":%.3g}",
+	          "\"omission_probability\":%.3g,\"reduction\":\"%s\",\"expanded_states\":%llu,"
+	          "\"reduced_states\":%llu}",
 	          (unsigned long long)r->states, (unsigned long long)r->transitions, r->depth,
 	          (unsigned long long)r->terminals, (unsigned long long)r->crash_images, r->seconds,
 	          r->seconds > 0 ? (double)r->states / r->seconds : 0.0,
 	          r->states ? (double)r->bytes / (double)r->states : 0.0, sv_size,
-	          (unsigned long long)r->bytes, r->omission);
+	          (unsigned long long)r->bytes, r->omission, r->por ? "partial-order" : "none",
+	          (unsigned long long)r->expanded, (unsigned long long)r->reduced);
 }
 
 void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, int json)
@@ -245,7 +247,12 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		          r->states ? (double)r->bytes / (double)r->states : 0.0, (double)r->bytes / 1048576.0);
 		if (r->omission > 0)
 			sb_printf(out, "compact mode: P[some state omitted] <= %.3g\n", r->omission);
-		sb_printf(out, "no reductions applied\nverdict: %s", sb_str(&v));
+		if (r->por)
+			sb_printf(out, "partial-order reduction: %llu of %llu states expanded with one local action\n",
+			          (unsigned long long)r->reduced, (unsigned long long)r->expanded);
+		else
+			sb_puts(out, "no reductions applied\n");
+		sb_printf(out, "verdict: %s", sb_str(&v));
 		if (j->spec->expect)
 			sb_printf(out, " (expected: %s%s)", j->spec->expect,
 			          strcmp(j->spec->expect, sb_str(&v)) ? ", MISMATCH" : "");

@@ -15,8 +15,27 @@
 **   on discovery (every new state): judge_state;
 **   on expansion: judge_moves (deadlock), and for each crash action the
 **     durable image is projected, deduplicated and judged once (judge_crash).
-** No reduction is applied: every interleaving of the machine is explored,
-** so terminal states and crash images are exactly those of the machine.
+**
+** Partial-order reduction (on unless --por=off, and only for models with
+** a `local` hook): a state may be expanded with one enabled action alone,
+** an ample set of one, when the model says the action is local (model.h:
+** independent of everything else that can happen first, invisible to the
+** properties, to status and to the durable image) and two provisos hold:
+**   - the step does not end in a fault (a faulting step is not invisible:
+**     the fault would stop the search before other paths are judged);
+**   - cycle proviso: its successor is a new state.  States are added in
+**     discovery order, so along a cycle of the reduced graph some step
+**     goes back to an older state, and that step's state was expanded in
+**     full: no action is postponed forever.  (Conservative for DFS, where
+**     "on the stack" would do.)
+** Every maximal path of the machine then has a reduced counterpart that
+** reaches the same terminal state or deadlock, the same faults, the same
+** invariant verdicts and the same crash images (a crash skipped in a
+** reduced state is taken in the fully expanded state its chain of local
+** steps reaches, with the same durable image).  The action keeps its index
+** in the full enabled list, so traces and replay are unchanged.
+** With --por=off (or a model without the hook) every interleaving is
+** explored, so state counts are exactly those of the machine.
 */
 #include "config.h"
 #include "explore/explore.h"
@@ -48,7 +67,7 @@ struct ctx {
 	/* DFS stack */
 	uint8_t *dsv;
 	struct action *dact;
-	struct frame { uint32_t nact, next; } *frames;
+	struct frame { uint32_t nact, next, full; } *frames; /* full: reduced frame's enabled count */
 	size_t fcap;
 	uint32_t sp;
 	/* properties */
@@ -70,6 +89,10 @@ struct ctx {
 	** successor, and in DFS of every frame */
 	size_t nb;
 	uint64_t *src_bh, *next_bh, *frame_bh;
+	/* partial-order reduction: on, and the locations properties observe */
+	int por;
+	int *obs;
+	unsigned nobs;
 };
 
 static double elapsed(const struct ctx *c)
@@ -272,6 +295,25 @@ static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *a
 	return 1;
 }
 
+/* Partial-order reduction: the index of an enabled action that may stand
+** for all of act[0..na), its successor (running, not faulted) left in
+** next; or -1.  The caller checks the cycle proviso (a new successor). */
+static int ample(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned na, uint8_t *next)
+{
+	const struct model *m = c->m;
+	if (!c->por || na < 2)
+		return -1;
+	for (unsigned i = 0; i < na; i++) {
+		if (act[i].kind == ACT_CRASH || !m->local(m, sv, &act[i], c->obs, c->nobs))
+			continue;
+		memcpy(next, sv, c->svn);
+		m->apply(m, next, &act[i]);
+		if (m->status(m, next) == MS_RUNNING)
+			return (int)i;
+	}
+	return -1;
+}
+
 /* {=== BFS ================================================================ */
 
 struct fifo {
@@ -293,6 +335,20 @@ static void fifo_push(struct fifo *f, const uint8_t *sv)
 		f->cap = ncap;
 	}
 	memcpy(f->buf + (f->tail++ % f->cap) * f->sz, sv, f->sz);
+}
+
+/* BFS: a new state k reached from h by action i. */
+static void bfs_new(struct ctx *c, struct fifo *q, const uint8_t *next, uint32_t k, uint32_t h, unsigned i,
+                    uint32_t level)
+{
+	parent_put(c, k, h, (uint16_t)i);
+	if (level + 1 > c->r->depth)
+		c->r->depth = level + 1;
+	if (c->o->compact) {
+		fifo_push(q, next);
+		c->frontier_bytes = q->cap * q->sz;
+	}
+	discovered(c, next, k);
 }
 
 static void bfs(struct ctx *c)
@@ -340,6 +396,19 @@ static void bfs(struct ctx *c)
 				c->cut = 1;
 			continue;
 		}
+		if (na)
+			c->r->expanded++;
+		int a = ample(c, src, act, na, next);
+		if (a >= 0) {
+			c->r->transitions++;
+			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
+			                            &is_new);
+			if (is_new) { /* the cycle proviso holds */
+				c->r->reduced++;
+				bfs_new(c, &q, next, k, h, (unsigned)a, level);
+				continue;
+			}
+		}
 		for (unsigned i = 0; i < na && !c->stop; i++) {
 			if (act[i].kind == ACT_CRASH) {
 				crash(c, src, h, i);
@@ -352,14 +421,7 @@ static void bfs(struct ctx *c)
 			                            &is_new);
 			if (!is_new)
 				continue;
-			parent_put(c, k, h, (uint16_t)i);
-			if (level + 1 > c->r->depth)
-				c->r->depth = level + 1;
-			if (o->compact) {
-				fifo_push(&q, next);
-				c->frontier_bytes = q.cap * q.sz;
-			}
-			discovered(c, next, k);
+			bfs_new(c, &q, next, k, h, i, level);
 			if (o->max_states && vs_count(c->vs) >= o->max_states)
 				break;
 		}
@@ -395,17 +457,32 @@ static void dfs_reserve(struct ctx *c, uint32_t depth)
 	c->frames = xrealloc(c->frames, c->fcap * sizeof *c->frames);
 }
 
-/* Push the state in frame_sv(sp): list its actions. */
+/* Push the state in frame_sv(sp): list its actions.  A reduced frame
+** takes only its ample action (next = it, nact = it + 1) and remembers the
+** full count, to expand in full if the cycle proviso fails. */
 static int dfs_push(struct ctx *c)
 {
 	uint32_t f = c->sp++;
-	c->frames[f].nact = c->m->enabled(c->m, frame_sv(c, f), frame_act(c, f));
-	c->frames[f].next = 0;
+	struct frame *fr = &c->frames[f];
+	fr->nact = c->m->enabled(c->m, frame_sv(c, f), frame_act(c, f));
+	fr->next = fr->full = 0;
 	if (c->m->status(c->m, frame_sv(c, f)) == MS_FAULT)
-		c->frames[f].nact = 0;
+		fr->nact = 0;
 	if (c->sp - 1 > c->r->depth)
 		c->r->depth = c->sp - 1;
-	return expand_check(c, frame_sv(c, f), frame_act(c, f), c->frames[f].nact, 0);
+	if (!expand_check(c, frame_sv(c, f), frame_act(c, f), fr->nact, 0))
+		return 0;
+	if (fr->nact)
+		c->r->expanded++;
+	dfs_reserve(c, f + 2);
+	fr = &c->frames[f];
+	int a = ample(c, frame_sv(c, f), frame_act(c, f), fr->nact, frame_sv(c, f + 1));
+	if (a >= 0) {
+		fr->full = fr->nact;
+		fr->next = (uint32_t)a;
+		fr->nact = (uint32_t)a + 1;
+	}
+	return 1;
 }
 
 static void dfs(struct ctx *c)
@@ -448,8 +525,14 @@ static void dfs(struct ctx *c)
 		uint64_t *nbh = c->frame_bh + (size_t)(f + 1) * c->nb; /* becomes the frame's if pushed */
 		vs_find_or_put(c->vs, next, state_hash_delta(frame_sv(c, f), c->frame_bh + (size_t)f * c->nb, next, n, nbh),
 		               &is_new);
+		if (!is_new && fr->full) { /* the cycle proviso fails: expand in full */
+			fr->nact = fr->full;
+			fr->next = fr->full = 0;
+		}
 		if (!is_new)
 			continue;
+		if (fr->full)
+			c->r->reduced++;
 		/* the path to `next` is the stack with it on top */
 		c->frames[f + 1].next = 0;
 		c->sp++;
@@ -469,10 +552,30 @@ static void dfs(struct ctx *c)
 
 /* }=== */
 
+/* Every location a property names: the model keeps actions that write
+** one out of the reduction.  0 when there are too many to list (then no
+** reduction). */
+static int observed(const struct property *props, unsigned n, int **out, unsigned *nout)
+{
+	unsigned cap = 1024, nl = 0;
+	for (unsigned k = 0; k < n; k++)
+		cap += props[k].nlocs;
+	int *locs = xmalloc(sizeof(int) * cap);
+	for (unsigned k = 0; k < n; k++) {
+		for (unsigned i = 0; i < props[k].nlocs; i++)
+			locs[nl++] = props[k].locs[i];
+		nl = expr_locs(props[k].cond, locs, nl, cap);
+	}
+	*out = locs;
+	*nout = nl;
+	return nl < cap;
+}
+
 void explore_opts_default(struct explore_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->search = SEARCH_BFS;
+	o->por = 1;
 }
 
 void explore(const struct model *m, struct property *props, unsigned n,
@@ -521,6 +624,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.outcomes = ss_new();
 	c.images = ss_new();
 	c.img = xmalloc(m->durable_size ? m->durable_size : 1);
+	c.por = r->por = o->por && m->local && observed(props, n, &c.obs, &c.nobs);
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	c.next_progress = o->progress;
 	struct judgement v;
@@ -555,6 +659,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	ss_free(c.images);
 	free(c.img);
 	free(c.obuf);
+	free(c.obs);
 	free(c.parent);
 	free(c.pact);
 	free(c.dsv);

@@ -26,6 +26,7 @@ struct explore_opts {
 	double progress;        /* seconds between progress lines, 0: none  */
 	int keep_going;         /* record outcomes after a violation?  no: stop */
 	int check_model;        /* verify the model's contract on every state */
+	int por;                /* partial-order reduction (default on)     */
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };
@@ -60,6 +61,11 @@ struct explore_result {
 	const char *limit;   /* which limit ended the run (NULL: none)    */
 	/* exists: a witness was found (trace holds it) */
 	int witness;
+	/* partial-order reduction: applied (the option was on and the model
+	** has local actions); states expanded, and of those how many with one
+	** local action */
+	int por;
+	uint64_t expanded, reduced;
 };
 
 void explore_opts_default(struct explore_opts *o);

@@ -157,6 +157,17 @@ struct model {
 	** can be taken by another scheduler's warp.)  NULL: always. */
 	int (*still_enabled)(const struct model *m, const uint8_t *sv, const struct action *a);
 
+	/* Partial-order reduction (optional; NULL: the machine is never
+	** reduced).  Is action a, enabled in sv, local: independent of every
+	** other action that can occur before it on any path from sv (none
+	** enables, disables or reads what it writes, and it disables, enables
+	** and changes nothing they read), deterministic, and invisible: it
+	** changes no location in observed[0..nobserved), nothing durable and
+	** nothing status() reads?  The explorer may then expand sv with a
+	** alone (explore.c states the provisos it adds). */
+	int (*local)(const struct model *m, const uint8_t *sv, const struct action *a, const int *observed,
+	             unsigned nobserved);
+
 	/* --check-model (optional): the machine's own invariants hold in sv
 	** (0, or 1 with why); action a taken in `before` wrote only what its
 	** kind declared, giving `after`. */

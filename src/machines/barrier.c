@@ -56,4 +56,6 @@ static const void *port(const struct comp *c, enum port p)
 const struct comp_def comp_barrier = {
 	.name = "barrier", .desc = "bar.sync: CTA-wide barriers 0..15, per-thread arrival",
 	.provides = PORT(P_BARRIER), .requires = PORT(P_WARPS), .port_writes = PORT(P_WARPS), .port = port,
+	/* arrive() reads the live lanes and the warps in BARRIER only */
+	.por = compose_por_independent,
 };

@@ -125,6 +125,14 @@ struct comp_def {
 	int (*rewrite)(struct gpu *g, struct strbuf *err);
 	/* The function table of a provided port. */
 	const void *(*port)(const struct comp *c, enum port p);
+	/* Partial-order reduction: this component's declaration that warp w's
+	** issue of warp-local instruction `in` (port_warps.local) is
+	** independent of it: none of its actions, guards or port calls reads
+	** what that issue writes (w's registers and SIMT stack; w stays READY
+	** with the same live lanes), none can disable the issue, and what it
+	** keeps durable does not change.  NULL: not declared, and a machine
+	** with such a component is never reduced (compose.c, m_local). */
+	int (*por)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
 };
 
 /* An instance in a composed machine. */
@@ -205,6 +213,10 @@ struct port_warps {
 	                     uint64_t (*rnd)(void *), void *rng);
 	void (*count_issue)(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct);
 	void (*describe_issue)(const struct comp *c, const uint8_t *sv, unsigned w, struct strbuf *out);
+	/* Partial-order reduction: warp w's next issue, when it is warp-local
+	** (it reads only w's registers, stack and memory no instruction
+	** writes, and writes only w's registers and stack); else NULL. */
+	const struct instr *(*local)(const struct comp *c, const uint8_t *sv, unsigned w);
 };
 
 struct port_pm {
@@ -240,6 +252,9 @@ static inline void comp_count(const struct comp *c, uint64_t *ct, unsigned i, ui
 /* Every component except `self` quiescent (the kernel is over, with its
 ** atomics performed: what cudaDeviceSynchronize waits for). */
 int compose_others_quiescent(const struct comp *self, const uint8_t *sv);
+/* A component's `por` declaration when none of its actions or ports can
+** touch a READY warp's registers, stack or enabledness. */
+int compose_por_independent(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
 /* The flags (KF_*) of an action kind of a composed machine. */
 unsigned compose_kind_flags(const struct model *m, unsigned kind);
 

@@ -195,6 +195,45 @@ static unsigned m_pick(const struct model *m, const struct action *cand, unsigne
 	return best;
 }
 
+/* Partial-order reduction: action a is a warp's issue of a warp-local
+** instruction (the warps component says which are), no property observes
+** the register it writes, and every component of the wiring declares the
+** issue independent of itself (struct comp_def, por). */
+static int m_local(const struct model *m, const uint8_t *sv, const struct action *a, const int *observed,
+                   unsigned nobserved)
+{
+	const struct machine *x = MC(m);
+	const struct comp *c = owner(m, a->kind);
+	if (!c || !(c->def->provides & PORT(P_ISSUE)))
+		return 0;
+	long w = ((const struct port_issue *)c->def->port(c, P_ISSUE))->is_issue(c, a);
+	if (w < 0)
+		return 0;
+	const struct bind *wb = REQ(c, P_WARPS);
+	const struct instr *in = ((const struct port_warps *)wb->ops)->local(wb->c, sv, (unsigned)w);
+	if (!in)
+		return 0;
+	const struct gpu *g = &x->g;
+	unsigned G_ = g->prog->global_words, nregs = (unsigned)g->prog->nregs, tpw = g->cfg.threads_per_warp;
+	for (unsigned i = 0; i < nobserved; i++) {
+		if ((unsigned)observed[i] < G_)
+			continue;
+		unsigned k = (unsigned)observed[i] - G_;
+		if (k / nregs / tpw == (unsigned)w && (int)(k % nregs) == in->dst)
+			return 0;
+	}
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (!x->comps[i].def->por(&x->comps[i], sv, (unsigned)w, in))
+			return 0;
+	return 1;
+}
+
+int compose_por_independent(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
+{
+	(void)c, (void)sv, (void)w, (void)in;
+	return 1;
+}
+
 /* }=== */
 
 /* {=== Locations: global words 0..G-1, register r of thread t at
@@ -618,6 +657,10 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->still_enabled = m_still_enabled;
 	m->check_state = m_check_state;
 	m->check_step = m_check_step;
+	m->local = m_local;
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (!x->comps[i].def->por)
+			m->local = NULL; /* a component that did not declare independence */
 	if (x->crash) {
 		m->durable_size = m->sv_size;
 		m->durable = m_durable;

@@ -641,4 +641,9 @@ const struct comp_def comp_dab = {
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .count = count, .port = port,
+	/* a FLUSH (which clears the pending flags of the SM's warps) fires
+	** only when no warp of the SM can issue, so never before a warp-local
+	** issue; DRAINs touch a warp through its owed count and the resume of
+	** a waiting warp */
+	.por = compose_por_independent,
 };

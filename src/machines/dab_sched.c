@@ -153,6 +153,21 @@ static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct d
 		s->token = (uint8_t)((idx + 1) % n);
 }
 
+/* Partial-order reduction.  Under GTO, GWAT and GTAR a non-atomic issue
+** is always allowed and changes no scheduler state, so nothing disables a
+** warp-local issue; it may let a GTAR round start or move the warp to its
+** atomic, but no atomic of its scheduler could issue before it (a round
+** needs every READY warp at an atomic; the GWAT token depends only on
+** which warps are done).  Under SRR, and GTRR once switched, the issue
+** moves the round-robin turn, and it can be disabled by an earlier warp
+** resuming; GTRR's switch can disable other warps: not independent. */
+static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
+{
+	(void)sv, (void)w, (void)in;
+	unsigned r = c->g->cfg.sched_rule;
+	return r == DS_GTO || r == DS_GWAT || r == DS_GTAR;
+}
+
 /* {=== The component ==================================================== */
 
 #define GP(field) offsetof(struct gpu_cfg, field)
@@ -242,7 +257,7 @@ const struct comp_def comp_dab_sched = {
 	.name = "dab_sched", .desc = "DAB's determinism-aware warp schedulers: SRR, GTRR, GTAR, GWAT (or GTO)",
 	.params = params, .nparams = 1,
 	SCHED_COMMON,
-	.layout = layout, .enabled = enabled, .apply = apply, .check = check,
+	.layout = layout, .enabled = enabled, .apply = apply, .check = check, .por = por,
 };
 
 /* }=== */

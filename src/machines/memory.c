@@ -119,4 +119,6 @@ const struct comp_def comp_mem = {
 	.name = "mem", .desc = "SC global memory and per-CTA shared memory",
 	.provides = PORT(P_MEM), .port_writes = SELF,
 	.layout = layout, .init = init, .print = print, .port = port,
+	/* no actions; its port serves the issuing warp alone */
+	.por = compose_por_independent,
 };

@@ -734,6 +734,17 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 	return 0;
 }
 
+/* Partial-order reduction: a warp-local issue changes nothing this
+** component keeps, durable or not, and its actions read no READY warp (the
+** host waits for every warp to be done); but while an l2wb walks the L2 a
+** global load waits (may_issue), so another warp's l2wb could disable it:
+** global loads are not declared independent. */
+static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
+{
+	(void)c, (void)sv, (void)w;
+	return !(in->op == OP_LD && in->space == SP_GLOBAL);
+}
+
 static const struct port_mem mem_ops = { m_word, m_load, m_store, m_rmw };
 static const struct port_order order_ops = { clear };
 static const struct port_pm pm_ops = { pm_op, timing_issue };
@@ -813,5 +824,5 @@ const struct comp_def comp_persist = {
 	.kinds = kinds, .nkinds = 4, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
-	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port,
+	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
 };

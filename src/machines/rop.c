@@ -276,4 +276,7 @@ const struct comp_def comp_rop = {
 	.counters = counters, .ncounters = 1,
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .timing = timing, .count = count, .port = port,
+	/* a FIFO entry carries its operands; a warp's slice is touched only
+	** through its pending count and the resume of a waiting warp */
+	.por = compose_por_independent,
 };

@@ -477,9 +477,70 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 
 /* }=== */
 
+/* {=== Partial-order reduction: warp-local instructions ================= */
+
+/* Is symbol `sym` of space sp written by no instruction of the kernel?
+** A store or atomic whose address names no symbol could write any word of
+** its space, so then nothing in that space counts as read-only.  (Host
+** steps write memory only while no warp runs: before the launch or after
+** the kernel is done.) */
+static int read_only(const struct program *p, enum space sp, int sym)
+{
+	for (int i = 0; i < p->nins; i++) {
+		const struct instr *in = &p->ins[i];
+		if ((in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED) && in->space == sp &&
+		    (in->addr.sym < 0 || in->addr.sym == sym))
+			return 0;
+	}
+	return 1;
+}
+
+/* Per instruction, decided once: its issue touches only the warp's own
+** registers and stack (ALU, nop, branches, loads of read-only variables),
+** and every pc it can lead to is inside the kernel, so the warp stays
+** READY with the same live lanes (the bottom entry, whose rpc is the end,
+** is neither popped nor replaced). */
+static uint8_t *local_table(const struct program *p)
+{
+	uint8_t *t = xcalloc((size_t)p->nins + 1, 1);
+	for (int i = 0; i < p->nins; i++) {
+		const struct instr *in = &p->ins[i];
+		int inside = i + 1 < p->nins;
+		switch (in->op) {
+		case OP_BRA:
+			t[i] = inside && in->target < p->nins && in->ipdom < p->nins;
+			break;
+		case OP_LD:
+			t[i] = inside && in->addr.sym >= 0 && read_only(p, in->space, in->addr.sym);
+			break;
+		case OP_BAR: case OP_MEMBAR: case OP_ST: case OP_ATOM: case OP_RED: case OP_EXIT:
+		case OP_CLWB: case OP_SFENCE: case OP_PCOMMIT: case OP_L2WB:
+			break;
+		default: /* ALU and nop */
+			t[i] = inside;
+			break;
+		}
+	}
+	return t;
+}
+
+/* Warp w's next issue when it is warp-local: a READY warp at such an
+** instruction.  It may still fault (x/0, stack overflow, a bad address);
+** the explorer does not reduce on a step that ends in a fault. */
+static const struct instr *local(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
+		return NULL;
+	unsigned pc = gpu_pc(g, sv, w);
+	return ((const uint8_t *)c->priv)[pc] ? &g->prog->ins[pc] : NULL;
+}
+
+/* }=== */
+
 static const struct port_warps ops = {
 	pc_of, exec_mask, address, operand, write_reg, issue, advance, fault, resume, waiting,
-	timing_issue, count_issue, describe_issue
+	timing_issue, count_issue, describe_issue, local
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
@@ -499,6 +560,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	g->reg_off = g->stack_off + sizeof(struct stack_entry) * cf->stack_depth;
 	g->warp_bytes = g->reg_off + (size_t)g->prog->nregs * cf->threads_per_warp * 4;
 	c->subjects[0] = (struct pool_req){ "warp", g->nwarps };
+	c->priv = local_table(g->prog);
 	return (long)(g->warp_bytes * g->nwarps);
 }
 
@@ -606,5 +668,5 @@ const struct comp_def comp_warps = {
 	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
-	.print = print, .port = port,
+	.print = print, .port = port, .por = compose_por_independent,
 };
