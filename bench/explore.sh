@@ -17,6 +17,10 @@
 # /usr/bin/time -v, else from a tiny getrusage() wrapper compiled on the fly,
 # else it is shown as "-".
 #
+# A last table grows D2 (bench/specs/d2-scale.gpu) from 2 to 16 warps and
+# gives states, transitions and seconds with and without partial-order
+# reduction (POR_TIMEOUT seconds per run without, default 60).
+#
 # usage: bench/explore.sh [--quick] [--repeat N] [--no-spin] [--no-baseline] [--no-twins]
 #   --quick        only the smaller sizes (about fifteen seconds in all)
 #   --repeat N     run every measurement N times and keep the best states/s
@@ -192,7 +196,7 @@ gpumc_run() {
 	for d in "$@"; do defs+=(-D "$d"); done
 	g_sps= c_sps= g_note=
 	for ((k = 0; k < repeat; k++)); do
-		measure "$tmp/g.json" "$GPUMC" check --json -q "${defs[@]}" "$spec"
+		measure "$tmp/g.json" "$GPUMC" check --json -q --por=off "${defs[@]}" "$spec"
 		g_rss=$rss g_rc=$rc
 		best_of g_sps "$(jget "$tmp/g.json" states_per_second)"
 	done
@@ -204,7 +208,7 @@ gpumc_run() {
 	[ -n "$g_verdict" ] || g_verdict="error rc=$g_rc: $(head -n 1 "$tmp/err")"
 	[ "$g_verdict" != error ] || g_verdict="error: $(sed -n 's/.*"errors":"\([^"]*\)".*/\1/p' "$tmp/g.json" | sed 's/\\n$//')"
 	for ((k = 0; k < repeat; k++)); do
-		measure "$tmp/c.json" "$GPUMC" check --json -q --compact "${defs[@]}" "$spec"
+		measure "$tmp/c.json" "$GPUMC" check --json -q --compact --por=off "${defs[@]}" "$spec"
 		c_rss=$rss
 		best_of c_sps "$(jget "$tmp/c.json" states_per_second)"
 	done
@@ -311,6 +315,51 @@ twin_table() {
 
 # }===
 
+# {=== partial-order reduction: D2 at growing warps =====================
+
+# bench/specs/d2-scale.gpu (D2 with input for 32 warps): 2 CTAs of 1..8
+# warps on 2 SMs x 2 schedulers.  Without reduction every extra warp
+# multiplies the states; those runs stop at POR_TIMEOUT seconds (verdict
+# incomplete).  Times are gpumc's exploration seconds, best of --repeat.
+por_wpc=(1 2 3 4 5 6 7 8)
+[ $quick = 1 ] && por_wpc=(1 2 3 4 8)
+POR_TIMEOUT=${POR_TIMEOUT:-60}
+[ $quick = 1 ] && POR_TIMEOUT=5
+
+# por_run WPC on|off: sets p_states p_trans p_secs p_verdict
+por_run() {
+	local k best=
+	for ((k = 0; k < repeat; k++)); do
+		"$GPUMC" check --json -q --por=$2 --time "$POR_TIMEOUT" -D ctas=2 -D warps_per_cta=$1 \
+			"$here/specs/d2-scale.gpu" > "$tmp/p.json" 2>/dev/null
+		local t
+		t=$(jget "$tmp/p.json" seconds)
+		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a + 0 < b + 0) }'; then best=$t; fi
+	done
+	p_states=$(jget "$tmp/p.json" states)
+	p_trans=$(jget "$tmp/p.json" transitions)
+	p_verdict=$(jget "$tmp/p.json" verdict)
+	p_secs=$(awk -v t="$best" 'BEGIN { printf "%.3f\n", t }')
+}
+
+por_table() {
+	echo
+	echo "== partial-order reduction: D2 at growing warps  (bench/specs/d2-scale.gpu, 2 CTAs, 2 SMs x 2 schedulers)"
+	printf '%-6s | %10s %10s %9s %-10s | %10s %10s %9s %-10s | %8s\n' warps "POR states" transitions seconds verdict \
+		"off states" transitions seconds verdict "off/POR"
+	local w
+	for w in "${por_wpc[@]}"; do
+		por_run "$w" on
+		local on_s=$p_states on_t=$p_trans on_x=$p_secs on_v=$p_verdict
+		por_run "$w" off
+		printf '%-6s | %10s %10s %9s %-10s | %10s %10s %9s %-10s | %8s\n' $((2 * w)) "$on_s" "$on_t" "$on_x" "$on_v" \
+			"$p_states" "$p_trans" "$p_secs" "$p_verdict" "$(ratio "$p_states" "$on_s")"
+	done
+	echo "(off: --por=off, stopped after ${POR_TIMEOUT} s; an incomplete run's states are a lower bound)"
+}
+
+# }===
+
 # {=== bundled specs ======================================================
 
 # Sizes stay within each spec's arrays (out[8], vals[4], tile[4]) so every
@@ -381,7 +430,8 @@ wrap) echo "peak RSS: getrusage wrapper" ;;
 esac
 echo "sizes: -D ctas, wpc = warps_per_cta, tpw = threads_per_warp (= atomics per warp in the twins), sms,"
 echo "       q = icnt_queue (ROP FIFO entries per SM; 0 = twice the lanes)"
-echo "columns: exact mode (default visited set), then cmp = --compact (64-bit fingerprints);"
+echo "columns: exact mode (default visited set), then cmp = --compact (64-bit fingerprints); all with"
+echo "         --por=off, so gpumc explores the same graphs as SPIN -DNOREDUCE (por table: both ways)"
 echo "         B/state = gpumc's storage bytes / states; exact/S, cmp/S = gpumc states/s over SPIN states/s"
 
 if [ $do_twins = 1 ]; then
@@ -389,4 +439,5 @@ if [ $do_twins = 1 ]; then
 	twin_table ticket-counter "${ticket_sizes[@]}"
 fi
 [ $do_base = 1 ] && base_table
+por_table
 exit 0
