@@ -57,40 +57,21 @@ static const char *verdict(enum verdict v)
 	return name[v];
 }
 
-int main(int argc, char **argv)
+/* One spec: both settings, one line each. */
+static int one(struct job *j, const struct run_opts *o, int more)
 {
-	struct run_opts o;
-	run_opts_default(&o);
-	const char *path = NULL;
-	for (int i = 1; i < argc; i++) {
-		int k = cli_option(&o, argc, argv, &i, "De");
-		if (k < 0)
-			return 2;
-		if (!k)
-			path = argv[i];
-	}
-	if (!path) {
-		fputs("usage: por SPEC [-D key=value]... [--bfs|--dfs] [--compact]\n", stderr);
-		return 2;
-	}
-	struct job j;
-	struct diag d;
-	diag_init(&d);
-	if (job_load(&j, path, &o, &d)) {
-		fputs(sb_str(&d.msg), stderr);
-		return 2;
-	}
-	const struct model *m = j.model;
+	(void)more;
+	const struct model *m = j->model;
 	struct property all = { .kind = P_OUTCOMES, .text = "outcomes" };
 	all.nlocs = model_observables(m, NULL, 0);
 	all.locs = xmalloc(sizeof(int) * (all.nlocs + 1));
 	model_observables(m, all.locs, all.nlocs);
-	o.ex.progress = 0;
 	for (int por = 0; por < 2; por++) {
-		struct explore_opts eo = o.ex;
+		struct explore_opts eo = o->ex;
 		struct explore_result r, f;
+		eo.progress = 0;
 		eo.por = por;
-		explore(m, j.props, j.nprops, &eo, &r);
+		explore(m, j->props, j->nprops, &eo, &r);
 		eo.keep_going = 1;
 		explore(m, &all, 1, &eo, &f);
 		printf("por %s verdict %s states %llu terminal %llu crash_images %llu outcomes %u digest %016llx\n",
@@ -101,7 +82,11 @@ int main(int argc, char **argv)
 		explore_result_free(&f);
 	}
 	free(all.locs);
-	job_free(&j);
-	diag_free(&d);
-	return 0;
+	return EXIT_HOLDS;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct spec_cmd cmd = { "por", "De", 0, NULL, one };
+	return cli_each_spec(&cmd, argc, argv);
 }
