@@ -83,13 +83,13 @@ void report_stats_json(struct strbuf *out, const struct explore_result *r, size_
 	          "\"crash_images\":%llu,\"seconds\":%.6f,\"states_per_second\":%.0f,"
 	          "\"bytes_per_state\":%.2f,\"state_vector_bytes\":%zu,\"memory_bytes\":%llu,"
 	          "\"omission_probability\":%.3g,\"reduction\":\"%s\",\"expanded_states\":%llu,"
-	          "\"reduced_states\":%llu}",
+	          "\"reduced_states\":%llu,\"swarm_runs\":%u}",
 	          (unsigned long long)r->states, (unsigned long long)r->transitions, r->depth,
 	          (unsigned long long)r->terminals, (unsigned long long)r->crash_images, r->seconds,
 	          r->seconds > 0 ? (double)r->states / r->seconds : 0.0,
 	          r->states ? (double)r->bytes / (double)r->states : 0.0, sv_size,
 	          (unsigned long long)r->bytes, r->omission, r->por ? "partial-order" : "none",
-	          (unsigned long long)r->expanded, (unsigned long long)r->reduced);
+	          (unsigned long long)r->expanded, (unsigned long long)r->reduced, r->swarm_runs);
 }
 
 void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, int json)
@@ -120,6 +120,10 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			sb_json_str(out, j->spec->expect);
 		else
 			sb_puts(out, "null");
+		if (r->hint) {
+			sb_puts(out, ",\"hint\":");
+			sb_json_str(out, r->hint);
+		}
 		if (r->limit) {
 			sb_puts(out, ",\"limit\":");
 			sb_json_str(out, r->limit);
@@ -222,8 +226,15 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			if (j->spec->note)
 				sb_printf(out, "note: %s\n", j->spec->note);
 		} else if (r->verdict == V_INCOMPLETE) {
-			sb_printf(out, "INCOMPLETE: %s reached before the state space was exhausted; nothing violated so far\n",
-			          r->limit);
+			if (r->swarm_runs)
+				sb_printf(out, "INCOMPLETE: %u randomized depth-first searches (--swarm) found no violation\n",
+				          r->swarm_runs);
+			else
+				sb_printf(out,
+				          "INCOMPLETE: %s reached before the state space was exhausted; nothing violated so far\n",
+				          r->limit);
+			if (r->hint)
+				sb_printf(out, "hint: %s\n", r->hint);
 		} else {
 			sb_puts(out, "all properties hold\n");
 		}
@@ -247,6 +258,8 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		          r->states ? (double)r->bytes / (double)r->states : 0.0, (double)r->bytes / 1048576.0);
 		if (r->omission > 0)
 			sb_printf(out, "compact mode: P[some state omitted] <= %.3g\n", r->omission);
+		if (r->swarm_runs && r->verdict == V_FAIL)
+			sb_printf(out, "swarm: randomized depth-first search %u found the violation\n", r->swarm_runs);
 		if (r->por)
 			sb_printf(out, "partial-order reduction: %llu of %llu states expanded with one local action\n",
 			          (unsigned long long)r->reduced, (unsigned long long)r->expanded);

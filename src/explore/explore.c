@@ -68,6 +68,8 @@ struct ctx {
 	uint8_t *dsv;
 	struct action *dact;
 	struct frame { uint32_t nact, next, full; } *frames; /* full: reduced frame's enabled count */
+	uint16_t *dord; /* per frame: the order of its actions (indices into the frame's list) */
+	uint64_t rng;   /* --swarm: randomized order (0: the natural order) */
 	size_t fcap;
 	uint32_t sp;
 	/* properties */
@@ -89,6 +91,7 @@ struct ctx {
 	** successor, and in DFS of every frame */
 	size_t nb;
 	uint64_t *src_bh, *next_bh, *frame_bh;
+	int warned; /* BFS near a limit: said so once */
 	/* partial-order reduction: on, and the locations properties observe */
 	int por;
 	int *obs;
@@ -105,7 +108,7 @@ static double elapsed(const struct ctx *c)
 static size_t mem_bytes(const struct ctx *c)
 {
 	return vs_bytes(c->vs) + c->frontier_bytes + c->pcap * (sizeof(uint32_t) + sizeof(uint16_t)) +
-	       c->fcap * (c->svn + sizeof(struct frame) + c->m->max_actions * sizeof(struct action));
+	       c->fcap * (c->svn + sizeof(struct frame) + c->m->max_actions * (sizeof(struct action) + sizeof(uint16_t)));
 }
 
 /* {=== Traces ============================================================= */
@@ -128,7 +131,7 @@ static void current_path(const struct ctx *c, uint32_t idx, int extra, struct tr
 	if (c->search == SEARCH_DFS) {
 		buf = xmalloc(sizeof *buf * (c->sp + 2));
 		for (uint32_t i = 0; i + 1 < c->sp; i++)
-			buf[n++] = (uint16_t)(c->frames[i].next - 1);
+			buf[n++] = c->dord[(size_t)i * (c->m->max_actions + 1) + c->frames[i].next - 1];
 	} else {
 		for (uint32_t k = idx; c->parent[k] != NO_PARENT; k = c->parent[k])
 			n++;
@@ -233,6 +236,27 @@ static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 		violation(c, &v, idx, (int)ai);
 }
 
+/* BFS at 3/4 of a limit with no verdict yet: say so once (stderr), and
+** suggest a search that reaches deep states sooner. */
+static void near_limit(struct ctx *c, double t)
+{
+	const struct explore_opts *o = c->o;
+	const char *which = NULL;
+	if (c->warned || c->search != SEARCH_BFS || c->r->verdict == V_FAIL || o->progress <= 0)
+		return;
+	if (o->max_states && vs_count(c->vs) * 4 >= o->max_states * 3)
+		which = "--max-states";
+	else if (o->memory && mem_bytes(c) / 3 >= o->memory / 4)
+		which = "--memory";
+	else if (o->time_limit > 0 && t * 4 >= o->time_limit * 3)
+		which = "--time";
+	if (!which)
+		return;
+	c->warned = 1;
+	fprintf(stderr, "gpumc: breadth-first search has used 3/4 of %s without a verdict; --dfs or --swarm N\n"
+	                "  would reach deep states (and most bugs) with far fewer states\n", which);
+}
+
 static int limits_hit(struct ctx *c)
 {
 	const struct explore_opts *o = c->o;
@@ -242,6 +266,7 @@ static int limits_hit(struct ctx *c)
 	}
 	if ((c->expansions & 1023) == 0) {
 		double t = elapsed(c);
+		near_limit(c, t);
 		if (o->time_limit > 0 && t >= o->time_limit) {
 			c->r->limit = "--time";
 			return 1;
@@ -446,6 +471,29 @@ static struct action *frame_act(struct ctx *c, uint32_t i)
 	return c->dact + (size_t)i * (c->m->max_actions + 1);
 }
 
+static uint16_t *frame_ord(struct ctx *c, uint32_t i)
+{
+	return c->dord + (size_t)i * (c->m->max_actions + 1);
+}
+
+/* Frame f takes its n actions in the natural order, or with shuffle and
+** --swarm in a random one (xorshift64, Fisher-Yates). */
+static void order(struct ctx *c, uint32_t f, uint32_t n, int shuffle)
+{
+	uint16_t *o = frame_ord(c, f);
+	for (uint32_t i = 0; i < n; i++)
+		o[i] = (uint16_t)i;
+	for (uint32_t i = n; shuffle && c->rng && i > 1; i--) {
+		c->rng ^= c->rng << 13;
+		c->rng ^= c->rng >> 7;
+		c->rng ^= c->rng << 17;
+		uint32_t j = (uint32_t)(c->rng % i);
+		uint16_t t = o[i - 1];
+		o[i - 1] = o[j];
+		o[j] = t;
+	}
+}
+
 static void dfs_reserve(struct ctx *c, uint32_t depth)
 {
 	if (depth < c->fcap)
@@ -454,6 +502,7 @@ static void dfs_reserve(struct ctx *c, uint32_t depth)
 	c->dsv = xrealloc(c->dsv, c->fcap * c->svn);
 	c->frame_bh = xrealloc(c->frame_bh, c->fcap * c->nb * sizeof *c->frame_bh);
 	c->dact = xrealloc(c->dact, c->fcap * (c->m->max_actions + 1) * sizeof *c->dact);
+	c->dord = xrealloc(c->dord, c->fcap * (c->m->max_actions + 1) * sizeof *c->dord);
 	c->frames = xrealloc(c->frames, c->fcap * sizeof *c->frames);
 }
 
@@ -477,6 +526,7 @@ static int dfs_push(struct ctx *c)
 	dfs_reserve(c, f + 2);
 	fr = &c->frames[f];
 	int a = ample(c, frame_sv(c, f), frame_act(c, f), fr->nact, frame_sv(c, f + 1));
+	order(c, f, fr->nact, a < 0); /* reduced: position a is action a */
 	if (a >= 0) {
 		fr->full = fr->nact;
 		fr->next = (uint32_t)a;
@@ -510,7 +560,7 @@ static void dfs(struct ctx *c)
 			break;
 		c->expansions++;
 		uint32_t f = c->sp - 1;
-		unsigned i = fr->next++;
+		unsigned i = frame_ord(c, f)[fr->next++];
 		struct action a = frame_act(c, f)[i];
 		if (a.kind == ACT_CRASH) {
 			crash(c, frame_sv(c, f), 0, i);
@@ -528,6 +578,7 @@ static void dfs(struct ctx *c)
 		if (!is_new && fr->full) { /* the cycle proviso fails: expand in full */
 			fr->nact = fr->full;
 			fr->next = fr->full = 0;
+			order(c, f, fr->nact, 1);
 		}
 		if (!is_new)
 			continue;
@@ -578,9 +629,51 @@ void explore_opts_default(struct explore_opts *o)
 	o->por = 1;
 }
 
+/* --swarm N (as SPIN's swarm verification): N depth-first searches, each
+** in its own random action order (seeds 1..N, so runs repeat) with
+** fingerprints only and an equal share of --time; states and transitions
+** add up.  The first violation is the verdict; without one the verdict is
+** incomplete, even when a run saw every state: a swarm is for finding bugs
+** in spaces too large to exhaust, and says nothing that a proof needs. */
+static void swarm(const struct model *m, struct property *props, unsigned n, const struct explore_opts *o,
+                  struct explore_result *r)
+{
+	struct explore_opts so = *o;
+	so.swarm = 0;
+	so.search = SEARCH_DFS;
+	so.compact = 1;
+	so.time_limit = o->time_limit / o->swarm;
+	uint64_t states = 0, transitions = 0;
+	double seconds = 0;
+	for (unsigned k = 0; k < o->swarm; k++) {
+		if (k)
+			explore_result_free(r);
+		so.dfs_seed = 0x9e3779b97f4a7c15ull * (k + 1);
+		explore(m, props, n, &so, r);
+		states += r->states;
+		transitions += r->transitions;
+		seconds += r->seconds;
+		r->swarm_runs = k + 1;
+		if (r->verdict == V_FAIL || r->verdict == V_ERROR)
+			break;
+	}
+	r->states = states;
+	r->transitions = transitions;
+	r->seconds = seconds;
+	if (r->verdict == V_PASS || r->verdict == V_INCOMPLETE) {
+		r->verdict = V_INCOMPLETE;
+		r->limit = "--swarm";
+		r->hint = "no randomized search found a violation, which proves nothing: a swarm never gives \"pass\"";
+	}
+}
+
 void explore(const struct model *m, struct property *props, unsigned n,
              const struct explore_opts *o, struct explore_result *r)
 {
+	if (o->swarm) {
+		swarm(m, props, n, o, r);
+		return;
+	}
 	struct ctx c;
 	memset(&c, 0, sizeof c);
 	memset(r, 0, sizeof *r);
@@ -591,6 +684,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.r = r;
 	c.svn = m->sv_size;
 	c.search = o->search;
+	c.rng = o->dfs_seed;
 	c.vs = vs_new(m->sv_size, o->compact);
 	c.nb = hash_nblocks(m->sv_size);
 	c.src_bh = xmalloc(c.nb * sizeof *c.src_bh);
@@ -647,6 +741,9 @@ void explore(const struct model *m, struct property *props, unsigned n,
 				r->limit = props[k].ref_limit;
 		if (r->limit) {
 			r->verdict = V_INCOMPLETE;
+			if (o->search == SEARCH_BFS && strcmp(r->limit, "--max-depth"))
+				r->hint = "breadth-first search expands every shallow state first; --dfs or --swarm N "
+				          "reach deep states (and most bugs) with far fewer states";
 		} else {
 			r->verdict = V_PASS;
 			if (judge_finish(c.jd, &v))
@@ -664,6 +761,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	free(c.pact);
 	free(c.dsv);
 	free(c.dact);
+	free(c.dord);
 	free(c.frames);
 	free(c.frame_bh);
 	free(c.src_bh);

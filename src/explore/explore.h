@@ -27,6 +27,9 @@ struct explore_opts {
 	int keep_going;         /* record outcomes after a violation?  no: stop */
 	int check_model;        /* verify the model's contract on every state */
 	int por;                /* partial-order reduction (default on)     */
+	unsigned swarm;         /* N randomized DFS runs, compact, verdict
+	                           fail or incomplete (0: one exhaustive search) */
+	uint64_t dfs_seed;      /* DFS in a random action order (0: natural) */
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };
@@ -59,6 +62,7 @@ struct explore_result {
 	struct outcome *outcomes;
 	unsigned noutcomes;
 	const char *limit;   /* which limit ended the run (NULL: none)    */
+	const char *hint;    /* what to try instead (NULL: none)          */
 	/* exists: a witness was found (trace holds it) */
 	int witness;
 	/* partial-order reduction: applied (the option was on and the model
@@ -66,6 +70,8 @@ struct explore_result {
 	** local action */
 	int por;
 	uint64_t expanded, reduced;
+	/* --swarm: runs made (the last one found the violation, if any) */
+	unsigned swarm_runs;
 };
 
 void explore_opts_default(struct explore_opts *o);
