@@ -237,7 +237,8 @@ static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 }
 
 /* BFS at 3/4 of a limit with no verdict yet: say so once (stderr), and
-** suggest a search that reaches deep states sooner. */
+** suggest a search that reaches deep states sooner.  t < 0: only the
+** state count (checked on every expansion, the others every 1024). */
 static void near_limit(struct ctx *c, double t)
 {
 	const struct explore_opts *o = c->o;
@@ -246,9 +247,9 @@ static void near_limit(struct ctx *c, double t)
 		return;
 	if (o->max_states && vs_count(c->vs) * 4 >= o->max_states * 3)
 		which = "--max-states";
-	else if (o->memory && mem_bytes(c) / 3 >= o->memory / 4)
+	else if (t >= 0 && o->memory && mem_bytes(c) / 3 >= o->memory / 4)
 		which = "--memory";
-	else if (o->time_limit > 0 && t * 4 >= o->time_limit * 3)
+	else if (t >= 0 && o->time_limit > 0 && t * 4 >= o->time_limit * 3)
 		which = "--time";
 	if (!which)
 		return;
@@ -260,6 +261,8 @@ static void near_limit(struct ctx *c, double t)
 static int limits_hit(struct ctx *c)
 {
 	const struct explore_opts *o = c->o;
+	if (o->max_states && !c->warned)
+		near_limit(c, -1);
 	if (o->max_states && vs_count(c->vs) >= o->max_states) {
 		c->r->limit = "--max-states";
 		return 1;
