@@ -298,6 +298,7 @@ static void reference_outcomes(struct job *j, struct property *p, const struct s
 	ro.keep_going = 1;
 	ro.progress = 0;
 	ro.check_model = 0;
+	ro.swarm = 0; /* the reference outcome set must be complete */
 	struct explore_result r;
 	explore(rm, &op, 1, &ro, &r);
 	p->ref_states = r.states;
