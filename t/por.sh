@@ -18,7 +18,7 @@ done
 cases="$cases
 ../t/good/lost-update.gpu|"
 ncases=$(echo "$cases" | wc -l)
-plan $((ncases * 4 + 3))
+plan $((ncases * 4 + 4))
 echo "$cases" > "$T/cases"
 while IFS='|' read -r spec opts; do
 	for search in bfs dfs; do
@@ -37,6 +37,10 @@ while IFS='|' read -r spec opts; do
 done < "$T/cases"
 run "$GPUMC" check -q "$srcdir/t/good/lost-update.gpu"
 like "$T/out" '^verdict: pass' "lost update: both outcomes with POR"
+# --check-model checks each warp-local step the reduction takes alone
+# (POR-1: it wrote only its warp's registers and stack)
+run "$GPUMC" check -q --check-model "$srcdir/t/good/lost-update.gpu"
+like "$T/out" '^verdict: pass' "lost update under --check-model: POR-1 holds"
 # the report says which reduction ran
 run "$GPUMC" check -q "$SPECS/baseline/divergent-branch.gpu"
 like "$T/out" '^partial-order reduction: [0-9]+ of [0-9]+ states expanded with one local action$' \

@@ -5,7 +5,9 @@
 **       component's numbered invariants, zero padding);
 **   C-3 apply() is deterministic: applying an action twice to copies of
 **       the state gives equal bytes;
-**   C-4 an action writes only the slices its kind declares (check_step).
+**   C-4 an action writes only the slices its kind declares (check_step;
+**       the composer also checks there that an action the model calls
+**       local for partial-order reduction wrote only its warp: POR-1).
 ** A violation is reported like a property's, with the trace to the state
 ** (and the offending action as its last step).
 */

@@ -199,18 +199,24 @@ static unsigned m_pick(const struct model *m, const struct action *cand, unsigne
 ** instruction (the warps component says which are), no property observes
 ** the register it writes, and every component of the wiring declares the
 ** issue independent of itself (struct comp_def, por). */
+static const struct instr *local_issue(const struct model *m, const uint8_t *sv, const struct action *a, long *w)
+{
+	const struct comp *c = owner(m, a->kind);
+	if (!c || !(c->def->provides & PORT(P_ISSUE)))
+		return NULL;
+	*w = ((const struct port_issue *)c->def->port(c, P_ISSUE))->is_issue(c, a);
+	if (*w < 0)
+		return NULL;
+	const struct bind *wb = REQ(c, P_WARPS);
+	return ((const struct port_warps *)wb->ops)->local(wb->c, sv, (unsigned)*w);
+}
+
 static int m_local(const struct model *m, const uint8_t *sv, const struct action *a, const int *observed,
                    unsigned nobserved)
 {
 	const struct machine *x = MC(m);
-	const struct comp *c = owner(m, a->kind);
-	if (!c || !(c->def->provides & PORT(P_ISSUE)))
-		return 0;
-	long w = ((const struct port_issue *)c->def->port(c, P_ISSUE))->is_issue(c, a);
-	if (w < 0)
-		return 0;
-	const struct bind *wb = REQ(c, P_WARPS);
-	const struct instr *in = ((const struct port_warps *)wb->ops)->local(wb->c, sv, (unsigned)w);
+	long w;
+	const struct instr *in = local_issue(m, sv, a, &w);
 	if (!in)
 		return 0;
 	const struct gpu *g = &x->g;
@@ -364,7 +370,9 @@ static int m_check_state(const struct model *m, const uint8_t *sv, struct strbuf
 }
 
 /* Did action a (taken in `before`, giving `after`) write only the slices
-** its kind declared? */
+** its kind declared?  And POR-1: a warp-local issue (m_local) wrote only
+** its warp's record, which is READY (or faulted) with the same live lanes
+** (the bottom stack entry's mask), as partial-order reduction assumes. */
 static int m_check_step(const struct model *m, const uint8_t *before, const struct action *a, const uint8_t *after,
                         struct strbuf *why)
 {
@@ -378,6 +386,19 @@ static int m_check_step(const struct model *m, const uint8_t *before, const stru
 		sb_printf(why, "action kind '%s' of %s wrote the slice of %s, which it does not declare",
 		          o ? o->def->kinds[a->kind - o->kind0].name : "crash", o ? o->def->name : "the explorer",
 		          c->def->name);
+		return 1;
+	}
+	long w;
+	if (!m->local || !m_local(m, before, a, NULL, 0) || !local_issue(m, before, a, &w))
+		return 0;
+	const struct gpu *g = &x->g;
+	size_t lo = g->warp_off + g->warp_bytes * (size_t)w, hi = lo + g->warp_bytes;
+	uint8_t st = gpu_warp(g, (uint8_t *)after, (unsigned)w)->status;
+	if (memcmp(before, after, lo) || memcmp(before + hi, after + hi, m->sv_size - hi) ||
+	    (st != W_READY && st != W_FAULT) ||
+	    (st == W_READY && gpu_stack(g, (uint8_t *)before, (unsigned)w)[0].mask !=
+	                          gpu_stack(g, (uint8_t *)after, (unsigned)w)[0].mask)) {
+		sb_printf(why, "POR-1: warp %ld's warp-local issue changed more than its own registers and stack", w);
 		return 1;
 	}
 	return 0;
