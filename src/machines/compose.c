@@ -396,7 +396,8 @@ static void m_destroy(struct model *m)
 	free(m);
 }
 
-static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue" };
+static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue", "sbuf",
+	                                                      "quantum" };
 
 /* Bind every required port of every component; -1 with a message. */
 static int bind_ports(struct machine *x, const struct wiring *wr, struct diag *d, const char *path)

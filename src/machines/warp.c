@@ -32,6 +32,7 @@
 
 #define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
 #define ATOMICS(c) ((const struct port_atomics *)port_ops(c, P_ATOMICS))
+#define SBUF(c) ((const struct port_sbuf *)port_ops(c, P_SBUF))
 
 static const struct instr *cur(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
@@ -249,6 +250,8 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 {
 	const struct port_mem *mem = MEM(c);
 	const struct comp *mc = REQ(c, P_MEM)->c;
+	/* global ld/st through a store buffer when there is one (GPUDet) */
+	const struct comp *sb = in->space == SP_GLOBAL ? REQ(c, P_SBUF)->c : NULL;
 	unsigned cta = gpu_cta_of(c->g, w);
 	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
 		if (!(m >> l & 1))
@@ -259,7 +262,11 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 			fault(c, sv, w, f);
 			return;
 		}
-		if (in->op == OP_LD) {
+		if (sb && in->op == OP_LD) {
+			write_reg(c, sv, w, l, in->dst, SBUF(c)->load(sb, sv, w, word));
+		} else if (sb && in->op == OP_ST) {
+			SBUF(c)->store(sb, sv, w, word, operand(c, sv, w, l, &in->src[0]), 0xf);
+		} else if (in->op == OP_LD) {
 			write_reg(c, sv, w, l, in->dst, mem->load(mc, sv, in->space, cta, word));
 		} else if (in->op == OP_ST) {
 			mem->store(mc, sv, in->space, cta, word, operand(c, sv, w, l, &in->src[0]));
@@ -601,9 +608,9 @@ static const void *port(const struct comp *c, enum port p)
 const struct comp_def comp_warps = {
 	.name = "warps", .desc = "SIMT warps with the IPDOM reconvergence stack",
 	.provides = PORT(P_WARPS),
-	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM),
-	.optional = PORT(P_PM) | PORT(P_ORDER),
-	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM),
+	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
+	.optional = PORT(P_PM) | PORT(P_ORDER) | PORT(P_SBUF),
+	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
 	.print = print, .port = port,

@@ -1,0 +1,478 @@
+/*
+** GPUDet's global mode machine (paper §4.1-4.2, 4.5; notes A.2, A.3, A.8):
+** execution proceeds in quanta, each a PARALLEL, a COMMIT and (when some
+** wavefront stopped at an atomic) a SERIAL mode, separated by global
+** barriers.
+**
+**   PARALLEL --all wavefronts ended their quantum--> COMMIT
+**   COMMIT   --every store buffer drained, some warp at an atomic--> SERIAL
+**   COMMIT   --every store buffer drained, no atomic--> PARALLEL, quantum+1
+**   SERIAL   --every waiting atomic performed--> PARALLEL, quantum+1
+**
+** PARALLEL: a wavefront issues freely (any interleaving: this component is
+** the warp scheduler) until a termination event ends its quantum:
+**   count     it issued `quantum` (Q) instructions in this quantum;
+**   atomic    its next instruction is a global atom/red (run in SERIAL);
+**   fence     its next instruction is membar, or bar.sync (GPUDet-base's
+**             barrier termination), and it issued something this quantum
+**             (so the next quantum starts by passing it: the stores before
+**             it were committed);
+**   exit      it is done; a warp waiting at bar.sync has ended too;
+**   full log  its next store would not fit its store buffer (a bound of
+**             the model, see gpudet_sbuf.c).
+** Global stores and loads go through the store buffers (the warps use the
+** sbuf port), so global memory does not change in PARALLEL mode.
+**
+** COMMIT: the Z-buffer units drain the logs (zbuffer.c); this component
+** only waits for them and gives each wavefront its depth
+**     depth = -(quantum << m) + hardware wavefront id,
+** m the bits of the largest id (the warp id: every CTA is resident).
+**
+** SERIAL: the wavefronts stopped at an atomic each perform it, once, in a
+** fixed order (port atomics: the lanes in lane order, directly at L2):
+**   wser     W-Ser: one at a time by hardware wavefront id;
+**   cuser    CU-Ser: compute unit by compute unit, and within one by
+**            wavefront id (the scheduler reset; point-to-point order keeps
+**            it at the partition).  The same order as W-Ser within a CU,
+**            but the atomics of one CU overlap in concrete mode;
+**   arrival  broken variant: any waiting atomic next (the order in which
+**            requests happen to reach the L2): nondeterministic.
+**
+** Quantum granularity (parameter quanta): wavefront, the design; thread,
+** the per-thread quantum the paper rejects (Example 1): a thread that
+** issued Q instructions pauses at the global barrier, so a warp whose
+** active lanes include one that is paused cannot issue, while its
+** inactive lanes wait on the SIMT stack behind them: the global barrier
+** never completes, a deadlock the checker reports.
+**
+** A quantum in which nothing was issued, committed or left for SERIAL
+** mode would only repeat itself: its global barrier does not fire, so a
+** kernel stuck at a workgroup barrier is reported as a deadlock.
+**
+** Component "gpudet": a warp scheduler (scheduler.h) with the action kinds
+** ISSUE (a warp's instruction) and GBARRIER (a global barrier: mode change);
+** ports quantum (mode, depth) and atomics (serial mode); requires warps,
+** mem and sbuf.
+**
+** Slice: { mode u8, pad u8, quantum u16 }, count u16 per warp (per lane
+** too with quanta=thread), serial-done flag u8 per warp.
+** Invariants:
+**   GPUDET-1 mode is PARALLEL, COMMIT or SERIAL, and the pad is zero;
+**   GPUDET-2 in SERIAL mode every store buffer is empty (a wavefront's
+**            atomic follows its committed stores);
+**   GPUDET-3 serial-done flags are set only in SERIAL mode;
+**   GPUDET-4 no count exceeds Q, and no warp waits (atomics complete in
+**            the step that issues them).
+*/
+#include "config.h"
+
+#include <string.h>
+
+#include "machines/atomic_entry.h"
+#include "machines/scheduler.h"
+#include "util/strbuf.h"
+
+#define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
+#define WC(c) (REQ(c, P_WARPS)->c)
+#define SBUF(c) ((const struct port_sbuf *)port_ops(c, P_SBUF))
+#define SB(c) (REQ(c, P_SBUF)->c)
+
+enum { QU_WAVEFRONT, QU_THREAD };
+enum { SER_CU, SER_W, SER_ARRIVAL };
+enum { K_ISSUE, K_GBARRIER };
+/* Why a wavefront's parallel mode ended (counters, descriptions). */
+enum end { E_NONE, E_COUNT, E_ATOMIC, E_FENCE, E_BARRIER, E_EXIT, E_FULL, E_N };
+
+struct hdr {
+	uint8_t mode, pad;
+	uint16_t quantum;
+};
+
+struct gd {
+	size_t count_off, lane_off, flag_off;
+	unsigned m; /* depth bits of the hardware wavefront id */
+};
+#define GD(c) ((const struct gd *)(c)->priv)
+
+static struct hdr *hdr(const struct comp *c, const uint8_t *sv)
+{
+	return (struct hdr *)(sv + c->off);
+}
+static uint16_t *counts(const struct comp *c, const uint8_t *sv)
+{
+	return (uint16_t *)(sv + c->off + GD(c)->count_off);
+}
+static uint16_t *lane_counts(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	return (uint16_t *)(sv + c->off + GD(c)->lane_off) + (size_t)w * c->g->cfg.threads_per_warp;
+}
+static uint8_t *flags(const struct comp *c, const uint8_t *sv)
+{
+	return (uint8_t *)sv + c->off + GD(c)->flag_off;
+}
+
+static uint32_t top_mask(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	uint8_t *s = (uint8_t *)sv;
+	return gpu_stack(c->g, s, w)[gpu_warp(c->g, s, w)->sp - 1].mask;
+}
+
+/* Has a lane in mask m issued Q instructions (per-thread quanta)? */
+static int lanes_exhausted(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
+{
+	const uint16_t *lc = lane_counts(c, sv, w);
+	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++)
+		if (m >> l & 1 && lc[l] >= c->g->cfg.quantum)
+			return 1;
+	return 0;
+}
+
+/* Why warp w may not go on in this PARALLEL mode (E_NONE: it may). */
+static enum end ended(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
+	if (st == W_DONE || st == W_FAULT)
+		return E_EXIT;
+	if (st == W_BARRIER)
+		return E_BARRIER;
+	if (gpu_at_global_atomic(g, sv, w))
+		return E_ATOMIC;
+	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
+	if ((in->op == OP_MEMBAR || in->op == OP_BAR) && counts(c, sv)[w])
+		return in->op == OP_BAR ? E_BARRIER : E_FENCE;
+	if (in->op == OP_ST && in->space == SP_GLOBAL &&
+	    SBUF(c)->room(SB(c), sv, w) < (unsigned)__builtin_popcount(WARPS(c)->exec_mask(WC(c), sv, w)))
+		return E_FULL;
+	if (g->cfg.quanta == QU_THREAD ? lanes_exhausted(c, sv, w, top_mask(c, sv, w))
+	                               : counts(c, sv)[w] >= g->cfg.quantum)
+		return E_COUNT;
+	return E_NONE;
+}
+
+/* Has warp w reached the global barrier?  Per-thread quanta: only when
+** every live thread has (paused, or the whole warp ended). */
+static int at_gbarrier(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	enum end e = ended(c, sv, w);
+	if (c->g->cfg.quanta != QU_THREAD || e != E_COUNT)
+		return e != E_NONE;
+	const uint16_t *lc = lane_counts(c, sv, w);
+	uint32_t live = gpu_stack(c->g, (uint8_t *)sv, w)[0].mask;
+	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++)
+		if (live >> l & 1 && lc[l] < c->g->cfg.quantum)
+			return 0;
+	return 1;
+}
+
+/* SERIAL mode: may warp w perform its atomic now? */
+static int serial_next(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || !gpu_at_global_atomic(g, sv, w) || flags(c, sv)[w])
+		return 0;
+	if (g->cfg.serial == SER_ARRIVAL)
+		return 1;
+	/* the first waiting warp in the fixed order */
+	for (unsigned v = 0; v < g->nwarps; v++) {
+		if (v == w || gpu_warp(g, (uint8_t *)sv, v)->status != W_READY || !gpu_at_global_atomic(g, sv, v) ||
+		    flags(c, sv)[v])
+			continue;
+		unsigned sv_ = gpu_sm_of(g, v), sw = gpu_sm_of(g, w);
+		if (g->cfg.serial == SER_CU ? sv_ < sw || (sv_ == sw && v < w) : v < w)
+			return 0;
+	}
+	return 1;
+}
+
+/* The mode that the global barrier leads to now, or -1 when it may not
+** fire. */
+static int barrier_to(const struct comp *c, const uint8_t *sv)
+{
+	const struct gpu *g = c->g;
+	switch (hdr(c, sv)->mode) {
+	case GM_PARALLEL: {
+		int progress = 0;
+		for (unsigned w = 0; w < g->nwarps; w++) {
+			if (!at_gbarrier(c, sv, w))
+				return -1;
+			progress |= counts(c, sv)[w] || SBUF(c)->length(SB(c), sv, w) ||
+			            (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && gpu_at_global_atomic(g, sv, w));
+		}
+		return progress ? GM_COMMIT : -1;
+	}
+	case GM_COMMIT:
+		for (unsigned w = 0; w < g->nwarps; w++)
+			if (SBUF(c)->length(SB(c), sv, w))
+				return -1;
+		for (unsigned w = 0; w < g->nwarps; w++)
+			if (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && gpu_at_global_atomic(g, sv, w))
+				return GM_SERIAL;
+		return GM_PARALLEL;
+	default:
+		for (unsigned w = 0; w < g->nwarps; w++)
+			if (serial_next(c, sv, w))
+				return -1;
+		return GM_PARALLEL;
+	}
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	(void)before;
+	(void)nb;
+	(void)timed;
+	const struct gpu *g = c->g;
+	unsigned n = 0, mode = hdr(c, sv)->mode;
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		if (mode == GM_PARALLEL ? gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && ended(c, sv, w) == E_NONE
+		                        : mode == GM_SERIAL && serial_next(c, sv, w))
+			out[n++] = sched_action(c, w);
+	}
+	int to = barrier_to(c, sv);
+	if (to >= 0)
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_GBARRIER), (uint16_t)c->unit0[1], c->subj0[0],
+		                            (uint32_t)to };
+	return n;
+}
+
+static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
+{
+	const struct gpu *g = c->g;
+	struct hdr *h = hdr(c, sv);
+	if (a->kind == c->kind0 + K_ISSUE) {
+		unsigned w = a->subject - WC(c)->subj0[0];
+		if (h->mode == GM_SERIAL) {
+			flags(c, sv)[w] = 1;
+		} else {
+			counts(c, sv)[w]++;
+			if (g->cfg.quanta == QU_THREAD) {
+				uint32_t m = top_mask(c, sv, w);
+				for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
+					lane_counts(c, sv, w)[l] += m >> l & 1;
+			}
+		}
+		WARPS(c)->issue(WC(c), sv, w);
+		return;
+	}
+	h->mode = (uint8_t)a->arg;
+	if (a->arg != GM_PARALLEL)
+		return;
+	/* a new quantum */
+	h->quantum++;
+	memset(counts(c, sv), 0, GD(c)->flag_off + g->nwarps - GD(c)->count_off);
+}
+
+/* {=== Ports: quantum, atomics (serial mode) ============================= */
+
+static enum gpudet_mode mode_of(const struct comp *c, const uint8_t *sv)
+{
+	return (enum gpudet_mode)hdr(c, sv)->mode;
+}
+
+static int32_t depth(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	return -(int32_t)((uint32_t)hdr(c, sv)->quantum << GD(c)->m) + (int32_t)w;
+}
+
+static const struct port_quantum quantum_ops = { mode_of, depth };
+
+static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
+{
+	(void)c;
+	(void)sv;
+	(void)w;
+	(void)m;
+	return 1;
+}
+
+/* Serial mode: the warp's atomic is performed at once, lane by lane. */
+static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
+{
+	const struct instr *in = &c->g->prog->ins[gpu_pc(c->g, sv, w)];
+	if (atomic_entry_check(c, sv, w, m, in))
+		return PUSH_DONE;
+	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++)
+		if (m >> l & 1) {
+			struct atomic_entry e = atomic_entry_of(c, sv, w, l, in);
+			atomic_entry_perform(c, sv, &e);
+		}
+	return PUSH_DONE;
+}
+
+static int owed(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	(void)c;
+	(void)sv;
+	(void)w;
+	return 0;
+}
+
+static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+                        uint64_t (*rnd)(void *), void *rng)
+{
+	(void)c;
+	(void)sv;
+	(void)w;
+	(void)t;
+	(void)rnd;
+	(void)rng;
+}
+
+static const struct port_atomics atomics_ops = { room, push, owed, timing_push };
+
+static const void *port(const struct comp *c, enum port p)
+{
+	switch (p) {
+	case P_QUANTUM: return &quantum_ops;
+	case P_ATOMICS: return &atomics_ops;
+	default: return sched_port(c, p);
+	}
+}
+
+/* }=== */
+
+static const char *const mode_name[] = { "PARALLEL", "COMMIT", "SERIAL" };
+static const char *const end_name[E_N] = { "running", "instruction count", "atomic", "fence", "workgroup barrier",
+	                                     "kernel exit", "full store buffer" };
+
+static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
+{
+	if (a->kind == c->kind0 + K_ISSUE) {
+		if (hdr(c, sv)->mode == GM_SERIAL)
+			sb_puts(out, "SERIAL: ");
+		sched_describe(c, sv, a, out);
+		return;
+	}
+	sb_printf(out, "global barrier: %s -> %s (quantum %u)", mode_name[hdr(c, sv)->mode], mode_name[a->arg],
+	          hdr(c, sv)->quantum + (a->arg == GM_PARALLEL));
+}
+
+static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                   uint64_t (*rnd)(void *), void *rng)
+{
+	if (a->kind == c->kind0 + K_ISSUE)
+		sched_timing(c, sv, a, t, rnd, rng);
+	else
+		t->busy = c->g->cfg.lat_gbar ? c->g->cfg.lat_gbar : 1;
+}
+
+static const char *const counters[] = { "quanta", "serial atomics", "quantum ends: instruction count",
+	                                  "quantum ends: atomic", "quantum ends: fence", "quantum ends: workgroup barrier",
+	                                  "quantum ends: kernel exit", "quantum ends: full store buffer" };
+
+static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	if (a->kind == c->kind0 + K_ISSUE) {
+		if (hdr(c, sv)->mode == GM_SERIAL)
+			comp_count(c, ct, 1, 1);
+		sched_count(c, sv, a, ct);
+		return;
+	}
+	if (hdr(c, sv)->mode != GM_PARALLEL)
+		return;
+	comp_count(c, ct, 0, 1);
+	for (unsigned w = 0; w < c->g->nwarps; w++) {
+		enum end e = ended(c, sv, w);
+		if (e != E_EXIT || counts(c, sv)[w]) /* a warp done in an earlier quantum ended nothing */
+			comp_count(c, ct, 2 + (unsigned)e - E_COUNT, 1);
+	}
+}
+
+static int still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	unsigned w = a->subject - WC(c)->subj0[0];
+	if (a->kind != c->kind0 + K_ISSUE)
+		return barrier_to(c, sv) == (int)a->arg;
+	return hdr(c, sv)->mode == GM_PARALLEL
+	               ? gpu_warp(c->g, (uint8_t *)sv, w)->status == W_READY && ended(c, sv, w) == E_NONE
+	               : hdr(c, sv)->mode == GM_SERIAL && serial_next(c, sv, w);
+}
+
+#define GP(field) offsetof(struct gpu_cfg, field)
+static const struct param_def params[] = {
+	{ "quantum", 200, 1, 65535, NULL, GP(quantum), "GPUDet quantum size Q: instructions a wavefront (or thread) issues per PARALLEL mode" },
+	{ "quanta", 0, 0, 1, "wavefront|thread", GP(quanta), "GPUDet quantum granularity: wavefront (the design) or thread (rejected by the paper: Example 1 deadlocks)" },
+	{ "serial", 0, 0, 2, "cuser|wser|arrival", GP(serial), "GPUDet serial-mode order of atomics: CU-Ser, W-Ser, or arrival order (broken: nondeterministic)" },
+	{ "lat_gbar", 0, 0, 1000000, NULL, GP(lat_gbar), "GPUDet: cycles of one global barrier between modes" },
+};
+
+static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
+{
+	(void)d;
+	struct gd *x = xcalloc(1, sizeof *x);
+	size_t lanes = g->cfg.quanta == QU_THREAD ? (size_t)g->nwarps * g->cfg.threads_per_warp : 0;
+	x->count_off = sizeof(struct hdr);
+	x->lane_off = x->count_off + 2 * (size_t)g->nwarps;
+	x->flag_off = x->lane_off + 2 * lanes;
+	while ((1u << x->m) < g->nwarps)
+		x->m++;
+	c->priv = x;
+	*align = 2;
+	c->max_actions = g->nwarps + 1;
+	c->units[0] = (struct pool_req){ "scheduler", g->cfg.sms * g->cfg.schedulers };
+	c->units[1] = (struct pool_req){ "global barrier", 1 };
+	c->subjects[0] = (struct pool_req){ "mode", 1 };
+	return (long)(x->flag_off + g->nwarps);
+}
+
+static int quiescent(const struct comp *c, const uint8_t *sv)
+{
+	return hdr(c, sv)->mode == GM_PARALLEL;
+}
+
+static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	const struct hdr *h = hdr(c, sv);
+	if (h->mode > GM_SERIAL || h->pad) {
+		sb_printf(why, "GPUDET-1: mode %u, pad %u", h->mode, h->pad);
+		return 1;
+	}
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		if (h->mode == GM_SERIAL && SBUF(c)->length(SB(c), sv, w)) {
+			sb_printf(why, "GPUDET-2: warp %u's store buffer holds entries in SERIAL mode", w);
+			return 1;
+		}
+		if (h->mode != GM_SERIAL && flags(c, sv)[w]) {
+			sb_printf(why, "GPUDET-3: warp %u is marked serial-done in %s mode", w, mode_name[h->mode]);
+			return 1;
+		}
+		int over = counts(c, sv)[w] > g->cfg.quantum;
+		for (unsigned l = 0; g->cfg.quanta == QU_THREAD && l < g->cfg.threads_per_warp; l++)
+			over |= lane_counts(c, sv, w)[l] > g->cfg.quantum;
+		if (over || WARPS(c)->waiting(WC(c), sv, w)) {
+			sb_printf(why, "GPUDET-4: warp %u %s", w, over ? "issued more than Q instructions" : "waits");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
+{
+	const struct hdr *h = hdr(c, sv);
+	sb_printf(out, "  gpudet: %s mode, quantum %u\n", mode_name[h->mode], h->quantum);
+	for (unsigned w = 0; w < c->g->nwarps; w++) {
+		enum end e = ended(c, sv, w);
+		if (e != E_EXIT)
+			sb_printf(out, "  warp %u: %u instructions this quantum, %s\n", w, counts(c, sv)[w], end_name[e]);
+	}
+}
+
+static const struct kind_def kinds[] = {
+	{ "issue", SELF | PORT(P_WARPS), 0 },
+	{ "gbarrier", SELF, 0 },
+};
+
+const struct comp_def comp_gpudet = {
+	.name = "gpudet", .desc = "GPUDet mode machine: quanta, PARALLEL/COMMIT/SERIAL with global barriers, serial atomics",
+	.params = params, .nparams = sizeof params / sizeof params[0],
+	.provides = PORT(P_ISSUE) | PORT(P_QUANTUM) | PORT(P_ATOMICS), .requires = PORT(P_WARPS) | PORT(P_MEM) | PORT(P_SBUF),
+	.kinds = kinds, .nkinds = 2, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
+	.counters = counters, .ncounters = sizeof counters / sizeof counters[0],
+	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
+	.describe = describe, .print = print, .timing = timing, .count = count, .still_enabled = still_enabled,
+	.port = port,
+};
