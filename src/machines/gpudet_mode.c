@@ -16,7 +16,13 @@
 **   fence     its next instruction is membar, or bar.sync (GPUDet-base's
 **             barrier termination), and it issued something this quantum
 **             (so the next quantum starts by passing it: the stores before
-**             it were committed);
+**             it were committed).  With bta=on (workgroup-aware quanta,
+**             BTA) bar.sync is no termination event: the workgroup's
+**             barrier releases inside the quantum when all its wavefronts
+**             arrived, and when one of them ended its quantum first the
+**             others wait at the barrier, ended too -- the paper's
+**             collective WAIT_WG decision.  Stores before the barrier stay
+**             in their store buffers: the visibility gap of notes A.5.1;
 **   exit      it is done; a warp waiting at bar.sync has ended too;
 **   full log  its next store would not fit its store buffer (a bound of
 **             the model, see gpudet_sbuf.c).
@@ -47,7 +53,9 @@
 **
 ** A quantum in which nothing was issued, committed or left for SERIAL
 ** mode would only repeat itself: its global barrier does not fire, so a
-** kernel stuck at a workgroup barrier is reported as a deadlock.
+** kernel stuck at a workgroup barrier is reported as a deadlock.  Nor
+** does it fire once every warp is done and nothing is owed: the kernel is
+** over (one terminal state, not one before and one after a last barrier).
 **
 ** Component "gpudet": a warp scheduler (scheduler.h) with the action kinds
 ** ISSUE (a warp's instruction) and GBARRIER (a global barrier: mode change);
@@ -117,6 +125,13 @@ static uint32_t top_mask(const struct comp *c, const uint8_t *sv, unsigned w)
 	return gpu_stack(c->g, s, w)[gpu_warp(c->g, s, w)->sp - 1].mask;
 }
 
+/* Is warp w at a global atomic some lane performs?  (A guarded-off
+** atomic or fence is no termination event: the warp steps over it.) */
+static int at_atomic(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	return gpu_at_global_atomic(c->g, sv, w) && WARPS(c)->exec_mask(WC(c), sv, w);
+}
+
 /* Has a lane in mask m issued Q instructions (per-thread quanta)? */
 static int lanes_exhausted(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 {
@@ -136,10 +151,11 @@ static enum end ended(const struct comp *c, const uint8_t *sv, unsigned w)
 		return E_EXIT;
 	if (st == W_BARRIER)
 		return E_BARRIER;
-	if (gpu_at_global_atomic(g, sv, w))
+	if (at_atomic(c, sv, w))
 		return E_ATOMIC;
 	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
-	if ((in->op == OP_MEMBAR || in->op == OP_BAR) && counts(c, sv)[w])
+	if ((in->op == OP_MEMBAR || (in->op == OP_BAR && !g->cfg.bta)) && counts(c, sv)[w] &&
+	    WARPS(c)->exec_mask(WC(c), sv, w))
 		return in->op == OP_BAR ? E_BARRIER : E_FENCE;
 	if (in->op == OP_ST && in->space == SP_GLOBAL &&
 	    SBUF(c)->room(SB(c), sv, w) < (unsigned)__builtin_popcount(WARPS(c)->exec_mask(WC(c), sv, w)))
@@ -169,13 +185,13 @@ static int at_gbarrier(const struct comp *c, const uint8_t *sv, unsigned w)
 static int serial_next(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || !gpu_at_global_atomic(g, sv, w) || flags(c, sv)[w])
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || !at_atomic(c, sv, w) || flags(c, sv)[w])
 		return 0;
 	if (g->cfg.serial == SER_ARRIVAL)
 		return 1;
 	/* the first waiting warp in the fixed order */
 	for (unsigned v = 0; v < g->nwarps; v++) {
-		if (v == w || gpu_warp(g, (uint8_t *)sv, v)->status != W_READY || !gpu_at_global_atomic(g, sv, v) ||
+		if (v == w || gpu_warp(g, (uint8_t *)sv, v)->status != W_READY || !at_atomic(c, sv, v) ||
 		    flags(c, sv)[v])
 			continue;
 		unsigned sv_ = gpu_sm_of(g, v), sw = gpu_sm_of(g, w);
@@ -192,21 +208,26 @@ static int barrier_to(const struct comp *c, const uint8_t *sv)
 	const struct gpu *g = c->g;
 	switch (hdr(c, sv)->mode) {
 	case GM_PARALLEL: {
-		int progress = 0;
+		/* something to commit or to serialize, or a quantum's work done
+		** by warps that are not all done (once they are, and nothing is
+		** owed, the kernel is over) */
+		int owed = 0, issued = 0, live = 0;
 		for (unsigned w = 0; w < g->nwarps; w++) {
 			if (!at_gbarrier(c, sv, w))
 				return -1;
-			progress |= counts(c, sv)[w] || SBUF(c)->length(SB(c), sv, w) ||
-			            (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && gpu_at_global_atomic(g, sv, w));
+			uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
+			owed |= SBUF(c)->length(SB(c), sv, w) || (st == W_READY && at_atomic(c, sv, w));
+			issued |= counts(c, sv)[w] != 0;
+			live |= st != W_DONE && st != W_FAULT;
 		}
-		return progress ? GM_COMMIT : -1;
+		return owed || (issued && live) ? GM_COMMIT : -1;
 	}
 	case GM_COMMIT:
 		for (unsigned w = 0; w < g->nwarps; w++)
 			if (SBUF(c)->length(SB(c), sv, w))
 				return -1;
 		for (unsigned w = 0; w < g->nwarps; w++)
-			if (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && gpu_at_global_atomic(g, sv, w))
+			if (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && at_atomic(c, sv, w))
 				return GM_SERIAL;
 		return GM_PARALLEL;
 	default:
@@ -395,6 +416,7 @@ static const struct param_def params[] = {
 	{ "quantum", 200, 1, 65535, NULL, GP(quantum), "GPUDet quantum size Q: instructions a wavefront (or thread) issues per PARALLEL mode" },
 	{ "quanta", 0, 0, 1, "wavefront|thread", GP(quanta), "GPUDet quantum granularity: wavefront (the design) or thread (rejected by the paper: Example 1 deadlocks)" },
 	{ "serial", 0, 0, 2, "cuser|wser|arrival", GP(serial), "GPUDet serial-mode order of atomics: CU-Ser, W-Ser, or arrival order (broken: nondeterministic)" },
+	{ "bta", 0, 0, 1, "off|on", GP(bta), "GPUDet workgroup-aware quanta: on releases a workgroup barrier inside the quantum (Barrier Termination Avoidance) instead of ending it" },
 	{ "lat_gbar", 0, 0, 1000000, NULL, GP(lat_gbar), "GPUDet: cycles of one global barrier between modes" },
 };
 
