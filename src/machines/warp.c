@@ -257,19 +257,30 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 		if (!(m >> l & 1))
 			continue;
 		int f = 0;
-		long word = mem->word(mc, sv, in->space, cta, in->addr.sym, address(c, sv, w, l), &f);
+		uint32_t addr = address(c, sv, w, l), at = addr & 3;
+		if (in->width && at % (unsigned)in->width) {
+			fault(c, sv, w, F_ALIGN);
+			return;
+		}
+		long word = mem->word(mc, sv, in->space, cta, in->addr.sym, addr - (in->width ? at : 0), &f);
 		if (word < 0) {
 			fault(c, sv, w, f);
 			return;
 		}
+		/* st.u8/.u16: the register's low bytes into their place in the word */
+		unsigned bytes = in->width ? ((1u << in->width) - 1) << at : 0xf;
+		uint32_t v = in->op == OP_ST ? operand(c, sv, w, l, &in->src[0]) << 8 * (in->width ? at : 0) : 0;
 		if (sb && in->op == OP_LD) {
 			write_reg(c, sv, w, l, in->dst, SBUF(c)->load(sb, sv, w, word));
 		} else if (sb && in->op == OP_ST) {
-			SBUF(c)->store(sb, sv, w, word, operand(c, sv, w, l, &in->src[0]), 0xf);
+			SBUF(c)->store(sb, sv, w, word, v, bytes);
+		} else if (in->op == OP_ST && in->width) {
+			uint32_t keep = ~sbuf_bytes(bytes);
+			mem->store(mc, sv, in->space, cta, word, (mem->load(mc, sv, in->space, cta, word) & keep) | (v & ~keep));
 		} else if (in->op == OP_LD) {
 			write_reg(c, sv, w, l, in->dst, mem->load(mc, sv, in->space, cta, word));
 		} else if (in->op == OP_ST) {
-			mem->store(mc, sv, in->space, cta, word, operand(c, sv, w, l, &in->src[0]));
+			mem->store(mc, sv, in->space, cta, word, v);
 		} else {
 			uint32_t old = mem->rmw(mc, sv, in->space, cta, word, in->aop, in->type,
 			                        operand(c, sv, w, l, &in->src[0]), operand(c, sv, w, l, &in->src[1]));
