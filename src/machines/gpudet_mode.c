@@ -373,10 +373,21 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
-	if (a->kind == c->kind0 + K_ISSUE)
+	const struct gpu_cfg *cf = &c->g->cfg;
+	if (a->kind == c->kind0 + K_ISSUE) {
 		sched_timing(c, sv, a, t, rnd, rng);
-	else
-		t->busy = c->g->cfg.lat_gbar ? c->g->cfg.lat_gbar : 1;
+		return;
+	}
+	t->busy = cf->lat_gbar ? cf->lat_gbar : 1;
+	if (a->arg != GM_COMMIT)
+		return;
+	/* each store buffer's first commit request crosses the interconnect:
+	** the arrival order at the Z units is the seeded jitter's */
+	for (unsigned w = 0; w < c->g->nwarps; w++)
+		if (SBUF(c)->length(SB(c), sv, w)) {
+			t->upd[t->n].subject = c->subj0[1] + w;
+			t->upd[t->n++].delay = t->busy + cf->lat_icnt + (cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0);
+		}
 }
 
 static const char *const counters[] = { "quanta", "serial atomics", "quantum ends: instruction count",
@@ -436,6 +447,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	c->units[0] = (struct pool_req){ "scheduler", g->cfg.sms * g->cfg.schedulers };
 	c->units[1] = (struct pool_req){ "global barrier", 1 };
 	c->subjects[0] = (struct pool_req){ "mode", 1 };
+	c->subjects[1] = (struct pool_req){ "commit stream", g->nwarps }; /* zbuffer.c's */
 	return (long)(x->flag_off + g->nwarps);
 }
 

@@ -149,14 +149,16 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	          passes(c, d, z) ? "written" : "rejected");
 }
 
+/* A Z unit takes one request per lat_z cycles; the wavefront's next
+** request follows over the interconnect with its jitter. */
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
 	(void)sv;
-	(void)a;
-	(void)rnd;
-	(void)rng;
-	t->busy = c->g->cfg.lat_z;
+	const struct gpu_cfg *cf = &c->g->cfg;
+	t->busy = cf->lat_z;
+	t->upd[t->n].subject = a->subject;
+	t->upd[t->n++].delay = 1 + (cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0);
 }
 
 static const char *const counters[] = { "commit requests", "commit requests rejected by depth" };
