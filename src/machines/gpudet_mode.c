@@ -87,7 +87,9 @@
 
 enum { QU_WAVEFRONT, QU_THREAD };
 enum { SER_CU, SER_W, SER_ARRIVAL };
-enum { K_ISSUE, K_GBARRIER };
+enum { K_ISSUE, K_GBARRIER, K_DISPATCH };
+enum { DIST_QUANTUM, DIST_DWP, DIST_FREE };
+#define NO_SLOT 0xff
 /* Why a wavefront's parallel mode ended (counters, descriptions). */
 enum end { E_NONE, E_COUNT, E_ATOMIC, E_FENCE, E_BARRIER, E_EXIT, E_FULL, E_N };
 
@@ -97,8 +99,9 @@ struct hdr {
 };
 
 struct gd {
-	size_t count_off, lane_off, flag_off;
-	unsigned m; /* depth bits of the hardware wavefront id */
+	size_t count_off, lane_off, flag_off, slot_off;
+	unsigned slots; /* hardware workgroup slots */
+	unsigned m;     /* depth bits of the hardware wavefront id */
 };
 #define GD(c) ((const struct gd *)(c)->priv)
 
@@ -117,6 +120,68 @@ static uint16_t *lane_counts(const struct comp *c, const uint8_t *sv, unsigned w
 static uint8_t *flags(const struct comp *c, const uint8_t *sv)
 {
 	return (uint8_t *)sv + c->off + GD(c)->flag_off;
+}
+
+/* The hardware workgroup slot of each CTA (NO_SLOT: not dispatched yet). */
+static uint8_t *slot_of(const struct comp *c, const uint8_t *sv)
+{
+	return (uint8_t *)sv + c->off + GD(c)->slot_off;
+}
+
+static int dispatched(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	return slot_of(c, sv)[gpu_cta_of(c->g, w)] != NO_SLOT;
+}
+
+/* Is slot s free: no CTA in it, or its CTA's warps all done and their
+** store buffers drained?  (The model's logs are per warp, the paper's per
+** hardware wavefront: a new wavefront in a slot whose log still holds
+** entries would commit with the same depth as them, in free order.  So
+** such a slot is refilled after the commit, at the next quantum.) */
+static int slot_free(const struct comp *c, const uint8_t *sv, unsigned s)
+{
+	const struct gpu *g = c->g;
+	for (unsigned k = 0; k < g->cfg.ctas; k++)
+		if (slot_of(c, sv)[k] == s)
+			for (unsigned w = k * g->cfg.warps_per_cta; w < (k + 1) * g->cfg.warps_per_cta; w++)
+				if (gpu_warp(g, (uint8_t *)sv, w)->status != W_DONE || SBUF(c)->length(SB(c), sv, w))
+					return 0;
+	return 1;
+}
+
+/* The CTA the distributor puts into free slot s next, or -1: the lowest
+** pending one, or under DWP the lowest pending one of s's partition
+** (CTA k belongs to slot k mod slots). */
+static int next_cta(const struct comp *c, const uint8_t *sv, unsigned s)
+{
+	for (unsigned k = 0; k < c->g->cfg.ctas; k++)
+		if (slot_of(c, sv)[k] == NO_SLOT && (c->g->cfg.distribution != DIST_DWP || k % GD(c)->slots == s))
+			return (int)k;
+	return -1;
+}
+
+/* May the distributor refill a slot inside PARALLEL mode now?  Under
+** dwp and free it does so before the quantum may end. */
+static int may_dispatch(const struct comp *c, const uint8_t *sv, unsigned s)
+{
+	return c->g->cfg.distribution != DIST_QUANTUM && slot_free(c, sv, s) && next_cta(c, sv, s) >= 0;
+}
+
+/* WORK_DISTRIBUTION at a quantum's start: every free slot, in slot
+** order, takes the next CTA. */
+static void distribute(const struct comp *c, uint8_t *sv)
+{
+	for (unsigned s = 0; s < GD(c)->slots; s++) {
+		int k = slot_free(c, sv, s) ? next_cta(c, sv, s) : -1;
+		if (k >= 0)
+			slot_of(c, sv)[k] = (uint8_t)s;
+	}
+}
+
+/* The hardware wavefront id: the slot's wavefronts, in CTA order. */
+static unsigned hw_id(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	return slot_of(c, sv)[gpu_cta_of(c->g, w)] * c->g->cfg.warps_per_cta + w % c->g->cfg.warps_per_cta;
 }
 
 static uint32_t top_mask(const struct comp *c, const uint8_t *sv, unsigned w)
@@ -147,7 +212,7 @@ static enum end ended(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
-	if (st == W_DONE || st == W_FAULT)
+	if (st == W_DONE || st == W_FAULT || !dispatched(c, sv, w))
 		return E_EXIT;
 	if (st == W_BARRIER)
 		return E_BARRIER;
@@ -185,17 +250,19 @@ static int at_gbarrier(const struct comp *c, const uint8_t *sv, unsigned w)
 static int serial_next(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || !at_atomic(c, sv, w) || flags(c, sv)[w])
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || !dispatched(c, sv, w) || !at_atomic(c, sv, w) ||
+	    flags(c, sv)[w])
 		return 0;
 	if (g->cfg.serial == SER_ARRIVAL)
 		return 1;
 	/* the first waiting warp in the fixed order */
 	for (unsigned v = 0; v < g->nwarps; v++) {
-		if (v == w || gpu_warp(g, (uint8_t *)sv, v)->status != W_READY || !at_atomic(c, sv, v) ||
+		if (v == w || gpu_warp(g, (uint8_t *)sv, v)->status != W_READY || !dispatched(c, sv, v) ||
+		    !at_atomic(c, sv, v) ||
 		    flags(c, sv)[v])
 			continue;
-		unsigned sv_ = gpu_sm_of(g, v), sw = gpu_sm_of(g, w);
-		if (g->cfg.serial == SER_CU ? sv_ < sw || (sv_ == sw && v < w) : v < w)
+		unsigned sv_ = gpu_sm_of(g, v), sw = gpu_sm_of(g, w), hv = hw_id(c, sv, v), hw = hw_id(c, sv, w);
+		if (g->cfg.serial == SER_CU ? sv_ < sw || (sv_ == sw && hv < hw) : hv < hw)
 			return 0;
 	}
 	return 1;
@@ -212,11 +279,14 @@ static int barrier_to(const struct comp *c, const uint8_t *sv)
 		** by warps that are not all done (once they are, and nothing is
 		** owed, the kernel is over) */
 		int owed = 0, issued = 0, live = 0;
+		for (unsigned s = 0; s < GD(c)->slots; s++)
+			if (may_dispatch(c, sv, s))
+				return -1;
 		for (unsigned w = 0; w < g->nwarps; w++) {
 			if (!at_gbarrier(c, sv, w))
 				return -1;
 			uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
-			owed |= SBUF(c)->length(SB(c), sv, w) || (st == W_READY && at_atomic(c, sv, w));
+			owed |= SBUF(c)->length(SB(c), sv, w) || (st == W_READY && dispatched(c, sv, w) && at_atomic(c, sv, w));
 			issued |= counts(c, sv)[w] != 0;
 			live |= st != W_DONE && st != W_FAULT;
 		}
@@ -227,7 +297,7 @@ static int barrier_to(const struct comp *c, const uint8_t *sv)
 			if (SBUF(c)->length(SB(c), sv, w))
 				return -1;
 		for (unsigned w = 0; w < g->nwarps; w++)
-			if (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && at_atomic(c, sv, w))
+			if (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && dispatched(c, sv, w) && at_atomic(c, sv, w))
 				return GM_SERIAL;
 		return GM_PARALLEL;
 	default:
@@ -251,6 +321,13 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		                        : mode == GM_SERIAL && serial_next(c, sv, w))
 			out[n++] = sched_action(c, w);
 	}
+	/* DWP and the baseline's first-free-slot distributor refill a slot
+	** inside PARALLEL mode, as soon as its CTA is done; which slot frees
+	** first is timing, so under `free` every free slot is a choice */
+	for (unsigned s = 0; mode == GM_PARALLEL && s < GD(c)->slots; s++)
+		if (may_dispatch(c, sv, s))
+			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DISPATCH), (uint16_t)c->unit0[1], c->subj0[0],
+			                            (uint32_t)next_cta(c, sv, s) << 8 | s };
 	int to = barrier_to(c, sv);
 	if (to >= 0)
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_GBARRIER), (uint16_t)c->unit0[1], c->subj0[0],
@@ -277,12 +354,17 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		WARPS(c)->issue(WC(c), sv, w);
 		return;
 	}
+	if (a->kind == c->kind0 + K_DISPATCH) {
+		slot_of(c, sv)[a->arg >> 8] = (uint8_t)(a->arg & 0xff);
+		return;
+	}
 	h->mode = (uint8_t)a->arg;
 	if (a->arg != GM_PARALLEL)
 		return;
 	/* a new quantum */
 	h->quantum++;
 	memset(counts(c, sv), 0, GD(c)->flag_off + g->nwarps - GD(c)->count_off);
+	distribute(c, sv);
 }
 
 /* {=== Ports: quantum, atomics (serial mode) ============================= */
@@ -294,7 +376,7 @@ static enum gpudet_mode mode_of(const struct comp *c, const uint8_t *sv)
 
 static int32_t depth(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	return -(int32_t)((uint32_t)hdr(c, sv)->quantum << GD(c)->m) + (int32_t)w;
+	return -(int32_t)((uint32_t)hdr(c, sv)->quantum << GD(c)->m) + (int32_t)hw_id(c, sv, w);
 }
 
 static const struct port_quantum quantum_ops = { mode_of, depth };
@@ -366,6 +448,10 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 		sched_describe(c, sv, a, out);
 		return;
 	}
+	if (a->kind == c->kind0 + K_DISPATCH) {
+		sb_printf(out, "workgroup distributor: cta %u into free slot %u", a->arg >> 8, a->arg & 0xff);
+		return;
+	}
 	sb_printf(out, "global barrier: %s -> %s (quantum %u)", mode_name[hdr(c, sv)->mode], mode_name[a->arg],
 	          hdr(c, sv)->quantum + (a->arg == GM_PARALLEL));
 }
@@ -379,7 +465,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		return;
 	}
 	t->busy = cf->lat_gbar ? cf->lat_gbar : 1;
-	if (a->arg != GM_COMMIT)
+	if (a->kind != c->kind0 + K_GBARRIER || a->arg != GM_COMMIT)
 		return;
 	/* each store buffer's first commit request crosses the interconnect:
 	** the arrival order at the Z units is the seeded jitter's */
@@ -402,7 +488,7 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 		sched_count(c, sv, a, ct);
 		return;
 	}
-	if (hdr(c, sv)->mode != GM_PARALLEL)
+	if (a->kind != c->kind0 + K_GBARRIER || hdr(c, sv)->mode != GM_PARALLEL)
 		return;
 	comp_count(c, ct, 0, 1);
 	for (unsigned w = 0; w < c->g->nwarps; w++) {
@@ -415,6 +501,8 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 static int still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	unsigned w = a->subject - WC(c)->subj0[0];
+	if (a->kind == c->kind0 + K_DISPATCH)
+		return may_dispatch(c, sv, a->arg & 0xff) && next_cta(c, sv, a->arg & 0xff) == (int)(a->arg >> 8);
 	if (a->kind != c->kind0 + K_ISSUE)
 		return barrier_to(c, sv) == (int)a->arg;
 	return hdr(c, sv)->mode == GM_PARALLEL
@@ -428,6 +516,8 @@ static const struct param_def params[] = {
 	{ "quanta", 0, 0, 1, "wavefront|thread", GP(quanta), "GPUDet quantum granularity: wavefront (the design) or thread (rejected by the paper: Example 1 deadlocks)" },
 	{ "serial", 0, 0, 2, "cuser|wser|arrival", GP(serial), "GPUDet serial-mode order of atomics: CU-Ser, W-Ser, or arrival order (broken: nondeterministic)" },
 	{ "bta", 0, 0, 1, "off|on", GP(bta), "GPUDet workgroup-aware quanta: on releases a workgroup barrier inside the quantum (Barrier Termination Avoidance) instead of ending it" },
+	{ "slots", 0, 0, 255, NULL, GP(slots), "GPUDet hardware workgroup slots (0: every CTA resident from the start)" },
+	{ "distribution", 0, 0, 2, "quantum|dwp|free", GP(distribution), "GPUDet workgroup distribution into free slots: at each quantum's start in slot order, DWP (slot s refilled at once from CTAs k with k mod slots == s), or free (broken: the first slot to free up, in any order)" },
 	{ "lat_gbar", 0, 0, 1000000, NULL, GP(lat_gbar), "GPUDet: cycles of one global barrier between modes" },
 };
 
@@ -439,16 +529,24 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	x->count_off = sizeof(struct hdr);
 	x->lane_off = x->count_off + 2 * (size_t)g->nwarps;
 	x->flag_off = x->lane_off + 2 * lanes;
-	while ((1u << x->m) < g->nwarps)
+	x->slot_off = x->flag_off + g->nwarps;
+	x->slots = g->cfg.slots && g->cfg.slots < g->cfg.ctas ? g->cfg.slots : g->cfg.ctas;
+	while ((1u << x->m) < x->slots * g->cfg.warps_per_cta)
 		x->m++;
 	c->priv = x;
 	*align = 2;
-	c->max_actions = g->nwarps + 1;
+	c->max_actions = g->nwarps + 1 + x->slots;
 	c->units[0] = (struct pool_req){ "scheduler", g->cfg.sms * g->cfg.schedulers };
 	c->units[1] = (struct pool_req){ "global barrier", 1 };
 	c->subjects[0] = (struct pool_req){ "mode", 1 };
 	c->subjects[1] = (struct pool_req){ "commit stream", g->nwarps }; /* zbuffer.c's */
-	return (long)(x->flag_off + g->nwarps);
+	return (long)(x->slot_off + g->cfg.ctas);
+}
+
+static void init(const struct comp *c, uint8_t *sv)
+{
+	memset(slot_of(c, sv), NO_SLOT, c->g->cfg.ctas);
+	distribute(c, sv);
 }
 
 static int quiescent(const struct comp *c, const uint8_t *sv)
@@ -498,15 +596,16 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 static const struct kind_def kinds[] = {
 	{ "issue", SELF | PORT(P_WARPS), 0 },
 	{ "gbarrier", SELF, 0 },
+	{ "dispatch", SELF, 0 },
 };
 
 const struct comp_def comp_gpudet = {
 	.name = "gpudet", .desc = "GPUDet mode machine: quanta, PARALLEL/COMMIT/SERIAL with global barriers, serial atomics",
 	.params = params, .nparams = sizeof params / sizeof params[0],
 	.provides = PORT(P_ISSUE) | PORT(P_QUANTUM) | PORT(P_ATOMICS), .requires = PORT(P_WARPS) | PORT(P_MEM) | PORT(P_SBUF),
-	.kinds = kinds, .nkinds = 2, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
+	.kinds = kinds, .nkinds = 3, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
 	.counters = counters, .ncounters = sizeof counters / sizeof counters[0],
-	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
+	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .count = count, .still_enabled = still_enabled,
 	.port = port,
 };
