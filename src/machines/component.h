@@ -118,6 +118,8 @@ struct comp_def {
 	const char *const *counters; /* merged by name across components */
 	unsigned ncounters;
 	void (*count)(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
+	/* Optional, concrete mode: `cycles` cycles passed in state sv. */
+	void (*tick)(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct);
 	/* Crash support: project the durable part of sv into img. */
 	void (*durable)(const struct comp *c, const uint8_t *sv, uint8_t *img);
 	int (*recover)(const struct comp *c, uint8_t *img, struct strbuf *why);

@@ -246,20 +246,24 @@ static int at_gbarrier(const struct comp *c, const uint8_t *sv, unsigned w)
 	return 1;
 }
 
+/* SERIAL mode: does warp w still owe this quantum its atomic? */
+static int serial_waiting(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	return gpu_warp(c->g, (uint8_t *)sv, w)->status == W_READY && dispatched(c, sv, w) && at_atomic(c, sv, w) &&
+	       !flags(c, sv)[w];
+}
+
 /* SERIAL mode: may warp w perform its atomic now? */
 static int serial_next(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || !dispatched(c, sv, w) || !at_atomic(c, sv, w) ||
-	    flags(c, sv)[w])
+	if (!serial_waiting(c, sv, w))
 		return 0;
 	if (g->cfg.serial == SER_ARRIVAL)
 		return 1;
 	/* the first waiting warp in the fixed order */
 	for (unsigned v = 0; v < g->nwarps; v++) {
-		if (v == w || gpu_warp(g, (uint8_t *)sv, v)->status != W_READY || !dispatched(c, sv, v) ||
-		    !at_atomic(c, sv, v) ||
-		    flags(c, sv)[v])
+		if (v == w || !serial_waiting(c, sv, v))
 			continue;
 		unsigned sv_ = gpu_sm_of(g, v), sw = gpu_sm_of(g, w), hv = hw_id(c, sv, v), hw = hw_id(c, sv, w);
 		if (g->cfg.serial == SER_CU ? sv_ < sw || (sv_ == sw && hv < hw) : hv < hw)
@@ -286,7 +290,7 @@ static int barrier_to(const struct comp *c, const uint8_t *sv)
 			if (!at_gbarrier(c, sv, w))
 				return -1;
 			uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
-			owed |= SBUF(c)->length(SB(c), sv, w) || (st == W_READY && dispatched(c, sv, w) && at_atomic(c, sv, w));
+			owed |= SBUF(c)->length(SB(c), sv, w) || serial_waiting(c, sv, w);
 			issued |= counts(c, sv)[w] != 0;
 			live |= st != W_DONE && st != W_FAULT;
 		}
@@ -297,7 +301,7 @@ static int barrier_to(const struct comp *c, const uint8_t *sv)
 			if (SBUF(c)->length(SB(c), sv, w))
 				return -1;
 		for (unsigned w = 0; w < g->nwarps; w++)
-			if (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && dispatched(c, sv, w) && at_atomic(c, sv, w))
+			if (serial_waiting(c, sv, w)) /* flags are clear in COMMIT mode */
 				return GM_SERIAL;
 		return GM_PARALLEL;
 	default:
@@ -318,8 +322,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, mode = hdr(c, sv)->mode;
 	for (unsigned w = 0; w < g->nwarps; w++) {
 		if (mode == GM_PARALLEL ? gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && ended(c, sv, w) == E_NONE
-		                        : mode == GM_SERIAL && serial_next(c, sv, w))
-			out[n++] = sched_action(c, w);
+		                        : mode == GM_SERIAL && serial_next(c, sv, w)) {
+			out[n] = sched_action(c, w);
+			if (mode == GM_SERIAL) /* one serial order for the whole GPU */
+				out[n].unit = (uint16_t)c->unit0[1];
+			n++;
+		}
 	}
 	/* DWP and the baseline's first-free-slot distributor refill a slot
 	** inside PARALLEL mode, as soon as its CTA is done; which slot frees
@@ -456,12 +464,31 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	          hdr(c, sv)->quantum + (a->arg == GM_PARALLEL));
 }
 
+/* Serial mode's order is one unit: W-Ser waits for each atomic's round
+** trip to the L2 before the next; CU-Ser issues a compute unit's atomics
+** back to back (point-to-point order keeps them in order) and waits for
+** the round trip only before the next compute unit's. */
+static unsigned serial_busy(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	unsigned lanes = (unsigned)__builtin_popcount(WARPS(c)->exec_mask(WC(c), sv, w));
+	unsigned trip = 2 * g->cfg.lat_icnt + g->cfg.lat_rop * lanes;
+	if (g->cfg.serial == SER_W)
+		return trip;
+	for (unsigned v = 0; v < g->nwarps; v++)
+		if (v != w && gpu_sm_of(g, v) == gpu_sm_of(g, w) && serial_waiting(c, sv, v))
+			return lanes; /* another of this CU's atomics follows */
+	return trip;
+}
+
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
 	if (a->kind == c->kind0 + K_ISSUE) {
 		sched_timing(c, sv, a, t, rnd, rng);
+		if (hdr(c, sv)->mode == GM_SERIAL)
+			t->busy = serial_busy(c, sv, a->subject - WC(c)->subj0[0]);
 		return;
 	}
 	t->busy = cf->lat_gbar ? cf->lat_gbar : 1;
@@ -476,25 +503,34 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		}
 }
 
-static const char *const counters[] = { "quanta", "serial atomics", "quantum ends: instruction count",
-	                                  "quantum ends: atomic", "quantum ends: fence", "quantum ends: workgroup barrier",
-	                                  "quantum ends: kernel exit", "quantum ends: full store buffer" };
+enum { CT_QUANTA, CT_SERIAL, CT_END0, CT_CYCLES0 = CT_END0 + E_N - E_COUNT, CT_N = CT_CYCLES0 + 3 };
+static const char *const counters[CT_N] = {
+	"quanta", "serial atomics", "quantum ends: instruction count", "quantum ends: atomic", "quantum ends: fence",
+	"quantum ends: workgroup barrier", "quantum ends: kernel exit", "quantum ends: full store buffer",
+	"cycles in PARALLEL mode", "cycles in COMMIT mode", "cycles in SERIAL mode"
+};
+
+/* Time per mode (paper Fig. 7): the cycles spent in each. */
+static void tick(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct)
+{
+	comp_count(c, ct, CT_CYCLES0 + hdr(c, sv)->mode, cycles);
+}
 
 static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
 {
 	if (a->kind == c->kind0 + K_ISSUE) {
 		if (hdr(c, sv)->mode == GM_SERIAL)
-			comp_count(c, ct, 1, 1);
+			comp_count(c, ct, CT_SERIAL, 1);
 		sched_count(c, sv, a, ct);
 		return;
 	}
 	if (a->kind != c->kind0 + K_GBARRIER || hdr(c, sv)->mode != GM_PARALLEL)
 		return;
-	comp_count(c, ct, 0, 1);
+	comp_count(c, ct, CT_QUANTA, 1);
 	for (unsigned w = 0; w < c->g->nwarps; w++) {
 		enum end e = ended(c, sv, w);
 		if (e != E_EXIT || counts(c, sv)[w]) /* a warp done in an earlier quantum ended nothing */
-			comp_count(c, ct, 2 + (unsigned)e - E_COUNT, 1);
+			comp_count(c, ct, CT_END0 + (unsigned)e - E_COUNT, 1);
 	}
 }
 
@@ -604,7 +640,7 @@ const struct comp_def comp_gpudet = {
 	.params = params, .nparams = sizeof params / sizeof params[0],
 	.provides = PORT(P_ISSUE) | PORT(P_QUANTUM) | PORT(P_ATOMICS), .requires = PORT(P_WARPS) | PORT(P_MEM) | PORT(P_SBUF),
 	.kinds = kinds, .nkinds = 3, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
-	.counters = counters, .ncounters = sizeof counters / sizeof counters[0],
+	.counters = counters, .ncounters = CT_N, .tick = tick,
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .count = count, .still_enabled = still_enabled,
 	.port = port,

@@ -52,6 +52,7 @@
 #define QC(c) (REQ(c, P_QUANTUM)->c)
 
 enum { ZT_LE, ZT_LT, ZT_OFF };
+enum { CM_ZBUFFER, CM_LOCK };
 
 static int32_t *zdepth(const struct comp *c, const uint8_t *sv)
 {
@@ -103,6 +104,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 #define GP(field) offsetof(struct gpu_cfg, field)
 static const struct param_def params[] = {
 	{ "ztest", 0, 0, 2, "le|lt|off", GP(ztest), "GPUDet Z-buffer depth test: le (the design: smaller or equal depth wins), lt (strict: a wavefront's second write in a quantum is lost), off (last arrival wins)" },
+	{ "commit", 0, 0, 1, "zbuffer|lock", GP(commit), "GPUDet commit timing: the Z-buffer units, or a CoreDet-style lock per entry (two atomics and two round trips; same result)" },
 	{ "lat_z", 2, 0, 1000000, NULL, GP(lat_z), "GPUDet: cycles a Z unit spends on one commit request (the 650 MHz unit behind a 1.4 GHz core, about 2)" },
 };
 
@@ -113,6 +115,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	c->max_actions = g->nwarps;
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
 	c->subjects[0] = (struct pool_req){ "commit stream", g->nwarps };
+	c->subjects[1] = (struct pool_req){ "mode", 1 }; /* gpudet_mode.c's global barrier */
 	return (long)g->prog->global_words * 4;
 }
 
@@ -149,16 +152,26 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	          passes(c, d, z) ? "written" : "rejected");
 }
 
-/* A Z unit takes one request per lat_z cycles; the wavefront's next
-** request follows over the interconnect with its jitter. */
+/* A Z unit takes one request per lat_z cycles and a wavefront streams
+** its log to it: its next request follows over the interconnect with its
+** jitter.  commit=lock times the CoreDet-style software commit the paper
+** compares with: per entry the wavefront takes the chunk's lock with an
+** atomic at the partition, compares priorities, writes and releases --
+** two atomics at the ROP and two round trips before its next entry.  (The
+** result is the same: the priority test is the same.) */
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
 	(void)sv;
 	const struct gpu_cfg *cf = &c->g->cfg;
-	t->busy = cf->lat_z;
+	unsigned jitter = cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0;
+	int lock = cf->commit == CM_LOCK;
+	t->busy = lock ? 2 * cf->lat_rop : cf->lat_z;
 	t->upd[t->n].subject = a->subject;
-	t->upd[t->n++].delay = 1 + (cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0);
+	t->upd[t->n++].delay = (lock ? 4 * cf->lat_icnt + t->busy : 1) + jitter;
+	/* the global barrier after COMMIT waits for this write to land */
+	t->upd[t->n].subject = c->subj0[1];
+	t->upd[t->n++].delay = t->busy + (lock ? 2 * cf->lat_icnt : cf->lat_icnt);
 }
 
 static const char *const counters[] = { "commit requests", "commit requests rejected by depth" };
