@@ -7,7 +7,7 @@
 # stores, the component invariants, and concrete mode.
 . "$srcdir/t/lib.sh"
 D="$SPECS/gpudet"
-plan 70
+plan 72
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -127,6 +127,10 @@ like "$T/err" "ld8.gpu:10:5: .*'.u8'.* only valid on st" "with file:line:col and
 sed 's/st.global.u8 /st.global.u8.u32 /' "$T/bytes.gpu" >"$T/two.gpu"
 run "$GPUMC" check -q "$T/two.gpu"; is "$rc" 2 "st.u8.u32: two types, an input error"
 like "$T/err" "two.gpu:10:5: .*takes one type" "says st takes one type"
+
+sed 's/^machine baseline$/machine baseline\nset memory = ics13/' "$T/bytes.gpu" >"$T/ics.gpu"
+run "$GPUMC" check -q "$T/ics.gpu"; is "$rc" 2 "st.u8 on the ICS'13 memory: an input error, not a silent word store"
+like "$T/err" "ics.gpu:11:.*byte stores are not modelled" "says so at the store's line"
 
 # input errors
 run "$GPUMC" check -q -D sbuf_entries=1 -D threads_per_warp=4 "$D/G-T1-example1.gpu"
