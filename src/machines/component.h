@@ -247,10 +247,13 @@ struct port_sbuf {
 	void (*store)(const struct comp *c, uint8_t *sv, unsigned w, long word, uint32_t v, unsigned mask);
 	/* Free entries left in warp w's log. */
 	unsigned (*room)(const struct comp *c, const uint8_t *sv, unsigned w);
-	/* Entries in warp w's log; its oldest; drop the oldest. */
+	/* Entries in warp w's log; its i-th oldest; drop the oldest. */
 	unsigned (*length)(const struct comp *c, const uint8_t *sv, unsigned w);
-	struct sbuf_entry (*head)(const struct comp *c, const uint8_t *sv, unsigned w);
+	struct sbuf_entry (*entry)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned i);
 	void (*pop)(const struct comp *c, uint8_t *sv, unsigned w);
+	/* Concrete mode: cycles warp w's load of byte addr spends searching
+	** its log (the Bloom filter's hit on the 128-byte chunk). */
+	unsigned (*search)(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t addr);
 };
 
 enum gpudet_mode { GM_PARALLEL, GM_COMMIT, GM_SERIAL };

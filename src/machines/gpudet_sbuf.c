@@ -19,7 +19,7 @@
 ** quantum before a store that would not fit (gpudet_mode.c), which is as
 ** deterministic as the other termination events.
 **
-** Component "sbuf": port sbuf (load, store, room, length, head, pop);
+** Component "sbuf": port sbuf (load, store, room, length, entry, pop, search);
 ** requires mem for the committed words.  No actions of its own.
 **
 ** Slice: per warp { n u8, pad[3], sbuf_entries x struct sbuf_entry }.
@@ -87,9 +87,9 @@ static unsigned length(const struct comp *c, const uint8_t *sv, unsigned w)
 	return *count(c, sv, w);
 }
 
-static struct sbuf_entry head(const struct comp *c, const uint8_t *sv, unsigned w)
+static struct sbuf_entry entry(const struct comp *c, const uint8_t *sv, unsigned w, unsigned i)
 {
-	return log_of(c, sv, w)[0];
+	return log_of(c, sv, w)[i];
 }
 
 static void pop(const struct comp *c, uint8_t *sv, unsigned w)
@@ -100,11 +100,27 @@ static void pop(const struct comp *c, uint8_t *sv, unsigned w)
 	memset(&e[--*n], 0, sizeof *e);
 }
 
-static const struct port_sbuf ops = { load, store, room, length, head, pop };
+/* The Bloom filter summarises the log's 128-byte chunks; it is taken as
+** ideal (no false positives): a load whose chunk the wavefront wrote
+** searches the whole log linearly, lat_log cycles per entry (an L1 access:
+** the log lives in private memory).  So longer quanta make store-heavy
+** kernels slower (notes A.6). */
+static unsigned search(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t addr)
+{
+	unsigned n = *count(c, sv, w);
+	const struct sbuf_entry *e = log_of(c, sv, w);
+	for (unsigned i = 0; i < n; i++)
+		if (e[i].word / 32 == addr / 128)
+			return n * c->g->cfg.lat_log;
+	return 0;
+}
+
+static const struct port_sbuf ops = { load, store, room, length, entry, pop, search };
 
 #define GP(field) offsetof(struct gpu_cfg, field)
 static const struct param_def params[] = {
 	{ "sbuf_entries", 8, 1, 255, NULL, GP(sbuf_entries), "GPUDet: words a wavefront's store buffer holds (the model's bound on the paper's unbounded log; a full log ends the quantum)" },
+	{ "lat_log", 4, 0, 10000, NULL, GP(lat_log), "GPUDet concrete mode: cycles per log entry when a load searches its wavefront's store buffer" },
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
@@ -182,7 +198,7 @@ static const void *port(const struct comp *c, enum port p)
 
 const struct comp_def comp_sbuf = {
 	.name = "sbuf", .desc = "GPUDet per-wavefront store buffers: a write log per warp, read newest first over committed memory",
-	.params = params, .nparams = 1,
+	.params = params, .nparams = sizeof params / sizeof params[0],
 	.provides = PORT(P_SBUF), .requires = PORT(P_MEM), .port_writes = SELF,
 	.layout = layout, .quiescent = quiescent, .check = check, .print = print, .port = port,
 };

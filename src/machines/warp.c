@@ -428,6 +428,9 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, st
 		lat = in->space == SP_SHARED ? cf->lat_shared : cf->lat_global;
 		if (in->space == SP_GLOBAL && cf->global_jitter)
 			lat += (unsigned)(rnd(rng) % (cf->global_jitter + 1));
+		if (in->op == OP_LD && in->space == SP_GLOBAL && REQ(c, P_SBUF)->ops && exec_mask(c, sv, w))
+			lat += SBUF(c)->search(REQ(c, P_SBUF)->c, sv, w,
+			                       address(c, sv, w, (unsigned)__builtin_ctz(exec_mask(c, sv, w))));
 		break;
 	case OP_BAR:
 		lat = cf->lat_bar;

@@ -10,11 +10,14 @@
 ** quantum always wins, and within a quantum the lower wavefront id wins,
 ** whatever order the requests arrive in.
 **
-** Arrival order is free: every wavefront with a non-empty log may deliver
-** its oldest entry next, so the checker explores every interleaving of the
-** logs at the Z units (the interconnect keeps one wavefront's entries in
-** order, and deferred requests replay in order: the paper's Z-cache lock
-** and defer paths reorder nothing beyond that).  Two entries of one
+** A request is the leading entries of a log in one 128-byte chunk and
+** partition (the paper's request: a coalesced chunk with a byte mask), its
+** words tested and written in log order.  Arrival order is free: every
+** wavefront with a non-empty log may deliver its oldest request next, so
+** the checker explores every interleaving of the logs at the Z units
+** (the interconnect keeps one wavefront's requests in order, and deferred
+** requests replay in order: the paper's Z-cache lock and defer paths
+** reorder nothing beyond that).  Two entries of one
 ** wavefront have the same depth (hazard A.7.4a), so the test is `<=`: the
 ** later entry of the same wavefront wins, as program order requires.
 **
@@ -80,25 +83,56 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		return 0;
 	for (unsigned w = 0; w < c->g->nwarps; w++)
 		if (SBUF(c)->length(SB(c), sv, w)) {
-			struct sbuf_entry e = SBUF(c)->head(SB(c), sv, w);
+			struct sbuf_entry e = SBUF(c)->entry(SB(c), sv, w, 0);
 			unsigned p = gpu_partition_of(c->g, e.word * 4);
 			out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + p), c->subj0[0] + w, w };
 		}
 	return n;
 }
 
+/* A commit request is one coalesced chunk: the leading log entries in the
+** same 128-byte chunk and partition (the paper's request carries 32 words
+** and a byte mask).  How many entries warp w's next request takes. */
+static unsigned request(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	unsigned n = SBUF(c)->length(SB(c), sv, w), k = 1;
+	uint32_t first = SBUF(c)->entry(SB(c), sv, w, 0).word;
+	while (k < n) {
+		uint32_t x = SBUF(c)->entry(SB(c), sv, w, k).word;
+		if (x / 32 != first / 32 || gpu_partition_of(c->g, x * 4) != gpu_partition_of(c->g, first * 4))
+			break;
+		k++;
+	}
+	return k;
+}
+
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
 	unsigned w = a->arg;
-	struct sbuf_entry e = SBUF(c)->head(SB(c), sv, w);
-	SBUF(c)->pop(SB(c), sv, w);
-	int32_t d = QUANTUM(c)->depth(QC(c), sv, w), *z = &zdepth(c, sv)[e.word];
-	if (!passes(c, d, *z))
-		return;
+	int32_t d = QUANTUM(c)->depth(QC(c), sv, w);
 	const struct comp *mc = REQ(c, P_MEM)->c;
-	uint32_t old = MEM(c)->load(mc, sv, SP_GLOBAL, 0, e.word), keep = ~sbuf_bytes(e.mask);
-	MEM(c)->store(mc, sv, SP_GLOBAL, 0, e.word, (old & keep) | e.data);
-	*z = d;
+	for (unsigned k = request(c, sv, w); k > 0; k--) { /* word by word, in log order */
+		struct sbuf_entry e = SBUF(c)->entry(SB(c), sv, w, 0);
+		SBUF(c)->pop(SB(c), sv, w);
+		int32_t *z = &zdepth(c, sv)[e.word];
+		if (!passes(c, d, *z))
+			continue;
+		uint32_t old = MEM(c)->load(mc, sv, SP_GLOBAL, 0, e.word), keep = ~sbuf_bytes(e.mask);
+		MEM(c)->store(mc, sv, SP_GLOBAL, 0, e.word, (old & keep) | e.data);
+		*z = d;
+	}
+}
+
+/* The depth word x holds when entry i of warp w's request reaches it:
+** stored, or written by an earlier entry of the same request. */
+static int32_t depth_before(const struct comp *c, const uint8_t *sv, unsigned w, unsigned i, int32_t d)
+{
+	uint32_t x = SBUF(c)->entry(SB(c), sv, w, i).word;
+	int32_t z = zdepth(c, sv)[x];
+	for (unsigned j = 0; j < i; j++)
+		if (SBUF(c)->entry(SB(c), sv, w, j).word == x && passes(c, d, z))
+			z = d;
+	return z;
 }
 
 #define GP(field) offsetof(struct gpu_cfg, field)
@@ -144,12 +178,16 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
-	unsigned w = a->arg;
-	struct sbuf_entry e = SBUF(c)->head(SB(c), sv, w);
-	int32_t d = QUANTUM(c)->depth(QC(c), sv, w), z = zdepth(c, sv)[e.word];
-	sb_printf(out, "Z unit of partition %u takes warp %u's commit request word %u mask 0x%x = 0x%x, depth %d vs %d: %s",
-	          gpu_partition_of(c->g, e.word * 4), w, e.word, e.mask, e.data, d, z,
-	          passes(c, d, z) ? "written" : "rejected");
+	unsigned w = a->arg, n = request(c, sv, w);
+	int32_t d = QUANTUM(c)->depth(QC(c), sv, w);
+	sb_printf(out, "Z unit of partition %u takes warp %u's commit request",
+	          gpu_partition_of(c->g, SBUF(c)->entry(SB(c), sv, w, 0).word * 4), w);
+	for (unsigned i = 0; i < n; i++) {
+		struct sbuf_entry e = SBUF(c)->entry(SB(c), sv, w, i);
+		int32_t z = depth_before(c, sv, w, i, d);
+		sb_printf(out, "%s word %u mask 0x%x = 0x%x, depth %d vs %d: %s", i ? ";" : "", e.word, e.mask, e.data, d, z,
+		          passes(c, d, z) ? "written" : "rejected");
+	}
 }
 
 /* A Z unit takes one request per lat_z cycles and a wavefront streams
@@ -174,14 +212,16 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	t->upd[t->n++].delay = t->busy + (lock ? 2 * cf->lat_icnt : cf->lat_icnt);
 }
 
-static const char *const counters[] = { "commit requests", "commit requests rejected by depth" };
+static const char *const counters[] = { "commit requests", "committed words rejected by depth" };
 
 static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
 {
-	struct sbuf_entry e = SBUF(c)->head(SB(c), sv, a->arg);
+	unsigned w = a->arg, n = request(c, sv, w);
+	int32_t d = QUANTUM(c)->depth(QC(c), sv, w);
 	comp_count(c, ct, 0, 1);
-	if (!passes(c, QUANTUM(c)->depth(QC(c), sv, a->arg), zdepth(c, sv)[e.word]))
-		comp_count(c, ct, 1, 1);
+	for (unsigned i = 0; i < n; i++)
+		if (!passes(c, d, depth_before(c, sv, w, i, d)))
+			comp_count(c, ct, 1, 1);
 }
 
 static const struct kind_def kinds[] = { { "commit", SELF | PORT(P_SBUF) | PORT(P_MEM), 0 } };
