@@ -22,7 +22,7 @@
 ** Component "sbuf": port sbuf (load, store, room, length, entry, pop, search);
 ** requires mem for the committed words.  No actions of its own.
 **
-** Slice: per warp { n u8, pad[3], sbuf_entries x struct sbuf_entry }.
+** Slice: per warp { n u16, pad u16, sbuf_entries x struct sbuf_entry }.
 ** Invariants:
 **   SBUF-1 n <= sbuf_entries; entries at and above n and the pads are zero;
 **   SBUF-2 an entry names a global word and a non-empty byte mask within
@@ -42,14 +42,14 @@ struct sbuf {
 };
 #define S(c) ((const struct sbuf *)(c)->priv)
 
-static uint8_t *count(const struct comp *c, const uint8_t *sv, unsigned w)
+static uint16_t *count(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	return (uint8_t *)sv + c->off + S(c)->bytes * w;
+	return (uint16_t *)(sv + c->off + S(c)->bytes * w);
 }
 
 static struct sbuf_entry *log_of(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	return (struct sbuf_entry *)(count(c, sv, w) + 4);
+	return (struct sbuf_entry *)((uint8_t *)count(c, sv, w) + 4);
 }
 
 static uint32_t load(const struct comp *c, const uint8_t *sv, unsigned w, long word)
@@ -69,7 +69,7 @@ static uint32_t load(const struct comp *c, const uint8_t *sv, unsigned w, long w
 
 static void store(const struct comp *c, uint8_t *sv, unsigned w, long word, uint32_t v, unsigned mask)
 {
-	uint8_t *n = count(c, sv, w);
+	uint16_t *n = count(c, sv, w);
 	/* the mode machine ends the quantum before a store that does not fit */
 	struct sbuf_entry *e = &log_of(c, sv, w)[(*n)++];
 	e->word = (uint32_t)word;
@@ -94,7 +94,7 @@ static struct sbuf_entry entry(const struct comp *c, const uint8_t *sv, unsigned
 
 static void pop(const struct comp *c, uint8_t *sv, unsigned w)
 {
-	uint8_t *n = count(c, sv, w);
+	uint16_t *n = count(c, sv, w);
 	struct sbuf_entry *e = log_of(c, sv, w);
 	memmove(e, e + 1, sizeof *e * (*n - 1u));
 	memset(&e[--*n], 0, sizeof *e);
@@ -107,19 +107,20 @@ static void pop(const struct comp *c, uint8_t *sv, unsigned w)
 ** kernels slower (notes A.6). */
 static unsigned search(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t addr)
 {
-	unsigned n = *count(c, sv, w);
+	unsigned n = *count(c, sv, w), chunks = 0, hit = 0;
 	const struct sbuf_entry *e = log_of(c, sv, w);
-	for (unsigned i = 0; i < n; i++)
-		if (e[i].word / 32 == addr / 128)
-			return n * c->g->cfg.lat_log;
-	return 0;
+	for (unsigned i = 0; i < n; i++) {
+		chunks += !i || e[i].word / 32 != e[i - 1].word / 32; /* the paper's entries are chunks */
+		hit |= e[i].word / 32 == addr / 128;
+	}
+	return hit ? chunks * c->g->cfg.lat_log : 0;
 }
 
 static const struct port_sbuf ops = { load, store, room, length, entry, pop, search };
 
 #define GP(field) offsetof(struct gpu_cfg, field)
 static const struct param_def params[] = {
-	{ "sbuf_entries", 8, 1, 255, NULL, GP(sbuf_entries), "GPUDet: words a wavefront's store buffer holds (the model's bound on the paper's unbounded log; a full log ends the quantum)" },
+	{ "sbuf_entries", 8, 1, 4096, NULL, GP(sbuf_entries), "GPUDet: words a wavefront's store buffer holds (the model's bound on the paper's unbounded log; a full log ends the quantum)" },
 	{ "lat_log", 4, 0, 10000, NULL, GP(lat_log), "GPUDet concrete mode: cycles per log entry when a load searches its wavefront's store buffer" },
 };
 
@@ -149,10 +150,10 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
 	for (unsigned w = 0; w < g->nwarps; w++) {
-		const uint8_t *n = count(c, sv, w);
+		const uint16_t *n = count(c, sv, w);
 		const struct sbuf_entry *e = log_of(c, sv, w);
 		static const struct sbuf_entry zero;
-		if (*n > g->cfg.sbuf_entries || n[1] || n[2] || n[3]) {
+		if (*n > g->cfg.sbuf_entries || n[1]) {
 			sb_printf(why, "SBUF-1: warp %u's log holds %u of %u entries or has a non-zero pad", w, *n,
 			          g->cfg.sbuf_entries);
 			return 1;
