@@ -119,18 +119,17 @@ end
 check forall w == 0xBEEFA1A0
 SPEC
 run "$GPUMC" check -q "$T/bytes.gpu"; is "$rc" 0 "st.u8 per lane and st.b16: the low bytes land in place, the others are kept"
-sed 's/st.global.b16  \[w + 2\]/st.global.u16  [w + 1]/' "$T/bytes.gpu" >"$T/mis.gpu"
-run "$GPUMC" check -q "$T/mis.gpu"; is "$rc" 1 "st.u16 at an odd address: a fault"
+mutant() { # mutant NAME SED-EXPR WANT-RC DESCRIPTION: the byte-store spec edited
+	sed "$2" "$T/bytes.gpu" >"$T/$1.gpu"
+	run "$GPUMC" check -q "$T/$1.gpu"; is "$rc" "$3" "$4"
+}
+mutant mis 's/st.global.b16  \[w + 2\]/st.global.u16  [w + 1]/' 1 "st.u16 at an odd address: a fault"
 like "$T/out" "misaligned" "reported as a misaligned access"
-sed 's/st.global.u8   \[w + %r1\], %r0/ld.global.u8   %r0, [w]/' "$T/bytes.gpu" >"$T/ld8.gpu"
-run "$GPUMC" check -q "$T/ld8.gpu"; is "$rc" 2 "ld.u8: an input error"
+mutant ld8 's/st.global.u8   \[w + %r1\], %r0/ld.global.u8   %r0, [w]/' 2 "ld.u8: an input error"
 like "$T/err" "ld8.gpu:10:5: .*'.u8'.* only valid on st" "with file:line:col and what is allowed"
-sed 's/st.global.u8 /st.global.u8.u32 /' "$T/bytes.gpu" >"$T/two.gpu"
-run "$GPUMC" check -q "$T/two.gpu"; is "$rc" 2 "st.u8.u32: two types, an input error"
+mutant two 's/st.global.u8 /st.global.u8.u32 /' 2 "st.u8.u32: two types, an input error"
 like "$T/err" "two.gpu:10:5: .*takes one type" "says st takes one type"
-
-sed 's/^machine baseline$/machine baseline\nset memory = ics13/' "$T/bytes.gpu" >"$T/ics.gpu"
-run "$GPUMC" check -q "$T/ics.gpu"; is "$rc" 2 "st.u8 on the ICS'13 memory: an input error, not a silent word store"
+mutant ics 's/^machine baseline$/machine baseline\nset memory = ics13/' 2 "st.u8 on the ICS'13 memory: an input error, not a silent word store"
 like "$T/err" "ics.gpu:11:.*byte stores are not modelled" "says so at the store's line"
 
 # input errors
