@@ -200,7 +200,8 @@ static const struct comp_def storebuf = {
 /* (a) drain stores through mem but does not declare the port */
 static const struct kind_def kinds_undeclared[] = { { "drain", SELF, 0 } };
 
-/* (b) a drain counter kept one byte past the slice layout reserved */
+/* (b) a drain counter kept one byte past the slice layout reserved (in
+** this row, the first byte of the warps' slice) */
 static void apply_past_slice(const struct comp *c, uint8_t *sv, const struct action *a)
 {
 	apply(c, sv, a);
@@ -243,8 +244,8 @@ static const char mp[] = BEGIN "    setp.eq.u32 %p0, %ctaid, 0\n    @%p0 st.glob
                          "    @%p0 st.global.u32 [a+4], 1\n    @!%p0 ld.global.u32 %r0, [a+4]\n"
                          "    @!%p0 ld.global.u32 %r1, [a]\nend\ncheck exists 1:%r0 == 1 /\\ 1:%r1 == 0\n";
 /* each warp reads back its own store, before or after the drain */
-static const char fwd[] = BEGIN "    shl.b32 %r1, %ctaid, 2\n    st.global.u32 [a+%r1], 1\n    ld.global.u32 %r0, [a+%r1]\nend\n"
-                          "check exists 0:%r0 == 0 \\/ 1:%r0 == 0\n";
+static const char fwd[] = BEGIN "    shl.b32 %r1, %ctaid, 2\n    st.global.u32 [a+%r1], 1\n"
+                          "    ld.global.u32 %r0, [a+%r1]\nend\ncheck exists 0:%r0 == 0 \\/ 1:%r0 == 0\n";
 
 struct run {
 	enum verdict verdict;
@@ -278,7 +279,7 @@ static void outcomes(const struct explore_result *er, char *out, size_t size)
 /* Explore header+kernel on the toy machine with storebuf variant def (NULL:
 ** on the registry's baseline), the contract checked on every state; -1
 ** when the spec or the machine was refused (the message in r->why). */
-static int run(const struct comp_def *def, const char *kernel, struct run *r)
+static int explore_toy(const struct comp_def *def, const char *kernel, struct run *r)
 {
 	memset(r, 0, sizeof *r);
 	const struct comp_def *comps[] = { &comp_mem, def, &comp_warps, &comp_gto, &comp_barrier, &comp_rop };
@@ -347,11 +348,11 @@ int main(void)
 	** vals(1) = 2; every (v0, v1) is reachable once both drained.  States
 	** = 5*5 + 6*3 + 3*6 + 4*4 = 77, final 4.  Transitions, one per warp
 	** not done and one per FULL entry: 2 * (7*5 + 8*3 + 2*6 + 2*4) = 158. */
-	run(NULL, sb, &r);
+	explore_toy(NULL, sb, &r);
 	ok(r.verdict == V_FAIL && !r.contract && !r.witness && r.states == 31 && r.transitions == 44 &&
 	   r.terminals == 3 && !strcmp(r.outcomes, "0,1 1,0 1,1"),
 	   "SB on baseline: (0,0) unreachable; 31 states, 44 transitions, 3 final, as derived", &r);
-	run(&storebuf, sb, &r);
+	explore_toy(&storebuf, sb, &r);
 	ok(r.verdict == V_PASS && r.witness && r.states == 77 && r.transitions == 158 && r.terminals == 4 &&
 	   !strcmp(r.outcomes, "0,0 0,1 1,0 1,1"),
 	   "SB on storebuf: (0,0) reachable, contract kept; 77 states, 158 transitions, 4 final, as derived", &r);
@@ -361,7 +362,7 @@ int main(void)
 	** implies drained.  With d = 0: 2 (p < 2) + 1 (p = 2); with d = 1: 1
 	** (p = 2) + 2 (p = 3, 4) + vals(d_o) (D).  9 + 3*4 + 4*3 + (5*5 - 1:
 	** not (0,0)) = 57, final 3. */
-	run(&storebuf, sb_fenced, &r);
+	explore_toy(&storebuf, sb_fenced, &r);
 	ok(r.verdict == V_FAIL && !r.contract && !r.witness && r.states == 57 && r.terminals == 3 &&
 	   !strcmp(r.outcomes, "0,1 1,0 1,1"),
 	   "SB+membar.gl on storebuf: the fence waits for the drain, (0,0) unreachable; 57 states, 3 final", &r);
@@ -369,31 +370,31 @@ int main(void)
 	/* MP: one entry per warp and a store waits for the drain of the one
 	** before, so stores reach memory in program order (TSO): the stale
 	** read (flag 1, data 0) stays unreachable, the outcome sets agree. */
-	run(NULL, mp, &r);
+	explore_toy(NULL, mp, &r);
 	struct run base = r;
-	run(&storebuf, mp, &r);
+	explore_toy(&storebuf, mp, &r);
 	ok(r.verdict == V_FAIL && !r.contract && !r.witness && !strcmp(r.outcomes, "0,0 0,1 1,1") &&
 	   !strcmp(r.outcomes, base.outcomes),
 	   "MP on storebuf: stores drain in program order, the stale read is unreachable (as on baseline)", &r);
 
 	/* forwarding: a warp's load of the word it stored sees its own value,
 	** drained or not */
-	run(&storebuf, fwd, &r);
+	explore_toy(&storebuf, fwd, &r);
 	ok(r.verdict == V_FAIL && !r.contract && !r.witness && !strcmp(r.outcomes, "1,1"),
 	   "storebuf forwards: a warp always reads back its own buffered store", &r);
 
 	/* the planted bugs, each reported as a broken contract naming what broke */
-	run(&undeclared, sb, &r);
+	explore_toy(&undeclared, sb, &r);
 	ok(r.contract && strstr(r.why, "action kind 'drain' of storebuf wrote the slice of mem"),
 	   "(a) drain writes mem without declaring PORT(P_MEM): contract violation names kind and component", &r);
-	run(&past_slice, sb, &r);
+	explore_toy(&past_slice, sb, &r);
 	ok(r.contract && strstr(r.why, "action kind 'drain' of storebuf wrote the slice of warps"),
 	   "(b) drain writes a byte past its slice: contract violation names the slice it hit", &r);
-	run(&keeps_entry, sb, &r);
+	explore_toy(&keeps_entry, sb, &r);
 	ok(r.contract && strstr(r.why, "STOREBUF-2") && strstr(r.why, "(component storebuf)"),
 	   "(c) drain leaves the word and value in an empty entry: invariant STOREBUF-2 reported", &r);
 	/* wiring errors are refused with a message, never a crash */
-	int bad = run(&storebuf, "set warps_per_cta = 2\n" BEGIN "    exit\nend\ncheck exists 0:%r0 == 0\n", &r);
+	int bad = explore_toy(&storebuf, "set warps_per_cta = 2\n" BEGIN "    exit\nend\ncheck exists 0:%r0 == 0\n", &r);
 	ok(bad && strstr(r.why, "toy.gpu: error: storebuf: one single-lane warp per CTA"),
 	   "storebuf refuses two warps per CTA with a message", &r);
 	printf("1..%d\n", ntest);
