@@ -7,7 +7,7 @@
 # stores, the component invariants, and concrete mode.
 . "$srcdir/t/lib.sh"
 D="$SPECS/gpudet"
-plan 72
+plan 73
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -144,5 +144,22 @@ run "$GPUMC" run --runs 20 "$D/G-T8-serial.gpu"
 like "$T/out" "^1 distinct result" "G-T8 on gpudet: 1 result over 20 seeds"
 run "$GPUMC" run --runs 20 -D machine=baseline "$D/G-T8-serial.gpu"
 like "$T/out" "^[2-6] distinct results" "G-T8 on the baseline: several"
+# 256 resident CTAs: slot ids beyond a byte (the slot table held u8 ids,
+# and CTA 255 took the "not dispatched" id: it ran a quantum late and won)
+cat > "$T/many.gpu" <<'SPEC'
+machine gpudet
+set ctas = 256
+set warps_per_cta = 1
+set threads_per_warp = 1
+global .u32 X = 0
+kernel
+    .reg .pred %p<1>
+    setp.ge.u32    %p0, %ctaid, 254
+    @%p0 st.global.u32 [X], %ctaid
+    exit
+end
+SPEC
+run "$GPUMC" run "$T/many.gpu"
+like "$T/out" "runs? +X = 254 " "256 CTAs: CTAs 254 and 255 store X in one quantum, the lower slot wins"
 run "$GPUMC" run -D sbuf_entries=1 "$D/G-T2-bfs-race.gpu"
 like "$T/out" "quantum ends: full store buffer +[1-9]" "a full store buffer ends the quantum (counted)"

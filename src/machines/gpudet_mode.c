@@ -63,7 +63,8 @@
 ** mem and sbuf.
 **
 ** Slice: { mode u8, pad u8, quantum u16 }, count u16 per warp (per lane
-** too with quanta=thread), serial-done flag u8 per warp.
+** too with quanta=thread), serial-done flag u8 per warp, then (2-aligned)
+** the slot u16 of each CTA (NO_SLOT: not dispatched yet).
 ** Invariants:
 **   GPUDET-1 mode is PARALLEL, COMMIT or SERIAL, and the pad is zero;
 **   GPUDET-2 in SERIAL mode every store buffer is empty (a wavefront's
@@ -89,7 +90,7 @@ enum { QU_WAVEFRONT, QU_THREAD };
 enum { SER_CU, SER_W, SER_ARRIVAL };
 enum { K_ISSUE, K_GBARRIER, K_DISPATCH };
 enum { DIST_QUANTUM, DIST_DWP, DIST_FREE };
-#define NO_SLOT 0xff
+#define NO_SLOT 0xffff
 /* Why a wavefront's parallel mode ended (counters, descriptions). */
 enum end { E_NONE, E_COUNT, E_ATOMIC, E_FENCE, E_BARRIER, E_EXIT, E_FULL, E_N };
 
@@ -123,9 +124,9 @@ static uint8_t *flags(const struct comp *c, const uint8_t *sv)
 }
 
 /* The hardware workgroup slot of each CTA (NO_SLOT: not dispatched yet). */
-static uint8_t *slot_of(const struct comp *c, const uint8_t *sv)
+static uint16_t *slot_of(const struct comp *c, const uint8_t *sv)
 {
-	return (uint8_t *)sv + c->off + GD(c)->slot_off;
+	return (uint16_t *)(sv + c->off + GD(c)->slot_off);
 }
 
 static int dispatched(const struct comp *c, const uint8_t *sv, unsigned w)
@@ -174,7 +175,7 @@ static void distribute(const struct comp *c, uint8_t *sv)
 	for (unsigned s = 0; s < GD(c)->slots; s++) {
 		int k = slot_free(c, sv, s) ? next_cta(c, sv, s) : -1;
 		if (k >= 0)
-			slot_of(c, sv)[k] = (uint8_t)s;
+			slot_of(c, sv)[k] = (uint16_t)s;
 	}
 }
 
@@ -335,7 +336,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	for (unsigned s = 0; mode == GM_PARALLEL && s < GD(c)->slots; s++)
 		if (may_dispatch(c, sv, s))
 			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DISPATCH), (uint16_t)c->unit0[1], c->subj0[0],
-			                            (uint32_t)next_cta(c, sv, s) << 8 | s };
+			                            (uint32_t)next_cta(c, sv, s) << 16 | s };
 	int to = barrier_to(c, sv);
 	if (to >= 0)
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_GBARRIER), (uint16_t)c->unit0[1], c->subj0[0],
@@ -363,7 +364,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		return;
 	}
 	if (a->kind == c->kind0 + K_DISPATCH) {
-		slot_of(c, sv)[a->arg >> 8] = (uint8_t)(a->arg & 0xff);
+		slot_of(c, sv)[a->arg >> 16] = (uint16_t)(a->arg & 0xffff);
 		return;
 	}
 	h->mode = (uint8_t)a->arg;
@@ -457,7 +458,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 		return;
 	}
 	if (a->kind == c->kind0 + K_DISPATCH) {
-		sb_printf(out, "workgroup distributor: cta %u into free slot %u", a->arg >> 8, a->arg & 0xff);
+		sb_printf(out, "workgroup distributor: cta %u into free slot %u", a->arg >> 16, a->arg & 0xffff);
 		return;
 	}
 	sb_printf(out, "global barrier: %s -> %s (quantum %u)", mode_name[hdr(c, sv)->mode], mode_name[a->arg],
@@ -538,7 +539,7 @@ static int still_enabled(const struct comp *c, const uint8_t *sv, const struct a
 {
 	unsigned w = a->subject - WC(c)->subj0[0];
 	if (a->kind == c->kind0 + K_DISPATCH)
-		return may_dispatch(c, sv, a->arg & 0xff) && next_cta(c, sv, a->arg & 0xff) == (int)(a->arg >> 8);
+		return may_dispatch(c, sv, a->arg & 0xffff) && next_cta(c, sv, a->arg & 0xffff) == (int)(a->arg >> 16);
 	if (a->kind != c->kind0 + K_ISSUE)
 		return barrier_to(c, sv) == (int)a->arg;
 	return hdr(c, sv)->mode == GM_PARALLEL
@@ -565,7 +566,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	x->count_off = sizeof(struct hdr);
 	x->lane_off = x->count_off + 2 * (size_t)g->nwarps;
 	x->flag_off = x->lane_off + 2 * lanes;
-	x->slot_off = x->flag_off + g->nwarps;
+	x->slot_off = (x->flag_off + g->nwarps + 1) & ~(size_t)1;
 	x->slots = g->cfg.slots && g->cfg.slots < g->cfg.ctas ? g->cfg.slots : g->cfg.ctas;
 	while ((1u << x->m) < x->slots * g->cfg.warps_per_cta)
 		x->m++;
@@ -576,12 +577,13 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	c->units[1] = (struct pool_req){ "global barrier", 1 };
 	c->subjects[0] = (struct pool_req){ "mode", 1 };
 	c->subjects[1] = (struct pool_req){ "commit stream", g->nwarps }; /* zbuffer.c's */
-	return (long)(x->slot_off + g->cfg.ctas);
+	return (long)(x->slot_off + 2 * (size_t)g->cfg.ctas);
 }
 
 static void init(const struct comp *c, uint8_t *sv)
 {
-	memset(slot_of(c, sv), NO_SLOT, c->g->cfg.ctas);
+	for (unsigned k = 0; k < c->g->cfg.ctas; k++)
+		slot_of(c, sv)[k] = NO_SLOT;
 	distribute(c, sv);
 }
 
