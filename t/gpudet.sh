@@ -7,7 +7,7 @@
 # stores, the component invariants, and concrete mode.
 . "$srcdir/t/lib.sh"
 D="$SPECS/gpudet"
-plan 73
+plan 74
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -27,6 +27,9 @@ done
 v G-T2-bfs-race pass -D sbuf_entries=1
 v G-T8-serial "fail deterministic" -D machine=baseline
 v G-T5-isolation "fail forall" -D machine=baseline
+# limitation 1: shared memory is not buffered, a race on it stays
+run "$GPUMC" check "$D/G-local-race.gpu"
+like "$T/out" "st.shared.u32 \[s\], 7 +<-- schedules diverge here" "G-local-race: the schedules diverge at the shared store"
 
 # G-T1, paper Example 1: per-thread quanta deadlock, per-wavefront do not
 v G-T1-example1 pass
