@@ -32,7 +32,16 @@
 ** COMMIT: the Z-buffer units drain the logs (zbuffer.c); this component
 ** only waits for them and gives each wavefront its depth
 **     depth = -(quantum << m) + hardware wavefront id,
-** m the bits of the largest id (the warp id: every CTA is resident).
+** the id being the CTA's workgroup slot's (slot * warps_per_cta + the
+** warp's place in its CTA), m the bits of the largest id.
+**
+** Workgroup distribution (notes A.5.2; parameters slots, distribution):
+** with fewer slots than CTAs, the pending CTAs enter free slots at each
+** quantum's start, in id order into slots in slot order (quantum); or
+** under DWP slot s is refilled inside PARALLEL mode, before the quantum
+** may end, from the CTAs k with k mod slots == s (dwp); or, the broken
+** variant, the next CTA goes into whichever free slot (free: a choice,
+** action DISPATCH).  A CTA not yet dispatched takes no part.
 **
 ** SERIAL: the wavefronts stopped at an atomic each perform it, once, in a
 ** fixed order (port atomics: the lanes in lane order, directly at L2):
@@ -58,7 +67,8 @@
 ** over (one terminal state, not one before and one after a last barrier).
 **
 ** Component "gpudet": a warp scheduler (scheduler.h) with the action kinds
-** ISSUE (a warp's instruction) and GBARRIER (a global barrier: mode change);
+** ISSUE (a warp's instruction), GBARRIER (a global barrier: mode change)
+** and DISPATCH (a CTA into a slot inside PARALLEL mode: dwp, free);
 ** ports quantum (mode, depth) and atomics (serial mode); requires warps,
 ** mem and sbuf.
 **
