@@ -32,6 +32,15 @@ static const struct wire persist_wires[] = {
 };
 static const struct wiring persist = { persist_comps, 6, persist_wires, 3, NULL, 0 };
 
+/* LAB: the baseline with a LAB in front of the ROP (it takes every global
+** atomic and passes the unlabelled ones on); both gate fences. */
+static const struct comp_def *const lab_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_rop,
+	                                             &comp_lab };
+static const struct wire lab_wires[] = {
+	{ "warps", P_ATOMICS, "lab" }, { "gto", P_ATOMICS, "lab" }, { "lab", P_ATOMICS, "rop" },
+};
+static const struct wiring lab = { lab_comps, 6, lab_wires, 3, NULL, 0 };
+
 static const struct machine_def machines[] = {
 	{ "baseline",
 	  "nondeterministic baseline GPU: free warp choice, SC memory, atomics at the L2/ROP with free arrival order across SMs",
@@ -42,6 +51,9 @@ static const struct machine_def machines[] = {
 	{ "persist",
 	  "GPU persistency: the baseline GPU over NVM device memory behind a write-back L2 and write-pending queues, with a crash possible at every step",
 	  &persist },
+	{ "lab",
+	  "Local Atomic Buffers: the baseline GPU with a per-SM set-associative buffer combining red.comm atomics before the L2, flushed at fences, barriers and kernel end",
+	  &lab },
 };
 
 const char *registry_machine(const struct spec *s)
@@ -183,12 +195,17 @@ int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, 
 				param_err(d, ps, "'%s' expects one of %s", pd->name, pd->choices);
 				continue;
 			}
+		} else if (pd->max == PARAM_INF && !strcmp(ps->value, "inf")) {
+			v = PARAM_INF;
 		} else {
 			char *end;
 			unsigned long x = strtoul(ps->value, &end, 0);
 			if (*end || !*ps->value || ps->value[0] == '-' || x < pd->min || x > pd->max) {
 				char range[64];
-				snprintf(range, sizeof range, "an integer in %u..%u", pd->min, pd->max);
+				if (pd->max == PARAM_INF)
+					snprintf(range, sizeof range, "an integer from %u, or inf", pd->min);
+				else
+					snprintf(range, sizeof range, "an integer in %u..%u", pd->min, pd->max);
 				param_err(d, ps, "'%s' expects %s", pd->name, range);
 				continue;
 			}
@@ -255,6 +272,8 @@ void registry_print(FILE *f, int json)
 				char range[64];
 				if (p->choices)
 					snprintf(range, sizeof range, "%s", p->choices);
+				else if (p->max == PARAM_INF)
+					snprintf(range, sizeof range, "%u..inf", p->min);
 				else
 					snprintf(range, sizeof range, "%u..%u", p->min, p->max);
 				sb_printf(&b, "    %-17s %-6s %-12s %s\n", p->name, def, range, p->desc);

@@ -563,6 +563,7 @@ static int parse_instr(struct parser *P, struct instr *in)
 	in->scope = pi.scope;
 	in->cache = pi.cache;
 	in->vol = pi.vol;
+	in->comm = pi.comm;
 	in->wt = pi.cache == CO_WT;
 	in->dst = -1;
 	lex_next(&P->lx);
