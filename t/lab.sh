@@ -7,7 +7,7 @@
 # reorder; bad .comm uses are input errors.
 . "$srcdir/t/lib.sh"
 D="$SPECS/lab"
-plan 36
+plan 35
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
