@@ -186,6 +186,11 @@ struct port_atomics {
 	void (*send)(const struct comp *c, uint8_t *sv, unsigned sm, const struct atomic_entry *e);
 	unsigned (*in_flight)(const struct comp *c, const uint8_t *sv, unsigned sm, struct atomic_entry *out,
 	                      unsigned max);
+	/* Concrete mode: what sending need[p] entries from SM sm makes ready. */
+	void (*timing_send)(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need, struct timing *t,
+	                    uint64_t (*rnd)(void *), void *rng);
+	/* Statistics of warp w's push (NULL: none beyond the provider's own). */
+	void (*count_push)(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct);
 };
 
 struct port_order {

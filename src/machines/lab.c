@@ -126,13 +126,18 @@ struct sink {
 	uint8_t *sv;
 	unsigned sm;
 	unsigned need[8];
+	unsigned n[6]; /* statistics, CT_* */
 };
+enum { CT_HIT, CT_MISS, CT_MISMATCH, CT_CAPACITY, CT_LINES, CT_BYTES, CT_FLUSH };
 
 static void evict(struct sink *k, struct lab_entry *e)
 {
 	const struct comp *c = k->c;
 	unsigned line_bytes = c->g->cfg.lab_line;
-	for (unsigned times = c->g->cfg.lab_mutant == MUT_DOUBLE ? 2 : 1; times--;)
+	for (unsigned times = c->g->cfg.lab_mutant == MUT_DOUBLE ? 2 : 1; times--;) {
+		/* one message per line: its address and the valid words */
+		k->n[CT_LINES]++;
+		k->n[CT_BYTES] += 8 + 4 * (unsigned)__builtin_popcount(e->mask);
 		for (unsigned w = 0; w < L(c)->wpl; w++) {
 			if (!(e->mask >> w & 1))
 				continue;
@@ -142,6 +147,7 @@ static void evict(struct sink *k, struct lab_entry *e)
 			else
 				k->need[gpu_partition_of(c->g, a.addr)]++;
 		}
+	}
 }
 
 /* Keep a set canonical: valid entries first, sorted by line (which way an
@@ -194,17 +200,22 @@ static void lab_take(struct sink *k, uint8_t *base, const struct atomic_entry *a
 		part(e)[w] = e->mask >> w & 1 ? alu_atomic(a->op, a->type, part(e)[w], a->arg, 0) : a->arg;
 		e->mask |= 1u << w;
 		lru_touch(c, base, set, e, e->age);
+		k->n[CT_HIT]++;
 		return;
 	}
 	unsigned age;
 	if (e) { /* op mismatch: the old partials go first */
 		age = e->age;
+		k->n[CT_MISMATCH]++;
 	} else if (used < lb->ways) { /* miss, a free way (allocate on write miss) */
 		e = ent(c, base, set, used);
 		age = lb->ways;
+		k->n[CT_MISS]++;
 	} else { /* miss, set full: the LRU entry goes */
 		e = victim;
 		age = e->age;
+		k->n[CT_MISS]++;
+		k->n[CT_CAPACITY]++;
 	}
 	if (e->mask && c->g->cfg.lab_mutant != MUT_LOSE)
 		evict(k, e);
@@ -226,25 +237,31 @@ static int is_comm(const struct comp *c, const uint8_t *sv, unsigned w)
 	return g->cfg.lab_size && g->prog->ins[gpu_pc(g, sv, w)].comm;
 }
 
-static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
+/* Warp w's comm atomic (lanes m) on a copy of its SM's LAB: what it would
+** send (k->need) and its statistics, without changing sv. */
+static void dry_run(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, struct sink *k)
 {
-	if (!is_comm(c, sv, w))
-		return ROP(c)->room(RC(c), sv, w, m);
-	/* dry run on a copy: what the lanes would evict must fit the FIFOs */
 	const struct gpu *g = c->g;
-	unsigned sm = gpu_sm_of(g, w);
 	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
 	uint8_t *copy = xmalloc(L(c)->smbytes);
-	memcpy(copy, sm_lab(c, sv, sm), L(c)->smbytes);
-	struct sink k = { c, NULL, sm, { 0 } };
+	memcpy(copy, sm_lab(c, sv, k->sm), L(c)->smbytes);
 	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
 		if (m >> l & 1) {
 			struct atomic_entry a = atomic_entry_of(c, sv, w, l, in);
 			if (a.addr / 4 < L(c)->words) /* a faulting lane faults at push */
-				lab_take(&k, copy, &a);
+				lab_take(k, copy, &a);
 		}
 	free(copy);
-	return ROP(c)->room_sent(RC(c), sv, sm, k.need);
+}
+
+static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
+{
+	if (!is_comm(c, sv, w))
+		return ROP(c)->room(RC(c), sv, w, m);
+	/* what the lanes would evict must fit the FIFOs */
+	struct sink k = { .c = c, .sm = gpu_sm_of(c->g, w) };
+	dry_run(c, sv, w, m, &k);
+	return ROP(c)->room_sent(RC(c), sv, k.sm, k.need);
 }
 
 /* The ghost baseline value of the word lane a touches (LAB-1). */
@@ -283,7 +300,7 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	if (!comm)
 		return ROP(c)->push(RC(c), sv, w, m);
 	unsigned sm = gpu_sm_of(g, w);
-	struct sink k = { c, sv, sm, { 0 } };
+	struct sink k = { .c = c, .sv = sv, .sm = sm };
 	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
 		if (m >> l & 1) {
 			struct atomic_entry a = atomic_entry_of(c, sv, w, l, in);
@@ -300,11 +317,28 @@ static int owed(const struct comp *c, const uint8_t *sv, unsigned w)
 static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                         uint64_t (*rnd)(void *), void *rng)
 {
-	if (!is_comm(c, sv, w))
+	if (!is_comm(c, sv, w)) {
 		ROP(c)->timing_push(RC(c), sv, w, t, rnd, rng);
+		return;
+	}
+	/* the instruction completes at the LAB; its evictions cross the
+	** interconnect */
+	struct sink k = { .c = c, .sm = gpu_sm_of(c->g, w) };
+	dry_run(c, sv, w, WARPS(c)->exec_mask(WC(c), sv, w), &k);
+	ROP(c)->timing_send(RC(c), sv, k.sm, k.need, t, rnd, rng);
 }
 
-static const struct port_atomics atomics_ops = { room, push, owed, timing_push, NULL, NULL, NULL };
+static void count_push(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct)
+{
+	if (!is_comm(c, sv, w))
+		return;
+	struct sink k = { .c = c, .sm = gpu_sm_of(c->g, w) };
+	dry_run(c, sv, w, WARPS(c)->exec_mask(WC(c), sv, w), &k);
+	for (unsigned i = 0; i < 6; i++)
+		comp_count(c, ct, i, k.n[i]);
+}
+
+static const struct port_atomics atomics_ops = { room, push, owed, timing_push, NULL, NULL, NULL, NULL, count_push };
 
 /* }=== */
 
@@ -435,7 +469,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		struct lab_entry *e = first_valid(c, sv, sm, &set);
 		if (!e || !must_flush(c, sv, sm))
 			continue;
-		struct sink k = { c, NULL, sm, { 0 } };
+		struct sink k = { .c = c, .sm = sm };
 		evict(&k, e);
 		if (ROP(c)->room_sent(RC(c), sv, sm, k.need))
 			out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + sm), c->subj0[0] + sm, sm };
@@ -448,7 +482,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	unsigned sm = a->arg, set;
 	uint8_t *base = sm_lab(c, sv, sm);
 	struct lab_entry *e = first_valid(c, sv, sm, &set);
-	struct sink k = { c, sv, sm, { 0 } };
+	struct sink k = { .c = c, .sv = sv, .sm = sm };
 	evict(&k, e);
 	/* the others of its set move up one way and one LRU age */
 	unsigned age = e->age;
@@ -588,14 +622,29 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	sb_printf(out, "sm %u LAB flushes line 0x%x to the L2", a->arg, e ? e->line * c->g->cfg.lab_line : 0);
 }
 
+/* A FLUSH reads one entry (an L1 access) and sends it. */
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
-	(void)sv;
-	(void)a;
-	(void)rnd;
-	(void)rng;
+	unsigned set;
+	struct sink k = { .c = c, .sm = a->arg };
+	evict(&k, first_valid(c, sv, a->arg, &set));
 	t->busy = c->g->cfg.lat_lab;
+	ROP(c)->timing_send(RC(c), sv, k.sm, k.need, t, rnd, rng);
+}
+
+static const char *const counters[] = { "LAB hits", "LAB misses", "LAB op-mismatch evicts",
+	                                "LAB capacity evicts", "LAB lines sent to L2",
+	                                "LAB bytes sent to L2", "LAB flushes" };
+
+static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	unsigned set;
+	struct sink k = { .c = c, .sm = a->arg };
+	evict(&k, first_valid(c, sv, a->arg, &set));
+	comp_count(c, ct, CT_LINES, k.n[CT_LINES]);
+	comp_count(c, ct, CT_BYTES, k.n[CT_BYTES]);
+	comp_count(c, ct, CT_FLUSH, 1);
 }
 
 static const void *port(const struct comp *c, enum port p)
@@ -611,6 +660,7 @@ const struct comp_def comp_lab = {
 	.kinds = kinds, .nkinds = 1, .port_writes = SELF | PORT(P_ATOMICS) | PORT(P_WARPS),
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .port = port,
+	.counters = counters, .ncounters = sizeof counters / sizeof counters[0], .count = count,
 };
 
 /* }=== */

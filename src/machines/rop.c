@@ -121,23 +121,29 @@ static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcod
 ** seeded jitter: this is what orders arrivals across SMs in concrete
 ** mode.  A FIFO that was empty gets a new head, ready once that entry
 ** crossed; entries behind a head follow it in order. */
+static void timing_send(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need, struct timing *t,
+                        uint64_t (*rnd)(void *), void *rng)
+{
+	const struct gpu_cfg *cf = &c->g->cfg;
+	for (unsigned p = 0; p < cf->partitions; p++)
+		if (need[p] && !fifo(c, sv, sm * cf->partitions + p)[0]) {
+			unsigned j = cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0;
+			t->upd[t->n].subject = c->subj0[0] + sm * cf->partitions + p;
+			t->upd[t->n++].delay = cf->lat_icnt + j;
+		}
+}
+
 static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                         uint64_t (*rnd)(void *), void *rng)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
-	unsigned parts = 0;
+	unsigned need[8] = { 0 };
 	for (unsigned l = 0; l < cf->threads_per_warp; l++)
 		if (mask >> l & 1)
-			parts |= 1u << gpu_partition_of(g, WARPS(c)->address(WC(c), sv, w, l));
-	unsigned sm = gpu_sm_of(g, w);
-	for (unsigned p = 0; p < cf->partitions; p++)
-		if (parts >> p & 1 && !fifo(c, sv, sm * cf->partitions + p)[0]) {
-			unsigned j = cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0;
-			t->upd[t->n].subject = c->subj0[0] + sm * cf->partitions + p;
-			t->upd[t->n++].delay = cf->lat_icnt + j;
-		}
+			need[gpu_partition_of(g, WARPS(c)->address(WC(c), sv, w, l))] = 1;
+	timing_send(c, sv, gpu_sm_of(g, w), need, t, rnd, rng);
 }
 
 static int room_sent(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need)
@@ -176,7 +182,8 @@ static unsigned in_flight(const struct comp *c, const uint8_t *sv, unsigned sm, 
 	return n;
 }
 
-static const struct port_atomics atomics_ops = { room, push, owed, timing_push, room_sent, send, in_flight };
+static const struct port_atomics atomics_ops = { room, push, owed, timing_push, room_sent, send, in_flight, timing_send,
+	                                               NULL };
 static const struct port_order order_ops = { clear };
 
 static const struct kind_def kinds[] = { { "rop", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 } };
