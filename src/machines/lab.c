@@ -254,10 +254,47 @@ static void dry_run(const struct comp *c, const uint8_t *sv, unsigned w, uint32_
 	free(copy);
 }
 
+/* Fast path of room(): no lane of warp w's access evicts (each hits with
+** its op, or the distinct lines that miss fit their sets' free ways). */
+static int evicts_nothing(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
+{
+	const struct gpu *g = c->g;
+	const struct lab *lb = L(c);
+	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
+	uint8_t *base = sm_lab(c, sv, gpu_sm_of(g, w));
+	unsigned missed[32], nm = 0;
+	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
+		if (!(m >> l & 1))
+			continue;
+		unsigned line = WARPS(c)->address(WC(c), sv, w, l) / g->cfg.lab_line, set = line % lb->sets, i, dup = 0;
+		for (i = 0; i < lb->ways && ent(c, base, set, i)->mask; i++)
+			if (ent(c, base, set, i)->line == line)
+				break;
+		if (i < lb->ways && ent(c, base, set, i)->mask) {
+			if (ent(c, base, set, i)->op != in->aop || ent(c, base, set, i)->type != in->type)
+				return 0; /* an op mismatch */
+			continue;
+		}
+		for (unsigned k = 0; k < nm; k++)
+			dup |= missed[k] == line;
+		if (dup)
+			continue;
+		missed[nm++] = line;
+		unsigned want = 0;
+		for (unsigned k = 0; k < nm; k++)
+			want += missed[k] % lb->sets == set;
+		if (i + want > lb->ways) /* i: the set's valid entries */
+			return 0;
+	}
+	return 1;
+}
+
 static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 {
 	if (!is_comm(c, sv, w))
 		return ROP(c)->room(RC(c), sv, w, m);
+	if (evicts_nothing(c, sv, w, m))
+		return 1;
 	/* what the lanes would evict must fit the FIFOs */
 	struct sink k = { .c = c, .sm = gpu_sm_of(c->g, w) };
 	dry_run(c, sv, w, m, &k);
@@ -413,6 +450,29 @@ static const struct param_def params[] = {
 	{ "lat_lab", 28, 1, 10000, NULL, GP(lat_lab), "cycles a LAB takes to send one flushed entry (an L1 access)" },
 };
 
+/* lab_size = inf: the lines the kernel's red.comm can reach (all global
+** memory when one has no symbol to bound it). */
+static unsigned comm_lines(const struct gpu *g)
+{
+	const struct program *p = g->prog;
+	unsigned L = g->cfg.lab_line, n = 0;
+	uint8_t *seen = xcalloc((size_t)p->nsyms + 1, 1);
+	for (int i = 0; i < p->nins; i++) {
+		const struct instr *in = &p->ins[i];
+		if (in->comm && in->space == SP_GLOBAL)
+			seen[in->addr.sym >= 0 ? (unsigned)in->addr.sym : (unsigned)p->nsyms] = 1;
+	}
+	if (seen[p->nsyms]) {
+		n = (unsigned)(((size_t)p->global_words * 4 + L - 1) / L);
+	} else {
+		for (int k = 0; k < p->nsyms; k++)
+			if (seen[k])
+				n += (p->syms[k].base % L + 4 * p->syms[k].nelems + L - 1) / L;
+	}
+	free(seen);
+	return n ? n : 1;
+}
+
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 {
 	const struct gpu_cfg *cf = &g->cfg;
@@ -430,9 +490,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		return 0;
 	if (cf->lab_size == PARAM_INF) { /* a way for every line: never full */
 		lb->sets = 1;
-		lb->ways = (unsigned)(((size_t)lb->words * 4 + cf->lab_line - 1) / cf->lab_line);
-		if (!lb->ways)
-			lb->ways = 1;
+		lb->ways = comm_lines(g);
 	} else if (cf->lab_size <= cf->lab_ways) {
 		lb->sets = 1;
 		lb->ways = cf->lab_size;
@@ -445,6 +503,19 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	}
 	if (lb->ways > 255 && cf->lab_size != PARAM_INF) {
 		diag_at(d, g->path, 0, 0, "lab_ways (%u) must be at most 255", lb->ways);
+		return -1;
+	}
+	/* one warp's access may evict up to one line per lane, a FIFO entry
+	** per word: the FIFOs must take that (rop.c's own rule, for lanes) */
+	unsigned worst = cf->threads_per_warp * lb->wpl, lines = lb->sets * lb->ways;
+	if (lines < cf->threads_per_warp)
+		worst = lines * lb->wpl;
+	if (!cf->icnt_queue) {
+		g->cfg.icnt_queue = worst > 2 * cf->threads_per_warp ? worst : 2 * cf->threads_per_warp;
+	} else if (cf->icnt_queue < worst) {
+		diag_at(d, g->path, 0, 0,
+		        "icnt_queue (%u) must hold what one warp's access may evict: %u partials (lines x lab_line/4)",
+		        cf->icnt_queue, worst);
 		return -1;
 	}
 	lb->smbytes = lb->ebytes * lb->sets * lb->ways;

@@ -33,9 +33,10 @@ static const struct wire persist_wires[] = {
 static const struct wiring persist = { persist_comps, 6, persist_wires, 3, NULL, 0 };
 
 /* LAB: the baseline with a LAB in front of the ROP (it takes every global
-** atomic and passes the unlabelled ones on); both gate fences. */
-static const struct comp_def *const lab_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_rop,
-	                                             &comp_lab };
+** atomic and passes the unlabelled ones on); both gate fences.  lab comes
+** before rop: its layout sizes the FIFOs the partials go through. */
+static const struct comp_def *const lab_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_lab,
+	                                             &comp_rop };
 static const struct wire lab_wires[] = {
 	{ "warps", P_ATOMICS, "lab" }, { "gto", P_ATOMICS, "lab" }, { "lab", P_ATOMICS, "rop" },
 };
