@@ -134,10 +134,16 @@ static void evict(struct sink *k, struct lab_entry *e)
 {
 	const struct comp *c = k->c;
 	unsigned line_bytes = c->g->cfg.lab_line;
+	uint32_t first = e->line * line_bytes, last = first + line_bytes - 1;
 	for (unsigned times = c->g->cfg.lab_mutant == MUT_DOUBLE ? 2 : 1; times--;) {
 		/* one message per line: its address and the valid words */
 		k->n[CT_LINES]++;
 		k->n[CT_BYTES] += 8 + 4 * (unsigned)__builtin_popcount(e->mask);
+		if (!k->sv && first / c->g->cfg.line_bytes == last / c->g->cfg.line_bytes) {
+			/* counting, and the line lies in one partition */
+			k->need[gpu_partition_of(c->g, first)] += (unsigned)__builtin_popcount(e->mask);
+			continue;
+		}
 		for (unsigned w = 0; w < L(c)->wpl; w++) {
 			if (!(e->mask >> w & 1))
 				continue;
@@ -150,8 +156,9 @@ static void evict(struct sink *k, struct lab_entry *e)
 	}
 }
 
-/* Keep a set canonical: valid entries first, sorted by line (which way an
-** entry landed in is history the hardware's function does not depend on). */
+/* Make a set canonical: valid entries first, sorted by line (which way an
+** entry landed in is history the hardware's function does not depend on).
+** Within one access the set may be out of order; push() sorts at its end. */
 static void set_sort(const struct comp *c, uint8_t *base, unsigned set)
 {
 	size_t eb = L(c)->ebytes;
@@ -185,14 +192,13 @@ static void lab_take(struct sink *k, uint8_t *base, const struct atomic_entry *a
 	const struct comp *c = k->c;
 	const struct lab *lb = L(c);
 	unsigned line = a->addr / c->g->cfg.lab_line, w = a->addr % c->g->cfg.lab_line / 4, set = line % lb->sets;
-	struct lab_entry *e = NULL, *victim = NULL;
-	unsigned used = 0;
+	struct lab_entry *e = NULL, *victim = NULL, *free_way = NULL;
 	for (unsigned i = 0; i < lb->ways; i++) {
 		struct lab_entry *x = ent(c, base, set, i);
+		if (!x->mask && !free_way)
+			free_way = x;
 		if (x->mask && x->line == line)
 			e = x;
-		if (x->mask)
-			used++;
 		if (x->mask && (!victim || x->age > victim->age))
 			victim = x;
 	}
@@ -207,8 +213,8 @@ static void lab_take(struct sink *k, uint8_t *base, const struct atomic_entry *a
 	if (e) { /* op mismatch: the old partials go first */
 		age = e->age;
 		k->n[CT_MISMATCH]++;
-	} else if (used < lb->ways) { /* miss, a free way (allocate on write miss) */
-		e = ent(c, base, set, used);
+	} else if (free_way) { /* miss, a free way (allocate on write miss) */
+		e = free_way;
 		age = lb->ways;
 		k->n[CT_MISS]++;
 	} else { /* miss, set full: the LRU entry goes */
@@ -226,7 +232,6 @@ static void lab_take(struct sink *k, uint8_t *base, const struct atomic_entry *a
 	e->mask = 1u << w;
 	part(e)[w] = a->arg;
 	lru_touch(c, base, set, e, age);
-	set_sort(c, base, set);
 }
 
 /* {=== Port atomics: comm atomics into the LAB, the rest to the ROP ====== */
@@ -254,46 +259,42 @@ static void dry_run(const struct comp *c, const uint8_t *sv, unsigned w, uint32_
 	free(copy);
 }
 
-/* Fast path of room(): no lane of warp w's access evicts (each hits with
-** its op, or the distinct lines that miss fit their sets' free ways). */
-static int evicts_nothing(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
+/* Fast path of room(): an upper bound on what warp w's access can send.
+** Only entries of the sets its lanes touch can leave, each at most once,
+** plus what the access itself allocates (a word per lane). */
+static void send_bound(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, unsigned *need)
 {
 	const struct gpu *g = c->g;
 	const struct lab *lb = L(c);
-	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
 	uint8_t *base = sm_lab(c, sv, gpu_sm_of(g, w));
-	unsigned missed[32], nm = 0;
+	unsigned sets[32], ns = 0, L = g->cfg.lab_line;
 	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
 		if (!(m >> l & 1))
 			continue;
-		unsigned line = WARPS(c)->address(WC(c), sv, w, l) / g->cfg.lab_line, set = line % lb->sets, i, dup = 0;
-		for (i = 0; i < lb->ways && ent(c, base, set, i)->mask; i++)
-			if (ent(c, base, set, i)->line == line)
-				break;
-		if (i < lb->ways && ent(c, base, set, i)->mask) {
-			if (ent(c, base, set, i)->op != in->aop || ent(c, base, set, i)->type != in->type)
-				return 0; /* an op mismatch */
-			continue;
-		}
-		for (unsigned k = 0; k < nm; k++)
-			dup |= missed[k] == line;
+		uint32_t a = WARPS(c)->address(WC(c), sv, w, l);
+		unsigned set = a / L % lb->sets, dup = 0;
+		need[gpu_partition_of(g, a)]++;
+		for (unsigned k = 0; k < ns; k++)
+			dup |= sets[k] == set;
 		if (dup)
 			continue;
-		missed[nm++] = line;
-		unsigned want = 0;
-		for (unsigned k = 0; k < nm; k++)
-			want += missed[k] % lb->sets == set;
-		if (i + want > lb->ways) /* i: the set's valid entries */
-			return 0;
+		sets[ns++] = set;
+		for (unsigned i = 0; i < lb->ways; i++) {
+			struct lab_entry *e = ent(c, base, set, i);
+			for (unsigned x = 0; x < lb->wpl; x++)
+				if (e->mask >> x & 1)
+					need[gpu_partition_of(g, e->line * L + 4 * x)]++;
+		}
 	}
-	return 1;
 }
 
 static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 {
 	if (!is_comm(c, sv, w))
 		return ROP(c)->room(RC(c), sv, w, m);
-	if (evicts_nothing(c, sv, w, m))
+	unsigned bound[8] = { 0 };
+	send_bound(c, sv, w, m, bound);
+	if (ROP(c)->room_sent(RC(c), sv, gpu_sm_of(c->g, w), bound))
 		return 1;
 	/* what the lanes would evict must fit the FIFOs */
 	struct sink k = { .c = c, .sm = gpu_sm_of(c->g, w) };
@@ -338,11 +339,14 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 		return ROP(c)->push(RC(c), sv, w, m);
 	unsigned sm = gpu_sm_of(g, w);
 	struct sink k = { .c = c, .sv = sv, .sm = sm };
+	uint8_t *base = sm_lab(c, sv, sm);
 	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
 		if (m >> l & 1) {
 			struct atomic_entry a = atomic_entry_of(c, sv, w, l, in);
-			lab_take(&k, sm_lab(c, sv, sm), &a);
+			lab_take(&k, base, &a);
 		}
+	for (unsigned set = 0; set < L(c)->sets; set++)
+		set_sort(c, base, set);
 	return PUSH_DONE; /* the instruction completes at the LAB */
 }
 
@@ -447,7 +451,7 @@ static const struct param_def params[] = {
 	{ "lab_ways", 8, 1, 255, NULL, GP(lab_ways), "LAB associativity (a LAB smaller than this is one fully associative set)" },
 	{ "lab_line", 128, 4, 128, NULL, GP(lab_line), "LAB line bytes (a power of two; one partial per 4-byte word)" },
 	{ "lab_mutant", 0, 0, 2, "none|lose|double", GP(lab_mutant), "planted bug for testing LAB-1: lose (a victim's partials are dropped) or double (sent twice)" },
-	{ "lat_lab", 28, 1, 10000, NULL, GP(lat_lab), "cycles a LAB takes to send one flushed entry (an L1 access)" },
+	{ "lat_lab", 1, 1, 10000, NULL, GP(lat_lab), "cycles a flush occupies the SM's LAB per entry (pipelined L1 reads: 1)" },
 };
 
 /* lab_size = inf: the lines the kernel's red.comm can reach (all global

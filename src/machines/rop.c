@@ -245,12 +245,13 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	atomic_entry_perform(c, sv, &head);
 	unsigned w = head.warp;
 	if (w == AE_LAB) {
-		/* the SM's last partial in flight: its fences may pass */
-		unsigned sm = head.lane;
-		if (!in_flight(c, sv, sm, NULL, 0))
-			for (unsigned v = 0; v < g->nwarps; v++)
-				if (gpu_sm_of(g, v) == sm && WARPS(c)->waiting(WC(c), sv, v))
-					WARPS(c)->resume(WC(c), sv, v);
+		/* the SM's last partial in flight: its fences may pass (scan the
+		** FIFOs only when a warp of the SM waits) */
+		unsigned sm = head.lane, last = UINT32_MAX;
+		for (unsigned v = 0; v < g->nwarps; v++)
+			if (gpu_sm_of(g, v) == sm && WARPS(c)->waiting(WC(c), sv, v) &&
+			    (last != UINT32_MAX ? last : (last = !in_flight(c, sv, sm, NULL, 0))))
+				WARPS(c)->resume(WC(c), sv, v);
 		return;
 	}
 	if (!--gpu_warp(g, sv, w)->pending && WARPS(c)->waiting(WC(c), sv, w))
