@@ -40,7 +40,9 @@
 ** and a tag (u8): 0 no comm op yet, 1 + op*4 + type the one integer comm
 ** op seen, TAG_OFF not checked (fp32, mixed ops, an unlabelled atomic).
 ** B is what the word would hold had every comm lane so far been performed
-** at the L2 when it issued.  No ghost when lab_size = 0.
+** at the L2 when it issued.  No ghost when lab_size = 0.  The warps' loads
+** and stores pass through lab (port mem) so that a plain store to such a
+** word (a commutative race) takes it out of the check.
 **
 ** Invariants:
 **   LAB-1 conservation (notes B.4 L2): for every word with one integer comm
@@ -380,6 +382,40 @@ static void count_push(const struct comp *c, const uint8_t *sv, unsigned w, uint
 }
 
 static const struct port_atomics atomics_ops = { room, push, owed, timing_push, NULL, NULL, NULL, NULL, count_push };
+
+/* }=== */
+
+/* {=== Port mem: the warps' plain accesses pass through ================== */
+
+/* Loads and stores never look into the LAB (III-B); a store to a word with
+** comm partials (a commutative race) only takes the word out of LAB-1. */
+static long word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
+                 int *fault)
+{
+	return MEM(c)->word(MC(c), sv, sp, cta, sym, addr, fault);
+}
+
+static uint32_t load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long w)
+{
+	return MEM(c)->load(MC(c), sv, sp, cta, w);
+}
+
+static void store(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long w, uint32_t v)
+{
+	if (sp == SP_GLOBAL && c->g->cfg.lab_size && ghost_tag(c, sv)[w]) {
+		ghost_tag(c, sv)[w] = TAG_OFF;
+		ghost_b(c, sv)[w] = 0;
+	}
+	MEM(c)->store(MC(c), sv, sp, cta, w, v);
+}
+
+static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long w, enum atom_op op,
+                    enum vtype t, uint32_t a, uint32_t b)
+{
+	return MEM(c)->rmw(MC(c), sv, sp, cta, w, op, t, a, b); /* shared atomics */
+}
+
+static const struct port_mem mem_ops = { word, load, store, rmw };
 
 /* }=== */
 
@@ -725,14 +761,17 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 static const void *port(const struct comp *c, enum port p)
 {
 	(void)c;
-	return p == P_ATOMICS ? (const void *)&atomics_ops : p == P_ORDER ? (const void *)&order_ops : NULL;
+	return p == P_ATOMICS ? (const void *)&atomics_ops
+	       : p == P_ORDER ? (const void *)&order_ops
+	       : p == P_MEM   ? (const void *)&mem_ops
+	                      : NULL;
 }
 
 const struct comp_def comp_lab = {
 	.name = "lab", .desc = "per-SM local atomic buffers combining red.comm before the L2 (LAB)",
 	.params = params, .nparams = sizeof params / sizeof params[0],
-	.provides = PORT(P_ATOMICS) | PORT(P_ORDER), .requires = PORT(P_MEM) | PORT(P_WARPS) | PORT(P_ATOMICS),
-	.kinds = kinds, .nkinds = 1, .port_writes = SELF | PORT(P_ATOMICS) | PORT(P_WARPS),
+	.provides = PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_MEM), .requires = PORT(P_MEM) | PORT(P_WARPS) | PORT(P_ATOMICS),
+	.kinds = kinds, .nkinds = 1, .port_writes = SELF | PORT(P_ATOMICS) | PORT(P_WARPS) | PORT(P_MEM),
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .port = port,
 	.counters = counters, .ncounters = sizeof counters / sizeof counters[0], .count = count,

@@ -39,8 +39,9 @@ static const struct comp_def *const lab_comps[] = { &comp_mem, &comp_warps, &com
 	                                             &comp_rop };
 static const struct wire lab_wires[] = {
 	{ "warps", P_ATOMICS, "lab" }, { "gto", P_ATOMICS, "lab" }, { "lab", P_ATOMICS, "rop" },
+	{ "warps", P_MEM, "lab" },     { "lab", P_MEM, "mem" },     { "rop", P_MEM, "mem" },
 };
-static const struct wiring lab = { lab_comps, 6, lab_wires, 3, NULL, 0 };
+static const struct wiring lab = { lab_comps, 6, lab_wires, 6, NULL, 0 };
 
 static const struct machine_def machines[] = {
 	{ "baseline",
