@@ -7,7 +7,7 @@
 # reorder; bad .comm uses are input errors.
 . "$srcdir/t/lib.sh"
 D="$SPECS/lab"
-plan 37
+plan 42
 v() { spec=$1; shift; verdict "$D/$spec.gpu" "$@"; } # v SPEC WANT OPTIONS...
 counts() { # counts SPEC OPTIONS...: "states N transitions T"
 	spec=$1; shift
@@ -59,6 +59,23 @@ like "$T/out" "lab_size +8 +0\.\.inf" "gpumc list: lab_size 0..inf, default 8"
 printf 'name "s"\nmachine lab\nset threads_per_warp = 1\nglobal .u32 x = 0\nkernel\n    red.comm.global.add.u32 [x], 1\n    st.global.u32 [x], 5\n    exit\nend\ncheck forall x == 6\nexpect pass\n' > "$T/store.gpu"
 run "$GPUMC" check --check-model "$T/store.gpu"
 is "$rc" 0 "red.comm then a plain store: x = 6 (the LAB's add lands after the store), no LAB-1 report"
+# the commutative-race detector (notes B.4 L5) names both accesses
+race() { # race NAME KERNEL-LINES...: a 2-warp, 1-lane kernel checked for comm_race_free
+	name=$1; shift
+	{ printf 'name "%s"\nmachine lab\nset warps_per_cta = 2\nset threads_per_warp = 1\nglobal .u32 x = 0\nglobal .u32 y = 0\nkernel\n    .reg .u32 %%r<1>\n    .reg .pred %%p<1>\n    setp.eq.u32 %%p0, %%warpid, 1\n' "$name"
+	  for l in "$@"; do printf '    %s\n' "$l"; done
+	  printf '    exit\nend\ncheck comm_race_free\n'; } > "$T/$name.gpu"
+	run "$GPUMC" check "$T/$name.gpu"
+}
+race mixed "@%p0 red.comm.global.add.u32 [x], 2" "@!%p0 red.comm.global.max.u32 [x], 10"
+like "$T/out" "commutative race on \[0x0\]: .*red.comm.global.(add|max).* and .*red.comm.global.(max|add)" "mixed comm ops on one word: both red.comm named"
+race unlabelled "@%p0 atom.global.add.u32 %r0, [x], 1" "@!%p0 red.comm.global.add.u32 [x], 1"
+like "$T/out" "commutative race on \[0x0\]: (.*atom.global.add.*warp 1, pc 1.* and .*red.comm.*warp 0, pc 2|.*red.comm.*warp 0, pc 2.* and .*atom.global.add.*warp 1, pc 1)" "an unlabelled atomic and a red.comm, both named"
+race coenabled "@%p0 ld.global.u32 %r0, [x]" "@!%p0 red.comm.global.add.u32 [x], 1"
+like "$T/out" "VIOLATED: comm_race_free: commutative race on \[0x0\]" "a plain load and a red.comm of another warp"
+race clean "@%p0 ld.global.u32 %r0, [y]" "@!%p0 red.comm.global.add.u32 [x], 1"
+is "$rc" 0 "a plain load of another word: no race"
+v L-T6-race "fail comm_race_free" -D lab_size=0
 # input errors
 printf 'name "x"\nmachine lab\nglobal .u32 x = 0\nkernel\n    .reg .u32 %%r<1>\n    atom.comm.global.add.u32 %%r0, [x], 1\n    exit\nend\ncheck forall x == 1\nexpect pass\n' > "$T/atom.gpu"
 run "$GPUMC" check "$T/atom.gpu"

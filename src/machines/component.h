@@ -127,6 +127,8 @@ struct comp_def {
 	int (*rewrite)(struct gpu *g, struct strbuf *err);
 	/* The function table of a provided port. */
 	const void *(*port)(const struct comp *c, enum port p);
+	/* Optional: a commutative race (check comm_race_free), as model.h. */
+	int (*comm_race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 };
 
 /* An instance in a composed machine. */

@@ -77,6 +77,7 @@ struct gpu {
 	unsigned *sched_warps, *sched_first, *warp_idx;
 	uint8_t *pc_atomic;     /* per instruction: a global atom/red?          */
 	struct program *own;    /* the kernel rewritten by a component          */
+	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
 };
 
 /* Warp w's record and its parts. */

@@ -91,7 +91,14 @@ struct lab {
 	size_t ebytes;            /* an entry and its partials */
 	size_t smbytes;           /* one SM's LAB */
 	size_t ghost;             /* offset of B[], then tags */
+	size_t race;              /* offset of the race records (comm_race) */
 	unsigned words;           /* global words */
+};
+
+/* check comm_race_free: per global word, the first red.comm and the first
+** unlabelled atomic that touched it in this kernel (warp + 1, 0: none). */
+struct race_rec {
+	uint16_t warp1, pc;
 };
 #define L(c) ((const struct lab *)(c)->priv)
 
@@ -114,6 +121,19 @@ static uint32_t *ghost_b(const struct comp *c, const uint8_t *sv)
 static uint8_t *ghost_tag(const struct comp *c, const uint8_t *sv)
 {
 	return (uint8_t *)(sv + c->off + L(c)->ghost + 4 * (size_t)L(c)->words);
+}
+
+static struct race_rec *race_comm(const struct comp *c, const uint8_t *sv)
+{
+	return (struct race_rec *)(sv + c->off + L(c)->race);
+}
+static struct race_rec *race_other(const struct comp *c, const uint8_t *sv)
+{
+	return race_comm(c, sv) + L(c)->words;
+}
+static uint8_t *race_tag(const struct comp *c, const uint8_t *sv)
+{
+	return (uint8_t *)(race_other(c, sv) + L(c)->words);
 }
 
 static int combinable(unsigned op)
@@ -323,11 +343,31 @@ static void ghost_take(const struct comp *c, uint8_t *sv, const struct atomic_en
 	*b = alu_atomic(a->op, a->type, *b, a->arg, 0);
 }
 
+/* check comm_race_free: remember the first red.comm and the first
+** unlabelled atomic on each word warp w's lanes m touch. */
+static void race_record(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in)
+{
+	unsigned pc = gpu_pc(c->g, sv, w);
+	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
+		unsigned x = WARPS(c)->address(WC(c), sv, w, l) / 4;
+		if (!(m >> l & 1) || x >= L(c)->words)
+			continue;
+		struct race_rec *r = in->comm ? &race_comm(c, sv)[x] : &race_other(c, sv)[x];
+		if (r->warp1)
+			continue;
+		*r = (struct race_rec){ (uint16_t)(w + 1), (uint16_t)pc };
+		if (in->comm)
+			race_tag(c, sv)[x] = (uint8_t)(1 + in->aop * 4 + in->type);
+	}
+}
+
 static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 {
 	const struct gpu *g = c->g;
 	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
 	int comm = is_comm(c, sv, w);
+	if (g->comm_race)
+		race_record(c, sv, w, m, in);
 	if (g->cfg.lab_size) {
 		if (atomic_entry_check(c, sv, w, m, in))
 			return PUSH_DONE; /* the warp faulted */
@@ -526,8 +566,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	lb->words = g->prog->global_words;
 	lb->wpl = cf->lab_line / 4;
 	lb->ebytes = sizeof(struct lab_entry) + 4 * (size_t)lb->wpl;
+	/* the race records (only when the spec checks comm_race_free) */
+	size_t race = g->comm_race ? (2 * sizeof(struct race_rec) + 1) * (size_t)lb->words : 0;
 	if (!cf->lab_size)
-		return 0;
+		return (long)((race + 3) & ~(size_t)3);
 	if (cf->lab_size == PARAM_INF) { /* a way for every line: never full */
 		lb->sets = 1;
 		lb->ways = comm_lines(g);
@@ -563,7 +605,8 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	c->max_actions = cf->sms;
 	c->units[0] = (struct pool_req){ "lab", cf->sms };
 	c->subjects[0] = (struct pool_req){ "lab", cf->sms };
-	return (long)((lb->ghost + 5 * (size_t)lb->words + 3) & ~(size_t)3);
+	lb->race = (lb->ghost + 5 * (size_t)lb->words + 3) & ~(size_t)3;
+	return (long)((lb->race + race + 3) & ~(size_t)3);
 }
 
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -758,6 +801,83 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 	comp_count(c, ct, CT_FLUSH, 1);
 }
 
+/* {=== check comm_race_free (notes B.4 L5) ============================== */
+
+/* What warp w is about to do to global memory (0: nothing): 1 a plain
+** access or an unlabelled atomic, 2 a red.comm. */
+static int race_kind(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr **in)
+{
+	const struct gpu *g = c->g;
+	unsigned pc = gpu_pc(g, sv, w);
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || pc >= (unsigned)g->prog->nins)
+		return 0;
+	*in = &g->prog->ins[pc];
+	enum opcode op = (*in)->op;
+	if ((*in)->space != SP_GLOBAL || (op != OP_LD && op != OP_ST && op != OP_ATOM && op != OP_RED))
+		return 0;
+	return (*in)->comm ? 2 : 1;
+}
+
+static void race_name(const struct comp *c, struct strbuf *why, unsigned w, unsigned pc)
+{
+	const struct instr *in = &c->g->prog->ins[pc];
+	sb_printf(why, "%s (warp %u, pc %u, line %d)", in->text, w, pc, in->line);
+}
+
+static int race_report(const struct comp *c, struct strbuf *why, unsigned x, unsigned w1, unsigned pc1, unsigned w2,
+                       unsigned pc2)
+{
+	sb_printf(why, "commutative race on [0x%x]: ", x * 4);
+	race_name(c, why, w1, pc1);
+	sb_puts(why, " and ");
+	race_name(c, why, w2, pc2);
+	return 1;
+}
+
+/* A warp about to access a word that a red.comm of this kernel touched
+** (or about to red.comm a word an unlabelled atomic or another op
+** touched), or a red.comm and such an access enabled together.  A plain
+** access ordered before every red.comm of its word is not seen. */
+static int comm_race(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	const struct race_rec *rc = race_comm(c, sv), *ro = race_other(c, sv);
+	const uint8_t *tag = race_tag(c, sv);
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		const struct instr *in;
+		int k = race_kind(c, sv, w, &in);
+		if (!k)
+			continue;
+		unsigned pc = gpu_pc(g, sv, w);
+		uint32_t m = WARPS(c)->exec_mask(WC(c), sv, w);
+		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
+			unsigned x = WARPS(c)->address(WC(c), sv, w, l) / 4;
+			if (!(m >> l & 1) || x >= L(c)->words)
+				continue;
+			if (k == 1 && rc[x].warp1)
+				return race_report(c, why, x, rc[x].warp1 - 1u, rc[x].pc, w, pc);
+			if (k == 1)
+				continue;
+			if (rc[x].warp1 && tag[x] != 1 + in->aop * 4 + in->type)
+				return race_report(c, why, x, rc[x].warp1 - 1u, rc[x].pc, w, pc);
+			if (ro[x].warp1)
+				return race_report(c, why, x, ro[x].warp1 - 1u, ro[x].pc, w, pc);
+			for (unsigned v = 0; v < g->nwarps; v++) {
+				const struct instr *iv;
+				if (v == w || race_kind(c, sv, v, &iv) != 1)
+					continue;
+				uint32_t mv = WARPS(c)->exec_mask(WC(c), sv, v);
+				for (unsigned lv = 0; lv < g->cfg.threads_per_warp; lv++)
+					if (mv >> lv & 1 && WARPS(c)->address(WC(c), sv, v, lv) / 4 == x)
+						return race_report(c, why, x, w, pc, v, gpu_pc(g, sv, v));
+			}
+		}
+	}
+	return 0;
+}
+
+/* }=== */
+
 static const void *port(const struct comp *c, enum port p)
 {
 	(void)c;
@@ -775,6 +895,7 @@ const struct comp_def comp_lab = {
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .port = port,
 	.counters = counters, .ncounters = sizeof counters / sizeof counters[0], .count = count,
+	.comm_race = comm_race,
 };
 
 /* }=== */

@@ -836,7 +836,7 @@ static void parse_check(struct parser *P)
 			expr_free(e);
 			accept(P, ",");
 		}
-	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT) {
+	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT && kind != P_COMM_RACE) {
 		sp.p.cond = cond_parse(&P->lx, NULL); /* names resolve against the machine */
 		if (!sp.p.cond) {
 			recover(P);
