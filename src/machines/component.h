@@ -250,6 +250,12 @@ static inline const void *port_ops(const struct comp *c, enum port p)
 	return c->req[p][0].ops;
 }
 
+/* A component that wraps port mem (persist, lab) forwards what it leaves
+** alone to the mem it requires (memory.c). */
+long mem_fwd_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
+                  int *fault);
+uint32_t mem_fwd_load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long word);
+
 /* Counter i of a component. */
 static inline void comp_count(const struct comp *c, uint64_t *ct, unsigned i, uint64_t n)
 {

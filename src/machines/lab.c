@@ -429,17 +429,6 @@ static const struct port_atomics atomics_ops = { room, push, owed, timing_push, 
 
 /* Loads and stores never look into the LAB (III-B); a store to a word with
 ** comm partials (a commutative race) only takes the word out of LAB-1. */
-static long word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
-                 int *fault)
-{
-	return MEM(c)->word(MC(c), sv, sp, cta, sym, addr, fault);
-}
-
-static uint32_t load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long w)
-{
-	return MEM(c)->load(MC(c), sv, sp, cta, w);
-}
-
 static void store(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long w, uint32_t v)
 {
 	if (sp == SP_GLOBAL && c->g->cfg.lab_size && ghost_tag(c, sv)[w]) {
@@ -455,7 +444,7 @@ static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned c
 	return MEM(c)->rmw(MC(c), sv, sp, cta, w, op, t, a, b); /* shared atomics */
 }
 
-static const struct port_mem mem_ops = { word, load, store, rmw };
+static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, store, rmw };
 
 /* }=== */
 
@@ -612,12 +601,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
-	(void)before;
-	(void)nb;
-	(void)timed;
-	unsigned n = 0;
+	(void)before, (void)nb, (void)timed;
 	if (!c->g->cfg.lab_size)
 		return 0;
+	unsigned n = 0;
 	for (unsigned sm = 0; sm < c->g->cfg.sms; sm++) {
 		unsigned set;
 		struct lab_entry *e = first_valid(c, sv, sm, &set);
