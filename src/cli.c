@@ -323,6 +323,9 @@ static int bind_props(struct job *j, struct diag *d)
 			diag_at(d, s->path, sp->line, sp->col,
 			        "'%s' needs a machine with a persistence domain (machine persist), not '%s'",
 			        prop_kind_name(p->kind), m->name);
+		else if (p->kind == P_COMM_RACE && !m->comm_race)
+			diag_at(d, s->path, sp->line, sp->col, "'comm_race_free' needs a machine that knows red.comm (machine lab), not '%s'",
+			        m->name);
 		else if (p->kind == P_IDEMPOTENT && (!m->idempotent || !m->reexecute))
 			diag_at(d, s->path, sp->line, sp->col, "'idempotent' needs a machine that can re-execute its kernel, not '%s'",
 			        m->name);

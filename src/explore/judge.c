@@ -13,7 +13,7 @@ struct judge {
 	const struct property *props;
 	unsigned n;
 	int keep_going;
-	int invariants;           /* some property is an invariant */
+	int invariants;           /* some property is an invariant or comm_race_free */
 	struct sideset **results; /* deterministic: distinct results seen, per property */
 	uint8_t *witnessed;       /* exists: a witness was seen, per property */
 	uint32_t *obuf;           /* one result */
@@ -37,7 +37,7 @@ struct judge *judge_new(const struct model *m, const struct property *props, uns
 	j->witnessed = xcalloc(n ? n : 1, 1);
 	unsigned maxl = 0;
 	for (unsigned k = 0; k < n; k++) {
-		j->invariants |= props[k].kind == P_INVARIANT;
+		j->invariants |= props[k].kind == P_INVARIANT || props[k].kind == P_COMM_RACE;
 		if (props[k].kind == P_DETERMINISTIC || props[k].kind == P_REFINES || props[k].kind == P_EQUALS) {
 			j->results[k] = ss_new();
 			if (props[k].nlocs > maxl)
@@ -231,10 +231,19 @@ int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
 		hit(j, v, -1, P_FAULT, "the machine faulted%s", "");
 		return 1;
 	}
-	for (unsigned k = 0; k < j->n && j->invariants; k++)
+	for (unsigned k = 0; k < j->n && j->invariants; k++) {
 		if (j->props[k].kind == P_INVARIANT && !expr_eval(j->props[k].cond, m, sv) &&
 		    hit(j, v, (int)k, P_INVARIANT, "a reachable state violates the invariant%s", ""))
 			return 1;
+		if (j->props[k].kind == P_COMM_RACE && m->comm_race) {
+			struct strbuf r;
+			sb_init(&r);
+			int stop = m->comm_race(m, sv, &r) && hit(j, v, (int)k, P_COMM_RACE, "%s", sb_str(&r));
+			sb_free(&r);
+			if (stop)
+				return 1;
+		}
+	}
 	if (v->status == MS_TERMINAL)
 		final(j, sv, v);
 	return v->violated;

@@ -164,6 +164,9 @@ struct model {
 	** (0, or 1 with why); action a taken in `before` wrote only what its
 	** kind declared, giving `after`. */
 	int (*check_state)(const struct model *m, const uint8_t *sv, struct strbuf *why);
+	/* Optional (machine lab): a commutative race in sv?  1 with both
+	** accesses in why.  Recording starts when the spec asks for it. */
+	int (*comm_race)(const struct model *m, const uint8_t *sv, struct strbuf *why);
 	int (*check_step)(const struct model *m, const uint8_t *before, const struct action *a,
 	                  const uint8_t *after, struct strbuf *why);
 

@@ -81,6 +81,7 @@ struct instr {
 	enum scope scope;     /* membar                             */
 	enum cache_op cache;  /* ld/st                              */
 	int vol;              /* ld/st.volatile                     */
+	int comm;             /* red.comm: commutative (LAB)        */
 	int pred, pred_neg;   /* guard @%p / @!%p; pred < 0: none   */
 	int dst;              /* destination register, -1 none     */
 	struct operand src[3];

@@ -93,7 +93,7 @@ const char *ptx_litmus_ops(void)
 
 enum modclass {
 	MC_TYPE, MC_TYPE64, MC_SPACE, MC_CACHE, MC_VOLATILE, MC_SEM, MC_SCOPE,
-	MC_CMP, MC_AOP, MC_ROUND, MC_HALF, MC_SYNC, MC_WIDTH, MC_NOT_SUPPORTED
+	MC_CMP, MC_AOP, MC_ROUND, MC_HALF, MC_SYNC, MC_WIDTH, MC_COMM, MC_NOT_SUPPORTED
 };
 
 /* How a class is named in "... is only valid on ..." messages. */
@@ -101,7 +101,7 @@ static const char *const class_name[] = {
 	"a type", "a 64-bit type", "a state space", "a cache operator", "'.volatile'",
 	"a memory-ordering modifier", "a scope", "a comparison modifier",
 	"an atomic operation modifier", "a rounding modifier", "'.lo'", "a barrier modifier",
-	"a sub-word store type"
+	"a sub-word store type", "'.comm'"
 };
 
 #define TYPED (~(B(OP_BRA) | B(OP_BAR) | B(OP_MEMBAR) | B(OP_EXIT) | B(OP_NOP)))
@@ -177,6 +177,8 @@ static const struct moddef {
 	{ "sync", MC_SYNC, 0, B(OP_BAR), NULL },
 	{ "aligned", MC_SYNC, 0, B(OP_BAR), NULL },
 	{ "uni", MC_SYNC, 0, B(OP_BRA), NULL },
+	/* LAB's memory_order_comm: a commutative atomic the LAB may combine */
+	{ "comm", MC_COMM, 1, B(OP_ATOM) | B(OP_RED), NULL },
 };
 enum { NMODS = sizeof mods / sizeof mods[0] };
 
@@ -388,6 +390,7 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 		case MC_CMP: out->cmp = (enum cmp_op)md->val; have_cmp = 1; break;
 		case MC_AOP: out->aop = (enum atom_op)md->val; have_aop = 1; break;
 		case MC_ROUND: out->rni = md->val; break;
+		case MC_COMM: out->comm = 1; break;
 		default: break; /* accepted, no effect on any machine */
 		}
 	}
@@ -413,6 +416,15 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 			return fail(msg, n, "%s on .f32 supports add, min, max and exch only", o->name);
 		if (o->op == OP_RED && (out->aop == AT_EXCH || out->aop == AT_CAS))
 			return fail(msg, n, "red cannot do %s: use atom", out->aop == AT_CAS ? "cas" : "exch");
+		if (out->comm && d == PTX_LITMUS)
+			return fail(msg, n, "'.comm' is for kernel specs (the LAB machine), not litmus tests");
+		/* LAB combines only ops whose partials regroup (exch, cas and the
+		** wrapping inc/dec do not), and completes them at the LAB with no
+		** old value to return (LAB III-B) */
+		if (out->comm && (out->aop == AT_EXCH || out->aop == AT_CAS || out->aop == AT_INC || out->aop == AT_DEC))
+			return fail(msg, n, "'.comm' needs a combinable operation (add, min, max, and, or, xor)");
+		if (out->comm && o->op == OP_ATOM)
+			return fail(msg, n, "'.comm' atomics return no value (memory_order_comm): use red.comm");
 	}
 	return 0;
 }

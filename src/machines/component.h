@@ -13,7 +13,8 @@
 **
 ** Ports:
 **   mem      word, load, store, rmw (SC memory; persist wraps it)
-**   atomics  room, push, owed, timing_push (ROP; DAB buffers)
+**   atomics  room, push, owed, timing_push (ROP; DAB buffers; LAB), and
+**            room_sent, send, in_flight for a LAB's own partials (ROP)
 **   order    clear(w, op): may warp w pass a fence-like instruction?
 **            (several providers: the warp passes when all agree)
 **   gate     may_issue(w) (several providers: persist's launch and l2wb)
@@ -39,6 +40,7 @@
 #include "machines/gpu.h"
 #include "machines/registry.h"
 
+struct atomic_entry;
 struct comp;
 struct strbuf;
 
@@ -130,6 +132,8 @@ struct comp_def {
 	int (*rewrite)(struct gpu *g, struct strbuf *err);
 	/* The function table of a provided port. */
 	const void *(*port)(const struct comp *c, enum port p);
+	/* Optional: a commutative race (check comm_race_free), as model.h. */
+	int (*comm_race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 };
 
 /* An instance in a composed machine. */
@@ -179,6 +183,21 @@ struct port_atomics {
 	/* Concrete mode: what the push of warp w's atomic makes ready. */
 	void (*timing_push)(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
 	                    uint64_t (*rnd)(void *), void *rng);
+	/* Partials a LAB sends on its own (lab.c; NULL where not provided):
+	** may SM sm send need[p] entries to each partition p now; send e
+	** (its warp AE_LAB, no warp waits for it); copy up to max of SM sm's
+	** sent entries still in flight to out (may be NULL) and return how
+	** many there are.  When the last of them is performed the provider
+	** resumes the SM's waiting warps (a fence waits for them). */
+	int (*room_sent)(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need);
+	void (*send)(const struct comp *c, uint8_t *sv, unsigned sm, const struct atomic_entry *e);
+	unsigned (*in_flight)(const struct comp *c, const uint8_t *sv, unsigned sm, struct atomic_entry *out,
+	                      unsigned max);
+	/* Concrete mode: what sending need[p] entries from SM sm makes ready. */
+	void (*timing_send)(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need, struct timing *t,
+	                    uint64_t (*rnd)(void *), void *rng);
+	/* Statistics of warp w's push (NULL: none beyond the provider's own). */
+	void (*count_push)(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct);
 };
 
 struct port_order {
@@ -271,6 +290,12 @@ static inline const void *port_ops(const struct comp *c, enum port p)
 	return c->req[p][0].ops;
 }
 
+/* A component that wraps port mem (persist, lab) forwards what it leaves
+** alone to the mem it requires (memory.c). */
+long mem_fwd_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
+                  int *fault);
+uint32_t mem_fwd_load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long word);
+
 /* Counter i of a component. */
 static inline void comp_count(const struct comp *c, uint64_t *ct, unsigned i, uint64_t n)
 {
@@ -285,7 +310,7 @@ unsigned compose_kind_flags(const struct model *m, unsigned kind);
 
 /* Component descriptors (one file each). */
 extern const struct comp_def comp_mem, comp_warps, comp_gto, comp_barrier, comp_rop, comp_dab_sched, comp_dab,
-	comp_persist;
+	comp_persist, comp_lab;
 extern const struct comp_def comp_gpudet, comp_sbuf, comp_zbuffer;
 
 /* A wiring row: components in enabled() order, and port bindings. */

@@ -308,6 +308,15 @@ static unsigned m_default_obs(const struct model *m, int *locs, unsigned max)
 
 /* }=== */
 
+static int m_comm_race(const struct model *m, const uint8_t *sv, struct strbuf *why)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->comm_race && x->comps[i].def->comm_race(&x->comps[i], sv, why))
+			return 1;
+	return 0;
+}
+
 /* {=== --check-model ===================================================== */
 
 static int m_check_state(const struct model *m, const uint8_t *sv, struct strbuf *why)
@@ -542,6 +551,8 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->destroy = m_destroy;
 	g->prog = &s->prog;
 	g->path = s->path;
+	for (int k = 0; k < s->nprops; k++)
+		g->comm_race |= s->props[k].p.kind == P_COMM_RACE;
 	if (params_apply(md, s, &g->cfg, d))
 		goto fail;
 	x->ncomps = wr->ncomps;
@@ -635,6 +646,9 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->still_enabled = m_still_enabled;
 	m->tick = m_tick;
 	m->check_state = m_check_state;
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->comm_race)
+			m->comm_race = m_comm_race;
 	m->check_step = m_check_step;
 	if (x->crash) {
 		m->durable_size = m->sv_size;

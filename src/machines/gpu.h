@@ -43,6 +43,9 @@ struct gpu_cfg {
 	unsigned sched_rule, buffer_level, entries, fusion, coalesce, offset_flush, flush;
 	unsigned lat_flush;
 	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
+	unsigned icnt_order; /* 0 FIFO per SM and partition, 1 any order (rop.c) */
+	/* LAB (lab.c) */
+	unsigned lab_size, lab_ways, lab_line, lab_mutant, lat_lab;
 	/* persistency (persist.c) */
 	unsigned wpq_durable, lat_nvm_write, pm_model, scope;
 	unsigned memory; /* 0 SC (memory.c), 1 ics13, 2 ics13-fixed (weakmem.c) */
@@ -76,6 +79,7 @@ struct gpu {
 	unsigned *sched_warps, *sched_first, *warp_idx;
 	uint8_t *pc_atomic;     /* per instruction: a global atom/red?          */
 	struct program *own;    /* the kernel rewritten by a component          */
+	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
 };
 
 /* Warp w's record and its parts. */

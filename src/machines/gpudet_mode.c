@@ -442,7 +442,7 @@ static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, str
 	(void)rng;
 }
 
-static const struct port_atomics atomics_ops = { room, push, owed, timing_push };
+static const struct port_atomics atomics_ops = { .room = room, .push = push, .owed = owed, .timing_push = timing_push };
 
 static const void *port(const struct comp *c, enum port p)
 {

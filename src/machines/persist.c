@@ -307,17 +307,6 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 
 /* {=== The mem port: the inner memory, and a dirty L2 word per store ==== */
 
-static long m_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
-                   int *fault)
-{
-	return INNER(c)->word(IC(c), sv, sp, cta, sym, addr, fault);
-}
-
-static uint32_t m_load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long word)
-{
-	return INNER(c)->load(IC(c), sv, sp, cta, word);
-}
-
 static void m_store(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, uint32_t v)
 {
 	INNER(c)->store(IC(c), sv, sp, cta, word, v);
@@ -734,7 +723,7 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 	return 0;
 }
 
-static const struct port_mem mem_ops = { m_word, m_load, m_store, m_rmw };
+static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, m_store, m_rmw };
 static const struct port_order order_ops = { clear };
 static const struct port_pm pm_ops = { pm_op, timing_issue };
 static const struct port_gate gate_ops = { may_issue };

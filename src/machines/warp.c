@@ -469,7 +469,13 @@ static void count_issue(const struct comp *c, const uint8_t *sv, unsigned w, uin
 	case OP_LD: comp_count(c, ct, CT_LD, 1); break;
 	case OP_ST: comp_count(c, ct, CT_ST, 1); break;
 	case OP_ATOM:
-	case OP_RED: comp_count(c, ct, CT_ATOM_ISSUE, 1); break;
+	case OP_RED: {
+		comp_count(c, ct, CT_ATOM_ISSUE, 1);
+		const struct bind *b = REQ(c, P_ATOMICS);
+		if (in->space == SP_GLOBAL && ((const struct port_atomics *)b->ops)->count_push)
+			((const struct port_atomics *)b->ops)->count_push(b->c, sv, w, ct);
+		break;
+	}
 	case OP_BAR: comp_count(c, ct, CT_BAR, 1); break;
 	case OP_BRA: {
 		comp_count(c, ct, CT_BRANCH, 1);

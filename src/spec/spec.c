@@ -563,6 +563,7 @@ static int parse_instr(struct parser *P, struct instr *in)
 	in->scope = pi.scope;
 	in->cache = pi.cache;
 	in->vol = pi.vol;
+	in->comm = pi.comm;
 	in->wt = pi.cache == CO_WT;
 	in->width = pi.width;
 	in->dst = -1;
@@ -836,7 +837,7 @@ static void parse_check(struct parser *P)
 			expr_free(e);
 			accept(P, ",");
 		}
-	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT) {
+	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT && kind != P_COMM_RACE) {
 		sp.p.cond = cond_parse(&P->lx, NULL); /* names resolve against the machine */
 		if (!sp.p.cond) {
 			recover(P);
