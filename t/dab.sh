@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 74
+plan 116
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -71,25 +71,36 @@ c S1-atomic-order "states 29 transitions 39" -D scheduler=gtar
 c S1-atomic-order "states 32 transitions 45" -D scheduler=gwat
 c S2-blocked-atomic "states 26 transitions 25" -D scheduler=srr
 # S3: SRR skips a warp blocked at bar.sync (§IV-C1); one path under SRR:
-# warp 0 issues 5 instructions, warp 1 7, then one flush of the fused entry
-# and one drain
-for s in srr gtrr gtar gwat gto; do v S3-barrier-skip pass -D scheduler=$s; done
-c S3-barrier-skip "states 15 transitions 14" -D scheduler=srr
-# S4: a warp at a barrier released from another scheduler has not reached
-# its atomic yet; the sum names whose atomic went first (1: warp 0)
-v S4-barrier-other-cta pass -D scheduler=gwat
-v S4-barrier-other-cta pass -D scheduler=srr
-v S4-barrier-other-cta "fail deterministic" -D scheduler=gto
-sed 's/^check deterministic sum/check forall sum == 1.0/' "$D/S4-barrier-other-cta.gpu" > "$T/S4-1.gpu"
-sed 's/^check deterministic sum/check forall sum == 0.0/' "$D/S4-barrier-other-cta.gpu" > "$T/S4-0.gpu"
-run "$GPUMC" check -q -D scheduler=gwat "$T/S4-1.gpu"; is "$rc" 0 "S4 gwat: warp 0's atomic first (sum 1)"
-run "$GPUMC" check -q -D scheduler=srr "$T/S4-0.gpu"; is "$rc" 0 "S4 srr: warp 2's atomic first (sum 0)"
-TODO="dab_sched.c counts a warp at bar.sync as having reached the GTRR switch / GTAR round"
-for s in gtrr gtar; do
-	v S4-barrier-other-cta pass -D scheduler=$s
-	run "$GPUMC" check -q -D scheduler=$s "$T/S4-1.gpu"; is "$rc" 0 "S4 $s: warp 0's atomic first (sum 1)"
+# warp 0 issues 5 instructions, warp 1 7, the barrier's flush (nothing
+# buffered yet), then one flush of the fused entry and one drain
+for s in srr gtrr gtar gwat gto gtrr-bar gtar-bar gwat-bar; do v S3-barrier-skip pass -D scheduler=$s; done
+c S3-barrier-skip "states 16 transitions 15" -D scheduler=srr
+# S4, S5: a warp at a barrier whose CTA has a warp on another scheduler;
+# bar.sync is left at a flush, so the order of the atomics is fixed by the
+# rule, never by the other scheduler's timing.  The sum names whose atomic
+# went first (1: warp 0 after the barrier, 0: warp 2).  The paper's GTRR,
+# GTAR and GWAT hold warp 2's atomic until warp 0 reaches its own; SRR and
+# the -bar repairs let warp 2 go; GTO too, as the barrier's flush waits
+# until warp 2 can issue no more.  Before the flush at bar.sync, S5 was
+# nondeterministic under srr, gtrr and gtar, S4 under gtrr and gtar.
+for spec in S4-barrier-other-cta S5-barrier-srr; do
+	sed 's/^check deterministic sum/check forall sum == 1.0/' "$D/$spec.gpu" > "$T/$spec-1.gpu"
+	sed 's/^check deterministic sum/check forall sum == 0.0/' "$D/$spec.gpu" > "$T/$spec-0.gpu"
+	for s in gtrr gtar gwat srr gtrr-bar gtar-bar gwat-bar gto; do
+		case $s in gtrr|gtar|gwat) sum=1 who="warp 0";; *) sum=0 who="warp 2";; esac
+		v $spec pass -D scheduler=$s
+		run "$GPUMC" check -q -D scheduler=$s "$T/$spec-$sum.gpu"; is "$rc" 0 "$spec $s: $who's atomic first (sum $sum)"
+	done
 done
-TODO=
+# S6, S7: the paper's literal rules deadlock when a warp waits at a barrier
+# for a warp of its scheduler held at an atomic; the -bar repairs do not
+for s in srr gtrr gtrr-bar gtar-bar gwat-bar; do v S6-barrier-uneven pass -D scheduler=$s; done
+for s in gtar gwat; do v S6-barrier-uneven "fail deadlock_free" -D scheduler=$s; done
+for s in srr gtrr-bar gtar-bar gwat-bar; do v S7-barrier-first pass -D scheduler=$s; done
+for s in gtrr gtar gwat; do v S7-barrier-first "fail deadlock_free" -D scheduler=$s; done
+c S7-barrier-first "states 26 transitions 34" -D scheduler=gtrr-bar
+run "$GPUMC" check -D scheduler=gwat "$D/S7-barrier-first.gpu"
+like "$T/out" "warp 0: waiting at pc 2 \(bar.sync 0\)" "S7 gwat: the deadlock shows warp 0 at the barrier"
 # D1 under SRR is one path too: 3 warps x 4 instructions, one flush of the
 # fused entry, one drain
 c D1 "states 15 transitions 14" -D scheduler=srr

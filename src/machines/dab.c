@@ -216,16 +216,45 @@ static int anything_in_flight(const struct comp *c, const uint8_t *sv)
 	return 0;
 }
 
+/* Is every live warp of warp w's CTA blocked at a bar.sync? */
+static int cta_at_barrier(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	unsigned first = gpu_cta_of(g, w) * g->cfg.warps_per_cta;
+	for (unsigned v = first; v < first + g->cfg.warps_per_cta; v++)
+		if (gpu_warp(g, (uint8_t *)sv, v)->status != W_DONE && !gpu_at_barrier(g, (uint8_t *)sv, v))
+			return 0;
+	return 1;
+}
+
 static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
 {
 	const struct gpu *g = c->g;
 	if (op == OP_PCOMMIT)
 		return 1;
+	/* bar.sync goes "via a buffer flush" (§IV-A): it never passes at issue
+	** (status READY), only when a flush resumes it (WAIT) with its whole
+	** CTA there, so it is left at a flush -- a point fixed by the program
+	** -- and not when a warp of another scheduler happens to arrive */
+	if (op == OP_BAR)
+		return gpu_warp(g, (uint8_t *)sv, w)->status == W_WAIT &&
+		       !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY) && cta_at_barrier(g, sv, w);
 	/* a fence orders this warp's own atomics before what follows: it
 	** waits only if the warp buffered atomics since the last flush.
 	** Waiting for other warps' atomics would make the flush depend on how
 	** far they got: timing. */
 	return !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY);
+}
+
+/* A CTA of SM sm (-1: any) waits at bar.sync for the flush that lets it
+** pass: every live warp there, one still waiting for its fence part. */
+static int barrier_ready(const struct comp *c, const uint8_t *sv, int sm)
+{
+	const struct gpu *g = c->g;
+	for (unsigned w = 0; w < g->nwarps; w++)
+		if ((sm < 0 || gpu_sm_of(g, w) == (unsigned)sm) && gpu_warp(g, (uint8_t *)sv, w)->status == W_WAIT &&
+		    gpu_at_barrier(g, (uint8_t *)sv, w) && cta_at_barrier(g, sv, w))
+			return 1;
+	return 0;
 }
 
 static int quiescent(const struct comp *c, const uint8_t *sv)
@@ -263,9 +292,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
-			if (!sm_issue[s] && anything_buffered(c, sv, (int)s) && room(c, sv, s))
+			if (!sm_issue[s] && (anything_buffered(c, sv, (int)s) || barrier_ready(c, sv, (int)s)) && room(c, sv, s))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1] + 1 + s, s };
-	} else if (!any_issue && anything_buffered(c, sv, -1)) {
+	} else if (!any_issue && (anything_buffered(c, sv, -1) || barrier_ready(c, sv, -1))) {
 		int ok = cf->flush == DF_NR_OF;
 		for (unsigned s = 0; ok && s < cf->sms; s++)
 			ok = room(c, sv, s);
@@ -321,6 +350,15 @@ static void clean(const struct comp *c, uint8_t *sv, int sm)
 			gpu_warp(g, sv, w)->pending &= (uint8_t)~PEND_DIRTY;
 }
 
+/* Every flushed entry was performed: the flush is complete, fences and
+** barriers may pass. */
+static void complete(const struct comp *c, uint8_t *sv)
+{
+	if (c->g->cfg.flush < DF_NR_OF)
+		clean(c, sv, -1);
+	release(c, sv, -1);
+}
+
 static void flush(const struct comp *c, uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
@@ -342,6 +380,8 @@ static void flush(const struct comp *c, uint8_t *sv, int sm)
 	if (cf->flush >= DF_NR_OF) {
 		clean(c, sv, sm);
 		release(c, sv, sm); /* warps go on while the entries travel */
+	} else if (!anything_in_flight(c, sv)) {
+		complete(c, sv); /* nothing was buffered: a barrier's flush */
 	}
 }
 
@@ -359,11 +399,8 @@ static void drain(const struct comp *c, uint8_t *sv, unsigned q)
 	unsigned p = q % cf->partitions, s = q / cf->partitions;
 	if (cf->flush == DF_ORDERED)
 		next_turn(c, sv, p, s + 1);
-	if (!anything_in_flight(c, sv)) {
-		if (cf->flush < DF_NR_OF)
-			clean(c, sv, -1);
-		release(c, sv, -1); /* the flush is complete: fences may pass */
-	}
+	if (!anything_in_flight(c, sv))
+		complete(c, sv);
 	else if (cf->flush >= DF_NR_OF && head.ret)
 		release(c, sv, (int)gpu_sm_of(g, head.warp));
 }
