@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 116
+plan 118
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -49,6 +49,10 @@ like "$T/out" "^note: .*outside DAB's data-race-free guarantee" "D5: the report 
 a=$("$GPUMC" check -q --json -D fusion=on "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
 b=$("$GPUMC" check -q --json -D fusion=off "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
 [ "$a" != "$b" ]; ok $? "D3: fusion changes the state space ($a vs $b states), not the result"
+# F1: an add does not fuse across a max on the same address (0 +1 max 5
+# +1 = 6; fused across: 5)
+v F1-fusion-order pass -D fusion=on
+v F1-fusion-order pass -D fusion=off
 # S1, S2: the order in which each determinism-aware scheduler (DAB
 # §IV-C) lets two warps of one scheduler fill the shared buffer, read off
 # the rounded fp32 sum (forall sum == 3 is A0 A1 B0 B1), and the state

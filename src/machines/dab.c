@@ -8,10 +8,11 @@
 ** Buffers (§IV-B/C): entries (address, argument, opcode, valid) filled in
 ** issue order, lanes of one instruction by increasing thread id.  An
 ** instruction is buffered whole or not at all: without room the warp
-** blocks (FLUSHWAIT) until a flush.  Fusion (§IV-E) folds an atomic into an
-** entry with the same address and opcode.  `atom` returns a value, so its
-** entries are never fused and the warp waits for the flush that performs
-** them (§IV-A: "atom ... by incurring a buffer flush").
+** blocks (FLUSHWAIT) until a flush.  Fusion (§IV-E) folds an atomic into
+** the last entry for its address when that has the same opcode (program
+** order on the address is kept).  `atom` returns a value, so its entries
+** are never fused and the warp waits for the flush that performs them
+** (§IV-A: "atom ... by incurring a buffer flush").
 **
 ** Flush (§IV-D): a FLUSH is enabled when no warp can issue (every warp is
 ** blocked on a full buffer, at a fence, at an atomic its scheduler does not
@@ -120,16 +121,19 @@ static int fusable(enum atom_op op)
 	       op == AT_XOR || op == AT_EXCH;
 }
 
-/* The entry this atomic fuses into, or NULL. */
+/* The entry this atomic fuses into, or NULL: the buffer's last entry for
+** the address, if it has the same opcode.  Folding into an earlier one
+** would move the atomic before another operation on the address that came
+** first in program order (add; max; add). */
 static struct atomic_entry *fuse_target(const struct comp *c, struct atomic_entry *e, unsigned n,
                                      uint32_t addr, const struct instr *in)
 {
 	const struct gpu *g = c->g;
 	if (!g->cfg.fusion || in->op == OP_ATOM || !fusable(in->aop))
 		return NULL;
-	for (unsigned i = 0; i < n; i++)
-		if (e[i].addr == addr && e[i].op == in->aop && e[i].type == in->type && !e[i].ret)
-			return &e[i];
+	for (unsigned i = n; i-- > 0;)
+		if (e[i].addr == addr)
+			return e[i].op == in->aop && e[i].type == in->type && !e[i].ret ? &e[i] : NULL;
 	return NULL;
 }
 
