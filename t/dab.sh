@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 118
+plan 123
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -105,6 +105,14 @@ for s in gtrr gtar gwat; do v S7-barrier-first "fail deadlock_free" -D scheduler
 c S7-barrier-first "states 26 transitions 34" -D scheduler=gtrr-bar
 run "$GPUMC" check -D scheduler=gwat "$D/S7-barrier-first.gpu"
 like "$T/out" "warp 0: waiting at pc 2 \(bar.sync 0\)" "S7 gwat: the deadlock shows warp 0 at the barrier"
+like "$T/out" "scheduler 0 \(gwat\) holds warp 1: the token is with warp 0" "S7 gwat: and names the rule that holds warp 1"
+run "$GPUMC" check -D scheduler=gtar "$D/S6-barrier-uneven.gpu"
+like "$T/out" "scheduler 0 \(gtar\) holds warp 1: the round waits until every warp is at an atomic or exited" "S6 gtar: the deadlock names the round"
+# W1: a divergent bar.sync whose paths end in exit waits for every live
+# lane (the bottom stack entry keeps them): the divergent-barrier deadlock
+for m in dab baseline; do v W1-divergent-exit-barrier "fail deadlock_free" -D machine=$m; done
+run "$GPUMC" check -q --check-model "$D/W1-divergent-exit-barrier.gpu"
+like "$T/out" "verdict: fail deadlock_free" "W1: --check-model finds no broken invariant (WARP-1)"
 # D1 under SRR is one path too: 3 warps x 4 instructions, one flush of the
 # fused entry, one drain
 c D1 "states 15 transitions 14" -D scheduler=srr

@@ -241,6 +241,34 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	issued(c, sv, w, &v, atomic, buffered);
 }
 
+/* Why the rule holds back a ready warp's atomic (a deadlock's end state
+** names the rule that made it). */
+static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
+{
+	static const char *const names[] = { "gto", "srr", "gtrr", "gtar", "gwat", "gtrr-bar", "gtar-bar", "gwat-bar" };
+	const struct gpu *g = c->g;
+	for (unsigned k = 0; k < g->cfg.sms * g->cfg.schedulers; k++) {
+		struct dab_sched_view v;
+		view(c, sv, k, &v);
+		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
+			unsigned w = g->sched_warps[i];
+			if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || may_issue(c, sv, w, &v))
+				continue;
+			sb_printf(out, "  scheduler %u (%s) holds warp %u: ", k, names[g->cfg.sched_rule], w);
+			if (v.srr)
+				sb_puts(out, "strict round robin, not its turn\n");
+			else if (rule(g) == DS_GTRR)
+				sb_puts(out, "atomics wait until every warp is at an atomic or exited\n");
+			else if (v.atom_warp == UINT32_MAX)
+				sb_puts(out, rule(g) == DS_GTAR ? "the round waits until every warp is at an atomic or exited\n"
+				                                : "no warp can take the token\n");
+			else
+				sb_printf(out, "%s warp %u\n", rule(g) == DS_GTAR ? "this round's atomic turn is" : "the token is with",
+				          v.atom_warp);
+		}
+	}
+}
+
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
@@ -267,7 +295,7 @@ const struct comp_def comp_dab_sched = {
 	.name = "dab_sched", .desc = "DAB's determinism-aware warp schedulers: SRR, GTRR, GTAR, GWAT (or GTO)",
 	.params = params, .nparams = 1,
 	SCHED_COMMON,
-	.layout = layout, .enabled = enabled, .apply = apply, .check = check,
+	.layout = layout, .enabled = enabled, .apply = apply, .check = check, .print = print,
 };
 
 /* }=== */

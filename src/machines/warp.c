@@ -208,9 +208,11 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 		** at that point (a divergent loop back-edge), it is replaced
 		** rather than kept: the entry below reconverges its lanes at the
 		** same pc, and the stack stays bounded however often the loop
-		** diverges. */
+		** diverges.  The bottom entry is never replaced (paths that
+		** reconverge only at the end, in exit): it holds the live lanes
+		** (WARP-1), which a barrier waits for. */
 		uint16_t r = (uint16_t)in->ipdom;
-		unsigned base = top->rpc == r ? h->sp - 1u : h->sp;
+		unsigned base = top->rpc == r && h->sp > 1 ? h->sp - 1u : h->sp;
 		unsigned need = base + (pc + 1u != r) + 1u;
 		if (need > g->cfg.stack_depth) {
 			fault(c, sv, w, F_STACK);
