@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 123
+plan 127
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -49,6 +49,13 @@ like "$T/out" "^note: .*outside DAB's data-race-free guarantee" "D5: the report 
 a=$("$GPUMC" check -q --json -D fusion=on "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
 b=$("$GPUMC" check -q --json -D fusion=off "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
 [ "$a" != "$b" ]; ok $? "D3: fusion changes the state space ($a vs $b states), not the result"
+# M1: shared-memory atomics are outside DAB (it buffers global ones): the
+# verdict fails and says why in words; SRR's fixed interleaving orders them
+v M1-shared-atomics "fail deterministic"
+v M1-shared-atomics pass -D scheduler=srr
+v M1-shared-atomics "fail deterministic" -D machine=baseline
+run "$GPUMC" check "$D/M1-shared-atomics.gpu"
+like "$T/out" "^note: shared-memory atomics: outside DAB's guarantee" "M1: the report says shared-memory atomics are outside DAB's guarantee"
 # F1: an add does not fuse across a max on the same address (0 +1 max 5
 # +1 = 6; fused across: 5)
 v F1-fusion-order pass -D fusion=on

@@ -94,6 +94,8 @@ struct model {
 	                 const struct action *a, struct strbuf *out);
 	/* Human-readable state (or the fault message for MS_FAULT). */
 	void (*print_state)(const struct model *m, const uint8_t *sv, struct strbuf *out);
+	/* Optional: "note: ..." lines on the kernel, printed with a violation. */
+	void (*notes)(const struct model *m, struct strbuf *out);
 
 	/* Locations for properties.  lookup() resolves a name such as "sum",
 	** "a[3]" (index given separately, -1 when none was written) or a

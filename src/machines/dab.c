@@ -71,6 +71,7 @@ enum { K_FLUSH, K_DRAIN };
 struct dab {
 	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
 	unsigned nbufs, qcap;
+	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -449,6 +450,15 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 			          q % g->cfg.partitions, queue(c, sv, q)[0]);
 }
 
+/* DAB buffers the atomics bound for global memory (§IV-B); a shared one
+** is performed at issue, in whatever order the warps issue. */
+static void notes(const struct comp *c, struct strbuf *out)
+{
+	if (D(c)->shared_pc < (unsigned)c->g->prog->nins)
+		sb_printf(out, "note: shared-memory atomics: outside DAB's guarantee (pc %u is performed at issue, "
+		          "in no atomic buffer)\n", D(c)->shared_pc);
+}
+
 static unsigned flush_entries(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
@@ -664,6 +674,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	x->q_off = off;
 	x->q_bytes = 4 + sizeof(struct atomic_entry) * x->qcap;
 	off += x->q_bytes * g->nqueues;
+	x->shared_pc = (unsigned)g->prog->nins;
+	for (unsigned pc = (unsigned)g->prog->nins; pc-- > 0;)
+		if ((g->prog->ins[pc].op == OP_ATOM || g->prog->ins[pc].op == OP_RED) && g->prog->ins[pc].space == SP_SHARED)
+			x->shared_pc = pc;
 	c->priv = x;
 	*align = 4;
 	c->max_actions = g->nqueues + cf->sms + 1;
@@ -681,5 +695,5 @@ const struct comp_def comp_dab = {
 	.kinds = kinds, .nkinds = 2, .port_writes = SELF | PORT(P_WARPS),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
-	.describe = describe, .print = print, .timing = timing, .count = count, .port = port,
+	.describe = describe, .print = print, .notes = notes, .timing = timing, .count = count, .port = port,
 };
