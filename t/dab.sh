@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 127
+plan 134
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -56,6 +56,13 @@ v M1-shared-atomics pass -D scheduler=srr
 v M1-shared-atomics "fail deterministic" -D machine=baseline
 run "$GPUMC" check "$D/M1-shared-atomics.gpu"
 like "$T/out" "^note: shared-memory atomics: outside DAB's guarantee" "M1: the report says shared-memory atomics are outside DAB's guarantee"
+# V1: a volatile access is a flush point: a consumer spinning on a
+# volatile flag stops at each load, so the producer's fence gets its
+# flush, every run terminates and sees the add (before: no run terminated)
+for s in gwat srr gtrr gtar gto; do v V1-volatile-flag pass -D scheduler=$s; done
+v V1-volatile-flag "fail forall" -D flush=nr-cif
+"$GPUMC" check -q --json "$D/V1-volatile-flag.gpu" > "$T/c" 2>/dev/null
+is "$(jnum terminal_states "$T/c")" 1 "V1: one terminal state (the run terminates)"
 # F1: an add does not fuse across a max on the same address (0 +1 max 5
 # +1 = 6; fused across: 5)
 v F1-fusion-order pass -D fusion=on

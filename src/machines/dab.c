@@ -236,13 +236,15 @@ static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcod
 	const struct gpu *g = c->g;
 	if (op == OP_PCOMMIT)
 		return 1;
-	/* bar.sync goes "via a buffer flush" (§IV-A): it never passes at issue
-	** (status READY), only when a flush resumes it (WAIT) with its whole
-	** CTA there, so it is left at a flush -- a point fixed by the program
-	** -- and not when a warp of another scheduler happens to arrive */
-	if (op == OP_BAR)
+	/* bar.sync and volatile accesses go "via a buffer flush" (§IV-A): they
+	** never pass at issue (status READY), only when a flush resumes them
+	** (WAIT), a bar.sync with its whole CTA there.  So a barrier is left at
+	** a flush -- a point fixed by the program -- and not when a warp of
+	** another scheduler happens to arrive, and a warp spinning on a
+	** volatile flag stops at each load until the flush */
+	if (op == OP_BAR || op == OP_LD || op == OP_ST)
 		return gpu_warp(g, (uint8_t *)sv, w)->status == W_WAIT &&
-		       !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY) && cta_at_barrier(g, sv, w);
+		       !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY) && (op != OP_BAR || cta_at_barrier(g, sv, w));
 	/* a fence orders this warp's own atomics before what follows: it
 	** waits only if the warp buffered atomics since the last flush.
 	** Waiting for other warps' atomics would make the flush depend on how
@@ -250,15 +252,19 @@ static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcod
 	return !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY);
 }
 
-/* A CTA of SM sm (-1: any) waits at bar.sync for the flush that lets it
-** pass: every live warp there, one still waiting for its fence part. */
-static int barrier_ready(const struct comp *c, const uint8_t *sv, int sm)
+/* A warp of SM sm (-1: any) waits for a flush that lets it pass with
+** nothing buffered: at a volatile access, or at bar.sync with its whole
+** CTA there. */
+static int sync_ready(const struct comp *c, const uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
-	for (unsigned w = 0; w < g->nwarps; w++)
-		if ((sm < 0 || gpu_sm_of(g, w) == (unsigned)sm) && gpu_warp(g, (uint8_t *)sv, w)->status == W_WAIT &&
-		    gpu_at_barrier(g, (uint8_t *)sv, w) && cta_at_barrier(g, sv, w))
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		if ((sm >= 0 && gpu_sm_of(g, w) != (unsigned)sm) || gpu_warp(g, (uint8_t *)sv, w)->status != W_WAIT)
+			continue;
+		enum opcode op = g->prog->ins[gpu_pc(g, sv, w)].op;
+		if (op == OP_LD || op == OP_ST || (op == OP_BAR && cta_at_barrier(g, sv, w)))
 			return 1;
+	}
 	return 0;
 }
 
@@ -297,9 +303,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
-			if (!sm_issue[s] && (anything_buffered(c, sv, (int)s) || barrier_ready(c, sv, (int)s)) && room(c, sv, s))
+			if (!sm_issue[s] && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1] + 1 + s, s };
-	} else if (!any_issue && (anything_buffered(c, sv, -1) || barrier_ready(c, sv, -1))) {
+	} else if (!any_issue && (anything_buffered(c, sv, -1) || sync_ready(c, sv, -1))) {
 		int ok = cf->flush == DF_NR_OF;
 		for (unsigned s = 0; ok && s < cf->sms; s++)
 			ok = room(c, sv, s);
@@ -386,7 +392,7 @@ static void flush(const struct comp *c, uint8_t *sv, int sm)
 		clean(c, sv, sm);
 		release(c, sv, sm); /* warps go on while the entries travel */
 	} else if (!anything_in_flight(c, sv)) {
-		complete(c, sv); /* nothing was buffered: a barrier's flush */
+		complete(c, sv); /* nothing was buffered: a barrier's or volatile's flush */
 	}
 }
 

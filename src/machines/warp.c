@@ -340,8 +340,11 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 		advance(c, sv, w);
 		return;
 	case OP_LD:
-	case OP_ST:
-		memop(c, sv, w, in, m);
+	case OP_ST: /* a volatile global access may be ordered (DAB: a flush) */
+		if (m && in->vol && in->space == SP_GLOBAL && !order_clear(c, sv, w, in->op))
+			gpu_warp(g, sv, w)->status = W_WAIT;
+		else
+			memop(c, sv, w, in, m);
 		return;
 	case OP_ATOM:
 	case OP_RED:
@@ -392,7 +395,10 @@ static void resume(const struct comp *c, uint8_t *sv, unsigned w)
 		return;
 	else if (op == OP_BAR)
 		at_barrier(c, sv, w);
-	else
+	else if (op == OP_LD || op == OP_ST) { /* a volatile access, performed now */
+		h->status = W_READY;
+		memop(c, sv, w, cur(g, sv, w), exec_mask(c, sv, w));
+	} else
 		advance(c, sv, w);
 }
 
