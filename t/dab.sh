@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 134
+plan 143
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -44,7 +44,9 @@ like "$T/out" "partition 0 performs the flushed atomic from sm [01].*<-- schedul
 run "$GPUMC" check -D scheduler=gto "$D/D1.gpu"
 like "$T/out" "warp [0-9] .* issues .*red.global.add.f32.*<-- schedules diverge here" "D1 gto: diverges at a warp's issue into the shared buffer"
 run "$GPUMC" check "$D/D5.gpu"
-like "$T/out" "^note: .*outside DAB's data-race-free guarantee" "D5: the report says the kernel is outside DAB's guarantee"
+like "$T/out" "^note: a data race, after step [0-9]* of schedule B \(determinism is guaranteed to data-race-free kernels only\): .*st.global.u32 \[data\], 7. and .*ld.global.u32 %r0, \[data\]" "D5: the report names the race that puts the kernel outside DAB's guarantee"
+run "$GPUMC" check -D scheduler=gto "$D/D1.gpu"
+unlike "$T/out" "data race" "D1 gto: a race-free kernel's nondeterminism names no race"
 # fusion really folds entries (fewer states) yet gives the same sums
 a=$("$GPUMC" check -q --json -D fusion=on "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
 b=$("$GPUMC" check -q --json -D fusion=off "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
@@ -63,6 +65,28 @@ for s in gwat srr gtrr gtar gto; do v V1-volatile-flag pass -D scheduler=$s; don
 v V1-volatile-flag "fail forall" -D flush=nr-cif
 "$GPUMC" check -q --json "$D/V1-volatile-flag.gpu" > "$T/c" 2>/dev/null
 is "$(jnum terminal_states "$T/c")" 1 "V1: one terminal state (the run terminates)"
+# R1, R2: race_free names two co-enabled conflicting accesses (one a
+# plain store) with both instructions and threads; an atomic against a
+# plain load, volatile flags and accesses ordered by bar.sync are none;
+# two lanes of one st to one word are one
+for m in dab baseline; do
+	v R1-race "fail race_free" -D machine=$m
+	v R2-race-free pass -D machine=$m
+done
+run "$GPUMC" check "$D/R1-race.gpu"
+like "$T/out" "VIOLATED: race_free: a data race: thread 0 \(warp 0 lane 0\) at pc 5 .st.global.u32 \[data\], 7. and thread 1 \(warp 1 lane 0\) at pc 2 .ld.global.u32 %r0, \[data\]." "R1: both accesses and threads named"
+sed 's/^    st.shared.u32      \[word + %r1\], %tid/    st.shared.u32      [word], %tid/' "$D/R2-race-free.gpu" > "$T/R2-intra.gpu"
+run "$GPUMC" check "$T/R2-intra.gpu"
+like "$T/out" "VIOLATED: race_free: .*lane 0.* and .*lane 1.* store to one word in one instruction" "R2 with both lanes storing word[0]: an intra-warp race"
+sed 's/^    red.global.add.u32 \[count\], 1/    st.global.u32      [count], 1/' "$D/R2-race-free.gpu" > "$T/R2-st.gpu"
+run "$GPUMC" check -q "$T/R2-st.gpu"; is "$rc" 0 "R2 with a plain store to count: race-free, the fence and flag order it"
+sed '/^    @%p0 bra           SPIN/d' "$T/R2-st.gpu" > "$T/R2-nospin.gpu"
+run "$GPUMC" check -D machine=baseline "$T/R2-nospin.gpu"
+like "$T/out" "VIOLATED: race_free: .*st.global.u32 \[count\], 1. and .*ld.global.u32 %r0, \[count\]. may each" "R2 with a plain store to count: ordered by fence and flag, a race (baseline) once the consumer stops waiting"
+# race_free is judged on the machine's own schedules: dab's flush at the
+# consumer's ld.volatile waits for the producer to stall, which orders
+# the two accesses there (see gpumc-machines(7))
+run "$GPUMC" check -q "$T/R2-nospin.gpu"; is "$rc" 0 "R2 without the spin on dab: the volatile's flush hides the race"
 # F1: an add does not fuse across a max on the same address (0 +1 max 5
 # +1 = 6; fused across: 5)
 v F1-fusion-order pass -D fusion=on

@@ -96,6 +96,10 @@ struct model {
 	void (*print_state)(const struct model *m, const uint8_t *sv, struct strbuf *out);
 	/* Optional: "note: ..." lines on the kernel, printed with a violation. */
 	void (*notes)(const struct model *m, struct strbuf *out);
+	/* Optional (race_free): 1, with both accesses named in why, when two
+	** threads may each perform a conflicting plain access to one word
+	** next in sv (co-enabled), or one instruction's lanes store to one. */
+	int (*race)(const struct model *m, const uint8_t *sv, struct strbuf *why);
 
 	/* Locations for properties.  lookup() resolves a name such as "sum",
 	** "a[3]" (index given separately, -1 when none was written) or a

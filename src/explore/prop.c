@@ -9,7 +9,7 @@
 
 static const char *const kind_names[P_NKINDS] = {
 	"deterministic", "exists", "~exists", "forall", "invariant", "deadlock_free", "fault",
-	"recoverable", "persisted", "durable", "idempotent"
+	"recoverable", "persisted", "durable", "idempotent", "race_free"
 };
 
 const char *prop_kind_name(enum prop_kind k)

@@ -54,6 +54,8 @@ enum prop_kind {
 	P_IDEMPOTENT,    /* the kernel is idempotent: statically, and re-
 	                    executing it on every crash image gives the
 	                    crash-free result                                */
+	P_RACE_FREE,     /* no reachable state has two co-enabled
+	                    conflicting plain accesses (model.race)          */
 	P_NKINDS,
 	P_CONTRACT = P_NKINDS /* --check-model: the machine broke its contract
 	                         (not a property a spec can name)           */

@@ -111,6 +111,8 @@ struct comp_def {
 	/* Optional: "note: ..." lines on the kernel as a whole, printed with
 	** a violation (what lies outside the machine's guarantee). */
 	void (*notes)(const struct comp *c, struct strbuf *out);
+	/* Optional: model.race for the accesses this component performs. */
+	int (*race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 	void (*timing)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	               uint64_t (*rnd)(void *), void *rng);
 	/* Still enabled after other units' actions of the same cycle? */

@@ -265,7 +265,7 @@ void registry_print(FILE *f, int json)
 		sb_free(&comps);
 	}
 	if (json)
-		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"deadlock_free\",\"durable\",\"recoverable\",\"persisted\",\"idempotent\"]}\n");
+		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"deadlock_free\",\"durable\",\"recoverable\",\"persisted\",\"idempotent\",\"race_free\"]}\n");
 	else
 		sb_puts(&b, "\nsearches: bfs (default), dfs; visited sets: exact (default), compact (64-bit fingerprints)\n"
 		            "properties: deterministic [locs], exists C, ~exists C, forall C, invariant C, deadlock_free (always checked), fault (always checked);\n"
