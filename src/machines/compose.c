@@ -32,6 +32,10 @@ struct machine {
 	const struct comp **kind_owner;  /* by kind - ACT_MODEL */
 	unsigned *kind_writes;           /* comps a kind may write (bitmask) */
 	const struct comp *crash;        /* the component with the crash hooks */
+	/* the components with a faulted / quiescent hook, for m_status (called
+	** twice per state: no NULL tests on the hot path) */
+	const struct comp *faulted[MAX_COMPS], *quiescent[MAX_COMPS];
+	unsigned nfaulted, nquiescent;
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
@@ -105,11 +109,11 @@ static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
 static enum model_status m_status(const struct model *m, const uint8_t *sv)
 {
 	const struct machine *x = MC(m);
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->faulted && x->comps[i].def->faulted(&x->comps[i], sv))
+	for (unsigned i = 0; i < x->nfaulted; i++)
+		if (x->faulted[i]->def->faulted(x->faulted[i], sv))
 			return MS_FAULT;
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->quiescent && !x->comps[i].def->quiescent(&x->comps[i], sv))
+	for (unsigned i = 0; i < x->nquiescent; i++)
+		if (!x->quiescent[i]->def->quiescent(x->quiescent[i], sv))
 			return MS_RUNNING;
 	return MS_TERMINAL;
 }
@@ -553,6 +557,10 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 		x->comps[i] = (struct comp){ .def = wr->comps[i], .g = g, .m = m, .index = i };
 		if (wr->comps[i]->durable)
 			x->crash = &x->comps[i];
+		if (wr->comps[i]->faulted)
+			x->faulted[x->nfaulted++] = &x->comps[i];
+		if (wr->comps[i]->quiescent)
+			x->quiescent[x->nquiescent++] = &x->comps[i];
 	}
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->rewrite) {
