@@ -238,7 +238,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			if (j->spec->note)
 				sb_printf(out, "note: %s\n", j->spec->note);
 			if (m->notes)
-				m->notes(m, out);
+				m->notes(m, (int)r->failed_kind, out);
 		} else if (r->verdict == V_INCOMPLETE) {
 			sb_printf(out, "INCOMPLETE: %s reached before the state space was exhausted; nothing violated so far\n",
 			          r->limit);

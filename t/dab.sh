@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 143
+plan 146
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -91,6 +91,12 @@ run "$GPUMC" check -q "$T/R2-nospin.gpu"; is "$rc" 0 "R2 without the spin on dab
 # +1 = 6; fused across: 5)
 v F1-fusion-order pass -D fusion=on
 v F1-fusion-order pass -D fusion=off
+# F2: fusion's one rounded .f32 sum is no sequential order's (refines
+# baseline fails), and the report says fusion did it
+v F2-fusion-regroup "fail refines"
+v F2-fusion-regroup pass -D fusion=off
+run "$GPUMC" check "$D/F2-fusion-regroup.gpu"
+like "$T/out" "^note: fusion folds .f32 adds \(pc 1\) into one buffer entry" "F2: the report names fusion"
 # S1, S2: the order in which each determinism-aware scheduler (DAB
 # §IV-C) lets two warps of one scheduler fill the shared buffer, read off
 # the rounded fp32 sum (forall sum == 3 is A0 A1 B0 B1), and the state

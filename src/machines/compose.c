@@ -135,12 +135,12 @@ static void m_print_state(const struct model *m, const uint8_t *sv, struct strbu
 			x->comps[i].def->print(&x->comps[i], sv, out);
 }
 
-static void m_notes(const struct model *m, struct strbuf *out)
+static void m_notes(const struct model *m, int failed, struct strbuf *out)
 {
 	const struct machine *x = MC(m);
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->notes)
-			x->comps[i].def->notes(&x->comps[i], out);
+			x->comps[i].def->notes(&x->comps[i], failed, out);
 }
 
 static int m_race(const struct model *m, const uint8_t *sv, struct strbuf *why)

@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explore/prop.h"
 #include "machines/alu.h"
 #include "machines/atomic_entry.h"
 #include "util/strbuf.h"
@@ -72,6 +73,7 @@ struct dab {
 	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
 	unsigned nbufs, qcap;
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
+	unsigned fused_f32_pc; /* a global .f32 red.add fusion folds (nins: none) */
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -457,12 +459,19 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 }
 
 /* DAB buffers the atomics bound for global memory (§IV-B); a shared one
-** is performed at issue, in whatever order the warps issue. */
-static void notes(const struct comp *c, struct strbuf *out)
+** is performed at issue, in whatever order the warps issue.  Fusion folds
+** .f32 adds into one rounded sum (§IV-E), which no sequential order need
+** give: say so when an outcome is not the reference machine's. */
+static void notes(const struct comp *c, int failed, struct strbuf *out)
 {
-	if (D(c)->shared_pc < (unsigned)c->g->prog->nins)
+	const struct gpu *g = c->g;
+	if (D(c)->shared_pc < (unsigned)g->prog->nins)
 		sb_printf(out, "note: shared-memory atomics: outside DAB's guarantee (pc %u is performed at issue, "
 		          "in no atomic buffer)\n", D(c)->shared_pc);
+	if ((failed == P_REFINES || failed == P_EQUALS) && D(c)->fused_f32_pc < (unsigned)g->prog->nins)
+		sb_printf(out, "note: fusion folds .f32 adds (pc %u) into one buffer entry, one rounded sum (DAB IV-E): "
+		          "an outcome no sequential order of the adds gives can come from that (compare -D fusion=off)\n",
+		          D(c)->fused_f32_pc);
 }
 
 static unsigned flush_entries(const struct comp *c, const uint8_t *sv, const struct action *a)
@@ -680,10 +689,14 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	x->q_off = off;
 	x->q_bytes = 4 + sizeof(struct atomic_entry) * x->qcap;
 	off += x->q_bytes * g->nqueues;
-	x->shared_pc = (unsigned)g->prog->nins;
-	for (unsigned pc = (unsigned)g->prog->nins; pc-- > 0;)
-		if ((g->prog->ins[pc].op == OP_ATOM || g->prog->ins[pc].op == OP_RED) && g->prog->ins[pc].space == SP_SHARED)
+	x->shared_pc = x->fused_f32_pc = (unsigned)g->prog->nins;
+	for (unsigned pc = (unsigned)g->prog->nins; pc-- > 0;) {
+		const struct instr *in = &g->prog->ins[pc];
+		if ((in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_SHARED)
 			x->shared_pc = pc;
+		else if (in->op == OP_RED && in->aop == AT_ADD && in->type == VT_F32 && cf->fusion)
+			x->fused_f32_pc = pc;
+	}
 	c->priv = x;
 	*align = 4;
 	c->max_actions = g->nqueues + cf->sms + 1;
