@@ -16,9 +16,11 @@
 **
 ** Flush (§IV-D): a FLUSH is enabled when no warp can issue (every warp is
 ** blocked on a full buffer, at a fence, at an atomic its scheduler does not
-** allow yet, at a barrier, or done) and something is buffered.  The paper's
-** triggers -- all buffers full, kernel exit, a fence -- are the cases of
-** this rule; it fires at a point fixed by the program, not by timing.  The
+** allow yet, at a barrier, or done) and something is buffered, or a warp
+** waits at a volatile access or a CTA at bar.sync (§IV-A: both go "via a
+** buffer flush"; such a flush may be empty).  The paper's triggers -- all
+** buffers full, kernel exit, a fence -- are the cases of this rule; it
+** fires at a point fixed by the program, not by timing.  The
 ** FLUSH moves every entry, SM by SM, buffer by buffer, in entry order, into
 ** the FIFO from its SM to its partition (the pre-flush message is the FIFO
 ** length: the expected count).  A DRAIN action lets partition p perform the

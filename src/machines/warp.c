@@ -6,6 +6,9 @@
 ** Stack entries are (pc, rpc, mask); the top entry executes.  States:
 **
 **   READY --issue(ld/st/alu/bra/membar)--> READY          [warp_issue]
+**   READY --issue(membar, bar.sync, ld/st.volatile global: an order
+**            provider says wait)--> WAIT --resume--> READY (bar.sync:
+**            BARRIER)                                     [rop.c, dab.c]
 **   READY --issue(bar.sync)--> BARRIER --release--> READY [barrier.c]
 **   READY --issue(atom/red global)--> ATOMIC --ROP ack--> READY [rop.c]
 **   READY --issue(exit of last lanes)--> DONE
