@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 146
+plan 158
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -140,6 +140,8 @@ for spec in S4-barrier-other-cta S5-barrier-srr; do
 		run "$GPUMC" check -q -D scheduler=$s "$T/$spec-$sum.gpu"; is "$rc" 0 "$spec $s: $who's atomic first (sum $sum)"
 	done
 done
+# the -bar repairs keep every D kernel deterministic and deadlock-free
+for s in gtrr-bar gtar-bar gwat-bar; do for d in D1 D2 D4 D8; do v $d pass -D scheduler=$s; done; done
 # S6, S7: the paper's literal rules deadlock when a warp waits at a barrier
 # for a warp of its scheduler held at an atomic; the -bar repairs do not
 for s in srr gtrr gtrr-bar gtar-bar gwat-bar; do v S6-barrier-uneven pass -D scheduler=$s; done
