@@ -193,6 +193,14 @@ static void m_count(const struct model *m, const uint8_t *sv, const struct actio
 		c->def->count(c, sv, a, ct);
 }
 
+static void m_tick(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *ct)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->tick)
+			x->comps[i].def->tick(&x->comps[i], sv, cycles, ct);
+}
+
 static int m_still_enabled(const struct model *m, const uint8_t *sv, const struct action *a)
 {
 	const struct comp *c = owner(m, a->kind);
@@ -417,7 +425,8 @@ static void m_destroy(struct model *m)
 	free(m);
 }
 
-static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue" };
+static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue", "sbuf",
+	                                                      "quantum" };
 
 /* Bind every required port of every component; -1 with a message. */
 static int bind_ports(struct machine *x, const struct wiring *wr, struct diag *d, const char *path)
@@ -643,6 +652,7 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->count = m_count;
 	m->pick = m_pick;
 	m->still_enabled = m_still_enabled;
+	m->tick = m_tick;
 	m->check_state = m_check_state;
 	m->check_step = m_check_step;
 	if (x->crash) {

@@ -32,6 +32,10 @@ static const struct wire persist_wires[] = {
 };
 static const struct wiring persist = { persist_comps, 6, persist_wires, 3, NULL, 0 };
 
+static const struct comp_def *const gpudet_comps[] = { &comp_mem, &comp_warps, &comp_gpudet, &comp_barrier, &comp_sbuf,
+	                                                &comp_zbuffer };
+static const struct wiring gpudet = { gpudet_comps, 6, NULL, 0, NULL, 0 };
+
 static const struct machine_def machines[] = {
 	{ "baseline",
 	  "nondeterministic baseline GPU: free warp choice, SC memory, atomics at the L2/ROP with free arrival order across SMs",
@@ -42,6 +46,9 @@ static const struct machine_def machines[] = {
 	{ "persist",
 	  "GPU persistency: the baseline GPU over NVM device memory behind a write-back L2 and write-pending queues, with a crash possible at every step",
 	  &persist },
+	{ "gpudet",
+	  "GPUDet: strong determinism by quanta -- PARALLEL mode against per-wavefront store buffers, COMMIT through per-partition Z-buffer units, SERIAL mode for atomics",
+	  &gpudet },
 };
 
 const char *registry_machine(const struct spec *s)

@@ -564,6 +564,7 @@ static int parse_instr(struct parser *P, struct instr *in)
 	in->cache = pi.cache;
 	in->vol = pi.vol;
 	in->wt = pi.cache == CO_WT;
+	in->width = pi.width;
 	in->dst = -1;
 	lex_next(&P->lx);
 	int ok = parse_operands(P, in, &pi);
