@@ -54,6 +54,23 @@ void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsi
 	sb_free(&name);
 }
 
+/* A schedule that gives another result may pass a data race: name the
+** first one along t (the states its prefixes reach), as a note. */
+static void note_race(struct strbuf *out, const struct model *m, const struct trace *t, uint8_t *sv)
+{
+	struct strbuf why;
+	sb_init(&why);
+	for (uint32_t i = 0; i <= t->len && m->race; i++) {
+		struct trace p = { i, t->step };
+		if (trace_replay(m, &p, sv, NULL, NULL) == i && m->race(m, sv, &why)) {
+			sb_printf(out, "note: a data race, after step %u of schedule B (determinism is guaranteed to "
+			          "data-race-free kernels only): %s\n", i, sb_str(&why));
+			break;
+		}
+	}
+	sb_free(&why);
+}
+
 static void print_schedule(struct strbuf *out, const struct model *m, const struct trace *t,
                            uint32_t mark, int json, uint8_t *sv)
 {
@@ -176,6 +193,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 				report_locs(m, sv, fp->locs, fp->nlocs, out, 0);
 				sb_printf(out, "\n  the schedules share their first %u steps and diverge at step %u\n",
 				          r->diverge, r->diverge + 1);
+				note_race(out, m, &r->trace, sv);
 			} else if (r->failed_kind == P_EXISTS) {
 				sb_puts(out, "  (no trace: the condition holds in no final state)\n");
 			} else if (r->failed_kind == P_EQUALS && r->trace.len == 0) {
@@ -219,6 +237,8 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			}
 			if (j->spec->note)
 				sb_printf(out, "note: %s\n", j->spec->note);
+			if (m->notes)
+				m->notes(m, (int)r->failed_kind, out);
 		} else if (r->verdict == V_INCOMPLETE) {
 			sb_printf(out, "INCOMPLETE: %s reached before the state space was exhausted; nothing violated so far\n",
 			          r->limit);

@@ -14,6 +14,8 @@ struct judge {
 	unsigned n;
 	int keep_going;
 	int invariants;           /* some property is an invariant or comm_race_free */
+	int races;                /* some property is race_free */
+	struct strbuf race;       /* the race model.race found */
 	struct sideset **results; /* deterministic: distinct results seen, per property */
 	uint8_t *witnessed;       /* exists: a witness was seen, per property */
 	uint32_t *obuf;           /* one result */
@@ -38,6 +40,7 @@ struct judge *judge_new(const struct model *m, const struct property *props, uns
 	unsigned maxl = 0;
 	for (unsigned k = 0; k < n; k++) {
 		j->invariants |= props[k].kind == P_INVARIANT || props[k].kind == P_COMM_RACE;
+		j->races |= props[k].kind == P_RACE_FREE && m->race;
 		if (props[k].kind == P_DETERMINISTIC || props[k].kind == P_REFINES || props[k].kind == P_EQUALS) {
 			j->results[k] = ss_new();
 			if (props[k].nlocs > maxl)
@@ -48,6 +51,7 @@ struct judge *judge_new(const struct model *m, const struct property *props, uns
 	j->img = xmalloc(m->sv_size);
 	j->re = xmalloc(m->sv_size);
 	sb_init(&j->why);
+	sb_init(&j->race);
 	return j;
 }
 
@@ -67,6 +71,7 @@ void judge_free(struct judge *j)
 	free(j->golden);
 	free(j->golden_locs);
 	sb_free(&j->why);
+	sb_free(&j->race);
 	free(j);
 }
 
@@ -244,6 +249,13 @@ int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
 				return 1;
 		}
 	}
+	for (unsigned k = 0; k < j->n && j->races; k++)
+		if (j->props[k].kind == P_RACE_FREE) {
+			sb_reset(&j->race);
+			if (m->race(m, sv, &j->race) &&
+			    hit(j, v, (int)k, P_RACE_FREE, "a data race: %s", sb_str(&j->race)))
+				return 1;
+		}
 	if (v->status == MS_TERMINAL)
 		final(j, sv, v);
 	return v->violated;

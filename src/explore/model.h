@@ -94,6 +94,13 @@ struct model {
 	                 const struct action *a, struct strbuf *out);
 	/* Human-readable state (or the fault message for MS_FAULT). */
 	void (*print_state)(const struct model *m, const uint8_t *sv, struct strbuf *out);
+	/* Optional: "note: ..." lines on the kernel, printed with a violation
+	** of property kind failed (enum prop_kind). */
+	void (*notes)(const struct model *m, int failed, struct strbuf *out);
+	/* Optional (race_free): 1, with both accesses named in why, when two
+	** threads may each perform a conflicting plain access to one word
+	** next in sv (co-enabled), or one instruction's lanes store to one. */
+	int (*race)(const struct model *m, const uint8_t *sv, struct strbuf *why);
 
 	/* Locations for properties.  lookup() resolves a name such as "sum",
 	** "a[3]" (index given separately, -1 when none was written) or a

@@ -113,6 +113,12 @@ struct comp_def {
 	int (*check)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 	void (*describe)(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out);
 	void (*print)(const struct comp *c, const uint8_t *sv, struct strbuf *out);
+	/* Optional: "note: ..." lines on the kernel as a whole, printed with
+	** a violation of property kind failed (enum prop_kind): what lies
+	** outside the machine's guarantee. */
+	void (*notes)(const struct comp *c, int failed, struct strbuf *out);
+	/* Optional: model.race for the accesses this component performs. */
+	int (*race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 	void (*timing)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	               uint64_t (*rnd)(void *), void *rng);
 	/* Still enabled after other units' actions of the same cycle? */

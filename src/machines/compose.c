@@ -135,6 +135,23 @@ static void m_print_state(const struct model *m, const uint8_t *sv, struct strbu
 			x->comps[i].def->print(&x->comps[i], sv, out);
 }
 
+static void m_notes(const struct model *m, int failed, struct strbuf *out)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->notes)
+			x->comps[i].def->notes(&x->comps[i], failed, out);
+}
+
+static int m_race(const struct model *m, const uint8_t *sv, struct strbuf *why)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->race && x->comps[i].def->race(&x->comps[i], sv, why))
+			return 1;
+	return 0;
+}
+
 static void m_durable(const struct model *m, const uint8_t *sv, uint8_t *img)
 {
 	const struct machine *x = MC(m);
@@ -635,6 +652,8 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->status = m_status;
 	m->describe = m_describe;
 	m->print_state = m_print_state;
+	m->notes = m_notes;
+	m->race = m_race;
 	m->lookup = m_lookup;
 	m->read = m_read;
 	m->loc_name = m_loc_name;

@@ -107,6 +107,13 @@ static inline int gpu_at_global_atomic(const struct gpu *g, const uint8_t *sv, u
 {
 	return g->pc_atomic[gpu_pc(g, sv, w)]; /* one entry past the end: 0 */
 }
+/* Is warp w blocked at a bar.sync: arrived (BARRIER), or waiting for its
+** fence part to clear (WAIT with its pc on the bar.sync, WARP-3)? */
+static inline int gpu_at_barrier(const struct gpu *g, uint8_t *sv, unsigned w)
+{
+	uint8_t st = gpu_warp(g, sv, w)->status;
+	return st == W_BARRIER || (st == W_WAIT && g->prog->ins[gpu_pc(g, sv, w)].op == OP_BAR);
+}
 static inline unsigned gpu_cta_of(const struct gpu *g, unsigned w)
 {
 	return w / g->cfg.warps_per_cta;

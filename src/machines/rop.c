@@ -114,7 +114,7 @@ static int owed(const struct comp *c, const uint8_t *sv, unsigned w)
 ** flight; pcommit does not wait for them. */
 static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
 {
-	return op == OP_PCOMMIT || !owed(c, sv, w);
+	return op == OP_PCOMMIT || op == OP_LD || op == OP_ST || !owed(c, sv, w);
 }
 
 /* Requests reach their partitions after the interconnect latency plus

@@ -6,6 +6,9 @@
 ** Stack entries are (pc, rpc, mask); the top entry executes.  States:
 **
 **   READY --issue(ld/st/alu/bra/membar)--> READY          [warp_issue]
+**   READY --issue(membar, bar.sync, ld/st.volatile global: an order
+**            provider says wait)--> WAIT --resume--> READY (bar.sync:
+**            BARRIER)                                     [rop.c, dab.c]
 **   READY --issue(bar.sync)--> BARRIER --release--> READY [barrier.c]
 **   READY --issue(atom/red global)--> ATOMIC --ROP ack--> READY [rop.c]
 **   READY --issue(exit of last lanes)--> DONE
@@ -24,6 +27,7 @@
 */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "machines/alu.h"
@@ -209,9 +213,11 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 		** at that point (a divergent loop back-edge), it is replaced
 		** rather than kept: the entry below reconverges its lanes at the
 		** same pc, and the stack stays bounded however often the loop
-		** diverges. */
+		** diverges.  The bottom entry is never replaced (paths that
+		** reconverge only at the end, in exit): it holds the live lanes
+		** (WARP-1), which a barrier waits for. */
 		uint16_t r = (uint16_t)in->ipdom;
-		unsigned base = top->rpc == r ? h->sp - 1u : h->sp;
+		unsigned base = top->rpc == r && h->sp > 1 ? h->sp - 1u : h->sp;
 		unsigned need = base + (pc + 1u != r) + 1u;
 		if (need > g->cfg.stack_depth) {
 			fault(c, sv, w, F_STACK);
@@ -356,8 +362,11 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 		advance(c, sv, w);
 		return;
 	case OP_LD:
-	case OP_ST:
-		memop(c, sv, w, in, m);
+	case OP_ST: /* a volatile global access may be ordered (DAB: a flush) */
+		if (m && in->vol && in->space == SP_GLOBAL && !order_clear(c, sv, w, in->op))
+			gpu_warp(g, sv, w)->status = W_WAIT;
+		else
+			memop(c, sv, w, in, m);
 		return;
 	case OP_ATOM:
 	case OP_RED:
@@ -408,7 +417,10 @@ static void resume(const struct comp *c, uint8_t *sv, unsigned w)
 		return;
 	else if (op == OP_BAR)
 		at_barrier(c, sv, w);
-	else
+	else if (op == OP_LD || op == OP_ST) { /* a volatile access, performed now */
+		h->status = W_READY;
+		memop(c, sv, w, cur(g, sv, w), exec_mask(c, sv, w));
+	} else
 		advance(c, sv, w);
 }
 
@@ -500,6 +512,70 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 	unsigned pc = gpu_pc(g, sv, w);
 	sb_printf(out, "warp %u (cta %u, sm %u) issues pc %u mask 0x%x: %s", w, gpu_cta_of(g, w), gpu_sm_of(g, w), pc,
 	          exec_mask(c, sv, w), g->prog->ins[pc].text);
+}
+
+/* }=== */
+
+/* {=== Data races (race_free) ============================================ */
+
+/* One lane's access next in a state: a word of a segment, and whether it
+** is a plain store, a plain load, or synchronising (atomic or volatile). */
+enum acc_kind { ACC_LD, ACC_ST, ACC_SYNC };
+struct acc {
+	unsigned w, lane, cta;
+	enum space space;
+	long word;
+	enum acc_kind kind;
+};
+
+static void name_acc(const struct comp *c, const uint8_t *sv, const struct acc *a, struct strbuf *out)
+{
+	const struct gpu *g = c->g;
+	unsigned pc = gpu_pc(g, sv, a->w);
+	sb_printf(out, "thread %u (warp %u lane %u) at pc %u `%s`", a->w * g->cfg.threads_per_warp + a->lane, a->w,
+	          a->lane, pc, g->prog->ins[pc].text);
+}
+
+/* Warps ready at a memory access may each perform it next: two lanes of
+** different threads on one word, one a plain store, race (a barrier, a
+** flag or the SIMT stack would have kept one of them from being next). */
+static int race(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	const struct port_mem *mem = MEM(c);
+	const struct comp *mc = REQ(c, P_MEM)->c;
+	unsigned lanes = g->cfg.threads_per_warp, n = 0;
+	struct acc *a = xmalloc(sizeof *a * g->nwarps * lanes);
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || !gpu_warp(g, (uint8_t *)sv, w)->sp)
+			continue;
+		const struct instr *in = cur(g, sv, w);
+		if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM && in->op != OP_RED)
+			continue;
+		enum acc_kind k = in->op == OP_ATOM || in->op == OP_RED || in->vol ? ACC_SYNC : in->op == OP_ST ? ACC_ST : ACC_LD;
+		uint32_t m = exec_mask(c, sv, w);
+		for (unsigned l = 0; l < lanes; l++) {
+			int f = 0;
+			long word = m >> l & 1 ? mem->word(mc, sv, in->space, gpu_cta_of(g, w), in->addr.sym,
+			                                   address(c, sv, w, l), &f) : -1;
+			if (word >= 0) /* a bad address faults instead */
+				a[n++] = (struct acc){ w, l, gpu_cta_of(g, w), in->space, word, k };
+		}
+	}
+	int found = 0;
+	for (unsigned i = 0; i < n && !found; i++)
+		for (unsigned j = i + 1; j < n && !found; j++)
+			if (a[i].space == a[j].space && a[i].word == a[j].word &&
+			    (a[i].space != SP_SHARED || a[i].cta == a[j].cta) && (a[i].kind == ACC_ST || a[j].kind == ACC_ST)) {
+				name_acc(c, sv, &a[i], why);
+				sb_puts(why, " and ");
+				name_acc(c, sv, &a[j], why);
+				sb_puts(why, a[i].w == a[j].w ? " store to one word in one instruction"
+				                              : " may each access one word next, one a plain store");
+				found = 1;
+			}
+	free(a);
+	return found;
 }
 
 /* }=== */
@@ -633,5 +709,5 @@ const struct comp_def comp_warps = {
 	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
-	.print = print, .port = port,
+	.print = print, .port = port, .race = race,
 };

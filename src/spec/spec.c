@@ -788,7 +788,7 @@ static void parse_check(struct parser *P)
 	const char *start = P->lx.p;
 	int kind = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 	if (kind < 0 || kind == P_FAULT) {
-		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted, idempotent, refines or equals)");
+		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted, idempotent, refines, equals, race_free or comm_race_free)");
 		recover(P);
 		return;
 	}
@@ -837,7 +837,7 @@ static void parse_check(struct parser *P)
 			expr_free(e);
 			accept(P, ",");
 		}
-	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT && kind != P_COMM_RACE) {
+	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT && kind != P_COMM_RACE && kind != P_RACE_FREE) {
 		sp.p.cond = cond_parse(&P->lx, NULL); /* names resolve against the machine */
 		if (!sp.p.cond) {
 			recover(P);
@@ -1097,7 +1097,7 @@ static void parse_expect(struct parser *P)
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
-			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent, refines, equals)");
+			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent, refines, equals, race_free, comm_race_free)");
 			recover(P);
 			return;
 		}
