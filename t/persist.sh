@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 30
+plan 35
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -61,3 +61,13 @@ like "$T/out" "recovery program fails on this crash image: the re-executed kerne
 # crash images are counted and deduplicated
 "$GPUMC" check -q --json "$P/T1.gpu" > "$T/j"
 [ "$(jnum crash_images "$T/j")" -ge 2 ]; ok $? "T1: distinct crash images checked ($(jnum crash_images "$T/j"))"
+# guards on the persist instructions are honoured (issue 12, item 1): a
+# guarded-off sfence/membar/pcommit/l2wb is no instruction for that warp
+v G1-sfence-guard-bug "fail durable"
+v G1-l2wb-guard-bug "fail persisted"
+sed 's/@%p0 sfence/@%p0 membar.gl/' "$P/G1-sfence-guard-bug.gpu" > "$T/g1m.gpu"
+run "$GPUMC" check -q "$T/g1m.gpu"; is "$rc" 1 "@%p membar.gl guarded off on warp 1: its flag can be durable before its datum"
+sed 's/^    @%p0 sfence .*/    sfence\n    @%p0 pcommit\n    sfence/' "$P/G1-sfence-guard-bug.gpu" > "$T/g1q.gpu"
+run "$GPUMC" check -q -D wpq=volatile "$T/g1q.gpu"; is "$rc" 1 "sfence; @%p pcommit; sfence: warp 1 skips the pcommit, its datum may still sit in a volatile WPQ"
+sed 's/^    @%p0 sfence .*/    sfence\n    pcommit\n    sfence/' "$P/G1-sfence-guard-bug.gpu" > "$T/g1r.gpu"
+run "$GPUMC" check -q -D wpq=volatile "$T/g1r.gpu"; is "$rc" 0 "sfence; pcommit; sfence unguarded: passes with volatile WPQs"

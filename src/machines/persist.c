@@ -244,7 +244,7 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 		WARPS(c)->advance(WC(c), sv, w);
 		return 1;
 	case OP_L2WB:
-		if (l2wb_step(c, sv, &p->cursor))
+		if (!m || l2wb_step(c, sv, &p->cursor)) /* guarded off: no pass */
 			WARPS(c)->advance(WC(c), sv, w);
 		return 1;
 	default:
