@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 35
+plan 41
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -71,3 +71,14 @@ sed 's/^    @%p0 sfence .*/    sfence\n    @%p0 pcommit\n    sfence/' "$P/G1-sfe
 run "$GPUMC" check -q -D wpq=volatile "$T/g1q.gpu"; is "$rc" 1 "sfence; @%p pcommit; sfence: warp 1 skips the pcommit, its datum may still sit in a volatile WPQ"
 sed 's/^    @%p0 sfence .*/    sfence\n    pcommit\n    sfence/' "$P/G1-sfence-guard-bug.gpu" > "$T/g1r.gpu"
 run "$GPUMC" check -q -D wpq=volatile "$T/g1r.gpu"; is "$rc" 0 "sfence; pcommit; sfence unguarded: passes with volatile WPQs"
+# st.wt crosses to its memory controller per lane (issue 12, item 2)
+v W1-wt-transit-bug "fail durable"
+v W1-wt-transit pass -D wpq=volatile
+v W2-wt-lanes-bug "fail durable"
+run "$GPUMC" check "$P/W1-wt-transit-bug.gpu"
+like "$T/out" "^  data: NVM 0, st.wt of 7 in transit" "the counterexample shows the write-through still in transit"
+# a st.wt of a word whose older st.wt is queued: draining the older one
+# does not acknowledge the newer one still in transit
+printf 'machine persist\nset partitions = 2\nset line_bytes = 4\nset threads_per_warp = 1\nset wpq = volatile\nglobal .u32 d = 0\nglobal .u32 flag = 0\nkernel\n st.wt.global.u32 [d], 1\n st.wt.global.u32 [d], 2\n sfence\n st.global.u32 [flag], 1\n clwb [flag]\n sfence\n pcommit\n sfence\n exit\nend\ncheck durable flag == 0 \\/ d == 2\n' > "$T/wt2.gpu"
+run "$GPUMC" check -q "$T/wt2.gpu"; is "$rc" 0 "two st.wt to one word: sfence waits for the newer one"
+run "$GPUMC" check -q --check-model "$P/W2-wt-lanes.gpu"; is "$rc" 0 "W2-wt-lanes: the persist invariants (PM-2..PM-5) hold in every state"

@@ -10,7 +10,8 @@
 **   dirty        -> WPQ  by an eviction (any time)       [EVICT]
 **                        or a completed clwb             [CLWB_DONE]
 **                        or an l2wb pass                 [pm_op, l2wb]
-**   st.wt        -> WPQ directly, acked once in NVM      [pm_op]
+**   st.wt        -> in transit to its memory controller   [pm_op]
+**   in transit   -> WPQ  on arrival, per lane             [WT_ARRIVE]
 **   WPQ          -> NVM  (any entry, any order)          [WPQ_DRAIN]
 **   any state    -> CRASH: NVM (+ the WPQs if durable) survives
 **
@@ -19,8 +20,14 @@
 ** older value could have drained first on another path).  clwb and st.wt
 ** are asynchronous: the warp counts them as outstanding and `sfence` (and
 ** `membar`, which the paper's sfence is built on) waits until they are
-** acknowledged: clwb once the line reached the WPQ, st.wt once it reached
-** NVM.  `pcommit` waits until every WPQ is empty.  `l2wb` walks the L2 line
+** acknowledged: clwb once the line reached the WPQ, st.wt once its value
+** is in the persistence domain -- on arrival at the WPQ when the WPQs are
+** durable, once written to NVM when they are volatile ("its
+** acknowledgment is sent by the memory controller once the data is
+** written to device memory").  Each lane's st.wt crosses on its own, so a
+** warp-wide st.wt is not one durable write.  A newer st.wt of a word
+** whose older one is still in transit replaces it (as in the WPQ: the
+** older value could have arrived first on another path).  `pcommit` waits until every WPQ is empty.  `l2wb` walks the L2 line
 ** by line (line_bytes), one step each, so a crash can hit it mid-way;
 ** while it runs, other warps' global accesses wait (it "blocks subsequent
 ** L2 accesses").
@@ -32,13 +39,16 @@
 ** and warps.  The host program is part of it.
 **
 ** Slice: nvm u32[G], wpq u32[G], clwb u32[G] and
-** wt u32[G] (warps waiting on that word's clwb / st.wt), per warp
+** wt u32[G] (warps waiting on that word's clwb / st.wt), transit u32[G]
+** (the value of a st.wt on its way), per warp
 ** {outstanding u8, pad u8, l2wb cursor u16 (0: none, else next word + 1)},
-** flags u8[G] (PM_DIRTY, PM_INWPQ).
+** flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
 ** Invariants: PM-2 a warp's outstanding count equals the number of
-** clwb/wt masks holding its bit; PM-3 the host's ninwpq and nclwb equal
-** the number of PM_INWPQ flags and of non-zero clwb masks; PM-4 flags hold
-** only PM_DIRTY and PM_INWPQ.
+** clwb/wt masks holding its bit; PM-3 the host's ninwpq, nclwb and
+** ntransit equal the number of PM_INWPQ flags, of non-zero clwb masks and
+** of PM_TRANSIT flags; PM-4 flags hold only PM_DIRTY, PM_INWPQ and
+** PM_TRANSIT; PM-5 a word with st.wt waiters has a st.wt in transit, or
+** (volatile WPQs) a WPQ entry.
 */
 #include "config.h"
 
@@ -51,14 +61,14 @@
 #include "machines/persist_models.h"
 #include "util/strbuf.h"
 
-enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST };
+enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE };
 
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 #define WC(c) (REQ(c, P_WARPS)->c)
 #define INNER(c) ((const struct port_mem *)port_ops(c, P_MEM))
 #define IC(c) (REQ(c, P_MEM)->c)
 
-enum { PM_DIRTY = 1, PM_INWPQ = 2 };
+enum { PM_DIRTY = 1, PM_INWPQ = 2, PM_TRANSIT = 4 };
 
 struct pm_warp {
 	uint8_t outstanding, pad;
@@ -86,19 +96,23 @@ static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv)
 	const struct gpu *g = c->g;
 	return clwb_mask(c, sv) + G_WORDS(g);
 }
+static uint32_t *transit(const struct comp *c, const uint8_t *sv)
+{
+	const struct gpu *g = c->g;
+	return wt_mask(c, sv) + G_WORDS(g);
+}
 static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	return (struct pm_warp *)(wt_mask(c, sv) + G_WORDS(g)) + w;
+	return (struct pm_warp *)(transit(c, sv) + G_WORDS(g)) + w;
 }
 /* The host program: step index, and word cursor + 1 of a cudaL2WB or
-** copy in progress.  Also the number of words in a WPQ and with a clwb
-** in flight, so the environment actions need no scan when there are
-** none (PM-3: they equal the counts of PM_INWPQ flags and of non-zero
-** clwb masks). */
+** copy in progress.  Also the number of words in a WPQ, with a clwb
+** and with a st.wt in flight, so the environment actions need no scan
+** when there are none (PM-3). */
 struct pm_host {
 	uint16_t pc, cursor;
-	uint32_t ninwpq, nclwb;
+	uint32_t ninwpq, nclwb, ntransit;
 };
 
 static struct pm_host *host(const struct comp *c, const uint8_t *sv)
@@ -140,7 +154,7 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 	if (!(*f & PM_INWPQ))
 		host(c, sv)->ninwpq++;
 	wpq(c, sv)[word] = value;
-	*f = PM_INWPQ; /* and no longer dirty */
+	*f = (uint8_t)((*f & PM_TRANSIT) | PM_INWPQ); /* and no longer dirty */
 }
 
 /* The dirty word leaves the L2 for its WPQ. */
@@ -189,6 +203,14 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 			WARPS(c)->resume(WC(c), sv, w);
 }
 
+/* The st.wt writes of word i are acknowledged. */
+static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
+{
+	ack(c, sv, wt_mask(c, sv)[i]);
+	wt_mask(c, sv)[i] = 0;
+	pm_wake(c, sv);
+}
+
 /* The global word lane l of warp w addresses, or -1 after faulting it. */
 static long lane_word(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, const struct instr *in)
 {
@@ -234,11 +256,15 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 				await(c, sv, w, &clwb_mask(c, sv)[i]);
 				continue;
 			}
-			/* st.wt: the L2 copy stays clean, the value goes to the
-			** WPQ and is acknowledged once it is in NVM */
+			/* st.wt: the L2 copy is clean (an older dirty value
+			** is superseded), the value crosses to its controller */
 			uint32_t v = WARPS(c)->operand(WC(c), sv, w, l, &in->src[0]);
+			uint8_t *f = &flags(c, sv)[i];
 			INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
-			into_wpq(c, sv, (uint32_t)i, v);
+			if (!(*f & PM_TRANSIT))
+				host(c, sv)->ntransit++;
+			*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
+			transit(c, sv)[i] = v;
 			await(c, sv, w, &wt_mask(c, sv)[i]);
 		}
 		WARPS(c)->advance(WC(c), sv, w);
@@ -261,8 +287,8 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, co
 	unsigned delay;
 	if (in->op == OP_CLWB) /* the write-back request crosses the interconnect */
 		delay = cf->lat_icnt;
-	else if ((in->op == OP_LD || in->op == OP_ST) && in->wt) /* the data crosses, then is written */
-		delay = cf->lat_icnt + cf->lat_nvm_write;
+	else if (in->op == OP_ST && in->wt && in->space == SP_GLOBAL) /* the data crosses */
+		delay = cf->lat_icnt;
 	else
 		return;
 	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
@@ -348,9 +374,11 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, mc = c->unit0[0];
 	const uint8_t *f = flags(c, sv);
 	const struct pm_host *cnt = host(c, sv);
-	if (!timed || cnt->ninwpq || cnt->nclwb)
+	if (!timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit)
 		for (uint32_t i = 0; i < G_WORDS(g); i++) {
 			unsigned p = gpu_partition_of(g, i * 4);
+			if (f[i] & PM_TRANSIT)
+				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)(mc + p), c->subj0[0] + i, i };
 			if (clwb_mask(c, sv)[i])
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)(mc + p), c->subj0[0] + i, i };
 			if (f[i] & PM_DIRTY && !timed)
@@ -441,10 +469,13 @@ static void host_step(const struct comp *c, uint8_t *sv)
 	case H_PERSIST:
 		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
+			uint8_t *f = &flags(c, sv)[first + k];
 			nvm(c, sv)[first + k] = vis[first + k];
-			if (flags(c, sv)[first + k] & PM_INWPQ)
+			if (*f & PM_INWPQ)
 				hs->ninwpq--;
-			flags(c, sv)[first + k] = 0;
+			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
+			if (!*f && wt_mask(c, sv)[first + k]) /* its queued entry is gone */
+				wt_acked(c, sv, first + k);
 		}
 		break;
 	default: /* sync, pcommit (enabled once the WPQs are empty), launch */
@@ -470,14 +501,21 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	case K_HOST:
 		host_step(c, sv);
 		break;
+	case K_WT_ARRIVE:
+		flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
+		host(c, sv)->ntransit--;
+		into_wpq(c, sv, i, transit(c, sv)[i]);
+		transit(c, sv)[i] = 0;
+		if (c->g->cfg.wpq_durable) /* in the persistence domain now */
+			wt_acked(c, sv, i);
+		break;
 	case K_WPQ_DRAIN:
 		nvm(c, sv)[i] = wpq(c, sv)[i];
 		wpq(c, sv)[i] = 0;
 		flags(c, sv)[i] &= (uint8_t)~PM_INWPQ;
 		host(c, sv)->ninwpq--;
-		ack(c, sv, wt_mask(c, sv)[i]);
-		wt_mask(c, sv)[i] = 0;
-		pm_wake(c, sv);
+		if (!(flags(c, sv)[i] & PM_TRANSIT)) /* else a newer st.wt is still on its way */
+			wt_acked(c, sv, i);
 		break;
 	default:
 		break;
@@ -534,6 +572,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	case K_EVICT: sb_puts(out, "L2 evicts dirty "); break;
 	case K_CLWB_DONE: sb_puts(out, "clwb reaches the WPQ for "); break;
 	case K_WPQ_DRAIN: sb_puts(out, "WPQ drains to NVM: "); break;
+	case K_WT_ARRIVE: sb_puts(out, "st.wt reaches its memory controller's WPQ: "); break;
 	default: sb_puts(out, "CRASH: power fails; only the persistence domain survives"); return;
 	}
 	word_name(c, a->arg, out);
@@ -551,6 +590,8 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 		sb_printf(out, ": NVM %u%s", nvm(c, sv)[i], f[i] & PM_DIRTY ? ", dirty in L2" : "");
 		if (f[i] & PM_INWPQ)
 			sb_printf(out, ", WPQ holds %u", wpq(c, sv)[i]);
+		if (f[i] & PM_TRANSIT)
+			sb_printf(out, ", st.wt of %u in transit", transit(c, sv)[i]);
 		sb_putc(out, '\n');
 	}
 }
@@ -696,7 +737,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		** lat_nvm_write / NVM_BANKS cycles */
 		enum { NVM_BANKS = 16 };
 		t->busy = (cf->lat_nvm_write + NVM_BANKS - 1) / NVM_BANKS;
-	} else if (a->kind == c->kind0 + K_CLWB_DONE) { /* the line is in the WPQ now */
+	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE) { /* in the WPQ now */
 		t->upd[t->n].subject = c->subj0[0] + a->arg;
 		t->upd[t->n++].delay = cf->lat_nvm_write;
 	} /* a host step (or an eviction, never timed): one cycle */
@@ -707,22 +748,28 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
-	uint32_t nin = 0, ncl = 0;
+	uint32_t nin = 0, ncl = 0, ntr = 0;
 	unsigned out[32] = { 0 };
 	for (uint32_t i = 0; i < G_WORDS(g); i++) {
 		uint8_t f = flags(c, sv)[i];
-		if (f & ~(PM_DIRTY | PM_INWPQ)) {
+		if (f & ~(PM_DIRTY | PM_INWPQ | PM_TRANSIT)) {
 			sb_printf(why, "PM-4: word %u has flags 0x%x", i, f);
+			return 1;
+		}
+		if (wt_mask(c, sv)[i] && !(f & PM_TRANSIT) && (g->cfg.wpq_durable || !(f & PM_INWPQ))) {
+			sb_printf(why, "PM-5: warps 0x%x wait on a st.wt of word %u that is neither in transit nor queued",
+			          wt_mask(c, sv)[i], i);
 			return 1;
 		}
 		nin += (f & PM_INWPQ) != 0;
 		ncl += clwb_mask(c, sv)[i] != 0;
+		ntr += (f & PM_TRANSIT) != 0;
 		for (unsigned w = 0; w < g->nwarps; w++)
 			out[w] += (clwb_mask(c, sv)[i] >> w & 1) + (wt_mask(c, sv)[i] >> w & 1);
 	}
-	if (nin != host(c, sv)->ninwpq || ncl != host(c, sv)->nclwb) {
-		sb_printf(why, "PM-3: %u words in WPQs and %u clwbs in flight, the counters say %u and %u", nin, ncl,
-		          host(c, sv)->ninwpq, host(c, sv)->nclwb);
+	if (nin != host(c, sv)->ninwpq || ncl != host(c, sv)->nclwb || ntr != host(c, sv)->ntransit) {
+		sb_printf(why, "PM-3: %u words in WPQs, %u clwbs and %u st.wt in flight, the counters say %u, %u and %u",
+		          nin, ncl, ntr, host(c, sv)->ninwpq, host(c, sv)->nclwb, host(c, sv)->ntransit);
 		return 1;
 	}
 	for (unsigned w = 0; w < g->nwarps; w++)
@@ -773,12 +820,12 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		return -1;
 	}
 	*align = 8;
-	c->max_actions = 3 * G_WORDS(g) + 2;
+	c->max_actions = 4 * G_WORDS(g) + 2;
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
 	c->units[1] = (struct pool_req){ "host", 1 };
 	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
 	c->subjects[1] = (struct pool_req){ "host", 1 };
-	size_t n = 16 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
+	size_t n = 20 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
 	return (long)((n + 7) & ~(size_t)7);
 }
 
@@ -792,6 +839,7 @@ static const struct kind_def kinds[] = {
 	[K_CLWB_DONE] = { "clwb-done", SELF | PORT(P_WARPS), 0 },
 	[K_WPQ_DRAIN] = { "wpq-drain", SELF | PORT(P_WARPS), 0 },
 	[K_HOST] = { "host", SELF | PORT(P_MEM), 0 },
+	[K_WT_ARRIVE] = { "wt-arrive", SELF | PORT(P_WARPS), 0 },
 };
 
 #define GP(field) offsetof(struct gpu_cfg, field)
@@ -810,7 +858,7 @@ const struct comp_def comp_persist = {
 	.name = "persist", .desc = "L2 dirty words, evictions, clwb, st.wt, l2wb, pcommit, sfence, WPQ per memory controller, NVM, crash points, host program",
 	.params = params, .nparams = sizeof params / sizeof params[0],
 	.provides = PORT(P_MEM) | PORT(P_ORDER) | PORT(P_PM) | PORT(P_GATE), .requires = PORT(P_MEM) | PORT(P_WARPS),
-	.kinds = kinds, .nkinds = 4, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
+	.kinds = kinds, .nkinds = 5, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port,
