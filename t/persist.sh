@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 41
+plan 47
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -82,3 +82,13 @@ like "$T/out" "^  data: NVM 0, st.wt of 7 in transit" "the counterexample shows 
 printf 'machine persist\nset partitions = 2\nset line_bytes = 4\nset threads_per_warp = 1\nset wpq = volatile\nglobal .u32 d = 0\nglobal .u32 flag = 0\nkernel\n st.wt.global.u32 [d], 1\n st.wt.global.u32 [d], 2\n sfence\n st.global.u32 [flag], 1\n clwb [flag]\n sfence\n pcommit\n sfence\n exit\nend\ncheck durable flag == 0 \\/ d == 2\n' > "$T/wt2.gpu"
 run "$GPUMC" check -q "$T/wt2.gpu"; is "$rc" 0 "two st.wt to one word: sfence waits for the newer one"
 run "$GPUMC" check -q --check-model "$P/W2-wt-lanes.gpu"; is "$rc" 0 "W2-wt-lanes: the persist invariants (PM-2..PM-5) hold in every state"
+# launch, cudaL2WB, copy and pcommit are queued device work; only sync
+# waits for them; the kernel may be launched several times (item 3)
+v K1-l2wb-nosync-bug "fail durable"
+run "$GPUMC" check "$P/K1-l2wb-nosync-bug.gpu"
+like "$T/out" "host step 3: cudaL2WB.. .queued for the device" "the host only queues cudaL2WB"
+like "$T/out" "^durable image after the crash: .*out\[1\] = 0, done = 1" "and publishes the flag before the outputs are durable"
+v K2-launches-bug "fail persisted"
+"$GPUMC" check -q --json "$P/K2-launches.gpu" > "$T/j"
+is "$(jnum terminal_states "$T/j")" 3 "K2-launches: two launches in a row end with x = 2 in NVM, WPQ or L2 only (3 terminal states)"
+run "$GPUMC" check -q --check-model "$P/K2-launches.gpu"; is "$rc" 0 "K2-launches: PM-2..PM-6 hold in every state"

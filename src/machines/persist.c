@@ -15,6 +15,14 @@
 **   WPQ          -> NVM  (any entry, any order)          [WPQ_DRAIN]
 **   any state    -> CRASH: NVM (+ the WPQs if durable) survives
 **
+** and the host program beside the kernel (struct pm_host):
+**
+**   host         -> its next step; device work is only queued   [HOST]
+**   device       -> the next queued item, in order: a launch
+**                   runs the kernel afresh until it is over, a
+**                   cudaL2WB or copy goes a line / word a step    [DEVICE]
+**   sync         -> enabled once the device caught up
+**
 ** Lines are one word (32 bits).  A WPQ holds one entry per word: a newer
 ** write-back replaces the older one, which loses no durable image (the
 ** older value could have drained first on another path).  clwb and st.wt
@@ -48,7 +56,9 @@
 ** ntransit equal the number of PM_INWPQ flags, of non-zero clwb masks and
 ** of PM_TRANSIT flags; PM-4 flags hold only PM_DIRTY, PM_INWPQ and
 ** PM_TRANSIT; PM-5 a word with st.wt waiters has a st.wt in transit, or
-** (volatile WPQs) a WPQ entry.
+** (volatile WPQs) a WPQ entry; PM-6 the device works only on what the
+** host queued: busy implies dev < pc, and a running kernel is a launch
+** step in progress (or the recovery's re-execution, dev = nhost).
 */
 #include "config.h"
 
@@ -61,7 +71,7 @@
 #include "machines/persist_models.h"
 #include "util/strbuf.h"
 
-enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE };
+enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE, K_DEVICE };
 
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 #define WC(c) (REQ(c, P_WARPS)->c)
@@ -106,12 +116,20 @@ static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 	const struct gpu *g = c->g;
 	return (struct pm_warp *)(transit(c, sv) + G_WORDS(g)) + w;
 }
-/* The host program: step index, and word cursor + 1 of a cudaL2WB or
-** copy in progress.  Also the number of words in a WPQ, with a clwb
-** and with a st.wt in flight, so the environment actions need no scan
-** when there are none (PM-3). */
+/* The host program and the device's stream.  The host issues its steps
+** in order (pc); launch, l2wb (cudaL2WB), copy (cudaMemcpy device to
+** device) and pcommit are device work the host only queues: the device
+** performs them one after the other, in issue order (dev: the step it
+** performs or waits to start; busy: started; run: a kernel is running;
+** cursor: word cursor + 1 of a cudaL2WB or copy), and only `sync`
+** (cudaDeviceSynchronize) waits for the device to catch up.  Without a
+** launch step the kernel runs first (run stays 0) and the host starts
+** once it is over.  Also the
+** number of words in a WPQ, with a clwb and with a st.wt in flight, so
+** the environment actions need no scan when there are none (PM-3). */
 struct pm_host {
-	uint16_t pc, cursor;
+	uint16_t pc, cursor, dev;
+	uint8_t busy, run;
 	uint32_t ninwpq, nclwb, ntransit;
 };
 
@@ -126,13 +144,6 @@ static uint8_t *flags(const struct comp *c, const uint8_t *sv)
 	return (uint8_t *)(host(c, sv) + 1);
 }
 
-static void init(const struct comp *c, uint8_t *sv)
-{
-	const struct gpu *g = c->g;
-	/* the initial data is in device memory, i.e. NVM */
-	memcpy(nvm(c, sv), sv, 4 * (size_t)G_WORDS(g)); /* the mem slice starts the vector */
-}
-
 static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
 {
 	flags(c, sv)[word] |= PM_DIRTY;
@@ -141,6 +152,9 @@ static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
 static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 {
 	const struct gpu *g = c->g;
+	const struct pm_host *hs = host(c, sv);
+	if (hs->busy && !hs->run && g->prog->host[hs->dev].op == H_L2WB) /* a cudaL2WB pass */
+		return 1;
 	for (unsigned w = 0; w < g->nwarps; w++)
 		if (pw(c, sv, w)->cursor)
 			return 1;
@@ -310,7 +324,6 @@ static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcod
 	return 1;
 }
 
-static int pm_kernel_launched(const struct comp *c, const uint8_t *sv);
 static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
 
 /* A warp issues once the host launched the kernel; while an l2wb walks
@@ -319,7 +332,7 @@ static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
 static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	if (!pm_kernel_launched(c, sv))
+	if (!host(c, sv)->run && g->prog->launch_at >= 0)
 		return 0;
 	unsigned pc = gpu_pc(g, sv, w);
 	if (pc >= (unsigned)g->prog->nins)
@@ -386,14 +399,17 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			if (f[i] & PM_INWPQ)
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)(mc + p), c->subj0[0] + i, i };
 		}
-	/* the host's next step */
+	/* the host's next step: without a launch step, once the kernel
+	** is over; a sync once the device caught up with the host */
 	const struct pm_host *hs = host(c, sv);
-	if (hs->pc < g->prog->nhost) {
-		const struct host_step *st = &g->prog->host[hs->pc];
-		int after = g->prog->launch_at < 0 || hs->pc > g->prog->launch_at;
-		if ((!after || pm_kernel_done(c, sv)) && (st->op != H_PCOMMIT || wpq_empty(c, sv)))
-			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
-	}
+	if (hs->pc < g->prog->nhost && (g->prog->launch_at >= 0 || pm_kernel_done(c, sv)) &&
+	    (g->prog->host[hs->pc].op != H_SYNC || (!hs->run && hs->dev > hs->pc)))
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
+	/* the device's next step */
+	if (hs->run ? pm_kernel_done(c, sv)
+	            : (hs->busy || hs->dev < hs->pc) &&
+	                      (g->prog->host[hs->dev].op != H_PCOMMIT || wpq_empty(c, sv)))
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DEVICE), (uint16_t)c->unit0[1], c->subj0[1], hs->dev };
 	if (!timed)
 		out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
 	return n;
@@ -407,16 +423,13 @@ static int pm_kernel_done(const struct comp *c, const uint8_t *sv)
 	return compose_others_quiescent(c, sv);
 }
 
-static int pm_kernel_launched(const struct comp *c, const uint8_t *sv)
-{
-	const struct gpu *g = c->g;
-	return g->prog->launch_at < 0 || host(c, sv)->pc > g->prog->launch_at;
-}
-
+/* Done when the host ran all of its steps and the device all of its
+** work (the program's end waits for the device). */
 static int quiescent(const struct comp *c, const uint8_t *sv)
 {
 	const struct gpu *g = c->g;
-	return host(c, sv)->pc >= g->prog->nhost;
+	const struct pm_host *hs = host(c, sv);
+	return hs->pc >= g->prog->nhost && hs->dev >= g->prog->nhost && !hs->run;
 }
 
 /* Words of step variable sym (element index, or all of it). */
@@ -427,10 +440,36 @@ static void var_words(const struct gpu *g, int sym, long index, uint32_t *first,
 	*n = index >= 0 ? 1 : s->nelems;
 }
 
-/* One host step.  cudaL2WB writes back a line per step and cudaMemcpy
-** copies a word per step, so a crash can hit them mid-way; a host store
-** goes through the L2 like a kernel's; `persist` is the host's clwb;
-** sfence into persistent host memory: the variable is durable at once. */
+/* The first step from `from` on that is device work (nhost: none). */
+static uint16_t next_device_step(const struct gpu *g, int from)
+{
+	int k = from;
+	while (k < g->prog->nhost && g->prog->host[k].op != H_LAUNCH && g->prog->host[k].op != H_L2WB &&
+	       g->prog->host[k].op != H_COPY && g->prog->host[k].op != H_PCOMMIT)
+		k++;
+	return (uint16_t)k;
+}
+
+static void start_kernel(const struct comp *c, uint8_t *sv)
+{
+	const struct comp *wc = WC(c);
+	memset(sv + wc->off, 0, wc->size); /* warps start afresh */
+	wc->def->init(wc, sv);
+	host(c, sv)->run = 1;
+}
+
+static void init(const struct comp *c, uint8_t *sv)
+{
+	const struct gpu *g = c->g;
+	struct pm_host *hs = host(c, sv);
+	/* the initial data is in device memory, i.e. NVM */
+	memcpy(nvm(c, sv), sv, 4 * (size_t)G_WORDS(g)); /* the mem slice starts the vector */
+	hs->dev = next_device_step(g, 0);
+}
+
+/* One host step.  Device work is only queued; a host store goes through
+** the L2 like a kernel's; `persist` is the host's clwb; sfence into
+** persistent host memory: the variable is durable at once. */
 static void host_step(const struct comp *c, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
@@ -438,27 +477,6 @@ static void host_step(const struct comp *c, uint8_t *sv)
 	const struct host_step *st = &g->prog->host[hs->pc];
 	uint32_t *vis = (uint32_t *)sv, first, n;
 	switch (st->op) {
-	case H_L2WB:
-		if (!l2wb_step(c, sv, &hs->cursor))
-			return;
-		break;
-	case H_COPY:
-		/* cudaMemcpy: one word per step, through the L2 */
-		n = st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
-		if (!hs->cursor)
-			hs->cursor = 1;
-		if (hs->cursor - 1u < n) {
-			uint32_t k = hs->cursor - 1u;
-			uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
-			uint32_t soff = st->index >= 0 ? st->value : k;
-			uint32_t d = g->prog->syms[st->sym].base / 4 + off;
-			vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
-			pm_dirty(c, sv, d);
-			hs->cursor++;
-			return;
-		}
-		hs->cursor = 0;
-		break;
 	case H_STORE:
 		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
@@ -478,10 +496,57 @@ static void host_step(const struct comp *c, uint8_t *sv)
 				wt_acked(c, sv, first + k);
 		}
 		break;
-	default: /* sync, pcommit (enabled once the WPQs are empty), launch */
+	default: /* sync (enabled once the device caught up); device work: queued */
 		break;
 	}
 	hs->pc++;
+}
+
+/* One device step.  A kernel ends when every warp exited and its atomics
+** were performed; cudaL2WB writes back a line per step and cudaMemcpy
+** copies a word per step (through the L2), so a crash can hit them
+** mid-way; pcommit is enabled once every WPQ is empty. */
+static void device_step(const struct comp *c, uint8_t *sv)
+{
+	const struct gpu *g = c->g;
+	struct pm_host *hs = host(c, sv);
+	uint32_t *vis = (uint32_t *)sv;
+	if (hs->run) { /* the kernel is over */
+		hs->run = 0;
+	} else {
+		const struct host_step *st = &g->prog->host[hs->dev];
+		hs->busy = 1;
+		switch (st->op) {
+		case H_LAUNCH:
+			start_kernel(c, sv);
+			return;
+		case H_L2WB:
+			if (!l2wb_step(c, sv, &hs->cursor))
+				return;
+			break;
+		case H_COPY: {
+			uint32_t n = st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
+			if (!hs->cursor)
+				hs->cursor = 1;
+			if (hs->cursor - 1u < n) {
+				uint32_t k = hs->cursor - 1u;
+				uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
+				uint32_t soff = st->index >= 0 ? st->value : k;
+				uint32_t d = g->prog->syms[st->sym].base / 4 + off;
+				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
+				pm_dirty(c, sv, d);
+				hs->cursor++;
+				return;
+			}
+			hs->cursor = 0;
+			break;
+		}
+		default: /* pcommit: the WPQs are empty */
+			break;
+		}
+	}
+	hs->busy = 0;
+	hs->dev = next_device_step(g, hs->dev + 1);
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -500,6 +565,9 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		break;
 	case K_HOST:
 		host_step(c, sv);
+		break;
+	case K_DEVICE:
+		device_step(c, sv);
 		break;
 	case K_WT_ARRIVE:
 		flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
@@ -540,13 +608,23 @@ static void word_name(const struct comp *c, uint32_t i, struct strbuf *out)
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
 	const struct gpu *g = c->g;
-	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit (WPQs drained)",
+	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit",
 		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)" };
 	switch (a->kind == ACT_CRASH ? -1 : (int)(a->kind - c->kind0)) {
-	case K_HOST: {
+	case K_HOST:
+	case K_DEVICE: {
 		const struct pm_host *hs = host(c, sv);
+		int dev = a->kind == c->kind0 + K_DEVICE;
+		if (dev && hs->run) {
+			sb_puts(out, "device: the kernel is over (every warp exited, its atomics performed)");
+			return;
+		}
 		const struct host_step *st = &g->prog->host[a->arg];
-		sb_printf(out, "host step %u: %s", a->arg + 1, hname[st->op]);
+		sb_printf(out, "%s step %u: %s", dev ? "device: host" : "host", a->arg + 1, hname[st->op]);
+		if (!dev && (st->op == H_LAUNCH || st->op == H_L2WB || st->op == H_COPY || st->op == H_PCOMMIT))
+			sb_puts(out, " (queued for the device)");
+		if (dev && st->op == H_PCOMMIT)
+			sb_puts(out, " (WPQs drained)");
 		if (st->op == H_COPY || st->op == H_STORE || st->op == H_PERSIST) {
 			sb_printf(out, " %s", g->prog->syms[st->sym].name);
 			if (st->index >= 0)
@@ -559,7 +637,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 			if (st->index >= 0)
 				sb_printf(out, "[%u]", st->value);
 		}
-		if (st->op == H_L2WB || st->op == H_COPY) {
+		if (dev && (st->op == H_L2WB || st->op == H_COPY)) {
 			uint32_t n = st->op == H_L2WB ? G_WORDS(g) : st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
 			uint32_t k = hs->cursor ? hs->cursor - 1u : 0;
 			if (k < n)
@@ -620,9 +698,8 @@ static int relaunch(const struct comp *c, uint8_t *img, const struct host_step *
 {
 	const struct gpu *g = c->g;
 	const struct model *m = c->m;
-	const struct comp *wc = WC(c);
-	memset(img + wc->off, 0, wc->size);
-	wc->def->init(wc, img);
+	struct pm_host *hs = host(c, img);
+	start_kernel(c, img);
 	for (unsigned w = 0; w < g->nwarps; w++) {
 		int run = cta_selected(c, img, st, gpu_cta_of(g, w), why);
 		if (run < 0)
@@ -632,7 +709,8 @@ static int relaunch(const struct comp *c, uint8_t *img, const struct host_step *
 			gpu_warp(g, img, w)->status = W_DONE;
 		}
 	}
-	host(c, img)->pc = (uint16_t)g->prog->nhost; /* the host is past its launch */
+	hs->pc = hs->dev = (uint16_t)g->prog->nhost; /* the kernel alone: no host, no queued work */
+	hs->busy = 0;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	int ok = 0;
 	for (unsigned long steps = 0; steps < 10000000ul; steps++) {
@@ -772,6 +850,13 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 		          nin, ncl, ntr, host(c, sv)->ninwpq, host(c, sv)->nclwb, host(c, sv)->ntransit);
 		return 1;
 	}
+	const struct pm_host *hs = host(c, sv);
+	if ((hs->busy && hs->dev >= hs->pc) ||
+	    (hs->run && !(hs->dev == g->prog->nhost || (hs->busy && g->prog->host[hs->dev].op == H_LAUNCH)))) {
+		sb_printf(why, "PM-6: the device is at host step %u (busy %u, kernel running %u) with the host at %u",
+		          hs->dev + 1u, hs->busy, hs->run, hs->pc + 1u);
+		return 1;
+	}
 	for (unsigned w = 0; w < g->nwarps; w++)
 		if (out[w] != pw(c, sv, w)->outstanding) {
 			sb_printf(why, "PM-2: warp %u counts %u outstanding acknowledgements, the masks hold %u", w,
@@ -840,6 +925,7 @@ static const struct kind_def kinds[] = {
 	[K_WPQ_DRAIN] = { "wpq-drain", SELF | PORT(P_WARPS), 0 },
 	[K_HOST] = { "host", SELF | PORT(P_MEM), 0 },
 	[K_WT_ARRIVE] = { "wt-arrive", SELF | PORT(P_WARPS), 0 },
+	[K_DEVICE] = { "device", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 },
 };
 
 #define GP(field) offsetof(struct gpu_cfg, field)
@@ -858,7 +944,7 @@ const struct comp_def comp_persist = {
 	.name = "persist", .desc = "L2 dirty words, evictions, clwb, st.wt, l2wb, pcommit, sfence, WPQ per memory controller, NVM, crash points, host program",
 	.params = params, .nparams = sizeof params / sizeof params[0],
 	.provides = PORT(P_MEM) | PORT(P_ORDER) | PORT(P_PM) | PORT(P_GATE), .requires = PORT(P_MEM) | PORT(P_WARPS),
-	.kinds = kinds, .nkinds = 5, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
+	.kinds = kinds, .nkinds = 6, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port,
