@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 47
+plan 52
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -92,3 +92,8 @@ v K2-launches-bug "fail persisted"
 "$GPUMC" check -q --json "$P/K2-launches.gpu" > "$T/j"
 is "$(jnum terminal_states "$T/j")" 3 "K2-launches: two launches in a row end with x = 2 in NVM, WPQ or L2 only (3 terminal states)"
 run "$GPUMC" check -q --check-model "$P/K2-launches.gpu"; is "$rc" 0 "K2-launches: PM-2..PM-6 hold in every state"
+# strict persistency covers atomics: an atom or red is a store (item 5)
+for mw in "strict-clwb volatile" "strict-clwb durable" "strict-wt volatile" "strict-wt durable"; do
+	set -- $mw; v S1-strict-atomics pass -D persistency=$1 -D wpq=$2
+done
+run "$GPUMC" check -q -D persistency=none "$P/S1-strict-atomics.gpu"; is "$rc" 1 "S1-strict-atomics without a persistency model fails"

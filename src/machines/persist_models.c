@@ -7,6 +7,10 @@
 **   strict-clwb   after every global store: clwb; {sfence; pcommit;} sfence
 **                 (the braces only with volatile WPQs)         [Fig. 2(b)]
 **   strict-wt     every global store becomes st.wt, followed by sfence
+**                 (both strict models: a global atom or red is a store
+**                 too, performed in the L2 and with no write-through
+**                 form: sfence -- it is performed -- then clwb;
+**                 {sfence; pcommit;} sfence)
 **   epoch-kernel  the host ends the kernel's epoch: sync; cudaL2WB();
 **                 {pcommit;} sync                              [Fig. 3(b)]
 **   epoch-cta     before each exit: bar.sync; thread 0 of the CTA runs
@@ -24,6 +28,7 @@
 #include "config.h"
 #include "machines/persist_models.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,16 +186,28 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			o.ins[skip_at].target = -2 - o.n; /* the original branch comes next */
 		}
 		emit(&o, *in, NULL);
-		if (model == PMM_STRICT_CLWB && store) {
+		int atomic = (in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL;
+		int strict = model == PMM_STRICT_CLWB || model == PMM_STRICT_WT;
+		if ((model == PMM_STRICT_CLWB && store) || (strict && atomic)) {
+			const char *m = model == PMM_STRICT_CLWB ? "strict-clwb" : "strict-wt";
+			char what[40];
+			if (atomic) { /* write back the value it left in the L2 */
+				snprintf(what, sizeof what, "sfence (%s: performed)", m);
+				emit(&o, plain(OP_SFENCE, in), what);
+			}
 			struct instr cl = plain(OP_CLWB, in);
 			cl.pred = in->pred; /* same lanes as the store */
 			cl.pred_neg = in->pred_neg;
-			emit(&o, cl, "clwb (strict-clwb)");
+			snprintf(what, sizeof what, "clwb (%s)", m);
+			emit(&o, cl, what);
+			snprintf(what, sizeof what, "sfence (%s)", m);
 			if (volatile_wpq) {
-				emit(&o, plain(OP_SFENCE, in), "sfence (strict-clwb)");
-				emit(&o, plain(OP_PCOMMIT, in), "pcommit (strict-clwb)");
+				emit(&o, plain(OP_SFENCE, in), what);
+				snprintf(what, sizeof what, "pcommit (%s)", m);
+				emit(&o, plain(OP_PCOMMIT, in), what);
+				snprintf(what, sizeof what, "sfence (%s)", m);
 			}
-			emit(&o, plain(OP_SFENCE, in), "sfence (strict-clwb)");
+			emit(&o, plain(OP_SFENCE, in), what);
 		}
 	}
 	o.map[prog->nins] = o.n;
