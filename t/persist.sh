@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 52
+plan 58
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -57,7 +57,7 @@ like "$T/out" "^VIOLATED: idempotent: 'out' is read and written" "not idempotent
 # recovery programs re-execute along one schedule and report their failures
 printf 'machine persist\nset threads_per_warp = 2\nglobal .u32 x = 0\nkernel\n .reg .u32 %%r<1>\n .reg .pred %%p<1>\n ld.global.u32 %%r0, [x]\n setp.lt.u32 %%p0, %%tid, %%r0\n @%%p0 bra L\n bar.sync 0\nL:\n st.global.u32 [x], 1\n exit\nend\nrecovery\n launch\nend\ncheck recoverable x == 1\n' > "$T/rd.gpu"
 run "$GPUMC" check "$T/rd.gpu"
-like "$T/out" "recovery program fails on this crash image: the re-executed kernel deadlocks" "a re-execution that deadlocks (divergent bar.sync once x is 1) is reported"
+like "$T/out" "recovery program fails on this crash image: the recovery deadlocks" "a re-execution that deadlocks (divergent bar.sync once x is 1) is reported"
 # crash images are counted and deduplicated
 "$GPUMC" check -q --json "$P/T1.gpu" > "$T/j"
 [ "$(jnum crash_images "$T/j")" -ge 2 ]; ok $? "T1: distinct crash images checked ($(jnum crash_images "$T/j"))"
@@ -97,3 +97,14 @@ for mw in "strict-clwb volatile" "strict-clwb durable" "strict-wt volatile" "str
 	set -- $mw; v S1-strict-atomics pass -D persistency=$1 -D wpq=$2
 done
 run "$GPUMC" check -q -D persistency=none "$P/S1-strict-atomics.gpu"; is "$rc" 1 "S1-strict-atomics without a persistency model fails"
+# the recovery is a program on the machine, explored, with crashes during
+# it up to --crashes K (item 4)
+run "$GPUMC" check -q --crashes 1 "$P/R1-restart-bug.gpu"; is "$rc" 0 "R1-restart-bug: one crash, the recovery looks fine"
+run "$GPUMC" check "$P/R1-restart-bug.gpu"
+is "$rc" 1 "R1-restart-bug: a crash during the recovery's re-execution breaks it (default --crashes 2)"
+like "$T/out" "^    CRASH: power fails again, during recovery" "the report shows the crash during recovery"
+like "$T/out" "^image after the crash and recovery: .*out\[0\] = 16" "and the twice-incremented output"
+run "$GPUMC" check -q --crashes 3 "$P/R1-restart.gpu"; is "$rc" 0 "R1-restart: a restartable recovery passes with 2 crashes during it"
+# a recovery that publishes its commit flag before its repairs are durable
+sed '/^        l2wb$/d; /^        pcommit$/d' "$P/R1-restart.gpu" | sed '/^        launch$/{n;/^        sync$/d;}' > "$T/r2.gpu"
+run "$GPUMC" check -q --crashes 2 "$T/r2.gpu"; is "$rc" 1 "a recovery that does not persist its repairs before its flag fails with --crashes 2"

@@ -44,7 +44,7 @@ struct gpu_cfg {
 	unsigned lat_flush;
 	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
 	/* persistency (persist.c) */
-	unsigned wpq_durable, lat_nvm_write, pm_model, scope;
+	unsigned wpq_durable, lat_nvm_write, pm_model, scope, crashes;
 	unsigned memory; /* 0 SC (memory.c), 1 ics13, 2 ics13-fixed (weakmem.c) */
 };
 

@@ -69,6 +69,7 @@
 #include "machines/component.h"
 #include "machines/idempotency.h"
 #include "machines/persist_models.h"
+#include "state/sideset.h"
 #include "util/strbuf.h"
 
 enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE, K_DEVICE };
@@ -122,14 +123,15 @@ static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 ** performs them one after the other, in issue order (dev: the step it
 ** performs or waits to start; busy: started; run: a kernel is running;
 ** cursor: word cursor + 1 of a cudaL2WB or copy), and only `sync`
-** (cudaDeviceSynchronize) waits for the device to catch up.  Without a
+** (cudaDeviceSynchronize) and a recovery's `if` (which reads device
+** memory) wait for the device to catch up.  Without a
 ** launch step the kernel runs first (run stays 0) and the host starts
 ** once it is over.  Also the
 ** number of words in a WPQ, with a clwb and with a st.wt in flight, so
 ** the environment actions need no scan when there are none (PM-3). */
 struct pm_host {
 	uint16_t pc, cursor, dev;
-	uint8_t busy, run;
+	uint8_t busy, run, rec; /* rec: the recovery program runs, not the host's */
 	uint32_t ninwpq, nclwb, ntransit;
 };
 
@@ -144,6 +146,15 @@ static uint8_t *flags(const struct comp *c, const uint8_t *sv)
 	return (uint8_t *)(host(c, sv) + 1);
 }
 
+/* The program the host runs: its own, or after a crash the recovery. */
+static const struct host_step *steps(const struct comp *c, const uint8_t *sv, int *n)
+{
+	const struct program *p = c->g->prog;
+	int rec = host(c, sv)->rec;
+	*n = rec ? p->nrecovery : p->nhost;
+	return rec ? p->recovery : p->host;
+}
+
 static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
 {
 	flags(c, sv)[word] |= PM_DIRTY;
@@ -153,7 +164,8 @@ static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 {
 	const struct gpu *g = c->g;
 	const struct pm_host *hs = host(c, sv);
-	if (hs->busy && !hs->run && g->prog->host[hs->dev].op == H_L2WB) /* a cudaL2WB pass */
+	int n;
+	if (hs->busy && !hs->run && steps(c, sv, &n)[hs->dev].op == H_L2WB) /* a cudaL2WB pass */
 		return 1;
 	for (unsigned w = 0; w < g->nwarps; w++)
 		if (pw(c, sv, w)->cursor)
@@ -332,7 +344,7 @@ static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
 static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	if (!host(c, sv)->run && g->prog->launch_at >= 0)
+	if (!host(c, sv)->run && (g->prog->launch_at >= 0 || host(c, sv)->rec))
 		return 0;
 	unsigned pc = gpu_pc(g, sv, w);
 	if (pc >= (unsigned)g->prog->nins)
@@ -402,13 +414,14 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	/* the host's next step: without a launch step, once the kernel
 	** is over; a sync once the device caught up with the host */
 	const struct pm_host *hs = host(c, sv);
-	if (hs->pc < g->prog->nhost && (g->prog->launch_at >= 0 || pm_kernel_done(c, sv)) &&
-	    (g->prog->host[hs->pc].op != H_SYNC || (!hs->run && hs->dev > hs->pc)))
+	int ns;
+	const struct host_step *hp = steps(c, sv, &ns);
+	if (hs->pc < ns && (g->prog->launch_at >= 0 || hs->rec || pm_kernel_done(c, sv)) &&
+	    ((hp[hs->pc].op != H_SYNC && hp[hs->pc].op != H_IF) || (!hs->run && hs->dev > hs->pc)))
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
 	/* the device's next step */
 	if (hs->run ? pm_kernel_done(c, sv)
-	            : (hs->busy || hs->dev < hs->pc) &&
-	                      (g->prog->host[hs->dev].op != H_PCOMMIT || wpq_empty(c, sv)))
+	            : (hs->busy || hs->dev < hs->pc) && (hp[hs->dev].op != H_PCOMMIT || wpq_empty(c, sv)))
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DEVICE), (uint16_t)c->unit0[1], c->subj0[1], hs->dev };
 	if (!timed)
 		out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
@@ -427,9 +440,10 @@ static int pm_kernel_done(const struct comp *c, const uint8_t *sv)
 ** work (the program's end waits for the device). */
 static int quiescent(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
 	const struct pm_host *hs = host(c, sv);
-	return hs->pc >= g->prog->nhost && hs->dev >= g->prog->nhost && !hs->run;
+	int n;
+	steps(c, sv, &n);
+	return hs->pc >= n && hs->dev >= n && !hs->run;
 }
 
 /* Words of step variable sym (element index, or all of it). */
@@ -440,14 +454,25 @@ static void var_words(const struct gpu *g, int sym, long index, uint32_t *first,
 	*n = index >= 0 ? 1 : s->nelems;
 }
 
-/* The first step from `from` on that is device work (nhost: none). */
-static uint16_t next_device_step(const struct gpu *g, int from)
+/* The first step from `from` on that is device work (n: none). */
+static uint16_t next_device_step(const struct comp *c, const uint8_t *sv, int from)
 {
-	int k = from;
-	while (k < g->prog->nhost && g->prog->host[k].op != H_LAUNCH && g->prog->host[k].op != H_L2WB &&
-	       g->prog->host[k].op != H_COPY && g->prog->host[k].op != H_PCOMMIT)
+	int n, k = from;
+	const struct host_step *st = steps(c, sv, &n);
+	while (k < n && st[k].op != H_LAUNCH && st[k].op != H_L2WB && st[k].op != H_COPY && st[k].op != H_PCOMMIT)
 		k++;
 	return (uint16_t)k;
+}
+
+/* Does step st apply to CTA cta (its `where` condition)?  layout()
+** checked that the variable has an element for every CTA. */
+static int cta_selected(const struct comp *c, const uint8_t *sv, const struct host_step *st, unsigned cta)
+{
+	const struct gpu *g = c->g;
+	if (!st->where)
+		return 1;
+	const struct symbol *s = &g->prog->syms[st->wsym];
+	return alu_cmp(st->wcmp, s->type, ((const uint32_t *)sv)[s->base / 4 + cta], st->wvalue);
 }
 
 static void start_kernel(const struct comp *c, uint8_t *sv)
@@ -464,7 +489,7 @@ static void init(const struct comp *c, uint8_t *sv)
 	struct pm_host *hs = host(c, sv);
 	/* the initial data is in device memory, i.e. NVM */
 	memcpy(nvm(c, sv), sv, 4 * (size_t)G_WORDS(g)); /* the mem slice starts the vector */
-	hs->dev = next_device_step(g, 0);
+	hs->dev = next_device_step(c, sv, 0);
 }
 
 /* One host step.  Device work is only queued; a host store goes through
@@ -474,9 +499,18 @@ static void host_step(const struct comp *c, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
 	struct pm_host *hs = host(c, sv);
-	const struct host_step *st = &g->prog->host[hs->pc];
+	int ns;
+	const struct host_step *st = &steps(c, sv, &ns)[hs->pc];
 	uint32_t *vis = (uint32_t *)sv, first, n;
 	switch (st->op) {
+	case H_IF: /* recovery: the host reads device memory, so it waits for
+		   ** the device like a sync (enabled once it caught up) */
+		var_words(g, st->sym, st->index, &first, &n);
+		if (!alu_cmp(st->cmp, g->prog->syms[st->sym].type, vis[first], st->value)) {
+			hs->pc = (uint16_t)st->skip; /* its `end` */
+			hs->dev = next_device_step(c, sv, st->skip); /* the block's device work is not queued */
+		}
+		break;
 	case H_STORE:
 		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
@@ -496,7 +530,7 @@ static void host_step(const struct comp *c, uint8_t *sv)
 				wt_acked(c, sv, first + k);
 		}
 		break;
-	default: /* sync (enabled once the device caught up); device work: queued */
+	default: /* sync (enabled once the device caught up), end; device work: queued */
 		break;
 	}
 	hs->pc++;
@@ -511,23 +545,32 @@ static void device_step(const struct comp *c, uint8_t *sv)
 	const struct gpu *g = c->g;
 	struct pm_host *hs = host(c, sv);
 	uint32_t *vis = (uint32_t *)sv;
+	int ns;
 	if (hs->run) { /* the kernel is over */
 		hs->run = 0;
 	} else {
-		const struct host_step *st = &g->prog->host[hs->dev];
+		const struct host_step *st = &steps(c, sv, &ns)[hs->dev];
 		hs->busy = 1;
 		switch (st->op) {
-		case H_LAUNCH:
+		case H_LAUNCH: /* with `where`, only the CTAs it selects */
 			start_kernel(c, sv);
+			for (unsigned w = 0; w < g->nwarps; w++)
+				if (!cta_selected(c, sv, st, gpu_cta_of(g, w))) {
+					memset(gpu_warp(g, sv, w), 0, g->warp_bytes);
+					gpu_warp(g, sv, w)->status = W_DONE;
+				}
 			return;
 		case H_L2WB:
 			if (!l2wb_step(c, sv, &hs->cursor))
 				return;
 			break;
 		case H_COPY: {
-			uint32_t n = st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
+			/* with `where`, CTA k owns the k-th equal slice of the arrays */
+			uint32_t n = st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems, per = n / g->cfg.ctas;
 			if (!hs->cursor)
 				hs->cursor = 1;
+			while (st->where && hs->cursor - 1u < n && !cta_selected(c, sv, st, (hs->cursor - 1u) / per))
+				hs->cursor++;
 			if (hs->cursor - 1u < n) {
 				uint32_t k = hs->cursor - 1u;
 				uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
@@ -546,7 +589,7 @@ static void device_step(const struct comp *c, uint8_t *sv)
 		}
 	}
 	hs->busy = 0;
-	hs->dev = next_device_step(g, hs->dev + 1);
+	hs->dev = next_device_step(c, sv, hs->dev + 1);
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -609,7 +652,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 {
 	const struct gpu *g = c->g;
 	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit",
-		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)" };
+		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)", "if", "end" };
 	switch (a->kind == ACT_CRASH ? -1 : (int)(a->kind - c->kind0)) {
 	case K_HOST:
 	case K_DEVICE: {
@@ -619,13 +662,15 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 			sb_puts(out, "device: the kernel is over (every warp exited, its atomics performed)");
 			return;
 		}
-		const struct host_step *st = &g->prog->host[a->arg];
-		sb_printf(out, "%s step %u: %s", dev ? "device: host" : "host", a->arg + 1, hname[st->op]);
+		int ns;
+		const struct host_step *st = &steps(c, sv, &ns)[a->arg];
+		sb_printf(out, "%s%s step %u: %s", dev ? "device: " : "", hs->rec ? "recovery" : "host", a->arg + 1,
+		          hname[st->op]);
 		if (!dev && (st->op == H_LAUNCH || st->op == H_L2WB || st->op == H_COPY || st->op == H_PCOMMIT))
 			sb_puts(out, " (queued for the device)");
 		if (dev && st->op == H_PCOMMIT)
 			sb_puts(out, " (WPQs drained)");
-		if (st->op == H_COPY || st->op == H_STORE || st->op == H_PERSIST) {
+		if (st->op == H_COPY || st->op == H_STORE || st->op == H_PERSIST || st->op == H_IF) {
 			sb_printf(out, " %s", g->prog->syms[st->sym].name);
 			if (st->index >= 0)
 				sb_printf(out, "[%ld]", st->index);
@@ -674,41 +719,16 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 	}
 }
 
-/* Does recovery step st apply to CTA cta (its `where` condition)?  -1
-** with why when the variable has no element for that CTA. */
-static int cta_selected(const struct comp *c, const uint8_t *img, const struct host_step *st, unsigned cta,
-                        struct strbuf *why)
-{
-	const struct gpu *g = c->g;
-	if (!st->where)
-		return 1;
-	const struct symbol *s = &g->prog->syms[st->wsym];
-	if (cta >= s->nelems) {
-		sb_printf(why, "where %s[cta]: CTA %u has no element", s->name, cta);
-		return -1;
-	}
-	return alu_cmp(st->wcmp, s->type, ((const uint32_t *)img)[s->base / 4 + cta], st->wvalue);
-}
-
-/* Re-execute the kernel on img (only the CTAs `where` selects): warps start
-** afresh and run along one schedule -- the first warp that can issue,
-** atomics performed in order -- which is every schedule's result for a
-** deterministic kernel (gpumc check verifies that separately). */
-static int relaunch(const struct comp *c, uint8_t *img, const struct host_step *st, struct strbuf *why)
+/* Re-execute the kernel on img: warps start afresh and run along one
+** schedule -- the first warp that can issue, atomics performed in order --
+** which is every schedule's result for a deterministic kernel (gpumc
+** check verifies that separately).  For `check idempotent`. */
+static int reexecute(const struct comp *c, uint8_t *img, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
 	const struct model *m = c->m;
 	struct pm_host *hs = host(c, img);
 	start_kernel(c, img);
-	for (unsigned w = 0; w < g->nwarps; w++) {
-		int run = cta_selected(c, img, st, gpu_cta_of(g, w), why);
-		if (run < 0)
-			return 0;
-		if (!run) {
-			memset(gpu_warp(g, img, w), 0, g->warp_bytes);
-			gpu_warp(g, img, w)->status = W_DONE;
-		}
-	}
 	hs->pc = hs->dev = (uint16_t)g->prog->nhost; /* the kernel alone: no host, no queued work */
 	hs->busy = 0;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
@@ -738,57 +758,180 @@ static int relaunch(const struct comp *c, uint8_t *img, const struct host_step *
 	return ok;
 }
 
-static int reexecute(const struct comp *c, uint8_t *img, struct strbuf *why)
-{
-	static const struct host_step all = { .op = H_LAUNCH, .sym = -1, .sym2 = -1, .index = -1 };
-	return relaunch(c, img, &all, why);
-}
+/* {=== Recovery: a program on the machine, explored, crashes and all ===== */
 
-static int recover(const struct comp *c, uint8_t *img, struct strbuf *why)
+/* One exploration of the recovery from a crash image.  The recovery
+** program runs on the machine like the host's (its stores through the
+** L2, its copies and launches device work), every way it can go; a crash
+** can hit it anywhere while crashes remain, and the recovery starts again
+** from what that crash left.  bad() judges every state in which the
+** recovery is over. */
+struct rec {
+	const struct comp *c;
+	int (*bad)(void *ctx, const uint8_t *sv);
+	void *ctx;
+	struct sideset *memo; /* (image, crashes left) already explored */
+	struct strbuf *why;   /* what went wrong, then the steps there */
+	uint8_t *img;         /* the bad end state */
+	struct strbuf prefix; /* the steps of the recoveries this one follows */
+};
+
+struct rec_frame {
+	uint8_t *sv;
+	struct action *act;
+	unsigned n, next; /* act[next - 1] led to the frame above */
+};
+
+struct rec_stack {
+	struct rec_frame *f;
+	unsigned cap, top;
+};
+
+/* The machine right after a crash that left img, the recovery at its
+** first step: memory and NVM hold the durable values, caches and queues
+** are empty, no warp runs. */
+static void rec_start(const struct comp *c, const uint8_t *img, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
-	uint32_t *mem = (uint32_t *)img, first, n;
-	for (int pc = 0; pc < g->prog->nrecovery; pc++) {
-		const struct host_step *st = &g->prog->recovery[pc];
-		switch (st->op) {
-		case H_IF:
-			var_words(g, st->sym, st->index, &first, &n);
-			if (!alu_cmp(st->cmp, g->prog->syms[st->sym].type, mem[first], st->value))
-				pc = st->skip;
-			break;
-		case H_COPY: {
-			if (st->index >= 0) { /* one element */
-				mem[g->prog->syms[st->sym].base / 4 + (uint32_t)st->index] =
-					mem[g->prog->syms[st->sym2].base / 4 + st->value];
-				break;
-			}
-			/* with `where`, CTA c owns the c-th equal slice of the arrays */
-			uint32_t total = g->prog->syms[st->sym].nelems, per = st->where ? total / g->cfg.ctas : total;
-			for (unsigned k = 0; k < (st->where ? g->cfg.ctas : 1u); k++) {
-				int sel = cta_selected(c, img, st, k, why);
-				if (sel < 0)
-					return 0;
-				if (sel)
-					memmove(mem + g->prog->syms[st->sym].base / 4 + k * per,
-					        mem + g->prog->syms[st->sym2].base / 4 + k * per, 4 * (size_t)per);
-			}
-			break;
-		}
-		case H_STORE:
-			var_words(g, st->sym, st->index, &first, &n);
-			for (uint32_t k = 0; k < n; k++)
-				mem[first + k] = st->value;
-			break;
-		case H_LAUNCH:
-			if (!relaunch(c, img, st, why))
-				return 0;
-			break;
-		default: /* persist, sync, l2wb, pcommit, end: the image is what counts */
-			break;
+	memcpy(sv, img, c->m->sv_size);
+	memcpy(nvm(c, sv), sv, 4 * (size_t)G_WORDS(g));
+	start_kernel(c, sv);
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		memset(gpu_warp(g, sv, w), 0, g->warp_bytes);
+		gpu_warp(g, sv, w)->status = W_DONE;
+	}
+	struct pm_host *hs = host(c, sv);
+	memset(hs, 0, sizeof *hs);
+	hs->rec = 1;
+	hs->dev = next_device_step(c, sv, 0);
+}
+
+/* The steps of the recoveries so far and of this one, into out, a line
+** each. */
+static void rec_path(const struct rec *r, const struct rec_stack *k, struct strbuf *out)
+{
+	sb_puts(out, sb_str(&r->prefix));
+	for (unsigned i = 0; i < k->top; i++) {
+		const struct action *a = &k->f[i].act[k->f[i].next - 1];
+		sb_puts(out, "\n    ");
+		if (a->kind == ACT_CRASH)
+			sb_puts(out, "CRASH: power fails again, during recovery");
+		else
+			model_describe(r->c->m, k->f[i].sv, a, out);
+	}
+}
+
+/* Push sv: judge it first.  RECOVER_OK, or what went wrong in r. */
+static int rec_push(struct rec *r, struct rec_stack *k, const uint8_t *sv)
+{
+	const struct model *m = r->c->m;
+	if (k->top == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 64;
+		k->f = xrealloc(k->f, sizeof *k->f * k->cap);
+		for (unsigned i = k->top; i < k->cap; i++) {
+			k->f[i].sv = xmalloc(m->sv_size);
+			k->f[i].act = xmalloc(sizeof *k->f[i].act * (m->max_actions + 1));
 		}
 	}
-	return 1;
+	struct rec_frame *t = &k->f[k->top];
+	memcpy(t->sv, sv, m->sv_size);
+	t->n = m->enabled(m, t->sv, t->act);
+	t->next = 0;
+	int st = m->status(m, t->sv), moves = 0;
+	for (unsigned i = 0; i < t->n; i++)
+		moves += t->act[i].kind != ACT_CRASH;
+	const char *fail = st == MS_FAULT ? "the recovery faults" : st == MS_RUNNING && !moves ? "the recovery deadlocks" : NULL;
+	if (fail || (st == MS_TERMINAL && r->bad(r->ctx, t->sv))) {
+		if (fail)
+			sb_puts(r->why, fail);
+		else
+			memcpy(r->img, t->sv, m->sv_size);
+		sb_putc(r->why, '\n'); /* the reason, then the way there */
+		rec_path(r, k, r->why);
+		return fail ? RECOVER_FAIL : RECOVER_BAD;
+	}
+	k->top++;
+	return RECOVER_OK;
 }
+
+static int rec_explore(struct rec *r, const uint8_t *img, unsigned left);
+
+/* The crash that act[next - 1] of the top frame is: recover from what it
+** leaves, once per (image, crashes left).  img: room for the key. */
+static int rec_crash(struct rec *r, struct rec_stack *k, unsigned left, uint8_t *img)
+{
+	const struct model *m = r->c->m;
+	size_t n = m->sv_size;
+	int is_new;
+	m->durable(m, k->f[k->top - 1].sv, img);
+	img[n] = (uint8_t)(left - 1); /* the key: the image and the crashes left */
+	ss_put(r->memo, img, n + 1, &is_new);
+	if (!is_new)
+		return RECOVER_OK;
+	struct strbuf inner, outer = r->prefix;
+	sb_init(&inner);
+	rec_path(r, k, &inner);
+	sb_puts(&inner, "\n  the recovery again, from what that crash left:");
+	r->prefix = inner;
+	int res = rec_explore(r, img, left - 1);
+	sb_free(&r->prefix);
+	r->prefix = outer;
+	return res;
+}
+
+static int rec_explore(struct rec *r, const uint8_t *img, unsigned left)
+{
+	const struct model *m = r->c->m;
+	size_t n = m->sv_size;
+	struct sideset *seen = ss_new();
+	struct rec_stack k = { NULL, 0, 0 };
+	uint8_t *next = xmalloc(n), *img2 = xmalloc(n + 1);
+	int is_new;
+	rec_start(r->c, img, next);
+	ss_put(seen, next, n, &is_new);
+	int res = rec_push(r, &k, next);
+	while (res == RECOVER_OK && k.top) {
+		struct rec_frame *t = &k.f[k.top - 1];
+		if (t->next == t->n) {
+			k.top--;
+			continue;
+		}
+		const struct action *a = &t->act[t->next++];
+		if (a->kind == ACT_CRASH) {
+			if (left)
+				res = rec_crash(r, &k, left, img2);
+			continue;
+		}
+		memcpy(next, t->sv, n);
+		m->apply(m, next, a);
+		ss_put(seen, next, n, &is_new);
+		if (is_new)
+			res = rec_push(r, &k, next);
+	}
+	for (unsigned i = 0; i < k.cap; i++) {
+		free(k.f[i].sv);
+		free(k.f[i].act);
+	}
+	free(k.f);
+	free(next);
+	free(img2);
+	ss_free(seen);
+	return res;
+}
+
+static int recover(const struct comp *c, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
+                   struct strbuf *why)
+{
+	struct rec r = { c, bad, ctx, ss_new(), why, img, { 0 } };
+	sb_init(&r.prefix);
+	sb_puts(&r.prefix, "  the recovery:");
+	int res = rec_explore(&r, img, c->g->cfg.crashes - 1);
+	sb_free(&r.prefix);
+	ss_free(r.memo);
+	return res;
+}
+
+/* }=== */
 
 static void durable(const struct comp *c, const uint8_t *sv, uint8_t *img)
 {
@@ -904,8 +1047,17 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		diag_at(d, g->path, 0, 0, "the persist machine tracks at most 32 warps (have %u)", g->nwarps);
 		return -1;
 	}
+	for (int i = 0; i < g->prog->nrecovery; i++) {
+		const struct host_step *st = &g->prog->recovery[i];
+		if (st->where && g->prog->syms[st->wsym].nelems < g->cfg.ctas) {
+			diag_at(d, g->path, st->line, 1, "where %s[cta]: %u CTAs, but %s has %u elements",
+			        g->prog->syms[st->wsym].name, g->cfg.ctas, g->prog->syms[st->wsym].name,
+			        g->prog->syms[st->wsym].nelems);
+			return -1;
+		}
+	}
 	*align = 8;
-	c->max_actions = 4 * G_WORDS(g) + 2;
+	c->max_actions = 4 * G_WORDS(g) + 3;
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
 	c->units[1] = (struct pool_req){ "host", 1 };
 	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
@@ -935,6 +1087,7 @@ static const struct param_def params[] = {
 	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
 	{ "persistency", 0, 0, 5, "none|strict-clwb|strict-wt|epoch-kernel|epoch-cta|epoch-loop", GP(pm_model), "rewrite the kernel for a persistency model (persist_models.c)" },
 	{ "scope", 1, 1, 1000, NULL, GP(scope), "epoch-loop: iterations of the outermost loop per epoch" },
+	{ "crashes", 2, 1, 8, NULL, GP(crashes), "crashes per run: the first, then up to crashes-1 during recovery" },
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
 	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
 	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
