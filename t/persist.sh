@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 58
+plan 61
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -108,3 +108,7 @@ run "$GPUMC" check -q --crashes 3 "$P/R1-restart.gpu"; is "$rc" 0 "R1-restart: a
 # a recovery that publishes its commit flag before its repairs are durable
 sed '/^        l2wb$/d; /^        pcommit$/d' "$P/R1-restart.gpu" | sed '/^        launch$/{n;/^        sync$/d;}' > "$T/r2.gpu"
 run "$GPUMC" check -q --crashes 2 "$T/r2.gpu"; is "$rc" 1 "a recovery that does not persist its repairs before its flag fails with --crashes 2"
+# epoch rewrites: the final partial loop epoch, predicated exits (item 6)
+v L1-loop-tail pass
+v L1-loop-tail "fail persisted" -D persistency=none
+v C1-cta-predexit pass
