@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 61
+plan 63
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -112,3 +112,7 @@ run "$GPUMC" check -q --crashes 2 "$T/r2.gpu"; is "$rc" 1 "a recovery that does 
 v L1-loop-tail pass
 v L1-loop-tail "fail persisted" -D persistency=none
 v C1-cta-predexit pass
+# a recovery `where` variable needs an element per CTA: an input error at load time
+printf 'machine persist\nset ctas = 2\nset threads_per_warp = 1\nglobal .u32 x[2] = fill(0)\nglobal .u32 flag = 0\nkernel\n exit\nend\nrecovery\n launch where flag[cta] != 2\nend\ncheck recoverable x[0] == 0\n' > "$T/wh.gpu"
+run "$GPUMC" check "$T/wh.gpu"; is "$rc" 2 "where flag[cta] with one element for two CTAs: input error"
+like "$T/err" "wh.gpu:10:1: error: where flag.cta.: 2 CTAs, but flag has 1 elements" "with file:line:col"
