@@ -35,10 +35,15 @@
 ** written to device memory").  Each lane's st.wt crosses on its own, so a
 ** warp-wide st.wt is not one durable write.  A newer st.wt of a word
 ** whose older one is still in transit replaces it (as in the WPQ: the
-** older value could have arrived first on another path).  `pcommit` waits until every WPQ is empty.  `l2wb` walks the L2 line
-** by line (line_bytes), one step each, so a crash can hit it mid-way;
-** while it runs, other warps' global accesses wait (it "blocks subsequent
-** L2 accesses").
+** older value could have arrived first on another path).  `pcommit`
+** waits until every WPQ is empty.  `l2wb` walks the L2 line by line
+** (line_bytes), one step each, so a crash can hit it mid-way; while it
+** runs, other warps' global accesses wait (it "blocks subsequent L2
+** accesses").
+**
+** After a crash the spec's recovery program runs on this same machine in
+** place of the host program (pm_host.rec), explored every way it can go,
+** with crashes during it up to `crashes` in all (recover()).
 **
 ** Component "persist": it wraps the mem port (a store or atomic leaves its
 ** word dirty) and provides order (sfence/membar wait for acks, pcommit
@@ -58,7 +63,7 @@
 ** PM_TRANSIT; PM-5 a word with st.wt waiters has a st.wt in transit, or
 ** (volatile WPQs) a WPQ entry; PM-6 the device works only on what the
 ** host queued: busy implies dev < pc, and a running kernel is a launch
-** step in progress (or the recovery's re-execution, dev = nhost).
+** step in progress (or check idempotent's re-execution: dev at the end).
 */
 #include "config.h"
 
@@ -994,8 +999,9 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 		return 1;
 	}
 	const struct pm_host *hs = host(c, sv);
-	if ((hs->busy && hs->dev >= hs->pc) ||
-	    (hs->run && !(hs->dev == g->prog->nhost || (hs->busy && g->prog->host[hs->dev].op == H_LAUNCH)))) {
+	int ns;
+	const struct host_step *hp = steps(c, sv, &ns);
+	if ((hs->busy && hs->dev >= hs->pc) || (hs->run && !(hs->dev == ns || (hs->busy && hp[hs->dev].op == H_LAUNCH)))) {
 		sb_printf(why, "PM-6: the device is at host step %u (busy %u, kernel running %u) with the host at %u",
 		          hs->dev + 1u, hs->busy, hs->run, hs->pc + 1u);
 		return 1;
