@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "machines/registry.h"
+#include "state/sideset.h"
 #include "util/strbuf.h"
 
 void run_opts_default(struct run_opts *o)
@@ -215,6 +216,104 @@ fail:
 	return -1;
 }
 
+/* The observed locations of a deterministic/refines/equals property as
+** written (none written: the machine's default observables). */
+static void bind_locs(const struct spec *s, const struct spec_prop *sp, const struct model *m, int **locs,
+                      unsigned *nlocs, struct diag *d)
+{
+	*locs = NULL;
+	*nlocs = 0;
+	if (sp->p.nlocs == 0) {
+		unsigned n = model_observables(m, NULL, 0);
+		*locs = xmalloc(sizeof(int) * (n ? n : 1));
+		*nlocs = model_observables(m, *locs, n);
+		return;
+	}
+	for (unsigned i = 0; i < sp->p.nlocs; i++) {
+		struct strbuf why;
+		sb_init(&why);
+		enum vtype t;
+		unsigned count = 0;
+		int loc = model_lookup(m, sp->loc_tid[i], sp->loc_names[i], sp->loc_index[i], &t, &count, &why);
+		if (loc < 0) {
+			diag_at(d, s->path, sp->loc_line[i], sp->loc_col[i], "%s", sb_str(&why));
+		} else {
+			*locs = xrealloc(*locs, sizeof(int) * (*nlocs + count));
+			for (unsigned c = 0; c < count; c++)
+				(*locs)[(*nlocs)++] = loc + (int)c;
+		}
+		sb_free(&why);
+	}
+}
+
+/* refines/equals: explore the reference machine on the same kernel, with
+** the same search options, and keep its terminal outcomes over the
+** property's locations (matched by name: the two machines number their
+** locations differently). */
+static void reference_outcomes(struct job *j, struct property *p, const struct spec_prop *sp,
+                               const struct explore_opts *eo, struct diag *d)
+{
+	struct spec *s = j->spec;
+	struct model *rm = registry_build_as(s, p->machine, sp->machine_line, sp->machine_col, d);
+	if (!rm)
+		return;
+	struct property op;
+	memset(&op, 0, sizeof op);
+	op.kind = P_OUTCOMES;
+	bind_locs(s, sp, rm, &op.locs, &op.nlocs, d);
+	struct strbuf a, b;
+	sb_init(&a);
+	sb_init(&b);
+	int same = op.nlocs == p->nlocs;
+	for (unsigned i = 0; i < op.nlocs && same; i++) {
+		sb_reset(&a);
+		sb_reset(&b);
+		model_loc_name(j->model, p->locs[i], &a);
+		model_loc_name(rm, op.locs[i], &b);
+		same = !strcmp(sb_str(&a), sb_str(&b));
+	}
+	sb_free(&a);
+	sb_free(&b);
+	if (!same && !d->nerr)
+		diag_at(d, s->path, sp->line, sp->col,
+		        "machine '%s' does not observe the same locations as '%s': name them (check %s %s LOC, ...)",
+		        p->machine, j->model->name, prop_kind_name(p->kind), p->machine);
+	if (d->nerr) {
+		prop_free(&op);
+		model_destroy(rm);
+		return;
+	}
+	/* the whole outcome set: faults and deadlocks of the reference end
+	** no outcome and do not stop the search */
+	struct explore_opts ro = *eo;
+	ro.keep_going = 1;
+	ro.progress = 0;
+	ro.check_model = 0;
+	struct explore_result r;
+	explore(rm, &op, 1, &ro, &r);
+	p->ref_states = r.states;
+	if (r.limit) {
+		struct strbuf l;
+		sb_init(&l);
+		sb_printf(&l, "%s in the reference run of machine %s", r.limit, p->machine);
+		p->ref_limit = xstrdup(sb_str(&l));
+		sb_free(&l);
+	} else {
+		size_t w = sizeof(uint32_t) * p->nlocs;
+		p->ref = ss_new();
+		p->nref = r.noutcomes;
+		p->ref_vals = xmalloc(w * (r.noutcomes ? r.noutcomes : 1));
+		for (unsigned i = 0; i < r.noutcomes; i++) {
+			int is_new;
+			memcpy(p->ref_vals + (size_t)i * p->nlocs, r.outcomes[i].vals, w);
+			ss_put(p->ref, r.outcomes[i].vals, w, &is_new);
+		}
+	}
+	explore_result_free(&r);
+	prop_free(&op);
+	model_destroy(rm);
+}
+
 /* Resolve the spec's properties against the built machine. */
 static int bind_props(struct job *j, struct diag *d)
 {
@@ -245,29 +344,11 @@ static int bind_props(struct job *j, struct diag *d)
 			}
 			sb_free(&err);
 		}
-		if (p->kind != P_DETERMINISTIC)
+		if (p->kind != P_DETERMINISTIC && p->kind != P_REFINES && p->kind != P_EQUALS)
 			continue;
-		if (sp->p.nlocs == 0) {
-			unsigned n = model_observables(m, NULL, 0);
-			p->locs = xmalloc(sizeof(int) * (n ? n : 1));
-			p->nlocs = model_observables(m, p->locs, n);
-			continue;
-		}
-		for (unsigned i = 0; i < sp->p.nlocs; i++) {
-			struct strbuf why;
-			sb_init(&why);
-			enum vtype t;
-			unsigned count = 0;
-			int loc = model_lookup(m, sp->loc_tid[i], sp->loc_names[i], sp->loc_index[i], &t, &count, &why);
-			if (loc < 0) {
-				diag_at(d, s->path, sp->loc_line[i], sp->loc_col[i], "%s", sb_str(&why));
-			} else {
-				p->locs = xrealloc(p->locs, sizeof(int) * (p->nlocs + count));
-				for (unsigned c = 0; c < count; c++)
-					p->locs[p->nlocs++] = loc + (int)c;
-			}
-			sb_free(&why);
-		}
+		bind_locs(s, sp, m, &p->locs, &p->nlocs, d);
+		p->machine = sp->p.machine;
+		sp->p.machine = NULL;
 	}
 	if (s->nprops == 0) {
 		/* no property written: determinism of all global memory */
@@ -298,7 +379,12 @@ int job_load(struct job *j, const char *path, const struct run_opts *o, struct d
 	if (model_check(j->model, &why))
 		diag_at(d, path, 0, 0, "%s", sb_str(&why));
 	sb_free(&why);
-	return d->nerr ? -1 : bind_props(j, d);
+	if (d->nerr || bind_props(j, d))
+		return -1;
+	for (unsigned k = 0; k < j->nprops && !d->nerr; k++)
+		if (j->props[k].kind == P_REFINES || j->props[k].kind == P_EQUALS)
+			reference_outcomes(j, &j->props[k], &j->spec->props[k], &o->ex, d);
+	return d->nerr ? -1 : 0;
 }
 
 void job_free(struct job *j)

@@ -191,6 +191,9 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 				          r->diverge, r->diverge + 1);
 			} else if (r->failed_kind == P_EXISTS) {
 				sb_puts(out, "  (no trace: the condition holds in no final state)\n");
+			} else if (r->failed_kind == P_EQUALS && r->trace.len == 0) {
+				sb_printf(out, "  (no trace here: `gpumc check -D machine=%s` with an exists on that outcome shows one there)\n",
+				          fp->machine);
 			} else if (r->failed_kind == P_IDEMPOTENT && r->states == 0) {
 				sb_puts(out, "  (found by the static analysis, before exploring; what it names is what an undo log must cover)\n");
 			} else {
@@ -246,6 +249,11 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			             "  final states hold vacuously\n");
 		if (r->witness && r->verdict != V_FAIL)
 			sb_printf(out, "  exists: witness found (%u steps)\n", r->trace.len);
+		for (unsigned k = 0; k < j->nprops; k++)
+			if (j->props[k].ref)
+				sb_printf(out, "  %s: machine %s reaches %u outcome%s (%llu states)\n", j->props[k].text,
+				          j->props[k].machine, j->props[k].nref, j->props[k].nref == 1 ? "" : "s",
+				          (unsigned long long)j->props[k].ref_states);
 		sb_printf(out, "states %llu, transitions %llu, depth %u, terminal %llu",
 		          (unsigned long long)r->states, (unsigned long long)r->transitions, r->depth,
 		          (unsigned long long)r->terminals);

@@ -423,7 +423,7 @@ static int kernel_route(const struct litmus *t, const struct tr *x, const char *
 		rc = strstr(sb_str(&d.msg), "error: memory=ics13: ") ? 1 : -1;
 		goto out;
 	}
-	struct property p = { s->props[0].p.kind, s->props[0].p.cond, NULL, 0, s->props[0].p.text };
+	struct property p = { .kind = s->props[0].p.kind, .cond = s->props[0].p.cond, .text = s->props[0].p.text };
 	if (expr_resolve(p.cond, m, err))
 		goto out;
 	struct explore_opts o;

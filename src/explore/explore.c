@@ -172,7 +172,7 @@ static void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
 		oc->vals = xmalloc(sizeof(uint32_t) * r->nolocs);
 		memcpy(oc->vals, c->obuf, sizeof(uint32_t) * r->nolocs);
 		oc->count = 0;
-		oc->sat = expr_eval(c->props[c->outcome_prop].cond, m, sv);
+		oc->sat = c->props[c->outcome_prop].cond && expr_eval(c->props[c->outcome_prop].cond, m, sv);
 	}
 	r->outcomes[*slot].count++;
 }
@@ -496,19 +496,27 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.outcome_prop = -1;
 	for (unsigned k = 0; k < n; k++) {
 		c.has_det |= props[k].kind == P_DETERMINISTIC;
-		if ((props[k].kind == P_EXISTS || props[k].kind == P_NOT_EXISTS || props[k].kind == P_FORALL) &&
+		if ((props[k].kind == P_EXISTS || props[k].kind == P_NOT_EXISTS || props[k].kind == P_FORALL ||
+		     props[k].kind == P_OUTCOMES) &&
 		    c.outcome_prop < 0)
 			c.outcome_prop = (int)k;
 	}
-	/* outcome locations: every location of the exists/forall conditions */
-	int locs[256];
+	/* outcome locations: every location of the exists/forall conditions,
+	** and those an outcomes property names (in its order) */
+	unsigned cap = 256;
+	for (unsigned k = 0; k < n; k++)
+		if (props[k].kind == P_OUTCOMES)
+			cap += props[k].nlocs;
+	int *locs = xmalloc(sizeof(int) * cap);
 	unsigned nl = 0;
 	for (unsigned k = 0; k < n; k++)
 		if (props[k].kind == P_EXISTS || props[k].kind == P_NOT_EXISTS || props[k].kind == P_FORALL)
 			nl = expr_locs(props[k].cond, locs, nl, 256);
+		else if (props[k].kind == P_OUTCOMES)
+			for (unsigned i = 0; i < props[k].nlocs; i++)
+				locs[nl++] = props[k].locs[i];
 	r->nolocs = nl;
-	r->olocs = xmalloc(sizeof(int) * (nl ? nl : 1));
-	memcpy(r->olocs, locs, sizeof(int) * nl);
+	r->olocs = locs;
 	c.obuf = xmalloc(sizeof(uint32_t) * (nl ? nl : 1));
 	c.outcomes = ss_new();
 	c.images = ss_new();
@@ -529,6 +537,10 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	if (r->verdict != V_FAIL) {
 		if (c.cut && !r->limit)
 			r->limit = "--max-depth";
+		/* refines/equals whose reference run was cut short cannot pass */
+		for (unsigned k = 0; k < n && !r->limit; k++)
+			if ((props[k].kind == P_REFINES || props[k].kind == P_EQUALS) && !props[k].ref)
+				r->limit = props[k].ref_limit;
 		if (r->limit) {
 			r->verdict = V_INCOMPLETE;
 		} else {

@@ -38,7 +38,7 @@ struct judge *judge_new(const struct model *m, const struct property *props, uns
 	unsigned maxl = 0;
 	for (unsigned k = 0; k < n; k++) {
 		j->invariants |= props[k].kind == P_INVARIANT;
-		if (props[k].kind == P_DETERMINISTIC) {
+		if (props[k].kind == P_DETERMINISTIC || props[k].kind == P_REFINES || props[k].kind == P_EQUALS) {
 			j->results[k] = ss_new();
 			if (props[k].nlocs > maxl)
 				maxl = props[k].nlocs;
@@ -143,6 +143,19 @@ int judge_start(struct judge *j, struct judgement *v)
 	return v->violated;
 }
 
+/* "sum = 3, out[0] = 1": one outcome over p's locations. */
+static void outcome_print(const struct model *m, const struct property *p, const uint32_t *vals,
+                          struct strbuf *out)
+{
+	for (unsigned i = 0; i < p->nlocs; i++) {
+		if (i)
+			sb_puts(out, ", ");
+		model_loc_name(m, p->locs[i], out);
+		sb_puts(out, " = ");
+		value_print(vals[i], model_loc_type(m, p->locs[i]), out);
+	}
+}
+
 /* A terminal state: the final-state properties. */
 static void final(struct judge *j, const uint8_t *sv, struct judgement *v)
 {
@@ -158,6 +171,26 @@ static void final(struct judge *j, const uint8_t *sv, struct judgement *v)
 			if (is_new && ss_count(j->results[k]) == 2 &&
 			    hit(j, v, (int)k, P_DETERMINISTIC, "two schedules end with different results%s", ""))
 				return;
+			break;
+		}
+		case P_REFINES:
+		case P_EQUALS: {
+			if (!p->ref)
+				break; /* the reference run was cut short: the verdict is incomplete */
+			for (unsigned i = 0; i < p->nlocs; i++)
+				j->obuf[i] = m->read(m, sv, p->locs[i]);
+			int is_new;
+			ss_put(j->results[k], j->obuf, sizeof(uint32_t) * p->nlocs, &is_new);
+			if (is_new && !ss_get(p->ref, j->obuf, sizeof(uint32_t) * p->nlocs)) {
+				struct strbuf o;
+				sb_init(&o);
+				sb_printf(&o, "a final state with an outcome that machine %s never reaches: ", p->machine);
+				outcome_print(m, p, j->obuf, &o);
+				int stop = hit(j, v, (int)k, p->kind, "%s", sb_str(&o));
+				sb_free(&o);
+				if (stop)
+					return;
+			}
 			break;
 		}
 		case P_EXISTS:
@@ -284,6 +317,25 @@ int judge_finish(struct judge *j, struct judgement *v)
 		if (j->props[k].kind == P_EXISTS && !j->witnessed[k] &&
 		    hit(j, v, (int)k, P_EXISTS, "no final state satisfies the condition%s", ""))
 			break;
+	for (unsigned k = 0; k < j->n && !(v->violated && !j->keep_going); k++) {
+		/* equals: every outcome of the reference is reached here too */
+		const struct property *p = &j->props[k];
+		if (p->kind != P_EQUALS || !p->ref || ss_count(j->results[k]) == p->nref)
+			continue;
+		for (unsigned i = 0; i < p->nref; i++) {
+			const uint32_t *o = p->ref_vals + (size_t)i * p->nlocs;
+			if (ss_get(j->results[k], o, sizeof(uint32_t) * p->nlocs))
+				continue;
+			struct strbuf t;
+			sb_init(&t);
+			sb_printf(&t, "machine %s reaches ", p->machine);
+			outcome_print(j->m, p, o, &t);
+			sb_printf(&t, ", which machine %s never reaches", j->m->name);
+			hit(j, v, (int)k, P_EQUALS, "%s", sb_str(&t));
+			sb_free(&t);
+			break;
+		}
+	}
 	return v->violated;
 }
 

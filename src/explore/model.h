@@ -163,6 +163,9 @@ struct model {
 	** other units' actions of the same cycle?  (An atomic's room in a FIFO
 	** can be taken by another scheduler's warp.)  NULL: always. */
 	int (*still_enabled)(const struct model *m, const uint8_t *sv, const struct action *a);
+	/* Concrete mode: `cycles` cycles pass in state sv (a model may add
+	** them to counters, e.g. time per mode).  NULL: nothing to count. */
+	void (*tick)(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *counters);
 
 	/* --check-model (optional): the machine's own invariants hold in sv
 	** (0, or 1 with why); action a taken in `before` wrote only what its

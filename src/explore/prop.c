@@ -5,16 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/sideset.h"
 #include "util/strbuf.h"
 
 static const char *const kind_names[P_NKINDS] = {
 	"deterministic", "exists", "~exists", "forall", "invariant", "deadlock_free", "fault",
-	"recoverable", "persisted", "durable", "idempotent"
+	"recoverable", "persisted", "durable", "idempotent", "refines", "equals"
 };
 
 const char *prop_kind_name(enum prop_kind k)
 {
-	return k < P_NKINDS ? kind_names[k] : k == P_CONTRACT ? "model_contract" : "?";
+	return k < P_NKINDS ? kind_names[k] : k == P_CONTRACT ? "model_contract" : k == P_OUTCOMES ? "outcomes" : "?";
 }
 
 int prop_kind_parse(const char *s)
@@ -224,5 +225,9 @@ void prop_free(struct property *p)
 	expr_free(p->cond);
 	free(p->locs);
 	free(p->text);
+	free(p->machine);
+	ss_free(p->ref);
+	free(p->ref_vals);
+	free(p->ref_limit);
 	memset(p, 0, sizeof *p);
 }

@@ -54,17 +54,36 @@ enum prop_kind {
 	P_IDEMPOTENT,    /* the kernel is idempotent: statically, and re-
 	                    executing it on every crash image gives the
 	                    crash-free result                                */
+	P_REFINES,       /* every terminal outcome over locs is one that the
+	                    reference machine reaches on the same kernel     */
+	P_EQUALS,        /* refines, and every outcome of the reference is
+	                    reached here too                                 */
 	P_NKINDS,
-	P_CONTRACT = P_NKINDS /* --check-model: the machine broke its contract
-	                         (not a property a spec can name)           */
+	P_CONTRACT = P_NKINDS, /* --check-model: the machine broke its contract
+	                          (not a property a spec can name)          */
+	P_OUTCOMES       /* internal: collect the terminal outcomes over locs
+	                    (the reference run of refines/equals); never
+	                    violated                                         */
 };
+
+struct sideset;
 
 struct property {
 	enum prop_kind kind;
 	struct expr *cond; /* exists/~exists/forall/invariant            */
-	int *locs;         /* deterministic: observed locations          */
+	int *locs;         /* deterministic, refines, equals, outcomes:
+	                      observed locations                          */
 	unsigned nlocs;
 	char *text;        /* as written, for reports                    */
+	/* refines/equals: the reference machine and its outcome set over
+	** locs, computed before exploring (cli.c); ref is NULL when the
+	** reference run hit a limit, and ref_limit then says which */
+	char *machine;
+	struct sideset *ref;
+	uint32_t *ref_vals; /* nref outcomes, nlocs values each, in the order found */
+	unsigned nref;
+	uint64_t ref_states;
+	char *ref_limit;
 };
 
 const char *prop_kind_name(enum prop_kind k);

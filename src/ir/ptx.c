@@ -93,14 +93,15 @@ const char *ptx_litmus_ops(void)
 
 enum modclass {
 	MC_TYPE, MC_TYPE64, MC_SPACE, MC_CACHE, MC_VOLATILE, MC_SEM, MC_SCOPE,
-	MC_CMP, MC_AOP, MC_ROUND, MC_HALF, MC_SYNC, MC_NOT_SUPPORTED
+	MC_CMP, MC_AOP, MC_ROUND, MC_HALF, MC_SYNC, MC_WIDTH, MC_NOT_SUPPORTED
 };
 
 /* How a class is named in "... is only valid on ..." messages. */
 static const char *const class_name[] = {
 	"a type", "a 64-bit type", "a state space", "a cache operator", "'.volatile'",
 	"a memory-ordering modifier", "a scope", "a comparison modifier",
-	"an atomic operation modifier", "a rounding modifier", "'.lo'", "a barrier modifier"
+	"an atomic operation modifier", "a rounding modifier", "'.lo'", "a barrier modifier",
+	"a sub-word store type"
 };
 
 #define TYPED (~(B(OP_BRA) | B(OP_BAR) | B(OP_MEMBAR) | B(OP_EXIT) | B(OP_NOP)))
@@ -121,6 +122,10 @@ static const struct moddef {
 	{ "u64", MC_TYPE64, VT_U32, TYPED, NULL },
 	{ "b64", MC_TYPE64, VT_U32, TYPED, NULL },
 	{ "s64", MC_TYPE64, VT_S32, TYPED, NULL },
+	{ "u8", MC_WIDTH, 1, B(OP_ST), NULL }, /* byte stores: the low bytes of the register */
+	{ "b8", MC_WIDTH, 1, B(OP_ST), NULL },
+	{ "u16", MC_WIDTH, 2, B(OP_ST), NULL },
+	{ "b16", MC_WIDTH, 2, B(OP_ST), NULL },
 	{ "global", MC_SPACE, SP_GLOBAL, MEMOPS | B(OP_CLWB), NULL },
 	{ "shared", MC_SPACE, SP_SHARED, MEMOPS | B(OP_CLWB), NULL },
 	{ "ca", MC_CACHE, CO_CA, B(OP_LD), NULL },
@@ -353,7 +358,18 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 			return fail(msg, n, "'.%s' is not supported (registers are 32-bit)", m);
 		if (md->cls == MC_TYPE && md->val == VT_F32 && d == PTX_LITMUS)
 			return fail(msg, n, "'.f32' is not available in litmus tests (values are 32-bit integer words)");
+		if (md->cls == MC_WIDTH && d == PTX_LITMUS)
+			return fail(msg, n, "'.%s' is not available in litmus tests (values are 32-bit words)", m);
+		if (md->cls == MC_WIDTH) { /* a type too: st.u8 stores a u32 register's low byte */
+			if (ntypes)
+				return fail(msg, n, "'%s' takes one type", o->name);
+			out->width = md->val;
+			types[ntypes++] = VT_U32;
+			continue;
+		}
 		if (md->cls == MC_TYPE || md->cls == MC_TYPE64) {
+			if (out->width)
+				return fail(msg, n, "'%s' takes one type", o->name);
 			if (ntypes == 2 || (ntypes == 1 && o->op != OP_CVT))
 				return fail(msg, n, "'%s' takes %s type", o->name, o->op == OP_CVT ? "a destination and a source" : "one");
 			types[ntypes++] = (enum vtype)md->val;

@@ -22,6 +22,9 @@
 **   pm       persistency instructions (clwb, st.wt, l2wb) and their timing
 **   barrier  arrive(cta): release the CTA's warps when all arrived
 **   issue    is_issue(a): which warp an action issues (for before[])
+**   sbuf     a warp's global load and store through its private store
+**            buffer, and the log the commit reads (GPUDet)
+**   quantum  the GPUDet mode, and a warp's commit depth in this quantum
 **
 ** The vector: each component with state owns one slice [off, off+size),
 ** aligned to its `align` (see the alignment rule in explore/model.h).
@@ -41,7 +44,7 @@ struct strbuf;
 
 /* Port names; a component's provides/requires are masks of these. */
 enum port {
-	P_MEM, P_ATOMICS, P_ORDER, P_GATE, P_WARPS, P_PM, P_BARRIER, P_ISSUE, P_NPORTS
+	P_MEM, P_ATOMICS, P_ORDER, P_GATE, P_WARPS, P_PM, P_BARRIER, P_ISSUE, P_SBUF, P_QUANTUM, P_NPORTS
 };
 #define PORT(p) (1u << (p))
 /* Ports that take several providers (all consulted). */
@@ -115,6 +118,8 @@ struct comp_def {
 	const char *const *counters; /* merged by name across components */
 	unsigned ncounters;
 	void (*count)(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
+	/* Optional, concrete mode: `cycles` cycles passed in state sv. */
+	void (*tick)(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct);
 	/* Crash support: project the durable part of sv into img. */
 	void (*durable)(const struct comp *c, const uint8_t *sv, uint8_t *img);
 	int (*recover)(const struct comp *c, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
@@ -224,6 +229,41 @@ struct port_issue {
 	long (*is_issue)(const struct comp *c, const struct action *a);
 };
 
+/* One store-buffer log entry: a word, its bytes (mask bit i: byte i). */
+struct sbuf_entry {
+	uint32_t word, data;
+	uint8_t mask, pad[3];
+};
+/* The bits of a word that byte mask m covers. */
+static inline uint32_t sbuf_bytes(unsigned m)
+{
+	return (m & 1 ? 0xffu : 0) | (m & 2 ? 0xff00u : 0) | (m & 4 ? 0xff0000u : 0) | (m & 8 ? 0xff000000u : 0);
+}
+
+struct port_sbuf {
+	/* What warp w's global load of word reads: its own log, newest entry
+	** first and byte by byte, over committed memory. */
+	uint32_t (*load)(const struct comp *c, const uint8_t *sv, unsigned w, long word);
+	/* Warp w's global store of the bytes `mask` of v to word: logged. */
+	void (*store)(const struct comp *c, uint8_t *sv, unsigned w, long word, uint32_t v, unsigned mask);
+	/* Free entries left in warp w's log. */
+	unsigned (*room)(const struct comp *c, const uint8_t *sv, unsigned w);
+	/* Entries in warp w's log; its i-th oldest; drop the oldest. */
+	unsigned (*length)(const struct comp *c, const uint8_t *sv, unsigned w);
+	struct sbuf_entry (*entry)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned i);
+	void (*pop)(const struct comp *c, uint8_t *sv, unsigned w);
+	/* Concrete mode: cycles warp w's load of byte addr spends searching
+	** its log (the Bloom filter's hit on the 128-byte chunk). */
+	unsigned (*search)(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t addr);
+};
+
+enum gpudet_mode { GM_PARALLEL, GM_COMMIT, GM_SERIAL };
+struct port_quantum {
+	enum gpudet_mode (*mode)(const struct comp *c, const uint8_t *sv);
+	/* Z depth of warp w's entries this quantum: -(quantum << m) + hw id. */
+	int32_t (*depth)(const struct comp *c, const uint8_t *sv, unsigned w);
+};
+
 /* }=== */
 
 /* The ops of bound port p (single provider), and its provider. */
@@ -247,6 +287,7 @@ unsigned compose_kind_flags(const struct model *m, unsigned kind);
 /* Component descriptors (one file each). */
 extern const struct comp_def comp_mem, comp_warps, comp_gto, comp_barrier, comp_rop, comp_dab_sched, comp_dab,
 	comp_persist;
+extern const struct comp_def comp_gpudet, comp_sbuf, comp_zbuffer;
 
 /* A wiring row: components in enabled() order, and port bindings. */
 struct wire {

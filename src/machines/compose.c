@@ -32,6 +32,10 @@ struct machine {
 	const struct comp **kind_owner;  /* by kind - ACT_MODEL */
 	unsigned *kind_writes;           /* comps a kind may write (bitmask) */
 	const struct comp *crash;        /* the component with the crash hooks */
+	/* the components with a faulted / quiescent hook, for m_status (called
+	** twice per state: no NULL tests on the hot path) */
+	const struct comp *faulted[MAX_COMPS], *quiescent[MAX_COMPS];
+	unsigned nfaulted, nquiescent;
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
@@ -105,11 +109,11 @@ static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
 static enum model_status m_status(const struct model *m, const uint8_t *sv)
 {
 	const struct machine *x = MC(m);
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->faulted && x->comps[i].def->faulted(&x->comps[i], sv))
+	for (unsigned i = 0; i < x->nfaulted; i++)
+		if (x->faulted[i]->def->faulted(x->faulted[i], sv))
 			return MS_FAULT;
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->quiescent && !x->comps[i].def->quiescent(&x->comps[i], sv))
+	for (unsigned i = 0; i < x->nquiescent; i++)
+		if (!x->quiescent[i]->def->quiescent(x->quiescent[i], sv))
 			return MS_RUNNING;
 	return MS_TERMINAL;
 }
@@ -171,6 +175,14 @@ static void m_count(const struct model *m, const uint8_t *sv, const struct actio
 	const struct comp *c = owner(m, a->kind);
 	if (c && c->def->count)
 		c->def->count(c, sv, a, ct);
+}
+
+static void m_tick(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *ct)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->tick)
+			x->comps[i].def->tick(&x->comps[i], sv, cycles, ct);
 }
 
 static int m_still_enabled(const struct model *m, const uint8_t *sv, const struct action *a)
@@ -397,7 +409,8 @@ static void m_destroy(struct model *m)
 	free(m);
 }
 
-static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue" };
+static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue", "sbuf",
+	                                                      "quantum" };
 
 /* Bind every required port of every component; -1 with a message. */
 static int bind_ports(struct machine *x, const struct wiring *wr, struct diag *d, const char *path)
@@ -537,6 +550,10 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 		x->comps[i] = (struct comp){ .def = wr->comps[i], .g = g, .m = m, .index = i };
 		if (wr->comps[i]->durable)
 			x->crash = &x->comps[i];
+		if (wr->comps[i]->faulted)
+			x->faulted[x->nfaulted++] = &x->comps[i];
+		if (wr->comps[i]->quiescent)
+			x->quiescent[x->nquiescent++] = &x->comps[i];
 	}
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->rewrite) {
@@ -617,6 +634,7 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->count = m_count;
 	m->pick = m_pick;
 	m->still_enabled = m_still_enabled;
+	m->tick = m_tick;
 	m->check_state = m_check_state;
 	m->check_step = m_check_step;
 	if (x->crash) {

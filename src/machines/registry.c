@@ -32,6 +32,10 @@ static const struct wire persist_wires[] = {
 };
 static const struct wiring persist = { persist_comps, 6, persist_wires, 3, NULL, 0 };
 
+static const struct comp_def *const gpudet_comps[] = { &comp_mem, &comp_warps, &comp_gpudet, &comp_barrier, &comp_sbuf,
+	                                                &comp_zbuffer };
+static const struct wiring gpudet = { gpudet_comps, 6, NULL, 0, NULL, 0 };
+
 static const struct machine_def machines[] = {
 	{ "baseline",
 	  "nondeterministic baseline GPU: free warp choice, SC memory, atomics at the L2/ROP with free arrival order across SMs",
@@ -42,6 +46,9 @@ static const struct machine_def machines[] = {
 	{ "persist",
 	  "GPU persistency: the baseline GPU over NVM device memory behind a write-back L2 and write-pending queues, with a crash possible at every step",
 	  &persist },
+	{ "gpudet",
+	  "GPUDet: strong determinism by quanta -- PARALLEL mode against per-wavefront store buffers, COMMIT through per-partition Z-buffer units, SERIAL mode for atomics",
+	  &gpudet },
 };
 
 const char *registry_machine(const struct spec *s)
@@ -118,6 +125,64 @@ struct model *registry_build(const struct spec *s, struct diag *d)
 	return compose_build(s, md, d);
 }
 
+/* The value of a setting of pd: 0 and *v, or -1 when pd does not take it. */
+static int param_value(const struct param_def *pd, const char *value, unsigned *v)
+{
+	if (pd->choices) {
+		const char *c = pd->choices;
+		size_t len = strlen(value);
+		for (unsigned idx = 0; *c; idx++) {
+			const char *bar = strchr(c, '|');
+			size_t l = bar ? (size_t)(bar - c) : strlen(c);
+			if (l == len && !strncmp(c, value, l)) {
+				*v = idx;
+				return 0;
+			}
+			c += l + (bar ? 1 : 0);
+		}
+		return -1;
+	}
+	char *end;
+	unsigned long x = strtoul(value, &end, 0);
+	if (*end || !*value || value[0] == '-' || x < pd->min || x > pd->max)
+		return -1;
+	*v = (unsigned)x;
+	return 0;
+}
+
+struct model *registry_build_as(struct spec *s, const char *name, int line, int col, struct diag *d)
+{
+	const struct machine_def *md = registry_find(name);
+	if (!md) {
+		diag_at(d, s->path, line, col, "unknown machine '%s' (see gpumc list)", name);
+		return NULL;
+	}
+	const struct param_def *defs[128];
+	unsigned n = machine_params(md, defs);
+	/* the spec itself, with its machine and settings swapped for the
+	** build and restored after (the model points into s->prog) */
+	struct param_set *params = s->params;
+	int nparams = s->nparams;
+	char *machine = s->machine;
+	s->params = xcalloc((size_t)nparams + 1, sizeof *s->params);
+	s->nparams = 0;
+	s->machine = (char *)name;
+	for (int k = 0; k < nparams; k++)
+		for (unsigned i = 0; i < n; i++) {
+			unsigned v;
+			if (!strcmp(defs[i]->name, params[k].key) && !param_value(defs[i], params[k].value, &v)) {
+				s->params[s->nparams++] = params[k];
+				break;
+			}
+		}
+	struct model *m = registry_build(s, d);
+	free(s->params);
+	s->params = params;
+	s->nparams = nparams;
+	s->machine = machine;
+	return m;
+}
+
 static void param_err(struct diag *d, const struct param_set *ps, const char *fmt, const char *a, const char *b)
 {
 	char msg[512];
@@ -158,41 +223,16 @@ int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, 
 			continue;
 		}
 		unsigned v = 0;
-		if (pd->choices) {
-			const char *c = pd->choices;
-			unsigned idx = 0;
-			int found = 0;
-			size_t len = strlen(ps->value);
-			while (*c) {
-				const char *bar = strchr(c, '|');
-				size_t l = bar ? (size_t)(bar - c) : strlen(c);
-				if (l == len && !strncmp(c, ps->value, l)) {
-					v = idx;
-					found = 1;
-					break;
-				}
-				idx++;
-				c += l + (bar ? 1 : 0);
-			}
-			if (!found && lenient && ps->line) {
+		if (param_value(pd, ps->value, &v)) {
+			if (pd->choices && lenient && ps->line) {
 				fprintf(stderr, "%s:%d:%d: warning: ignoring %s = %s: machine '%s' takes %s\n", ps->file,
 				        ps->line, ps->col, ps->key, ps->value, mname, pd->choices);
 				continue;
 			}
-			if (!found) {
-				param_err(d, ps, "'%s' expects one of %s", pd->name, pd->choices);
-				continue;
-			}
-		} else {
-			char *end;
-			unsigned long x = strtoul(ps->value, &end, 0);
-			if (*end || !*ps->value || ps->value[0] == '-' || x < pd->min || x > pd->max) {
-				char range[64];
-				snprintf(range, sizeof range, "an integer in %u..%u", pd->min, pd->max);
-				param_err(d, ps, "'%s' expects %s", pd->name, range);
-				continue;
-			}
-			v = (unsigned)x;
+			char range[64];
+			snprintf(range, sizeof range, "an integer in %u..%u", pd->min, pd->max);
+			param_err(d, ps, "'%s' expects %s", pd->name, pd->choices ? pd->choices : range);
+			continue;
 		}
 		*(unsigned *)((char *)cfg + pd->off) = v;
 	}

@@ -30,6 +30,12 @@ const char *registry_machine(const struct spec *s);
 const struct machine_def *registry_all(unsigned *n);
 /* Build the spec's machine with its parameters and -D overrides. */
 struct model *registry_build(const struct spec *s, struct diag *d);
+/* Build machine `name` (a reference for refines/equals) on the spec's
+** kernel: the spec's settings and -D overrides that `name` has a parameter
+** for apply, the others (the spec's own machine's) are left out.  Errors
+** at file:line:col as for registry_build; an unknown name is an error at
+** (line, col) of the spec. */
+struct model *registry_build_as(struct spec *s, const char *name, int line, int col, struct diag *d);
 /* Set the machine's defaults, then apply every `set`/-D in order; unknown
 ** keys and bad values are errors at their file:line:col. */
 int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, struct diag *d);

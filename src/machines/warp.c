@@ -32,6 +32,7 @@
 
 #define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
 #define ATOMICS(c) ((const struct port_atomics *)port_ops(c, P_ATOMICS))
+#define SBUF(c) ((const struct port_sbuf *)port_ops(c, P_SBUF))
 
 static const struct instr *cur(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
@@ -249,20 +250,37 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 {
 	const struct port_mem *mem = MEM(c);
 	const struct comp *mc = REQ(c, P_MEM)->c;
+	/* global ld/st through a store buffer when there is one (GPUDet) */
+	const struct comp *sb = in->space == SP_GLOBAL ? REQ(c, P_SBUF)->c : NULL;
 	unsigned cta = gpu_cta_of(c->g, w);
 	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
 		if (!(m >> l & 1))
 			continue;
 		int f = 0;
-		long word = mem->word(mc, sv, in->space, cta, in->addr.sym, address(c, sv, w, l), &f);
+		uint32_t addr = address(c, sv, w, l), at = addr & 3;
+		if (in->width && at % (unsigned)in->width) {
+			fault(c, sv, w, F_ALIGN);
+			return;
+		}
+		long word = mem->word(mc, sv, in->space, cta, in->addr.sym, addr - (in->width ? at : 0), &f);
 		if (word < 0) {
 			fault(c, sv, w, f);
 			return;
 		}
-		if (in->op == OP_LD) {
+		/* st.u8/.u16: the register's low bytes into their place in the word */
+		unsigned bytes = in->width ? ((1u << in->width) - 1) << at : 0xf;
+		uint32_t v = in->op == OP_ST ? operand(c, sv, w, l, &in->src[0]) << 8 * (in->width ? at : 0) : 0;
+		if (sb && in->op == OP_LD) {
+			write_reg(c, sv, w, l, in->dst, SBUF(c)->load(sb, sv, w, word));
+		} else if (sb && in->op == OP_ST) {
+			SBUF(c)->store(sb, sv, w, word, v, bytes);
+		} else if (in->op == OP_ST && in->width) {
+			uint32_t keep = ~sbuf_bytes(bytes);
+			mem->store(mc, sv, in->space, cta, word, (mem->load(mc, sv, in->space, cta, word) & keep) | (v & ~keep));
+		} else if (in->op == OP_LD) {
 			write_reg(c, sv, w, l, in->dst, mem->load(mc, sv, in->space, cta, word));
 		} else if (in->op == OP_ST) {
-			mem->store(mc, sv, in->space, cta, word, operand(c, sv, w, l, &in->src[0]));
+			mem->store(mc, sv, in->space, cta, word, v);
 		} else {
 			uint32_t old = mem->rmw(mc, sv, in->space, cta, word, in->aop, in->type,
 			                        operand(c, sv, w, l, &in->src[0]), operand(c, sv, w, l, &in->src[1]));
@@ -410,6 +428,9 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, st
 		lat = in->space == SP_SHARED ? cf->lat_shared : cf->lat_global;
 		if (in->space == SP_GLOBAL && cf->global_jitter)
 			lat += (unsigned)(rnd(rng) % (cf->global_jitter + 1));
+		if (in->op == OP_LD && in->space == SP_GLOBAL && REQ(c, P_SBUF)->ops && exec_mask(c, sv, w))
+			lat += SBUF(c)->search(REQ(c, P_SBUF)->c, sv, w,
+			                       address(c, sv, w, (unsigned)__builtin_ctz(exec_mask(c, sv, w))));
 		break;
 	case OP_BAR:
 		lat = cf->lat_bar;
@@ -601,9 +622,9 @@ static const void *port(const struct comp *c, enum port p)
 const struct comp_def comp_warps = {
 	.name = "warps", .desc = "SIMT warps with the IPDOM reconvergence stack",
 	.provides = PORT(P_WARPS),
-	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM),
-	.optional = PORT(P_PM) | PORT(P_ORDER),
-	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM),
+	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
+	.optional = PORT(P_PM) | PORT(P_ORDER) | PORT(P_SBUF),
+	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
 	.print = print, .port = port,

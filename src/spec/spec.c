@@ -564,6 +564,7 @@ static int parse_instr(struct parser *P, struct instr *in)
 	in->cache = pi.cache;
 	in->vol = pi.vol;
 	in->wt = pi.cache == CO_WT;
+	in->width = pi.width;
 	in->dst = -1;
 	lex_next(&P->lx);
 	int ok = parse_operands(P, in, &pi);
@@ -786,7 +787,7 @@ static void parse_check(struct parser *P)
 	const char *start = P->lx.p;
 	int kind = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 	if (kind < 0 || kind == P_FAULT) {
-		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted or idempotent)");
+		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted, idempotent, refines or equals)");
 		recover(P);
 		return;
 	}
@@ -799,7 +800,19 @@ static void parse_check(struct parser *P)
 	sp.p.kind = (enum prop_kind)kind;
 	sp.line = line;
 	sp.col = col;
-	if (kind == P_DETERMINISTIC) {
+	if (kind == P_REFINES || kind == P_EQUALS) {
+		/* check refines MACHINE [locations]: the machine is a name */
+		if (TOK(P)->t != T_WORD) {
+			expected(P, "the name of the reference machine (e.g. baseline)");
+			recover(P);
+			return;
+		}
+		sp.p.machine = xstrdup(TOK(P)->text);
+		sp.machine_line = TOK(P)->line;
+		sp.machine_col = TOK(P)->col;
+		lex_next(&P->lx);
+	}
+	if (kind == P_DETERMINISTIC || kind == P_REFINES || kind == P_EQUALS) {
 		while (TOK(P)->t != T_NL && TOK(P)->t != T_EOF) {
 			struct expr *e = cond_parse_loc(&P->lx);
 			if (!e) {
@@ -1080,7 +1093,7 @@ static void parse_expect(struct parser *P)
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
-			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent)");
+			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent, refines, equals)");
 			recover(P);
 			return;
 		}

@@ -25,6 +25,7 @@ struct spec_prop {
 	int *loc_tid;
 	int *loc_line, *loc_col;
 	int line, col;
+	int machine_line, machine_col; /* refines/equals: the machine's name */
 };
 
 struct spec {

@@ -40,6 +40,11 @@ uintptr_t *ss_put(struct sideset *s, const void *key, size_t len, int *is_new)
 	return (uintptr_t *)v;
 }
 
+uintptr_t *ss_get(const struct sideset *s, const void *key, size_t len)
+{
+	return s ? (uintptr_t *)JudyHSGet(s->judy, (void *)key, len) : NULL;
+}
+
 uint64_t ss_count(const struct sideset *s)
 {
 	return s->n;
