@@ -96,6 +96,15 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		o->defines[o->ndefines++] = v;
 		return 1;
 	}
+	if (OK('D') && match(a, "--crashes")) { /* -D crashes=K (machine persist) */
+		static char def[40];
+		if (!need_arg(argc, argv, i, &v))
+			return -1;
+		snprintf(def, sizeof def, "crashes=%.30s", v);
+		o->defines = xrealloc(o->defines, sizeof(char *) * (size_t)(o->ndefines + 1));
+		o->defines[o->ndefines++] = def;
+		return 1;
+	}
 	if (OK('j') && !strcmp(a, "--json")) {
 		o->json = 1;
 		return 1;

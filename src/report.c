@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explore/prop.h"
 #include "explore/replay.h"
 
 void verdict_string(const struct explore_result *r, struct strbuf *out)
@@ -105,6 +106,18 @@ void report_stats_json(struct strbuf *out, const struct explore_result *r, size_
 	          r->seconds > 0 ? (double)r->states / r->seconds : 0.0,
 	          r->states ? (double)r->bytes / (double)r->states : 0.0, sv_size,
 	          (unsigned long long)r->bytes, r->omission);
+}
+
+struct failed_cond {
+	const struct model *m;
+	const struct property *p;
+};
+
+/* The recovery's end state the judge found: it violates the property. */
+static int violates(void *ctx, const uint8_t *sv)
+{
+	const struct failed_cond *f = ctx;
+	return f->p && f->p->cond && !expr_eval(f->p->cond, f->m, sv);
 }
 
 void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, int json)
@@ -220,10 +233,16 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 						sb_puts(out, "durable image after the crash: ");
 						report_locs(m, img, locs, nl, out, 0);
 						sb_putc(out, '\n');
-						if (m->recover(m, img, &why))
-							sb_puts(out, "recovery program ran on the durable image\n");
+						struct failed_cond f = { m, fp };
+						int rr = m->recover(m, img, violates, &f, &why);
+						/* why: the reason (none for a bad end), then the steps */
+						const char *steps = why.len ? strchr(sb_str(&why), '\n') : NULL;
+						if (rr == RECOVER_FAIL)
+							sb_printf(out, "recovery program failed: %.*s\n", (int)(steps - why.s), why.s);
 						else
-							sb_printf(out, "recovery program failed: %s\n", sb_str(&why));
+							sb_puts(out, "recovery program ran on the durable image\n");
+						if (steps)
+							sb_printf(out, "one way the recovery goes:\n%s\n", steps + 1);
 					}
 					sb_free(&why);
 					sb_puts(out, r->failed_kind == P_RECOVERABLE ? "image after the crash and recovery: "

@@ -275,6 +275,16 @@ int judge_moves(struct judge *j, const uint8_t *sv, const struct action *act, un
 	return v->violated;
 }
 
+/* Does the state a recovery ended in violate a `recoverable` condition? */
+static int recovered_bad(void *ctx, const uint8_t *sv)
+{
+	const struct judge *j = ctx;
+	for (unsigned k = 0; k < j->n; k++)
+		if (j->props[k].kind == P_RECOVERABLE && !expr_eval(j->props[k].cond, j->m, sv))
+			return 1;
+	return 0;
+}
+
 int judge_crash(struct judge *j, const uint8_t *img, struct judgement *v)
 {
 	const struct model *m = j->m;
@@ -303,14 +313,18 @@ int judge_crash(struct judge *j, const uint8_t *img, struct judgement *v)
 		if (stop)
 			goto out;
 	}
-	if (m->recover && !m->recover(m, j->img, &why) &&
+	int r = m->recover ? m->recover(m, j->img, recovered_bad, j, &why) : RECOVER_OK;
+	if (why.len && strchr(why.s, '\n')) /* the reason; the steps are for the report */
+		*strchr(why.s, '\n') = 0;
+	if (r == RECOVER_FAIL &&
 	    hit(j, v, last_of(j, P_RECOVERABLE), P_RECOVERABLE, "the recovery program fails on this crash image: %s",
 	        sb_str(&why)))
 		goto out;
-	for (unsigned k = 0; k < j->n; k++)
+	/* without a recovery program the image itself must satisfy them */
+	for (unsigned k = 0; k < j->n && (r == RECOVER_BAD || !m->recover); k++)
 		if (j->props[k].kind == P_RECOVERABLE && !expr_eval(j->props[k].cond, m, j->img) &&
-		    hit(j, v, (int)k, P_RECOVERABLE,
-		        "after a crash here and recovery, the image violates the condition%s", ""))
+		    hit(j, v, (int)k, P_RECOVERABLE, "after a crash here and recovery, the image violates the condition%s",
+		        ""))
 			break;
 out:
 	sb_free(&why);

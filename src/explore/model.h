@@ -62,6 +62,9 @@ enum {
 
 enum model_status { MS_RUNNING = 0, MS_TERMINAL = 1, MS_FAULT = 2 };
 
+/* What model.recover found. */
+enum { RECOVER_OK = 0, RECOVER_BAD = 1, RECOVER_FAIL = 2 };
+
 /* Value types for locations read by properties. */
 enum vtype { VT_U32 = 0, VT_S32, VT_F32, VT_PRED };
 
@@ -120,13 +123,17 @@ struct model {
 	** domain).  durable() projects a state onto what survives a crash: an
 	** image of durable_size (= sv_size) bytes in which read() of a memory
 	** location gives its durable value and everything volatile is zero.
-	** recover() (optional) runs the machine's recovery on such an image in
-	** place and returns 1, or 0 with the reason in why when the recovery
-	** itself fails (faults, deadlocks); `recoverable` conditions are then
-	** evaluated on the recovered image, `durable` ones before recovery. */
+	** recover() (optional) runs the machine's recovery from such an image,
+	** every way it can go, and asks bad(ctx, sv) of every state in which
+	** the recovery is over: RECOVER_OK when no such state is bad,
+	** RECOVER_BAD with that state in img and the recovery's steps in why,
+	** RECOVER_FAIL with the reason in why when the recovery itself fails
+	** (faults, deadlocks).  `recoverable` conditions are what bad()
+	** evaluates; `durable` ones hold before recovery. */
 	size_t durable_size;
 	void (*durable)(const struct model *m, const uint8_t *sv, uint8_t *img);
-	int (*recover)(const struct model *m, uint8_t *img, struct strbuf *why);
+	int (*recover)(const struct model *m, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
+	               struct strbuf *why);
 	/* Idempotency (optional): the static verdict (1, or 0 with the
 	** reasons), and a re-execution of the whole kernel on an image. */
 	int (*idempotent)(const struct model *m, struct strbuf *why);

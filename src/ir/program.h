@@ -124,7 +124,7 @@ struct program {
 	** on every crash image (machine persist) */
 	struct host_step *host, *recovery;
 	int nhost, nrecovery;
-	int launch_at; /* index of the host's launch step; -1: the kernel runs first */
+	int launch_at; /* index of the host's first launch step; -1: the kernel runs first */
 };
 
 enum host_op { H_SYNC, H_L2WB, H_PCOMMIT, H_LAUNCH, H_COPY, H_STORE, H_PERSIST, H_IF, H_END };

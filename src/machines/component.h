@@ -130,7 +130,8 @@ struct comp_def {
 	void (*tick)(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct);
 	/* Crash support: project the durable part of sv into img. */
 	void (*durable)(const struct comp *c, const uint8_t *sv, uint8_t *img);
-	int (*recover)(const struct comp *c, uint8_t *img, struct strbuf *why);
+	int (*recover)(const struct comp *c, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
+	               struct strbuf *why); /* model.recover */
 	int (*reexecute)(const struct comp *c, uint8_t *img, struct strbuf *why);
 	int (*idempotent)(const struct comp *c, struct strbuf *why);
 	/* Optional: rewrite the kernel before layout (g->prog may be replaced

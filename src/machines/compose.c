@@ -161,9 +161,10 @@ static void m_durable(const struct model *m, const uint8_t *sv, uint8_t *img)
 			x->comps[i].def->durable(&x->comps[i], sv, img);
 }
 
-static int m_recover(const struct model *m, uint8_t *img, struct strbuf *why)
+static int m_recover(const struct model *m, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
+                     struct strbuf *why)
 {
-	return MC(m)->crash->def->recover(MC(m)->crash, img, why);
+	return MC(m)->crash->def->recover(MC(m)->crash, img, bad, ctx, why);
 }
 
 static int m_reexecute(const struct model *m, uint8_t *img, struct strbuf *why)

@@ -351,7 +351,7 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 	case OP_MEMBAR:
 	case OP_SFENCE:  /* without a persistence domain, a membar */
 	case OP_PCOMMIT: /* without one, nothing to wait for */
-		if (order_clear(c, sv, w, in->op))
+		if (!m || order_clear(c, sv, w, in->op)) /* guarded off: no fence */
 			advance(c, sv, w);
 		else
 			gpu_warp(g, sv, w)->status = W_WAIT;

@@ -1023,11 +1023,8 @@ static void parse_host(struct parser *P, int recovery)
 			recover(P);
 			continue;
 		}
-		if (h.op == H_LAUNCH && !recovery) {
-			if (pg->launch_at >= 0)
-				diag_at(P->d, P->lx.file, h.line, 1, "the host launches the kernel once");
+		if (h.op == H_LAUNCH && !recovery && pg->launch_at < 0) /* the first launch */
 			pg->launch_at = n;
-		}
 		steps = xrealloc(steps, sizeof *steps * (size_t)(n + 1));
 		steps[n++] = h;
 		if (h.op == H_IF) /* only once it is in the list: its `end` patches it */
