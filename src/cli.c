@@ -96,6 +96,15 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		o->defines[o->ndefines++] = v;
 		return 1;
 	}
+	if (OK('D') && match(a, "--crashes")) { /* -D crashes=K (machine persist) */
+		static char def[40];
+		if (!need_arg(argc, argv, i, &v))
+			return -1;
+		snprintf(def, sizeof def, "crashes=%.30s", v);
+		o->defines = xrealloc(o->defines, sizeof(char *) * (size_t)(o->ndefines + 1));
+		o->defines[o->ndefines++] = def;
+		return 1;
+	}
 	if (OK('j') && !strcmp(a, "--json")) {
 		o->json = 1;
 		return 1;
@@ -342,6 +351,9 @@ static int bind_props(struct job *j, struct diag *d)
 			diag_at(d, s->path, sp->line, sp->col,
 			        "'%s' needs a machine with a persistence domain (machine persist), not '%s'",
 			        prop_kind_name(p->kind), m->name);
+		else if (p->kind == P_COMM_RACE && !m->comm_race)
+			diag_at(d, s->path, sp->line, sp->col, "'comm_race_free' needs a machine that knows red.comm (machine lab), not '%s'",
+			        m->name);
 		else if (p->kind == P_IDEMPOTENT && (!m->idempotent || !m->reexecute))
 			diag_at(d, s->path, sp->line, sp->col, "'idempotent' needs a machine that can re-execute its kernel, not '%s'",
 			        m->name);

@@ -21,6 +21,7 @@ static const char usage[] =
 	"\n"
 	"check options:\n"
 	"  -D key=value       override a machine parameter (repeatable)\n"
+	"  --crashes K        persist: a crash, then up to K-1 more during recovery (-D crashes=K)\n"
 	"  --bfs | --dfs      search order (default bfs: shortest counterexamples)\n"
 	"  --compact          store 64-bit fingerprints only; prints the omission bound\n"
 	"  --check-model      verify the machine's contract on every state (deterministic\n"

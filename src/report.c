@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explore/prop.h"
 #include "explore/replay.h"
 
 void verdict_string(const struct explore_result *r, struct strbuf *out)
@@ -54,6 +55,23 @@ void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsi
 	sb_free(&name);
 }
 
+/* A schedule that gives another result may pass a data race: name the
+** first one along t (the states its prefixes reach), as a note. */
+static void note_race(struct strbuf *out, const struct model *m, const struct trace *t, uint8_t *sv)
+{
+	struct strbuf why;
+	sb_init(&why);
+	for (uint32_t i = 0; i <= t->len && m->race; i++) {
+		struct trace p = { i, t->step };
+		if (trace_replay(m, &p, sv, NULL, NULL) == i && m->race(m, sv, &why)) {
+			sb_printf(out, "note: a data race, after step %u of schedule B (determinism is guaranteed to "
+			          "data-race-free kernels only): %s\n", i, sb_str(&why));
+			break;
+		}
+	}
+	sb_free(&why);
+}
+
 static void print_schedule(struct strbuf *out, const struct model *m, const struct trace *t,
                            uint32_t mark, int json, uint8_t *sv)
 {
@@ -90,6 +108,18 @@ void report_stats_json(struct strbuf *out, const struct explore_result *r, size_
 	          r->states ? (double)r->bytes / (double)r->states : 0.0, sv_size,
 	          (unsigned long long)r->bytes, r->omission, r->por ? "partial-order" : "none",
 	          (unsigned long long)r->expanded, (unsigned long long)r->reduced, r->swarm_runs);
+}
+
+struct failed_cond {
+	const struct model *m;
+	const struct property *p;
+};
+
+/* The recovery's end state the judge found: it violates the property. */
+static int violates(void *ctx, const uint8_t *sv)
+{
+	const struct failed_cond *f = ctx;
+	return f->p && f->p->cond && !expr_eval(f->p->cond, f->m, sv);
 }
 
 void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, int json)
@@ -182,6 +212,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 				report_locs(m, sv, fp->locs, fp->nlocs, out, 0);
 				sb_printf(out, "\n  the schedules share their first %u steps and diverge at step %u\n",
 				          r->diverge, r->diverge + 1);
+				note_race(out, m, &r->trace, sv);
 			} else if (r->failed_kind == P_EXISTS) {
 				sb_puts(out, "  (no trace: the condition holds in no final state)\n");
 			} else if (r->failed_kind == P_EQUALS && r->trace.len == 0) {
@@ -208,10 +239,16 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 						sb_puts(out, "durable image after the crash: ");
 						report_locs(m, img, locs, nl, out, 0);
 						sb_putc(out, '\n');
-						if (m->recover(m, img, &why))
-							sb_puts(out, "recovery program ran on the durable image\n");
+						struct failed_cond f = { m, fp };
+						int rr = m->recover(m, img, violates, &f, &why);
+						/* why: the reason (none for a bad end), then the steps */
+						const char *steps = why.len ? strchr(sb_str(&why), '\n') : NULL;
+						if (rr == RECOVER_FAIL)
+							sb_printf(out, "recovery program failed: %.*s\n", (int)(steps - why.s), why.s);
 						else
-							sb_printf(out, "recovery program failed: %s\n", sb_str(&why));
+							sb_puts(out, "recovery program ran on the durable image\n");
+						if (steps)
+							sb_printf(out, "one way the recovery goes:\n%s\n", steps + 1);
 					}
 					sb_free(&why);
 					sb_puts(out, r->failed_kind == P_RECOVERABLE ? "image after the crash and recovery: "
@@ -225,6 +262,8 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			}
 			if (j->spec->note)
 				sb_printf(out, "note: %s\n", j->spec->note);
+			if (m->notes)
+				m->notes(m, (int)r->failed_kind, out);
 		} else if (r->verdict == V_INCOMPLETE) {
 			if (r->swarm_runs)
 				sb_printf(out, "INCOMPLETE: %u randomized depth-first searches (--swarm) found no violation\n",
@@ -263,6 +302,8 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		if (r->por)
 			sb_printf(out, "partial-order reduction: %llu of %llu states expanded with one local action\n",
 			          (unsigned long long)r->reduced, (unsigned long long)r->expanded);
+		else if (r->por_off)
+			sb_printf(out, "no reductions applied (partial-order reduction is off for %s)\n", r->por_off);
 		else
 			sb_puts(out, "no reductions applied\n");
 		sb_printf(out, "verdict: %s", sb_str(&v));

@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 74
+plan 158
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -44,11 +44,59 @@ like "$T/out" "partition 0 performs the flushed atomic from sm [01].*<-- schedul
 run "$GPUMC" check -D scheduler=gto "$D/D1.gpu"
 like "$T/out" "warp [0-9] .* issues .*red.global.add.f32.*<-- schedules diverge here" "D1 gto: diverges at a warp's issue into the shared buffer"
 run "$GPUMC" check "$D/D5.gpu"
-like "$T/out" "^note: .*outside DAB's data-race-free guarantee" "D5: the report says the kernel is outside DAB's guarantee"
+like "$T/out" "^note: a data race, after step [0-9]* of schedule B \(determinism is guaranteed to data-race-free kernels only\): .*st.global.u32 \[data\], 7. and .*ld.global.u32 %r0, \[data\]" "D5: the report names the race that puts the kernel outside DAB's guarantee"
+run "$GPUMC" check -D scheduler=gto "$D/D1.gpu"
+unlike "$T/out" "data race" "D1 gto: a race-free kernel's nondeterminism names no race"
 # fusion really folds entries (fewer states) yet gives the same sums
 a=$("$GPUMC" check -q --json -D fusion=on "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
 b=$("$GPUMC" check -q --json -D fusion=off "$D/D3.gpu" | grep -o '"states":[0-9]*' | cut -d: -f2)
 [ "$a" != "$b" ]; ok $? "D3: fusion changes the state space ($a vs $b states), not the result"
+# M1: shared-memory atomics are outside DAB (it buffers global ones): the
+# verdict fails and says why in words; SRR's fixed interleaving orders them
+v M1-shared-atomics "fail deterministic"
+v M1-shared-atomics pass -D scheduler=srr
+v M1-shared-atomics "fail deterministic" -D machine=baseline
+run "$GPUMC" check "$D/M1-shared-atomics.gpu"
+like "$T/out" "^note: shared-memory atomics: outside DAB's guarantee" "M1: the report says shared-memory atomics are outside DAB's guarantee"
+# V1: a volatile access is a flush point: a consumer spinning on a
+# volatile flag stops at each load, so the producer's fence gets its
+# flush, every run terminates and sees the add (before: no run terminated)
+for s in gwat srr gtrr gtar gto; do v V1-volatile-flag pass -D scheduler=$s; done
+v V1-volatile-flag "fail forall" -D flush=nr-cif
+"$GPUMC" check -q --json "$D/V1-volatile-flag.gpu" > "$T/c" 2>/dev/null
+is "$(jnum terminal_states "$T/c")" 1 "V1: one terminal state (the run terminates)"
+# R1, R2: race_free names two co-enabled conflicting accesses (one a
+# plain store) with both instructions and threads; an atomic against a
+# plain load, volatile flags and accesses ordered by bar.sync are none;
+# two lanes of one st to one word are one
+for m in dab baseline; do
+	v R1-race "fail race_free" -D machine=$m
+	v R2-race-free pass -D machine=$m
+done
+run "$GPUMC" check "$D/R1-race.gpu"
+like "$T/out" "VIOLATED: race_free: a data race: thread 0 \(warp 0 lane 0\) at pc 5 .st.global.u32 \[data\], 7. and thread 1 \(warp 1 lane 0\) at pc 2 .ld.global.u32 %r0, \[data\]." "R1: both accesses and threads named"
+sed 's/^    st.shared.u32      \[word + %r1\], %tid/    st.shared.u32      [word], %tid/' "$D/R2-race-free.gpu" > "$T/R2-intra.gpu"
+run "$GPUMC" check "$T/R2-intra.gpu"
+like "$T/out" "VIOLATED: race_free: .*lane 0.* and .*lane 1.* store to one word in one instruction" "R2 with both lanes storing word[0]: an intra-warp race"
+sed 's/^    red.global.add.u32 \[count\], 1/    st.global.u32      [count], 1/' "$D/R2-race-free.gpu" > "$T/R2-st.gpu"
+run "$GPUMC" check -q "$T/R2-st.gpu"; is "$rc" 0 "R2 with a plain store to count: race-free, the fence and flag order it"
+sed '/^    @%p0 bra           SPIN/d' "$T/R2-st.gpu" > "$T/R2-nospin.gpu"
+run "$GPUMC" check -D machine=baseline "$T/R2-nospin.gpu"
+like "$T/out" "VIOLATED: race_free: .*st.global.u32 \[count\], 1. and .*ld.global.u32 %r0, \[count\]. may each" "R2 with a plain store to count: ordered by fence and flag, a race (baseline) once the consumer stops waiting"
+# race_free is judged on the machine's own schedules: dab's flush at the
+# consumer's ld.volatile waits for the producer to stall, which orders
+# the two accesses there (see gpumc-machines(7))
+run "$GPUMC" check -q "$T/R2-nospin.gpu"; is "$rc" 0 "R2 without the spin on dab: the volatile's flush hides the race"
+# F1: an add does not fuse across a max on the same address (0 +1 max 5
+# +1 = 6; fused across: 5)
+v F1-fusion-order pass -D fusion=on
+v F1-fusion-order pass -D fusion=off
+# F2: fusion's one rounded .f32 sum is no sequential order's (refines
+# baseline fails), and the report says fusion did it
+v F2-fusion-regroup "fail refines"
+v F2-fusion-regroup pass -D fusion=off
+run "$GPUMC" check "$D/F2-fusion-regroup.gpu"
+like "$T/out" "^note: fusion folds .f32 adds \(pc 1\) into one buffer entry" "F2: the report names fusion"
 # S1, S2: the order in which each determinism-aware scheduler (DAB
 # §IV-C) lets two warps of one scheduler fill the shared buffer, read off
 # the rounded fp32 sum (forall sum == 3 is A0 A1 B0 B1), and the state
@@ -72,25 +120,46 @@ c S1-atomic-order "states 29 transitions 39" -D scheduler=gtar
 c S1-atomic-order "states 32 transitions 45" -D scheduler=gwat
 c S2-blocked-atomic "states 26 transitions 25" -D scheduler=srr
 # S3: SRR skips a warp blocked at bar.sync (§IV-C1); one path under SRR:
-# warp 0 issues 5 instructions, warp 1 7, then one flush of the fused entry
-# and one drain
-for s in srr gtrr gtar gwat gto; do v S3-barrier-skip pass -D scheduler=$s; done
-c S3-barrier-skip "states 15 transitions 14" -D scheduler=srr
-# S4: a warp at a barrier released from another scheduler has not reached
-# its atomic yet; the sum names whose atomic went first (1: warp 0)
-v S4-barrier-other-cta pass -D scheduler=gwat
-v S4-barrier-other-cta pass -D scheduler=srr
-v S4-barrier-other-cta "fail deterministic" -D scheduler=gto
-sed 's/^check deterministic sum/check forall sum == 1.0/' "$D/S4-barrier-other-cta.gpu" > "$T/S4-1.gpu"
-sed 's/^check deterministic sum/check forall sum == 0.0/' "$D/S4-barrier-other-cta.gpu" > "$T/S4-0.gpu"
-run "$GPUMC" check -q -D scheduler=gwat "$T/S4-1.gpu"; is "$rc" 0 "S4 gwat: warp 0's atomic first (sum 1)"
-run "$GPUMC" check -q -D scheduler=srr "$T/S4-0.gpu"; is "$rc" 0 "S4 srr: warp 2's atomic first (sum 0)"
-TODO="dab_sched.c counts a warp at bar.sync as having reached the GTRR switch / GTAR round"
-for s in gtrr gtar; do
-	v S4-barrier-other-cta pass -D scheduler=$s
-	run "$GPUMC" check -q -D scheduler=$s "$T/S4-1.gpu"; is "$rc" 0 "S4 $s: warp 0's atomic first (sum 1)"
+# warp 0 issues 5 instructions, warp 1 7, the barrier's flush (nothing
+# buffered yet), then one flush of the fused entry and one drain
+for s in srr gtrr gtar gwat gto gtrr-bar gtar-bar gwat-bar; do v S3-barrier-skip pass -D scheduler=$s; done
+c S3-barrier-skip "states 16 transitions 15" -D scheduler=srr
+# S4, S5: a warp at a barrier whose CTA has a warp on another scheduler;
+# bar.sync is left at a flush, so the order of the atomics is fixed by the
+# rule, never by the other scheduler's timing.  The sum names whose atomic
+# went first (1: warp 0 after the barrier, 0: warp 2).  The paper's GTRR,
+# GTAR and GWAT hold warp 2's atomic until warp 0 reaches its own; SRR and
+# the -bar repairs let warp 2 go; GTO too, as the barrier's flush waits
+# until warp 2 can issue no more.  Before the flush at bar.sync, S5 was
+# nondeterministic under srr, gtrr and gtar, S4 under gtrr and gtar.
+for spec in S4-barrier-other-cta S5-barrier-srr; do
+	sed 's/^check deterministic sum/check forall sum == 1.0/' "$D/$spec.gpu" > "$T/$spec-1.gpu"
+	sed 's/^check deterministic sum/check forall sum == 0.0/' "$D/$spec.gpu" > "$T/$spec-0.gpu"
+	for s in gtrr gtar gwat srr gtrr-bar gtar-bar gwat-bar gto; do
+		case $s in gtrr|gtar|gwat) sum=1 who="warp 0";; *) sum=0 who="warp 2";; esac
+		v $spec pass -D scheduler=$s
+		run "$GPUMC" check -q -D scheduler=$s "$T/$spec-$sum.gpu"; is "$rc" 0 "$spec $s: $who's atomic first (sum $sum)"
+	done
 done
-TODO=
+# the -bar repairs keep every D kernel deterministic and deadlock-free
+for s in gtrr-bar gtar-bar gwat-bar; do for d in D1 D2 D4 D8; do v $d pass -D scheduler=$s; done; done
+# S6, S7: the paper's literal rules deadlock when a warp waits at a barrier
+# for a warp of its scheduler held at an atomic; the -bar repairs do not
+for s in srr gtrr gtrr-bar gtar-bar gwat-bar; do v S6-barrier-uneven pass -D scheduler=$s; done
+for s in gtar gwat; do v S6-barrier-uneven "fail deadlock_free" -D scheduler=$s; done
+for s in srr gtrr-bar gtar-bar gwat-bar; do v S7-barrier-first pass -D scheduler=$s; done
+for s in gtrr gtar gwat; do v S7-barrier-first "fail deadlock_free" -D scheduler=$s; done
+c S7-barrier-first "states 26 transitions 34" -D scheduler=gtrr-bar
+run "$GPUMC" check -D scheduler=gwat "$D/S7-barrier-first.gpu"
+like "$T/out" "warp 0: waiting at pc 2 \(bar.sync 0\)" "S7 gwat: the deadlock shows warp 0 at the barrier"
+like "$T/out" "scheduler 0 \(gwat\) holds warp 1: the token is with warp 0" "S7 gwat: and names the rule that holds warp 1"
+run "$GPUMC" check -D scheduler=gtar "$D/S6-barrier-uneven.gpu"
+like "$T/out" "scheduler 0 \(gtar\) holds warp 1: the round waits until every warp is at an atomic or exited" "S6 gtar: the deadlock names the round"
+# W1: a divergent bar.sync whose paths end in exit waits for every live
+# lane (the bottom stack entry keeps them): the divergent-barrier deadlock
+for m in dab baseline; do v W1-divergent-exit-barrier "fail deadlock_free" -D machine=$m; done
+run "$GPUMC" check -q --check-model "$D/W1-divergent-exit-barrier.gpu"
+like "$T/out" "verdict: fail deadlock_free" "W1: --check-model finds no broken invariant (WARP-1)"
 # D1 under SRR is one path too: 3 warps x 4 instructions, one flush of the
 # fused entry, one drain
 c D1 "states 15 transitions 14" -D scheduler=srr

@@ -32,3 +32,9 @@ run() {
 }
 # json field extraction without jq: the first "key":number
 jnum() { grep -o "\"$1\":[0-9.e+-]*" "$2" | head -1 | cut -d: -f2; }
+# verdict SPEC WANT OPTIONS...: one test, the verdict of gpumc check on SPEC
+verdict() {
+	vspec=$1; vwant=$2; shift 2
+	vgot=$("$GPUMC" check -q --json "$@" "$vspec" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
+	is "$vgot" "$vwant" "$(basename "$vspec" .gpu) $*: $vwant"
+}

@@ -3,12 +3,13 @@
 ** For one spec it explores twice with --por=off and twice with --por=on
 ** (search order and other options from the command line) and prints one
 ** line per setting:
-**   por off|on verdict V states S terminal T crash_images C outcomes N digest H
+**   por off|on verdict V states S all A terminal T crash_images C outcomes N digest H
 **   V            the verdict of the spec's own properties (its first
 **                violation stops the search, as in `gpumc check`);
 **   S            states of that run;
-**   T, C, N, H   from a second run that only collects terminal outcomes
-**                over every global word and goes on after violations:
+**   A, T, C, N, H  from a second run that only collects terminal outcomes
+**                over every global word and goes on after violations, so
+**                explores the whole (reduced) graph: its states,
 **                distinct terminal states, distinct crash images, distinct
 **                final valuations of global memory, and an FNV-1a digest of
 **                those valuations sorted, so equal digests mean equal sets.
@@ -74,8 +75,8 @@ static int one(struct job *j, const struct run_opts *o, int more)
 		explore(m, j->props, j->nprops, &eo, &r);
 		eo.keep_going = 1;
 		explore(m, &all, 1, &eo, &f);
-		printf("por %s verdict %s states %llu terminal %llu crash_images %llu outcomes %u digest %016llx\n",
-		       por ? "on" : "off", verdict(r.verdict), (unsigned long long)r.states,
+		printf("por %s verdict %s states %llu all %llu terminal %llu crash_images %llu outcomes %u digest %016llx\n",
+		       por ? "on" : "off", verdict(r.verdict), (unsigned long long)r.states, (unsigned long long)f.states,
 		       (unsigned long long)f.terminals, (unsigned long long)f.crash_images, f.noutcomes,
 		       (unsigned long long)digest(&f));
 		explore_result_free(&r);

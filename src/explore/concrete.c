@@ -115,6 +115,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 			if (max_cycles && wake > max_cycles)
 				wake = max_cycles; /* stop at the limit, not past it */
 			r->idle_unit_cycles += (wake - now) * m->nunits;
+			if (m->tick)
+				m->tick(m, sv, wake - now, r->counters);
 			now = wake;
 			continue;
 		}
@@ -144,6 +146,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 			busy_units++;
 		}
 		r->idle_unit_cycles += m->nunits - busy_units;
+		if (m->tick)
+			m->tick(m, sv, 1, r->counters);
 		now++;
 	}
 	r->cycles = now;

@@ -69,6 +69,7 @@ struct explore_result {
 	** has local actions); states expanded, and of those how many with one
 	** local action */
 	int por;
+	const char *por_off; /* POR asked for but off: the property that needs every state */
 	uint64_t expanded, reduced;
 	/* --swarm: runs made (the last one found the violation, if any) */
 	unsigned swarm_runs;

@@ -13,7 +13,9 @@ struct judge {
 	const struct property *props;
 	unsigned n;
 	int keep_going;
-	int invariants;           /* some property is an invariant */
+	int invariants;           /* some property is an invariant or comm_race_free */
+	int races;                /* some property is race_free */
+	struct strbuf race;       /* the race model.race found */
 	struct sideset **results; /* deterministic: distinct results seen, per property */
 	uint8_t *witnessed;       /* exists: a witness was seen, per property */
 	uint32_t *obuf;           /* one result */
@@ -37,7 +39,8 @@ struct judge *judge_new(const struct model *m, const struct property *props, uns
 	j->witnessed = xcalloc(n ? n : 1, 1);
 	unsigned maxl = 0;
 	for (unsigned k = 0; k < n; k++) {
-		j->invariants |= props[k].kind == P_INVARIANT;
+		j->invariants |= props[k].kind == P_INVARIANT || props[k].kind == P_COMM_RACE;
+		j->races |= props[k].kind == P_RACE_FREE && m->race;
 		if (props[k].kind == P_DETERMINISTIC || props[k].kind == P_REFINES || props[k].kind == P_EQUALS) {
 			j->results[k] = ss_new();
 			if (props[k].nlocs > maxl)
@@ -48,6 +51,7 @@ struct judge *judge_new(const struct model *m, const struct property *props, uns
 	j->img = xmalloc(m->sv_size);
 	j->re = xmalloc(m->sv_size);
 	sb_init(&j->why);
+	sb_init(&j->race);
 	return j;
 }
 
@@ -67,6 +71,7 @@ void judge_free(struct judge *j)
 	free(j->golden);
 	free(j->golden_locs);
 	sb_free(&j->why);
+	sb_free(&j->race);
 	free(j);
 }
 
@@ -231,10 +236,26 @@ int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
 		hit(j, v, -1, P_FAULT, "the machine faulted%s", "");
 		return 1;
 	}
-	for (unsigned k = 0; k < j->n && j->invariants; k++)
+	for (unsigned k = 0; k < j->n && j->invariants; k++) {
 		if (j->props[k].kind == P_INVARIANT && !expr_eval(j->props[k].cond, m, sv) &&
 		    hit(j, v, (int)k, P_INVARIANT, "a reachable state violates the invariant%s", ""))
 			return 1;
+		if (j->props[k].kind == P_COMM_RACE && m->comm_race) {
+			struct strbuf r;
+			sb_init(&r);
+			int stop = m->comm_race(m, sv, &r) && hit(j, v, (int)k, P_COMM_RACE, "%s", sb_str(&r));
+			sb_free(&r);
+			if (stop)
+				return 1;
+		}
+	}
+	for (unsigned k = 0; k < j->n && j->races; k++)
+		if (j->props[k].kind == P_RACE_FREE) {
+			sb_reset(&j->race);
+			if (m->race(m, sv, &j->race) &&
+			    hit(j, v, (int)k, P_RACE_FREE, "a data race: %s", sb_str(&j->race)))
+				return 1;
+		}
 	if (v->status == MS_TERMINAL)
 		final(j, sv, v);
 	return v->violated;
@@ -252,6 +273,16 @@ int judge_moves(struct judge *j, const uint8_t *sv, const struct action *act, un
 	if (j->m->status(j->m, sv) == MS_RUNNING)
 		hit(j, v, -1, P_DEADLOCK, "no component can move, but the kernel has not finished%s", "");
 	return v->violated;
+}
+
+/* Does the state a recovery ended in violate a `recoverable` condition? */
+static int recovered_bad(void *ctx, const uint8_t *sv)
+{
+	const struct judge *j = ctx;
+	for (unsigned k = 0; k < j->n; k++)
+		if (j->props[k].kind == P_RECOVERABLE && !expr_eval(j->props[k].cond, j->m, sv))
+			return 1;
+	return 0;
 }
 
 int judge_crash(struct judge *j, const uint8_t *img, struct judgement *v)
@@ -282,14 +313,18 @@ int judge_crash(struct judge *j, const uint8_t *img, struct judgement *v)
 		if (stop)
 			goto out;
 	}
-	if (m->recover && !m->recover(m, j->img, &why) &&
+	int r = m->recover ? m->recover(m, j->img, recovered_bad, j, &why) : RECOVER_OK;
+	if (why.len && strchr(why.s, '\n')) /* the reason; the steps are for the report */
+		*strchr(why.s, '\n') = 0;
+	if (r == RECOVER_FAIL &&
 	    hit(j, v, last_of(j, P_RECOVERABLE), P_RECOVERABLE, "the recovery program fails on this crash image: %s",
 	        sb_str(&why)))
 		goto out;
-	for (unsigned k = 0; k < j->n; k++)
+	/* without a recovery program the image itself must satisfy them */
+	for (unsigned k = 0; k < j->n && (r == RECOVER_BAD || !m->recover); k++)
 		if (j->props[k].kind == P_RECOVERABLE && !expr_eval(j->props[k].cond, m, j->img) &&
-		    hit(j, v, (int)k, P_RECOVERABLE,
-		        "after a crash here and recovery, the image violates the condition%s", ""))
+		    hit(j, v, (int)k, P_RECOVERABLE, "after a crash here and recovery, the image violates the condition%s",
+		        ""))
 			break;
 out:
 	sb_free(&why);

@@ -62,6 +62,9 @@ enum {
 
 enum model_status { MS_RUNNING = 0, MS_TERMINAL = 1, MS_FAULT = 2 };
 
+/* What model.recover found. */
+enum { RECOVER_OK = 0, RECOVER_BAD = 1, RECOVER_FAIL = 2 };
+
 /* Value types for locations read by properties. */
 enum vtype { VT_U32 = 0, VT_S32, VT_F32, VT_PRED };
 
@@ -94,6 +97,13 @@ struct model {
 	                 const struct action *a, struct strbuf *out);
 	/* Human-readable state (or the fault message for MS_FAULT). */
 	void (*print_state)(const struct model *m, const uint8_t *sv, struct strbuf *out);
+	/* Optional: "note: ..." lines on the kernel, printed with a violation
+	** of property kind failed (enum prop_kind). */
+	void (*notes)(const struct model *m, int failed, struct strbuf *out);
+	/* Optional (race_free): 1, with both accesses named in why, when two
+	** threads may each perform a conflicting plain access to one word
+	** next in sv (co-enabled), or one instruction's lanes store to one. */
+	int (*race)(const struct model *m, const uint8_t *sv, struct strbuf *why);
 
 	/* Locations for properties.  lookup() resolves a name such as "sum",
 	** "a[3]" (index given separately, -1 when none was written) or a
@@ -113,13 +123,17 @@ struct model {
 	** domain).  durable() projects a state onto what survives a crash: an
 	** image of durable_size (= sv_size) bytes in which read() of a memory
 	** location gives its durable value and everything volatile is zero.
-	** recover() (optional) runs the machine's recovery on such an image in
-	** place and returns 1, or 0 with the reason in why when the recovery
-	** itself fails (faults, deadlocks); `recoverable` conditions are then
-	** evaluated on the recovered image, `durable` ones before recovery. */
+	** recover() (optional) runs the machine's recovery from such an image,
+	** every way it can go, and asks bad(ctx, sv) of every state in which
+	** the recovery is over: RECOVER_OK when no such state is bad,
+	** RECOVER_BAD with that state in img and the recovery's steps in why,
+	** RECOVER_FAIL with the reason in why when the recovery itself fails
+	** (faults, deadlocks).  `recoverable` conditions are what bad()
+	** evaluates; `durable` ones hold before recovery. */
 	size_t durable_size;
 	void (*durable)(const struct model *m, const uint8_t *sv, uint8_t *img);
-	int (*recover)(const struct model *m, uint8_t *img, struct strbuf *why);
+	int (*recover)(const struct model *m, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
+	               struct strbuf *why);
 	/* Idempotency (optional): the static verdict (1, or 0 with the
 	** reasons), and a re-execution of the whole kernel on an image. */
 	int (*idempotent)(const struct model *m, struct strbuf *why);
@@ -156,6 +170,9 @@ struct model {
 	** other units' actions of the same cycle?  (An atomic's room in a FIFO
 	** can be taken by another scheduler's warp.)  NULL: always. */
 	int (*still_enabled)(const struct model *m, const uint8_t *sv, const struct action *a);
+	/* Concrete mode: `cycles` cycles pass in state sv (a model may add
+	** them to counters, e.g. time per mode).  NULL: nothing to count. */
+	void (*tick)(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *counters);
 
 	/* Partial-order reduction (optional; NULL: the machine is never
 	** reduced).  Is action a, enabled in sv, local: independent of every
@@ -172,6 +189,9 @@ struct model {
 	** (0, or 1 with why); action a taken in `before` wrote only what its
 	** kind declared, giving `after`. */
 	int (*check_state)(const struct model *m, const uint8_t *sv, struct strbuf *why);
+	/* Optional (machine lab): a commutative race in sv?  1 with both
+	** accesses in why.  Recording starts when the spec asks for it. */
+	int (*comm_race)(const struct model *m, const uint8_t *sv, struct strbuf *why);
 	int (*check_step)(const struct model *m, const uint8_t *before, const struct action *a,
 	                  const uint8_t *after, struct strbuf *why);
 

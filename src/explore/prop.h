@@ -58,6 +58,11 @@ enum prop_kind {
 	                    reference machine reaches on the same kernel     */
 	P_EQUALS,        /* refines, and every outcome of the reference is
 	                    reached here too                                 */
+	P_COMM_RACE,     /* no commutative race (LAB): a red.comm and a plain
+	                    access, an unlabelled atomic or another op on one
+	                    word in one kernel (the model's comm_race hook)  */
+	P_RACE_FREE,     /* no reachable state has two co-enabled
+	                    conflicting plain accesses (model.race)          */
 	P_NKINDS,
 	P_CONTRACT = P_NKINDS, /* --check-model: the machine broke its contract
 	                          (not a property a spec can name)          */

@@ -81,6 +81,7 @@ struct instr {
 	enum scope scope;     /* membar                             */
 	enum cache_op cache;  /* ld/st                              */
 	int vol;              /* ld/st.volatile                     */
+	int comm;             /* red.comm: commutative (LAB)        */
 	int pred, pred_neg;   /* guard @%p / @!%p; pred < 0: none   */
 	int dst;              /* destination register, -1 none     */
 	struct operand src[3];
@@ -89,6 +90,7 @@ struct instr {
 	int ipdom;            /* bra: reconvergence point (index; n = exit) */
 	int barrier;          /* bar.sync id                        */
 	int wt;               /* st.wt (cache CO_WT): write through */
+	int width;            /* st.u8/.u16: bytes stored; 0: a word */
 	int line, col;
 	char *text;           /* as written, for traces             */
 };
@@ -122,7 +124,7 @@ struct program {
 	** on every crash image (machine persist) */
 	struct host_step *host, *recovery;
 	int nhost, nrecovery;
-	int launch_at; /* index of the host's launch step; -1: the kernel runs first */
+	int launch_at; /* index of the host's first launch step; -1: the kernel runs first */
 };
 
 enum host_op { H_SYNC, H_L2WB, H_PCOMMIT, H_LAUNCH, H_COPY, H_STORE, H_PERSIST, H_IF, H_END };

@@ -93,14 +93,15 @@ const char *ptx_litmus_ops(void)
 
 enum modclass {
 	MC_TYPE, MC_TYPE64, MC_SPACE, MC_CACHE, MC_VOLATILE, MC_SEM, MC_SCOPE,
-	MC_CMP, MC_AOP, MC_ROUND, MC_HALF, MC_SYNC, MC_NOT_SUPPORTED
+	MC_CMP, MC_AOP, MC_ROUND, MC_HALF, MC_SYNC, MC_WIDTH, MC_COMM, MC_NOT_SUPPORTED
 };
 
 /* How a class is named in "... is only valid on ..." messages. */
 static const char *const class_name[] = {
 	"a type", "a 64-bit type", "a state space", "a cache operator", "'.volatile'",
 	"a memory-ordering modifier", "a scope", "a comparison modifier",
-	"an atomic operation modifier", "a rounding modifier", "'.lo'", "a barrier modifier"
+	"an atomic operation modifier", "a rounding modifier", "'.lo'", "a barrier modifier",
+	"a sub-word store type", "'.comm'"
 };
 
 #define TYPED (~(B(OP_BRA) | B(OP_BAR) | B(OP_MEMBAR) | B(OP_EXIT) | B(OP_NOP)))
@@ -121,6 +122,10 @@ static const struct moddef {
 	{ "u64", MC_TYPE64, VT_U32, TYPED, NULL },
 	{ "b64", MC_TYPE64, VT_U32, TYPED, NULL },
 	{ "s64", MC_TYPE64, VT_S32, TYPED, NULL },
+	{ "u8", MC_WIDTH, 1, B(OP_ST), NULL }, /* byte stores: the low bytes of the register */
+	{ "b8", MC_WIDTH, 1, B(OP_ST), NULL },
+	{ "u16", MC_WIDTH, 2, B(OP_ST), NULL },
+	{ "b16", MC_WIDTH, 2, B(OP_ST), NULL },
 	{ "global", MC_SPACE, SP_GLOBAL, MEMOPS | B(OP_CLWB), NULL },
 	{ "shared", MC_SPACE, SP_SHARED, MEMOPS | B(OP_CLWB), NULL },
 	{ "ca", MC_CACHE, CO_CA, B(OP_LD), NULL },
@@ -172,6 +177,8 @@ static const struct moddef {
 	{ "sync", MC_SYNC, 0, B(OP_BAR), NULL },
 	{ "aligned", MC_SYNC, 0, B(OP_BAR), NULL },
 	{ "uni", MC_SYNC, 0, B(OP_BRA), NULL },
+	/* LAB's memory_order_comm: a commutative atomic the LAB may combine */
+	{ "comm", MC_COMM, 1, B(OP_ATOM) | B(OP_RED), NULL },
 };
 enum { NMODS = sizeof mods / sizeof mods[0] };
 
@@ -353,7 +360,18 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 			return fail(msg, n, "'.%s' is not supported (registers are 32-bit)", m);
 		if (md->cls == MC_TYPE && md->val == VT_F32 && d == PTX_LITMUS)
 			return fail(msg, n, "'.f32' is not available in litmus tests (values are 32-bit integer words)");
+		if (md->cls == MC_WIDTH && d == PTX_LITMUS)
+			return fail(msg, n, "'.%s' is not available in litmus tests (values are 32-bit words)", m);
+		if (md->cls == MC_WIDTH) { /* a type too: st.u8 stores a u32 register's low byte */
+			if (ntypes)
+				return fail(msg, n, "'%s' takes one type", o->name);
+			out->width = md->val;
+			types[ntypes++] = VT_U32;
+			continue;
+		}
 		if (md->cls == MC_TYPE || md->cls == MC_TYPE64) {
+			if (out->width)
+				return fail(msg, n, "'%s' takes one type", o->name);
 			if (ntypes == 2 || (ntypes == 1 && o->op != OP_CVT))
 				return fail(msg, n, "'%s' takes %s type", o->name, o->op == OP_CVT ? "a destination and a source" : "one");
 			types[ntypes++] = (enum vtype)md->val;
@@ -372,6 +390,7 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 		case MC_CMP: out->cmp = (enum cmp_op)md->val; have_cmp = 1; break;
 		case MC_AOP: out->aop = (enum atom_op)md->val; have_aop = 1; break;
 		case MC_ROUND: out->rni = md->val; break;
+		case MC_COMM: out->comm = 1; break;
 		default: break; /* accepted, no effect on any machine */
 		}
 	}
@@ -397,6 +416,15 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 			return fail(msg, n, "%s on .f32 supports add, min, max and exch only", o->name);
 		if (o->op == OP_RED && (out->aop == AT_EXCH || out->aop == AT_CAS))
 			return fail(msg, n, "red cannot do %s: use atom", out->aop == AT_CAS ? "cas" : "exch");
+		if (out->comm && d == PTX_LITMUS)
+			return fail(msg, n, "'.comm' is for kernel specs (the LAB machine), not litmus tests");
+		/* LAB combines only ops whose partials regroup (exch, cas and the
+		** wrapping inc/dec do not), and completes them at the LAB with no
+		** old value to return (LAB III-B) */
+		if (out->comm && (out->aop == AT_EXCH || out->aop == AT_CAS || out->aop == AT_INC || out->aop == AT_DEC))
+			return fail(msg, n, "'.comm' needs a combinable operation (add, min, max, and, or, xor)");
+		if (out->comm && o->op == OP_ATOM)
+			return fail(msg, n, "'.comm' atomics return no value (memory_order_comm): use red.comm");
 	}
 	return 0;
 }

@@ -53,5 +53,8 @@ void atomic_entry_describe(const struct atomic_entry *e, struct strbuf *out)
 	sb_printf(out, "%s.%s [0x%x] ", e->op < 10 ? ops[e->op] : "?", e->type == VT_F32 ? "f32" : e->type == VT_S32 ? "s32" : "u32",
 	          e->addr);
 	value_print(e->arg, (enum vtype)e->type, out);
-	sb_printf(out, " (warp %u lane %u%s)", e->warp, e->lane, e->ret ? ", returns" : "");
+	if (e->warp == AE_LAB)
+		sb_printf(out, " (LAB partial from sm %u)", e->lane);
+	else
+		sb_printf(out, " (warp %u lane %u%s)", e->warp, e->lane, e->ret ? ", returns" : "");
 }

@@ -15,6 +15,9 @@ struct atomic_entry {
 	uint16_t ret;             /* 1: atom whose old value goes back      */
 };
 _Static_assert(sizeof(struct atomic_entry) == 20, "atomic entry is 20 bytes");
+/* warp of an entry no warp waits for: a partial a LAB sent (lab.c); its
+** lane field holds the sending SM */
+#define AE_LAB 0xffffu
 
 /* The functions below run inside an atomics provider c, which requires
 ** mem and warps. */

@@ -13,7 +13,8 @@
 **
 ** Ports:
 **   mem      word, load, store, rmw (SC memory; persist wraps it)
-**   atomics  room, push, owed, timing_push (ROP; DAB buffers)
+**   atomics  room, push, owed, timing_push (ROP; DAB buffers; LAB), and
+**            room_sent, send, in_flight for a LAB's own partials (ROP)
 **   order    clear(w, op): may warp w pass a fence-like instruction?
 **            (several providers: the warp passes when all agree)
 **   gate     may_issue(w) (several providers: persist's launch and l2wb)
@@ -22,6 +23,9 @@
 **   pm       persistency instructions (clwb, st.wt, l2wb) and their timing
 **   barrier  arrive(cta): release the CTA's warps when all arrived
 **   issue    is_issue(a): which warp an action issues (for before[])
+**   sbuf     a warp's global load and store through its private store
+**            buffer, and the log the commit reads (GPUDet)
+**   quantum  the GPUDet mode, and a warp's commit depth in this quantum
 **
 ** The vector: each component with state owns one slice [off, off+size),
 ** aligned to its `align` (see the alignment rule in explore/model.h).
@@ -36,12 +40,13 @@
 #include "machines/gpu.h"
 #include "machines/registry.h"
 
+struct atomic_entry;
 struct comp;
 struct strbuf;
 
 /* Port names; a component's provides/requires are masks of these. */
 enum port {
-	P_MEM, P_ATOMICS, P_ORDER, P_GATE, P_WARPS, P_PM, P_BARRIER, P_ISSUE, P_NPORTS
+	P_MEM, P_ATOMICS, P_ORDER, P_GATE, P_WARPS, P_PM, P_BARRIER, P_ISSUE, P_SBUF, P_QUANTUM, P_NPORTS
 };
 #define PORT(p) (1u << (p))
 /* Ports that take several providers (all consulted). */
@@ -108,6 +113,12 @@ struct comp_def {
 	int (*check)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 	void (*describe)(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out);
 	void (*print)(const struct comp *c, const uint8_t *sv, struct strbuf *out);
+	/* Optional: "note: ..." lines on the kernel as a whole, printed with
+	** a violation of property kind failed (enum prop_kind): what lies
+	** outside the machine's guarantee. */
+	void (*notes)(const struct comp *c, int failed, struct strbuf *out);
+	/* Optional: model.race for the accesses this component performs. */
+	int (*race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 	void (*timing)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	               uint64_t (*rnd)(void *), void *rng);
 	/* Still enabled after other units' actions of the same cycle? */
@@ -115,9 +126,12 @@ struct comp_def {
 	const char *const *counters; /* merged by name across components */
 	unsigned ncounters;
 	void (*count)(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
+	/* Optional, concrete mode: `cycles` cycles passed in state sv. */
+	void (*tick)(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct);
 	/* Crash support: project the durable part of sv into img. */
 	void (*durable)(const struct comp *c, const uint8_t *sv, uint8_t *img);
-	int (*recover)(const struct comp *c, uint8_t *img, struct strbuf *why);
+	int (*recover)(const struct comp *c, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
+	               struct strbuf *why); /* model.recover */
 	int (*reexecute)(const struct comp *c, uint8_t *img, struct strbuf *why);
 	int (*idempotent)(const struct comp *c, struct strbuf *why);
 	/* Optional: rewrite the kernel before layout (g->prog may be replaced
@@ -133,6 +147,8 @@ struct comp_def {
 	** keeps durable does not change.  NULL: not declared, and a machine
 	** with such a component is never reduced (compose.c, m_local). */
 	int (*por)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
+	/* Optional: a commutative race (check comm_race_free), as model.h. */
+	int (*comm_race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 };
 
 /* An instance in a composed machine. */
@@ -182,6 +198,21 @@ struct port_atomics {
 	/* Concrete mode: what the push of warp w's atomic makes ready. */
 	void (*timing_push)(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
 	                    uint64_t (*rnd)(void *), void *rng);
+	/* Partials a LAB sends on its own (lab.c; NULL where not provided):
+	** may SM sm send need[p] entries to each partition p now; send e
+	** (its warp AE_LAB, no warp waits for it); copy up to max of SM sm's
+	** sent entries still in flight to out (may be NULL) and return how
+	** many there are.  When the last of them is performed the provider
+	** resumes the SM's waiting warps (a fence waits for them). */
+	int (*room_sent)(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need);
+	void (*send)(const struct comp *c, uint8_t *sv, unsigned sm, const struct atomic_entry *e);
+	unsigned (*in_flight)(const struct comp *c, const uint8_t *sv, unsigned sm, struct atomic_entry *out,
+	                      unsigned max);
+	/* Concrete mode: what sending need[p] entries from SM sm makes ready. */
+	void (*timing_send)(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need, struct timing *t,
+	                    uint64_t (*rnd)(void *), void *rng);
+	/* Statistics of warp w's push (NULL: none beyond the provider's own). */
+	void (*count_push)(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct);
 };
 
 struct port_order {
@@ -235,6 +266,41 @@ struct port_issue {
 	long (*is_issue)(const struct comp *c, const struct action *a);
 };
 
+/* One store-buffer log entry: a word, its bytes (mask bit i: byte i). */
+struct sbuf_entry {
+	uint32_t word, data;
+	uint8_t mask, pad[3];
+};
+/* The bits of a word that byte mask m covers. */
+static inline uint32_t sbuf_bytes(unsigned m)
+{
+	return (m & 1 ? 0xffu : 0) | (m & 2 ? 0xff00u : 0) | (m & 4 ? 0xff0000u : 0) | (m & 8 ? 0xff000000u : 0);
+}
+
+struct port_sbuf {
+	/* What warp w's global load of word reads: its own log, newest entry
+	** first and byte by byte, over committed memory. */
+	uint32_t (*load)(const struct comp *c, const uint8_t *sv, unsigned w, long word);
+	/* Warp w's global store of the bytes `mask` of v to word: logged. */
+	void (*store)(const struct comp *c, uint8_t *sv, unsigned w, long word, uint32_t v, unsigned mask);
+	/* Free entries left in warp w's log. */
+	unsigned (*room)(const struct comp *c, const uint8_t *sv, unsigned w);
+	/* Entries in warp w's log; its i-th oldest; drop the oldest. */
+	unsigned (*length)(const struct comp *c, const uint8_t *sv, unsigned w);
+	struct sbuf_entry (*entry)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned i);
+	void (*pop)(const struct comp *c, uint8_t *sv, unsigned w);
+	/* Concrete mode: cycles warp w's load of byte addr spends searching
+	** its log (the Bloom filter's hit on the 128-byte chunk). */
+	unsigned (*search)(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t addr);
+};
+
+enum gpudet_mode { GM_PARALLEL, GM_COMMIT, GM_SERIAL };
+struct port_quantum {
+	enum gpudet_mode (*mode)(const struct comp *c, const uint8_t *sv);
+	/* Z depth of warp w's entries this quantum: -(quantum << m) + hw id. */
+	int32_t (*depth)(const struct comp *c, const uint8_t *sv, unsigned w);
+};
+
 /* }=== */
 
 /* The ops of bound port p (single provider), and its provider. */
@@ -242,6 +308,12 @@ static inline const void *port_ops(const struct comp *c, enum port p)
 {
 	return c->req[p][0].ops;
 }
+
+/* A component that wraps port mem (persist, lab) forwards what it leaves
+** alone to the mem it requires (memory.c). */
+long mem_fwd_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
+                  int *fault);
+uint32_t mem_fwd_load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long word);
 
 /* Counter i of a component. */
 static inline void comp_count(const struct comp *c, uint64_t *ct, unsigned i, uint64_t n)
@@ -260,7 +332,8 @@ unsigned compose_kind_flags(const struct model *m, unsigned kind);
 
 /* Component descriptors (one file each). */
 extern const struct comp_def comp_mem, comp_warps, comp_gto, comp_barrier, comp_rop, comp_dab_sched, comp_dab,
-	comp_persist;
+	comp_persist, comp_lab;
+extern const struct comp_def comp_gpudet, comp_sbuf, comp_zbuffer;
 
 /* A wiring row: components in enabled() order, and port bindings. */
 struct wire {

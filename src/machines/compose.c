@@ -32,6 +32,10 @@ struct machine {
 	const struct comp **kind_owner;  /* by kind - ACT_MODEL */
 	unsigned *kind_writes;           /* comps a kind may write (bitmask) */
 	const struct comp *crash;        /* the component with the crash hooks */
+	/* the components with a faulted / quiescent hook, for m_status (called
+	** twice per state: no NULL tests on the hot path) */
+	const struct comp *faulted[MAX_COMPS], *quiescent[MAX_COMPS];
+	unsigned nfaulted, nquiescent;
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
@@ -105,11 +109,11 @@ static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
 static enum model_status m_status(const struct model *m, const uint8_t *sv)
 {
 	const struct machine *x = MC(m);
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->faulted && x->comps[i].def->faulted(&x->comps[i], sv))
+	for (unsigned i = 0; i < x->nfaulted; i++)
+		if (x->faulted[i]->def->faulted(x->faulted[i], sv))
 			return MS_FAULT;
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->quiescent && !x->comps[i].def->quiescent(&x->comps[i], sv))
+	for (unsigned i = 0; i < x->nquiescent; i++)
+		if (!x->quiescent[i]->def->quiescent(x->quiescent[i], sv))
 			return MS_RUNNING;
 	return MS_TERMINAL;
 }
@@ -131,6 +135,23 @@ static void m_print_state(const struct model *m, const uint8_t *sv, struct strbu
 			x->comps[i].def->print(&x->comps[i], sv, out);
 }
 
+static void m_notes(const struct model *m, int failed, struct strbuf *out)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->notes)
+			x->comps[i].def->notes(&x->comps[i], failed, out);
+}
+
+static int m_race(const struct model *m, const uint8_t *sv, struct strbuf *why)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->race && x->comps[i].def->race(&x->comps[i], sv, why))
+			return 1;
+	return 0;
+}
+
 static void m_durable(const struct model *m, const uint8_t *sv, uint8_t *img)
 {
 	const struct machine *x = MC(m);
@@ -140,9 +161,10 @@ static void m_durable(const struct model *m, const uint8_t *sv, uint8_t *img)
 			x->comps[i].def->durable(&x->comps[i], sv, img);
 }
 
-static int m_recover(const struct model *m, uint8_t *img, struct strbuf *why)
+static int m_recover(const struct model *m, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
+                     struct strbuf *why)
 {
-	return MC(m)->crash->def->recover(MC(m)->crash, img, why);
+	return MC(m)->crash->def->recover(MC(m)->crash, img, bad, ctx, why);
 }
 
 static int m_reexecute(const struct model *m, uint8_t *img, struct strbuf *why)
@@ -170,6 +192,14 @@ static void m_count(const struct model *m, const uint8_t *sv, const struct actio
 	const struct comp *c = owner(m, a->kind);
 	if (c && c->def->count)
 		c->def->count(c, sv, a, ct);
+}
+
+static void m_tick(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *ct)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->tick)
+			x->comps[i].def->tick(&x->comps[i], sv, cycles, ct);
 }
 
 static int m_still_enabled(const struct model *m, const uint8_t *sv, const struct action *a)
@@ -341,6 +371,15 @@ static unsigned m_default_obs(const struct model *m, int *locs, unsigned max)
 
 /* }=== */
 
+static int m_comm_race(const struct model *m, const uint8_t *sv, struct strbuf *why)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->comm_race && x->comps[i].def->comm_race(&x->comps[i], sv, why))
+			return 1;
+	return 0;
+}
+
 /* {=== --check-model ===================================================== */
 
 static int m_check_state(const struct model *m, const uint8_t *sv, struct strbuf *why)
@@ -456,7 +495,8 @@ static void m_destroy(struct model *m)
 	free(m);
 }
 
-static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue" };
+static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue", "sbuf",
+	                                                      "quantum" };
 
 /* Bind every required port of every component; -1 with a message. */
 static int bind_ports(struct machine *x, const struct wiring *wr, struct diag *d, const char *path)
@@ -589,6 +629,8 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->destroy = m_destroy;
 	g->prog = &s->prog;
 	g->path = s->path;
+	for (int k = 0; k < s->nprops; k++)
+		g->comm_race |= s->props[k].p.kind == P_COMM_RACE;
 	if (params_apply(md, s, &g->cfg, d))
 		goto fail;
 	x->ncomps = wr->ncomps;
@@ -596,6 +638,10 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 		x->comps[i] = (struct comp){ .def = wr->comps[i], .g = g, .m = m, .index = i };
 		if (wr->comps[i]->durable)
 			x->crash = &x->comps[i];
+		if (wr->comps[i]->faulted)
+			x->faulted[x->nfaulted++] = &x->comps[i];
+		if (wr->comps[i]->quiescent)
+			x->quiescent[x->nquiescent++] = &x->comps[i];
 	}
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->rewrite) {
@@ -667,6 +713,8 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->status = m_status;
 	m->describe = m_describe;
 	m->print_state = m_print_state;
+	m->notes = m_notes;
+	m->race = m_race;
 	m->lookup = m_lookup;
 	m->read = m_read;
 	m->loc_name = m_loc_name;
@@ -676,7 +724,11 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->count = m_count;
 	m->pick = m_pick;
 	m->still_enabled = m_still_enabled;
+	m->tick = m_tick;
 	m->check_state = m_check_state;
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->comm_race)
+			m->comm_race = m_comm_race;
 	m->check_step = m_check_step;
 	m->local = m_local;
 	for (unsigned i = 0; i < x->ncomps; i++)

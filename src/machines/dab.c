@@ -8,16 +8,19 @@
 ** Buffers (§IV-B/C): entries (address, argument, opcode, valid) filled in
 ** issue order, lanes of one instruction by increasing thread id.  An
 ** instruction is buffered whole or not at all: without room the warp
-** blocks (FLUSHWAIT) until a flush.  Fusion (§IV-E) folds an atomic into an
-** entry with the same address and opcode.  `atom` returns a value, so its
-** entries are never fused and the warp waits for the flush that performs
-** them (§IV-A: "atom ... by incurring a buffer flush").
+** blocks (FLUSHWAIT) until a flush.  Fusion (§IV-E) folds an atomic into
+** the last entry for its address when that has the same opcode (program
+** order on the address is kept).  `atom` returns a value, so its entries
+** are never fused and the warp waits for the flush that performs them
+** (§IV-A: "atom ... by incurring a buffer flush").
 **
 ** Flush (§IV-D): a FLUSH is enabled when no warp can issue (every warp is
 ** blocked on a full buffer, at a fence, at an atomic its scheduler does not
-** allow yet, at a barrier, or done) and something is buffered.  The paper's
-** triggers -- all buffers full, kernel exit, a fence -- are the cases of
-** this rule; it fires at a point fixed by the program, not by timing.  The
+** allow yet, at a barrier, or done) and something is buffered, or a warp
+** waits at a volatile access or a CTA at bar.sync (§IV-A: both go "via a
+** buffer flush"; such a flush may be empty).  The paper's triggers -- all
+** buffers full, kernel exit, a fence -- are the cases of this rule; it
+** fires at a point fixed by the program, not by timing.  The
 ** FLUSH moves every entry, SM by SM, buffer by buffer, in entry order, into
 ** the FIFO from its SM to its partition (the pre-flush message is the FIFO
 ** length: the expected count).  A DRAIN action lets partition p perform the
@@ -53,6 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explore/prop.h"
 #include "machines/alu.h"
 #include "machines/atomic_entry.h"
 #include "util/strbuf.h"
@@ -70,6 +74,8 @@ enum { K_FLUSH, K_DRAIN };
 struct dab {
 	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
 	unsigned nbufs, qcap;
+	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
+	unsigned fused_f32_pc; /* a global .f32 red.add fusion folds (nins: none) */
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -120,16 +126,19 @@ static int fusable(enum atom_op op)
 	       op == AT_XOR || op == AT_EXCH;
 }
 
-/* The entry this atomic fuses into, or NULL. */
+/* The entry this atomic fuses into, or NULL: the buffer's last entry for
+** the address, if it has the same opcode.  Folding into an earlier one
+** would move the atomic before another operation on the address that came
+** first in program order (add; max; add). */
 static struct atomic_entry *fuse_target(const struct comp *c, struct atomic_entry *e, unsigned n,
                                      uint32_t addr, const struct instr *in)
 {
 	const struct gpu *g = c->g;
 	if (!g->cfg.fusion || in->op == OP_ATOM || !fusable(in->aop))
 		return NULL;
-	for (unsigned i = 0; i < n; i++)
-		if (e[i].addr == addr && e[i].op == in->aop && e[i].type == in->type && !e[i].ret)
-			return &e[i];
+	for (unsigned i = n; i-- > 0;)
+		if (e[i].addr == addr)
+			return e[i].op == in->aop && e[i].type == in->type && !e[i].ret ? &e[i] : NULL;
 	return NULL;
 }
 
@@ -216,16 +225,51 @@ static int anything_in_flight(const struct comp *c, const uint8_t *sv)
 	return 0;
 }
 
+/* Is every live warp of warp w's CTA blocked at a bar.sync? */
+static int cta_at_barrier(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	unsigned first = gpu_cta_of(g, w) * g->cfg.warps_per_cta;
+	for (unsigned v = first; v < first + g->cfg.warps_per_cta; v++)
+		if (gpu_warp(g, (uint8_t *)sv, v)->status != W_DONE && !gpu_at_barrier(g, (uint8_t *)sv, v))
+			return 0;
+	return 1;
+}
+
 static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
 {
 	const struct gpu *g = c->g;
 	if (op == OP_PCOMMIT)
 		return 1;
+	/* bar.sync and volatile accesses go "via a buffer flush" (§IV-A): they
+	** never pass at issue (status READY), only when a flush resumes them
+	** (WAIT), a bar.sync with its whole CTA there.  So a barrier is left at
+	** a flush -- a point fixed by the program -- and not when a warp of
+	** another scheduler happens to arrive, and a warp spinning on a
+	** volatile flag stops at each load until the flush */
+	if (op == OP_BAR || op == OP_LD || op == OP_ST)
+		return gpu_warp(g, (uint8_t *)sv, w)->status == W_WAIT &&
+		       !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY) && (op != OP_BAR || cta_at_barrier(g, sv, w));
 	/* a fence orders this warp's own atomics before what follows: it
 	** waits only if the warp buffered atomics since the last flush.
 	** Waiting for other warps' atomics would make the flush depend on how
 	** far they got: timing. */
 	return !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY);
+}
+
+/* A warp of SM sm (-1: any) waits for a flush that lets it pass with
+** nothing buffered: at a volatile access, or at bar.sync with its whole
+** CTA there. */
+static int sync_ready(const struct comp *c, const uint8_t *sv, int sm)
+{
+	const struct gpu *g = c->g;
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		if ((sm >= 0 && gpu_sm_of(g, w) != (unsigned)sm) || gpu_warp(g, (uint8_t *)sv, w)->status != W_WAIT)
+			continue;
+		enum opcode op = g->prog->ins[gpu_pc(g, sv, w)].op;
+		if (op == OP_LD || op == OP_ST || (op == OP_BAR && cta_at_barrier(g, sv, w)))
+			return 1;
+	}
+	return 0;
 }
 
 static int quiescent(const struct comp *c, const uint8_t *sv)
@@ -263,9 +307,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
-			if (!sm_issue[s] && anything_buffered(c, sv, (int)s) && room(c, sv, s))
+			if (!sm_issue[s] && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1] + 1 + s, s };
-	} else if (!any_issue && anything_buffered(c, sv, -1)) {
+	} else if (!any_issue && (anything_buffered(c, sv, -1) || sync_ready(c, sv, -1))) {
 		int ok = cf->flush == DF_NR_OF;
 		for (unsigned s = 0; ok && s < cf->sms; s++)
 			ok = room(c, sv, s);
@@ -321,6 +365,15 @@ static void clean(const struct comp *c, uint8_t *sv, int sm)
 			gpu_warp(g, sv, w)->pending &= (uint8_t)~PEND_DIRTY;
 }
 
+/* Every flushed entry was performed: the flush is complete, fences and
+** barriers may pass. */
+static void complete(const struct comp *c, uint8_t *sv)
+{
+	if (c->g->cfg.flush < DF_NR_OF)
+		clean(c, sv, -1);
+	release(c, sv, -1);
+}
+
 static void flush(const struct comp *c, uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
@@ -342,6 +395,8 @@ static void flush(const struct comp *c, uint8_t *sv, int sm)
 	if (cf->flush >= DF_NR_OF) {
 		clean(c, sv, sm);
 		release(c, sv, sm); /* warps go on while the entries travel */
+	} else if (!anything_in_flight(c, sv)) {
+		complete(c, sv); /* nothing was buffered: a barrier's or volatile's flush */
 	}
 }
 
@@ -359,11 +414,8 @@ static void drain(const struct comp *c, uint8_t *sv, unsigned q)
 	unsigned p = q % cf->partitions, s = q / cf->partitions;
 	if (cf->flush == DF_ORDERED)
 		next_turn(c, sv, p, s + 1);
-	if (!anything_in_flight(c, sv)) {
-		if (cf->flush < DF_NR_OF)
-			clean(c, sv, -1);
-		release(c, sv, -1); /* the flush is complete: fences may pass */
-	}
+	if (!anything_in_flight(c, sv))
+		complete(c, sv);
 	else if (cf->flush >= DF_NR_OF && head.ret)
 		release(c, sv, (int)gpu_sm_of(g, head.warp));
 }
@@ -406,6 +458,22 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 		if (queue(c, sv, q)[0])
 			sb_printf(out, "  sm %u -> partition %u: %u flushed entries in flight\n", q / g->cfg.partitions,
 			          q % g->cfg.partitions, queue(c, sv, q)[0]);
+}
+
+/* DAB buffers the atomics bound for global memory (§IV-B); a shared one
+** is performed at issue, in whatever order the warps issue.  Fusion folds
+** .f32 adds into one rounded sum (§IV-E), which no sequential order need
+** give: say so when an outcome is not the reference machine's. */
+static void notes(const struct comp *c, int failed, struct strbuf *out)
+{
+	const struct gpu *g = c->g;
+	if (D(c)->shared_pc < (unsigned)g->prog->nins)
+		sb_printf(out, "note: shared-memory atomics: outside DAB's guarantee (pc %u is performed at issue, "
+		          "in no atomic buffer)\n", D(c)->shared_pc);
+	if ((failed == P_REFINES || failed == P_EQUALS) && D(c)->fused_f32_pc < (unsigned)g->prog->nins)
+		sb_printf(out, "note: fusion folds .f32 adds (pc %u) into one buffer entry, one rounded sum (DAB IV-E): "
+		          "an outcome no sequential order of the adds gives can come from that (compare -D fusion=off)\n",
+		          D(c)->fused_f32_pc);
 }
 
 static unsigned flush_entries(const struct comp *c, const uint8_t *sv, const struct action *a)
@@ -569,7 +637,7 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 	return (int)bad;
 }
 
-static const struct port_atomics atomics_ops = { always_room, push, owed, timing_push };
+static const struct port_atomics atomics_ops = { always_room, push, owed, timing_push, NULL, NULL, NULL, NULL, NULL };
 static const struct port_order order_ops = { clear };
 
 static const void *port(const struct comp *c, enum port p)
@@ -623,6 +691,14 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	x->q_off = off;
 	x->q_bytes = 4 + sizeof(struct atomic_entry) * x->qcap;
 	off += x->q_bytes * g->nqueues;
+	x->shared_pc = x->fused_f32_pc = (unsigned)g->prog->nins;
+	for (unsigned pc = (unsigned)g->prog->nins; pc-- > 0;) {
+		const struct instr *in = &g->prog->ins[pc];
+		if ((in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_SHARED)
+			x->shared_pc = pc;
+		else if (in->op == OP_RED && in->aop == AT_ADD && in->type == VT_F32 && cf->fusion)
+			x->fused_f32_pc = pc;
+	}
 	c->priv = x;
 	*align = 4;
 	c->max_actions = g->nqueues + cf->sms + 1;
@@ -640,10 +716,14 @@ const struct comp_def comp_dab = {
 	.kinds = kinds, .nkinds = 2, .port_writes = SELF | PORT(P_WARPS),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
-	.describe = describe, .print = print, .timing = timing, .count = count, .port = port,
-	/* a FLUSH (which clears the pending flags of the SM's warps) fires
-	** only when no warp of the SM can issue, so never before a warp-local
-	** issue; DRAINs touch a warp through its owed count and the resume of
-	** a waiting warp */
+	.describe = describe, .print = print, .notes = notes, .timing = timing, .count = count, .port = port,
+	/* a FLUSH (which clears the pending flags of the SM's warps and
+	** resumes its waiting ones) is enabled only when no warp (of the SM,
+	** nr-cif) can issue -- also the flushes for a CTA at bar.sync or a
+	** warp at a volatile access -- so never while a warp-local issue is
+	** enabled, and that issue stays enabled until it is taken; DRAINs
+	** touch a warp through its owed count (an atom's warp, which waits)
+	** and the resume of a waiting warp.  A volatile load is never
+	** warp-local (it waits for a flush: warp.c, local_table) */
 	.por = compose_por_independent,
 };

@@ -4,20 +4,31 @@
 ** their atomics enter it must not depend on timing.  Each policy is a rule
 ** for which READY warps may issue in the current state; exhaustive mode
 ** explores every allowed choice, concrete mode lets GTO pick among them.
+** The rules as the paper states them:
 **
-**   SRR   strict round robin: only the next warp in order (skipping warps
-**         that are blocked or done) issues, any instruction.
+**   SRR   strict round robin: only the next warp in order issues, any
+**         instruction, "skipping threads blocked on syncthreads" (and done
+**         warps); a warp blocked otherwise (a fence, a full buffer, an
+**         atom's values) holds its turn, as in Fig. 7a.
 **   GTRR  free (GTO) until every warp of the scheduler has reached its
-**         first atomic or is blocked or done, then SRR for good.
+**         first atomic or exited, then SRR for good.
 **   GTAR  free for non-atomics; each atomic is a scheduler-level barrier:
-**         when every warp is at an atomic (or blocked, or done) a round
-**         starts and those warps issue their atomic in warp order; a warp
-**         past its atomic runs freely again during the round.
+**         when every warp is at an atomic or exited a round starts and
+**         those warps issue their atomic in warp order; a warp past its
+**         atomic runs freely again during the round.
 **   GWAT  free for non-atomics; only the warp holding the token issues an
-**         atomic; the token passes to the next warp when its holder issues
-**         an atomic or exits.
+**         atomic; the token starts at the lowest warp and passes to the
+**         next when its holder issues an atomic or exits.
 **   GTO   no restriction (the nondeterministic baseline policy).
 ** "Atomic" means a global atom/red, the instructions DAB buffers.
+**
+** A warp blocked at bar.sync is released at a DAB flush (dab.c), so it is
+** blocked over an interval fixed by the program.  The literal GTRR, GTAR
+** and GWAT then deadlock when a warp waits at a barrier for a warp of its
+** scheduler that waits at an atomic for the barrier-blocked one (specs/dab
+** S6, S7).  The repaired variants gtrr-bar, gtar-bar and gwat-bar treat a
+** warp blocked at a barrier like an exited one: it counts as arrived for
+** the switch and the round, and the token skips it.
 **
 ** Component "dab_sched": a scheduler component (scheduler.h) whose slice is
 ** one struct dab_sched_state per scheduler (16 bytes, 8-aligned).  Actions
@@ -30,7 +41,21 @@
 #include "machines/scheduler.h"
 #include "util/strbuf.h"
 
-enum dab_sched { DS_GTO, DS_SRR, DS_GTRR, DS_GTAR, DS_GWAT };
+enum dab_sched { DS_GTO, DS_SRR, DS_GTRR, DS_GTAR, DS_GWAT, DS_BAR = 3 }; /* + DS_BAR: the -bar variant */
+
+/* The paper's rule that sched_rule names (gtrr-bar: GTRR, and so on). */
+static unsigned rule(const struct gpu *g)
+{
+	return g->cfg.sched_rule > DS_GWAT ? g->cfg.sched_rule - DS_BAR : g->cfg.sched_rule;
+}
+
+/* Does warp w sit out the scheduler's order: exited (or faulted), or, for
+** the -bar variants, blocked at a barrier? */
+static int out_of_order(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
+	return st == W_DONE || st == W_FAULT || (g->cfg.sched_rule > DS_GWAT && gpu_at_barrier(g, (uint8_t *)sv, w));
+}
 
 /* Per-scheduler state (16 bytes). */
 struct dab_sched_state {
@@ -58,20 +83,19 @@ static struct dab_sched_state *state(const struct comp *c, const uint8_t *sv, un
 	return (struct dab_sched_state *)(sv + c->off) + k;
 }
 
-/* Every warp of scheduler k at an atomic, blocked or done, and one at an
-** atomic: the point where GTRR switches and a GTAR round begins. */
+/* Every warp of scheduler k ready at an atomic or out of the order, and
+** one at an atomic: the point where GTRR switches and a GTAR round begins
+** (the warps at atomics, one bit each). */
 static uint64_t all_at_atomic(const struct comp *c, const uint8_t *sv, unsigned k)
 {
 	const struct gpu *g = c->g;
 	uint64_t at = 0;
 	for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
 		unsigned w = g->sched_warps[i];
-		uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
-		if (st == W_READY) {
-			if (!gpu_at_global_atomic(g, sv, w))
-				return 0;
+		if (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && gpu_at_global_atomic(g, sv, w))
 			at |= 1ull << (i - g->sched_first[k]);
-		}
+		else if (!out_of_order(g, sv, w))
+			return 0;
 	}
 	return at;
 }
@@ -84,7 +108,7 @@ static void view(const struct comp *c, const uint8_t *sv, unsigned k, struct dab
 	v->srr = 0;
 	v->rr_warp = v->atom_warp = UINT32_MAX;
 	v->round = 0;
-	switch (g->cfg.sched_rule) {
+	switch (rule(g)) {
 	case DS_GTRR:
 		v->srr = s->srr || all_at_atomic(c, sv, k) != 0;
 		break;
@@ -99,8 +123,7 @@ static void view(const struct comp *c, const uint8_t *sv, unsigned k, struct dab
 	case DS_GWAT:
 		for (unsigned j = 0; j < n; j++) {
 			unsigned w = g->sched_warps[first + (s->token + j) % n];
-			uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
-			if (st != W_DONE && st != W_FAULT) {
+			if (!out_of_order(g, sv, w)) {
 				v->atom_warp = w;
 				break;
 			}
@@ -109,13 +132,14 @@ static void view(const struct comp *c, const uint8_t *sv, unsigned k, struct dab
 	default:
 		break;
 	}
-	if (v->srr)
+	if (v->srr) /* skip exited warps and those at a barrier, wait for others */
 		for (unsigned j = 0; j < n; j++) {
 			unsigned w = g->sched_warps[first + (s->rr + j) % n];
-			if (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY) {
+			uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
+			if (st == W_READY)
 				v->rr_warp = w;
+			if (st != W_DONE && st != W_FAULT && !gpu_at_barrier(g, (uint8_t *)sv, w))
 				break;
-			}
 		}
 }
 
@@ -125,7 +149,7 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w, const 
 	if (v->srr)
 		return w == v->rr_warp;
 	int atomic = gpu_at_global_atomic(g, sv, w);
-	switch (g->cfg.sched_rule) {
+	switch (rule(g)) {
 	case DS_GTRR: return !atomic;
 	case DS_GTAR: return atomic ? w == v->atom_warp : 1;
 	case DS_GWAT: return atomic ? w == v->atom_warp : 1;
@@ -141,30 +165,39 @@ static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct d
 	struct dab_sched_state *s = state(c, sv, k);
 	unsigned idx = g->warp_idx[w];
 	if (v->srr) {
-		s->srr = g->cfg.sched_rule == DS_GTRR;
+		s->srr = rule(g) == DS_GTRR;
 		s->rr = (uint8_t)((idx + 1) % n);
 		return;
 	}
 	if (!atomic)
 		return;
-	if (g->cfg.sched_rule == DS_GTAR) /* a blocked atomic keeps its turn */
+	if (rule(g) == DS_GTAR) /* a blocked atomic keeps its turn */
 		s->todo = buffered ? v->round & ~(1ull << idx) : v->round;
-	else if (g->cfg.sched_rule == DS_GWAT && buffered)
+	else if (rule(g) == DS_GWAT && buffered)
 		s->token = (uint8_t)((idx + 1) % n);
 }
 
-/* Partial-order reduction.  Under GTO, GWAT and GTAR a non-atomic issue
-** is always allowed and changes no scheduler state, so nothing disables a
-** warp-local issue; it may let a GTAR round start or move the warp to its
-** atomic, but no atomic of its scheduler could issue before it (a round
-** needs every READY warp at an atomic; the GWAT token depends only on
-** which warps are done).  Under SRR, and GTRR once switched, the issue
-** moves the round-robin turn, and it can be disabled by an earlier warp
-** resuming; GTRR's switch can disable other warps: not independent. */
+/* Partial-order reduction.  Under GTO, GWAT and GTAR (and gwat-bar,
+** gtar-bar) a non-atomic issue is always allowed (may_issue) and changes
+** no scheduler state (issued), so nothing here disables a warp-local
+** issue, and it commutes with every other warp's issue:
+**   - the GWAT token holder depends only on which warps sit out the order
+**     (done, faulted, or -bar: blocked at a barrier); a warp-local issue
+**     leaves w READY, which is none of these, before and after;
+**   - a GTAR round in progress (todo) does not look at w; a new round
+**     needs every warp of the scheduler at an atomic or out of the order,
+**     and w, READY at a non-atomic, is neither until it has issued, so no
+**     atomic of a new round can issue before the local step (it may make
+**     w arrive, enabling the round: that is after it).
+** Under SRR, and GTRR (or gtrr-bar) once switched, the issue moves the
+** round-robin turn, and it can be disabled by an earlier warp resuming;
+** GTRR's switch, which w's step can trigger, disables other warps: not
+** independent.  The flush that releases a barrier is dab.c's (never
+** enabled while a warp can issue). */
 static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
 {
 	(void)sv, (void)w, (void)in;
-	unsigned r = c->g->cfg.sched_rule;
+	unsigned r = rule(c->g);
 	return r == DS_GTO || r == DS_GWAT || r == DS_GTAR;
 }
 
@@ -172,7 +205,8 @@ static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct
 
 #define GP(field) offsetof(struct gpu_cfg, field)
 static const struct param_def params[] = {
-	{ "scheduler", 4, 0, 4, "gto|srr|gtrr|gtar|gwat", GP(sched_rule), "warp scheduler: gto (nondeterministic) or a determinism-aware one" },
+	{ "scheduler", 4, 0, 7, "gto|srr|gtrr|gtar|gwat|gtrr-bar|gtar-bar|gwat-bar", GP(sched_rule),
+	  "warp scheduler: gto (nondeterministic), a determinism-aware one as DAB states it, or its -bar repair (a warp at a barrier sits out)" },
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
@@ -231,6 +265,34 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	issued(c, sv, w, &v, atomic, buffered);
 }
 
+/* Why the rule holds back a ready warp's atomic (a deadlock's end state
+** names the rule that made it). */
+static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
+{
+	static const char *const names[] = { "gto", "srr", "gtrr", "gtar", "gwat", "gtrr-bar", "gtar-bar", "gwat-bar" };
+	const struct gpu *g = c->g;
+	for (unsigned k = 0; k < g->cfg.sms * g->cfg.schedulers; k++) {
+		struct dab_sched_view v;
+		view(c, sv, k, &v);
+		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
+			unsigned w = g->sched_warps[i];
+			if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || may_issue(c, sv, w, &v))
+				continue;
+			sb_printf(out, "  scheduler %u (%s) holds warp %u: ", k, names[g->cfg.sched_rule], w);
+			if (v.srr)
+				sb_puts(out, "strict round robin, not its turn\n");
+			else if (rule(g) == DS_GTRR)
+				sb_puts(out, "atomics wait until every warp is at an atomic or exited\n");
+			else if (v.atom_warp == UINT32_MAX)
+				sb_puts(out, rule(g) == DS_GTAR ? "the round waits until every warp is at an atomic or exited\n"
+				                                : "no warp can take the token\n");
+			else
+				sb_printf(out, "%s warp %u\n", rule(g) == DS_GTAR ? "this round's atomic turn is" : "the token is with",
+				          v.atom_warp);
+		}
+	}
+}
+
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
@@ -257,7 +319,7 @@ const struct comp_def comp_dab_sched = {
 	.name = "dab_sched", .desc = "DAB's determinism-aware warp schedulers: SRR, GTRR, GTAR, GWAT (or GTO)",
 	.params = params, .nparams = 1,
 	SCHED_COMMON,
-	.layout = layout, .enabled = enabled, .apply = apply, .check = check, .por = por,
+	.layout = layout, .enabled = enabled, .apply = apply, .check = check, .print = print, .por = por,
 };
 
 /* }=== */

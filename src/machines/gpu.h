@@ -43,9 +43,14 @@ struct gpu_cfg {
 	unsigned sched_rule, buffer_level, entries, fusion, coalesce, offset_flush, flush;
 	unsigned lat_flush;
 	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
+	unsigned icnt_order; /* 0 FIFO per SM and partition, 1 any order (rop.c) */
+	/* LAB (lab.c) */
+	unsigned lab_size, lab_ways, lab_line, lab_mutant, lat_lab;
 	/* persistency (persist.c) */
-	unsigned wpq_durable, lat_nvm_write, pm_model, scope;
+	unsigned wpq_durable, lat_nvm_write, pm_model, scope, crashes;
 	unsigned memory; /* 0 SC (memory.c), 1 ics13, 2 ics13-fixed (weakmem.c) */
+	/* GPUDet (gpudet_mode.c, gpudet_sbuf.c, zbuffer.c) */
+	unsigned quantum, quanta, serial, bta, slots, distribution, sbuf_entries, ztest, commit, lat_gbar, lat_z, lat_log;
 };
 
 struct stack_entry {
@@ -74,6 +79,7 @@ struct gpu {
 	unsigned *sched_warps, *sched_first, *warp_idx;
 	uint8_t *pc_atomic;     /* per instruction: a global atom/red?          */
 	struct program *own;    /* the kernel rewritten by a component          */
+	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
 };
 
 /* Warp w's record and its parts. */
@@ -100,6 +106,13 @@ static inline unsigned gpu_pc(const struct gpu *g, const uint8_t *sv, unsigned w
 static inline int gpu_at_global_atomic(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
 	return g->pc_atomic[gpu_pc(g, sv, w)]; /* one entry past the end: 0 */
+}
+/* Is warp w blocked at a bar.sync: arrived (BARRIER), or waiting for its
+** fence part to clear (WAIT with its pc on the bar.sync, WARP-3)? */
+static inline int gpu_at_barrier(const struct gpu *g, uint8_t *sv, unsigned w)
+{
+	uint8_t st = gpu_warp(g, sv, w)->status;
+	return st == W_BARRIER || (st == W_WAIT && g->prog->ins[gpu_pc(g, sv, w)].op == OP_BAR);
 }
 static inline unsigned gpu_cta_of(const struct gpu *g, unsigned w)
 {

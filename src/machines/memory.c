@@ -72,6 +72,19 @@ static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned c
 
 static const struct port_mem ops = { word, load, store, rmw };
 
+long mem_fwd_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
+                  int *fault)
+{
+	const struct bind *b = REQ(c, P_MEM);
+	return ((const struct port_mem *)b->ops)->word(b->c, sv, sp, cta, sym, addr, fault);
+}
+
+uint32_t mem_fwd_load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long word)
+{
+	const struct bind *b = REQ(c, P_MEM);
+	return ((const struct port_mem *)b->ops)->load(b->c, sv, sp, cta, word);
+}
+
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 {
 	(void)c;

@@ -10,20 +10,40 @@
 **   dirty        -> WPQ  by an eviction (any time)       [EVICT]
 **                        or a completed clwb             [CLWB_DONE]
 **                        or an l2wb pass                 [pm_op, l2wb]
-**   st.wt        -> WPQ directly, acked once in NVM      [pm_op]
+**   st.wt        -> in transit to its memory controller   [pm_op]
+**   in transit   -> WPQ  on arrival, per lane             [WT_ARRIVE]
 **   WPQ          -> NVM  (any entry, any order)          [WPQ_DRAIN]
 **   any state    -> CRASH: NVM (+ the WPQs if durable) survives
+**
+** and the host program beside the kernel (struct pm_host):
+**
+**   host         -> its next step; device work is only queued   [HOST]
+**   device       -> the next queued item, in order: a launch
+**                   runs the kernel afresh until it is over, a
+**                   cudaL2WB or copy goes a line / word a step    [DEVICE]
+**   sync         -> enabled once the device caught up
 **
 ** Lines are one word (32 bits).  A WPQ holds one entry per word: a newer
 ** write-back replaces the older one, which loses no durable image (the
 ** older value could have drained first on another path).  clwb and st.wt
 ** are asynchronous: the warp counts them as outstanding and `sfence` (and
 ** `membar`, which the paper's sfence is built on) waits until they are
-** acknowledged: clwb once the line reached the WPQ, st.wt once it reached
-** NVM.  `pcommit` waits until every WPQ is empty.  `l2wb` walks the L2 line
-** by line (line_bytes), one step each, so a crash can hit it mid-way;
-** while it runs, other warps' global accesses wait (it "blocks subsequent
-** L2 accesses").
+** acknowledged: clwb once the line reached the WPQ, st.wt once its value
+** is in the persistence domain -- on arrival at the WPQ when the WPQs are
+** durable, once written to NVM when they are volatile ("its
+** acknowledgment is sent by the memory controller once the data is
+** written to device memory").  Each lane's st.wt crosses on its own, so a
+** warp-wide st.wt is not one durable write.  A newer st.wt of a word
+** whose older one is still in transit replaces it (as in the WPQ: the
+** older value could have arrived first on another path).  `pcommit`
+** waits until every WPQ is empty.  `l2wb` walks the L2 line by line
+** (line_bytes), one step each, so a crash can hit it mid-way; while it
+** runs, other warps' global accesses wait (it "blocks subsequent L2
+** accesses").
+**
+** After a crash the spec's recovery program runs on this same machine in
+** place of the host program (pm_host.rec), explored every way it can go,
+** with crashes during it up to `crashes` in all (recover()).
 **
 ** Component "persist": it wraps the mem port (a store or atomic leaves its
 ** word dirty) and provides order (sfence/membar wait for acks, pcommit
@@ -32,13 +52,18 @@
 ** and warps.  The host program is part of it.
 **
 ** Slice: nvm u32[G], wpq u32[G], clwb u32[G] and
-** wt u32[G] (warps waiting on that word's clwb / st.wt), per warp
+** wt u32[G] (warps waiting on that word's clwb / st.wt), transit u32[G]
+** (the value of a st.wt on its way), per warp
 ** {outstanding u8, pad u8, l2wb cursor u16 (0: none, else next word + 1)},
-** flags u8[G] (PM_DIRTY, PM_INWPQ).
+** flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
 ** Invariants: PM-2 a warp's outstanding count equals the number of
-** clwb/wt masks holding its bit; PM-3 the host's ninwpq and nclwb equal
-** the number of PM_INWPQ flags and of non-zero clwb masks; PM-4 flags hold
-** only PM_DIRTY and PM_INWPQ.
+** clwb/wt masks holding its bit; PM-3 the host's ninwpq, nclwb and
+** ntransit equal the number of PM_INWPQ flags, of non-zero clwb masks and
+** of PM_TRANSIT flags; PM-4 flags hold only PM_DIRTY, PM_INWPQ and
+** PM_TRANSIT; PM-5 a word with st.wt waiters has a st.wt in transit, or
+** (volatile WPQs) a WPQ entry; PM-6 the device works only on what the
+** host queued: busy implies dev < pc, and a running kernel is a launch
+** step in progress (or check idempotent's re-execution: dev at the end).
 */
 #include "config.h"
 
@@ -49,16 +74,17 @@
 #include "machines/component.h"
 #include "machines/idempotency.h"
 #include "machines/persist_models.h"
+#include "state/sideset.h"
 #include "util/strbuf.h"
 
-enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST };
+enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE, K_DEVICE };
 
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 #define WC(c) (REQ(c, P_WARPS)->c)
 #define INNER(c) ((const struct port_mem *)port_ops(c, P_MEM))
 #define IC(c) (REQ(c, P_MEM)->c)
 
-enum { PM_DIRTY = 1, PM_INWPQ = 2 };
+enum { PM_DIRTY = 1, PM_INWPQ = 2, PM_TRANSIT = 4 };
 
 struct pm_warp {
 	uint8_t outstanding, pad;
@@ -86,19 +112,32 @@ static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv)
 	const struct gpu *g = c->g;
 	return clwb_mask(c, sv) + G_WORDS(g);
 }
+static uint32_t *transit(const struct comp *c, const uint8_t *sv)
+{
+	const struct gpu *g = c->g;
+	return wt_mask(c, sv) + G_WORDS(g);
+}
 static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	return (struct pm_warp *)(wt_mask(c, sv) + G_WORDS(g)) + w;
+	return (struct pm_warp *)(transit(c, sv) + G_WORDS(g)) + w;
 }
-/* The host program: step index, and word cursor + 1 of a cudaL2WB or
-** copy in progress.  Also the number of words in a WPQ and with a clwb
-** in flight, so the environment actions need no scan when there are
-** none (PM-3: they equal the counts of PM_INWPQ flags and of non-zero
-** clwb masks). */
+/* The host program and the device's stream.  The host issues its steps
+** in order (pc); launch, l2wb (cudaL2WB), copy (cudaMemcpy device to
+** device) and pcommit are device work the host only queues: the device
+** performs them one after the other, in issue order (dev: the step it
+** performs or waits to start; busy: started; run: a kernel is running;
+** cursor: word cursor + 1 of a cudaL2WB or copy), and only `sync`
+** (cudaDeviceSynchronize) and a recovery's `if` (which reads device
+** memory) wait for the device to catch up.  Without a
+** launch step the kernel runs first (run stays 0) and the host starts
+** once it is over.  Also the
+** number of words in a WPQ, with a clwb and with a st.wt in flight, so
+** the environment actions need no scan when there are none (PM-3). */
 struct pm_host {
-	uint16_t pc, cursor;
-	uint32_t ninwpq, nclwb;
+	uint16_t pc, cursor, dev;
+	uint8_t busy, run, rec; /* rec: the recovery program runs, not the host's */
+	uint32_t ninwpq, nclwb, ntransit;
 };
 
 static struct pm_host *host(const struct comp *c, const uint8_t *sv)
@@ -112,11 +151,13 @@ static uint8_t *flags(const struct comp *c, const uint8_t *sv)
 	return (uint8_t *)(host(c, sv) + 1);
 }
 
-static void init(const struct comp *c, uint8_t *sv)
+/* The program the host runs: its own, or after a crash the recovery. */
+static const struct host_step *steps(const struct comp *c, const uint8_t *sv, int *n)
 {
-	const struct gpu *g = c->g;
-	/* the initial data is in device memory, i.e. NVM */
-	memcpy(nvm(c, sv), sv, 4 * (size_t)G_WORDS(g)); /* the mem slice starts the vector */
+	const struct program *p = c->g->prog;
+	int rec = host(c, sv)->rec;
+	*n = rec ? p->nrecovery : p->nhost;
+	return rec ? p->recovery : p->host;
 }
 
 static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
@@ -127,6 +168,10 @@ static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
 static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 {
 	const struct gpu *g = c->g;
+	const struct pm_host *hs = host(c, sv);
+	int n;
+	if (hs->busy && !hs->run && steps(c, sv, &n)[hs->dev].op == H_L2WB) /* a cudaL2WB pass */
+		return 1;
 	for (unsigned w = 0; w < g->nwarps; w++)
 		if (pw(c, sv, w)->cursor)
 			return 1;
@@ -140,7 +185,7 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 	if (!(*f & PM_INWPQ))
 		host(c, sv)->ninwpq++;
 	wpq(c, sv)[word] = value;
-	*f = PM_INWPQ; /* and no longer dirty */
+	*f = (uint8_t)((*f & PM_TRANSIT) | PM_INWPQ); /* and no longer dirty */
 }
 
 /* The dirty word leaves the L2 for its WPQ. */
@@ -189,6 +234,14 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 			WARPS(c)->resume(WC(c), sv, w);
 }
 
+/* The st.wt writes of word i are acknowledged. */
+static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
+{
+	ack(c, sv, wt_mask(c, sv)[i]);
+	wt_mask(c, sv)[i] = 0;
+	pm_wake(c, sv);
+}
+
 /* The global word lane l of warp w addresses, or -1 after faulting it. */
 static long lane_word(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, const struct instr *in)
 {
@@ -234,17 +287,21 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 				await(c, sv, w, &clwb_mask(c, sv)[i]);
 				continue;
 			}
-			/* st.wt: the L2 copy stays clean, the value goes to the
-			** WPQ and is acknowledged once it is in NVM */
+			/* st.wt: the L2 copy is clean (an older dirty value
+			** is superseded), the value crosses to its controller */
 			uint32_t v = WARPS(c)->operand(WC(c), sv, w, l, &in->src[0]);
+			uint8_t *f = &flags(c, sv)[i];
 			INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
-			into_wpq(c, sv, (uint32_t)i, v);
+			if (!(*f & PM_TRANSIT))
+				host(c, sv)->ntransit++;
+			*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
+			transit(c, sv)[i] = v;
 			await(c, sv, w, &wt_mask(c, sv)[i]);
 		}
 		WARPS(c)->advance(WC(c), sv, w);
 		return 1;
 	case OP_L2WB:
-		if (l2wb_step(c, sv, &p->cursor))
+		if (!m || l2wb_step(c, sv, &p->cursor)) /* guarded off: no pass */
 			WARPS(c)->advance(WC(c), sv, w);
 		return 1;
 	default:
@@ -261,8 +318,8 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, co
 	unsigned delay;
 	if (in->op == OP_CLWB) /* the write-back request crosses the interconnect */
 		delay = cf->lat_icnt;
-	else if ((in->op == OP_LD || in->op == OP_ST) && in->wt) /* the data crosses, then is written */
-		delay = cf->lat_icnt + cf->lat_nvm_write;
+	else if (in->op == OP_ST && in->wt && in->space == SP_GLOBAL) /* the data crosses */
+		delay = cf->lat_icnt;
 	else
 		return;
 	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
@@ -284,7 +341,6 @@ static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcod
 	return 1;
 }
 
-static int pm_kernel_launched(const struct comp *c, const uint8_t *sv);
 static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
 
 /* A warp issues once the host launched the kernel; while an l2wb walks
@@ -293,7 +349,7 @@ static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
 static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	if (!pm_kernel_launched(c, sv))
+	if (!host(c, sv)->run && (g->prog->launch_at >= 0 || host(c, sv)->rec))
 		return 0;
 	unsigned pc = gpu_pc(g, sv, w);
 	if (pc >= (unsigned)g->prog->nins)
@@ -306,17 +362,6 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 }
 
 /* {=== The mem port: the inner memory, and a dirty L2 word per store ==== */
-
-static long m_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
-                   int *fault)
-{
-	return INNER(c)->word(IC(c), sv, sp, cta, sym, addr, fault);
-}
-
-static uint32_t m_load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long word)
-{
-	return INNER(c)->load(IC(c), sv, sp, cta, word);
-}
 
 static void m_store(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, uint32_t v)
 {
@@ -348,9 +393,11 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, mc = c->unit0[0];
 	const uint8_t *f = flags(c, sv);
 	const struct pm_host *cnt = host(c, sv);
-	if (!timed || cnt->ninwpq || cnt->nclwb)
+	if (!timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit)
 		for (uint32_t i = 0; i < G_WORDS(g); i++) {
 			unsigned p = gpu_partition_of(g, i * 4);
+			if (f[i] & PM_TRANSIT)
+				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)(mc + p), c->subj0[0] + i, i };
 			if (clwb_mask(c, sv)[i])
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)(mc + p), c->subj0[0] + i, i };
 			if (f[i] & PM_DIRTY && !timed)
@@ -358,14 +405,18 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			if (f[i] & PM_INWPQ)
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)(mc + p), c->subj0[0] + i, i };
 		}
-	/* the host's next step */
+	/* the host's next step: without a launch step, once the kernel
+	** is over; a sync once the device caught up with the host */
 	const struct pm_host *hs = host(c, sv);
-	if (hs->pc < g->prog->nhost) {
-		const struct host_step *st = &g->prog->host[hs->pc];
-		int after = g->prog->launch_at < 0 || hs->pc > g->prog->launch_at;
-		if ((!after || pm_kernel_done(c, sv)) && (st->op != H_PCOMMIT || wpq_empty(c, sv)))
-			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
-	}
+	int ns;
+	const struct host_step *hp = steps(c, sv, &ns);
+	if (hs->pc < ns && (g->prog->launch_at >= 0 || hs->rec || pm_kernel_done(c, sv)) &&
+	    ((hp[hs->pc].op != H_SYNC && hp[hs->pc].op != H_IF) || (!hs->run && hs->dev > hs->pc)))
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
+	/* the device's next step */
+	if (hs->run ? pm_kernel_done(c, sv)
+	            : (hs->busy || hs->dev < hs->pc) && (hp[hs->dev].op != H_PCOMMIT || wpq_empty(c, sv)))
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DEVICE), (uint16_t)c->unit0[1], c->subj0[1], hs->dev };
 	if (!timed)
 		out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
 	return n;
@@ -379,16 +430,14 @@ static int pm_kernel_done(const struct comp *c, const uint8_t *sv)
 	return compose_others_quiescent(c, sv);
 }
 
-static int pm_kernel_launched(const struct comp *c, const uint8_t *sv)
-{
-	const struct gpu *g = c->g;
-	return g->prog->launch_at < 0 || host(c, sv)->pc > g->prog->launch_at;
-}
-
+/* Done when the host ran all of its steps and the device all of its
+** work (the program's end waits for the device). */
 static int quiescent(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
-	return host(c, sv)->pc >= g->prog->nhost;
+	const struct pm_host *hs = host(c, sv);
+	int n;
+	steps(c, sv, &n);
+	return hs->pc >= n && hs->dev >= n && !hs->run;
 }
 
 /* Words of step variable sym (element index, or all of it). */
@@ -399,37 +448,62 @@ static void var_words(const struct gpu *g, int sym, long index, uint32_t *first,
 	*n = index >= 0 ? 1 : s->nelems;
 }
 
-/* One host step.  cudaL2WB writes back a line per step and cudaMemcpy
-** copies a word per step, so a crash can hit them mid-way; a host store
-** goes through the L2 like a kernel's; `persist` is the host's clwb;
-** sfence into persistent host memory: the variable is durable at once. */
+/* The first step from `from` on that is device work (n: none). */
+static uint16_t next_device_step(const struct comp *c, const uint8_t *sv, int from)
+{
+	int n, k = from;
+	const struct host_step *st = steps(c, sv, &n);
+	while (k < n && st[k].op != H_LAUNCH && st[k].op != H_L2WB && st[k].op != H_COPY && st[k].op != H_PCOMMIT)
+		k++;
+	return (uint16_t)k;
+}
+
+/* Does step st apply to CTA cta (its `where` condition)?  layout()
+** checked that the variable has an element for every CTA. */
+static int cta_selected(const struct comp *c, const uint8_t *sv, const struct host_step *st, unsigned cta)
+{
+	const struct gpu *g = c->g;
+	if (!st->where)
+		return 1;
+	const struct symbol *s = &g->prog->syms[st->wsym];
+	return alu_cmp(st->wcmp, s->type, ((const uint32_t *)sv)[s->base / 4 + cta], st->wvalue);
+}
+
+static void start_kernel(const struct comp *c, uint8_t *sv)
+{
+	const struct comp *wc = WC(c);
+	memset(sv + wc->off, 0, wc->size); /* warps start afresh */
+	wc->def->init(wc, sv);
+	host(c, sv)->run = 1;
+}
+
+static void init(const struct comp *c, uint8_t *sv)
+{
+	const struct gpu *g = c->g;
+	struct pm_host *hs = host(c, sv);
+	/* the initial data is in device memory, i.e. NVM */
+	memcpy(nvm(c, sv), sv, 4 * (size_t)G_WORDS(g)); /* the mem slice starts the vector */
+	hs->dev = next_device_step(c, sv, 0);
+}
+
+/* One host step.  Device work is only queued; a host store goes through
+** the L2 like a kernel's; `persist` is the host's clwb; sfence into
+** persistent host memory: the variable is durable at once. */
 static void host_step(const struct comp *c, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
 	struct pm_host *hs = host(c, sv);
-	const struct host_step *st = &g->prog->host[hs->pc];
+	int ns;
+	const struct host_step *st = &steps(c, sv, &ns)[hs->pc];
 	uint32_t *vis = (uint32_t *)sv, first, n;
 	switch (st->op) {
-	case H_L2WB:
-		if (!l2wb_step(c, sv, &hs->cursor))
-			return;
-		break;
-	case H_COPY:
-		/* cudaMemcpy: one word per step, through the L2 */
-		n = st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
-		if (!hs->cursor)
-			hs->cursor = 1;
-		if (hs->cursor - 1u < n) {
-			uint32_t k = hs->cursor - 1u;
-			uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
-			uint32_t soff = st->index >= 0 ? st->value : k;
-			uint32_t d = g->prog->syms[st->sym].base / 4 + off;
-			vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
-			pm_dirty(c, sv, d);
-			hs->cursor++;
-			return;
+	case H_IF: /* recovery: the host reads device memory, so it waits for
+		   ** the device like a sync (enabled once it caught up) */
+		var_words(g, st->sym, st->index, &first, &n);
+		if (!alu_cmp(st->cmp, g->prog->syms[st->sym].type, vis[first], st->value)) {
+			hs->pc = (uint16_t)st->skip; /* its `end` */
+			hs->dev = next_device_step(c, sv, st->skip); /* the block's device work is not queued */
 		}
-		hs->cursor = 0;
 		break;
 	case H_STORE:
 		var_words(g, st->sym, st->index, &first, &n);
@@ -441,16 +515,75 @@ static void host_step(const struct comp *c, uint8_t *sv)
 	case H_PERSIST:
 		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
+			uint8_t *f = &flags(c, sv)[first + k];
 			nvm(c, sv)[first + k] = vis[first + k];
-			if (flags(c, sv)[first + k] & PM_INWPQ)
+			if (*f & PM_INWPQ)
 				hs->ninwpq--;
-			flags(c, sv)[first + k] = 0;
+			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
+			if (!*f && wt_mask(c, sv)[first + k]) /* its queued entry is gone */
+				wt_acked(c, sv, first + k);
 		}
 		break;
-	default: /* sync, pcommit (enabled once the WPQs are empty), launch */
+	default: /* sync (enabled once the device caught up), end; device work: queued */
 		break;
 	}
 	hs->pc++;
+}
+
+/* One device step.  A kernel ends when every warp exited and its atomics
+** were performed; cudaL2WB writes back a line per step and cudaMemcpy
+** copies a word per step (through the L2), so a crash can hit them
+** mid-way; pcommit is enabled once every WPQ is empty. */
+static void device_step(const struct comp *c, uint8_t *sv)
+{
+	const struct gpu *g = c->g;
+	struct pm_host *hs = host(c, sv);
+	uint32_t *vis = (uint32_t *)sv;
+	int ns;
+	if (hs->run) { /* the kernel is over */
+		hs->run = 0;
+	} else {
+		const struct host_step *st = &steps(c, sv, &ns)[hs->dev];
+		hs->busy = 1;
+		switch (st->op) {
+		case H_LAUNCH: /* with `where`, only the CTAs it selects */
+			start_kernel(c, sv);
+			for (unsigned w = 0; w < g->nwarps; w++)
+				if (!cta_selected(c, sv, st, gpu_cta_of(g, w))) {
+					memset(gpu_warp(g, sv, w), 0, g->warp_bytes);
+					gpu_warp(g, sv, w)->status = W_DONE;
+				}
+			return;
+		case H_L2WB:
+			if (!l2wb_step(c, sv, &hs->cursor))
+				return;
+			break;
+		case H_COPY: {
+			/* with `where`, CTA k owns the k-th equal slice of the arrays */
+			uint32_t n = st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems, per = n / g->cfg.ctas;
+			if (!hs->cursor)
+				hs->cursor = 1;
+			while (st->where && hs->cursor - 1u < n && !cta_selected(c, sv, st, (hs->cursor - 1u) / per))
+				hs->cursor++;
+			if (hs->cursor - 1u < n) {
+				uint32_t k = hs->cursor - 1u;
+				uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
+				uint32_t soff = st->index >= 0 ? st->value : k;
+				uint32_t d = g->prog->syms[st->sym].base / 4 + off;
+				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
+				pm_dirty(c, sv, d);
+				hs->cursor++;
+				return;
+			}
+			hs->cursor = 0;
+			break;
+		}
+		default: /* pcommit: the WPQs are empty */
+			break;
+		}
+	}
+	hs->busy = 0;
+	hs->dev = next_device_step(c, sv, hs->dev + 1);
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -470,14 +603,24 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	case K_HOST:
 		host_step(c, sv);
 		break;
+	case K_DEVICE:
+		device_step(c, sv);
+		break;
+	case K_WT_ARRIVE:
+		flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
+		host(c, sv)->ntransit--;
+		into_wpq(c, sv, i, transit(c, sv)[i]);
+		transit(c, sv)[i] = 0;
+		if (c->g->cfg.wpq_durable) /* in the persistence domain now */
+			wt_acked(c, sv, i);
+		break;
 	case K_WPQ_DRAIN:
 		nvm(c, sv)[i] = wpq(c, sv)[i];
 		wpq(c, sv)[i] = 0;
 		flags(c, sv)[i] &= (uint8_t)~PM_INWPQ;
 		host(c, sv)->ninwpq--;
-		ack(c, sv, wt_mask(c, sv)[i]);
-		wt_mask(c, sv)[i] = 0;
-		pm_wake(c, sv);
+		if (!(flags(c, sv)[i] & PM_TRANSIT)) /* else a newer st.wt is still on its way */
+			wt_acked(c, sv, i);
 		break;
 	default:
 		break;
@@ -502,14 +645,26 @@ static void word_name(const struct comp *c, uint32_t i, struct strbuf *out)
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
 	const struct gpu *g = c->g;
-	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit (WPQs drained)",
-		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)" };
+	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit",
+		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)", "if", "end" };
 	switch (a->kind == ACT_CRASH ? -1 : (int)(a->kind - c->kind0)) {
-	case K_HOST: {
+	case K_HOST:
+	case K_DEVICE: {
 		const struct pm_host *hs = host(c, sv);
-		const struct host_step *st = &g->prog->host[a->arg];
-		sb_printf(out, "host step %u: %s", a->arg + 1, hname[st->op]);
-		if (st->op == H_COPY || st->op == H_STORE || st->op == H_PERSIST) {
+		int dev = a->kind == c->kind0 + K_DEVICE;
+		if (dev && hs->run) {
+			sb_puts(out, "device: the kernel is over (every warp exited, its atomics performed)");
+			return;
+		}
+		int ns;
+		const struct host_step *st = &steps(c, sv, &ns)[a->arg];
+		sb_printf(out, "%s%s step %u: %s", dev ? "device: " : "", hs->rec ? "recovery" : "host", a->arg + 1,
+		          hname[st->op]);
+		if (!dev && (st->op == H_LAUNCH || st->op == H_L2WB || st->op == H_COPY || st->op == H_PCOMMIT))
+			sb_puts(out, " (queued for the device)");
+		if (dev && st->op == H_PCOMMIT)
+			sb_puts(out, " (WPQs drained)");
+		if (st->op == H_COPY || st->op == H_STORE || st->op == H_PERSIST || st->op == H_IF) {
 			sb_printf(out, " %s", g->prog->syms[st->sym].name);
 			if (st->index >= 0)
 				sb_printf(out, "[%ld]", st->index);
@@ -521,7 +676,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 			if (st->index >= 0)
 				sb_printf(out, "[%u]", st->value);
 		}
-		if (st->op == H_L2WB || st->op == H_COPY) {
+		if (dev && (st->op == H_L2WB || st->op == H_COPY)) {
 			uint32_t n = st->op == H_L2WB ? G_WORDS(g) : st->index >= 0 ? 1 : g->prog->syms[st->sym].nelems;
 			uint32_t k = hs->cursor ? hs->cursor - 1u : 0;
 			if (k < n)
@@ -534,6 +689,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	case K_EVICT: sb_puts(out, "L2 evicts dirty "); break;
 	case K_CLWB_DONE: sb_puts(out, "clwb reaches the WPQ for "); break;
 	case K_WPQ_DRAIN: sb_puts(out, "WPQ drains to NVM: "); break;
+	case K_WT_ARRIVE: sb_puts(out, "st.wt reaches its memory controller's WPQ: "); break;
 	default: sb_puts(out, "CRASH: power fails; only the persistence domain survives"); return;
 	}
 	word_name(c, a->arg, out);
@@ -551,47 +707,24 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 		sb_printf(out, ": NVM %u%s", nvm(c, sv)[i], f[i] & PM_DIRTY ? ", dirty in L2" : "");
 		if (f[i] & PM_INWPQ)
 			sb_printf(out, ", WPQ holds %u", wpq(c, sv)[i]);
+		if (f[i] & PM_TRANSIT)
+			sb_printf(out, ", st.wt of %u in transit", transit(c, sv)[i]);
 		sb_putc(out, '\n');
 	}
 }
 
-/* Does recovery step st apply to CTA cta (its `where` condition)?  -1
-** with why when the variable has no element for that CTA. */
-static int cta_selected(const struct comp *c, const uint8_t *img, const struct host_step *st, unsigned cta,
-                        struct strbuf *why)
-{
-	const struct gpu *g = c->g;
-	if (!st->where)
-		return 1;
-	const struct symbol *s = &g->prog->syms[st->wsym];
-	if (cta >= s->nelems) {
-		sb_printf(why, "where %s[cta]: CTA %u has no element", s->name, cta);
-		return -1;
-	}
-	return alu_cmp(st->wcmp, s->type, ((const uint32_t *)img)[s->base / 4 + cta], st->wvalue);
-}
-
-/* Re-execute the kernel on img (only the CTAs `where` selects): warps start
-** afresh and run along one schedule -- the first warp that can issue,
-** atomics performed in order -- which is every schedule's result for a
-** deterministic kernel (gpumc check verifies that separately). */
-static int relaunch(const struct comp *c, uint8_t *img, const struct host_step *st, struct strbuf *why)
+/* Re-execute the kernel on img: warps start afresh and run along one
+** schedule -- the first warp that can issue, atomics performed in order --
+** which is every schedule's result for a deterministic kernel (gpumc
+** check verifies that separately).  For `check idempotent`. */
+static int reexecute(const struct comp *c, uint8_t *img, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
 	const struct model *m = c->m;
-	const struct comp *wc = WC(c);
-	memset(img + wc->off, 0, wc->size);
-	wc->def->init(wc, img);
-	for (unsigned w = 0; w < g->nwarps; w++) {
-		int run = cta_selected(c, img, st, gpu_cta_of(g, w), why);
-		if (run < 0)
-			return 0;
-		if (!run) {
-			memset(gpu_warp(g, img, w), 0, g->warp_bytes);
-			gpu_warp(g, img, w)->status = W_DONE;
-		}
-	}
-	host(c, img)->pc = (uint16_t)g->prog->nhost; /* the host is past its launch */
+	struct pm_host *hs = host(c, img);
+	start_kernel(c, img);
+	hs->pc = hs->dev = (uint16_t)g->prog->nhost; /* the kernel alone: no host, no queued work */
+	hs->busy = 0;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	int ok = 0;
 	for (unsigned long steps = 0; steps < 10000000ul; steps++) {
@@ -619,57 +752,180 @@ static int relaunch(const struct comp *c, uint8_t *img, const struct host_step *
 	return ok;
 }
 
-static int reexecute(const struct comp *c, uint8_t *img, struct strbuf *why)
-{
-	static const struct host_step all = { .op = H_LAUNCH, .sym = -1, .sym2 = -1, .index = -1 };
-	return relaunch(c, img, &all, why);
-}
+/* {=== Recovery: a program on the machine, explored, crashes and all ===== */
 
-static int recover(const struct comp *c, uint8_t *img, struct strbuf *why)
+/* One exploration of the recovery from a crash image.  The recovery
+** program runs on the machine like the host's (its stores through the
+** L2, its copies and launches device work), every way it can go; a crash
+** can hit it anywhere while crashes remain, and the recovery starts again
+** from what that crash left.  bad() judges every state in which the
+** recovery is over. */
+struct rec {
+	const struct comp *c;
+	int (*bad)(void *ctx, const uint8_t *sv);
+	void *ctx;
+	struct sideset *memo; /* (image, crashes left) already explored */
+	struct strbuf *why;   /* what went wrong, then the steps there */
+	uint8_t *img;         /* the bad end state */
+	struct strbuf prefix; /* the steps of the recoveries this one follows */
+};
+
+struct rec_frame {
+	uint8_t *sv;
+	struct action *act;
+	unsigned n, next; /* act[next - 1] led to the frame above */
+};
+
+struct rec_stack {
+	struct rec_frame *f;
+	unsigned cap, top;
+};
+
+/* The machine right after a crash that left img, the recovery at its
+** first step: memory and NVM hold the durable values, caches and queues
+** are empty, no warp runs. */
+static void rec_start(const struct comp *c, const uint8_t *img, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
-	uint32_t *mem = (uint32_t *)img, first, n;
-	for (int pc = 0; pc < g->prog->nrecovery; pc++) {
-		const struct host_step *st = &g->prog->recovery[pc];
-		switch (st->op) {
-		case H_IF:
-			var_words(g, st->sym, st->index, &first, &n);
-			if (!alu_cmp(st->cmp, g->prog->syms[st->sym].type, mem[first], st->value))
-				pc = st->skip;
-			break;
-		case H_COPY: {
-			if (st->index >= 0) { /* one element */
-				mem[g->prog->syms[st->sym].base / 4 + (uint32_t)st->index] =
-					mem[g->prog->syms[st->sym2].base / 4 + st->value];
-				break;
-			}
-			/* with `where`, CTA c owns the c-th equal slice of the arrays */
-			uint32_t total = g->prog->syms[st->sym].nelems, per = st->where ? total / g->cfg.ctas : total;
-			for (unsigned k = 0; k < (st->where ? g->cfg.ctas : 1u); k++) {
-				int sel = cta_selected(c, img, st, k, why);
-				if (sel < 0)
-					return 0;
-				if (sel)
-					memmove(mem + g->prog->syms[st->sym].base / 4 + k * per,
-					        mem + g->prog->syms[st->sym2].base / 4 + k * per, 4 * (size_t)per);
-			}
-			break;
-		}
-		case H_STORE:
-			var_words(g, st->sym, st->index, &first, &n);
-			for (uint32_t k = 0; k < n; k++)
-				mem[first + k] = st->value;
-			break;
-		case H_LAUNCH:
-			if (!relaunch(c, img, st, why))
-				return 0;
-			break;
-		default: /* persist, sync, l2wb, pcommit, end: the image is what counts */
-			break;
+	memcpy(sv, img, c->m->sv_size);
+	memcpy(nvm(c, sv), sv, 4 * (size_t)G_WORDS(g));
+	start_kernel(c, sv);
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		memset(gpu_warp(g, sv, w), 0, g->warp_bytes);
+		gpu_warp(g, sv, w)->status = W_DONE;
+	}
+	struct pm_host *hs = host(c, sv);
+	memset(hs, 0, sizeof *hs);
+	hs->rec = 1;
+	hs->dev = next_device_step(c, sv, 0);
+}
+
+/* The steps of the recoveries so far and of this one, into out, a line
+** each. */
+static void rec_path(const struct rec *r, const struct rec_stack *k, struct strbuf *out)
+{
+	sb_puts(out, sb_str(&r->prefix));
+	for (unsigned i = 0; i < k->top; i++) {
+		const struct action *a = &k->f[i].act[k->f[i].next - 1];
+		sb_puts(out, "\n    ");
+		if (a->kind == ACT_CRASH)
+			sb_puts(out, "CRASH: power fails again, during recovery");
+		else
+			model_describe(r->c->m, k->f[i].sv, a, out);
+	}
+}
+
+/* Push sv: judge it first.  RECOVER_OK, or what went wrong in r. */
+static int rec_push(struct rec *r, struct rec_stack *k, const uint8_t *sv)
+{
+	const struct model *m = r->c->m;
+	if (k->top == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 64;
+		k->f = xrealloc(k->f, sizeof *k->f * k->cap);
+		for (unsigned i = k->top; i < k->cap; i++) {
+			k->f[i].sv = xmalloc(m->sv_size);
+			k->f[i].act = xmalloc(sizeof *k->f[i].act * (m->max_actions + 1));
 		}
 	}
-	return 1;
+	struct rec_frame *t = &k->f[k->top];
+	memcpy(t->sv, sv, m->sv_size);
+	t->n = m->enabled(m, t->sv, t->act);
+	t->next = 0;
+	int st = m->status(m, t->sv), moves = 0;
+	for (unsigned i = 0; i < t->n; i++)
+		moves += t->act[i].kind != ACT_CRASH;
+	const char *fail = st == MS_FAULT ? "the recovery faults" : st == MS_RUNNING && !moves ? "the recovery deadlocks" : NULL;
+	if (fail || (st == MS_TERMINAL && r->bad(r->ctx, t->sv))) {
+		if (fail)
+			sb_puts(r->why, fail);
+		else
+			memcpy(r->img, t->sv, m->sv_size);
+		sb_putc(r->why, '\n'); /* the reason, then the way there */
+		rec_path(r, k, r->why);
+		return fail ? RECOVER_FAIL : RECOVER_BAD;
+	}
+	k->top++;
+	return RECOVER_OK;
 }
+
+static int rec_explore(struct rec *r, const uint8_t *img, unsigned left);
+
+/* The crash that act[next - 1] of the top frame is: recover from what it
+** leaves, once per (image, crashes left).  img: room for the key. */
+static int rec_crash(struct rec *r, struct rec_stack *k, unsigned left, uint8_t *img)
+{
+	const struct model *m = r->c->m;
+	size_t n = m->sv_size;
+	int is_new;
+	m->durable(m, k->f[k->top - 1].sv, img);
+	img[n] = (uint8_t)(left - 1); /* the key: the image and the crashes left */
+	ss_put(r->memo, img, n + 1, &is_new);
+	if (!is_new)
+		return RECOVER_OK;
+	struct strbuf inner, outer = r->prefix;
+	sb_init(&inner);
+	rec_path(r, k, &inner);
+	sb_puts(&inner, "\n  the recovery again, from what that crash left:");
+	r->prefix = inner;
+	int res = rec_explore(r, img, left - 1);
+	sb_free(&r->prefix);
+	r->prefix = outer;
+	return res;
+}
+
+static int rec_explore(struct rec *r, const uint8_t *img, unsigned left)
+{
+	const struct model *m = r->c->m;
+	size_t n = m->sv_size;
+	struct sideset *seen = ss_new();
+	struct rec_stack k = { NULL, 0, 0 };
+	uint8_t *next = xmalloc(n), *img2 = xmalloc(n + 1);
+	int is_new;
+	rec_start(r->c, img, next);
+	ss_put(seen, next, n, &is_new);
+	int res = rec_push(r, &k, next);
+	while (res == RECOVER_OK && k.top) {
+		struct rec_frame *t = &k.f[k.top - 1];
+		if (t->next == t->n) {
+			k.top--;
+			continue;
+		}
+		const struct action *a = &t->act[t->next++];
+		if (a->kind == ACT_CRASH) {
+			if (left)
+				res = rec_crash(r, &k, left, img2);
+			continue;
+		}
+		memcpy(next, t->sv, n);
+		m->apply(m, next, a);
+		ss_put(seen, next, n, &is_new);
+		if (is_new)
+			res = rec_push(r, &k, next);
+	}
+	for (unsigned i = 0; i < k.cap; i++) {
+		free(k.f[i].sv);
+		free(k.f[i].act);
+	}
+	free(k.f);
+	free(next);
+	free(img2);
+	ss_free(seen);
+	return res;
+}
+
+static int recover(const struct comp *c, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
+                   struct strbuf *why)
+{
+	struct rec r = { c, bad, ctx, ss_new(), why, img, { 0 } };
+	sb_init(&r.prefix);
+	sb_puts(&r.prefix, "  the recovery:");
+	int res = rec_explore(&r, img, c->g->cfg.crashes - 1);
+	sb_free(&r.prefix);
+	ss_free(r.memo);
+	return res;
+}
+
+/* }=== */
 
 static void durable(const struct comp *c, const uint8_t *sv, uint8_t *img)
 {
@@ -696,7 +952,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		** lat_nvm_write / NVM_BANKS cycles */
 		enum { NVM_BANKS = 16 };
 		t->busy = (cf->lat_nvm_write + NVM_BANKS - 1) / NVM_BANKS;
-	} else if (a->kind == c->kind0 + K_CLWB_DONE) { /* the line is in the WPQ now */
+	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE) { /* in the WPQ now */
 		t->upd[t->n].subject = c->subj0[0] + a->arg;
 		t->upd[t->n++].delay = cf->lat_nvm_write;
 	} /* a host step (or an eviction, never timed): one cycle */
@@ -707,22 +963,36 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
-	uint32_t nin = 0, ncl = 0;
+	uint32_t nin = 0, ncl = 0, ntr = 0;
 	unsigned out[32] = { 0 };
 	for (uint32_t i = 0; i < G_WORDS(g); i++) {
 		uint8_t f = flags(c, sv)[i];
-		if (f & ~(PM_DIRTY | PM_INWPQ)) {
+		if (f & ~(PM_DIRTY | PM_INWPQ | PM_TRANSIT)) {
 			sb_printf(why, "PM-4: word %u has flags 0x%x", i, f);
+			return 1;
+		}
+		if (wt_mask(c, sv)[i] && !(f & PM_TRANSIT) && (g->cfg.wpq_durable || !(f & PM_INWPQ))) {
+			sb_printf(why, "PM-5: warps 0x%x wait on a st.wt of word %u that is neither in transit nor queued",
+			          wt_mask(c, sv)[i], i);
 			return 1;
 		}
 		nin += (f & PM_INWPQ) != 0;
 		ncl += clwb_mask(c, sv)[i] != 0;
+		ntr += (f & PM_TRANSIT) != 0;
 		for (unsigned w = 0; w < g->nwarps; w++)
 			out[w] += (clwb_mask(c, sv)[i] >> w & 1) + (wt_mask(c, sv)[i] >> w & 1);
 	}
-	if (nin != host(c, sv)->ninwpq || ncl != host(c, sv)->nclwb) {
-		sb_printf(why, "PM-3: %u words in WPQs and %u clwbs in flight, the counters say %u and %u", nin, ncl,
-		          host(c, sv)->ninwpq, host(c, sv)->nclwb);
+	if (nin != host(c, sv)->ninwpq || ncl != host(c, sv)->nclwb || ntr != host(c, sv)->ntransit) {
+		sb_printf(why, "PM-3: %u words in WPQs, %u clwbs and %u st.wt in flight, the counters say %u, %u and %u",
+		          nin, ncl, ntr, host(c, sv)->ninwpq, host(c, sv)->nclwb, host(c, sv)->ntransit);
+		return 1;
+	}
+	const struct pm_host *hs = host(c, sv);
+	int ns;
+	const struct host_step *hp = steps(c, sv, &ns);
+	if ((hs->busy && hs->dev >= hs->pc) || (hs->run && !(hs->dev == ns || (hs->busy && hp[hs->dev].op == H_LAUNCH)))) {
+		sb_printf(why, "PM-6: the device is at host step %u (busy %u, kernel running %u) with the host at %u",
+		          hs->dev + 1u, hs->busy, hs->run, hs->pc + 1u);
 		return 1;
 	}
 	for (unsigned w = 0; w < g->nwarps; w++)
@@ -734,18 +1004,25 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 	return 0;
 }
 
-/* Partial-order reduction: a warp-local issue changes nothing this
-** component keeps, durable or not, and its actions read no READY warp (the
-** host waits for every warp to be done); but while an l2wb walks the L2 a
-** global load waits (may_issue), so another warp's l2wb could disable it:
-** global loads are not declared independent. */
+/* Partial-order reduction: a warp-local issue (ALU, branch, a load of a
+** read-only variable) goes through no hook here (pm_op takes only st.wt,
+** clwb and l2wb) and changes nothing this component keeps, durable or not.
+** Its actions read no READY warp's registers or stack: EVICT, CLWB_DONE,
+** WPQ_DRAIN and WT_ARRIVE touch words and wake waiting warps; the device
+** step that ends a kernel needs every warp done, and the next launch waits
+** for it (in-order stream), so neither fires while w is READY; the gate
+** (may_issue) closes only when no kernel runs.  Host steps do run beside
+** a launched kernel (and the recovery's beside its own), and a host store
+** writes global words that the kernel may only read; and while an l2wb
+** walks the L2 a global load waits (may_issue), so another warp's l2wb
+** could disable it: global loads are not declared independent. */
 static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
 {
 	(void)c, (void)sv, (void)w;
 	return !(in->op == OP_LD && in->space == SP_GLOBAL);
 }
 
-static const struct port_mem mem_ops = { m_word, m_load, m_store, m_rmw };
+static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, m_store, m_rmw };
 static const struct port_order order_ops = { clear };
 static const struct port_pm pm_ops = { pm_op, timing_issue };
 static const struct port_gate gate_ops = { may_issue };
@@ -783,13 +1060,22 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		diag_at(d, g->path, 0, 0, "the persist machine tracks at most 32 warps (have %u)", g->nwarps);
 		return -1;
 	}
+	for (int i = 0; i < g->prog->nrecovery; i++) {
+		const struct host_step *st = &g->prog->recovery[i];
+		if (st->where && g->prog->syms[st->wsym].nelems < g->cfg.ctas) {
+			diag_at(d, g->path, st->line, 1, "where %s[cta]: %u CTAs, but %s has %u elements",
+			        g->prog->syms[st->wsym].name, g->cfg.ctas, g->prog->syms[st->wsym].name,
+			        g->prog->syms[st->wsym].nelems);
+			return -1;
+		}
+	}
 	*align = 8;
-	c->max_actions = 3 * G_WORDS(g) + 2;
+	c->max_actions = 4 * G_WORDS(g) + 3;
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
 	c->units[1] = (struct pool_req){ "host", 1 };
 	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
 	c->subjects[1] = (struct pool_req){ "host", 1 };
-	size_t n = 16 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
+	size_t n = 20 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
 	return (long)((n + 7) & ~(size_t)7);
 }
 
@@ -803,6 +1089,8 @@ static const struct kind_def kinds[] = {
 	[K_CLWB_DONE] = { "clwb-done", SELF | PORT(P_WARPS), 0 },
 	[K_WPQ_DRAIN] = { "wpq-drain", SELF | PORT(P_WARPS), 0 },
 	[K_HOST] = { "host", SELF | PORT(P_MEM), 0 },
+	[K_WT_ARRIVE] = { "wt-arrive", SELF | PORT(P_WARPS), 0 },
+	[K_DEVICE] = { "device", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 },
 };
 
 #define GP(field) offsetof(struct gpu_cfg, field)
@@ -812,6 +1100,7 @@ static const struct param_def params[] = {
 	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
 	{ "persistency", 0, 0, 5, "none|strict-clwb|strict-wt|epoch-kernel|epoch-cta|epoch-loop", GP(pm_model), "rewrite the kernel for a persistency model (persist_models.c)" },
 	{ "scope", 1, 1, 1000, NULL, GP(scope), "epoch-loop: iterations of the outermost loop per epoch" },
+	{ "crashes", 2, 1, 8, NULL, GP(crashes), "crashes per run: the first, then up to crashes-1 during recovery" },
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
 	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
 	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
@@ -821,7 +1110,7 @@ const struct comp_def comp_persist = {
 	.name = "persist", .desc = "L2 dirty words, evictions, clwb, st.wt, l2wb, pcommit, sfence, WPQ per memory controller, NVM, crash points, host program",
 	.params = params, .nparams = sizeof params / sizeof params[0],
 	.provides = PORT(P_MEM) | PORT(P_ORDER) | PORT(P_PM) | PORT(P_GATE), .requires = PORT(P_MEM) | PORT(P_WARPS),
-	.kinds = kinds, .nkinds = 4, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
+	.kinds = kinds, .nkinds = 6, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,

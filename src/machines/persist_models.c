@@ -7,14 +7,23 @@
 **   strict-clwb   after every global store: clwb; {sfence; pcommit;} sfence
 **                 (the braces only with volatile WPQs)         [Fig. 2(b)]
 **   strict-wt     every global store becomes st.wt, followed by sfence
+**                 (both strict models: a global atom or red is a store
+**                 too, performed in the L2 and with no write-through
+**                 form: sfence -- it is performed -- then clwb;
+**                 {sfence; pcommit;} sfence)
 **   epoch-kernel  the host ends the kernel's epoch: sync; cudaL2WB();
 **                 {pcommit;} sync                              [Fig. 3(b)]
 **   epoch-cta     before each exit: bar.sync; thread 0 of the CTA runs
 **                 l2wb; {sfence; pcommit;} sfence             [§III-B]
+**                 (every warp's lane 0 when the kernel has a predicated
+**                 exit, as thread 0 may be gone); a predicated exit
+**                 first persists with the same guard: @p l2wb; fences
 **   epoch-loop    every `scope` iterations of the outermost loop (the
 **                 back-edge spanning the most code): bar.sync; thread 0
 **                 runs l2wb; {sfence; pcommit;} sfence; bar.sync -- the
-**                 barrier after the fence is the fix of finding F3 [Fig. 5(b)]
+**                 barrier after the fence is the fix of finding F3 [Fig. 5(b)];
+**                 and at the exits as epoch-cta: the final, partial epoch
+**                 and the stores after the loop
 **
 ** Undo-log transactions depend on what the program writes and are written
 ** out in the spec (specs/persist/T5..T10).
@@ -24,6 +33,7 @@
 #include "config.h"
 #include "machines/persist_models.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,9 +73,28 @@ static struct instr plain(enum opcode op, const struct instr *from)
 	return in;
 }
 
+/* l2wb and its fences, {sfence; pcommit;} sfence, guarded like `at`
+** when guard is set. */
+static void persist_l2(struct out *o, const struct instr *at, int pred, int neg, int volatile_wpq)
+{
+	static const enum opcode seq[] = { OP_L2WB, OP_SFENCE, OP_PCOMMIT, OP_SFENCE };
+	static const char *const name[] = { "l2wb", "sfence", "pcommit", "sfence" };
+	for (int i = 0; i < 4; i++) {
+		if ((i == 1 || i == 2) && !volatile_wpq)
+			continue;
+		struct instr in = plain(seq[i], at);
+		char what[48];
+		in.pred = pred;
+		in.pred_neg = neg;
+		snprintf(what, sizeof what, "%s%s (epoch end)", pred >= 0 ? "@%p " : "", name[i]);
+		emit(o, in, what);
+	}
+}
+
 /* The end of a CTA's epoch: everyone's stores are in the L2 (bar.sync),
-** then one thread writes the L2 back and waits for it. */
-static void cta_epoch_end(struct out *o, const struct instr *at, int pred, int volatile_wpq)
+** then one thread -- thread 0, or with every_warp lane 0 of each warp --
+** writes the L2 back and waits for it. */
+static void cta_epoch_end(struct out *o, const struct instr *at, int pred, int volatile_wpq, int every_warp)
 {
 	struct instr b = plain(OP_BAR, at);
 	b.barrier = 15;
@@ -74,9 +103,9 @@ static void cta_epoch_end(struct out *o, const struct instr *at, int pred, int v
 	sp.type = VT_U32;
 	sp.cmp = C_EQ;
 	sp.dst = pred;
-	sp.src[0] = (struct operand){ .kind = O_SPECIAL, .special = SR_TID };
+	sp.src[0] = (struct operand){ .kind = O_SPECIAL, .special = every_warp ? SR_LANEID : SR_TID };
 	sp.src[1] = (struct operand){ .kind = O_IMM, .imm = 0 };
-	emit(o, sp, "setp.eq.u32 %__pm_p, %tid, 0 (epoch-cta)");
+	emit(o, sp, every_warp ? "setp.eq.u32 %__pm_p, %laneid, 0 (epoch-cta)" : "setp.eq.u32 %__pm_p, %tid, 0 (epoch-cta)");
 	struct instr l2 = plain(OP_L2WB, at);
 	l2.pred = pred;
 	emit(o, l2, "@%__pm_p l2wb (epoch-cta)");
@@ -131,7 +160,9 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 		more = add_reg(prog, "%__pm_q", VT_PRED);
 	}
 	struct out o = { NULL, 0, 0, xmalloc(sizeof(int) * (size_t)(prog->nins + 1)) };
-	int volatile_wpq = !c->wpq_durable;
+	int volatile_wpq = !c->wpq_durable, epochs = model == PMM_EPOCH_CTA || model == PMM_EPOCH_LOOP, pred_exit = 0;
+	for (int i = 0; i < prog->nins; i++)
+		pred_exit |= prog->ins[i].op == OP_EXIT && prog->ins[i].pred >= 0;
 	for (int i = 0; i < prog->nins; i++) {
 		struct instr *in = &prog->ins[i];
 		o.map[i] = o.n;
@@ -143,8 +174,11 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			emit(&o, plain(OP_SFENCE, in), "sfence (strict-wt)");
 			continue;
 		}
-		if (model == PMM_EPOCH_CTA && in->op == OP_EXIT && in->pred < 0) {
-			cta_epoch_end(&o, in, pred, volatile_wpq);
+		if (epochs && in->op == OP_EXIT) {
+			if (in->pred < 0) /* the CTA's (or the loop's final) epoch ends */
+				cta_epoch_end(&o, in, pred, volatile_wpq, pred_exit);
+			else /* the leaving lanes persist what they wrote */
+				persist_l2(&o, in, in->pred, in->pred_neg, volatile_wpq);
 			emit(&o, *in, NULL);
 			continue;
 		}
@@ -174,32 +208,43 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			zero.dst = iter;
 			zero.src[0] = (struct operand){ .kind = O_IMM, .imm = 0 };
 			emit(&o, zero, "mov.u32 %__pm_i, 0 (epoch-loop)");
-			cta_epoch_end(&o, in, pred, volatile_wpq);
+			cta_epoch_end(&o, in, pred, volatile_wpq, 0);
 			struct instr after = plain(OP_BAR, in);
 			after.barrier = 14;
 			emit(&o, after, "bar.sync 14 (epoch-loop: the epoch is durable)");
 			o.ins[skip_at].target = -2 - o.n; /* the original branch comes next */
 		}
 		emit(&o, *in, NULL);
-		if (model == PMM_STRICT_CLWB && store) {
+		int atomic = (in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL;
+		int strict = model == PMM_STRICT_CLWB || model == PMM_STRICT_WT;
+		if ((model == PMM_STRICT_CLWB && store) || (strict && atomic)) {
+			const char *m = model == PMM_STRICT_CLWB ? "strict-clwb" : "strict-wt";
+			char what[40];
+			if (atomic) { /* write back the value it left in the L2 */
+				snprintf(what, sizeof what, "sfence (%s: performed)", m);
+				emit(&o, plain(OP_SFENCE, in), what);
+			}
 			struct instr cl = plain(OP_CLWB, in);
 			cl.pred = in->pred; /* same lanes as the store */
 			cl.pred_neg = in->pred_neg;
-			emit(&o, cl, "clwb (strict-clwb)");
+			snprintf(what, sizeof what, "clwb (%s)", m);
+			emit(&o, cl, what);
+			snprintf(what, sizeof what, "sfence (%s)", m);
 			if (volatile_wpq) {
-				emit(&o, plain(OP_SFENCE, in), "sfence (strict-clwb)");
-				emit(&o, plain(OP_PCOMMIT, in), "pcommit (strict-clwb)");
+				emit(&o, plain(OP_SFENCE, in), what);
+				snprintf(what, sizeof what, "pcommit (%s)", m);
+				emit(&o, plain(OP_PCOMMIT, in), what);
+				snprintf(what, sizeof what, "sfence (%s)", m);
 			}
-			emit(&o, plain(OP_SFENCE, in), "sfence (strict-clwb)");
+			emit(&o, plain(OP_SFENCE, in), what);
 		}
 	}
 	o.map[prog->nins] = o.n;
-	if (model == PMM_EPOCH_CTA && (!prog->nins || prog->ins[prog->nins - 1].op != OP_EXIT ||
-	                               prog->ins[prog->nins - 1].pred >= 0)) {
+	if (epochs && (!prog->nins || prog->ins[prog->nins - 1].op != OP_EXIT || prog->ins[prog->nins - 1].pred >= 0)) {
 		/* the kernel runs off its end: that end closes the epoch too */
 		struct instr ex = plain(OP_EXIT, prog->nins ? &prog->ins[prog->nins - 1] : &(struct instr){ .text = "" });
-		ex.text = "exit (epoch-cta, end of kernel)";
-		cta_epoch_end(&o, &ex, pred, volatile_wpq);
+		ex.text = "exit (epoch end, end of kernel)";
+		cta_epoch_end(&o, &ex, pred, volatile_wpq, pred_exit);
 		emit(&o, ex, NULL);
 	}
 	for (int i = 0; i < o.n; i++)

@@ -32,6 +32,21 @@ static const struct wire persist_wires[] = {
 };
 static const struct wiring persist = { persist_comps, 6, persist_wires, 3, NULL, 0 };
 
+static const struct comp_def *const gpudet_comps[] = { &comp_mem, &comp_warps, &comp_gpudet, &comp_barrier, &comp_sbuf,
+	                                                &comp_zbuffer };
+static const struct wiring gpudet = { gpudet_comps, 6, NULL, 0, NULL, 0 };
+
+/* LAB: the baseline with a LAB in front of the ROP (it takes every global
+** atomic and passes the unlabelled ones on); both gate fences.  lab comes
+** before rop: its layout sizes the FIFOs the partials go through. */
+static const struct comp_def *const lab_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_lab,
+	                                             &comp_rop };
+static const struct wire lab_wires[] = {
+	{ "warps", P_ATOMICS, "lab" }, { "gto", P_ATOMICS, "lab" }, { "lab", P_ATOMICS, "rop" },
+	{ "warps", P_MEM, "lab" },     { "lab", P_MEM, "mem" },     { "rop", P_MEM, "mem" },
+};
+static const struct wiring lab = { lab_comps, 6, lab_wires, 6, NULL, 0 };
+
 static const struct machine_def machines[] = {
 	{ "baseline",
 	  "nondeterministic baseline GPU: free warp choice, SC memory, atomics at the L2/ROP with free arrival order across SMs",
@@ -42,6 +57,13 @@ static const struct machine_def machines[] = {
 	{ "persist",
 	  "GPU persistency: the baseline GPU over NVM device memory behind a write-back L2 and write-pending queues, with a crash possible at every step",
 	  &persist },
+	{ "gpudet",
+	  "GPUDet: strong determinism by quanta -- PARALLEL mode against per-wavefront store buffers, COMMIT through per-partition Z-buffer units, SERIAL mode for atomics",
+	  &gpudet },
+
+	{ "lab",
+	  "Local Atomic Buffers: the baseline GPU with a per-SM set-associative buffer combining red.comm atomics before the L2, flushed at fences, barriers and kernel end",
+	  &lab },
 };
 
 const char *registry_machine(const struct spec *s)
@@ -135,6 +157,10 @@ static int param_value(const struct param_def *pd, const char *value, unsigned *
 		}
 		return -1;
 	}
+	if (pd->max == PARAM_INF && !strcmp(value, "inf")) {
+		*v = PARAM_INF;
+		return 0;
+	}
 	char *end;
 	unsigned long x = strtoul(value, &end, 0);
 	if (*end || !*value || value[0] == '-' || x < pd->min || x > pd->max)
@@ -223,7 +249,10 @@ int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, 
 				continue;
 			}
 			char range[64];
-			snprintf(range, sizeof range, "an integer in %u..%u", pd->min, pd->max);
+			if (pd->max == PARAM_INF)
+				snprintf(range, sizeof range, "an integer from %u, or inf", pd->min);
+			else
+				snprintf(range, sizeof range, "an integer in %u..%u", pd->min, pd->max);
 			param_err(d, ps, "'%s' expects %s", pd->name, pd->choices ? pd->choices : range);
 			continue;
 		}
@@ -288,6 +317,8 @@ void registry_print(FILE *f, int json)
 				char range[64];
 				if (p->choices)
 					snprintf(range, sizeof range, "%s", p->choices);
+				else if (p->max == PARAM_INF)
+					snprintf(range, sizeof range, "%u..inf", p->min);
 				else
 					snprintf(range, sizeof range, "%u..%u", p->min, p->max);
 				sb_printf(&b, "    %-17s %-6s %-12s %s\n", p->name, def, range, p->desc);
@@ -298,11 +329,13 @@ void registry_print(FILE *f, int json)
 		sb_free(&comps);
 	}
 	if (json)
-		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"deadlock_free\",\"durable\",\"recoverable\",\"persisted\",\"idempotent\"]}\n");
+		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"race_free\",\"deadlock_free\",\"refines\",\"equals\",\"durable\",\"recoverable\",\"persisted\",\"idempotent\",\"comm_race_free\"]}\n");
 	else
 		sb_puts(&b, "\nsearches: bfs (default), dfs; visited sets: exact (default), compact (64-bit fingerprints)\n"
-		            "properties: deterministic [locs], exists C, ~exists C, forall C, invariant C, deadlock_free (always checked), fault (always checked);\n"
-		            "  machine persist: durable C (crash images), recoverable C (after recovery), persisted C (final durable image), idempotent\n");
+		            "properties: deterministic [locs], exists C, ~exists C, forall C, invariant C, race_free, deadlock_free (always checked), fault (always checked),\n"
+		            "  refines M [locs], equals M [locs] (outcome sets against machine M on the same kernel);\n"
+		            "  machine persist: durable C (crash images), recoverable C (after recovery), persisted C (final durable image), idempotent\n"
+		            "  machine lab: comm_race_free (no red.comm and other access to one word in a kernel)\n");
 	fputs(sb_str(&b), f);
 	sb_free(&b);
 }

@@ -7,6 +7,8 @@
 #include "explore/model.h"
 #include "spec/spec.h"
 
+/* An integer row whose max is PARAM_INF also takes the value `inf`. */
+#define PARAM_INF 0xffffffffu
 struct param_def {
 	const char *name;
 	unsigned def, min, max;

@@ -14,6 +14,13 @@
 ** only when the FIFOs have room for all its lanes (the interconnect's
 ** back-pressure), so no issue is ever half done.
 **
+** A LAB (lab.c) sends combined partials into the same FIFOs (entries with
+** warp AE_LAB, lane = the SM): no warp counts them, and when the last one
+** of an SM is performed the SM's waiting warps re-check their fences.
+** icnt_order=any is the relaxed interconnect: a partition may take any
+** entry of a FIFO, not only its head (LAB's op-mismatch flushes then
+** reach the L2 out of order, notes B.4 L7).
+**
 ** Component "rop": ports atomics and order; requires mem (it performs
 ** through it) and warps (resume, registers).  Action ROP: partition p
 ** performs the head of FIFO q (unit: the partition, subject: the FIFO).
@@ -21,7 +28,7 @@
 ** Slice: per SM x partition FIFO: count u16, pad u16, cap entries.
 ** Invariants:
 **   ROP-1 warp_hdr.pending of a warp equals the number of its entries in
-**         all FIFOs;
+**         all FIFOs (AE_LAB entries belong to no warp);
 **   ROP-2 a FIFO holds at most cap entries and its unused entries and pad
 **         are zero.
 */
@@ -107,33 +114,76 @@ static int owed(const struct comp *c, const uint8_t *sv, unsigned w)
 ** flight; pcommit does not wait for them. */
 static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
 {
-	return op == OP_PCOMMIT || !owed(c, sv, w);
+	return op == OP_PCOMMIT || op == OP_LD || op == OP_ST || !owed(c, sv, w);
 }
 
 /* Requests reach their partitions after the interconnect latency plus
 ** seeded jitter: this is what orders arrivals across SMs in concrete
 ** mode.  A FIFO that was empty gets a new head, ready once that entry
 ** crossed; entries behind a head follow it in order. */
-static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+static void timing_send(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need, struct timing *t,
                         uint64_t (*rnd)(void *), void *rng)
 {
-	const struct gpu *g = c->g;
-	const struct gpu_cfg *cf = &g->cfg;
-	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
-	unsigned parts = 0;
-	for (unsigned l = 0; l < cf->threads_per_warp; l++)
-		if (mask >> l & 1)
-			parts |= 1u << gpu_partition_of(g, WARPS(c)->address(WC(c), sv, w, l));
-	unsigned sm = gpu_sm_of(g, w);
+	const struct gpu_cfg *cf = &c->g->cfg;
 	for (unsigned p = 0; p < cf->partitions; p++)
-		if (parts >> p & 1 && !fifo(c, sv, sm * cf->partitions + p)[0]) {
+		if (need[p] && !fifo(c, sv, sm * cf->partitions + p)[0]) {
 			unsigned j = cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0;
 			t->upd[t->n].subject = c->subj0[0] + sm * cf->partitions + p;
 			t->upd[t->n++].delay = cf->lat_icnt + j;
 		}
 }
 
-static const struct port_atomics atomics_ops = { room, push, owed, timing_push };
+static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+                        uint64_t (*rnd)(void *), void *rng)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
+	unsigned need[8] = { 0 };
+	for (unsigned l = 0; l < cf->threads_per_warp; l++)
+		if (mask >> l & 1)
+			need[gpu_partition_of(g, WARPS(c)->address(WC(c), sv, w, l))] = 1;
+	timing_send(c, sv, gpu_sm_of(g, w), need, t, rnd, rng);
+}
+
+static int room_sent(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need)
+{
+	unsigned P = c->g->cfg.partitions;
+	for (unsigned p = 0; p < P; p++)
+		if (fifo(c, sv, sm * P + p)[0] + need[p] > R(c)->cap)
+			return 0;
+	return 1;
+}
+
+static void send(const struct comp *c, uint8_t *sv, unsigned sm, const struct atomic_entry *e)
+{
+	unsigned q = sm * c->g->cfg.partitions + gpu_partition_of(c->g, e->addr);
+	uint16_t *f = fifo(c, sv, q);
+	struct atomic_entry *x = &entries(c, sv, q)[f[0]++];
+	*x = *e;
+	x->warp = AE_LAB;
+	x->lane = (uint8_t)sm;
+	x->ret = 0;
+}
+
+static unsigned in_flight(const struct comp *c, const uint8_t *sv, unsigned sm, struct atomic_entry *out,
+                          unsigned max)
+{
+	unsigned P = c->g->cfg.partitions, n = 0;
+	for (unsigned q = sm * P; q < (sm + 1) * P; q++) {
+		const struct atomic_entry *e = entries(c, sv, q);
+		for (unsigned i = 0; i < fifo(c, sv, q)[0]; i++)
+			if (e[i].warp == AE_LAB) {
+				if (out && n < max)
+					out[n] = e[i];
+				n++;
+			}
+	}
+	return n;
+}
+
+static const struct port_atomics atomics_ops = { room, push, owed, timing_push, room_sent, send, in_flight, timing_send,
+	                                               NULL };
 static const struct port_order order_ops = { clear };
 
 static const struct kind_def kinds[] = { { "rop", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 } };
@@ -141,6 +191,7 @@ static const struct kind_def kinds[] = { { "rop", SELF | PORT(P_MEM) | PORT(P_WA
 #define GP(field) offsetof(struct gpu_cfg, field)
 static const struct param_def params[] = {
 	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
+	{ "icnt_order", 0, 0, 1, "fifo|any", GP(icnt_order), "fifo: an SM's requests reach a partition in order; any: in any order (relaxed interconnect)" },
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
@@ -158,7 +209,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	r->bytes = 4 + sizeof(struct atomic_entry) * (size_t)r->cap;
 	c->priv = r;
 	*align = 4;
-	c->max_actions = g->nqueues;
+	c->max_actions = g->nqueues * (cf->icnt_order ? r->cap : 1);
 	c->units[0] = (struct pool_req){ "partition", cf->partitions };
 	c->subjects[0] = (struct pool_req){ "queue", g->nqueues };
 	return (long)(r->bytes * g->nqueues);
@@ -170,25 +221,40 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	(void)before;
 	(void)nb;
 	(void)timed;
-	unsigned n = 0, P = c->g->cfg.partitions;
-	/* a partition's ROP is one unit: it serves one FIFO per cycle */
-	for (unsigned q = 0; q < c->g->nqueues; q++)
-		if (fifo(c, sv, q)[0])
-			out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + q % P), c->subj0[0] + q, q };
+	unsigned n = 0, P = c->g->cfg.partitions, cap = R(c)->cap;
+	/* a partition's ROP is one unit: it serves one FIFO per cycle (its
+	** head; under icnt_order=any, any entry: arg = q + nqueues * i) */
+	for (unsigned q = 0; q < c->g->nqueues; q++) {
+		unsigned k = c->g->cfg.icnt_order ? fifo(c, sv, q)[0] : fifo(c, sv, q)[0] > 0;
+		for (unsigned i = 0; i < k && i < cap; i++)
+			out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + q % P), c->subj0[0] + q,
+				                    q + c->g->nqueues * i };
+	}
 	return n;
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
-	unsigned q = a->arg;
+	const struct gpu *g = c->g;
+	unsigned q = a->arg % g->nqueues, i = a->arg / g->nqueues;
 	uint16_t *f = fifo(c, sv, q);
-	struct atomic_entry *e = entries(c, sv, q), head = e[0];
-	memmove(e, e + 1, sizeof *e * (size_t)(f[0] - 1));
+	struct atomic_entry *e = entries(c, sv, q), head = e[i];
+	memmove(e + i, e + i + 1, sizeof *e * (size_t)(f[0] - 1 - i));
 	memset(&e[f[0] - 1], 0, sizeof *e);
 	f[0]--;
 	atomic_entry_perform(c, sv, &head);
 	unsigned w = head.warp;
-	if (!--gpu_warp(c->g, sv, w)->pending && WARPS(c)->waiting(WC(c), sv, w))
+	if (w == AE_LAB) {
+		/* the SM's last partial in flight: its fences may pass (scan the
+		** FIFOs only when a warp of the SM waits) */
+		unsigned sm = head.lane, last = UINT32_MAX;
+		for (unsigned v = 0; v < g->nwarps; v++)
+			if (gpu_sm_of(g, v) == sm && WARPS(c)->waiting(WC(c), sv, v) &&
+			    (last != UINT32_MAX ? last : (last = !in_flight(c, sv, sm, NULL, 0))))
+				WARPS(c)->resume(WC(c), sv, v);
+		return;
+	}
+	if (!--gpu_warp(g, sv, w)->pending && WARPS(c)->waiting(WC(c), sv, w))
 		WARPS(c)->resume(WC(c), sv, w); /* an atom's values, or a fence */
 }
 
@@ -232,9 +298,9 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
-	unsigned q = a->arg, P = c->g->cfg.partitions;
+	unsigned q = a->arg % c->g->nqueues, P = c->g->cfg.partitions;
 	sb_printf(out, "partition %u ROP performs from sm %u: ", q % P, q / P);
-	atomic_entry_describe(&entries(c, sv, q)[0], out);
+	atomic_entry_describe(&entries(c, sv, q)[a->arg / c->g->nqueues], out);
 }
 
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
@@ -243,11 +309,12 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	(void)rnd;
 	(void)rng;
 	const struct gpu_cfg *cf = &c->g->cfg;
-	unsigned w = entries(c, sv, a->arg)[0].warp;
+	const struct gpu *g = c->g;
+	unsigned w = entries(c, sv, a->arg % g->nqueues)[a->arg / g->nqueues].warp;
 	t->busy = cf->lat_rop;
 	/* a warp waiting for this, its last atomic, hears back over the
 	** interconnect */
-	if (WARPS(c)->waiting(WC(c), sv, w) && gpu_warp(c->g, (uint8_t *)sv, w)->pending == 1) {
+	if (w != AE_LAB && WARPS(c)->waiting(WC(c), sv, w) && gpu_warp(g, (uint8_t *)sv, w)->pending == 1) {
 		t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
 		t->upd[t->n++].delay = t->busy + cf->lat_icnt;
 	}
@@ -277,6 +344,10 @@ const struct comp_def comp_rop = {
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .timing = timing, .count = count, .port = port,
 	/* a FIFO entry carries its operands; a warp's slice is touched only
-	** through its pending count and the resume of a waiting warp */
+	** through its pending count and the resume of a waiting warp (an
+	** atom's values go to a warp that waits for them); LAB partials
+	** (AE_LAB) resume only waiting warps, and icnt_order=any only lets a
+	** partition take another entry: the same kinds of step.  Entries write
+	** words of atom/red targets, never a read-only variable */
 	.por = compose_por_independent,
 };

@@ -6,6 +6,9 @@
 ** Stack entries are (pc, rpc, mask); the top entry executes.  States:
 **
 **   READY --issue(ld/st/alu/bra/membar)--> READY          [warp_issue]
+**   READY --issue(membar, bar.sync, ld/st.volatile global: an order
+**            provider says wait)--> WAIT --resume--> READY (bar.sync:
+**            BARRIER)                                     [rop.c, dab.c]
 **   READY --issue(bar.sync)--> BARRIER --release--> READY [barrier.c]
 **   READY --issue(atom/red global)--> ATOMIC --ROP ack--> READY [rop.c]
 **   READY --issue(exit of last lanes)--> DONE
@@ -24,6 +27,7 @@
 */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "machines/alu.h"
@@ -32,6 +36,7 @@
 
 #define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
 #define ATOMICS(c) ((const struct port_atomics *)port_ops(c, P_ATOMICS))
+#define SBUF(c) ((const struct port_sbuf *)port_ops(c, P_SBUF))
 
 static const struct instr *cur(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
@@ -208,9 +213,11 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 		** at that point (a divergent loop back-edge), it is replaced
 		** rather than kept: the entry below reconverges its lanes at the
 		** same pc, and the stack stays bounded however often the loop
-		** diverges. */
+		** diverges.  The bottom entry is never replaced (paths that
+		** reconverge only at the end, in exit): it holds the live lanes
+		** (WARP-1), which a barrier waits for. */
 		uint16_t r = (uint16_t)in->ipdom;
-		unsigned base = top->rpc == r ? h->sp - 1u : h->sp;
+		unsigned base = top->rpc == r && h->sp > 1 ? h->sp - 1u : h->sp;
 		unsigned need = base + (pc + 1u != r) + 1u;
 		if (need > g->cfg.stack_depth) {
 			fault(c, sv, w, F_STACK);
@@ -249,20 +256,37 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 {
 	const struct port_mem *mem = MEM(c);
 	const struct comp *mc = REQ(c, P_MEM)->c;
+	/* global ld/st through a store buffer when there is one (GPUDet) */
+	const struct comp *sb = in->space == SP_GLOBAL ? REQ(c, P_SBUF)->c : NULL;
 	unsigned cta = gpu_cta_of(c->g, w);
 	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
 		if (!(m >> l & 1))
 			continue;
 		int f = 0;
-		long word = mem->word(mc, sv, in->space, cta, in->addr.sym, address(c, sv, w, l), &f);
+		uint32_t addr = address(c, sv, w, l), at = addr & 3;
+		if (in->width && at % (unsigned)in->width) {
+			fault(c, sv, w, F_ALIGN);
+			return;
+		}
+		long word = mem->word(mc, sv, in->space, cta, in->addr.sym, addr - (in->width ? at : 0), &f);
 		if (word < 0) {
 			fault(c, sv, w, f);
 			return;
 		}
-		if (in->op == OP_LD) {
+		/* st.u8/.u16: the register's low bytes into their place in the word */
+		unsigned bytes = in->width ? ((1u << in->width) - 1) << at : 0xf;
+		uint32_t v = in->op == OP_ST ? operand(c, sv, w, l, &in->src[0]) << 8 * (in->width ? at : 0) : 0;
+		if (sb && in->op == OP_LD) {
+			write_reg(c, sv, w, l, in->dst, SBUF(c)->load(sb, sv, w, word));
+		} else if (sb && in->op == OP_ST) {
+			SBUF(c)->store(sb, sv, w, word, v, bytes);
+		} else if (in->op == OP_ST && in->width) {
+			uint32_t keep = ~sbuf_bytes(bytes);
+			mem->store(mc, sv, in->space, cta, word, (mem->load(mc, sv, in->space, cta, word) & keep) | (v & ~keep));
+		} else if (in->op == OP_LD) {
 			write_reg(c, sv, w, l, in->dst, mem->load(mc, sv, in->space, cta, word));
 		} else if (in->op == OP_ST) {
-			mem->store(mc, sv, in->space, cta, word, operand(c, sv, w, l, &in->src[0]));
+			mem->store(mc, sv, in->space, cta, word, v);
 		} else {
 			uint32_t old = mem->rmw(mc, sv, in->space, cta, word, in->aop, in->type,
 			                        operand(c, sv, w, l, &in->src[0]), operand(c, sv, w, l, &in->src[1]));
@@ -327,7 +351,7 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 	case OP_MEMBAR:
 	case OP_SFENCE:  /* without a persistence domain, a membar */
 	case OP_PCOMMIT: /* without one, nothing to wait for */
-		if (order_clear(c, sv, w, in->op))
+		if (!m || order_clear(c, sv, w, in->op)) /* guarded off: no fence */
 			advance(c, sv, w);
 		else
 			gpu_warp(g, sv, w)->status = W_WAIT;
@@ -338,8 +362,11 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 		advance(c, sv, w);
 		return;
 	case OP_LD:
-	case OP_ST:
-		memop(c, sv, w, in, m);
+	case OP_ST: /* a volatile global access may be ordered (DAB: a flush) */
+		if (m && in->vol && in->space == SP_GLOBAL && !order_clear(c, sv, w, in->op))
+			gpu_warp(g, sv, w)->status = W_WAIT;
+		else
+			memop(c, sv, w, in, m);
 		return;
 	case OP_ATOM:
 	case OP_RED:
@@ -390,7 +417,10 @@ static void resume(const struct comp *c, uint8_t *sv, unsigned w)
 		return;
 	else if (op == OP_BAR)
 		at_barrier(c, sv, w);
-	else
+	else if (op == OP_LD || op == OP_ST) { /* a volatile access, performed now */
+		h->status = W_READY;
+		memop(c, sv, w, cur(g, sv, w), exec_mask(c, sv, w));
+	} else
 		advance(c, sv, w);
 }
 
@@ -410,6 +440,9 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, st
 		lat = in->space == SP_SHARED ? cf->lat_shared : cf->lat_global;
 		if (in->space == SP_GLOBAL && cf->global_jitter)
 			lat += (unsigned)(rnd(rng) % (cf->global_jitter + 1));
+		if (in->op == OP_LD && in->space == SP_GLOBAL && REQ(c, P_SBUF)->ops && exec_mask(c, sv, w))
+			lat += SBUF(c)->search(REQ(c, P_SBUF)->c, sv, w,
+			                       address(c, sv, w, (unsigned)__builtin_ctz(exec_mask(c, sv, w))));
 		break;
 	case OP_BAR:
 		lat = cf->lat_bar;
@@ -448,7 +481,13 @@ static void count_issue(const struct comp *c, const uint8_t *sv, unsigned w, uin
 	case OP_LD: comp_count(c, ct, CT_LD, 1); break;
 	case OP_ST: comp_count(c, ct, CT_ST, 1); break;
 	case OP_ATOM:
-	case OP_RED: comp_count(c, ct, CT_ATOM_ISSUE, 1); break;
+	case OP_RED: {
+		comp_count(c, ct, CT_ATOM_ISSUE, 1);
+		const struct bind *b = REQ(c, P_ATOMICS);
+		if (in->space == SP_GLOBAL && ((const struct port_atomics *)b->ops)->count_push)
+			((const struct port_atomics *)b->ops)->count_push(b->c, sv, w, ct);
+		break;
+	}
 	case OP_BAR: comp_count(c, ct, CT_BAR, 1); break;
 	case OP_BRA: {
 		comp_count(c, ct, CT_BRANCH, 1);
@@ -496,10 +535,11 @@ static int read_only(const struct program *p, enum space sp, int sym)
 }
 
 /* Per instruction, decided once: its issue touches only the warp's own
-** registers and stack (ALU, nop, branches, loads of read-only variables),
-** and every pc it can lead to is inside the kernel, so the warp stays
-** READY with the same live lanes (the bottom entry, whose rpc is the end,
-** is neither popped nor replaced). */
+** registers and stack (ALU, nop, branches, non-volatile loads of
+** read-only variables), and every pc it can lead to is inside the kernel,
+** so the warp stays READY with the same live lanes (the bottom entry,
+** whose rpc is the end, is neither popped nor replaced; main's SIMT rule
+** that a divergent branch never replaces it keeps this so). */
 static uint8_t *local_table(const struct program *p)
 {
 	uint8_t *t = xcalloc((size_t)p->nins + 1, 1);
@@ -510,8 +550,8 @@ static uint8_t *local_table(const struct program *p)
 		case OP_BRA:
 			t[i] = inside && in->target < p->nins && in->ipdom < p->nins;
 			break;
-		case OP_LD:
-			t[i] = inside && in->addr.sym >= 0 && read_only(p, in->space, in->addr.sym);
+		case OP_LD: /* a volatile one may wait for its order (DAB: a flush) */
+			t[i] = inside && !in->vol && in->addr.sym >= 0 && read_only(p, in->space, in->addr.sym);
 			break;
 		case OP_BAR: case OP_MEMBAR: case OP_ST: case OP_ATOM: case OP_RED: case OP_EXIT:
 		case OP_CLWB: case OP_SFENCE: case OP_PCOMMIT: case OP_L2WB:
@@ -534,6 +574,70 @@ static const struct instr *local(const struct comp *c, const uint8_t *sv, unsign
 		return NULL;
 	unsigned pc = gpu_pc(g, sv, w);
 	return ((const uint8_t *)c->priv)[pc] ? &g->prog->ins[pc] : NULL;
+}
+
+/* }=== */
+
+/* {=== Data races (race_free) ============================================ */
+
+/* One lane's access next in a state: a word of a segment, and whether it
+** is a plain store, a plain load, or synchronising (atomic or volatile). */
+enum acc_kind { ACC_LD, ACC_ST, ACC_SYNC };
+struct acc {
+	unsigned w, lane, cta;
+	enum space space;
+	long word;
+	enum acc_kind kind;
+};
+
+static void name_acc(const struct comp *c, const uint8_t *sv, const struct acc *a, struct strbuf *out)
+{
+	const struct gpu *g = c->g;
+	unsigned pc = gpu_pc(g, sv, a->w);
+	sb_printf(out, "thread %u (warp %u lane %u) at pc %u `%s`", a->w * g->cfg.threads_per_warp + a->lane, a->w,
+	          a->lane, pc, g->prog->ins[pc].text);
+}
+
+/* Warps ready at a memory access may each perform it next: two lanes of
+** different threads on one word, one a plain store, race (a barrier, a
+** flag or the SIMT stack would have kept one of them from being next). */
+static int race(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	const struct port_mem *mem = MEM(c);
+	const struct comp *mc = REQ(c, P_MEM)->c;
+	unsigned lanes = g->cfg.threads_per_warp, n = 0;
+	struct acc *a = xmalloc(sizeof *a * g->nwarps * lanes);
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || !gpu_warp(g, (uint8_t *)sv, w)->sp)
+			continue;
+		const struct instr *in = cur(g, sv, w);
+		if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM && in->op != OP_RED)
+			continue;
+		enum acc_kind k = in->op == OP_ATOM || in->op == OP_RED || in->vol ? ACC_SYNC : in->op == OP_ST ? ACC_ST : ACC_LD;
+		uint32_t m = exec_mask(c, sv, w);
+		for (unsigned l = 0; l < lanes; l++) {
+			int f = 0;
+			long word = m >> l & 1 ? mem->word(mc, sv, in->space, gpu_cta_of(g, w), in->addr.sym,
+			                                   address(c, sv, w, l), &f) : -1;
+			if (word >= 0) /* a bad address faults instead */
+				a[n++] = (struct acc){ w, l, gpu_cta_of(g, w), in->space, word, k };
+		}
+	}
+	int found = 0;
+	for (unsigned i = 0; i < n && !found; i++)
+		for (unsigned j = i + 1; j < n && !found; j++)
+			if (a[i].space == a[j].space && a[i].word == a[j].word &&
+			    (a[i].space != SP_SHARED || a[i].cta == a[j].cta) && (a[i].kind == ACC_ST || a[j].kind == ACC_ST)) {
+				name_acc(c, sv, &a[i], why);
+				sb_puts(why, " and ");
+				name_acc(c, sv, &a[j], why);
+				sb_puts(why, a[i].w == a[j].w ? " store to one word in one instruction"
+				                              : " may each access one word next, one a plain store");
+				found = 1;
+			}
+	free(a);
+	return found;
 }
 
 /* }=== */
@@ -663,10 +767,10 @@ static const void *port(const struct comp *c, enum port p)
 const struct comp_def comp_warps = {
 	.name = "warps", .desc = "SIMT warps with the IPDOM reconvergence stack",
 	.provides = PORT(P_WARPS),
-	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM),
-	.optional = PORT(P_PM) | PORT(P_ORDER),
-	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM),
+	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
+	.optional = PORT(P_PM) | PORT(P_ORDER) | PORT(P_SBUF),
+	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
-	.print = print, .port = port, .por = compose_por_independent,
+	.print = print, .port = port, .race = race, .por = compose_por_independent,
 };

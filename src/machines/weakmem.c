@@ -158,6 +158,8 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 			}
 			if (in->op == OP_NOP)
 				continue;
+			if (in->width)
+				FAIL(in->line, "memory=ics13: '%s' -- byte stores are not modelled (words only)", in->text);
 			if (th->nins == LIT_MAXI)
 				FAIL(in->line, "memory=ics13: more than %d instructions in a thread", LIT_MAXI);
 			struct lit_ins li;

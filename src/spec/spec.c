@@ -563,7 +563,9 @@ static int parse_instr(struct parser *P, struct instr *in)
 	in->scope = pi.scope;
 	in->cache = pi.cache;
 	in->vol = pi.vol;
+	in->comm = pi.comm;
 	in->wt = pi.cache == CO_WT;
+	in->width = pi.width;
 	in->dst = -1;
 	lex_next(&P->lx);
 	int ok = parse_operands(P, in, &pi);
@@ -786,7 +788,7 @@ static void parse_check(struct parser *P)
 	const char *start = P->lx.p;
 	int kind = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 	if (kind < 0 || kind == P_FAULT) {
-		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted, idempotent, refines or equals)");
+		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted, idempotent, refines, equals, race_free or comm_race_free)");
 		recover(P);
 		return;
 	}
@@ -835,7 +837,7 @@ static void parse_check(struct parser *P)
 			expr_free(e);
 			accept(P, ",");
 		}
-	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT) {
+	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT && kind != P_COMM_RACE && kind != P_RACE_FREE) {
 		sp.p.cond = cond_parse(&P->lx, NULL); /* names resolve against the machine */
 		if (!sp.p.cond) {
 			recover(P);
@@ -1021,11 +1023,8 @@ static void parse_host(struct parser *P, int recovery)
 			recover(P);
 			continue;
 		}
-		if (h.op == H_LAUNCH && !recovery) {
-			if (pg->launch_at >= 0)
-				diag_at(P->d, P->lx.file, h.line, 1, "the host launches the kernel once");
+		if (h.op == H_LAUNCH && !recovery && pg->launch_at < 0) /* the first launch */
 			pg->launch_at = n;
-		}
 		steps = xrealloc(steps, sizeof *steps * (size_t)(n + 1));
 		steps[n++] = h;
 		if (h.op == H_IF) /* only once it is in the list: its `end` patches it */
@@ -1095,7 +1094,7 @@ static void parse_expect(struct parser *P)
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
-			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent, refines, equals)");
+			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent, refines, equals, race_free, comm_race_free)");
 			recover(P);
 			return;
 		}
