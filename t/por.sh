@@ -20,7 +20,7 @@ cases="$cases
 ../t/good/lost-update.gpu|
 ../t/good/por-volatile.gpu|"
 ncases=$(echo "$cases" | wc -l)
-plan $((ncases * 6 + 9))
+plan $((ncases * 6 + 8))
 echo "$cases" > "$T/cases"
 while IFS='|' read -r spec opts; do
 	for search in bfs dfs; do
