@@ -49,6 +49,59 @@ static void collect(const char *dir, char ***list, int *n)
 	closedir(d);
 }
 
+/* Per-area verdict counts for the summary under the table: the area is a
+** row's first directory, or the directory given when the row has none. */
+struct area {
+	char *name;
+	int n, pass, fail, incomplete, error, expected;
+};
+
+static void area_count(struct area **as, int *n, const char *row, const char *dir, const char *verdict, int ok)
+{
+	const char *slash = strchr(row, '/'), *nm = row;
+	size_t l = slash ? (size_t)(slash - row) : 0;
+	if (!slash) {
+		/* the last component of dir, trailing slashes ignored */
+		size_t e = strlen(dir);
+		while (e > 1 && dir[e - 1] == '/')
+			e--;
+		size_t b = e;
+		while (b > 0 && dir[b - 1] != '/')
+			b--;
+		nm = dir + b;
+		l = e - b;
+	}
+	struct area *a = NULL;
+	for (int i = 0; i < *n && !a; i++)
+		if (strlen((*as)[i].name) == l && !strncmp((*as)[i].name, nm, l))
+			a = &(*as)[i];
+	if (!a) {
+		*as = xrealloc(*as, sizeof **as * (size_t)(*n + 1));
+		a = &(*as)[(*n)++];
+		memset(a, 0, sizeof *a);
+		a->name = xmalloc(l + 1);
+		memcpy(a->name, nm, l);
+		a->name[l] = 0;
+	}
+	a->n++;
+	a->expected += ok;
+	if (!strcmp(verdict, "pass"))
+		a->pass++;
+	else if (!strncmp(verdict, "fail", 4))
+		a->fail++;
+	else if (!strcmp(verdict, "incomplete"))
+		a->incomplete++;
+	else
+		a->error++;
+}
+
+static void flush_rows(struct strbuf *out)
+{
+	fputs(sb_str(out), stdout);
+	fflush(stdout);
+	sb_reset(out);
+}
+
 int cmd_suite(int argc, char **argv)
 {
 	struct run_opts o;
@@ -76,14 +129,17 @@ int cmd_suite(int argc, char **argv)
 	}
 	if (nfiles)
 		qsort(files, (size_t)nfiles, sizeof(char *), cmp_str);
+	/* rows stream as their specs finish, so a long suite shows where it is */
 	struct strbuf out;
 	sb_init(&out);
-	int mismatches = 0, errors = 0;
+	struct area *areas = NULL;
+	int nareas = 0, mismatches = 0, errors = 0;
 	if (o.json)
 		sb_puts(&out, "{\"specs\":[");
 	else
 		sb_printf(&out, "%-40s %-9s %-24s %-24s %-24s %10s %9s\n", "spec", "machine", "property", "expected",
 		          "verdict", "states", "time");
+	flush_rows(&out);
 	for (int f = 0; f < nfiles; f++) {
 		struct job j;
 		struct diag d;
@@ -109,14 +165,16 @@ int cmd_suite(int argc, char **argv)
 		if (!ok)
 			mismatches++;
 		/* rows name specs relative to the directory given */
-		const char *name = files[f];
+		const char *name = files[f], *dir = ".";
 		for (int a = 1; a < argc; a++) {
 			size_t l = strlen(argv[a]);
 			if (argv[a][0] != '-' && !strncmp(name, argv[a], l) && name[l] == '/') {
 				name += l + 1;
+				dir = argv[a];
 				break;
 			}
 		}
+		area_count(&areas, &nareas, name, dir, sb_str(&v), ok);
 		if (o.json) {
 			sb_puts(&out, f ? ",{\"spec\":" : "{\"spec\":");
 			sb_json_str(&out, name);
@@ -136,19 +194,29 @@ int cmd_suite(int argc, char **argv)
 			sb_printf(&out, "%-40s %-9s %-24s %-24s %-24s %10llu %8.3fs%s\n", name, j.model ? j.model->name : "-",
 			          p, expect, sb_str(&v), (unsigned long long)r.states, r.seconds, ok ? "" : "  MISMATCH");
 		}
+		flush_rows(&out);
 		explore_result_free(&r);
 		sb_free(&v);
 		job_free(&j);
 		diag_free(&d);
 		free(files[f]);
 	}
-	if (o.json)
+	if (o.json) {
 		sb_printf(&out, "],\"total\":%d,\"mismatches\":%d,\"errors\":%d}\n", nfiles, mismatches, errors);
-	else
+	} else {
+		if (nareas > 1)
+			for (int a = 0; a < nareas; a++)
+				sb_printf(&out, "%-10s %3d spec%s: %d pass, %d fail, %d incomplete, %d error; %d as expected\n",
+				          areas[a].name, areas[a].n, areas[a].n == 1 ? " " : "s", areas[a].pass, areas[a].fail,
+				          areas[a].incomplete, areas[a].error, areas[a].expected);
 		sb_printf(&out, "%d spec%s, %d as expected, %d mismatch%s\n", nfiles, nfiles == 1 ? "" : "s",
 		          nfiles - mismatches, mismatches, mismatches == 1 ? "" : "es");
-	fputs(sb_str(&out), stdout);
+	}
+	flush_rows(&out);
 	sb_free(&out);
+	for (int a = 0; a < nareas; a++)
+		free(areas[a].name);
+	free(areas);
 	free(files);
 	if (bad || nfiles == 0) {
 		if (nfiles == 0)

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The user's first hour (issue 16), tested the way the user meets it: the
+# README's set-up, `make install`, the suite's summary.
+. "$srcdir/t/lib.sh"
+plan 12
+
+# 1. the first command works
+like "$srcdir/README.md" 'built as `build/gpumc`' "README names the binary build/gpumc"
+like "$srcdir/quickstart.sh" 'the program is \$PWD/build/gpumc' "quickstart prints where the binary is"
+# autoreconf on the build files alone, as on a fresh checkout: no warnings
+if command -v autoreconf >/dev/null; then
+	mkdir -p "$T/ar/src/litmus"
+	cp "$srcdir/configure.ac" "$srcdir/Makefile.am" "$T/ar/" && cp "$srcdir/src/litmus/litmus.am" "$T/ar/src/litmus/"
+	(cd "$T/ar" && autoreconf -fi) >"$T/arlog" 2>&1
+	is "$(grep -ci warning "$T/arlog")" 0 "autoreconf -fi: no warnings"
+else
+	ok 0 "autoreconf -fi: no warnings # SKIP autoreconf not installed"
+fi
+# make install: binary, man pages, specs as examples, bash completion
+make -s -C "$BUILDDIR" install DESTDIR="$T/inst" prefix=/opt/g >"$T/mlog" 2>&1
+is "$?" 0 "make install DESTDIR=... succeeds"
+ok "$(test -x "$T/inst/opt/g/bin/gpumc"; echo $?)" "installs bin/gpumc"
+n_man=$(ls "$T/inst/opt/g/share/man/man1/gpumc.1" "$T/inst/opt/g/share/man/man5/gpumc-spec.5" \
+	"$T/inst/opt/g/share/man/man5/gpumc-litmus.5" "$T/inst/opt/g/share/man/man7/gpumc-machines.7" 2>/dev/null | wc -l)
+is "$n_man" 4 "installs gpumc(1), gpumc-spec(5), gpumc-litmus(5), gpumc-machines(7)"
+ok "$(test -f "$T/inst/opt/g/share/bash-completion/completions/gpumc"; echo $?)" "installs bash completion"
+run "$T/inst/opt/g/bin/gpumc" check -q "$T/inst/opt/g/share/gpumc/specs/baseline/fp32-reduction.gpu"
+like "$T/out" "verdict: fail deterministic \(expected: fail deterministic\)" "the installed gpumc checks an installed example spec"
+# the completion offers -D parameter names from `gpumc list`
+if command -v bash >/dev/null; then
+	got=$(PATH="$(dirname "$GPUMC"):$PATH" bash -c '. "$1"; COMP_WORDS=(gpumc check -D sched); COMP_CWORD=3; _gpumc; echo "${COMPREPLY[*]}"' _ \
+		"$srcdir/completion/gpumc" 2>/dev/null)
+	is "$got" "scheduler= schedulers=" "bash completion completes -D sched to the parameters"
+else
+	ok 0 "bash completion # SKIP no bash"
+fi
+
+# the suite prints verdict counts per area after its rows
+run "$GPUMC" suite "$SPECS/baseline" "$SPECS/weakmem"
+like "$T/out" '^baseline +7 specs: 4 pass, 3 fail, 0 incomplete, 0 error; 7 as expected$' "suite: summary row for baseline"
+like "$T/out" '^weakmem +3 specs: 2 pass, 1 fail, 0 incomplete, 0 error; 3 as expected$' "suite: summary row for weakmem"
+run "$GPUMC" suite "$SPECS/baseline"
+is "$(grep -c ' specs: ' "$T/out")" 0 "suite over one area: no summary rows"
