@@ -2,7 +2,7 @@
 # The user's first hour (issue 16), tested the way the user meets it: the
 # README's set-up, `make install`, the suite's summary.
 . "$srcdir/t/lib.sh"
-plan 12
+plan 18
 
 # 1. the first command works
 like "$srcdir/README.md" 'built as `build/gpumc`' "README names the binary build/gpumc"
@@ -41,3 +41,19 @@ like "$T/out" '^baseline +7 specs: 4 pass, 3 fail, 0 incomplete, 0 error; 7 as e
 like "$T/out" '^weakmem +3 specs: 2 pass, 1 fail, 0 incomplete, 0 error; 3 as expected$' "suite: summary row for weakmem"
 run "$GPUMC" suite "$SPECS/baseline"
 is "$(grep -c ' specs: ' "$T/out")" 0 "suite over one area: no summary rows"
+
+# 5. did-you-mean for misspelt parameters, machines, values and locations
+run "$GPUMC" check -D schedulr=gwat "$SPECS/dab/D2.gpu"
+like "$T/err" "unknown parameter 'schedulr' for machine 'dab'; did you mean 'scheduler'\?" "-D schedulr=gwat: did you mean scheduler"
+is "$rc" 2 "misspelt parameter: exit 2"
+run "$GPUMC" check -D machine=dabb "$SPECS/dab/D2.gpu"
+like "$T/err" "unknown machine 'dabb'; did you mean 'dab'\?" "-D machine=dabb: did you mean dab"
+run "$GPUMC" check -D scheduler=gwta "$SPECS/dab/D2.gpu"
+like "$T/err" "did you mean 'gwat'\?" "-D scheduler=gwta: did you mean gwat"
+sed 's/^check deterministic sum$/check deterministic summ/' "$SPECS/baseline/fp32-reduction.gpu" >"$T/summ.gpu"
+run "$GPUMC" check "$T/summ.gpu"
+like "$T/err" "summ.gpu:[0-9]+:[0-9]+: error: unknown variable 'summ'; did you mean 'sum'\?" "misspelt location: file:line:col and did you mean sum"
+
+# 2. counterexamples a person can read: ROP and DAB steps name the variable
+run "$GPUMC" check "$SPECS/baseline/fp32-reduction.gpu"
+like "$T/out" "ROP performs from sm [01]: add.f32 \[sum\] " "ROP step names the variable, not its address"

@@ -234,7 +234,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 {
 	unsigned q = a->arg, P = c->g->cfg.partitions;
 	sb_printf(out, "partition %u ROP performs from sm %u: ", q % P, q / P);
-	atomic_entry_describe(&entries(c, sv, q)[0], out);
+	atomic_entry_describe(c, &entries(c, sv, q)[0], out);
 }
 
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
