@@ -63,9 +63,15 @@ static void save_trace(const struct job *j, const struct run_opts *o, const stru
 static int check_one(struct job *j, const struct run_opts *o, int more)
 {
 	struct explore_result r;
-	explore(j->model, j->props, j->nprops, &o->ex, &r);
 	struct strbuf out;
 	sb_init(&out);
+	if (!o->json) {
+		report_header(&out, j);
+		fputs(sb_str(&out), stdout);
+		fflush(stdout);
+		sb_reset(&out);
+	}
+	explore(j->model, j->props, j->nprops, &o->ex, &r);
 	report_check(&out, j, &r, o->json);
 	fputs(sb_str(&out), stdout);
 	if (!o->json && more)

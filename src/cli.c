@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "machines/registry.h"
+#include "util/interrupt.h"
 #include "util/strbuf.h"
 
 void run_opts_default(struct run_opts *o)
@@ -326,7 +327,7 @@ int cli_each_spec(const struct spec_cmd *c, int argc, char **argv)
 	int nfiles = cli_parse_specs(&o, argc, argv, c->allowed, c->name, &files), rc = EXIT_HOLDS;
 	if (nfiles < 0)
 		return EXIT_INPUT;
-	for (int f = 0; f < nfiles; f++) {
+	for (int f = 0; f < nfiles && !interrupted; f++) {
 		struct job j;
 		struct diag d;
 		diag_init(&d);
@@ -341,6 +342,10 @@ int cli_each_spec(const struct spec_cmd *c, int argc, char **argv)
 	}
 	free(files);
 	free(o.defines);
+	if (interrupted) {
+		fprintf(stderr, "gpumc %s: interrupted by %s; verdict incomplete\n", c->name, interrupt_name());
+		return EXIT_INCOMPLETE;
+	}
 	return rc;
 }
 

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "litmus/litmus.h"
 #include "machines/registry.h"
+#include "util/interrupt.h"
 
 static const char usage[] =
 	"usage: gpumc COMMAND [options] ARGS...\n"
@@ -50,6 +51,7 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	const char *cmd = argv[1];
+	interrupt_install();
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		fputs(usage, stdout);
 		return EXIT_HOLDS;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "explore/replay.h"
+#include "util/interrupt.h"
 
 void verdict_string(const struct explore_result *r, struct strbuf *out)
 {
@@ -90,6 +91,13 @@ void report_stats_json(struct strbuf *out, const struct explore_result *r, size_
 	          (unsigned long long)r->bytes, r->omission);
 }
 
+void report_header(struct strbuf *out, const struct job *j)
+{
+	sb_printf(out, "spec %s (%s), machine %s\n", j->spec->name, j->spec->path, j->model->name);
+	for (unsigned k = 0; k < j->nprops; k++)
+		sb_printf(out, "  check %s\n", j->props[k].text);
+}
+
 void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, int json)
 {
 	const struct model *m = j->model;
@@ -159,9 +167,6 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		report_stats_json(out, r, m->sv_size);
 		sb_puts(out, "}\n");
 	} else {
-		sb_printf(out, "spec %s (%s), machine %s\n", j->spec->name, j->spec->path, m->name);
-		for (unsigned k = 0; k < j->nprops; k++)
-			sb_printf(out, "  check %s\n", j->props[k].text);
 		if (r->verdict == V_FAIL) {
 			sb_printf(out, "VIOLATED: %s: %s\n", fp ? fp->text : prop_kind_name(r->failed_kind),
 			          r->why ? r->why : "");
@@ -217,8 +222,12 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			if (j->spec->note)
 				sb_printf(out, "note: %s\n", j->spec->note);
 		} else if (r->verdict == V_INCOMPLETE) {
-			sb_printf(out, "INCOMPLETE: %s reached before the state space was exhausted; nothing violated so far\n",
-			          r->limit);
+			if (interrupted)
+				sb_printf(out, "INCOMPLETE: interrupted by %s before the state space was exhausted; nothing violated so far\n",
+				          r->limit);
+			else
+				sb_printf(out, "INCOMPLETE: %s reached before the state space was exhausted; nothing violated so far\n",
+				          r->limit);
 		} else {
 			sb_puts(out, "all properties hold\n");
 		}

@@ -8,6 +8,11 @@
 
 /* "pass", "fail deterministic", "incomplete" */
 void verdict_string(const struct explore_result *r, struct strbuf *out);
+/* The spec, its machine and what is checked: printed before exploring, so
+** a long run says what it is doing before its progress lines */
+void report_header(struct strbuf *out, const struct job *j);
+/* Verdict, counterexample and statistics of an explored job (text: after
+** report_header) */
 void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, int json);
 /* Values of the locations, "name = value, ..." */
 void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n,

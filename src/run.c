@@ -9,6 +9,7 @@
 #include "report.h"
 #include "state/hash.h"
 #include "state/sideset.h"
+#include "util/interrupt.h"
 
 struct result_bucket {
 	uint64_t count, first_seed;
@@ -57,7 +58,16 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 	uint32_t *key = xmalloc(sizeof(uint32_t) * (nlocs ? nlocs : 1));
 	struct concrete_result first;
 	memset(&first, 0, sizeof first);
-	for (unsigned run = 0; run < o->runs; run++) {
+	/* SIGINT: the runs so far are reported; many seeds: a progress line
+	** every o->ex.progress seconds */
+	unsigned runs = 0;
+	double next_progress = o->ex.progress;
+	for (unsigned run = 0; run < o->runs && (run == 0 || !interrupted); run++, runs++) {
+		if (o->ex.progress > 0 && secs >= next_progress) {
+			next_progress = secs + o->ex.progress;
+			fprintf(stderr, "gpumc: %.0f s: run %u of %u (%.0f runs/s), %u distinct results\n", secs, run, o->runs,
+			        secs > 0 ? run / secs : 0.0, nb);
+		}
 		struct concrete_result r;
 		concrete_run(m, o->seed + run, o->max_cycles, &r);
 		secs += r.seconds;
@@ -100,7 +110,7 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		sb_puts(&out, "{\"spec\":");
 		sb_json_str(&out, j->spec->path);
 		sb_printf(&out, ",\"machine\":\"%s\",\"runs\":%u,\"seed\":%llu,\"first_run\":{\"end\":\"%s\",\"cycles\":%llu,\"counters\":{",
-		          m->name, o->runs, (unsigned long long)o->seed, end, (unsigned long long)first.cycles);
+		          m->name, runs, (unsigned long long)o->seed, end, (unsigned long long)first.cycles);
 		for (unsigned c = 0; c < m->ncounters; c++) {
 			if (c)
 				sb_putc(&out, ',');
@@ -110,7 +120,7 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		sb_printf(&out, ",\"idle unit-cycles\":%llu}},\"cycles\":{\"min\":%llu,\"mean\":%.1f,\"max\":%llu},"
 		          "\"seconds\":%.6f,\"warp_instructions_per_second\":%.0f,\"results\":[",
 		          (unsigned long long)first.idle_unit_cycles, (unsigned long long)cmin,
-		          (double)csum / o->runs, (unsigned long long)cmax, secs, ips);
+		          (double)csum / runs, (unsigned long long)cmax, secs, ips);
 		for (unsigned i = 0; i < nb; i++) {
 			sb_printf(&out, "%s{\"count\":%llu,\"first_seed\":%llu,\"values\":", i ? "," : "",
 			          (unsigned long long)b[i].count, (unsigned long long)b[i].first_seed);
@@ -129,10 +139,10 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 			sb_puts(&out, "state at the end:\n");
 			model_print_state(m, first.sv, &out);
 		}
-		if (o->runs > 1)
-			sb_printf(&out, "%u runs (seeds %llu..%llu): cycles min %llu, mean %.1f, max %llu\n", o->runs,
-			          (unsigned long long)o->seed, (unsigned long long)(o->seed + o->runs - 1),
-			          (unsigned long long)cmin, (double)csum / o->runs, (unsigned long long)cmax);
+		if (runs > 1)
+			sb_printf(&out, "%u runs (seeds %llu..%llu): cycles min %llu, mean %.1f, max %llu\n", runs,
+			          (unsigned long long)o->seed, (unsigned long long)(o->seed + runs - 1),
+			          (unsigned long long)cmin, (double)csum / runs, (unsigned long long)cmax);
 		sb_printf(&out, "%u distinct result%s:\n", nb, nb == 1 ? "" : "s");
 		for (unsigned i = 0; i < nb; i++) {
 			sb_printf(&out, "  %8llu run%s  ", (unsigned long long)b[i].count, b[i].count == 1 ? " " : "s");
@@ -159,6 +169,8 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		code = EXIT_VIOLATED;
 	if (limited)
 		code = exit_combine(code, EXIT_INCOMPLETE);
+	if (interrupted)
+		code = EXIT_INCOMPLETE;
 	concrete_result_free(&first);
 	for (unsigned i = 0; i < nb; i++)
 		free(b[i].sv);

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "report.h"
+#include "util/interrupt.h"
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -140,7 +141,8 @@ int cmd_suite(int argc, char **argv)
 		sb_printf(&out, "%-40s %-9s %-24s %-24s %-24s %10s %9s\n", "spec", "machine", "property", "expected",
 		          "verdict", "states", "time");
 	flush_rows(&out);
-	for (int f = 0; f < nfiles; f++) {
+	int done = 0;
+	for (int f = 0; f < nfiles && !interrupted; f++, done++) {
 		struct job j;
 		struct diag d;
 		diag_init(&d);
@@ -202,22 +204,30 @@ int cmd_suite(int argc, char **argv)
 		free(files[f]);
 	}
 	if (o.json) {
-		sb_printf(&out, "],\"total\":%d,\"mismatches\":%d,\"errors\":%d}\n", nfiles, mismatches, errors);
+		sb_printf(&out, "],\"total\":%d,\"mismatches\":%d,\"errors\":%d,\"interrupted\":%s}\n", done, mismatches,
+		          errors, interrupted ? "true" : "false");
 	} else {
 		if (nareas > 1)
 			for (int a = 0; a < nareas; a++)
 				sb_printf(&out, "%-10s %3d spec%s: %d pass, %d fail, %d incomplete, %d error; %d as expected\n",
 				          areas[a].name, areas[a].n, areas[a].n == 1 ? " " : "s", areas[a].pass, areas[a].fail,
 				          areas[a].incomplete, areas[a].error, areas[a].expected);
-		sb_printf(&out, "%d spec%s, %d as expected, %d mismatch%s\n", nfiles, nfiles == 1 ? "" : "s",
-		          nfiles - mismatches, mismatches, mismatches == 1 ? "" : "es");
+		if (interrupted)
+			sb_printf(&out, "interrupted by %s after %d of %d specs; verdict incomplete\n", interrupt_name(),
+			          done, nfiles);
+		sb_printf(&out, "%d spec%s, %d as expected, %d mismatch%s\n", done, done == 1 ? "" : "s",
+		          done - mismatches, mismatches, mismatches == 1 ? "" : "es");
 	}
 	flush_rows(&out);
 	sb_free(&out);
 	for (int a = 0; a < nareas; a++)
 		free(areas[a].name);
 	free(areas);
+	for (int f = done; f < nfiles; f++)
+		free(files[f]);
 	free(files);
+	if (interrupted)
+		return EXIT_INCOMPLETE;
 	if (bad || nfiles == 0) {
 		if (nfiles == 0)
 			fputs("gpumc suite: no specs (*.gpu) found\n", stderr);

@@ -9,6 +9,7 @@
 
 #include "litmus/fences.h"
 #include "litmus/report.h"
+#include "util/interrupt.h"
 #include "util/strbuf.h"
 
 struct opts {
@@ -243,7 +244,7 @@ int litmus_main(int argc, char **argv)
 			sb_printf(&out, " %-12s", o.models[k]);
 		sb_putc(&out, '\n');
 	}
-	for (int f = 0; f < nfiles; f++) {
+	for (int f = 0; f < nfiles && !interrupted; f++) {
 		const char *path = argv[first + f];
 		sb_reset(&err);
 		struct litmus *t = litmus_parse_file(path, &err);
@@ -331,6 +332,10 @@ int litmus_main(int argc, char **argv)
 	sb_free(&obsout);
 	sb_free(&err);
 	lit_obs_free(&obs);
+	if (interrupted) {
+		fprintf(stderr, "gpumc litmus: interrupted by %s; verdict incomplete\n", interrupt_name());
+		return 3;
+	}
 	if (errors)
 		return 2;
 	if (incomplete)
