@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "explore/judge.h"
+#include "explore/outcomes.h"
 #include "explore/replay.h"
 #include "report.h"
 #include "state/trace.h"
@@ -71,13 +72,16 @@ static int check_one(struct job *j, const struct run_opts *o, int more)
 		fflush(stdout);
 		sb_reset(&out);
 	}
-	explore(j->model, j->props, j->nprops, &o->ex, &r);
-	report_check(&out, j, &r, o->json);
+	int *locs;
+	unsigned nlocs = outcome_locs(j->model, j->props, j->nprops, &locs);
+	outcomes_explore(j->model, j->props, j->nprops, locs, nlocs, &o->ex, o->outcomes, &r);
+	free(locs);
+	report_check(&out, j, &r, o);
 	fputs(sb_str(&out), stdout);
 	if (!o->json && more)
 		fputc('\n', stdout);
 	sb_free(&out);
-	if (o->trace_file && r.verdict == V_FAIL && r.failed_kind != P_EXISTS)
+	if (o->trace_file && ((r.verdict == V_FAIL && r.failed_kind != P_EXISTS) || r.witness))
 		save_trace(j, o, &r);
 	int rc = verdict_exit(r.verdict);
 	explore_result_free(&r);
@@ -86,7 +90,7 @@ static int check_one(struct job *j, const struct run_opts *o, int more)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct spec_cmd c = { "check", "Dejt", 1, NULL, check_one };
+	static const struct spec_cmd c = { "check", "Dejto", 1, NULL, check_one };
 	return cli_each_spec(&c, argc, argv);
 }
 

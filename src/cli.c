@@ -87,7 +87,8 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 	if (a[0] != '-' || !a[1])
 		return 0;
 	/* `allowed` lists the option groups a subcommand takes:
-	** D defines, e explore options, r run options, j json, t trace */
+	** D defines, e explore options, r run options, j json, t trace,
+	** o check's outputs (--outcomes, --values, --dot) */
 #define OK(c) (strchr(allowed, c) != NULL)
 	if (OK('D') && !strncmp(a, "-D", 2)) {
 		if (!need_arg(argc, argv, i, &v))
@@ -150,6 +151,16 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 			} else {
 				o->ex.progress = 1;
 			}
+			return 1;
+		}
+	}
+	if (OK('o')) {
+		if (!strcmp(a, "--outcomes")) { o->outcomes = 1; return 1; }
+		if (!strcmp(a, "--values")) { o->values = 1; return 1; }
+		if (match(a, "--dot")) {
+			if (!need_arg(argc, argv, i, &v))
+				return -1;
+			o->dot_file = v;
 			return 1;
 		}
 	}

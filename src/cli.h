@@ -16,6 +16,8 @@ struct run_opts {
 	const char **defines;
 	int ndefines;
 	int json, quiet;
+	int outcomes, values;  /* check: list the outcomes; each step's changes */
+	const char *dot_file;  /* check: the counterexample as a Graphviz graph */
 	const char *trace_file;
 	unsigned runs;
 	uint64_t seed;

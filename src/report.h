@@ -13,7 +13,7 @@ void verdict_string(const struct explore_result *r, struct strbuf *out);
 void report_header(struct strbuf *out, const struct job *j);
 /* Verdict, counterexample and statistics of an explored job (text: after
 ** report_header) */
-void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, int json);
+void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, const struct run_opts *o);
 /* Values of the locations, "name = value, ..." */
 void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n,
                  struct strbuf *out, int json);

@@ -161,7 +161,7 @@ static void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
 	struct explore_result *r = c->r;
 	if (r->terminals++ == 0 && c->has_det)
 		current_path(c, idx, -1, &c->first_final);
-	if (c->outcome_prop < 0 || !r->nolocs)
+	if (!r->nolocs)
 		return;
 	for (unsigned i = 0; i < r->nolocs; i++)
 		c->obuf[i] = m->read(m, sv, r->olocs[i]);
@@ -174,7 +174,7 @@ static void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
 		oc->vals = xmalloc(sizeof(uint32_t) * r->nolocs);
 		memcpy(oc->vals, c->obuf, sizeof(uint32_t) * r->nolocs);
 		oc->count = 0;
-		oc->sat = expr_eval(c->props[c->outcome_prop].cond, m, sv);
+		oc->sat = c->outcome_prop >= 0 && expr_eval(c->props[c->outcome_prop].cond, m, sv);
 	}
 	r->outcomes[*slot].count++;
 }
@@ -514,9 +514,16 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	for (unsigned k = 0; k < n; k++)
 		if (props[k].kind == P_EXISTS || props[k].kind == P_NOT_EXISTS || props[k].kind == P_FORALL)
 			nl = expr_locs(props[k].cond, locs, nl, 256);
+	const int *ol = locs;
+	if (c.outcome_prop < 0) {
+		/* no condition: the caller's locations, if any */
+		ol = o->outcome_locs;
+		nl = o->outcome_locs ? o->noutcome_locs : 0;
+	}
 	r->nolocs = nl;
 	r->olocs = xmalloc(sizeof(int) * (nl ? nl : 1));
-	memcpy(r->olocs, locs, sizeof(int) * nl);
+	if (nl)
+		memcpy(r->olocs, ol, sizeof(int) * nl);
 	c.obuf = xmalloc(sizeof(uint32_t) * (nl ? nl : 1));
 	c.outcomes = ss_new();
 	c.images = ss_new();
