@@ -41,11 +41,7 @@ void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsi
 				sb_putc(out, ',');
 			sb_json_str(out, nm);
 			sb_putc(out, ':');
-			struct strbuf v2;
-			sb_init(&v2);
-			value_print(v, t, &v2);
-			sb_json_str(out, sb_str(&v2));
-			sb_free(&v2);
+			value_json(v, t, out);
 		} else {
 			sb_printf(out, "%s%s = ", i ? ", " : "", nm);
 			value_print(v, t, out);
@@ -146,17 +142,11 @@ static void print_change(struct strbuf *out, const struct model *m, const struct
 	if (json) {
 		sb_puts(out, "{\"location\":");
 		sb_json_str(out, sb_str(&name));
-		struct strbuf v;
-		sb_init(&v);
-		value_print(c->from, t, &v);
 		sb_puts(out, ",\"from\":");
-		sb_json_str(out, sb_str(&v));
-		sb_reset(&v);
-		value_print(c->to, t, &v);
+		value_json(c->from, t, out);
 		sb_puts(out, ",\"to\":");
-		sb_json_str(out, sb_str(&v));
+		value_json(c->to, t, out);
 		sb_puts(out, "}");
-		sb_free(&v);
 	} else {
 		sb_printf(out, "%s: ", sb_str(&name));
 		value_print(c->from, t, out);
@@ -390,6 +380,49 @@ void report_header(struct strbuf *out, const struct job *j)
 		sb_printf(out, "  check %s\n", j->props[k].text);
 }
 
+/* What survives a persistency violation: the durable image, and the image
+** after the recovery program ran on it (recoverable). */
+static void persist_images(struct strbuf *out, const struct model *m, const uint8_t *sv, enum prop_kind k,
+                           const struct property *fp, int json)
+{
+	if ((k != P_RECOVERABLE && k != P_PERSISTED && k != P_DURABLE) || !m->durable)
+		return;
+	uint8_t *img = xmalloc(m->sv_size);
+	m->durable(m, sv, img);
+	unsigned nl = model_observables(m, NULL, 0);
+	int *locs = xmalloc(sizeof(int) * (nl ? nl : 1));
+	model_observables(m, locs, nl);
+	struct strbuf why;
+	sb_init(&why);
+	if (k == P_RECOVERABLE && m->recover) {
+		sb_puts(out, json ? ",\"durable_image\":" : "durable image after the crash: ");
+		report_locs(m, img, locs, nl, out, json);
+		int ran = m->recover(m, img, &why);
+		if (json) {
+			sb_puts(out, ",\"recovery\":");
+			sb_json_str(out, ran ? "ran" : sb_str(&why));
+			sb_puts(out, ",\"recovered_image\":");
+		} else {
+			sb_putc(out, '\n');
+			if (ran)
+				sb_puts(out, "recovery program ran on the durable image\n");
+			else
+				sb_printf(out, "recovery program failed: %s\n", sb_str(&why));
+			sb_puts(out, "image after the crash and recovery: ");
+		}
+	} else {
+		sb_puts(out, json ? ",\"durable_image\":"
+		             : k == P_DURABLE || k == P_RECOVERABLE ? "durable image after the crash: "
+		                                                    : "durable image at the end: ");
+	}
+	report_locs(m, img, locs, nl, out, json);
+	if (!json)
+		sb_printf(out, "\nbroken invariant: %s\n", fp ? fp->text : "?");
+	sb_free(&why);
+	free(locs);
+	free(img);
+}
+
 /* On a pass: the final values when every terminal state agrees on them,
 ** else how many valuations there are. */
 static void final_values(struct strbuf *out, const struct model *m, const struct explore_result *r, int list)
@@ -468,6 +501,8 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			sb_puts(out, ",\"final_state\":");
 			sb_json_str(out, sb_str(&st));
 			sb_free(&st);
+			if (r->verdict == V_FAIL)
+				persist_images(out, m, sv, r->failed_kind, fp, 1);
 		}
 		if (r->terminals == 0 && r->verdict == V_PASS)
 			sb_puts(out, ",\"warning\":\"no terminal state: final-state properties hold vacuously\"");
@@ -497,34 +532,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 				print_schedule(out, m, &r->trace, 0, values, sv);
 				sb_puts(out, "state at the end of the trace:\n");
 				model_print_state(m, sv, out);
-				if ((r->failed_kind == P_RECOVERABLE || r->failed_kind == P_PERSISTED ||
-				     r->failed_kind == P_DURABLE) && m->durable) {
-					/* what survives: the durable image, after recovery */
-					uint8_t *img = xmalloc(m->sv_size);
-					m->durable(m, sv, img);
-					unsigned nl = model_observables(m, NULL, 0);
-					int *locs = xmalloc(sizeof(int) * (nl ? nl : 1));
-					model_observables(m, locs, nl);
-					struct strbuf why;
-					sb_init(&why);
-					if (m->recover && r->failed_kind == P_RECOVERABLE) {
-						sb_puts(out, "durable image after the crash: ");
-						report_locs(m, img, locs, nl, out, 0);
-						sb_putc(out, '\n');
-						if (m->recover(m, img, &why))
-							sb_puts(out, "recovery program ran on the durable image\n");
-						else
-							sb_printf(out, "recovery program failed: %s\n", sb_str(&why));
-					}
-					sb_free(&why);
-					sb_puts(out, r->failed_kind == P_RECOVERABLE ? "image after the crash and recovery: "
-					             : r->failed_kind == P_DURABLE ? "durable image after the crash: "
-					                                           : "durable image at the end: ");
-					report_locs(m, img, locs, nl, out, 0);
-					sb_printf(out, "\nbroken invariant: %s\n", fp ? fp->text : "?");
-					free(locs);
-					free(img);
-				}
+				persist_images(out, m, sv, r->failed_kind, fp, 0);
 			}
 			if (j->spec->note)
 				sb_printf(out, "note: %s\n", j->spec->note);

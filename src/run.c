@@ -61,6 +61,9 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 	/* SIGINT: the runs so far are reported; many seeds: a progress line
 	** every o->ex.progress seconds */
 	unsigned runs = 0;
+	/* each run's cycles, for --json (the first RUN_CYCLES_KEPT runs) */
+	enum { RUN_CYCLES_KEPT = 100000 };
+	uint64_t *cyc = o->json ? xmalloc(sizeof *cyc * (o->runs < RUN_CYCLES_KEPT ? o->runs : RUN_CYCLES_KEPT)) : NULL;
 	double next_progress = o->ex.progress;
 	for (unsigned run = 0; run < o->runs && (run == 0 || !interrupted); run++, runs++) {
 		if (o->ex.progress > 0 && secs >= next_progress) {
@@ -71,6 +74,8 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		struct concrete_result r;
 		concrete_run(m, o->seed + run, o->max_cycles, &r);
 		secs += r.seconds;
+		if (cyc && run < RUN_CYCLES_KEPT)
+			cyc[run] = r.cycles;
 		instr += r.counters[0];
 		if (r.status != MS_TERMINAL && !r.limit)
 			problems++;
@@ -118,9 +123,12 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 			sb_printf(&out, ":%llu", (unsigned long long)first.counters[c]);
 		}
 		sb_printf(&out, ",\"idle unit-cycles\":%llu}},\"cycles\":{\"min\":%llu,\"mean\":%.1f,\"max\":%llu},"
-		          "\"seconds\":%.6f,\"warp_instructions_per_second\":%.0f,\"results\":[",
+		          "\"seconds\":%.6f,\"warp_instructions_per_second\":%.0f,\"interrupted\":%s,\"cycles_per_run\":[",
 		          (unsigned long long)first.idle_unit_cycles, (unsigned long long)cmin,
-		          (double)csum / runs, (unsigned long long)cmax, secs, ips);
+		          (double)csum / runs, (unsigned long long)cmax, secs, ips, interrupted ? "true" : "false");
+		for (unsigned i = 0; i < runs && i < RUN_CYCLES_KEPT; i++)
+			sb_printf(&out, "%s%llu", i ? "," : "", (unsigned long long)cyc[i]);
+		sb_puts(&out, "],\"results\":[");
 		for (unsigned i = 0; i < nb; i++) {
 			sb_printf(&out, "%s{\"count\":%llu,\"first_seed\":%llu,\"values\":", i ? "," : "",
 			          (unsigned long long)b[i].count, (unsigned long long)b[i].first_seed);
@@ -176,6 +184,7 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		free(b[i].sv);
 	free(b);
 	free(key);
+	free(cyc);
 	free(dlocs);
 	ss_free(seen);
 	return code;

@@ -40,13 +40,13 @@ void outcome_values(const struct model *m, const struct explore_result *r, const
 		sb_reset(&name);
 		sb_reset(&v);
 		model_loc_name(m, r->olocs[i], &name);
-		value_print(oc->vals[i], model_loc_type(m, r->olocs[i]), &v);
 		if (json) {
 			sb_puts(out, i ? "," : "");
 			sb_json_str(out, sb_str(&name));
 			sb_putc(out, ':');
-			sb_json_str(out, sb_str(&v));
+			value_json(oc->vals[i], model_loc_type(m, r->olocs[i]), out);
 		} else {
+			value_print(oc->vals[i], model_loc_type(m, r->olocs[i]), &v);
 			sb_printf(out, "%s%s = %s", i ? ", " : "", sb_str(&name), sb_str(&v));
 		}
 	}
