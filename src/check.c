@@ -61,6 +61,21 @@ static void save_trace(const struct job *j, const struct run_opts *o, const stru
 	sb_free(&err);
 }
 
+static void save_dot(const struct job *j, const struct run_opts *o, const struct explore_result *r)
+{
+	if ((r->verdict == V_FAIL && (r->failed_kind == P_EXISTS || !r->states)) ) {
+		fprintf(stderr, "gpumc: %s: no trace to draw (--dot)\n", o->dot_file);
+		return;
+	}
+	struct strbuf g;
+	sb_init(&g);
+	report_dot(&g, j, r);
+	FILE *f = fopen(o->dot_file, "w");
+	if (!f || fputs(sb_str(&g), f) < 0 || fclose(f))
+		fprintf(stderr, "gpumc: %s: cannot write the graph\n", o->dot_file);
+	sb_free(&g);
+}
+
 static int check_one(struct job *j, const struct run_opts *o, int more)
 {
 	struct explore_result r;
@@ -81,6 +96,8 @@ static int check_one(struct job *j, const struct run_opts *o, int more)
 	if (!o->json && more)
 		fputc('\n', stdout);
 	sb_free(&out);
+	if (o->dot_file && (r.verdict == V_FAIL || r.witness))
+		save_dot(j, o, &r);
 	if (o->trace_file && ((r.verdict == V_FAIL && r.failed_kind != P_EXISTS) || r.witness))
 		save_trace(j, o, &r);
 	int rc = verdict_exit(r.verdict);

@@ -301,63 +301,223 @@ static int conflict(const struct model *m, const struct sched *a, const struct s
 	return 0;
 }
 
+/* A determinism violation replayed: both schedules, where they diverge,
+** and the conflicting pair ([x] at ia in A, ib in B; [y] at ja, jb). */
+struct det {
+	struct sched a, b;
+	uint8_t *sva, *svb;
+	uint32_t d, ia, ja;
+	int ib, jb, found, rw;
+	struct strbuf name; /* the variable of the pair */
+};
+
+static void det_load(struct det *x, const struct model *m, const struct explore_result *r,
+                     const struct property *fp)
+{
+	memset(x, 0, sizeof *x);
+	x->sva = xmalloc(m->sv_size);
+	x->svb = xmalloc(m->sv_size);
+	sched_load(&x->a, m, &r->trace2, x->sva);
+	sched_load(&x->b, m, &r->trace, x->svb);
+	x->d = r->diverge;
+	int *diff = xmalloc(sizeof(int) * (fp->nlocs ? fp->nlocs : 1));
+	unsigned ndiff = 0;
+	for (unsigned k = 0; k < fp->nlocs; k++)
+		if (m->read(m, x->sva, fp->locs[k]) != m->read(m, x->svb, fp->locs[k]))
+			diff[ndiff++] = fp->locs[k];
+	sb_init(&x->name);
+	x->found = conflict(m, &x->a, &x->b, x->d, diff, ndiff, &x->ia, &x->ja, &x->ib, &x->jb, &x->rw, &x->name);
+	free(diff);
+}
+
+static void det_free(struct det *x)
+{
+	sched_free(&x->a);
+	sched_free(&x->b);
+	free(x->sva);
+	free(x->svb);
+	sb_free(&x->name);
+}
+
 /* A determinism violation, as text: the shared prefix once, each
 ** schedule's suffix with its result, and the conflicting pair. */
 static void print_determinism(struct strbuf *out, const struct model *m, const struct explore_result *r,
                               const struct property *fp, int values)
 {
-	uint8_t *sva = xmalloc(m->sv_size), *svb = xmalloc(m->sv_size);
-	struct sched a, b;
-	sched_load(&a, m, &r->trace2, sva);
-	sched_load(&b, m, &r->trace, svb);
-	uint32_t d = r->diverge;
-	int *diff = xmalloc(sizeof(int) * (fp->nlocs ? fp->nlocs : 1));
-	unsigned ndiff = 0;
-	for (unsigned k = 0; k < fp->nlocs; k++)
-		if (m->read(m, sva, fp->locs[k]) != m->read(m, svb, fp->locs[k]))
-			diff[ndiff++] = fp->locs[k];
-	uint32_t ia = 0, ja = 0;
-	int ib = 0, jb = 0;
-	struct strbuf name;
-	sb_init(&name);
-	int rw = 0, found = conflict(m, &a, &b, d, diff, ndiff, &ia, &ja, &ib, &jb, &rw, &name);
-	const char **ma = xcalloc(a.n + 1, sizeof(char *)), **mb = xcalloc(b.n + 1, sizeof(char *));
-	if (d < a.n)
+	struct det x;
+	det_load(&x, m, r, fp);
+	uint32_t d = x.d;
+	const char **ma = xcalloc(x.a.n + 1, sizeof(char *)), **mb = xcalloc(x.b.n + 1, sizeof(char *));
+	if (d < x.a.n)
 		ma[d] = "   <-- schedules diverge here";
-	if (d < b.n)
+	if (d < x.b.n)
 		mb[d] = "   <-- schedules diverge here";
-	if (found) {
-		ma[ia] = ia == d ? "   <-- schedules diverge here; [x]" : "   <-- [x]";
-		mb[ib] = (uint32_t)ib == d ? "   <-- schedules diverge here; [x]" : "   <-- [x]";
-		ma[ja] = ja == d ? "   <-- schedules diverge here; [y]" : "   <-- [y]";
-		mb[jb] = (uint32_t)jb == d ? "   <-- schedules diverge here; [y]" : "   <-- [y]";
+	if (x.found) {
+		ma[x.ia] = x.ia == d ? "   <-- schedules diverge here; [x]" : "   <-- [x]";
+		mb[x.ib] = (uint32_t)x.ib == d ? "   <-- schedules diverge here; [x]" : "   <-- [x]";
+		ma[x.ja] = x.ja == d ? "   <-- schedules diverge here; [y]" : "   <-- [y]";
+		mb[x.jb] = (uint32_t)x.jb == d ? "   <-- schedules diverge here; [y]" : "   <-- [y]";
 	}
 	sb_printf(out, "shared prefix (%u step%s):\n", d, d == 1 ? "" : "s");
-	print_steps(out, m, &r->trace2, &a, 0, d, NULL, 0, values);
+	print_steps(out, m, &r->trace2, &x.a, 0, d, NULL, 0, values);
 	sb_printf(out, "schedule A from step %u (%u steps in all):\n", d + 1, r->trace2.len);
-	print_steps(out, m, &r->trace2, &a, d, UINT32_MAX, (const char *const *)ma, 0, values);
+	print_steps(out, m, &r->trace2, &x.a, d, UINT32_MAX, (const char *const *)ma, 0, values);
 	sb_puts(out, "  result A: ");
-	report_locs(m, sva, fp->locs, fp->nlocs, out, 0);
+	report_locs(m, x.sva, fp->locs, fp->nlocs, out, 0);
 	sb_printf(out, "\nschedule B from step %u (%u steps in all):\n", d + 1, r->trace.len);
-	print_steps(out, m, &r->trace, &b, d, UINT32_MAX, (const char *const *)mb, 0, values);
+	print_steps(out, m, &r->trace, &x.b, d, UINT32_MAX, (const char *const *)mb, 0, values);
 	sb_puts(out, "  result B: ");
-	report_locs(m, svb, fp->locs, fp->nlocs, out, 0);
+	report_locs(m, x.svb, fp->locs, fp->nlocs, out, 0);
 	sb_putc(out, '\n');
-	if (found) {
+	if (x.found)
 		sb_printf(out, "conflicting pair: [x] and [y] %s %s; A performs [x] first (steps %u, %u), "
 		               "B performs [y] first (steps %d, %d)\n",
-		          rw ? "access" : "both write", sb_str(&name), ia + 1, ja + 1, jb + 1, ib + 1);
-	}
+		          x.rw ? "access" : "both write", sb_str(&x.name), x.ia + 1, x.ja + 1, x.jb + 1, x.ib + 1);
 	sb_printf(out, "  the schedules share their first %u steps and diverge at step %u\n", d, d + 1);
-	sb_free(&name);
 	free(ma);
 	free(mb);
-	free(diff);
-	sched_free(&a);
-	sched_free(&b);
-	free(sva);
-	free(svb);
+	det_free(&x);
 }
+
+/* {=== Graphviz: a counterexample as steps in component lanes ========== */
+
+/* A step's lane: the unit its text starts with ("warp 3", "partition 0",
+** "host step", "DAB flush", "CRASH:"), its first two words. */
+static void lane_of(const char *desc, struct strbuf *lane)
+{
+	sb_reset(lane);
+	const char *sp = strchr(desc, ' ');
+	size_t l = sp ? (size_t)(sp - desc) : strlen(desc);
+	if (sp) {
+		const char *sp2 = strpbrk(sp + 1, " :(");
+		l = sp2 ? (size_t)(sp2 - desc) : strlen(desc);
+	}
+	sb_printf(lane, "%.*s", (int)l, desc);
+}
+
+/* DOT string: the text quoted, with " and \ escaped */
+static void dot_str(struct strbuf *out, const char *s)
+{
+	sb_putc(out, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			sb_putc(out, '\\');
+		sb_putc(out, *s);
+	}
+	sb_putc(out, '"');
+}
+
+/* Nodes "<tag><i>" for steps [from, s->n) of one schedule, grouped into
+** lane clusters by name; pair marks in red. */
+struct dot_lanes {
+	char **name;
+	struct strbuf *body;
+	unsigned n;
+};
+
+static struct strbuf *lane_body(struct dot_lanes *L, const char *name)
+{
+	for (unsigned i = 0; i < L->n; i++)
+		if (!strcmp(L->name[i], name))
+			return &L->body[i];
+	L->name = xrealloc(L->name, sizeof *L->name * (L->n + 1));
+	L->body = xrealloc(L->body, sizeof *L->body * (L->n + 1));
+	L->name[L->n] = xstrdup(name);
+	sb_init(&L->body[L->n]);
+	return &L->body[L->n++];
+}
+
+static void dot_steps(struct strbuf *edges, struct dot_lanes *L, const struct sched *s, const char *tag,
+                      uint32_t from, uint32_t to, const char *prev, int mx, int my)
+{
+	struct strbuf lane, id;
+	sb_init(&lane);
+	sb_init(&id);
+	for (uint32_t i = from; i < to && i < s->n; i++) {
+		lane_of(s->desc[i], &lane);
+		struct strbuf *b = lane_body(L, sb_str(&lane));
+		sb_printf(b, "    %s%u [label=", tag, i + 1);
+		sb_reset(&id);
+		sb_printf(&id, "%u. %s%s", i + 1, s->desc[i], (int)i == mx ? "  [x]" : (int)i == my ? "  [y]" : "");
+		dot_str(b, sb_str(&id));
+		sb_puts(b, (int)i == mx || (int)i == my ? ", color=red, penwidth=3, fontcolor=red];\n" : "];\n");
+		if (prev)
+			sb_printf(edges, "  %s -> %s%u;\n", prev, tag, i + 1);
+		sb_reset(&lane);
+		sb_printf(&lane, "%s%u", tag, i + 1);
+		prev = NULL;
+		if (i + 1 < to && i + 1 < s->n)
+			sb_printf(edges, "  %s%u -> %s%u;\n", tag, i + 1, tag, i + 2);
+	}
+	sb_free(&lane);
+	sb_free(&id);
+}
+
+void report_dot(struct strbuf *out, const struct job *j, const struct explore_result *r)
+{
+	const struct model *m = j->model;
+	const struct property *fp = r->failed >= 0 ? &j->props[r->failed] : NULL;
+	struct dot_lanes L = { NULL, NULL, 0 };
+	struct strbuf edges, title;
+	sb_init(&edges);
+	sb_init(&title);
+	sb_puts(out, "digraph counterexample {\n  rankdir=TB;\n  node [shape=box, style=rounded, fontsize=10];\n");
+	if (r->verdict == V_FAIL && r->failed_kind == P_DETERMINISTIC && fp) {
+		struct det x;
+		det_load(&x, m, r, fp);
+		char last[32];
+		snprintf(last, sizeof last, "p%u", x.d);
+		dot_steps(&edges, &L, &x.a, "p", 0, x.d, NULL, -1, -1);
+		dot_steps(&edges, &L, &x.a, "a", x.d, UINT32_MAX, x.d ? last : NULL, x.found ? (int)x.ia : -1,
+		          x.found ? (int)x.ja : -1);
+		dot_steps(&edges, &L, &x.b, "b", x.d, UINT32_MAX, x.d ? last : NULL, x.found ? x.ib : -1,
+		          x.found ? x.jb : -1);
+		sb_puts(&edges, "  resA [shape=note, label=");
+		sb_puts(&title, "result A: ");
+		report_locs(m, x.sva, fp->locs, fp->nlocs, &title, 0);
+		dot_str(&edges, sb_str(&title));
+		sb_printf(&edges, "];\n  a%u -> resA;\n  resB [shape=note, label=", x.a.n);
+		sb_reset(&title);
+		sb_puts(&title, "result B: ");
+		report_locs(m, x.svb, fp->locs, fp->nlocs, &title, 0);
+		dot_str(&edges, sb_str(&title));
+		sb_printf(&edges, "];\n  b%u -> resB;\n", x.b.n);
+		if (x.found)
+			sb_printf(&edges, "  a%u -> a%u [color=red, style=dashed, constraint=false, label=\"conflict on %s\"];\n",
+			          x.ia + 1, x.ja + 1, sb_str(&x.name));
+		det_free(&x);
+	} else {
+		uint8_t *sv = xmalloc(m->sv_size);
+		struct sched s;
+		sched_load(&s, m, &r->trace, sv);
+		dot_steps(&edges, &L, &s, "s", 0, UINT32_MAX, NULL, -1, -1);
+		sched_free(&s);
+		free(sv);
+	}
+	sb_reset(&title);
+	if (r->verdict == V_FAIL)
+		sb_printf(&title, "%s: VIOLATED: %s", j->spec->name, fp ? fp->text : prop_kind_name(r->failed_kind));
+	else
+		sb_printf(&title, "%s: witness", j->spec->name);
+	sb_puts(out, "  labelloc=t;\n  label=");
+	dot_str(out, sb_str(&title));
+	sb_puts(out, ";\n");
+	for (unsigned i = 0; i < L.n; i++) {
+		sb_printf(out, "  subgraph cluster_%u {\n    label=", i);
+		dot_str(out, L.name[i]);
+		sb_printf(out, ";\n    style=filled;\n    color=\"/pastel19/%u\";\n%s  }\n", i % 9 + 1, sb_str(&L.body[i]));
+		free(L.name[i]);
+		sb_free(&L.body[i]);
+	}
+	sb_puts(out, sb_str(&edges));
+	sb_puts(out, "}\n");
+	free(L.name);
+	free(L.body);
+	sb_free(&edges);
+	sb_free(&title);
+}
+
+/* }=== */
 
 void report_stats_json(struct strbuf *out, const struct explore_result *r, size_t sv_size)
 {

@@ -14,6 +14,11 @@ void report_header(struct strbuf *out, const struct job *j);
 /* Verdict, counterexample and statistics of an explored job (text: after
 ** report_header) */
 void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, const struct run_opts *o);
+/* The counterexample (or exists witness) of r as a Graphviz digraph:
+** steps as nodes in one cluster per component lane, the two schedules of a
+** determinism violation branching after their shared prefix, the
+** conflicting pair in red. */
+void report_dot(struct strbuf *out, const struct job *j, const struct explore_result *r);
 /* Values of the locations, "name = value, ..." */
 void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n,
                  struct strbuf *out, int json);

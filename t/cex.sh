@@ -4,7 +4,7 @@
 # atomic values, DAB re-issues, --values, exists witnesses, final values on
 # a pass, --outcomes.
 . "$srcdir/t/lib.sh"
-plan 22
+plan 27
 
 # fp32 reduction: A and B share 9 steps; the pair is the two adds from
 # different SMs at step 10/11 whose order rounds differently
@@ -81,3 +81,19 @@ like "$T/out" "^  seen = 0$" "exists: --trace saved the witness; replay reaches 
 run "$GPUMC" check --outcomes "$SPECS/baseline/fp32-reduction.gpu"
 like "$T/out" "^outcomes: 3 distinct final valuations in 3 terminal states$" "--outcomes: how many"
 is "$(grep -E '^ +1  sum = [012] ' "$T/out" | wc -l)" 3 "--outcomes: sum = 0, 1 and 2, once each"
+
+# --dot: the counterexample as a Graphviz graph that dot accepts
+run "$GPUMC" check --dot "$T/fp.dot" "$SPECS/baseline/fp32-reduction.gpu"
+like "$T/fp.dot" '^ +a10 \[label="10\. .*\[x\]", color=red' "--dot: the conflicting pair is drawn in red"
+like "$T/fp.dot" 'label="partition 0";' "--dot: steps are grouped in component lanes"
+like "$T/fp.dot" '^  p9 -> a10;$' "--dot: schedule A branches off the shared prefix"
+if command -v dot >/dev/null; then
+	dot -Tpng "$T/fp.dot" -o "$T/fp.png" 2>"$T/doterr"
+	ok $? "--dot: dot -Tpng accepts the determinism graph"
+	"$GPUMC" check -q --dot "$T/t5.dot" "$SPECS/persist/T5.gpu" >/dev/null
+	dot -Tpng "$T/t5.dot" -o "$T/t5.png" 2>"$T/doterr"
+	ok $? "--dot: dot -Tpng accepts a crash trace's graph"
+else
+	ok 0 "dot -Tpng # SKIP graphviz not installed"
+	ok 0 "dot -Tpng # SKIP graphviz not installed"
+fi
