@@ -2,7 +2,7 @@
 # The user's first hour (issue 16), tested the way the user meets it: the
 # README's set-up, `make install`, the suite's summary.
 . "$srcdir/t/lib.sh"
-plan 18
+plan 24
 
 # 1. the first command works
 like "$srcdir/README.md" 'built as `build/gpumc`' "README names the binary build/gpumc"
@@ -57,3 +57,16 @@ like "$T/err" "summ.gpu:[0-9]+:[0-9]+: error: unknown variable 'summ'; did you m
 # 2. counterexamples a person can read: ROP and DAB steps name the variable
 run "$GPUMC" check "$SPECS/baseline/fp32-reduction.gpu"
 like "$T/out" "ROP performs from sm [01]: add.f32 \[sum\] " "ROP step names the variable, not its address"
+
+# per-subcommand --help and -V; a spec on standard input
+run "$GPUMC" check --help
+is "$rc" 0 "check --help: exit 0"
+like "$T/out" "^  --outcomes " "check --help lists check's options"
+run "$GPUMC" run -h
+like "$T/out" "^run options: -D, --runs N" "run -h: run's options"
+run "$GPUMC" check -V
+like "$T/out" "^gpumc [0-9]" "check -V: the version"
+run sh -c "\"\$1\" check - <\"\$2\"" _ "$GPUMC" "$SPECS/baseline/int-reduction.gpu"
+like "$T/out" "^final values: sum = 26$" "check -: the spec from standard input"
+run sh -c "printf 'machine baseline\\nkernel\\n  exit\\nend\\ncheck deterministic summ\\n' | \"\$1\" check -" _ "$GPUMC"
+like "$T/err" "^<stdin>:5:[0-9]+: error: unknown variable 'summ'" "check -: errors name <stdin>:line:col"

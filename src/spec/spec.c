@@ -1217,7 +1217,11 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 
 struct spec *spec_load(const char *path, struct diag *d)
 {
-	FILE *f = fopen(path, "rb");
+	/* "-": the spec comes on standard input (gpumc check -) */
+	int in = !strcmp(path, "-");
+	if (in)
+		path = "<stdin>";
+	FILE *f = in ? stdin : fopen(path, "rb");
 	if (!f) {
 		diag_at(d, path, 0, 0, "cannot open: %s", strerror(errno));
 		return NULL;
@@ -1228,7 +1232,8 @@ struct spec *spec_load(const char *path, struct diag *d)
 	size_t n;
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
 		if (memchr(buf, 0, n)) {
-			fclose(f);
+			if (!in)
+				fclose(f);
 			sb_free(&b);
 			diag_at(d, path, 0, 0, "not a text file (contains a NUL byte)");
 			return NULL;
@@ -1237,7 +1242,8 @@ struct spec *spec_load(const char *path, struct diag *d)
 			sb_putc(&b, buf[i]);
 	}
 	int bad = ferror(f);
-	fclose(f);
+	if (!in)
+		fclose(f);
 	if (bad) {
 		sb_free(&b);
 		diag_at(d, path, 0, 0, "read error");
