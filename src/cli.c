@@ -184,6 +184,12 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 				return -1;
 			return 1;
 		}
+		if (match(a, "--timeline")) {
+			if (!need_arg(argc, argv, i, &v))
+				return -1;
+			o->timeline_file = v;
+			return 1;
+		}
 		if (match(a, "--max-cycles")) {
 			if (!need_arg(argc, argv, i, &v) || !parse_u64("--max-cycles", v, &o->max_cycles, 1))
 				return -1;

@@ -18,6 +18,7 @@ struct run_opts {
 	int json, quiet;
 	int outcomes, values;  /* check: list the outcomes; each step's changes */
 	const char *dot_file;  /* check: the counterexample as a Graphviz graph */
+	const char *timeline_file; /* run: the first run as a Chrome trace */
 	const char *trace_file;
 	unsigned runs;
 	uint64_t seed;

@@ -381,9 +381,7 @@ static void print_determinism(struct strbuf *out, const struct model *m, const s
 
 /* {=== Graphviz: a counterexample as steps in component lanes ========== */
 
-/* A step's lane: the unit its text starts with ("warp 3", "partition 0",
-** "host step", "DAB flush", "CRASH:"), its first two words. */
-static void lane_of(const char *desc, struct strbuf *lane)
+void report_lane(const char *desc, struct strbuf *lane)
 {
 	sb_reset(lane);
 	const char *sp = strchr(desc, ' ');
@@ -434,7 +432,7 @@ static void dot_steps(struct strbuf *edges, struct dot_lanes *L, const struct sc
 	sb_init(&lane);
 	sb_init(&id);
 	for (uint32_t i = from; i < to && i < s->n; i++) {
-		lane_of(s->desc[i], &lane);
+		report_lane(s->desc[i], &lane);
 		struct strbuf *b = lane_body(L, sb_str(&lane));
 		sb_printf(b, "    %s%u [label=", tag, i + 1);
 		sb_reset(&id);

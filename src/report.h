@@ -19,6 +19,9 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 ** determinism violation branching after their shared prefix, the
 ** conflicting pair in red. */
 void report_dot(struct strbuf *out, const struct job *j, const struct explore_result *r);
+/* A step's lane: the unit its text starts with ("warp 3", "partition 0",
+** "host step", "DAB flush", "CRASH:"), its first two words. */
+void report_lane(const char *desc, struct strbuf *lane);
 /* Values of the locations, "name = value, ..." */
 void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n,
                  struct strbuf *out, int json);

@@ -7,7 +7,7 @@ if ! command -v jq >/dev/null; then
 	echo "1..0 # SKIP jq not installed (apt-get install jq; quickstart.sh does)"
 	exit 0
 fi
-plan 14
+plan 17
 # jqok FILE FILTER DESCRIPTION: jq -e FILTER holds on FILE
 jqok() {
 	jq -e "$2" "$1" >"$T/jq" 2>&1
@@ -49,3 +49,12 @@ jqok "$T/out" '.verdict == "error" and (.errors | test("unknown variable"))' "in
 # (jq itself accepts bad UTF-8 silently: iconv checks the bytes)
 iconv -f UTF-8 -t UTF-8 "$T/out" >/dev/null 2>&1 && grep -qF 'caf\ufffd.gpu' "$T/out"
 ok $? "a Latin-1 file name is written as \\ufffd: the output is valid UTF-8"
+
+# run --timeline: Chrome trace-event JSON, one row per lane
+run "$GPUMC" run --timeline "$T/tl.json" "$SPECS/dab/D2.gpu"
+jqok "$T/tl.json" '[.traceEvents[] | select(.ph == "X") | (.ts | type) == "number" and .dur >= 1] | all and length > 10' \
+	"run --timeline: one complete event per action, in cycles"
+jqok "$T/tl.json" '[.traceEvents[] | select(.ph == "M") | .args.name] | (index("warp 0") != null) and (index("DAB flush") != null) and (index("partition 0") != null)' \
+	"run --timeline: rows for the warps, the DAB flush and the partition"
+jqok "$T/tl.json" '[.traceEvents[] | select(.ph == "X" and (.name | test("partition 0 performs")))] | length == 8' \
+	"run --timeline: D2's eight flushed atomics reach partition 0"
