@@ -55,7 +55,8 @@ static const char usage[] =
 	"exit codes: 0 all properties hold, 1 a property is violated, 2 usage or input\n"
 	"error, 3 incomplete (a limit was hit or the run was interrupted, nothing\n"
 	"violated so far)\n"
-	"see gpumc(1), gpumc-spec(5), gpumc-litmus(5), gpumc-machines(7)\n";
+	"see gpumc(1), gpumc-spec(5), gpumc-litmus(5), gpumc-machines(7), and to start\n"
+	"gpumc-tutorial(7)\n";
 
 /* The part of the usage text about one command: its line and its options. */
 static int command_help(const char *cmd)

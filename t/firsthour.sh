@@ -21,8 +21,9 @@ make -s -C "$BUILDDIR" install DESTDIR="$T/inst" prefix=/opt/g >"$T/mlog" 2>&1
 is "$?" 0 "make install DESTDIR=... succeeds"
 ok "$(test -x "$T/inst/opt/g/bin/gpumc"; echo $?)" "installs bin/gpumc"
 n_man=$(ls "$T/inst/opt/g/share/man/man1/gpumc.1" "$T/inst/opt/g/share/man/man5/gpumc-spec.5" \
-	"$T/inst/opt/g/share/man/man5/gpumc-litmus.5" "$T/inst/opt/g/share/man/man7/gpumc-machines.7" 2>/dev/null | wc -l)
-is "$n_man" 4 "installs gpumc(1), gpumc-spec(5), gpumc-litmus(5), gpumc-machines(7)"
+	"$T/inst/opt/g/share/man/man5/gpumc-litmus.5" "$T/inst/opt/g/share/man/man7/gpumc-machines.7" \
+	"$T/inst/opt/g/share/man/man7/gpumc-tutorial.7" 2>/dev/null | wc -l)
+is "$n_man" 5 "installs gpumc(1), gpumc-spec(5), gpumc-litmus(5), gpumc-machines(7), gpumc-tutorial(7)"
 ok "$(test -f "$T/inst/opt/g/share/bash-completion/completions/gpumc"; echo $?)" "installs bash completion"
 run "$T/inst/opt/g/bin/gpumc" check -q "$T/inst/opt/g/share/gpumc/specs/baseline/fp32-reduction.gpu"
 like "$T/out" "verdict: fail deterministic \(expected: fail deterministic\)" "the installed gpumc checks an installed example spec"
