@@ -2,7 +2,7 @@
 # The user's first hour (issue 16), tested the way the user meets it: the
 # README's set-up, `make install`, the suite's summary.
 . "$srcdir/t/lib.sh"
-plan 24
+plan 26
 
 # 1. the first command works
 like "$srcdir/README.md" 'built as `build/gpumc`' "README names the binary build/gpumc"
@@ -71,3 +71,11 @@ run sh -c "\"\$1\" check - <\"\$2\"" _ "$GPUMC" "$SPECS/baseline/int-reduction.g
 like "$T/out" "^final values: sum = 26$" "check -: the spec from standard input"
 run sh -c "printf 'machine baseline\\nkernel\\n  exit\\nend\\ncheck deterministic summ\\n' | \"\$1\" check -" _ "$GPUMC"
 like "$T/err" "^<stdin>:5:[0-9]+: error: unknown variable 'summ'" "check -: errors name <stdin>:line:col"
+
+# suite -j 2: the same rows in the same order as -j 1 (times aside)
+run "$GPUMC" suite "$SPECS/baseline" "$SPECS/weakmem"
+sed -E 's/ [0-9.]+s( |$)/ Ns\1/' "$T/out" >"$T/j1"
+run "$GPUMC" suite -j 2 "$SPECS/baseline" "$SPECS/weakmem"
+is "$rc" 0 "suite -j 2: exit 0"
+sed -E 's/ [0-9.]+s( |$)/ Ns\1/' "$T/out" >"$T/j2"
+ok "$(cmp -s "$T/j1" "$T/j2"; echo $?)" "suite -j 2: the same table as without -j"

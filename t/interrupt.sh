@@ -2,7 +2,7 @@
 # SIGINT and SIGTERM on a long run (issue 16): the statistics so far, the
 # verdict "incomplete" and exit 3, in check, suite, litmus and run.
 . "$srcdir/t/lib.sh"
-plan 14
+plan 17
 # interrupt SIG CMD...: start CMD, send SIG after a second, wait for it
 interrupt() {
 	sig=$1
@@ -35,6 +35,11 @@ interrupt INT "$GPUMC" suite "$T/s"
 is "$rc" 3 "suite, SIGINT: exit 3"
 like "$T/out" "^interrupted by SIGINT after 2 of 3 specs; verdict incomplete" "suite, SIGINT: how far it got"
 like "$T/out" "^a.gpu .* pass " "suite, SIGINT: rows finished before the signal are printed"
+# -j 2: the signal reaches the workers through the parent
+interrupt INT "$GPUMC" suite -j 2 "$T/s"
+is "$rc" 3 "suite -j 2, SIGINT: exit 3"
+like "$T/out" "^interrupted by SIGINT after [23] of 3 specs; verdict incomplete" "suite -j 2, SIGINT: how far it got"
+like "$T/out" "^m.gpu .* incomplete " "suite -j 2, SIGINT: the long spec's worker stopped with incomplete"
 
 interrupt INT "$GPUMC" litmus --model ics13 "$srcdir/t/long/BIG.litmus"
 is "$rc" 3 "litmus, SIGINT: exit 3"
