@@ -10,6 +10,7 @@
 #include "explore/replay.h"
 #include "report.h"
 #include "state/trace.h"
+#include "util/interrupt.h"
 
 static int verdict_exit(enum verdict v)
 {
@@ -105,10 +106,102 @@ static int check_one(struct job *j, const struct run_opts *o, int more)
 	return rc;
 }
 
+/* -D key=a,b,c: one exploration per configuration (the product of every
+** swept key), one row each: the configuration, the verdict, the states. */
+static int sweep(const struct run_opts *o, const char **files, int nfiles)
+{
+	int nd = o->ndefines, rc = EXIT_HOLDS;
+	/* per define: its values, and the one in use */
+	char **vals = xcalloc((size_t)nd + 1, sizeof(char *));
+	int *nval = xcalloc((size_t)nd + 1, sizeof(int)), *at = xcalloc((size_t)nd + 1, sizeof(int));
+	for (int i = 0; i < nd; i++) {
+		vals[i] = xstrdup(o->defines[i]);
+		nval[i] = 1;
+		for (char *c = strchr(vals[i], '='); c && (c = strchr(c, ',')); c++, nval[i]++)
+			;
+	}
+	printf("%-32s %-32s %-24s %10s %9s\n", "spec", "configuration", "verdict", "states", "time");
+	struct run_opts one = *o;
+	one.defines = xcalloc((size_t)nd + 1, sizeof(char *));
+	char **defs = xcalloc((size_t)nd + 1, sizeof(char *));
+	for (int f = 0; f < nfiles && !interrupted; f++) {
+		memset(at, 0, sizeof(int) * (size_t)(nd + 1));
+		for (;;) {
+			/* this configuration's -D key=value list */
+			struct strbuf cfg;
+			sb_init(&cfg);
+			for (int i = 0; i < nd; i++) {
+				const char *eq = strchr(vals[i], '='), *v = eq ? eq + 1 : "";
+				for (int k = 0; k < at[i]; k++)
+					v = strchr(v, ',') + 1;
+				size_t kl = eq ? (size_t)(eq - vals[i]) : strlen(vals[i]), vl = strcspn(v, ",");
+				free(defs[i]);
+				defs[i] = xmalloc(kl + vl + 2);
+				snprintf(defs[i], kl + vl + 2, "%.*s=%.*s", (int)kl, vals[i], (int)vl, v);
+				one.defines[i] = defs[i];
+				if (nval[i] > 1)
+					sb_printf(&cfg, "%s%s", *sb_str(&cfg) ? " " : "", defs[i]);
+			}
+			struct job j;
+			struct diag d;
+			diag_init(&d);
+			struct strbuf v;
+			sb_init(&v);
+			struct explore_result r;
+			memset(&r, 0, sizeof r);
+			if (job_load(&j, files[f], &one, &d)) {
+				fputs(sb_str(&d.msg), stderr);
+				sb_puts(&v, "error");
+				rc = exit_combine(rc, EXIT_INPUT);
+			} else {
+				explore(j.model, j.props, j.nprops, &one.ex, &r);
+				verdict_string(&r, &v);
+				rc = exit_combine(rc, verdict_exit(r.verdict));
+			}
+			const char *base = strrchr(files[f], '/');
+			printf("%-32s %-32s %-24s %10llu %8.3fs\n", base ? base + 1 : files[f], sb_str(&cfg), sb_str(&v),
+			       (unsigned long long)r.states, r.seconds);
+			fflush(stdout);
+			explore_result_free(&r);
+			job_free(&j);
+			diag_free(&d);
+			sb_free(&v);
+			sb_free(&cfg);
+			/* the next configuration, the last key fastest */
+			int i = nd - 1;
+			while (i >= 0 && ++at[i] == nval[i])
+				at[i--] = 0;
+			if (i < 0 || interrupted)
+				break;
+		}
+	}
+	for (int i = 0; i < nd; i++) {
+		free(vals[i]);
+		free(defs[i]);
+	}
+	free(vals);
+	free(defs);
+	free(nval);
+	free(at);
+	free(one.defines);
+	return interrupted ? EXIT_INCOMPLETE : rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct spec_cmd c = { "check", "Dejto", 1, NULL, check_one };
-	return cli_each_spec(&c, argc, argv);
+	struct run_opts o;
+	run_opts_default(&o);
+	const char **files;
+	int nfiles = cli_parse_specs(&o, argc, argv, c.allowed, c.name, &files), swept = 0;
+	for (int i = 0; i < o.ndefines && nfiles > 0; i++)
+		swept |= strchr(o.defines[i], ',') != NULL;
+	int rc = nfiles < 0 ? EXIT_INPUT : swept ? sweep(&o, files, nfiles) : cli_each_spec(&c, argc, argv);
+	if (nfiles >= 0) {
+		free(files);
+		free(o.defines);
+	}
+	return rc;
 }
 
 int cmd_replay(int argc, char **argv)
