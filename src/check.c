@@ -142,30 +142,13 @@ static int sweep(const struct run_opts *o, const char **files, int nfiles)
 				if (nval[i] > 1)
 					sb_printf(&cfg, "%s%s", *sb_str(&cfg) ? " " : "", defs[i]);
 			}
-			struct job j;
-			struct diag d;
-			diag_init(&d);
-			struct strbuf v;
-			sb_init(&v);
-			struct explore_result r;
-			memset(&r, 0, sizeof r);
-			if (job_load(&j, files[f], &one, &d)) {
-				fputs(sb_str(&d.msg), stderr);
-				sb_puts(&v, "error");
-				rc = exit_combine(rc, EXIT_INPUT);
-			} else {
-				explore(j.model, j.props, j.nprops, &one.ex, &r);
-				verdict_string(&r, &v);
-				rc = exit_combine(rc, verdict_exit(r.verdict));
-			}
+			struct spec_row w;
+			spec_row_run(files[f], &one, &w);
+			rc = exit_combine(rc, w.exit);
 			const char *base = strrchr(files[f], '/');
-			printf("%-32s %-32s %-24s %10llu %8.3fs\n", base ? base + 1 : files[f], sb_str(&cfg), sb_str(&v),
-			       (unsigned long long)r.states, r.seconds);
+			printf("%-32s %-32s %-24s %10llu %8.3fs\n", base ? base + 1 : files[f], sb_str(&cfg), w.verdict, w.states,
+			       w.seconds);
 			fflush(stdout);
-			explore_result_free(&r);
-			job_free(&j);
-			diag_free(&d);
-			sb_free(&v);
 			sb_free(&cfg);
 			/* the next configuration, the last key fastest */
 			int i = nd - 1;

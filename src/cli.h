@@ -63,6 +63,17 @@ int cli_each_spec(const struct spec_cmd *c, int argc, char **argv);
 ** incomplete > holds. */
 int exit_combine(int a, int b);
 
+/* One spec explored as `suite` does, its outcome in a fixed-size row (a
+** suite -j worker sends it whole through a pipe; check's -D sweep prints
+** it). */
+struct spec_row {
+	char verdict[64], machine[32], prop[25], expect[64];
+	int ok, error, exit;
+	unsigned long long states;
+	double seconds;
+};
+void spec_row_run(const char *file, const struct run_opts *o, struct spec_row *w);
+
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);

@@ -107,21 +107,12 @@ static void flush_rows(struct strbuf *out)
 	sb_reset(out);
 }
 
-/* One spec's outcome: fixed-size, so that a -j worker can send it whole
-** through a pipe. */
-struct row {
-	char verdict[64], machine[32], prop[25], expect[64];
-	int ok, error;
-	unsigned long long states;
-	double seconds;
-};
-
 static void copy_str(char *dst, size_t n, const char *src)
 {
 	snprintf(dst, n, "%s", src);
 }
 
-static void suite_one(const char *file, const struct run_opts *o, struct row *w)
+void spec_row_run(const char *file, const struct run_opts *o, struct spec_row *w)
 {
 	struct job j;
 	struct diag d;
@@ -136,9 +127,12 @@ static void suite_one(const char *file, const struct run_opts *o, struct row *w)
 		sb_puts(&v, "error");
 		fputs(sb_str(&d.msg), stderr);
 		w->error = 1;
+		w->exit = EXIT_INPUT;
 	} else {
 		explore(j.model, j.props, j.nprops, &o->ex, &r);
 		verdict_string(&r, &v);
+		w->exit = r.verdict == V_PASS ? EXIT_HOLDS : r.verdict == V_FAIL ? EXIT_VIOLATED
+		          : r.verdict == V_INCOMPLETE ? EXIT_INCOMPLETE : EXIT_INPUT;
 		prop = r.failed >= 0 ? j.props[r.failed].text
 		       : r.verdict == V_FAIL ? prop_kind_name(r.failed_kind)
 		       : j.nprops ? j.props[0].text : "-";
@@ -163,7 +157,7 @@ struct pool {
 	int n, next, printed;
 	pid_t *pid;
 	int *fd;
-	struct row *rows;
+	struct spec_row *rows;
 	char *done;
 };
 
@@ -180,14 +174,14 @@ static void pool_start(struct pool *p, char **files, int nfiles, const struct ru
 		if (pipe(fds) || (p->pid[f] = fork()) < 0) {
 			/* no process: run it here */
 			p->pid[f] = 0;
-			suite_one(files[f], o, &p->rows[f]);
+			spec_row_run(files[f], o, &p->rows[f]);
 			p->done[f] = 1;
 			continue;
 		}
 		if (p->pid[f] == 0) {
 			close(fds[0]);
-			struct row w;
-			suite_one(files[f], o, &w);
+			struct spec_row w;
+			spec_row_run(files[f], o, &w);
 			ssize_t k = write(fds[1], &w, sizeof w);
 			_exit(k == (ssize_t)sizeof w ? 0 : 1);
 		}
@@ -275,7 +269,7 @@ int cmd_suite(int argc, char **argv)
 		          "verdict", "states", "time");
 	flush_rows(&out);
 	struct pool p = { jobs, 0, 0, xcalloc((size_t)nfiles + 1, sizeof(pid_t)), xcalloc((size_t)nfiles + 1, sizeof(int)),
-		          xcalloc((size_t)nfiles + 1, sizeof(struct row)), xcalloc((size_t)nfiles + 1, 1) };
+		          xcalloc((size_t)nfiles + 1, sizeof(struct spec_row)), xcalloc((size_t)nfiles + 1, 1) };
 	int done = 0;
 	while (done < nfiles) {
 		if (jobs > 1) {
@@ -285,13 +279,13 @@ int cmd_suite(int argc, char **argv)
 			if (!p.done[p.printed])
 				pool_wait(&p);
 		} else if (!interrupted) {
-			suite_one(files[done], &o, &p.rows[done]);
+			spec_row_run(files[done], &o, &p.rows[done]);
 			p.done[done] = 1;
 			p.next = done + 1;
 		}
 		int progressed = 0;
 		for (; done < nfiles && p.done[done]; done++, p.printed = done, progressed = 1) {
-			const struct row *w = &p.rows[done];
+			const struct spec_row *w = &p.rows[done];
 			mismatches += !w->ok;
 			errors += w->error;
 			/* rows name specs relative to the directory given */

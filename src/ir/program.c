@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ptx.h"
 #include "util/strbuf.h"
-#include "util/suggest.h"
 
 static const char *const opnames[OP_COUNT] = {
 	"mov", "add", "sub", "mul", "mad", "div", "rem", "and", "or", "xor", "not", "shl", "shr",
@@ -68,7 +68,7 @@ void program_hint(const struct program *p, const char *name, int regs, struct st
 	const char **names = xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
 	for (int i = 0; i < n; i++)
 		names[i] = regs ? p->regs[i].name : p->syms[i].name;
-	const char *best = suggest(name, names, (unsigned)n);
+	const char *best = ptx_nearest(name, names, (size_t)n);
 	if (best)
 		sb_printf(out, "; did you mean '%s'?", best);
 	free(names);

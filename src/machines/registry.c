@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ptx.h"
 #include "machines/component.h"
 #include "machines/weakmem.h"
 #include "util/strbuf.h"
-#include "util/suggest.h"
 
 /* Machines are wiring rows: components in enabled() order, and the port
 ** bindings a row must name because more than one component provides them
@@ -75,7 +75,7 @@ const struct machine_def *registry_find(const char *name)
 /* "; did you mean 'X'?" after a misspelt name, when one is close */
 static void hint(const char *word, const char *const *cands, unsigned n, struct strbuf *out)
 {
-	const char *best = suggest(word, cands, n);
+	const char *best = ptx_nearest(word, cands, n);
 	if (best)
 		sb_printf(out, "; did you mean '%s'?", best);
 }
