@@ -50,7 +50,7 @@ if [ "$mode" = suite ]; then
 	echo
 	rc=0
 	# the whole table goes to a file; the terminal gets the summary per area
-	./build/gpumc suite specs >build/suite.txt || rc=1
+	./build/gpumc suite -j "$jobs" specs >build/suite.txt || rc=1
 	sed -n '/^[a-z]* *[0-9]* specs\{0,1\}:/p; $p' build/suite.txt
 	grep MISMATCH build/suite.txt || true
 	echo "(the row of every spec: build/suite.txt)"
