@@ -302,6 +302,7 @@ int job_load(struct job *j, const char *path, const struct run_opts *o, struct d
 	j->model = registry_build(j->spec, d);
 	if (!j->model)
 		return -1;
+	spec_expect_for(j->spec, j->model->name);
 	struct strbuf why;
 	sb_init(&why);
 	if (model_check(j->model, &why))

@@ -2,7 +2,7 @@
 # The user's first hour (issue 16), tested the way the user meets it: the
 # README's set-up, `make install`, the suite's summary.
 . "$srcdir/t/lib.sh"
-plan 30
+plan 33
 
 # 1. the first command works
 like "$srcdir/README.md" 'built as `build/gpumc`' "README names the binary build/gpumc"
@@ -86,3 +86,12 @@ is "$(grep -c '^fp32-reduction.gpu ' "$T/out")" 4 "-D sweep: one row per configu
 like "$T/out" "^fp32-reduction.gpu +sms=2 threads_per_warp=2 +fail deterministic +92 " "-D sweep: the bundled configuration gives the golden verdict and count"
 like "$T/out" "^fp32-reduction.gpu +sms=1 threads_per_warp=1 +pass " "-D sweep: one lane per warp is deterministic"
 is "$rc" 1 "-D sweep: exit 1 when a configuration is violated"
+
+# expectations keyed by machine: `expect VERDICT on MACHINE`
+(cat "$SPECS/dab/D1.gpu"; echo "expect fail deterministic on baseline") >"$T/d1on.gpu"
+run "$GPUMC" check -q "$T/d1on.gpu"
+like "$T/out" "^verdict: pass \(expected: pass\)$" "expect ... on: on its own machine (dab) the unkeyed expectation"
+run "$GPUMC" check -q -D machine=baseline "$T/d1on.gpu"
+like "$T/out" "^verdict: fail deterministic \(expected: fail deterministic\)$" "expect ... on baseline: used with -D machine=baseline"
+run sh -c "printf 'machine baseline\\nkernel\\n exit\\nend\\nexpect pass on\\n' | \"\$1\" check -" _ "$GPUMC"
+like "$T/err" "^<stdin>:5:[0-9]+: error: expected a machine name after 'on'" "expect ... on without a machine: an error at line:col"

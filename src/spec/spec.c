@@ -1074,12 +1074,46 @@ static void parse_set(struct parser *P)
 	P->s->params[P->s->nparams++] = ps;
 }
 
+/* The verdict in v: for every machine, or `on MACHINE` only for that one. */
+static void set_expect(struct parser *P, const char *v)
+{
+	struct spec *s = P->s;
+	if (!accept(P, "on")) {
+		free(s->expect);
+	for (int i = 0; i < s->nexpect_on; i++) {
+		free(s->expect_on[i]);
+		free(s->expect_on_machine[i]);
+	}
+	free(s->expect_on);
+	free(s->expect_on_machine);
+		s->expect = xstrdup(v);
+		return;
+	}
+	if (TOK(P)->t != T_WORD) {
+		expected(P, "a machine name after 'on'");
+		return;
+	}
+	s->expect_on = xrealloc(s->expect_on, sizeof(char *) * (size_t)(s->nexpect_on + 1));
+	s->expect_on_machine = xrealloc(s->expect_on_machine, sizeof(char *) * (size_t)(s->nexpect_on + 1));
+	s->expect_on[s->nexpect_on] = xstrdup(v);
+	s->expect_on_machine[s->nexpect_on++] = xstrdup(TOK(P)->text);
+	lex_next(&P->lx);
+}
+
+void spec_expect_for(struct spec *s, const char *machine)
+{
+	for (int i = 0; i < s->nexpect_on; i++)
+		if (!strcmp(s->expect_on_machine[i], machine)) {
+			free(s->expect);
+			s->expect = xstrdup(s->expect_on[i]);
+		}
+}
+
 static void parse_expect(struct parser *P)
 {
 	int line = TOK(P)->line;
 	if (accept(P, "pass")) {
-		free(P->s->expect);
-		P->s->expect = xstrdup("pass");
+		set_expect(P, "pass");
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
@@ -1089,9 +1123,8 @@ static void parse_expect(struct parser *P)
 		}
 		char buf[64];
 		snprintf(buf, sizeof buf, "fail %s", prop_kind_name((enum prop_kind)k));
-		free(P->s->expect);
-		P->s->expect = xstrdup(buf);
 		lex_next(&P->lx);
+		set_expect(P, buf);
 	} else {
 		expected(P, "'pass' or 'fail KIND'");
 		recover(P);
