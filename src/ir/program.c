@@ -68,7 +68,8 @@ void program_hint(const struct program *p, const char *name, int regs, struct st
 	const char **names = xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
 	for (int i = 0; i < n; i++)
 		names[i] = regs ? p->regs[i].name : p->syms[i].name;
-	const char *best = ptx_nearest(name, names, (size_t)n);
+	/* a one- or two-letter name is one edit from any other: no guess */
+	const char *best = strlen(name) > 2 ? ptx_nearest(name, names, (size_t)n) : NULL;
 	if (best)
 		sb_printf(out, "; did you mean '%s'?", best);
 	free(names);
