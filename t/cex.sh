@@ -4,7 +4,7 @@
 # atomic values, DAB re-issues, --values, exists witnesses, final values on
 # a pass, --outcomes.
 . "$srcdir/t/lib.sh"
-plan 27
+plan 31
 
 # fp32 reduction: A and B share 9 steps; the pair is the two adds from
 # different SMs at step 10/11 whose order rounds differently
@@ -95,5 +95,19 @@ if command -v dot >/dev/null; then
 	ok $? "--dot: dot -Tpng accepts a crash trace's graph"
 else
 	ok 0 "dot -Tpng # SKIP graphviz not installed"
+	ok 0 "dot -Tpng # SKIP graphviz not installed"
+fi
+
+# litmus --dot: the witness execution of MP under ics13 (T1 sees the flag
+# but not the data): po down each thread, rf from T0's store of y and from
+# x's initial write
+run "$GPUMC" litmus --model ics13 --dot "$T/mp.dot" "$SPECS/litmus/cta-global/MP.litmus"
+like "$T/mp.dot" '^  e0_1 -> e1_0 \[label="rf"' "litmus --dot: T1's load of y reads T0's store (rf)"
+like "$T/mp.dot" '^  i0 -> e1_1 \[label="rf"' "litmus --dot: T1's load of x reads the initial write (rf)"
+like "$T/mp.dot" 'e0_0 -> e0_1 \[label="po"\]' "litmus --dot: po down T0"
+if command -v dot >/dev/null; then
+	dot -Tpng "$T/mp.dot" -o "$T/mp.png" 2>"$T/doterr"
+	ok $? "litmus --dot: dot -Tpng accepts the execution graph"
+else
 	ok 0 "dot -Tpng # SKIP graphviz not installed"
 fi
