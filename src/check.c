@@ -77,6 +77,49 @@ static void save_dot(const struct job *j, const struct run_opts *o, const struct
 	sb_free(&g);
 }
 
+/* Each property's own verdict after a violation, as CBMC reports per
+** property: the search stops at the first violation, so the properties
+** not yet violated are checked again without those that were, until one
+** pass decides the rest.  status[k]: "holds", "VIOLATED" or why it was not
+** decided (a built-in deadlock or fault, a limit). */
+static void each_property(const struct job *j, const struct run_opts *o, const struct explore_result *first,
+                          const char **status)
+{
+	unsigned n = j->nprops;
+	struct property *sub = xcalloc(n + 1, sizeof *sub);
+	unsigned *idx = xcalloc(n + 1, sizeof *idx);
+	status[first->failed] = "VIOLATED";
+	struct explore_opts eo = o->ex;
+	eo.progress = 0;
+	for (;;) {
+		unsigned m = 0;
+		for (unsigned k = 0; k < n; k++)
+			if (!status[k]) {
+				idx[m] = k;
+				sub[m++] = j->props[k];
+			}
+		if (!m || interrupted)
+			break;
+		struct explore_result r;
+		explore(j->model, sub, m, &eo, &r);
+		const char *rest = r.verdict == V_PASS ? "holds"
+		                   : r.verdict == V_FAIL && r.failed < 0 ? "not decided: the search stops at a deadlock or fault"
+		                   : r.verdict == V_FAIL ? NULL : "not decided: a limit was hit";
+		if (r.verdict == V_FAIL && r.failed >= 0)
+			status[idx[r.failed]] = "VIOLATED";
+		for (unsigned k = 0; k < m && rest; k++)
+			status[idx[k]] = rest;
+		explore_result_free(&r);
+		if (rest)
+			break;
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (!status[k])
+			status[k] = "not decided: interrupted";
+	free(sub);
+	free(idx);
+}
+
 static int check_one(struct job *j, const struct run_opts *o, int more)
 {
 	struct explore_result r;
@@ -92,7 +135,15 @@ static int check_one(struct job *j, const struct run_opts *o, int more)
 	unsigned nlocs = outcome_locs(j->model, j->props, j->nprops, &locs);
 	outcomes_explore(j->model, j->props, j->nprops, locs, nlocs, &o->ex, o->outcomes, &r);
 	free(locs);
-	report_check(&out, j, &r, o);
+	/* with several properties, a violation of one leaves the others to
+	** decide; only the text report lists them */
+	const char **status = NULL;
+	if (!o->json && r.verdict == V_FAIL && r.failed >= 0 && j->nprops > 1) {
+		status = xcalloc(j->nprops + 1, sizeof *status);
+		each_property(j, o, &r, status);
+	}
+	report_check(&out, j, &r, o, status);
+	free(status);
 	fputs(sb_str(&out), stdout);
 	if (!o->json && more)
 		fputc('\n', stdout);

@@ -596,7 +596,8 @@ static void final_values(struct strbuf *out, const struct model *m, const struct
 	}
 }
 
-void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, const struct run_opts *o)
+void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, const struct run_opts *o,
+                  const char *const *status)
 {
 	int json = o->json, values = o->values;
 	const struct model *m = j->model;
@@ -694,6 +695,11 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			}
 			if (j->spec->note)
 				sb_printf(out, "note: %s\n", j->spec->note);
+			if (status) {
+				sb_puts(out, "each property:\n");
+				for (unsigned k = 0; k < j->nprops; k++)
+					sb_printf(out, "  %s: %s\n", j->props[k].text, status[k]);
+			}
 		} else if (r->verdict == V_INCOMPLETE) {
 			if (interrupted)
 				sb_printf(out, "INCOMPLETE: interrupted by %s before the state space was exhausted; nothing violated so far\n",

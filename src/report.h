@@ -13,7 +13,8 @@ void verdict_string(const struct explore_result *r, struct strbuf *out);
 void report_header(struct strbuf *out, const struct job *j);
 /* Verdict, counterexample and statistics of an explored job (text: after
 ** report_header) */
-void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, const struct run_opts *o);
+void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, const struct run_opts *o,
+                  const char *const *status);
 /* The counterexample (or exists witness) of r as a Graphviz digraph:
 ** steps as nodes in one cluster per component lane, the two schedules of a
 ** determinism violation branching after their shared prefix, the
