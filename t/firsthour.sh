@@ -2,7 +2,7 @@
 # The user's first hour (issue 16), tested the way the user meets it: the
 # README's set-up, `make install`, the suite's summary.
 . "$srcdir/t/lib.sh"
-plan 33
+plan 34
 
 # 1. the first command works
 like "$srcdir/README.md" 'built as `build/gpumc`' "README names the binary build/gpumc"
@@ -95,3 +95,6 @@ run "$GPUMC" check -q -D machine=baseline "$T/d1on.gpu"
 like "$T/out" "^verdict: fail deterministic \(expected: fail deterministic\)$" "expect ... on baseline: used with -D machine=baseline"
 run sh -c "printf 'machine baseline\\nkernel\\n exit\\nend\\nexpect pass on\\n' | \"\$1\" check -" _ "$GPUMC"
 like "$T/err" "^<stdin>:5:[0-9]+: error: expected a machine name after 'on'" "expect ... on without a machine: an error at line:col"
+# an unkeyed expect after a keyed one keeps the keyed one (it freed it once)
+run sh -c "printf 'machine baseline\\nkernel\\n exit\\nend\\nexpect fail deadlock_free on dab\\nexpect pass\\nexpect pass on baseline\\n' | \"\$1\" check -q -" _ "$GPUMC"
+like "$T/out" "^verdict: pass \(expected: pass\)$" "expect ... on, then an unkeyed expect, then another: all kept"

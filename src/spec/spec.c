@@ -1080,12 +1080,6 @@ static void set_expect(struct parser *P, const char *v)
 	struct spec *s = P->s;
 	if (!accept(P, "on")) {
 		free(s->expect);
-	for (int i = 0; i < s->nexpect_on; i++) {
-		free(s->expect_on[i]);
-		free(s->expect_on_machine[i]);
-	}
-	free(s->expect_on);
-	free(s->expect_on_machine);
 		s->expect = xstrdup(v);
 		return;
 	}
@@ -1331,6 +1325,12 @@ void spec_free(struct spec *s)
 	free(s->name);
 	free(s->machine);
 	free(s->expect);
+	for (int i = 0; i < s->nexpect_on; i++) {
+		free(s->expect_on[i]);
+		free(s->expect_on_machine[i]);
+	}
+	free(s->expect_on);
+	free(s->expect_on_machine);
 	free(s->note);
 	free(s);
 }
