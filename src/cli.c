@@ -290,6 +290,29 @@ static int bind_props(struct job *j, struct diag *d)
 	return d->nerr ? -1 : 0;
 }
 
+/* When the machine cannot be built (bad parameters), the memory locations
+** a `deterministic` names are still checked against the spec's globals, so
+** one run reports the parameter and the location errors together. */
+static void locs_without_machine(const struct spec *s, struct diag *d)
+{
+	for (int k = 0; k < s->nprops; k++) {
+		const struct spec_prop *sp = &s->props[k];
+		for (unsigned i = 0; i < sp->p.nlocs && sp->loc_names; i++) {
+			int sym = program_find_sym(&s->prog, sp->loc_names[i]);
+			if (sp->loc_tid[i] >= 0 || (sym >= 0 && s->prog.syms[sym].space == SP_GLOBAL))
+				continue;
+			struct strbuf why;
+			sb_init(&why);
+			sb_printf(&why, sym < 0 ? "unknown variable '%s'" : "'%s' is in shared memory, which does not outlive the kernel",
+			          sp->loc_names[i]);
+			if (sym < 0)
+				program_hint(&s->prog, sp->loc_names[i], 0, &why);
+			diag_at(d, s->path, sp->loc_line[i], sp->loc_col[i], "%s", sb_str(&why));
+			sb_free(&why);
+		}
+	}
+}
+
 int job_load(struct job *j, const char *path, const struct run_opts *o, struct diag *d)
 {
 	memset(j, 0, sizeof *j);
@@ -300,8 +323,10 @@ int job_load(struct job *j, const char *path, const struct run_opts *o, struct d
 		if (spec_define(j->spec, o->defines[i], d))
 			return -1;
 	j->model = registry_build(j->spec, d);
-	if (!j->model)
+	if (!j->model) {
+		locs_without_machine(j->spec, d);
 		return -1;
+	}
 	spec_expect_for(j->spec, j->model->name);
 	struct strbuf why;
 	sb_init(&why);

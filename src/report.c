@@ -393,18 +393,6 @@ void report_lane(const char *desc, struct strbuf *lane)
 	sb_printf(lane, "%.*s", (int)l, desc);
 }
 
-/* DOT string: the text quoted, with " and \ escaped */
-static void dot_str(struct strbuf *out, const char *s)
-{
-	sb_putc(out, '"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			sb_putc(out, '\\');
-		sb_putc(out, *s);
-	}
-	sb_putc(out, '"');
-}
-
 /* Nodes "<tag><i>" for steps [from, s->n) of one schedule, grouped into
 ** lane clusters by name; pair marks in red. */
 struct dot_lanes {
@@ -437,7 +425,7 @@ static void dot_steps(struct strbuf *edges, struct dot_lanes *L, const struct sc
 		sb_printf(b, "    %s%u [label=", tag, i + 1);
 		sb_reset(&id);
 		sb_printf(&id, "%u. %s%s", i + 1, s->desc[i], (int)i == mx ? "  [x]" : (int)i == my ? "  [y]" : "");
-		dot_str(b, sb_str(&id));
+		sb_dot_str(b, sb_str(&id));
 		sb_puts(b, (int)i == mx || (int)i == my ? ", color=red, penwidth=3, fontcolor=red];\n" : "];\n");
 		if (prev)
 			sb_printf(edges, "  %s -> %s%u;\n", prev, tag, i + 1);
@@ -473,12 +461,12 @@ void report_dot(struct strbuf *out, const struct job *j, const struct explore_re
 		sb_puts(&edges, "  resA [shape=note, label=");
 		sb_puts(&title, "result A: ");
 		report_locs(m, x.sva, fp->locs, fp->nlocs, &title, 0);
-		dot_str(&edges, sb_str(&title));
+		sb_dot_str(&edges, sb_str(&title));
 		sb_printf(&edges, "];\n  a%u -> resA;\n  resB [shape=note, label=", x.a.n);
 		sb_reset(&title);
 		sb_puts(&title, "result B: ");
 		report_locs(m, x.svb, fp->locs, fp->nlocs, &title, 0);
-		dot_str(&edges, sb_str(&title));
+		sb_dot_str(&edges, sb_str(&title));
 		sb_printf(&edges, "];\n  b%u -> resB;\n", x.b.n);
 		if (x.found)
 			sb_printf(&edges, "  a%u -> a%u [color=red, style=dashed, constraint=false, label=\"conflict on %s\"];\n",
@@ -498,11 +486,11 @@ void report_dot(struct strbuf *out, const struct job *j, const struct explore_re
 	else
 		sb_printf(&title, "%s: witness", j->spec->name);
 	sb_puts(out, "  labelloc=t;\n  label=");
-	dot_str(out, sb_str(&title));
+	sb_dot_str(out, sb_str(&title));
 	sb_puts(out, ";\n");
 	for (unsigned i = 0; i < L.n; i++) {
 		sb_printf(out, "  subgraph cluster_%u {\n    label=", i);
-		dot_str(out, L.name[i]);
+		sb_dot_str(out, L.name[i]);
 		sb_printf(out, ";\n    style=filled;\n    color=\"/pastel19/%u\";\n%s  }\n", i % 9 + 1, sb_str(&L.body[i]));
 		free(L.name[i]);
 		sb_free(&L.body[i]);

@@ -87,16 +87,18 @@ run "$GPUMC" check --dot "$T/fp.dot" "$SPECS/baseline/fp32-reduction.gpu"
 like "$T/fp.dot" '^ +a10 \[label="10\. .*\[x\]", color=red' "--dot: the conflicting pair is drawn in red"
 like "$T/fp.dot" 'label="partition 0";' "--dot: steps are grouped in component lanes"
 like "$T/fp.dot" '^  p9 -> a10;$' "--dot: schedule A branches off the shared prefix"
-if command -v dot >/dev/null; then
-	dot -Tpng "$T/fp.dot" -o "$T/fp.png" 2>"$T/doterr"
-	ok $? "--dot: dot -Tpng accepts the determinism graph"
-	"$GPUMC" check -q --dot "$T/t5.dot" "$SPECS/persist/T5.gpu" >/dev/null
-	dot -Tpng "$T/t5.dot" -o "$T/t5.png" 2>"$T/doterr"
-	ok $? "--dot: dot -Tpng accepts a crash trace's graph"
-else
-	ok 0 "dot -Tpng # SKIP graphviz not installed"
-	ok 0 "dot -Tpng # SKIP graphviz not installed"
-fi
+# dot_ok FILE DESCRIPTION: Graphviz draws FILE (skipped without graphviz)
+dot_ok() {
+	if command -v dot >/dev/null; then
+		dot -Tpng "$1" -o "$1.png" 2>"$T/doterr"
+		ok $? "$2"
+	else
+		ok 0 "$2 # SKIP graphviz not installed"
+	fi
+}
+dot_ok "$T/fp.dot" "--dot: dot -Tpng accepts the determinism graph"
+"$GPUMC" check -q --dot "$T/t5.dot" "$SPECS/persist/T5.gpu" >/dev/null
+dot_ok "$T/t5.dot" "--dot: dot -Tpng accepts a crash trace's graph"
 
 # litmus --dot: the witness execution of MP under ics13 (T1 sees the flag
 # but not the data): po down each thread, rf from T0's store of y and from
@@ -105,12 +107,7 @@ run "$GPUMC" litmus --model ics13 --dot "$T/mp.dot" "$SPECS/litmus/cta-global/MP
 like "$T/mp.dot" '^  e0_1 -> e1_0 \[label="rf"' "litmus --dot: T1's load of y reads T0's store (rf)"
 like "$T/mp.dot" '^  i0 -> e1_1 \[label="rf"' "litmus --dot: T1's load of x reads the initial write (rf)"
 like "$T/mp.dot" 'e0_0 -> e0_1 \[label="po"\]' "litmus --dot: po down T0"
-if command -v dot >/dev/null; then
-	dot -Tpng "$T/mp.dot" -o "$T/mp.png" 2>"$T/doterr"
-	ok $? "litmus --dot: dot -Tpng accepts the execution graph"
-else
-	ok 0 "dot -Tpng # SKIP graphviz not installed"
-fi
+dot_ok "$T/mp.dot" "litmus --dot: dot -Tpng accepts the execution graph"
 
 # several properties: each gets its own verdict, as CBMC reports them.
 # By hand: the sum passes 10 on the way to 26 (invariant violated), but

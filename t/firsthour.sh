@@ -2,7 +2,7 @@
 # The user's first hour (issue 16), tested the way the user meets it: the
 # README's set-up, `make install`, the suite's summary.
 . "$srcdir/t/lib.sh"
-plan 34
+plan 37
 
 # 1. the first command works
 like "$srcdir/README.md" 'built as `build/gpumc`' "README names the binary build/gpumc"
@@ -98,3 +98,10 @@ like "$T/err" "^<stdin>:5:[0-9]+: error: expected a machine name after 'on'" "ex
 # an unkeyed expect after a keyed one keeps the keyed one (it freed it once)
 run sh -c "printf 'machine baseline\\nkernel\\n exit\\nend\\nexpect fail deadlock_free on dab\\nexpect pass\\nexpect pass on baseline\\n' | \"\$1\" check -q -" _ "$GPUMC"
 like "$T/out" "^verdict: pass \(expected: pass\)$" "expect ... on, then an unkeyed expect, then another: all kept"
+
+# all errors of a spec in one run: parameters and locations together
+printf 'machine baseline\nset schedulr = gto\nset sms = 99\nglobal .u32 sum = 0\nkernel\n  red.global.add.u32 [sum], 1\n  exit\nend\ncheck deterministic summ\n' >"$T/errs.gpu"
+run "$GPUMC" check "$T/errs.gpu"
+like "$T/err" "errs.gpu:2:5: error: unknown parameter 'schedulr' for machine 'baseline'; did you mean 'scheduler'" "one run: the misspelt parameter"
+like "$T/err" "errs.gpu:3:5: error: 'sms' expects an integer in 1..64" "one run: the parameter out of range"
+like "$T/err" "errs.gpu:9:21: error: unknown variable 'summ'; did you mean 'sum'" "one run: the misspelt location too"

@@ -31,17 +31,6 @@ static long outcome_val(const struct lit_run *r, const struct lit_outcome *o, in
 	return -1;
 }
 
-static void label(struct strbuf *out, const char *s)
-{
-	sb_putc(out, '"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			sb_putc(out, '\\');
-		sb_putc(out, *s);
-	}
-	sb_putc(out, '"');
-}
-
 int lit_dot(const struct litmus *t, const struct lit_run *r, struct strbuf *out)
 {
 	const struct lit_outcome *o = NULL;
@@ -58,7 +47,7 @@ int lit_dot(const struct litmus *t, const struct lit_run *r, struct strbuf *out)
 		litmus_loc_name(t, r->olocs[k], &s);
 		sb_printf(&s, "=%u%s", o->vals[k], k + 1 < r->nolocs ? " " : "");
 	}
-	label(out, sb_str(&s));
+	sb_dot_str(out, sb_str(&s));
 	sb_puts(out, ";\n");
 	/* the initial writes, on top */
 	sb_puts(out, "  { rank=source;\n");
@@ -66,7 +55,7 @@ int lit_dot(const struct litmus *t, const struct lit_run *r, struct strbuf *out)
 		sb_reset(&s);
 		sb_printf(&s, "init: %s=%u", t->loc[l].name, t->loc[l].init);
 		sb_printf(out, "    i%d [label=", l);
-		label(out, sb_str(&s));
+		sb_dot_str(out, sb_str(&s));
 		sb_puts(out, ", style=dashed];\n  ");
 	}
 	sb_puts(out, "}\n");
@@ -84,7 +73,7 @@ int lit_dot(const struct litmus *t, const struct lit_run *r, struct strbuf *out)
 			if (v >= 0)
 				sb_printf(&s, " = %ld", v);
 			sb_printf(out, "    e%d_%d [label=", i, k);
-			label(out, sb_str(&s));
+			sb_dot_str(out, sb_str(&s));
 			sb_puts(out, "];\n");
 			if (prev >= 0)
 				sb_printf(out, "    e%d_%d -> e%d_%d [label=\"po\"];\n", i, prev, i, k);

@@ -147,6 +147,17 @@ void sb_json_str(struct strbuf *b, const char *s)
 	sb_putc(b, '"');
 }
 
+void sb_dot_str(struct strbuf *b, const char *s)
+{
+	sb_putc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			sb_putc(b, '\\');
+		sb_putc(b, *s);
+	}
+	sb_putc(b, '"');
+}
+
 const char *sb_str(const struct strbuf *b)
 {
 	return b->s ? b->s : "";
