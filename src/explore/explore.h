@@ -26,6 +26,10 @@ struct explore_opts {
 	double progress;        /* seconds between progress lines, 0: none  */
 	int keep_going;         /* record outcomes after a violation?  no: stop */
 	int check_model;        /* verify the model's contract on every state */
+	/* outcome locations when no exists/~exists/forall names them (a
+	** kernel spec's observed locations: explore/outcomes.h) */
+	const int *outcome_locs;
+	unsigned noutcome_locs;
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };
