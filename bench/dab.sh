@@ -83,11 +83,17 @@ set multiplot layout 1,2
 set logscale x 2
 set xlabel "atomic buffer entries (fusion on)"
 set ylabel "cycles / GTO baseline"
+# room above the data, so the baseline at y = 1 is not hidden on the
+# border when every scheduler is near it; one distinct colour each
 set yrange [0:*]
+set offsets 0, 0, graph 0.15, 0
 set key top right
+array col[4] = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a"]
+array sch[4] = ["srr", "gtrr", "gtar", "gwat"]
 do for [k in "pagerank conv"] {
   set title k
-  plot for [s in "srr gtrr gtar gwat"] sprintf("$OUT/dab-%s-%s.dat", k, s) using 1:2 with linespoints title s, 1 with lines dt 2 title "baseline"
+  plot for [i=1:4] sprintf("$OUT/dab-%s-%s.dat", k, sch[i]) using 1:2 with linespoints lw 2 lc rgb col[i] title sch[i], \
+       1 with lines dt 2 lw 2 lc rgb "black" title "GTO baseline"
 }
 unset multiplot
 GP

@@ -66,12 +66,17 @@ set multiplot layout 1,2
 set style data histograms
 set style histogram clustered
 set style fill solid 0.8
+# a log axis from 0.5: a ratio of 1 (no overhead) is a visible bar, not
+# one of height zero; a baseline at 1; two clearly different colours
 set logscale y
+set yrange [0.5:*]
+set offsets 0, 0, graph 0.1, 0
 set ylabel "cycles / no persistency"
 set xtics rotate by -30
 do for [k in "lbm histo"] {
   set title k
-  plot sprintf("$OUT/persist-%s.dat", k) using 2:xtic(1) title "durable WPQ", '' using 3 title "volatile WPQ"
+  plot sprintf("$OUT/persist-%s.dat", k) using 2:xtic(1) lc rgb "#1b9e77" title "durable WPQ", \
+       '' using 3 lc rgb "#d95f02" title "volatile WPQ", 1 with lines dt 2 lw 2 lc rgb "black" title "no persistency"
 }
 unset multiplot
 GP

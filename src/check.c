@@ -6,9 +6,11 @@
 
 #include "cli.h"
 #include "explore/judge.h"
+#include "explore/outcomes.h"
 #include "explore/replay.h"
 #include "report.h"
 #include "state/trace.h"
+#include "util/interrupt.h"
 
 static int verdict_exit(enum verdict v)
 {
@@ -60,28 +62,180 @@ static void save_trace(const struct job *j, const struct run_opts *o, const stru
 	sb_free(&err);
 }
 
+static void save_dot(const struct job *j, const struct run_opts *o, const struct explore_result *r)
+{
+	if ((r->verdict == V_FAIL && (r->failed_kind == P_EXISTS || !r->states)) ) {
+		fprintf(stderr, "gpumc: %s: no trace to draw (--dot)\n", o->dot_file);
+		return;
+	}
+	struct strbuf g;
+	sb_init(&g);
+	report_dot(&g, j, r);
+	FILE *f = fopen(o->dot_file, "w");
+	if (!f || fputs(sb_str(&g), f) < 0 || fclose(f))
+		fprintf(stderr, "gpumc: %s: cannot write the graph\n", o->dot_file);
+	sb_free(&g);
+}
+
+/* Each property's own verdict after a violation, as CBMC reports per
+** property: the search stops at the first violation, so the properties
+** not yet violated are checked again without those that were, until one
+** pass decides the rest.  status[k]: "holds", "VIOLATED" or why it was not
+** decided (a built-in deadlock or fault, a limit). */
+static void each_property(const struct job *j, const struct run_opts *o, const struct explore_result *first,
+                          const char **status)
+{
+	unsigned n = j->nprops;
+	struct property *sub = xcalloc(n + 1, sizeof *sub);
+	unsigned *idx = xcalloc(n + 1, sizeof *idx);
+	status[first->failed] = "VIOLATED";
+	struct explore_opts eo = o->ex;
+	eo.progress = 0;
+	for (;;) {
+		unsigned m = 0;
+		for (unsigned k = 0; k < n; k++)
+			if (!status[k]) {
+				idx[m] = k;
+				sub[m++] = j->props[k];
+			}
+		if (!m || interrupted)
+			break;
+		struct explore_result r;
+		explore(j->model, sub, m, &eo, &r);
+		const char *rest = r.verdict == V_PASS ? "holds"
+		                   : r.verdict == V_FAIL && r.failed < 0 ? "not decided: the search stops at a deadlock or fault"
+		                   : r.verdict == V_FAIL ? NULL : "not decided: a limit was hit";
+		if (r.verdict == V_FAIL && r.failed >= 0)
+			status[idx[r.failed]] = "VIOLATED";
+		for (unsigned k = 0; k < m && rest; k++)
+			status[idx[k]] = rest;
+		explore_result_free(&r);
+		if (rest)
+			break;
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (!status[k])
+			status[k] = "not decided: interrupted";
+	free(sub);
+	free(idx);
+}
+
 static int check_one(struct job *j, const struct run_opts *o, int more)
 {
 	struct explore_result r;
-	explore(j->model, j->props, j->nprops, &o->ex, &r);
 	struct strbuf out;
 	sb_init(&out);
-	report_check(&out, j, &r, o->json);
+	if (!o->json) {
+		report_header(&out, j);
+		fputs(sb_str(&out), stdout);
+		fflush(stdout);
+		sb_reset(&out);
+	}
+	int *locs;
+	unsigned nlocs = outcome_locs(j->model, j->props, j->nprops, &locs);
+	outcomes_explore(j->model, j->props, j->nprops, locs, nlocs, &o->ex, o->outcomes, &r);
+	free(locs);
+	/* with several properties, a violation of one leaves the others to
+	** decide; only the text report lists them */
+	const char **status = NULL;
+	if (!o->json && r.verdict == V_FAIL && r.failed >= 0 && j->nprops > 1) {
+		status = xcalloc(j->nprops + 1, sizeof *status);
+		each_property(j, o, &r, status);
+	}
+	report_check(&out, j, &r, o, status);
+	free(status);
 	fputs(sb_str(&out), stdout);
 	if (!o->json && more)
 		fputc('\n', stdout);
 	sb_free(&out);
-	if (o->trace_file && r.verdict == V_FAIL && r.failed_kind != P_EXISTS)
+	if (o->dot_file && (r.verdict == V_FAIL || r.witness))
+		save_dot(j, o, &r);
+	if (o->trace_file && ((r.verdict == V_FAIL && r.failed_kind != P_EXISTS) || r.witness))
 		save_trace(j, o, &r);
 	int rc = verdict_exit(r.verdict);
 	explore_result_free(&r);
 	return rc;
 }
 
+/* -D key=a,b,c: one exploration per configuration (the product of every
+** swept key), one row each: the configuration, the verdict, the states. */
+static int sweep(const struct run_opts *o, const char **files, int nfiles)
+{
+	int nd = o->ndefines, rc = EXIT_HOLDS;
+	/* per define: its values, and the one in use */
+	char **vals = xcalloc((size_t)nd + 1, sizeof(char *));
+	int *nval = xcalloc((size_t)nd + 1, sizeof(int)), *at = xcalloc((size_t)nd + 1, sizeof(int));
+	for (int i = 0; i < nd; i++) {
+		vals[i] = xstrdup(o->defines[i]);
+		nval[i] = 1;
+		for (char *c = strchr(vals[i], '='); c && (c = strchr(c, ',')); c++, nval[i]++)
+			;
+	}
+	printf("%-32s %-32s %-24s %10s %9s\n", "spec", "configuration", "verdict", "states", "time");
+	struct run_opts one = *o;
+	one.defines = xcalloc((size_t)nd + 1, sizeof(char *));
+	char **defs = xcalloc((size_t)nd + 1, sizeof(char *));
+	for (int f = 0; f < nfiles && !interrupted; f++) {
+		memset(at, 0, sizeof(int) * (size_t)(nd + 1));
+		for (;;) {
+			/* this configuration's -D key=value list */
+			struct strbuf cfg;
+			sb_init(&cfg);
+			for (int i = 0; i < nd; i++) {
+				const char *eq = strchr(vals[i], '='), *v = eq ? eq + 1 : "";
+				for (int k = 0; k < at[i]; k++)
+					v = strchr(v, ',') + 1;
+				size_t kl = eq ? (size_t)(eq - vals[i]) : strlen(vals[i]), vl = strcspn(v, ",");
+				free(defs[i]);
+				defs[i] = xmalloc(kl + vl + 2);
+				snprintf(defs[i], kl + vl + 2, "%.*s=%.*s", (int)kl, vals[i], (int)vl, v);
+				one.defines[i] = defs[i];
+				if (nval[i] > 1)
+					sb_printf(&cfg, "%s%s", *sb_str(&cfg) ? " " : "", defs[i]);
+			}
+			struct spec_row w;
+			spec_row_run(files[f], &one, &w);
+			rc = exit_combine(rc, w.exit);
+			const char *base = strrchr(files[f], '/');
+			printf("%-32s %-32s %-24s %10llu %8.3fs\n", base ? base + 1 : files[f], sb_str(&cfg), w.verdict, w.states,
+			       w.seconds);
+			fflush(stdout);
+			sb_free(&cfg);
+			/* the next configuration, the last key fastest */
+			int i = nd - 1;
+			while (i >= 0 && ++at[i] == nval[i])
+				at[i--] = 0;
+			if (i < 0 || interrupted)
+				break;
+		}
+	}
+	for (int i = 0; i < nd; i++) {
+		free(vals[i]);
+		free(defs[i]);
+	}
+	free(vals);
+	free(defs);
+	free(nval);
+	free(at);
+	free(one.defines);
+	return interrupted ? EXIT_INCOMPLETE : rc;
+}
+
 int cmd_check(int argc, char **argv)
 {
-	static const struct spec_cmd c = { "check", "Dejt", 1, NULL, check_one };
-	return cli_each_spec(&c, argc, argv);
+	static const struct spec_cmd c = { "check", "Dejto", 1, NULL, check_one };
+	struct run_opts o;
+	run_opts_default(&o);
+	const char **files;
+	int nfiles = cli_parse_specs(&o, argc, argv, c.allowed, c.name, &files), swept = 0;
+	for (int i = 0; i < o.ndefines && nfiles > 0; i++)
+		swept |= strchr(o.defines[i], ',') != NULL;
+	int rc = nfiles < 0 ? EXIT_INPUT : swept ? sweep(&o, files, nfiles) : cli_each_spec(&c, argc, argv);
+	if (nfiles >= 0) {
+		free(files);
+		free(o.defines);
+	}
+	return rc;
 }
 
 int cmd_replay(int argc, char **argv)

@@ -8,6 +8,7 @@
 
 #include "machines/registry.h"
 #include "state/sideset.h"
+#include "util/interrupt.h"
 #include "util/strbuf.h"
 
 void run_opts_default(struct run_opts *o)
@@ -87,7 +88,8 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 	if (a[0] != '-' || !a[1])
 		return 0;
 	/* `allowed` lists the option groups a subcommand takes:
-	** D defines, e explore options, r run options, j json, t trace */
+	** D defines, e explore options, r run options, j json, t trace,
+	** o check's outputs (--outcomes, --values, --dot) */
 #define OK(c) (strchr(allowed, c) != NULL)
 	if (OK('D') && !strncmp(a, "-D", 2)) {
 		if (!need_arg(argc, argv, i, &v))
@@ -180,6 +182,16 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 			return 1;
 		}
 	}
+	if (OK('o')) {
+		if (!strcmp(a, "--outcomes")) { o->outcomes = 1; return 1; }
+		if (!strcmp(a, "--values")) { o->values = 1; return 1; }
+		if (match(a, "--dot")) {
+			if (!need_arg(argc, argv, i, &v))
+				return -1;
+			o->dot_file = v;
+			return 1;
+		}
+	}
 	if (OK('t') && match(a, "--trace")) {
 		if (!need_arg(argc, argv, i, &v))
 			return -1;
@@ -198,6 +210,12 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		if (match(a, "--seed")) {
 			if (!need_arg(argc, argv, i, &v) || !parse_u64("--seed", v, &o->seed, 0))
 				return -1;
+			return 1;
+		}
+		if (match(a, "--timeline")) {
+			if (!need_arg(argc, argv, i, &v))
+				return -1;
+			o->timeline_file = v;
 			return 1;
 		}
 		if (match(a, "--max-cycles")) {
@@ -384,6 +402,29 @@ static int bind_props(struct job *j, struct diag *d)
 	return d->nerr ? -1 : 0;
 }
 
+/* When the machine cannot be built (bad parameters), the memory locations
+** a `deterministic` names are still checked against the spec's globals, so
+** one run reports the parameter and the location errors together. */
+static void locs_without_machine(const struct spec *s, struct diag *d)
+{
+	for (int k = 0; k < s->nprops; k++) {
+		const struct spec_prop *sp = &s->props[k];
+		for (unsigned i = 0; i < sp->p.nlocs && sp->loc_names; i++) {
+			int sym = program_find_sym(&s->prog, sp->loc_names[i]);
+			if (sp->loc_tid[i] >= 0 || (sym >= 0 && s->prog.syms[sym].space == SP_GLOBAL))
+				continue;
+			struct strbuf why;
+			sb_init(&why);
+			sb_printf(&why, sym < 0 ? "unknown variable '%s'" : "'%s' is in shared memory, which does not outlive the kernel",
+			          sp->loc_names[i]);
+			if (sym < 0)
+				program_hint(&s->prog, sp->loc_names[i], 0, &why);
+			diag_at(d, s->path, sp->loc_line[i], sp->loc_col[i], "%s", sb_str(&why));
+			sb_free(&why);
+		}
+	}
+}
+
 int job_load(struct job *j, const char *path, const struct run_opts *o, struct diag *d)
 {
 	memset(j, 0, sizeof *j);
@@ -394,8 +435,11 @@ int job_load(struct job *j, const char *path, const struct run_opts *o, struct d
 		if (spec_define(j->spec, o->defines[i], d))
 			return -1;
 	j->model = registry_build(j->spec, d);
-	if (!j->model)
+	if (!j->model) {
+		locs_without_machine(j->spec, d);
 		return -1;
+	}
+	spec_expect_for(j->spec, j->model->name);
 	struct strbuf why;
 	sb_init(&why);
 	if (model_check(j->model, &why))
@@ -443,7 +487,7 @@ int cli_each_spec(const struct spec_cmd *c, int argc, char **argv)
 	int nfiles = cli_parse_specs(&o, argc, argv, c->allowed, c->name, &files), rc = EXIT_HOLDS;
 	if (nfiles < 0)
 		return EXIT_INPUT;
-	for (int f = 0; f < nfiles; f++) {
+	for (int f = 0; f < nfiles && !interrupted; f++) {
 		struct job j;
 		struct diag d;
 		diag_init(&d);
@@ -458,6 +502,10 @@ int cli_each_spec(const struct spec_cmd *c, int argc, char **argv)
 	}
 	free(files);
 	free(o.defines);
+	if (interrupted) {
+		fprintf(stderr, "gpumc %s: interrupted by %s; verdict incomplete\n", c->name, interrupt_name());
+		return EXIT_INCOMPLETE;
+	}
 	return rc;
 }
 

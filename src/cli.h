@@ -16,6 +16,9 @@ struct run_opts {
 	const char **defines;
 	int ndefines;
 	int json, quiet;
+	int outcomes, values;  /* check: list the outcomes; each step's changes */
+	const char *dot_file;  /* check: the counterexample as a Graphviz graph */
+	const char *timeline_file; /* run: the first run as a Chrome trace */
 	const char *trace_file;
 	unsigned runs;
 	uint64_t seed;
@@ -59,6 +62,17 @@ int cli_each_spec(const struct spec_cmd *c, int argc, char **argv);
 /* Combine exit codes of several inputs: input error > violation >
 ** incomplete > holds. */
 int exit_combine(int a, int b);
+
+/* One spec explored as `suite` does, its outcome in a fixed-size row (a
+** suite -j worker sends it whole through a pipe; check's -D sweep prints
+** it). */
+struct spec_row {
+	char verdict[64], machine[32], prop[25], expect[64];
+	int ok, error, exit;
+	unsigned long long states;
+	double seconds;
+};
+void spec_row_run(const char *file, const struct run_opts *o, struct spec_row *w);
 
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -7,12 +7,14 @@
 #include "cli.h"
 #include "litmus/litmus.h"
 #include "machines/registry.h"
+#include "util/interrupt.h"
 
 static const char usage[] =
 	"usage: gpumc COMMAND [options] ARGS...\n"
 	"\n"
 	"commands:\n"
 	"  check  SPEC...     explore every interleaving and check the spec's properties\n"
+	"                     (SPEC - : read the spec from standard input)\n"
 	"  run    SPEC...     concrete mode: one timed path per seed (cycles, statistics, results)\n"
 	"  litmus FILE...     allowed outcomes of GPU litmus tests under --model\n"
 	"  suite  DIR...      check every *.gpu spec against its declared expectation\n"
@@ -39,15 +41,56 @@ static const char usage[] =
 	"  --time SECONDS     stop after SECONDS\n"
 	"  --progress[=S]     progress line on stderr every S seconds (--progress alone:\n"
 	"                     every second; without the option: every 5 seconds)\n"
-	"  --trace FILE       write the counterexample for gpumc replay\n"
+	"  --trace FILE       write the counterexample (or exists witness) for gpumc replay\n"
+	"  --values           under each step of a trace, the memory it changed\n"
+	"  --outcomes         every distinct final valuation of the observed locations,\n"
+	"                     with how many terminal states end with it (herd-style)\n"
+	"  --dot FILE         write the counterexample as a Graphviz graph (dot -Tpng)\n"
 	"  --json             machine-readable output\n"
 	"  -q, --quiet        no progress lines\n"
 	"\n"
-	"run options: -D, --runs N, --seed S, --max-cycles N (default 1G), --json\n"
+	"run options: -D, --runs N, --seed S, --max-cycles N (default 1G), --json,\n"
+	"  --timeline FILE (the first run as Chrome trace-event JSON: chrome://tracing)\n"
+	"\n"
+	"suite options: -D, --bfs, --dfs, --compact, --max-states, --max-depth, --memory,\n"
+	"  --time, --json, -j N (N specs at once, rows still in order)\n"
+	"\n"
+	"SIGINT or SIGTERM stops any command with the statistics so far, verdict\n"
+	"incomplete (a second one kills at once)\n"
 	"\n"
 	"exit codes: 0 all properties hold, 1 a property is violated, 2 usage or input\n"
-	"error, 3 incomplete (a limit was hit, nothing violated so far)\n"
-	"see gpumc(1), gpumc-spec(5), gpumc-litmus(5), gpumc-machines(7)\n";
+	"error, 3 incomplete (a limit was hit or the run was interrupted, nothing\n"
+	"violated so far)\n"
+	"see gpumc(1), gpumc-spec(5), gpumc-litmus(5), gpumc-machines(7), and to start\n"
+	"gpumc-tutorial(7)\n";
+
+/* The part of the usage text about one command: its line and its options. */
+static int command_help(const char *cmd)
+{
+	char head[32];
+	snprintf(head, sizeof head, "  %s ", cmd);
+	const char *line = strstr(usage, head);
+	if (!line) {
+		fprintf(stderr, "gpumc: unknown command '%s'\n%s", cmd, usage);
+		return EXIT_INPUT;
+	}
+	/* its description (continuation lines included) */
+	const char *end = line;
+	do
+		end = strchr(end, '\n') + 1;
+	while (!strncmp(end, "     ", 5));
+	printf("usage: gpumc %s [options] %s\n%.*s", cmd, !strcmp(cmd, "list") ? "" : !strcmp(cmd, "suite") ? "DIR..."
+	       : !strcmp(cmd, "replay") ? "FILE" : "SPEC...", (int)(end - line), line);
+	char opts[32];
+	snprintf(opts, sizeof opts, "\n%s options", cmd);
+	const char *o = strstr(usage, opts);
+	if (o) {
+		const char *stop = strstr(o + 1, "\n\n");
+		printf("%.*s\n", (int)(stop ? stop - o : (long)strlen(o)), o);
+	}
+	puts("\nexit codes: 0 holds, 1 violated, 2 usage or input error, 3 incomplete; see gpumc(1)");
+	return EXIT_HOLDS;
+}
 
 int main(int argc, char **argv)
 {
@@ -56,13 +99,23 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	const char *cmd = argv[1];
+	interrupt_install();
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		fputs(usage, stdout);
 		return EXIT_HOLDS;
 	}
-	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version") || !strcmp(cmd, "-V")) {
 		puts(PACKAGE_STRING);
 		return EXIT_HOLDS;
+	}
+	/* `gpumc check --help`, `gpumc run -V`: as for the program, per command */
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--version")) {
+			puts(PACKAGE_STRING);
+			return EXIT_HOLDS;
+		}
+		if ((!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) && strcmp(cmd, "litmus"))
+			return command_help(cmd);
 	}
 	if (!strcmp(cmd, "check"))
 		return cmd_check(argc - 1, argv + 1);

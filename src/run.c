@@ -9,11 +9,76 @@
 #include "report.h"
 #include "state/hash.h"
 #include "state/sideset.h"
+#include "util/interrupt.h"
 
 struct result_bucket {
 	uint64_t count, first_seed;
 	uint8_t *sv;
 };
+
+/* --timeline FILE: the first run as Chrome trace-event JSON (chrome://tracing,
+** Perfetto): one row per lane (each warp, each partition, the DAB flush,
+** the host), one slice per action from the cycle it is taken for as long
+** as its subject (or else its unit) stays busy; 1 cycle shows as 1 us. */
+struct timeline {
+	const struct model *m;
+	FILE *f;
+	char **lanes; /* row names; tid = index */
+	unsigned nlanes;
+	uint64_t events;
+};
+
+static void timeline_action(void *ctx, uint64_t now, const struct action *a, const struct timing *t,
+                            const uint8_t *sv)
+{
+	struct timeline *tl = ctx;
+	if (tl->events >= 1000000)
+		return; /* a bounded file: the first million actions */
+	struct strbuf d, lane;
+	sb_init(&d);
+	sb_init(&lane);
+	model_describe(tl->m, sv, a, &d);
+	report_lane(sb_str(&d), &lane);
+	unsigned tid = 0;
+	while (tid < tl->nlanes && strcmp(tl->lanes[tid], sb_str(&lane)))
+		tid++;
+	if (tid == tl->nlanes) {
+		tl->lanes = xrealloc(tl->lanes, sizeof *tl->lanes * (tl->nlanes + 1));
+		tl->lanes[tl->nlanes++] = xstrdup(sb_str(&lane));
+	}
+	uint64_t dur = t->busy;
+	for (unsigned u = 0; u < t->n; u++)
+		if (t->upd[u].subject == a->subject && t->upd[u].delay > dur)
+			dur = t->upd[u].delay;
+	struct strbuf ev;
+	sb_init(&ev);
+	sb_printf(&ev, "%s{\"name\":", tl->events++ ? ",\n" : "\n");
+	sb_json_str(&ev, sb_str(&d));
+	sb_printf(&ev, ",\"ph\":\"X\",\"ts\":%llu,\"dur\":%llu,\"pid\":0,\"tid\":%u}", (unsigned long long)now,
+	          (unsigned long long)(dur ? dur : 1), tid);
+	fputs(sb_str(&ev), tl->f);
+	sb_free(&ev);
+	sb_free(&d);
+	sb_free(&lane);
+}
+
+/* the row names, then the end of the JSON */
+static void timeline_end(struct timeline *tl)
+{
+	struct strbuf ev;
+	sb_init(&ev);
+	for (unsigned i = 0; i < tl->nlanes; i++) {
+		sb_printf(&ev, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,\"args\":{\"name\":",
+		          tl->events++ ? ",\n" : "\n", i);
+		sb_json_str(&ev, tl->lanes[i]);
+		sb_puts(&ev, "}}");
+		free(tl->lanes[i]);
+	}
+	free(tl->lanes);
+	sb_puts(&ev, "\n]}\n");
+	fputs(sb_str(&ev), tl->f);
+	sb_free(&ev);
+}
 
 /* Concrete mode needs the model's timing. */
 static int vet_timed(const struct job *j, struct diag *d)
@@ -57,10 +122,31 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 	uint32_t *key = xmalloc(sizeof(uint32_t) * (nlocs ? nlocs : 1));
 	struct concrete_result first;
 	memset(&first, 0, sizeof first);
-	for (unsigned run = 0; run < o->runs; run++) {
+	/* --timeline: the first run's actions as a Chrome trace */
+	struct timeline tl = { m, NULL, NULL, 0, 0 };
+	struct concrete_hook hook = { timeline_action, &tl };
+	if (o->timeline_file && !(tl.f = fopen(o->timeline_file, "w")))
+		fprintf(stderr, "gpumc: %s: cannot write the timeline\n", o->timeline_file);
+	if (tl.f)
+		fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"unit\":\"1 us = 1 cycle\"},\"traceEvents\":[", tl.f);
+	/* each run's cycles, for --json (the first RUN_CYCLES_KEPT runs) */
+	enum { RUN_CYCLES_KEPT = 100000 };
+	uint64_t *cyc = o->json ? xmalloc(sizeof *cyc * (o->runs < RUN_CYCLES_KEPT ? o->runs : RUN_CYCLES_KEPT)) : NULL;
+	/* SIGINT: the runs so far are reported; many seeds: a progress line
+	** every o->ex.progress seconds */
+	unsigned runs = 0;
+	double next_progress = o->ex.progress;
+	for (unsigned run = 0; run < o->runs && (run == 0 || !interrupted); run++, runs++) {
+		if (o->ex.progress > 0 && secs >= next_progress) {
+			next_progress = secs + o->ex.progress;
+			fprintf(stderr, "gpumc: %.0f s: run %u of %u (%.0f runs/s), %u distinct results\n", secs, run, o->runs,
+			        secs > 0 ? run / secs : 0.0, nb);
+		}
 		struct concrete_result r;
-		concrete_run(m, o->seed + run, o->max_cycles, &r);
+		concrete_run(m, o->seed + run, o->max_cycles, run == 0 && tl.f ? &hook : NULL, &r);
 		secs += r.seconds;
+		if (cyc && run < RUN_CYCLES_KEPT)
+			cyc[run] = r.cycles;
 		instr += r.counters[0];
 		if (r.status != MS_TERMINAL && !r.limit)
 			problems++;
@@ -90,6 +176,11 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		else
 			concrete_result_free(&r);
 	}
+	if (tl.f) {
+		timeline_end(&tl);
+		if (fclose(tl.f))
+			fprintf(stderr, "gpumc: %s: cannot write the timeline\n", o->timeline_file);
+	}
 	struct strbuf out;
 	sb_init(&out);
 	const char *end = first.status == MS_TERMINAL ? "finished"
@@ -100,7 +191,7 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		sb_puts(&out, "{\"spec\":");
 		sb_json_str(&out, j->spec->path);
 		sb_printf(&out, ",\"machine\":\"%s\",\"runs\":%u,\"seed\":%llu,\"first_run\":{\"end\":\"%s\",\"cycles\":%llu,\"counters\":{",
-		          m->name, o->runs, (unsigned long long)o->seed, end, (unsigned long long)first.cycles);
+		          m->name, runs, (unsigned long long)o->seed, end, (unsigned long long)first.cycles);
 		for (unsigned c = 0; c < m->ncounters; c++) {
 			if (c)
 				sb_putc(&out, ',');
@@ -108,9 +199,12 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 			sb_printf(&out, ":%llu", (unsigned long long)first.counters[c]);
 		}
 		sb_printf(&out, ",\"idle unit-cycles\":%llu}},\"cycles\":{\"min\":%llu,\"mean\":%.1f,\"max\":%llu},"
-		          "\"seconds\":%.6f,\"warp_instructions_per_second\":%.0f,\"results\":[",
+		          "\"seconds\":%.6f,\"warp_instructions_per_second\":%.0f,\"interrupted\":%s,\"cycles_per_run\":[",
 		          (unsigned long long)first.idle_unit_cycles, (unsigned long long)cmin,
-		          (double)csum / o->runs, (unsigned long long)cmax, secs, ips);
+		          (double)csum / runs, (unsigned long long)cmax, secs, ips, interrupted ? "true" : "false");
+		for (unsigned i = 0; i < runs && i < RUN_CYCLES_KEPT; i++)
+			sb_printf(&out, "%s%llu", i ? "," : "", (unsigned long long)cyc[i]);
+		sb_puts(&out, "],\"results\":[");
 		for (unsigned i = 0; i < nb; i++) {
 			sb_printf(&out, "%s{\"count\":%llu,\"first_seed\":%llu,\"values\":", i ? "," : "",
 			          (unsigned long long)b[i].count, (unsigned long long)b[i].first_seed);
@@ -129,10 +223,10 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 			sb_puts(&out, "state at the end:\n");
 			model_print_state(m, first.sv, &out);
 		}
-		if (o->runs > 1)
-			sb_printf(&out, "%u runs (seeds %llu..%llu): cycles min %llu, mean %.1f, max %llu\n", o->runs,
-			          (unsigned long long)o->seed, (unsigned long long)(o->seed + o->runs - 1),
-			          (unsigned long long)cmin, (double)csum / o->runs, (unsigned long long)cmax);
+		if (runs > 1)
+			sb_printf(&out, "%u runs (seeds %llu..%llu): cycles min %llu, mean %.1f, max %llu\n", runs,
+			          (unsigned long long)o->seed, (unsigned long long)(o->seed + runs - 1),
+			          (unsigned long long)cmin, (double)csum / runs, (unsigned long long)cmax);
 		sb_printf(&out, "%u distinct result%s:\n", nb, nb == 1 ? "" : "s");
 		for (unsigned i = 0; i < nb; i++) {
 			sb_printf(&out, "  %8llu run%s  ", (unsigned long long)b[i].count, b[i].count == 1 ? " " : "s");
@@ -159,11 +253,14 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		code = EXIT_VIOLATED;
 	if (limited)
 		code = exit_combine(code, EXIT_INCOMPLETE);
+	if (interrupted)
+		code = EXIT_INCOMPLETE;
 	concrete_result_free(&first);
 	for (unsigned i = 0; i < nb; i++)
 		free(b[i].sv);
 	free(b);
 	free(key);
+	free(cyc);
 	free(dlocs);
 	ss_free(seen);
 	return code;

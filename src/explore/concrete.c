@@ -62,7 +62,8 @@ int concrete_usable(const struct model *m, struct strbuf *why)
 	return -1;
 }
 
-void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, struct concrete_result *r)
+void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, const struct concrete_hook *hook,
+                  struct concrete_result *r)
 {
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -135,6 +136,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 			if (busy_units && m->still_enabled && !m->still_enabled(m, sv, a))
 				continue; /* another unit took what it needed: stall */
 			m->timing(m, sv, a, &t, rng_next, &rng);
+			if (hook)
+				hook->action(hook->ctx, now, a, &t, sv);
 			if (m->count)
 				m->count(m, sv, a, r->counters);
 			m->apply(m, sv, a);

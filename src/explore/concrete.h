@@ -24,8 +24,15 @@ struct concrete_result {
 /* 0 when m can run in concrete mode (it has timing, units and subjects),
 ** else -1 with the reason in why. */
 int concrete_usable(const struct model *m, struct strbuf *why);
-/* One timed run of a model that concrete_usable() accepts. */
-void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles,
+/* Called for every action a run takes, before it is applied: the cycle,
+** the action, its timing and the state it is taken in (run --timeline). */
+struct concrete_hook {
+	void (*action)(void *ctx, uint64_t now, const struct action *a, const struct timing *t, const uint8_t *sv);
+	void *ctx;
+};
+/* One timed run of a model that concrete_usable() accepts; hook may be
+** NULL. */
+void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, const struct concrete_hook *hook,
                   struct concrete_result *r);
 void concrete_result_free(struct concrete_result *r);
 

@@ -60,6 +60,7 @@
 #include "state/hash.h"
 #include "state/sideset.h"
 #include "state/visited.h"
+#include "util/interrupt.h"
 #include "util/strbuf.h"
 
 #define NO_PARENT UINT32_MAX
@@ -96,6 +97,7 @@ struct ctx {
 	struct timespec t0;
 	double next_progress;
 	uint64_t expansions;
+	uint64_t queue; /* for progress lines: BFS states waiting, DFS stack depth */
 	enum search_kind search;
 	size_t frontier_bytes; /* compact BFS: the queue of vectors */
 	/* block hashes (state/hash.h): of the state being expanded, of a
@@ -196,7 +198,7 @@ static void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
 	struct explore_result *r = c->r;
 	if (r->terminals++ == 0 && c->has_det)
 		current_path(c, idx, -1, &c->first_final);
-	if (c->outcome_prop < 0 || !r->nolocs)
+	if (!r->nolocs)
 		return;
 	for (unsigned i = 0; i < r->nolocs; i++)
 		c->obuf[i] = m->read(m, sv, r->olocs[i]);
@@ -209,7 +211,8 @@ static void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
 		oc->vals = xmalloc(sizeof(uint32_t) * r->nolocs);
 		memcpy(oc->vals, c->obuf, sizeof(uint32_t) * r->nolocs);
 		oc->count = 0;
-		oc->sat = c->props[c->outcome_prop].cond && expr_eval(c->props[c->outcome_prop].cond, m, sv);
+		oc->sat = c->outcome_prop >= 0 && c->props[c->outcome_prop].cond &&
+		          expr_eval(c->props[c->outcome_prop].cond, m, sv);
 	}
 	r->outcomes[*slot].count++;
 }
@@ -274,11 +277,15 @@ static int limits_hit(struct ctx *c)
 	const struct explore_opts *o = c->o;
 	if (o->max_states && !c->warned)
 		near_limit(c, -1);
+	if (interrupted) {
+		c->r->limit = interrupt_name();
+		return 1;
+	}
 	if (o->max_states && vs_count(c->vs) >= o->max_states) {
 		c->r->limit = "--max-states";
 		return 1;
 	}
-	if ((c->expansions & 1023) == 0) {
+	if ((c->expansions & 15) == 0) { /* clock_gettime is cheap; slow states still see --time */
 		double t = elapsed(c);
 		near_limit(c, t);
 		if (o->time_limit > 0 && t >= o->time_limit) {
@@ -291,10 +298,10 @@ static int limits_hit(struct ctx *c)
 		}
 		if (o->progress > 0 && t >= c->next_progress) {
 			c->next_progress = t + o->progress;
-			fprintf(stderr, "gpumc: %llu states, %llu transitions, depth %u, %.0f states/s, %.1f MB\n",
-			        (unsigned long long)vs_count(c->vs), (unsigned long long)c->r->transitions,
-			        c->r->depth, t > 0 ? (double)vs_count(c->vs) / t : 0.0,
-			        (double)mem_bytes(c) / 1048576.0);
+			fprintf(stderr, "gpumc: %.0f s: %llu states, %llu transitions, depth %u, %s %llu, %.0f states/s, %.1f MB\n",
+			        t, (unsigned long long)vs_count(c->vs), (unsigned long long)c->r->transitions,
+			        c->r->depth, c->search == SEARCH_DFS ? "stack" : "queue", (unsigned long long)c->queue,
+			        t > 0 ? (double)vs_count(c->vs) / t : 0.0, (double)mem_bytes(c) / 1048576.0);
 		}
 	}
 	return 0;
@@ -425,6 +432,7 @@ static void bfs(struct ctx *c)
 			level++;
 			level_end = vs_count(c->vs);
 		}
+		c->queue = vs_count(c->vs) - head;
 		if (limits_hit(c))
 			break;
 		c->expansions++;
@@ -586,6 +594,7 @@ static void dfs(struct ctx *c)
 			c->sp--;
 			continue;
 		}
+		c->queue = c->sp;
 		if (limits_hit(c))
 			break;
 		c->expansions++;
@@ -742,6 +751,12 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		else if (props[k].kind == P_OUTCOMES)
 			for (unsigned i = 0; i < props[k].nlocs; i++)
 				locs[nl++] = props[k].locs[i];
+	if (c.outcome_prop < 0 && o->outcome_locs) {
+		/* no condition: the caller's locations (--outcomes) */
+		nl = o->noutcome_locs;
+		locs = xrealloc(locs, sizeof(int) * (nl ? nl : 1));
+		memcpy(locs, o->outcome_locs, sizeof(int) * nl);
+	}
 	r->nolocs = nl;
 	r->olocs = locs;
 	c.obuf = xmalloc(sizeof(uint32_t) * (nl ? nl : 1));

@@ -30,6 +30,10 @@ struct explore_opts {
 	unsigned swarm;         /* N randomized DFS runs, compact, verdict
 	                           fail or incomplete (0: one exhaustive search) */
 	uint64_t dfs_seed;      /* DFS in a random action order (0: natural) */
+	/* outcome locations when no exists/~exists/forall names them (a
+	** kernel spec's observed locations: explore/outcomes.h) */
+	const int *outcome_locs;
+	unsigned noutcome_locs;
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };

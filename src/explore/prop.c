@@ -2,6 +2,7 @@
 #include "config.h"
 #include "explore/prop.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,6 +219,20 @@ void value_print(uint32_t v, enum vtype t, struct strbuf *out)
 	} else {
 		sb_printf(out, "%u", v);
 	}
+}
+
+void value_json(uint32_t v, enum vtype t, struct strbuf *out)
+{
+	float f;
+	memcpy(&f, &v, 4);
+	if (t == VT_F32 && !isfinite(f))
+		sb_printf(out, "\"%s\"", isnan(f) ? "nan" : f > 0 ? "inf" : "-inf");
+	else if (t == VT_F32)
+		sb_printf(out, "%.9g", (double)f);
+	else if (t == VT_S32)
+		sb_printf(out, "%d", (int32_t)v);
+	else
+		sb_printf(out, "%u", v);
 }
 
 void prop_free(struct property *p)

@@ -108,6 +108,8 @@ unsigned expr_locs(const struct expr *e, int *locs, unsigned n, unsigned max);
 void expr_print(const struct expr *e, struct strbuf *out);
 /* Print a value of the given type as the reports show it. */
 void value_print(uint32_t v, enum vtype t, struct strbuf *out);
+/* As a JSON number (f32: %.9g, which round-trips; "nan", "inf" as strings) */
+void value_json(uint32_t v, enum vtype t, struct strbuf *out);
 
 void prop_free(struct property *p);
 

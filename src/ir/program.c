@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ptx.h"
 #include "util/strbuf.h"
 
 static const char *const opnames[OP_COUNT] = {
@@ -59,6 +60,34 @@ int program_find_reg(const struct program *p, const char *name)
 		if (!strcmp(p->regs[i].name, name))
 			return i;
 	return -1;
+}
+
+void program_hint(const struct program *p, const char *name, int regs, struct strbuf *out)
+{
+	int n = regs ? p->nregs : p->nsyms;
+	const char **names = xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
+	for (int i = 0; i < n; i++)
+		names[i] = regs ? p->regs[i].name : p->syms[i].name;
+	/* a one- or two-letter name is one edit from any other: no guess */
+	const char *best = strlen(name) > 2 ? ptx_nearest(name, names, (size_t)n) : NULL;
+	if (best)
+		sb_printf(out, "; did you mean '%s'?", best);
+	free(names);
+}
+
+void program_addr_name(const struct program *p, enum space sp, uint32_t byte, struct strbuf *out)
+{
+	for (int i = 0; i < p->nsyms; i++) {
+		const struct symbol *s = &p->syms[i];
+		if (s->space != sp || byte < s->base || byte >= s->base + 4 * s->nelems)
+			continue;
+		if (s->is_array)
+			sb_printf(out, "%s[%u]", s->name, (byte - s->base) / 4);
+		else
+			sb_puts(out, s->name);
+		return;
+	}
+	sb_printf(out, "0x%x", byte);
 }
 
 /* Successors of instruction i in the CFG; node n is the kernel's exit. */

@@ -153,6 +153,11 @@ const char *special_name(enum special s);
 int special_lookup(const char *name);
 int program_find_sym(const struct program *p, const char *name);
 int program_find_reg(const struct program *p, const char *name);
+/* "; did you mean 'X'?" for a misspelt variable (regs: register) name */
+void program_hint(const struct program *p, const char *name, int regs, struct strbuf *out);
+/* The variable at a byte address of a space: `sum`, `out[3]` (raw hex
+** when no variable holds it) */
+void program_addr_name(const struct program *p, enum space sp, uint32_t byte, struct strbuf *out);
 /* Fill in ipdom for every branch (reconvergence at the immediate
 ** post-dominator, exit counted as node nins). */
 void program_analyse(struct program *p);

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "litmus/dot.h"
 #include "litmus/fences.h"
 #include "litmus/report.h"
+#include "util/interrupt.h"
 #include "util/strbuf.h"
 
 struct opts {
@@ -20,6 +22,7 @@ struct opts {
 	int quiet;
 	const char *chip;
 	const char *observed;
+	const char *dot; /* --dot FILE: the first witness execution */
 	const char *config;
 	int witness;
 	int fences;
@@ -31,7 +34,7 @@ static void usage(FILE *f)
 	fputs("usage: gpumc litmus [--model M | --compare M1,M2,...] [--chip fermi|kepler|maxwell]\n"
 	      "                    [--config CONFIG] [--json] [--witness] [--expect]\n"
 	      "                    [--observed DATA] [--max-states N] [--time SECONDS]\n"
-	      "                    [--fences] [--bfs|--dfs] [-q] FILE...\n"
+	      "                    [--fences] [--bfs|--dfs] [--dot FILE] [-q] FILE...\n"
 	      "models:", f);
 	for (int i = 0; lit_models[i]; i++)
 		fprintf(f, " %s", lit_models[i]);
@@ -54,6 +57,22 @@ static int add_models(struct opts *o, char *list)
 		o->models[o->nmodels++] = s;
 	}
 	return 0;
+}
+
+/* --dot FILE: the first test's witness execution under the first model */
+static void write_dot(const char *file, const struct litmus *t, const struct lit_run *r)
+{
+	struct strbuf g;
+	sb_init(&g);
+	FILE *f = NULL;
+	if (lit_dot(t, r, &g))
+		fprintf(stderr, "gpumc litmus: %s: no execution to draw (no outcome %s the condition)\n", file,
+		        t->kind == LC_EXISTS ? "satisfies" : "refutes");
+	else if (!(f = fopen(file, "w")) || fputs(sb_str(&g), f) < 0)
+		fprintf(stderr, "gpumc litmus: %s: cannot write the graph\n", file);
+	if (f && fclose(f))
+		fprintf(stderr, "gpumc litmus: %s: cannot write the graph\n", file);
+	sb_free(&g);
 }
 
 static int parse_args(int argc, char **argv, struct opts *o, int *first)
@@ -108,6 +127,8 @@ static int parse_args(int argc, char **argv, struct opts *o, int *first)
 				fprintf(stderr, "gpumc litmus: unknown chip '%s' (expected fermi, kepler or maxwell)\n", o->chip);
 				return -1;
 			}
+		} else if (v && !strcmp(a, "--dot")) {
+			o->dot = argv[++i];
 		} else if (v && !strcmp(a, "--observed")) {
 			o->observed = argv[++i];
 		} else if (v && !strcmp(a, "--max-states")) {
@@ -230,7 +251,7 @@ int litmus_main(int argc, char **argv)
 	int nfiles = argc - first;
 	struct obs_tally tally[8];
 	memset(tally, 0, sizeof tally);
-	int errors = 0, notok = 0, incomplete = 0, mismatches = 0, unsound = 0;
+	int errors = 0, notok = 0, incomplete = 0, mismatches = 0, unsound = 0, dot_written = 0;
 	struct strbuf out, obsout;
 	sb_init(&out);
 	sb_init(&obsout);
@@ -243,7 +264,7 @@ int litmus_main(int argc, char **argv)
 			sb_printf(&out, " %-12s", o.models[k]);
 		sb_putc(&out, '\n');
 	}
-	for (int f = 0; f < nfiles; f++) {
+	for (int f = 0; f < nfiles && !interrupted; f++) {
 		const char *path = argv[first + f];
 		sb_reset(&err);
 		struct litmus *t = litmus_parse_file(path, &err);
@@ -280,6 +301,8 @@ int litmus_main(int argc, char **argv)
 					sb_printf(&out, " %-12s", "error");
 				continue;
 			}
+			if (o.dot && dot_written++ == 0)
+				write_dot(o.dot, t, &r);
 			if (r.incomplete)
 				incomplete++;
 			if (!lit_run_ok(t, &r))
@@ -331,6 +354,10 @@ int litmus_main(int argc, char **argv)
 	sb_free(&obsout);
 	sb_free(&err);
 	lit_obs_free(&obs);
+	if (interrupted) {
+		fprintf(stderr, "gpumc litmus: interrupted by %s; verdict incomplete\n", interrupt_name());
+		return 3;
+	}
 	if (errors)
 		return 2;
 	if (incomplete)

@@ -47,11 +47,13 @@ int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_
 	return e->ret;
 }
 
-void atomic_entry_describe(const struct atomic_entry *e, struct strbuf *out)
+void atomic_entry_describe(const struct comp *c, const struct atomic_entry *e, struct strbuf *out)
 {
 	static const char *const ops[] = { "add", "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor" };
-	sb_printf(out, "%s.%s [0x%x] ", e->op < 10 ? ops[e->op] : "?", e->type == VT_F32 ? "f32" : e->type == VT_S32 ? "s32" : "u32",
-	          e->addr);
+	/* the variable by name (`sum`, `out[3]`), as the spec wrote it */
+	sb_printf(out, "%s.%s [", e->op < 10 ? ops[e->op] : "?", e->type == VT_F32 ? "f32" : e->type == VT_S32 ? "s32" : "u32");
+	program_addr_name(c->g->prog, SP_GLOBAL, e->addr, out);
+	sb_puts(out, "] ");
 	value_print(e->arg, (enum vtype)e->type, out);
 	if (e->warp == AE_LAB)
 		sb_printf(out, " (LAB partial from sm %u)", e->lane);

@@ -29,6 +29,6 @@ struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, uns
 /* Perform e through the mem port; a returning atom's old value goes to its
 ** warp's register.  Returns 1 when e was a returning atom. */
 int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_entry *e);
-void atomic_entry_describe(const struct atomic_entry *e, struct strbuf *out);
+void atomic_entry_describe(const struct comp *c, const struct atomic_entry *e, struct strbuf *out);
 
 #endif

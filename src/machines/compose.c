@@ -289,6 +289,7 @@ static int m_lookup(const struct model *m, int tid, const char *name, long index
 		int r = program_find_reg(p, name);
 		if (r < 0) {
 			sb_printf(err, "unknown register '%s'", name);
+			program_hint(p, name, 1, err);
 			return -1;
 		}
 		*type = p->regs[r].type;
@@ -299,6 +300,8 @@ static int m_lookup(const struct model *m, int tid, const char *name, long index
 	if (s < 0 || p->syms[s].space != SP_GLOBAL) {
 		sb_printf(err, s < 0 ? "unknown variable '%s'" : "'%s' is in shared memory, which does not outlive the kernel",
 		          name);
+		if (s < 0)
+			program_hint(p, name, 0, err);
 		return -1;
 	}
 	const struct symbol *sym = &p->syms[s];

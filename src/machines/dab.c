@@ -442,7 +442,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	unsigned q = a->arg;
 	sb_printf(out, "partition %u performs the flushed atomic from sm %u: ", q % g->cfg.partitions,
 	          q / g->cfg.partitions);
-	atomic_entry_describe(queue_entries(c, sv, q), out);
+	atomic_entry_describe(c, queue_entries(c, sv, q), out);
 }
 
 static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)

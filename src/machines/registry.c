@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/ptx.h"
 #include "machines/component.h"
 #include "machines/weakmem.h"
 #include "util/strbuf.h"
@@ -93,6 +94,24 @@ const struct machine_def *registry_find(const char *name)
 	return NULL;
 }
 
+/* "; did you mean 'X'?" after a misspelt name, when one is close */
+static void hint(const char *word, const char *const *cands, unsigned n, struct strbuf *out)
+{
+	const char *best = ptx_nearest(word, cands, n);
+	if (best)
+		sb_printf(out, "; did you mean '%s'?", best);
+}
+
+static void machine_hint(const char *word, struct strbuf *out)
+{
+	unsigned n;
+	const struct machine_def *all = registry_all(&n);
+	const char *names[32];
+	for (unsigned i = 0; i < n && i < 32; i++)
+		names[i] = all[i].name;
+	hint(word, names, n < 32 ? n : 32, out);
+}
+
 struct model *registry_build(const struct spec *s, struct diag *d)
 {
 	const struct machine_def *md = registry_find(registry_machine(s));
@@ -100,7 +119,9 @@ struct model *registry_build(const struct spec *s, struct diag *d)
 	if (!md && over) {
 		struct strbuf b;
 		sb_init(&b);
-		sb_printf(&b, "unknown machine '%s' (see gpumc list)", over->value);
+		sb_printf(&b, "unknown machine '%s'", over->value);
+		machine_hint(over->value, &b);
+		sb_puts(&b, " (see gpumc list)");
 		if (over->line)
 			diag_at(d, over->file, over->line, over->col, "%s", sb_str(&b));
 		else
@@ -115,8 +136,12 @@ struct model *registry_build(const struct spec *s, struct diag *d)
 		const struct machine_def *all = registry_all(&n);
 		for (unsigned i = 0; i < n; i++)
 			sb_printf(&b, "%s%s", i ? ", " : "", all[i].name);
-		diag_at(d, s->path, s->machine_line, s->machine_col, "unknown machine '%s' (known: %s)",
-		        s->machine, sb_str(&b));
+		struct strbuf hint;
+		sb_init(&hint);
+		machine_hint(s->machine, &hint);
+		diag_at(d, s->path, s->machine_line, s->machine_col, "unknown machine '%s'%s (known: %s)",
+		        s->machine, sb_str(&hint), sb_str(&b));
+		sb_free(&hint);
 		sb_free(&b);
 		return NULL;
 	}
@@ -202,10 +227,11 @@ struct model *registry_build_as(struct spec *s, const char *name, int line, int 
 	return m;
 }
 
-static void param_err(struct diag *d, const struct param_set *ps, const char *fmt, const char *a, const char *b)
+static void param_err(struct diag *d, const struct param_set *ps, const char *fmt, const char *a, const char *b,
+                      const char *c)
 {
-	char msg[512];
-	snprintf(msg, sizeof msg, fmt, a, b);
+	char msg[768];
+	snprintf(msg, sizeof msg, fmt, a, b, c);
 	if (ps->line)
 		diag_at(d, ps->file, ps->line, ps->col, "%s", msg);
 	else
@@ -238,7 +264,15 @@ int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, 
 			continue;
 		}
 		if (!pd) {
-			param_err(d, ps, "unknown parameter '%s' for machine '%s' (see gpumc list)", ps->key, mname);
+			const char *names[128];
+			for (unsigned i = 0; i < n; i++)
+				names[i] = defs[i]->name;
+			struct strbuf m;
+			sb_init(&m);
+			hint(ps->key, names, n, &m);
+			sb_puts(&m, " (see gpumc list)");
+			param_err(d, ps, "unknown parameter '%s' for machine '%s'%s", ps->key, mname, sb_str(&m));
+			sb_free(&m);
 			continue;
 		}
 		unsigned v = 0;
@@ -248,12 +282,26 @@ int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, 
 				        ps->line, ps->col, ps->key, ps->value, mname, pd->choices);
 				continue;
 			}
+			if (pd->choices) {
+				/* the choices, split at '|', as candidates */
+				char buf[256], *names[32];
+				unsigned nc = 0;
+				snprintf(buf, sizeof buf, "%s", pd->choices);
+				for (char *t = strtok(buf, "|"); t && nc < 32; t = strtok(NULL, "|"))
+					names[nc++] = t;
+				struct strbuf m;
+				sb_init(&m);
+				hint(ps->value, (const char *const *)names, nc, &m);
+				param_err(d, ps, "'%s' expects one of %s%s", pd->name, pd->choices, sb_str(&m));
+				sb_free(&m);
+				continue;
+			}
 			char range[64];
 			if (pd->max == PARAM_INF)
 				snprintf(range, sizeof range, "an integer from %u, or inf", pd->min);
 			else
 				snprintf(range, sizeof range, "an integer in %u..%u", pd->min, pd->max);
-			param_err(d, ps, "'%s' expects %s", pd->name, pd->choices ? pd->choices : range);
+			param_err(d, ps, "'%s' expects %s%s", pd->name, range, "");
 			continue;
 		}
 		*(unsigned *)((char *)cfg + pd->off) = v;

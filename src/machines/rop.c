@@ -300,7 +300,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 {
 	unsigned q = a->arg % c->g->nqueues, P = c->g->cfg.partitions;
 	sb_printf(out, "partition %u ROP performs from sm %u: ", q % P, q / P);
-	atomic_entry_describe(&entries(c, sv, q)[a->arg / c->g->nqueues], out);
+	atomic_entry_describe(c, &entries(c, sv, q)[a->arg / c->g->nqueues], out);
 }
 
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,

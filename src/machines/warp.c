@@ -510,8 +510,25 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 {
 	const struct gpu *g = c->g;
 	unsigned pc = gpu_pc(g, sv, w);
-	sb_printf(out, "warp %u (cta %u, sm %u) issues pc %u mask 0x%x: %s", w, gpu_cta_of(g, w), gpu_sm_of(g, w), pc,
-	          exec_mask(c, sv, w), g->prog->ins[pc].text);
+	uint32_t m = exec_mask(c, sv, w);
+	const struct instr *in = &g->prog->ins[pc];
+	sb_printf(out, "warp %u (cta %u, sm %u) issues pc %u mask 0x%x: %s", w, gpu_cta_of(g, w), gpu_sm_of(g, w), pc, m,
+	          in->text);
+	/* a shared-memory atomic is performed here, at issue: its operands,
+	** as a ROP step shows those of a global one */
+	if ((in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_SHARED && m) {
+		sb_puts(out, " (");
+		for (unsigned l = 0, first = 1; l < g->cfg.threads_per_warp; l++) {
+			if (!(m >> l & 1))
+				continue;
+			sb_printf(out, "%slane %u: [", first ? "" : ", ", l);
+			program_addr_name(g->prog, SP_SHARED, address(c, sv, w, l), out);
+			sb_puts(out, "] ");
+			value_print(operand(c, sv, w, l, &in->src[0]), in->type, out);
+			first = 0;
+		}
+		sb_putc(out, ')');
+	}
 }
 
 /* }=== */

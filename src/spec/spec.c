@@ -1085,12 +1085,40 @@ static void parse_set(struct parser *P)
 	P->s->params[P->s->nparams++] = ps;
 }
 
+/* The verdict in v: for every machine, or `on MACHINE` only for that one. */
+static void set_expect(struct parser *P, const char *v)
+{
+	struct spec *s = P->s;
+	if (!accept(P, "on")) {
+		free(s->expect);
+		s->expect = xstrdup(v);
+		return;
+	}
+	if (TOK(P)->t != T_WORD) {
+		expected(P, "a machine name after 'on'");
+		return;
+	}
+	s->expect_on = xrealloc(s->expect_on, sizeof(char *) * (size_t)(s->nexpect_on + 1));
+	s->expect_on_machine = xrealloc(s->expect_on_machine, sizeof(char *) * (size_t)(s->nexpect_on + 1));
+	s->expect_on[s->nexpect_on] = xstrdup(v);
+	s->expect_on_machine[s->nexpect_on++] = xstrdup(TOK(P)->text);
+	lex_next(&P->lx);
+}
+
+void spec_expect_for(struct spec *s, const char *machine)
+{
+	for (int i = 0; i < s->nexpect_on; i++)
+		if (!strcmp(s->expect_on_machine[i], machine)) {
+			free(s->expect);
+			s->expect = xstrdup(s->expect_on[i]);
+		}
+}
+
 static void parse_expect(struct parser *P)
 {
 	int line = TOK(P)->line;
 	if (accept(P, "pass")) {
-		free(P->s->expect);
-		P->s->expect = xstrdup("pass");
+		set_expect(P, "pass");
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
@@ -1100,9 +1128,8 @@ static void parse_expect(struct parser *P)
 		}
 		char buf[64];
 		snprintf(buf, sizeof buf, "fail %s", prop_kind_name((enum prop_kind)k));
-		free(P->s->expect);
-		P->s->expect = xstrdup(buf);
 		lex_next(&P->lx);
+		set_expect(P, buf);
 	} else {
 		expected(P, "'pass' or 'fail KIND'");
 		recover(P);
@@ -1228,7 +1255,11 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 
 struct spec *spec_load(const char *path, struct diag *d)
 {
-	FILE *f = fopen(path, "rb");
+	/* "-": the spec comes on standard input (gpumc check -) */
+	int in = !strcmp(path, "-");
+	if (in)
+		path = "<stdin>";
+	FILE *f = in ? stdin : fopen(path, "rb");
 	if (!f) {
 		diag_at(d, path, 0, 0, "cannot open: %s", strerror(errno));
 		return NULL;
@@ -1239,7 +1270,8 @@ struct spec *spec_load(const char *path, struct diag *d)
 	size_t n;
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
 		if (memchr(buf, 0, n)) {
-			fclose(f);
+			if (!in)
+				fclose(f);
 			sb_free(&b);
 			diag_at(d, path, 0, 0, "not a text file (contains a NUL byte)");
 			return NULL;
@@ -1248,7 +1280,8 @@ struct spec *spec_load(const char *path, struct diag *d)
 			sb_putc(&b, buf[i]);
 	}
 	int bad = ferror(f);
-	fclose(f);
+	if (!in)
+		fclose(f);
 	if (bad) {
 		sb_free(&b);
 		diag_at(d, path, 0, 0, "read error");
@@ -1303,6 +1336,12 @@ void spec_free(struct spec *s)
 	free(s->name);
 	free(s->machine);
 	free(s->expect);
+	for (int i = 0; i < s->nexpect_on; i++) {
+		free(s->expect_on[i]);
+		free(s->expect_on_machine[i]);
+	}
+	free(s->expect_on);
+	free(s->expect_on_machine);
 	free(s->note);
 	free(s);
 }

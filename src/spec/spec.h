@@ -42,12 +42,19 @@ struct spec {
 	int nprops;
 	char *expect;         /* "pass", "fail deterministic", ... ; NULL: none */
 	int expect_line;
+	/* `expect VERDICT on MACHINE`: the expectation when the spec runs on
+	** that machine (-D machine=...); job_load() puts it in expect */
+	char **expect_on, **expect_on_machine;
+	int nexpect_on;
 	char *note;           /* `note "..."`: printed with a violation */
 };
 
 /* Parse a spec file.  Returns NULL with messages in d on error. */
 struct spec *spec_load(const char *path, struct diag *d);
 struct spec *spec_parse(const char *path, const char *text, struct diag *d);
+/* The expectation for the machine the spec runs on: an `expect ... on
+** MACHINE` for it replaces the unkeyed one. */
+void spec_expect_for(struct spec *s, const char *machine);
 /* Add a -D key=value override (later ones win over the spec's `set`). */
 int spec_define(struct spec *s, const char *kv, struct diag *d);
 /* Look up a parameter's final value (last setting wins); NULL if unset. */

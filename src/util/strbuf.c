@@ -101,11 +101,38 @@ void sb_printf(struct strbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (1..4), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
+	        : s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* overlong 3- and 4-byte forms, surrogates, above U+10FFFF */
+	if ((n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) ||
+	    (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))))
+		return 0;
+	return n;
+}
+
 void sb_json_str(struct strbuf *b, const char *s)
 {
 	sb_putc(b, '"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		int n = c >= 0x80 ? utf8_len((const unsigned char *)s) : 1;
+		if (n == 0) {
+			/* not UTF-8 (a Latin-1 file name, a stray byte): JSON must be */
+			sb_puts(b, "\\ufffd");
+			continue;
+		}
+		if (n > 1) {
+			for (int i = 0; i < n; i++)
+				sb_putc(b, s[i]);
+			s += n - 1;
+			continue;
+		}
 		if (c == '"' || c == '\\')
 			sb_printf(b, "\\%c", c);
 		else if (c == '\n')
@@ -116,6 +143,17 @@ void sb_json_str(struct strbuf *b, const char *s)
 			sb_printf(b, "\\u%04x", c);
 		else
 			sb_putc(b, (char)c);
+	}
+	sb_putc(b, '"');
+}
+
+void sb_dot_str(struct strbuf *b, const char *s)
+{
+	sb_putc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			sb_putc(b, '\\');
+		sb_putc(b, *s);
 	}
 	sb_putc(b, '"');
 }

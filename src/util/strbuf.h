@@ -18,6 +18,8 @@ void sb_putc(struct strbuf *b, char c);
 void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* JSON string literal with quotes and escapes. */
 void sb_json_str(struct strbuf *b, const char *s);
+/* s as a Graphviz (DOT) string: quoted, with " and \ escaped */
+void sb_dot_str(struct strbuf *b, const char *s);
 const char *sb_str(const struct strbuf *b);
 /* Allocation that never returns NULL: gpumc reports and exits instead. */
 void *xmalloc(size_t n);
