@@ -12,7 +12,9 @@
 #include "config.h"
 #include "spec/spec.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +110,7 @@ static int parse_type_name(const char *w, enum vtype *t)
 /* A numeric literal (optionally negative) as 32-bit bits of type t. */
 static int parse_value(struct parser *P, enum vtype t, uint32_t *bits)
 {
-	int neg = 0;
+	int neg = 0, line = TOK(P)->line, col = TOK(P)->col;
 	if (accept(P, "-"))
 		neg = 1;
 	struct token *k = TOK(P);
@@ -119,10 +121,11 @@ static int parse_value(struct parser *P, enum vtype t, uint32_t *bits)
 				f = -f;
 			memcpy(bits, &f, 4);
 		} else {
-			if (k->ival > 0xffffffffLL) {
-				err(P, "integer literal %s does not fit in 32 bits", k->text);
-			}
-			*bits = (uint32_t)(neg ? -k->ival : k->ival);
+			int64_t v = neg ? -k->ival : k->ival;
+			if (!fits32(v))
+				diag_at(P->d, P->lx.file, line, col, "integer literal %s%s does not fit in 32 bits",
+				        neg ? "-" : "", k->text);
+			*bits = (uint32_t)v;
 		}
 	} else if (k->t == T_FLOAT) {
 		if (t != VT_F32) {
@@ -176,14 +179,46 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-static void put_num(uint32_t *dst, enum vtype t, double v)
+/* v as a word of type t, or 0 when it has none: integer types take
+** integers that fit in 32 bits, f32 takes finite values in float range
+** (a conversion outside either is undefined behaviour, and a wrapped
+** value is a silently different input). */
+static int put_num(uint32_t *dst, enum vtype t, double v)
 {
 	if (t == VT_F32) {
+		if (!isfinite(v) || fabs(v) > FLT_MAX)
+			return 0;
 		float f = (float)v;
 		memcpy(dst, &f, 4);
-	} else {
-		*dst = (uint32_t)(int64_t)v;
+		return 1;
 	}
+	if (!(v == floor(v)) || v < -2147483648.0 || v > 4294967295.0)
+		return 0;
+	*dst = (uint32_t)(int64_t)v;
+	return 1;
+}
+
+static const char *type_desc(enum vtype t)
+{
+	return t == VT_F32 ? "a finite f32 value" : "an integer that fits in 32 bits";
+}
+
+/* One whitespace-separated word of a data file as a value of type t: the
+** whole word must be a number (no trailing junk), integers in decimal
+** without leading zeros (010 is neither ten nor eight). */
+static int data_value(const char *w, enum vtype t, uint32_t *dst)
+{
+	char *end;
+	errno = 0;
+	if (t == VT_F32) {
+		double v = strtod(w, &end);
+		return *end == 0 && end != w && put_num(dst, t, v);
+	}
+	const char *d = w + (*w == '-');
+	if (!isdigit((unsigned char)*d) || (d[0] == '0' && d[1]))
+		return 0;
+	long long v = strtoll(w, &end, 10);
+	return *end == 0 && errno == 0 && put_num(dst, t, (double)v);
 }
 
 static int parse_file_init(struct parser *P, struct symbol *sym, const char *fname, int line, int col)
@@ -201,17 +236,39 @@ static int parse_file_init(struct parser *P, struct symbol *sym, const char *fna
 		return 0;
 	}
 	uint32_t i = 0;
-	double v;
-	while (i < sym->nelems && fscanf(f, "%lf", &v) == 1)
-		put_num(&sym->init[i++], sym->type, v);
-	int extra = fscanf(f, "%lf", &v) == 1;
+	int ok = 1, fl = 1, fc = 0, wl = 0, wc = 0, ch;
+	char w[64];
+	size_t n = 0;
+	do {
+		ch = getc(f);
+		fc++;
+		if (ch != EOF && !isspace(ch)) {
+			if (!n)
+				wl = fl, wc = fc;
+			if (n + 1 < sizeof w)
+				w[n] = (char)ch;
+			n++;
+		} else if (n) {
+			/* a word ends: it is the next value */
+			w[n < sizeof w ? n : sizeof w - 1] = 0;
+			if (i < sym->nelems && (n >= sizeof w || !data_value(w, sym->type, &sym->init[i]))) {
+				diag_at(P->d, path, wl, wc, "'%s' is not %s", w, type_desc(sym->type));
+				ok = 0;
+				break;
+			}
+			i++;
+			n = 0;
+		}
+		if (ch == '\n')
+			fl++, fc = 0;
+	} while (ch != EOF);
 	fclose(f);
-	if (i < sym->nelems || extra) {
+	if (ok && i != sym->nelems) {
 		diag_at(P->d, P->lx.file, line, col, "data file '%s' holds %s values than the %u of '%s'",
-		        path, extra ? "more" : "fewer", sym->nelems, sym->name);
+		        path, i > sym->nelems ? "more" : "fewer", sym->nelems, sym->name);
 		return 0;
 	}
-	return 1;
+	return ok;
 }
 
 static void parse_init(struct parser *P, struct symbol *sym)
@@ -245,7 +302,7 @@ static void parse_init(struct parser *P, struct symbol *sym)
 		snprintf(fn, sizeof fn, "%.31s", TOK(P)->text);
 		lex_next(&P->lx);
 		double a[3] = { 0, 1, 0 };
-		int na = 0;
+		int na = 0, isint[3] = { 1, 1, 1 };
 		char fname[128] = "";
 		if (accept(P, "(")) {
 			while (!lex_is(&P->lx, ")") && na < 3) {
@@ -255,11 +312,12 @@ static void parse_init(struct parser *P, struct symbol *sym)
 					na++;
 				} else {
 					int neg = accept(P, "-");
-					if (TOK(P)->t == T_INT)
+					if (TOK(P)->t == T_INT) {
 						a[na++] = (double)TOK(P)->ival * (neg ? -1 : 1);
-					else if (TOK(P)->t == T_FLOAT)
+					} else if (TOK(P)->t == T_FLOAT) {
+						isint[na] = 0;
 						a[na++] = TOK(P)->fval * (neg ? -1 : 1);
-					else {
+					} else {
 						expected(P, "a number");
 						return;
 					}
@@ -271,33 +329,52 @@ static void parse_init(struct parser *P, struct symbol *sym)
 			if (!expect_punct(P, ")"))
 				return;
 		}
+		if (sym->type != VT_F32 && !(isint[0] && isint[1] && isint[2])) {
+			diag_at(P->d, P->lx.file, line, col, "%s for the integer array '%s' takes integer arguments", fn,
+			        sym->name);
+			return;
+		}
+		/* every element must be a value of the type: report the first that is not */
+#define PUT(i, v)                                                                                      \
+	do {                                                                                           \
+		double v_ = (v);                                                                       \
+		if (!put_num(&sym->init[i], sym->type, v_)) {                                          \
+			diag_at(P->d, P->lx.file, line, col, "%s gives %.10g for %s[%u], which is not %s", fn, \
+			        v_, sym->name, (unsigned)(i), type_desc(sym->type));                       \
+			return;                                                                        \
+		}                                                                                      \
+	} while (0)
 		if (!strcmp(fn, "iota")) { /* iota(start, step): start + i*step */
 			if (na < 2)
 				a[1] = 1;
 			for (uint32_t i = 0; i < n; i++)
-				put_num(&sym->init[i], sym->type, a[0] + a[1] * i);
+				PUT(i, a[0] + a[1] * i);
 		} else if (!strcmp(fn, "fill")) {
 			if (na != 1) {
 				diag_at(P->d, P->lx.file, line, col, "fill takes one value: fill(v)");
 				return;
 			}
 			for (uint32_t i = 0; i < n; i++)
-				put_num(&sym->init[i], sym->type, a[0]);
+				PUT(i, a[0]);
 		} else if (!strcmp(fn, "random")) { /* random(seed, lo, hi): uniform in [lo, hi] */
-			if (na != 3 || a[2] < a[1]) {
-				diag_at(P->d, P->lx.file, line, col, "random takes (seed, lo, hi) with lo <= hi");
+			uint32_t lo, hi;
+			if (na != 3 || !isint[0] || a[0] < 0 || !put_num(&lo, sym->type, a[1]) ||
+			    !put_num(&hi, sym->type, a[2]) || !(a[1] <= a[2])) {
+				diag_at(P->d, P->lx.file, line, col,
+				        "random takes (seed, lo, hi): a non-negative integer seed, lo <= hi, both %s",
+				        type_desc(sym->type));
 				return;
 			}
 			uint64_t st = (uint64_t)a[0];
 			for (uint32_t i = 0; i < n; i++) {
 				uint64_t r = splitmix(&st);
-				double v;
+				/* both bounds fit in 32 bits: hi - lo + 1 is at most 2^33 */
 				if (sym->type == VT_F32)
-					v = a[1] + (a[2] - a[1]) * ((double)(r >> 11) / 9007199254740992.0);
+					PUT(i, a[1] + (a[2] - a[1]) * ((double)(r >> 11) / 9007199254740992.0));
 				else
-					v = a[1] + (double)(r % (uint64_t)(a[2] - a[1] + 1));
-				put_num(&sym->init[i], sym->type, v);
+					PUT(i, a[1] + (double)(r % (uint64_t)(a[2] - a[1] + 1)));
 			}
+#undef PUT
 		} else if (!strcmp(fn, "file")) {
 			if (!fname[0]) {
 				diag_at(P->d, P->lx.file, line, col, "file takes a quoted path: file(\"data.txt\")");
@@ -494,7 +571,13 @@ static int parse_address(struct parser *P, struct address *a)
 	for (;;) {
 		struct token *k = TOK(P);
 		if (k->t == T_INT) {
-			a->offset += sign * (int32_t)k->ival;
+			/* offsets add up in 64 bits: their sum, not a wrapped one, must fit */
+			int64_t sum = (int64_t)a->offset + sign * k->ival;
+			if (sum < INT32_MIN || sum > INT32_MAX) {
+				err(P, "byte offset %s takes the address offset out of the 32-bit signed range", k->text);
+				return 0;
+			}
+			a->offset = (int32_t)sum;
 			lex_next(&P->lx);
 		} else if (sign < 0) {
 			expected(P, "a byte offset after '-'");
