@@ -38,6 +38,7 @@ struct expr {
 	/* where it was written, for messages */
 	const char *file;
 	int line, col;
+	int height; /* of the tree below, bounded by the parser (ir/cond.c) */
 };
 
 enum prop_kind {
