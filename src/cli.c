@@ -14,6 +14,7 @@ void run_opts_default(struct run_opts *o)
 	memset(o, 0, sizeof *o);
 	explore_opts_default(&o->ex);
 	o->ex.progress = 5;
+	o->ex.livelock = 1;
 	/* stop with "incomplete" before the kernel's OOM killer stops us
 	** without a word: 3/4 of physical memory unless --memory says */
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);

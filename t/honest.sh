@@ -3,7 +3,7 @@
 # (exit 2), a fault (exit 1) or a limit (exit 3), never a crash, a wrapped
 # value or a vacuous pass.  Parser errors with a fixed message live in t/bad.
 . "$srcdir/t/lib.sh"
-plan 17
+plan 34
 
 # 1. concrete mode: an out-of-bounds clwb / st.wt address faults the warp
 # (it used to index the timing table with the raw address: heap overwrite)
@@ -51,3 +51,46 @@ is "$rc" 0 "file(): -1, -2^31 and 2^32-1 are 32-bit words"
 awk 'BEGIN { printf "machine baseline\nkernel\n"; for (i = 0; i < 200000; i++) printf "$"; printf "\n exit\nend\n" }' > "$T/junk.gpu"
 run "$GPUMC" check -q "$T/junk.gpu"
 is "$rc" 2 "200000 bad characters: exit 2, no stack overflow"
+
+# 4. -D memory=ics13: a red has no destination register (it used to be
+# written to one past the state vector)
+cat > "$T/red.gpu" <<'SPEC'
+machine baseline
+set ctas = 1
+set threads_per_warp = 2
+global .u32 sum = 0
+kernel
+    red.global.add.u32 [sum], 3
+    exit
+end
+check forall sum == 6
+SPEC
+for mem in ics13 ics13-fixed; do
+	run "$GPUMC" check -q -D memory=$mem "$T/red.gpu"
+	is "$rc" 0 "memory=$mem: red.add from two threads: sum == 6 holds"
+	like "$T/out" "^verdict: pass" "memory=$mem: complete report"
+done
+
+# 8. progress: a reachable state from which no run finishes is a livelock
+P="$srcdir/t/progress"
+run "$GPUMC" check -q --trace "$T/spin.trail" "$P/spin-never.gpu"
+is "$rc" 1 "a spin that never sees its flag: exit 1, not a vacuous pass"
+like "$T/out" "^VIOLATED: progress: 5 reachable states cannot reach a terminal state: the last 3 steps repeat forever" \
+	"5 stuck states (ld, setp, bra twice over: init differs in %p0), a 3-step loop"
+like "$T/out" "steps 3..5 form a cycle: they return to the state after step 2" "the lasso: stem of 2 steps, loop of 3"
+run "$GPUMC" replay "$T/spin.trail"
+is "$rc" 1 "replay of the lasso: exit 1"
+like "$T/out" "replay: progress: steps 3..5 return to the state after step 2" "replay closes the loop"
+run "$GPUMC" check -q --json "$P/spin-never.gpu"
+like "$T/out" '"cycle_step":3' "json: the loop's first step"
+run "$GPUMC" check -q "$P/self-loop.gpu"
+is "$rc" 1 "L: bra L: exit 1"
+like "$T/out" "1 reachable state cannot reach a terminal state: the last 1 step repeats forever" "a one-state self-loop"
+run "$GPUMC" check -q --dfs "$P/spin-some.gpu"
+is "$rc" 1 "a spin that finishes in some runs only: the others are a livelock (dfs too)"
+run "$GPUMC" check -q "$P/spin-finishes.gpu"
+is "$rc" 0 "a spin-wait that can still finish is not flagged"
+like "$T/out" "progress: every reachable state can reach a terminal state" "the pass says progress was checked"
+like "$T/out" "1 final-state property checked on 1 terminal state" "and on how many terminal states"
+run "$GPUMC" check -q --compact "$P/spin-never.gpu"
+like "$T/out" "progress: not checked" "compact mode says it did not check progress"

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "explore/judge.h"
+#include "explore/progress.h"
 #include "state/hash.h"
 #include "state/sideset.h"
 #include "state/visited.h"
@@ -469,6 +470,42 @@ static void dfs(struct ctx *c)
 
 /* }=== */
 
+/* The progress check's limit: time and memory, its storage counted with
+** the visited set's. */
+static int progress_limit(void *p, size_t bytes)
+{
+	struct ctx *c = p;
+	if (c->o->time_limit > 0 && elapsed(c) >= c->o->time_limit) {
+		c->r->limit = "--time";
+		return 1;
+	}
+	if (c->o->memory && mem_bytes(c) + bytes >= c->o->memory) {
+		c->r->limit = "--memory";
+		return 1;
+	}
+	return 0;
+}
+
+/* Livelock: a reachable state from which no terminal state is reachable. */
+static void progress(struct ctx *c)
+{
+	struct progress_result pr;
+	if (progress_check(c->m, c->vs, progress_limit, c, &pr))
+		return;
+	c->r->stuck = (int64_t)pr.stuck;
+	if (!pr.stuck)
+		return;
+	char why[160];
+	snprintf(why, sizeof why, "%llu reachable state%s cannot reach a terminal state: the last %u step%s repeat%s forever",
+	         (unsigned long long)pr.stuck, pr.stuck == 1 ? "" : "s", pr.lasso.len - pr.cycle,
+	         pr.lasso.len - pr.cycle == 1 ? "" : "s", pr.lasso.len - pr.cycle == 1 ? "s" : "");
+	struct judgement v = { .violated = 1, .prop = -1, .kind = P_PROGRESS, .why = why };
+	fail(c->r, &v);
+	free(c->r->trace.step);
+	c->r->trace = pr.lasso;
+	c->r->cycle = pr.cycle;
+}
+
 void explore_opts_default(struct explore_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -482,6 +519,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	memset(&c, 0, sizeof c);
 	memset(r, 0, sizeof *r);
 	r->failed = -1;
+	r->stuck = -1;
 	c.m = m;
 	c.props = props;
 	c.o = o;
@@ -522,6 +560,8 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		dfs(&c);
 	else
 		bfs(&c);
+	if (r->verdict != V_FAIL && !c.cut && !r->limit && o->livelock && !o->compact)
+		progress(&c);
 	r->states = vs_count(c.vs);
 	r->seconds = elapsed(&c);
 	r->bytes = mem_bytes(&c);

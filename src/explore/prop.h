@@ -56,8 +56,11 @@ enum prop_kind {
 	                    executing it on every crash image gives the
 	                    crash-free result                                */
 	P_NKINDS,
-	P_CONTRACT = P_NKINDS /* --check-model: the machine broke its contract
+	P_CONTRACT = P_NKINDS, /* --check-model: the machine broke its contract
 	                         (not a property a spec can name)           */
+	P_PROGRESS             /* built in to check: a reachable state from
+	                          which no terminal state is reachable (a
+	                          livelock; explore/progress.h)             */
 };
 
 struct property {

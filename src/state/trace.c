@@ -19,6 +19,8 @@ int trace_write(const char *path, const struct trace_file *tf, struct strbuf *er
 	for (int i = 0; i < tf->ndefines; i++)
 		fprintf(f, "define %s\n", tf->defines[i]);
 	fprintf(f, "verdict %s\n", tf->verdict);
+	if (tf->cycle >= 0)
+		fprintf(f, "cycle %lld\n", (long long)tf->cycle);
 	for (int s = 0; s < tf->nsched; s++) {
 		fprintf(f, "schedule %u\n", tf->sched[s].len);
 		for (uint32_t i = 0; i < tf->sched[s].len; i++)
@@ -43,6 +45,7 @@ static char *chomp(char *s)
 int trace_read(const char *path, struct trace_file *tf, struct diag *d)
 {
 	memset(tf, 0, sizeof *tf);
+	tf->cycle = -1;
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		diag_at(d, path, 0, 0, "cannot open: %s", strerror(errno));
@@ -86,6 +89,14 @@ int trace_read(const char *path, struct trace_file *tf, struct diag *d)
 		} else if (!strncmp(line, "verdict ", 8)) {
 			free(tf->verdict);
 			tf->verdict = xstrdup(line + 8);
+		} else if (!strncmp(line, "cycle ", 6)) {
+			char *end;
+			unsigned long k = strtoul(line + 6, &end, 10);
+			if (*end || end == line + 6 || k > 100000000ul) {
+				diag_at(d, path, ln, 7, "expected the step a cycle starts after");
+				break;
+			}
+			tf->cycle = (int64_t)k;
 		} else if (!strncmp(line, "schedule ", 9)) {
 			char *end;
 			unsigned long n = strtoul(line + 9, &end, 10);
