@@ -3,7 +3,7 @@
 # (exit 2), a fault (exit 1) or a limit (exit 3), never a crash, a wrapped
 # value or a vacuous pass.  Parser errors with a fixed message live in t/bad.
 . "$srcdir/t/lib.sh"
-plan 34
+plan 41
 
 # 1. concrete mode: an out-of-bounds clwb / st.wt address faults the warp
 # (it used to index the timing table with the raw address: heap overwrite)
@@ -94,3 +94,24 @@ like "$T/out" "progress: every reachable state can reach a terminal state" "the 
 like "$T/out" "1 final-state property checked on 1 terminal state" "and on how many terminal states"
 run "$GPUMC" check -q --compact "$P/spin-never.gpu"
 like "$T/out" "progress: not checked" "compact mode says it did not check progress"
+
+# 10. sizes are checked before the work they bound, and the analyses are
+# linear: a 300000-instruction kernel is refused at instruction 65535 (it
+# used to allocate N^2 bits first), 8000 backward branches (cubic post-
+# dominator search before) and 200000 declarations (quadratic look-ups)
+# parse in well under a second (timings: bench/honest-sizes.sh)
+awk 'BEGIN { print "machine baseline\nkernel\n .reg .u32 %r<1>"; for (i = 0; i < 300000; i++) print " add.u32 %r0, %r0, 1"; print " exit\nend" }' > "$T/long.gpu"
+run "$GPUMC" check -q "$T/long.gpu"
+is "$rc" 2 "300000 instructions: exit 2"
+like "$T/err" "long.gpu:65538:2: error: kernel too long: at most 65534 instructions" "the first instruction too many, positioned"
+awk 'BEGIN { print "machine baseline\nset ctas = 1\nset threads_per_warp = 2\nglobal .u32 x = 0\nkernel\n .reg .pred %p<1>\n setp.eq.u32 %p0, %tid, 5"; for (i = 0; i < 8000; i++) printf "L%d: @%%p0 bra L%d\n", i, i; print " exit\nend\ncheck forall x == 0" }' > "$T/branches.gpu"
+run "$GPUMC" check -q "$T/branches.gpu"
+is "$rc" 0 "8000 backward branches: analysed and checked"
+awk 'BEGIN { print "machine baseline"; for (i = 0; i < 200000; i++) printf "global .u32 v%d = %d\n", i, i % 7; print "kernel\n exit\nend\ncheck forall v199999 == 2 /\\ v0 == 0" }' > "$T/decls.gpu"
+run "$GPUMC" check -q "$T/decls.gpu"
+is "$rc" 0 "200000 declarations: each name resolves to its own variable"
+printf 'machine baseline\nglobal .u32 a = 1\nglobal .u32 a = 2\nkernel\n .reg .u32 %%r<2>\n .reg .u32 %%r0\nL: exit\nL: exit\nend\n' > "$T/dups.gpu"
+run "$GPUMC" check -q "$T/dups.gpu"
+like "$T/err" "dups.gpu:3:13: error: 'a' is declared twice" "the name index still finds a second variable"
+like "$T/err" "dups.gpu:6:12: error: register '%r0' is declared twice" "... a second register"
+like "$T/err" "dups.gpu:8:1: error: label 'L' is defined twice \(first at line 7\)" "... a second label"

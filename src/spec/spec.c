@@ -23,6 +23,7 @@
 #include "ir/cond.h"
 #include "ir/lex.h"
 #include "ir/ptx.h"
+#include "state/sideset.h"
 
 struct parser {
 	struct lexer lx;
@@ -33,7 +34,33 @@ struct parser {
 	int nlabels;
 	struct fix { char *name; int ins; int line, col; } *fixes;
 	int nfixes;
+	/* variables ('s'), registers ('r') and labels ('l') by name, to their
+	** index + 1: declaring and looking up n names is not quadratic in n */
+	struct sideset *names;
+	int too_long; /* instructions past MAX_INS */
 };
+
+/* Program counters are 16-bit in the state vector, with one value for
+** "exited" (machines/compose.c). */
+enum { MAX_INS = 65534 };
+
+/* The index slot of name (0 when it is not declared). */
+static uintptr_t *name_slot(struct parser *P, char kind, const char *name)
+{
+	char key[256];
+	size_t n = strlen(name);
+	if (n >= sizeof key - 1)
+		n = sizeof key - 2; /* longer names are lexer errors */
+	key[0] = kind;
+	memcpy(key + 1, name, n);
+	int is_new;
+	return ss_put(P->names, key, n + 1, &is_new);
+}
+
+static int find_name(struct parser *P, char kind, const char *name)
+{
+	return (int)*name_slot(P, kind, name) - 1;
+}
 
 #define TOK(P) (&(P)->lx.tok)
 
@@ -410,11 +437,13 @@ static void parse_decl(struct parser *P, enum space sp)
 		recover(P);
 		return;
 	}
-	if (program_find_sym(pg, TOK(P)->text) >= 0) {
+	uintptr_t *slot = name_slot(P, 's', TOK(P)->text);
+	if (*slot) {
 		err(P, "'%s' is declared twice", TOK(P)->text);
 		recover(P);
 		return;
 	}
+	*slot = (uintptr_t)pg->nsyms + 1;
 	pg->syms = xrealloc(pg->syms, sizeof *pg->syms * (size_t)(pg->nsyms + 1));
 	struct symbol *sym = &pg->syms[pg->nsyms++];
 	memset(sym, 0, sizeof *sym);
@@ -458,7 +487,7 @@ static void parse_decl(struct parser *P, enum space sp)
 
 static int reg_or_die(struct parser *P, const char *name)
 {
-	int r = program_find_reg(&P->s->prog, name);
+	int r = find_name(P, 'r', name);
 	if (r < 0)
 		err(P, "undeclared register '%s' (declare it with .reg)", name);
 	return r;
@@ -502,10 +531,12 @@ static void parse_reg_decl(struct parser *P)
 				snprintf(name, sizeof name, "%s", base);
 			else
 				snprintf(name, sizeof name, "%s%ld", base, i);
-			if (program_find_reg(pg, name) >= 0) {
+			uintptr_t *slot = name_slot(P, 'r', name);
+			if (*slot) {
 				diag_at(P->d, P->lx.file, line, col, "register '%s' is declared twice", name);
 				continue;
 			}
+			*slot = (uintptr_t)pg->nregs + 1;
 			pg->regs = xrealloc(pg->regs, sizeof *pg->regs * (size_t)(pg->nregs + 1));
 			pg->regs[pg->nregs].name = xstrdup(name);
 			pg->regs[pg->nregs].type = t;
@@ -544,7 +575,7 @@ static int parse_operand(struct parser *P, struct operand *o, enum vtype t)
 		return 1;
 	}
 	if (k->t == T_WORD && k->text[0] != '.') {
-		int s = program_find_sym(&P->s->prog, k->text);
+		int s = find_name(P, 's', k->text);
 		if (s < 0) {
 			err(P, "unknown name '%s' (expected a register, a number or a variable)", k->text);
 			lex_next(&P->lx);
@@ -591,12 +622,12 @@ static int parse_address(struct parser *P, struct address *a)
 			if (a->reg < 0)
 				return 0;
 			lex_next(&P->lx);
-		} else if (k->t == T_WORD && program_find_sym(&P->s->prog, k->text) >= 0) {
+		} else if (k->t == T_WORD && find_name(P, 's', k->text) >= 0) {
 			if (a->sym >= 0) {
 				err(P, "%s", "an address may name at most one variable");
 				return 0;
 			}
-			a->sym = program_find_sym(&P->s->prog, k->text);
+			a->sym = find_name(P, 's', k->text);
 			lex_next(&P->lx);
 		} else {
 			expected(P, first ? "a variable, register or offset inside [ ]"
@@ -771,10 +802,12 @@ static void parse_kernel(struct parser *P)
 		if (k->t == T_WORD && word[0] != '%' && word[0] != '.') {
 			lex_next(&P->lx);
 			if (accept(P, ":")) {
-				for (int i = 0; i < P->nlabels; i++)
-					if (!strcmp(P->labels[i].name, word))
-						diag_at(P->d, P->lx.file, wl, wc, "label '%s' is defined twice (first at line %d)",
-						        word, P->labels[i].line);
+				uintptr_t *slot = name_slot(P, 'l', word);
+				if (*slot)
+					diag_at(P->d, P->lx.file, wl, wc, "label '%s' is defined twice (first at line %d)",
+					        word, P->labels[*slot - 1].line);
+				else
+					*slot = (uintptr_t)P->nlabels + 1;
 				P->labels = xrealloc(P->labels, sizeof *P->labels * (size_t)(P->nlabels + 1));
 				P->labels[P->nlabels++] = (struct label){ xstrdup(word), pg->nins, wl, wc };
 				continue;
@@ -840,6 +873,12 @@ static void parse_kernel(struct parser *P)
 			*c = 0;
 			while (c > in.text && (c[-1] == ' ' || c[-1] == '\t'))
 				*--c = 0;
+		}
+		if (pg->nins == MAX_INS) { /* checked before any analysis sized by the kernel */
+			if (!P->too_long++)
+				diag_at(P->d, P->lx.file, in.line, in.col, "kernel too long: at most %d instructions", MAX_INS);
+			free(in.text);
+			continue;
 		}
 		pg->ins = xrealloc(pg->ins, sizeof *pg->ins * (size_t)(pg->nins + 1));
 		pg->ins[pg->nins++] = in;
@@ -942,7 +981,7 @@ static int parse_host_var(struct parser *P, struct host_step *h, int allow_cta)
 		expected(P, "a global variable");
 		return 0;
 	}
-	h->sym = program_find_sym(&P->s->prog, TOK(P)->text);
+	h->sym = find_name(P, 's', TOK(P)->text);
 	if (h->sym < 0 || P->s->prog.syms[h->sym].space != SP_GLOBAL) {
 		err(P, "'%s' is not a global variable", TOK(P)->text);
 		return 0;
@@ -1209,6 +1248,7 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 	memset(&P, 0, sizeof P);
 	P.s = s;
 	P.d = d;
+	P.names = ss_new();
 	int nerr0 = d->nerr;
 	lex_init(&P.lx, s->path, s->text, d);
 	for (;;) {
@@ -1266,10 +1306,8 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 	}
 	/* resolve branch targets */
 	for (int i = 0; i < P.nfixes; i++) {
-		int found = -1;
-		for (int j = 0; j < P.nlabels; j++)
-			if (!strcmp(P.labels[j].name, P.fixes[i].name))
-				found = P.labels[j].ins;
+		int l = find_name(&P, 'l', P.fixes[i].name);
+		int found = l >= 0 ? P.labels[l].ins : -1;
 		if (found < 0)
 			diag_at(d, P.lx.file, P.fixes[i].line, P.fixes[i].col, "undefined label '%s'", P.fixes[i].name);
 		else
@@ -1280,6 +1318,7 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 		free(P.labels[j].name);
 	free(P.fixes);
 	free(P.labels);
+	ss_free(P.names);
 	if (d->nerr == nerr0 && s->prog.nins == 0)
 		diag_at(d, s->path, 0, 0, "no kernel: a spec needs 'kernel' ... 'end'");
 	if (!s->name) {
