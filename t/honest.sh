@@ -3,7 +3,7 @@
 # (exit 2), a fault (exit 1) or a limit (exit 3), never a crash, a wrapped
 # value or a vacuous pass.  Parser errors with a fixed message live in t/bad.
 . "$srcdir/t/lib.sh"
-plan 41
+plan 48
 
 # 1. concrete mode: an out-of-bounds clwb / st.wt address faults the warp
 # (it used to index the timing table with the raw address: heap overwrite)
@@ -115,3 +115,18 @@ run "$GPUMC" check -q "$T/dups.gpu"
 like "$T/err" "dups.gpu:3:13: error: 'a' is declared twice" "the name index still finds a second variable"
 like "$T/err" "dups.gpu:6:12: error: register '%r0' is declared twice" "... a second register"
 like "$T/err" "dups.gpu:8:1: error: label 'L' is defined twice \(first at line 7\)" "... a second label"
+
+# 11. every litmus engine honours every limit, and an incomplete run
+# claims nothing it has not seen
+Lm="$srcdir/t/limits"
+run "$GPUMC" litmus --model scoped-rmo --max-states 2000 "$Lm/scoped-rmo-4x6.litmus"
+is "$rc" 3 "scoped-rmo honours --max-states: exit 3 (it ran for minutes)"
+like "$T/out" "^Incomplete: --max-states" "scoped-rmo: Incomplete: --max-states"
+run "$GPUMC" litmus --model scoped-rmo --time 0.5 "$Lm/scoped-rmo-4x6.litmus"
+like "$T/out" "^Incomplete: --time" "scoped-rmo honours --time"
+run "$GPUMC" litmus --model ics13 --memory 20M --expect "$Lm/eight-threads.litmus"
+is "$rc" 3 "litmus honours --memory (8 threads: gigabytes before); an unsettled --expect is no mismatch"
+like "$T/out" "^Incomplete: --memory" "litmus: Incomplete: --memory"
+is "$(grep -c 'expected' "$T/err")" 0 "incomplete with no positive outcome: --expect claims no 'Forbidden'"
+run "$GPUMC" litmus --max-states 50 --model ics13 "$srcdir/specs/litmus/cta-global/IRIW.litmus"
+is "$rc" 3 "an Unknown outcome is incomplete (3), not a violation (1)"

@@ -211,6 +211,17 @@ static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 		violation(c, &v, idx, (int)ai);
 }
 
+/* --memory, also between the successors of one expansion: each new state
+** of a large vector is a large step. */
+static int memory_hit(struct ctx *c)
+{
+	if (c->o->memory && mem_bytes(c) >= c->o->memory) {
+		c->r->limit = "--memory";
+		return 1;
+	}
+	return 0;
+}
+
 static int limits_hit(struct ctx *c)
 {
 	const struct explore_opts *o = c->o;
@@ -218,16 +229,17 @@ static int limits_hit(struct ctx *c)
 		c->r->limit = "--max-states";
 		return 1;
 	}
-	if ((c->expansions & 1023) == 0) {
+	/* every expansion: with large state vectors a thousand expansions
+	** can overshoot --memory by gigabytes and --time by many seconds
+	** (one clock read costs tens of nanoseconds, an expansion far more) */
+	{
 		double t = elapsed(c);
 		if (o->time_limit > 0 && t >= o->time_limit) {
 			c->r->limit = "--time";
 			return 1;
 		}
-		if (o->memory && mem_bytes(c) >= o->memory) {
-			c->r->limit = "--memory";
+		if (memory_hit(c))
 			return 1;
-		}
 		if (o->progress > 0 && t >= c->next_progress) {
 			c->next_progress = t + o->progress;
 			fprintf(stderr, "gpumc: %llu states, %llu transitions, depth %u, %.0f states/s, %.1f MB\n",
@@ -361,7 +373,7 @@ static void bfs(struct ctx *c)
 				c->frontier_bytes = q.cap * q.sz;
 			}
 			discovered(c, next, k);
-			if (o->max_states && vs_count(c->vs) >= o->max_states)
+			if ((o->max_states && vs_count(c->vs) >= o->max_states) || memory_hit(c))
 				break;
 		}
 	}
