@@ -359,6 +359,10 @@ int cli_each_spec(const struct spec_cmd *c, int argc, char **argv)
 	if (nfiles < 0)
 		return EXIT_INPUT;
 	for (int f = 0; f < nfiles; f++) {
+		if (explore_interrupted) { /* the rest is not checked: incomplete */
+			rc = exit_combine(rc, EXIT_INCOMPLETE);
+			break;
+		}
 		struct job j;
 		struct diag d;
 		diag_init(&d);

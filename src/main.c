@@ -1,10 +1,12 @@
 /* gpumc: explicit-state model checker for GPU hardware designs. */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "explore/explore.h"
 #include "litmus/litmus.h"
 #include "machines/registry.h"
 
@@ -43,8 +45,22 @@ static const char usage[] =
 	"error, 3 incomplete (a limit was hit, nothing violated so far)\n"
 	"see gpumc(1), gpumc-spec(5), gpumc-litmus(5), gpumc-machines(7)\n";
 
+/* SIGINT, SIGTERM: finish like a limit (exit 3, the report so far); a
+** second one kills as usual. */
+static void on_signal(int sig)
+{
+	explore_interrupted = sig;
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = (int)SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (argc < 2) {
 		fputs(usage, stderr);
 		return EXIT_INPUT;

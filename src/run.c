@@ -57,7 +57,8 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 	uint32_t *key = xmalloc(sizeof(uint32_t) * (nlocs ? nlocs : 1));
 	struct concrete_result first;
 	memset(&first, 0, sizeof first);
-	for (unsigned run = 0; run < o->runs; run++) {
+	unsigned nruns = o->runs;
+	for (unsigned run = 0; run < nruns; run++) {
 		struct concrete_result r;
 		concrete_run(m, o->seed + run, o->max_cycles, &r);
 		secs += r.seconds;
@@ -66,6 +67,8 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 			problems++;
 		if (r.limit)
 			limited++;
+		if (explore_interrupted) /* report the runs so far */
+			nruns = run + 1;
 		if (r.cycles < cmin)
 			cmin = r.cycles;
 		if (r.cycles > cmax)
@@ -94,13 +97,14 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 	sb_init(&out);
 	const char *end = first.status == MS_TERMINAL ? "finished"
 	                  : first.status == MS_FAULT ? "FAULT"
-	                  : first.limit ? "cycle limit reached" : "DEADLOCK";
+	                  : first.limit ? (explore_interrupted ? explore_interrupt_name() : "cycle limit reached")
+	                  : "DEADLOCK";
 	double ips = secs > 0 ? (double)instr / secs : 0;
 	if (o->json) {
 		sb_puts(&out, "{\"spec\":");
 		sb_json_str(&out, j->spec->path);
 		sb_printf(&out, ",\"machine\":\"%s\",\"runs\":%u,\"seed\":%llu,\"first_run\":{\"end\":\"%s\",\"cycles\":%llu,\"counters\":{",
-		          m->name, o->runs, (unsigned long long)o->seed, end, (unsigned long long)first.cycles);
+		          m->name, nruns, (unsigned long long)o->seed, end, (unsigned long long)first.cycles);
 		for (unsigned c = 0; c < m->ncounters; c++) {
 			if (c)
 				sb_putc(&out, ',');
@@ -110,7 +114,7 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		sb_printf(&out, ",\"idle unit-cycles\":%llu}},\"cycles\":{\"min\":%llu,\"mean\":%.1f,\"max\":%llu},"
 		          "\"seconds\":%.6f,\"warp_instructions_per_second\":%.0f,\"results\":[",
 		          (unsigned long long)first.idle_unit_cycles, (unsigned long long)cmin,
-		          (double)csum / o->runs, (unsigned long long)cmax, secs, ips);
+		          (double)csum / nruns, (unsigned long long)cmax, secs, ips);
 		for (unsigned i = 0; i < nb; i++) {
 			sb_printf(&out, "%s{\"count\":%llu,\"first_seed\":%llu,\"values\":", i ? "," : "",
 			          (unsigned long long)b[i].count, (unsigned long long)b[i].first_seed);
@@ -129,10 +133,10 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 			sb_puts(&out, "state at the end:\n");
 			model_print_state(m, first.sv, &out);
 		}
-		if (o->runs > 1)
-			sb_printf(&out, "%u runs (seeds %llu..%llu): cycles min %llu, mean %.1f, max %llu\n", o->runs,
-			          (unsigned long long)o->seed, (unsigned long long)(o->seed + o->runs - 1),
-			          (unsigned long long)cmin, (double)csum / o->runs, (unsigned long long)cmax);
+		if (nruns > 1)
+			sb_printf(&out, "%u runs (seeds %llu..%llu): cycles min %llu, mean %.1f, max %llu\n", nruns,
+			          (unsigned long long)o->seed, (unsigned long long)(o->seed + nruns - 1),
+			          (unsigned long long)cmin, (double)csum / nruns, (unsigned long long)cmax);
 		sb_printf(&out, "%u distinct result%s:\n", nb, nb == 1 ? "" : "s");
 		for (unsigned i = 0; i < nb; i++) {
 			sb_printf(&out, "  %8llu run%s  ", (unsigned long long)b[i].count, b[i].count == 1 ? " " : "s");

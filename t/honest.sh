@@ -3,7 +3,7 @@
 # (exit 2), a fault (exit 1) or a limit (exit 3), never a crash, a wrapped
 # value or a vacuous pass.  Parser errors with a fixed message live in t/bad.
 . "$srcdir/t/lib.sh"
-plan 48
+plan 58
 
 # 1. concrete mode: an out-of-bounds clwb / st.wt address faults the warp
 # (it used to index the timing table with the raw address: heap overwrite)
@@ -130,3 +130,34 @@ like "$T/out" "^Incomplete: --memory" "litmus: Incomplete: --memory"
 is "$(grep -c 'expected' "$T/err")" 0 "incomplete with no positive outcome: --expect claims no 'Forbidden'"
 run "$GPUMC" litmus --max-states 50 --model ics13 "$srcdir/specs/litmus/cta-global/IRIW.litmus"
 is "$rc" 3 "an Unknown outcome is incomplete (3), not a violation (1)"
+
+# 9. limits are checked by bytes and time at every expansion: with an
+# 800 KB state vector --memory 50M used to overshoot by gigabytes
+run "$GPUMC" check -q --json --memory 50M "$Lm/slow.gpu"
+is "$rc" 3 "--memory on an 800 KB state vector: incomplete"
+bytes=$(jnum memory_bytes "$T/out")
+[ "$bytes" -le $((50 * 1048576 * 105 / 100)) ]; ok $? "--memory 50M: stopped at $bytes bytes, within 5%"
+
+# 12. suite walks a symlink loop once
+mkdir -p "$T/loop/a"
+cp "$SPECS/baseline/int-reduction.gpu" "$T/loop/a/"
+ln -s .. "$T/loop/a/up"
+ln -s ../a "$T/loop/a/again"
+run "$GPUMC" suite "$T/loop"
+is "$rc" 0 "suite over symlink loops: exit 0"
+like "$T/out" "^1 spec, 1 as expected" "the spec is counted once (41 times before, exponential with two loops)"
+like "$T/err" "already walked" "the loop is reported"
+
+# 13. SIGINT / SIGTERM: what there is so far, exit 3
+"$GPUMC" check -q "$Lm/slow.gpu" > "$T/sig.out" 2>&1 &
+pid=$!; sleep 1; kill -INT $pid; wait $pid; rc=$?
+is "$rc" 3 "check interrupted by SIGINT: exit 3 (130 before)"
+like "$T/sig.out" "^INCOMPLETE: SIGINT reached" "... with the verdict incomplete and why"
+like "$T/sig.out" "^states [0-9]+, transitions" "... and the statistics so far"
+mkdir -p "$T/two"
+cp "$Lm/slow.gpu" "$T/two/a.gpu"
+cp "$SPECS/baseline/barrier.gpu" "$T/two/b.gpu"
+"$GPUMC" suite "$T/two" > "$T/sig.out" 2>&1 &
+pid=$!; sleep 1; kill -TERM $pid; wait $pid; rc=$?
+is "$rc" 3 "suite interrupted by SIGTERM: exit 3 (143 before)"
+like "$T/sig.out" "interrupted \(SIGTERM\): 2 of 2 specs not checked" "... says how many specs it did not check"

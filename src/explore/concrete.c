@@ -7,6 +7,7 @@
 */
 #include "config.h"
 #include "explore/concrete.h"
+#include "explore/explore.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +91,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, str
 		unsigned n = (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 		if (n == 0)
 			break;
-		if (max_cycles && now >= max_cycles) {
+		if ((max_cycles && now >= max_cycles) || explore_interrupted) {
 			r->limit = 1;
 			break;
 		}

@@ -35,6 +35,13 @@
 
 #define NO_PARENT UINT32_MAX
 
+volatile sig_atomic_t explore_interrupted;
+
+const char *explore_interrupt_name(void)
+{
+	return explore_interrupted == SIGTERM ? "SIGTERM" : "SIGINT";
+}
+
 struct ctx {
 	const struct model *m;
 	struct property *props;
@@ -227,6 +234,10 @@ static int limits_hit(struct ctx *c)
 	const struct explore_opts *o = c->o;
 	if (o->max_states && vs_count(c->vs) >= o->max_states) {
 		c->r->limit = "--max-states";
+		return 1;
+	}
+	if (explore_interrupted) {
+		c->r->limit = explore_interrupt_name();
 		return 1;
 	}
 	/* every expansion: with large state vectors a thousand expansions
@@ -487,6 +498,10 @@ static void dfs(struct ctx *c)
 static int progress_limit(void *p, size_t bytes)
 {
 	struct ctx *c = p;
+	if (explore_interrupted) {
+		c->r->limit = explore_interrupt_name();
+		return 1;
+	}
 	if (c->o->time_limit > 0 && elapsed(c) >= c->o->time_limit) {
 		c->r->limit = "--time";
 		return 1;

@@ -8,6 +8,7 @@
 #ifndef GPUMC_EXPLORE_H
 #define GPUMC_EXPLORE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "explore/model.h"
@@ -67,6 +68,13 @@ struct explore_result {
 	int64_t stuck;
 	uint32_t cycle;
 };
+
+/* Set (to the signal number) by main's SIGINT/SIGTERM handler: every
+** engine stops as at a limit, "incomplete", and its command reports what
+** it has so far. */
+extern volatile sig_atomic_t explore_interrupted;
+/* The limit name for an interruption ("SIGINT", "SIGTERM"). */
+const char *explore_interrupt_name(void);
 
 void explore_opts_default(struct explore_opts *o);
 /* Explore m checking props[0..n).  Deadlock and fault are always checked.

@@ -88,7 +88,9 @@ static int ax_stop(struct ax *a)
 	if (a->stop)
 		return 1;
 	const char *why = NULL;
-	if (a->o->max_states && a->r->states >= a->o->max_states)
+	if (explore_interrupted)
+		why = explore_interrupt_name();
+	else if (a->o->max_states && a->r->states >= a->o->max_states)
 		why = "--max-states";
 	else if (a->o->memory && a->bytes >= a->o->memory)
 		why = "--memory";

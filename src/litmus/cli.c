@@ -253,6 +253,10 @@ int litmus_main(int argc, char **argv)
 		sb_putc(&out, '\n');
 	}
 	for (int f = 0; f < nfiles; f++) {
+		if (explore_interrupted) { /* the tests so far; the rest unchecked */
+			incomplete++;
+			break;
+		}
 		const char *path = argv[first + f];
 		sb_reset(&err);
 		struct litmus *t = litmus_parse_file(path, &err);
