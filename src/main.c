@@ -1,6 +1,7 @@
 /* gpumc: explicit-state model checker for GPU hardware designs. */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,9 @@ static void on_signal(int sig)
 	explore_interrupted = sig;
 }
 
+static int dispatch(const char *cmd, int argc, char **argv);
+static int output_checked(int rc);
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
@@ -66,6 +70,22 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	const char *cmd = argv[1];
+	return output_checked(dispatch(cmd, argc, argv));
+}
+
+/* The command's exit code, unless its output could not be written (a full
+** disk, a closed stdout): then a report was lost, which is an error. */
+static int output_checked(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "gpumc: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+		return EXIT_INPUT;
+	}
+	return rc;
+}
+
+static int dispatch(const char *cmd, int argc, char **argv)
+{
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		fputs(usage, stdout);
 		return EXIT_HOLDS;

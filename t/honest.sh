@@ -3,7 +3,7 @@
 # (exit 2), a fault (exit 1) or a limit (exit 3), never a crash, a wrapped
 # value or a vacuous pass.  Parser errors with a fixed message live in t/bad.
 . "$srcdir/t/lib.sh"
-plan 58
+plan 68
 
 # 1. concrete mode: an out-of-bounds clwb / st.wt address faults the warp
 # (it used to index the timing table with the raw address: heap overwrite)
@@ -161,3 +161,30 @@ cp "$SPECS/baseline/barrier.gpu" "$T/two/b.gpu"
 pid=$!; sleep 1; kill -TERM $pid; wait $pid; rc=$?
 is "$rc" 3 "suite interrupted by SIGTERM: exit 3 (143 before)"
 like "$T/sig.out" "interrupted \(SIGTERM\): 2 of 2 specs not checked" "... says how many specs it did not check"
+
+# 14. output: valid JSON and UTF-8 whatever the input, write errors seen
+printf 'name "caf\351 \303"\nmachine baseline\nglobal .u32 x = 0\nkernel\n exit\nend\ncheck forall x == 0\n' > "$T/latin1.gpu"
+run "$GPUMC" check -q --json "$T/latin1.gpu"
+like "$T/out" '"name":"caf\\ufffd \\ufffd"' "--json: raw Latin-1 and a cut UTF-8 sequence become U+FFFD"
+run "$GPUMC" litmus --json "$srcdir/t/litmus-bad/arch.litmus"
+like "$T/out" '^\[\{"file":".*arch.litmus","verdict":"error","errors":' "litmus --json with only bad inputs: a JSON list of errors"
+is "$(tail -c 2 "$T/out" | head -c 1)" "]" "... closed"
+run "$GPUMC" litmus --json --fences "$srcdir/specs/litmus/cta-global/MP.litmus"
+is "$rc" 2 "litmus --json --fences: refused (fence reports are text)"
+run "$GPUMC" litmus --fences --max-states 10 "$srcdir/specs/litmus/cta-global/MP.litmus"
+is "$rc" 3 "litmus --fences cut by a limit: exit 3, not 2"
+run "$GPUMC" replay --json "$T/no-such.trail"
+like "$T/out" '^\{"trace":".*no-such.trail","verdict":"error"' "replay --json on an unreadable trace: a JSON error"
+"$GPUMC" check "$SPECS/baseline/barrier.gpu" > /dev/full 2> "$T/err"
+is "$?" 2 "output to a full disk: exit 2"
+like "$T/err" "cannot write the output" "... and says so"
+mkdir -p "$T/new
+line"
+cp "$P/spin-never.gpu" "$T/new
+line/s.gpu"
+run "$GPUMC" check -q --trace "$T/nl.trail" "$T/new
+line/s.gpu"
+run "$GPUMC" replay "$T/nl.trail"
+is "$rc" 1 "a spec path with a newline: its trace still replays"
+run "$GPUMC" suite --compact --json "$SPECS/baseline"
+like "$T/out" '"omission_probability":[0-9]' "suite --compact shows the omission bound"

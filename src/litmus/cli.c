@@ -135,6 +135,10 @@ static int parse_args(int argc, char **argv, struct opts *o, int *first)
 			return -1;
 		}
 	}
+	if (o->json && (o->fences || o->observed)) {
+		fputs("gpumc litmus: --json does not combine with --fences or --observed (their reports are text)\n", stderr);
+		return -1;
+	}
 	if (o->nmodels == 0) {
 		if (o->compare || o->observed) {
 			static const char *const all[] = { "sc", "ics13", "ics13-fixed", "scoped-rmo" };
@@ -244,7 +248,7 @@ int litmus_main(int argc, char **argv)
 	sb_init(&out);
 	sb_init(&obsout);
 	if (o.json)
-		sb_puts(&out, "[");
+		fputs("[", stdout); /* now: an input with errors must not take it along */
 	int njson = 0;
 	if (o.compare && !o.json && !o.observed) {
 		sb_printf(&out, "%-28s %-20s", "Test", "Configuration");
@@ -263,6 +267,15 @@ int litmus_main(int argc, char **argv)
 		if (!t) {
 			fprintf(stderr, "%s\n", sb_str(&err));
 			errors++;
+			if (o.json) { /* the error as an entry, so the list is still valid JSON */
+				sb_puts(&out, njson++ ? ",\n{\"file\":" : "{\"file\":");
+				sb_json_str(&out, path);
+				sb_puts(&out, ",\"verdict\":\"error\",\"errors\":");
+				sb_json_str(&out, sb_str(&err));
+				sb_puts(&out, "}");
+				fputs(sb_str(&out), stdout);
+				sb_reset(&out);
+			}
 			continue;
 		}
 		if (o.config)
@@ -277,9 +290,10 @@ int litmus_main(int argc, char **argv)
 		}
 		for (int k = 0; k < o.nmodels && o.fences; k++) {
 			sb_reset(&err);
-			if (lit_fences(t, o.models[k], o.chip, &o.eo, &out, &err)) {
+			int fr = lit_fences(t, o.models[k], o.chip, &o.eo, &out, &err);
+			if (fr) {
 				fprintf(stderr, "%s\n", sb_str(&err));
-				errors++;
+				*(fr < 0 ? &errors : &incomplete) += 1;
 			}
 		}
 		for (int k = 0; k < o.nmodels && !o.fences; k++) {

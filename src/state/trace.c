@@ -15,7 +15,12 @@ int trace_write(const char *path, const struct trace_file *tf, struct strbuf *er
 		sb_printf(err, "cannot write trace file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "gpumc-trace 1\nspec %s\nspec-hash %016" PRIx64 "\n", tf->spec, tf->hash);
+	/* the file is line-based: a path's newlines (and so its backslashes)
+	** are escaped as backslash-n and two backslashes; trace_read undoes it */
+	fputs("gpumc-trace 1\nspec ", f);
+	for (const char *p = tf->spec; *p; p++)
+		fputs(*p == '\n' ? "\\n" : *p == '\\' ? "\\\\" : (char[2]){ *p, 0 }, f);
+	fprintf(f, "\nspec-hash %016" PRIx64 "\n", tf->hash);
 	for (int i = 0; i < tf->ndefines; i++)
 		fprintf(f, "define %s\n", tf->defines[i]);
 	fprintf(f, "verdict %s\n", tf->verdict);
@@ -81,6 +86,10 @@ int trace_read(const char *path, struct trace_file *tf, struct diag *d)
 		if (!strncmp(line, "spec ", 5)) {
 			free(tf->spec);
 			tf->spec = xstrdup(line + 5);
+			char *w = tf->spec;
+			for (const char *r = tf->spec; *r; r++)
+				*w++ = *r == '\\' && (r[1] == 'n' || r[1] == '\\') ? (*++r == 'n' ? '\n' : '\\') : *r;
+			*w = 0;
 		} else if (!strncmp(line, "spec-hash ", 10)) {
 			tf->hash = strtoull(line + 10, NULL, 16);
 		} else if (!strncmp(line, "define ", 7)) {

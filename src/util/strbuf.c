@@ -101,6 +101,22 @@ void sb_printf(struct strbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+** forms, no surrogates, at most U+10FFFF), or 0 when it is not one. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0; /* also a sequence cut short by the end of the string */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+	    (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
 void sb_json_str(struct strbuf *b, const char *s)
 {
 	sb_putc(b, '"');
@@ -112,10 +128,22 @@ void sb_json_str(struct strbuf *b, const char *s)
 			sb_puts(b, "\\n");
 		else if (c == '\t')
 			sb_puts(b, "\\t");
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			sb_printf(b, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			sb_putc(b, (char)c);
+		else {
+			/* JSON is UTF-8: a byte that starts no well-formed sequence
+			** (raw Latin-1, a character cut in two) becomes U+FFFD */
+			int n = utf8_len((const unsigned char *)s);
+			if (!n) {
+				sb_puts(b, "\\ufffd");
+				continue;
+			}
+			for (int i = 0; i < n; i++)
+				sb_putc(b, s[i]);
+			s += n - 1;
+		}
 	}
 	sb_putc(b, '"');
 }
