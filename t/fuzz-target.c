@@ -38,10 +38,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[] = "/tmp/gpumc-fuzz.XXXXXX";
 
+static void cleanup(void)
+{
+	static const char *const names[] = { "s.gpu", "trace" };
+	char p[sizeof dir + 16];
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
 static void setup(void)
 {
-	if (dir[sizeof dir - 2] == 'X' && !mkdtemp(dir))
+	static int done;
+	if (done++)
+		return;
+	if (!mkdtemp(dir))
 		abort();
+	atexit(cleanup);
 }
 
 static void write_file(const char *path, const char *text, size_t n)
