@@ -85,24 +85,6 @@ int cmd_check(int argc, char **argv)
 	return cli_each_spec(&c, argc, argv);
 }
 
-/* An unreadable trace or spec: on stderr, and with --json an error object
-** on stdout (a JSON reader must get JSON, not nothing). */
-static void replay_error(const struct run_opts *o, const char *file, const struct diag *d)
-{
-	fputs(sb_str(&d->msg), stderr);
-	if (!o->json)
-		return;
-	struct strbuf b;
-	sb_init(&b);
-	sb_puts(&b, "{\"trace\":");
-	sb_json_str(&b, file);
-	sb_puts(&b, ",\"verdict\":\"error\",\"errors\":");
-	sb_json_str(&b, sb_str(&d->msg));
-	sb_puts(&b, "}\n");
-	fputs(sb_str(&b), stdout);
-	sb_free(&b);
-}
-
 int cmd_replay(int argc, char **argv)
 {
 	struct run_opts o;
@@ -128,7 +110,7 @@ int cmd_replay(int argc, char **argv)
 	diag_init(&d);
 	struct trace_file tf;
 	if (trace_read(file, &tf, &d)) {
-		replay_error(&o, file, &d);
+		print_diag(&d, file, o.json); /* with --json, JSON on stdout too */
 		diag_free(&d);
 		trace_file_free(&tf);
 		return EXIT_INPUT;
@@ -137,7 +119,7 @@ int cmd_replay(int argc, char **argv)
 	o.ndefines = tf.ndefines;
 	struct job j;
 	if (job_load(&j, tf.spec, &o, &d)) {
-		replay_error(&o, file, &d);
+		print_diag(&d, file, o.json); /* with --json, JSON on stdout too */
 		job_free(&j);
 		diag_free(&d);
 		trace_file_free(&tf);

@@ -334,7 +334,7 @@ void job_free(struct job *j)
 	memset(j, 0, sizeof *j);
 }
 
-static void print_diag(const struct diag *d, const char *path, int json)
+void print_diag(const struct diag *d, const char *path, int json)
 {
 	if (json) {
 		struct strbuf b;
