@@ -3,7 +3,7 @@
 # (exit 2), a fault (exit 1) or a limit (exit 3), never a crash, a wrapped
 # value or a vacuous pass.  Parser errors with a fixed message live in t/bad.
 . "$srcdir/t/lib.sh"
-plan 68
+plan 69
 
 # 1. concrete mode: an out-of-bounds clwb / st.wt address faults the warp
 # (it used to index the timing table with the raw address: heap overwrite)
@@ -28,6 +28,24 @@ SPEC
 		like "$T/out" "FAULT at pc 1 .*out-of-bounds" "run: '$ins' at +$off reported as a fault"
 	done
 done
+
+# ... and every other instruction kind, on every machine with concrete
+# timing, at a small offset (silent corruption before) and a huge one
+bad=""
+for mach in baseline dab persist; do
+	for ins in "ld.global.u32 %r1, [x + %r0]" "st.global.u32 [x + %r0], 1" "atom.global.add.u32 %r1, [x + %r0], 1" \
+		"red.global.add.u32 [x + %r0], 1" "ld.shared.u32 %r1, [s + %r0]" "st.shared.u32 [s + %r0], 1" \
+		"atom.shared.add.u32 %r1, [s + %r0], 1"; do
+		for off in 8 4294967292; do
+			printf 'machine %s\nset sms = 1\nset ctas = 1\nglobal .u32 x = 0\nshared .u32 s[2]\nkernel\n .reg .u32 %%r<2>\n mov.u32 %%r0, %s\n %s\n exit\nend\ncheck forall x == 0\n' \
+				"$mach" "$off" "$ins" > "$T/k.gpu"
+			"$GPUMC" run -q "$T/k.gpu" > "$T/k.out" 2>&1
+			r=$?
+			{ [ $r = 1 ] && grep -q "FAULT" "$T/k.out"; } || bad="$bad [$mach $off $ins: $r]"
+		done
+	done
+done
+is "$bad" "" "run: every out-of-bounds access kind faults (exit 1) on baseline, dab and persist"
 
 # 2. file() data: every word a whole value of the array's type
 data() { printf "%b" "$1" > "$T/d.txt"; printf 'machine baseline\nglobal .%s x[3] = file("d.txt")\nkernel\n exit\nend\n' "$2" > "$T/f.gpu"; run "$GPUMC" check -q "$T/f.gpu"; }
