@@ -44,6 +44,15 @@ struct parser {
 ** "exited" (machines/compose.c). */
 enum { MAX_INS = 65534 };
 
+/* Room for element n of an array of n: the capacity doubles when n is a
+** power of two, so appending n elements copies O(n) bytes, not O(n^2). */
+static void *room(void *p, size_t size, int n)
+{
+	if (n & (n - 1))
+		return p;
+	return xrealloc(p, size * (size_t)(n ? 2 * n : 1));
+}
+
 /* The index slot of name (0 when it is not declared). */
 static uintptr_t *name_slot(struct parser *P, char kind, const char *name)
 {
@@ -444,7 +453,7 @@ static void parse_decl(struct parser *P, enum space sp)
 		return;
 	}
 	*slot = (uintptr_t)pg->nsyms + 1;
-	pg->syms = xrealloc(pg->syms, sizeof *pg->syms * (size_t)(pg->nsyms + 1));
+	pg->syms = room(pg->syms, sizeof *pg->syms, pg->nsyms);
 	struct symbol *sym = &pg->syms[pg->nsyms++];
 	memset(sym, 0, sizeof *sym);
 	sym->name = xstrdup(TOK(P)->text);
@@ -537,7 +546,7 @@ static void parse_reg_decl(struct parser *P)
 				continue;
 			}
 			*slot = (uintptr_t)pg->nregs + 1;
-			pg->regs = xrealloc(pg->regs, sizeof *pg->regs * (size_t)(pg->nregs + 1));
+			pg->regs = room(pg->regs, sizeof *pg->regs, pg->nregs);
 			pg->regs[pg->nregs].name = xstrdup(name);
 			pg->regs[pg->nregs].type = t;
 			pg->nregs++;
@@ -705,7 +714,7 @@ static int parse_operands(struct parser *P, struct instr *in, const struct ptx_i
 			expected(P, "a label");
 			return 0;
 		}
-		P->fixes = xrealloc(P->fixes, sizeof *P->fixes * (size_t)(P->nfixes + 1));
+		P->fixes = room(P->fixes, sizeof *P->fixes, P->nfixes);
 		P->fixes[P->nfixes++] = (struct fix){ xstrdup(TOK(P)->text), P->s->prog.nins, TOK(P)->line, TOK(P)->col };
 		lex_next(&P->lx);
 		return 1;
@@ -808,7 +817,7 @@ static void parse_kernel(struct parser *P)
 					        word, P->labels[*slot - 1].line);
 				else
 					*slot = (uintptr_t)P->nlabels + 1;
-				P->labels = xrealloc(P->labels, sizeof *P->labels * (size_t)(P->nlabels + 1));
+				P->labels = room(P->labels, sizeof *P->labels, P->nlabels);
 				P->labels[P->nlabels++] = (struct label){ xstrdup(word), pg->nins, wl, wc };
 				continue;
 			}
@@ -880,7 +889,7 @@ static void parse_kernel(struct parser *P)
 			free(in.text);
 			continue;
 		}
-		pg->ins = xrealloc(pg->ins, sizeof *pg->ins * (size_t)(pg->nins + 1));
+		pg->ins = room(pg->ins, sizeof *pg->ins, pg->nins);
 		pg->ins[pg->nins++] = in;
 	}
 }
