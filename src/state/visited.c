@@ -232,7 +232,11 @@ uint64_t vs_count(const struct visited *v)
 size_t vs_bytes(const struct visited *v)
 {
 	size_t b = (v->mask + 1) * sizeof *v->slot;
-	b += v->nblocks * (size_t)BLOCK_BYTES;
+	/* arena: the blocks filled, and what the last one holds so far (its
+	** untouched pages cost nothing, and counting them would let one new
+	** block overshoot a small --memory by 4 MB) */
+	if (v->nblocks)
+		b += (v->nblocks - 1) * (size_t)BLOCK_BYTES + v->used;
 	b += v->nside * ((sizeof(uint8_t *) + sizeof(uint64_t)) << SIDE_BITS);
 	return b;
 }
