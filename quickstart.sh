@@ -13,7 +13,7 @@ suite|litmus|check) ;;
 esac
 
 # Debian packages the build, the tests and the benchmarks need.
-pkgs="gcc make autoconf automake libtool pkg-config libjudy-dev libxxhash-dev valgrind spin gnuplot-nox time jq graphviz"
+pkgs="gcc make autoconf automake libtool pkg-config libjudy-dev libxxhash-dev valgrind spin gnuplot-nox time jq graphviz clang"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -71,8 +71,8 @@ fi
 (cd build && make -s -j"$jobs" check) || { cat build/test-suite.log 2>/dev/null | tail -60; exit 1; }
 mkdir -p build-asan
 (cd build-asan && { [ -f Makefile ] || ../configure -q \
-	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	LDFLAGS="-fsanitize=address,undefined"; } && \
+	CFLAGS="-O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	LDFLAGS="-fsanitize=address,undefined,float-cast-overflow"; } && \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 make -s -j"$jobs" check) || {
 	cat build-asan/test-suite.log 2>/dev/null | tail -60; exit 1; }
 echo "quickstart: all tests passed (normal and ASan+UBSan builds)"

@@ -37,6 +37,7 @@ static void save_trace(const struct job *j, const struct run_opts *o, const stru
 	verdict_string(r, &v);
 	tf.verdict = (char *)sb_str(&v);
 	/* a determinism violation stores schedule A then B */
+	tf.cycle = r->failed_kind == P_PROGRESS ? (int64_t)r->cycle : -1;
 	const struct trace *ts[2] = { &r->trace, NULL };
 	if (r->failed_kind == P_DETERMINISTIC) {
 		ts[0] = &r->trace2;
@@ -263,7 +264,7 @@ int cmd_replay(int argc, char **argv)
 	diag_init(&d);
 	struct trace_file tf;
 	if (trace_read(file, &tf, &d)) {
-		fputs(sb_str(&d.msg), stderr);
+		print_diag(&d, file, o.json); /* with --json, JSON on stdout too */
 		diag_free(&d);
 		trace_file_free(&tf);
 		return EXIT_INPUT;
@@ -272,7 +273,7 @@ int cmd_replay(int argc, char **argv)
 	o.ndefines = tf.ndefines;
 	struct job j;
 	if (job_load(&j, tf.spec, &o, &d)) {
-		fputs(sb_str(&d.msg), stderr);
+		print_diag(&d, file, o.json); /* with --json, JSON on stdout too */
 		job_free(&j);
 		diag_free(&d);
 		trace_file_free(&tf);
@@ -335,6 +336,19 @@ int cmd_replay(int argc, char **argv)
 		if (bad) {
 			sb_printf(&shows, "%s: %s", v.prop >= 0 ? j.props[v.prop].text : prop_kind_name(v.kind), v.why);
 			rc = EXIT_VIOLATED;
+		} else if (tf.cycle >= 0 && tf.nsched == 1 && tf.cycle < tf.sched[0].len) {
+			/* a lasso: its loop must close on the state it left */
+			struct trace stem = { (uint32_t)tf.cycle, tf.sched[0].step };
+			uint8_t *at = xmalloc(m->sv_size);
+			trace_replay(m, &stem, at, NULL, NULL);
+			if (!memcmp(at, sv[0], m->sv_size)) {
+				sb_printf(&shows, "progress: steps %u..%u return to the state after step %u, a cycle the run "
+				          "can repeat forever", (unsigned)tf.cycle + 1, tf.sched[0].len, (unsigned)tf.cycle);
+				rc = EXIT_VIOLATED;
+			} else {
+				sb_printf(&shows, "the cycle from step %u does not close on this spec", (unsigned)tf.cycle + 1);
+			}
+			free(at);
 		} else {
 			sb_puts(&shows, "no violation at the end of the trace");
 		}

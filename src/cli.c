@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "machines/registry.h"
@@ -11,16 +12,47 @@
 #include "util/interrupt.h"
 #include "util/strbuf.h"
 
+/* A cgroup's memory limit from one of its files; 0 when none ("max"). */
+static uint64_t cgroup_limit(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	unsigned long long v = 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+uint64_t default_memory_limit(void)
+{
+	/* stop with "incomplete" before the OOM killer (or a failing malloc)
+	** stops us without a word: 3/4 of the least of physical memory, the
+	** address-space limit and the cgroup's limit, unless --memory says */
+	uint64_t lim = UINT64_MAX;
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	if (pages > 0 && psize > 0)
+		lim = (uint64_t)pages * (uint64_t)psize;
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < lim)
+		lim = rl.rlim_cur;
+	const char *cg[] = { "/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes" };
+	for (int i = 0; i < 2; i++) {
+		uint64_t v = cgroup_limit(cg[i]);
+		if (v && v < lim)
+			lim = v;
+	}
+	return lim == UINT64_MAX ? 0 : lim / 4 * 3;
+}
+
 void run_opts_default(struct run_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	explore_opts_default(&o->ex);
 	o->ex.progress = 5;
-	/* stop with "incomplete" before the kernel's OOM killer stops us
-	** without a word: 3/4 of physical memory unless --memory says */
-	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	if (pages > 0 && psize > 0)
-		o->ex.memory = (uint64_t)pages * (uint64_t)psize / 4 * 3;
+	o->ex.livelock = 1;
+	o->ex.memory = default_memory_limit();
 	o->runs = 1;
 	o->seed = 1;
 	o->max_cycles = 1000000000; /* a kernel that never ends still returns */
@@ -46,7 +78,7 @@ static int need_arg(int argc, char **argv, int *i, const char **val)
 	return 1;
 }
 
-static int parse_u64(const char *opt, const char *s, uint64_t *out, int allow_suffix)
+int parse_u64(const char *opt, const char *s, uint64_t *out, int allow_suffix)
 {
 	char *end;
 	errno = 0;
@@ -463,7 +495,7 @@ void job_free(struct job *j)
 	memset(j, 0, sizeof *j);
 }
 
-static void print_diag(const struct diag *d, const char *path, int json)
+void print_diag(const struct diag *d, const char *path, int json)
 {
 	if (json) {
 		struct strbuf b;

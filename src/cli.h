@@ -34,7 +34,16 @@ struct job {
 	unsigned nprops;
 };
 
+/* The default --memory: 3/4 of the least of physical memory, RLIMIT_AS
+** and the cgroup limit (0: none known). */
+uint64_t default_memory_limit(void);
+/* A non-negative number for option opt (with K/M/G when allow_suffix);
+** 0 after printing why it is not one. */
+int parse_u64(const char *opt, const char *s, uint64_t *out, int allow_suffix);
 void run_opts_default(struct run_opts *o);
+/* Errors of path on stderr; with json also {"spec":path,"verdict":"error"}
+** on stdout, so a JSON reader gets JSON. */
+void print_diag(const struct diag *d, const char *path, int json);
 /* Parse one option at argv[*i] (advancing *i past its argument).  Returns
 ** 1 if it was an option, 0 if not an option, -1 on a usage error (printed). */
 int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *allowed);
@@ -71,6 +80,7 @@ struct spec_row {
 	int ok, error, exit;
 	unsigned long long states;
 	double seconds;
+	double omission; /* compact mode: bound on P[some state omitted] */
 };
 void spec_row_run(const char *file, const struct run_opts *o, struct spec_row *w);
 

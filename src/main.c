@@ -1,10 +1,13 @@
 /* gpumc: explicit-state model checker for GPU hardware designs. */
 #include "config.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "explore/explore.h"
 #include "litmus/litmus.h"
 #include "machines/registry.h"
 #include "util/interrupt.h"
@@ -92,14 +95,33 @@ static int command_help(const char *cmd)
 	return EXIT_HOLDS;
 }
 
+static int dispatch(const char *cmd, int argc, char **argv);
+static int output_checked(int rc);
+
 int main(int argc, char **argv)
 {
+	interrupt_install();
 	if (argc < 2) {
 		fputs(usage, stderr);
 		return EXIT_INPUT;
 	}
 	const char *cmd = argv[1];
-	interrupt_install();
+	return output_checked(dispatch(cmd, argc, argv));
+}
+
+/* The command's exit code, unless its output could not be written (a full
+** disk, a closed stdout): then a report was lost, which is an error. */
+static int output_checked(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "gpumc: cannot write the output: %s\n", strerror(errno ? errno : EIO));
+		return EXIT_INPUT;
+	}
+	return rc;
+}
+
+static int dispatch(const char *cmd, int argc, char **argv)
+{
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		fputs(usage, stdout);
 		return EXIT_HOLDS;

@@ -539,6 +539,25 @@ void report_stats_json(struct strbuf *out, const struct explore_result *r, size_
 	          (unsigned long long)r->expanded, (unsigned long long)r->reduced, r->swarm_runs);
 }
 
+/* What a pass rests on: final-state properties hold on how many terminal
+** states, and whether every state can still finish. */
+static void report_checked(struct strbuf *out, const struct job *j, const struct explore_result *r)
+{
+	unsigned nfinal = 0;
+	for (unsigned k = 0; k < j->nprops; k++) {
+		enum prop_kind pk = j->props[k].kind;
+		nfinal += pk == P_DETERMINISTIC || pk == P_EXISTS || pk == P_NOT_EXISTS || pk == P_FORALL ||
+		          pk == P_PERSISTED;
+	}
+	if (nfinal)
+		sb_printf(out, "  %u final-state propert%s checked on %llu terminal state%s\n", nfinal,
+		          nfinal == 1 ? "y" : "ies", (unsigned long long)r->terminals, r->terminals == 1 ? "" : "s");
+	if (r->stuck == 0)
+		sb_puts(out, "  progress: every reachable state can reach a terminal state\n");
+	else if (r->stuck < 0)
+		sb_puts(out, "  progress: not checked (--compact keeps no states to re-expand)\n");
+}
+
 struct failed_cond {
 	const struct model *m;
 	const struct property *p;
@@ -715,6 +734,10 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			sb_puts(out, ",\"outcomes\":");
 			outcomes_print(m, r, out, 1);
 		}
+		if (r->verdict == V_FAIL && r->failed_kind == P_PROGRESS)
+			sb_printf(out, ",\"cycle_step\":%u", r->cycle + 1);
+		if (r->stuck >= 0)
+			sb_printf(out, ",\"progress_checked\":true,\"stuck_states\":%lld", (long long)r->stuck);
 		sb_puts(out, ",\"stats\":");
 		report_stats_json(out, r, m->sv_size);
 		sb_puts(out, "}\n");
@@ -735,6 +758,10 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			} else {
 				sb_printf(out, "trace (%u step%s):\n", r->trace.len, r->trace.len == 1 ? "" : "s");
 				print_schedule(out, m, &r->trace, 0, values, sv);
+				if (r->failed_kind == P_PROGRESS)
+					sb_printf(out, "  steps %u..%u form a cycle: they return to the state after step %u, and no\n"
+					          "  run from these states reaches a terminal state (livelock)\n",
+					          r->cycle + 1, r->trace.len, r->cycle);
 				sb_puts(out, "state at the end of the trace:\n");
 				model_print_state(m, sv, out);
 				persist_images(out, m, sv, r->failed_kind, fp, 0);
@@ -768,6 +795,8 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		if (r->terminals == 0 && r->verdict == V_PASS)
 			sb_puts(out, "warning: no run of the kernel finishes (every path loops), so properties about\n"
 			             "  final states hold vacuously\n");
+		if (r->verdict == V_PASS)
+			report_checked(out, j, r);
 		if (r->witness && r->verdict != V_FAIL) {
 			sb_printf(out, "exists: witness found (%u step%s):\n", r->trace.len, r->trace.len == 1 ? "" : "s");
 			print_schedule(out, m, &r->trace, 0, values, sv);

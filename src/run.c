@@ -185,7 +185,8 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 	sb_init(&out);
 	const char *end = first.status == MS_TERMINAL ? "finished"
 	                  : first.status == MS_FAULT ? "FAULT"
-	                  : first.limit ? "cycle limit reached" : "DEADLOCK";
+	                  : first.limit ? (interrupted ? interrupt_name() : "cycle limit reached")
+	                  : "DEADLOCK";
 	double ips = secs > 0 ? (double)instr / secs : 0;
 	if (o->json) {
 		sb_puts(&out, "{\"spec\":");

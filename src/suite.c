@@ -24,12 +24,34 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void collect(const char *dir, char ***list, int *n)
+/* Directories already walked, by device and inode: a symlink loop (or a
+** second link to a directory) is walked once, not forever or twice. */
+struct seen {
+	struct { dev_t dev; ino_t ino; } *d;
+	int n;
+};
+
+static int first_visit(struct seen *sn, const struct stat *st)
+{
+	for (int i = 0; i < sn->n; i++)
+		if (sn->d[i].dev == st->st_dev && sn->d[i].ino == st->st_ino)
+			return 0;
+	sn->d = xrealloc(sn->d, sizeof *sn->d * (size_t)(sn->n + 1));
+	sn->d[sn->n].dev = st->st_dev;
+	sn->d[sn->n++].ino = st->st_ino;
+	return 1;
+}
+
+static void collect(const char *dir, char ***list, int *n, struct seen *sn)
 {
 	struct stat st;
 	if (stat(dir, &st) == 0 && S_ISREG(st.st_mode)) {
 		*list = xrealloc(*list, sizeof(char *) * (size_t)(*n + 1));
 		(*list)[(*n)++] = xstrdup(dir);
+		return;
+	}
+	if (stat(dir, &st) == 0 && !first_visit(sn, &st)) {
+		fprintf(stderr, "gpumc suite: warning: %s: directory already walked (a symlink loop?), skipped\n", dir);
 		return;
 	}
 	DIR *d = opendir(dir);
@@ -40,12 +62,15 @@ static void collect(const char *dir, char ***list, int *n)
 		if (e->d_name[0] == '.')
 			continue;
 		char path[4096];
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) {
+			fprintf(stderr, "gpumc suite: warning: %s/%s: path too long, skipped\n", dir, e->d_name);
+			continue;
+		}
 		if (stat(path, &st))
 			continue;
 		size_t l = strlen(e->d_name);
 		if (S_ISDIR(st.st_mode))
-			collect(path, list, n);
+			collect(path, list, n, sn);
 		else if (l > 4 && !strcmp(e->d_name + l - 4, ".gpu")) {
 			*list = xrealloc(*list, sizeof(char *) * (size_t)(*n + 1));
 			(*list)[(*n)++] = xstrdup(path);
@@ -144,6 +169,7 @@ void spec_row_run(const char *file, const struct run_opts *o, struct spec_row *w
 	w->ok = j.spec && j.spec->expect && !strcmp(j.spec->expect, sb_str(&v));
 	w->states = (unsigned long long)r.states;
 	w->seconds = r.seconds;
+	w->omission = r.omission;
 	explore_result_free(&r);
 	sb_free(&v);
 	job_free(&j);
@@ -223,6 +249,7 @@ int cmd_suite(int argc, char **argv)
 	o.ex.progress = 0;
 	char **files = NULL;
 	int nfiles = 0, ndirs = 0, bad = 0, jobs = 1;
+	struct seen seen = { NULL, 0 };
 	for (int i = 1; i < argc; i++) {
 		if (!strncmp(argv[i], "-j", 2) || !strncmp(argv[i], "--jobs", 6)) {
 			/* -j N, -jN, --jobs N, --jobs=N: specs checked at once */
@@ -247,7 +274,7 @@ int cmd_suite(int argc, char **argv)
 				fprintf(stderr, "gpumc suite: %s: no such file or directory\n", argv[i]);
 				bad = 1;
 			}
-			collect(argv[i], &files, &nfiles);
+			collect(argv[i], &files, &nfiles, &seen);
 			ndirs++;
 		}
 	}
@@ -255,6 +282,7 @@ int cmd_suite(int argc, char **argv)
 		fputs("gpumc suite: no directory given (usage: gpumc suite [options] DIR...)\n", stderr);
 		return EXIT_INPUT;
 	}
+	free(seen.d);
 	if (nfiles)
 		qsort(files, (size_t)nfiles, sizeof(char *), cmp_str);
 	/* rows stream as their specs finish, so a long suite shows where it is */
@@ -262,6 +290,8 @@ int cmd_suite(int argc, char **argv)
 	sb_init(&out);
 	struct area *areas = NULL;
 	int nareas = 0, mismatches = 0, errors = 0;
+	double omission = 0;
+	int ncut = 0; /* rows cut short by a signal */
 	if (o.json)
 		sb_puts(&out, "{\"specs\":[");
 	else
@@ -286,8 +316,12 @@ int cmd_suite(int argc, char **argv)
 		int progressed = 0;
 		for (; done < nfiles && p.done[done]; done++, p.printed = done, progressed = 1) {
 			const struct spec_row *w = &p.rows[done];
-			mismatches += !w->ok;
+			/* cut short by a signal: shown, but neither a match nor a mismatch */
+			int cut = interrupted && !strcmp(w->verdict, "incomplete");
+			mismatches += !w->ok && !cut;
+			ncut += cut;
 			errors += w->error;
+			omission += w->omission; /* a union bound over the specs */
 			/* rows name specs relative to the directory given */
 			const char *name = files[done], *dir = ".";
 			for (int a = 1; a < argc; a++) {
@@ -314,7 +348,7 @@ int cmd_suite(int argc, char **argv)
 				          w->seconds);
 			} else {
 				sb_printf(&out, "%-40s %-9s %-24s %-24s %-24s %10llu %8.3fs%s\n", name, w->machine, w->prop, w->expect,
-				          w->verdict, w->states, w->seconds, w->ok ? "" : "  MISMATCH");
+				          w->verdict, w->states, w->seconds, cut ? "  (interrupted)" : w->ok ? "" : "  MISMATCH");
 			}
 			flush_rows(&out);
 		}
@@ -326,8 +360,11 @@ int cmd_suite(int argc, char **argv)
 	free(p.rows);
 	free(p.done);
 	if (o.json) {
-		sb_printf(&out, "],\"total\":%d,\"mismatches\":%d,\"errors\":%d,\"interrupted\":%s}\n", done, mismatches,
+		sb_printf(&out, "],\"total\":%d,\"mismatches\":%d,\"errors\":%d,\"interrupted\":%s", done, mismatches,
 		          errors, interrupted ? "true" : "false");
+		if (omission > 0)
+			sb_printf(&out, ",\"omission_probability\":%.3g", omission);
+		sb_puts(&out, "}\n");
 	} else {
 		if (nareas > 1)
 			for (int a = 0; a < nareas; a++)
@@ -338,7 +375,9 @@ int cmd_suite(int argc, char **argv)
 			sb_printf(&out, "interrupted by %s after %d of %d specs; verdict incomplete\n", interrupt_name(),
 			          done, nfiles);
 		sb_printf(&out, "%d spec%s, %d as expected, %d mismatch%s\n", done, done == 1 ? "" : "s",
-		          done - mismatches, mismatches, mismatches == 1 ? "" : "es");
+		          done - mismatches - ncut, mismatches, mismatches == 1 ? "" : "es");
+		if (omission > 0)
+			sb_printf(&out, "compact mode: P[some state omitted in some spec] <= %.3g\n", omission);
 	}
 	flush_rows(&out);
 	sb_free(&out);
@@ -355,5 +394,5 @@ int cmd_suite(int argc, char **argv)
 			fputs("gpumc suite: no specs (*.gpu) found\n", stderr);
 		return EXIT_INPUT;
 	}
-	return mismatches ? EXIT_VIOLATED : EXIT_HOLDS;
+	return exit_combine(mismatches ? EXIT_VIOLATED : EXIT_HOLDS, done < nfiles ? EXIT_INCOMPLETE : EXIT_HOLDS);
 }

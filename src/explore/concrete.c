@@ -7,12 +7,14 @@
 */
 #include "config.h"
 #include "explore/concrete.h"
+#include "explore/explore.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "util/strbuf.h"
+#include "util/interrupt.h"
 
 /* xoshiro256** seeded through splitmix64: fast, and the same sequence for
 ** the same seed everywhere. */
@@ -91,7 +93,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		unsigned n = (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 		if (n == 0)
 			break;
-		if (max_cycles && now >= max_cycles) {
+		if ((max_cycles && now >= max_cycles) || interrupted) {
 			r->limit = 1;
 			break;
 		}

@@ -57,6 +57,7 @@
 #include <time.h>
 
 #include "explore/judge.h"
+#include "explore/progress.h"
 #include "state/hash.h"
 #include "state/sideset.h"
 #include "state/visited.h"
@@ -272,6 +273,17 @@ static void near_limit(struct ctx *c, double t)
 	                "  would reach deep states (and most bugs) with far fewer states\n", which);
 }
 
+/* --memory, also between the successors of one expansion: each new state
+** of a large vector is a large step. */
+static int memory_hit(struct ctx *c)
+{
+	if (c->o->memory && mem_bytes(c) >= c->o->memory) {
+		c->r->limit = "--memory";
+		return 1;
+	}
+	return 0;
+}
+
 static int limits_hit(struct ctx *c)
 {
 	const struct explore_opts *o = c->o;
@@ -285,17 +297,18 @@ static int limits_hit(struct ctx *c)
 		c->r->limit = "--max-states";
 		return 1;
 	}
-	if ((c->expansions & 15) == 0) { /* clock_gettime is cheap; slow states still see --time */
+	/* every expansion: with large state vectors a thousand expansions
+	** can overshoot --memory by gigabytes and --time by many seconds
+	** (one clock read costs tens of nanoseconds, an expansion far more) */
+	{
 		double t = elapsed(c);
 		near_limit(c, t);
 		if (o->time_limit > 0 && t >= o->time_limit) {
 			c->r->limit = "--time";
 			return 1;
 		}
-		if (o->memory && mem_bytes(c) >= o->memory) {
-			c->r->limit = "--memory";
+		if (memory_hit(c))
 			return 1;
-		}
 		if (o->progress > 0 && t >= c->next_progress) {
 			c->next_progress = t + o->progress;
 			fprintf(stderr, "gpumc: %.0f s: %llu states, %llu transitions, depth %u, %s %llu, %.0f states/s, %.1f MB\n",
@@ -483,7 +496,7 @@ static void bfs(struct ctx *c)
 			if (!is_new)
 				continue;
 			bfs_new(c, &q, next, k, h, i, level);
-			if (o->max_states && vs_count(c->vs) >= o->max_states)
+			if ((o->max_states && vs_count(c->vs) >= o->max_states) || memory_hit(c))
 				break;
 		}
 	}
@@ -661,6 +674,46 @@ static int observed(const struct property *props, unsigned n, int **out, unsigne
 	return nl < cap;
 }
 
+/* The progress check's limit: time and memory, its storage counted with
+** the visited set's. */
+static int progress_limit(void *p, size_t bytes)
+{
+	struct ctx *c = p;
+	if (interrupted) {
+		c->r->limit = interrupt_name();
+		return 1;
+	}
+	if (c->o->time_limit > 0 && elapsed(c) >= c->o->time_limit) {
+		c->r->limit = "--time";
+		return 1;
+	}
+	if (c->o->memory && mem_bytes(c) + bytes >= c->o->memory) {
+		c->r->limit = "--memory";
+		return 1;
+	}
+	return 0;
+}
+
+/* Livelock: a reachable state from which no terminal state is reachable. */
+static void progress(struct ctx *c)
+{
+	struct progress_result pr;
+	if (progress_check(c->m, c->vs, c->por, progress_limit, c, &pr))
+		return;
+	c->r->stuck = (int64_t)pr.stuck;
+	if (!pr.stuck)
+		return;
+	char why[160];
+	snprintf(why, sizeof why, "%llu reachable state%s cannot reach a terminal state: the last %u step%s repeat%s forever",
+	         (unsigned long long)pr.stuck, pr.stuck == 1 ? "" : "s", pr.lasso.len - pr.cycle,
+	         pr.lasso.len - pr.cycle == 1 ? "" : "s", pr.lasso.len - pr.cycle == 1 ? "s" : "");
+	struct judgement v = { .violated = 1, .prop = -1, .kind = P_PROGRESS, .why = why };
+	fail(c->r, &v);
+	free(c->r->trace.step);
+	c->r->trace = pr.lasso;
+	c->r->cycle = pr.cycle;
+}
+
 void explore_opts_default(struct explore_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -717,6 +770,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	memset(&c, 0, sizeof c);
 	memset(r, 0, sizeof *r);
 	r->failed = -1;
+	r->stuck = -1;
 	c.m = m;
 	c.props = props;
 	c.o = o;
@@ -776,6 +830,8 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		dfs(&c);
 	else
 		bfs(&c);
+	if (r->verdict != V_FAIL && !c.cut && !r->limit && o->livelock && !o->compact)
+		progress(&c);
 	r->states = vs_count(c.vs);
 	r->seconds = elapsed(&c);
 	r->bytes = mem_bytes(&c);

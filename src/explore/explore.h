@@ -34,6 +34,8 @@ struct explore_opts {
 	** kernel spec's observed locations: explore/outcomes.h) */
 	const int *outcome_locs;
 	unsigned noutcome_locs;
+	int livelock;           /* after a complete exact run: can every state still
+	                           reach a terminal one? (explore/progress.h) */
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };
@@ -77,6 +79,10 @@ struct explore_result {
 	uint64_t expanded, reduced;
 	/* --swarm: runs made (the last one found the violation, if any) */
 	unsigned swarm_runs;
+	/* progress: -1 not checked, else the number of stuck states; when
+	** that failed, trace is a lasso whose loop is steps [cycle, len) */
+	int64_t stuck;
+	uint32_t cycle;
 };
 
 void explore_opts_default(struct explore_opts *o);

@@ -16,7 +16,8 @@ static const char *const kind_names[P_NKINDS] = {
 
 const char *prop_kind_name(enum prop_kind k)
 {
-	return k < P_NKINDS ? kind_names[k] : k == P_CONTRACT ? "model_contract" : k == P_OUTCOMES ? "outcomes" : "?";
+	return k < P_NKINDS ? kind_names[k] : k == P_CONTRACT ? "model_contract" : k == P_OUTCOMES ? "outcomes"
+	       : k == P_PROGRESS ? "progress" : "?";
 }
 
 int prop_kind_parse(const char *s)

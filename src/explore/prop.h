@@ -38,6 +38,7 @@ struct expr {
 	/* where it was written, for messages */
 	const char *file;
 	int line, col;
+	int height; /* of the tree below, bounded by the parser (ir/cond.c) */
 };
 
 enum prop_kind {
@@ -66,9 +67,12 @@ enum prop_kind {
 	P_NKINDS,
 	P_CONTRACT = P_NKINDS, /* --check-model: the machine broke its contract
 	                          (not a property a spec can name)          */
-	P_OUTCOMES       /* internal: collect the terminal outcomes over locs
+	P_OUTCOMES,      /* internal: collect the terminal outcomes over locs
 	                    (the reference run of refines/equals); never
 	                    violated                                         */
+	P_PROGRESS             /* built in to check: a reachable state from
+	                          which no terminal state is reachable (a
+	                          livelock; explore/progress.h)             */
 };
 
 struct sideset;

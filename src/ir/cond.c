@@ -11,7 +11,14 @@
 struct cp {
 	struct lexer *lx;
 	const struct cond_names *nm;
+	int depth; /* parentheses and negations open now */
 };
+
+/* Every tree walk after the parser (name binding, evaluation, printing,
+** freeing) recurses, so the parser bounds both its own recursion and the
+** height of the tree it builds: deeper input is a positioned error, not a
+** stack overflow. */
+enum { COND_MAX_DEPTH = 256 };
 
 #define TOKC(C) (&(C)->lx->tok)
 
@@ -34,6 +41,24 @@ static void expected(struct cp *c, const char *what)
 	        lex_found(c->lx));
 }
 
+static void too_deep(struct cp *c)
+{
+	diag_at(c->lx->d, c->lx->file, TOKC(c)->line, TOKC(c)->col,
+	        "condition nested deeper than %d levels (parentheses, negations or a chain of operators)",
+	        COND_MAX_DEPTH);
+}
+
+/* Set e's height from its operands; 0, or -1 after reporting it too high. */
+static int grown(struct cp *c, struct expr *e)
+{
+	int hl = e->l ? e->l->height : 0, hr = e->r ? e->r->height : 0;
+	e->height = 1 + (hl > hr ? hl : hr);
+	if (e->height <= COND_MAX_DEPTH)
+		return 0;
+	too_deep(c);
+	return -1;
+}
+
 static struct expr *mk(struct cp *c, enum expr_op op)
 {
 	struct expr *e = expr_new(op);
@@ -49,6 +74,10 @@ static struct expr *loc(struct cp *c)
 {
 	struct expr *e = mk(c, E_LOC);
 	if (TOKC(c)->t == T_INT) {
+		if (TOKC(c)->ival > 65535) { /* as an int it could wrap to another thread */
+			expected(c, "a thread number (0 to 65535)");
+			goto fail;
+		}
 		e->tid = (int)TOKC(c)->ival;
 		next(c);
 		if (!is(c, ":")) {
@@ -107,6 +136,11 @@ static struct expr *number(struct cp *c)
 		l->is_float = 1;
 	} else if (k->t == T_INT) {
 		l->ival = neg ? -k->ival : k->ival;
+		if (!fits32(l->ival)) {
+			diag_at(c->lx->d, c->lx->file, l->line, l->col, "integer literal -%s does not fit in 32 bits", k->text);
+			expr_free(l);
+			return NULL;
+		}
 	} else {
 		expected(c, "a number");
 		expr_free(l);
@@ -118,9 +152,15 @@ static struct expr *number(struct cp *c)
 
 static struct expr *atom(struct cp *c)
 {
+	if ((is(c, "(") || is(c, "!") || is(c, "~") || is(c, "not")) && c->depth >= COND_MAX_DEPTH) {
+		too_deep(c);
+		return NULL;
+	}
 	if (is(c, "(")) {
 		next(c);
+		c->depth++;
 		struct expr *e = or_expr(c);
+		c->depth--;
 		if (e && !is(c, ")")) {
 			expected(c, "')'");
 			expr_free(e);
@@ -133,8 +173,10 @@ static struct expr *atom(struct cp *c)
 	if (is(c, "!") || is(c, "~") || is(c, "not")) {
 		struct expr *e = mk(c, E_NOT);
 		next(c);
+		c->depth++;
 		e->l = atom(c);
-		if (!e->l) {
+		c->depth--;
+		if (!e->l || grown(c, e)) {
 			expr_free(e);
 			return NULL;
 		}
@@ -168,7 +210,7 @@ static struct expr *level(struct cp *c, struct expr *(*operand)(struct cp *), in
 		e->l = l;
 		e->r = operand(c);
 		l = e;
-		if (!e->r) {
+		if (!e->r || grown(c, e)) {
 			expr_free(e);
 			return NULL;
 		}
@@ -202,7 +244,7 @@ static struct expr *cmp(struct cp *c)
 		next(c);
 		e->l = l;
 		e->r = sum(c);
-		if (!e->r) {
+		if (!e->r || grown(c, e)) {
 			expr_free(e);
 			return NULL;
 		}
@@ -218,6 +260,10 @@ static struct expr *cmp(struct cp *c)
 		struct expr *e = mk(c, E_NE);
 		e->l = l;
 		e->r = expr_new(E_NUM);
+		if (grown(c, e)) {
+			expr_free(e);
+			return NULL;
+		}
 		return e;
 	}
 	return l;
@@ -256,7 +302,7 @@ static int check_locs(struct cp *c, struct expr *e)
 
 struct expr *cond_parse(struct lexer *lx, const struct cond_names *nm)
 {
-	struct cp c = { lx, nm };
+	struct cp c = { lx, nm, 0 };
 	while (nm && nm->multiline && TOKC(&c)->t == T_NL)
 		lex_next(lx);
 	struct expr *e = or_expr(&c);
@@ -269,6 +315,6 @@ struct expr *cond_parse(struct lexer *lx, const struct cond_names *nm)
 
 struct expr *cond_parse_loc(struct lexer *lx)
 {
-	struct cp c = { lx, NULL };
+	struct cp c = { lx, NULL, 0 };
 	return loc(&c);
 }

@@ -2,6 +2,7 @@
 #include "ir/lex.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,13 @@ static void skip_space(struct lexer *lx)
 	}
 }
 
+/* Names and strings longer than a token holds are errors: truncating
+** them could bind an undeclared name to a declared one. */
+static void too_long(struct lexer *lx, const struct token *t, const char *what)
+{
+	diag_at(lx->d, lx->file, t->line, t->col, "%s longer than %d characters", what, (int)sizeof t->text - 1);
+}
+
 static void lex_number(struct lexer *lx, struct token *t)
 {
 	const char *s = lx->p;
@@ -99,7 +107,16 @@ static void lex_number(struct lexer *lx, struct token *t)
 			t->fval = strtod(s, &end);
 		} else {
 			t->t = T_INT;
-			t->ival = (int64_t)strtoull(s, &end, 0);
+			errno = 0;
+			unsigned long long v = strtoull(s, &end, 0);
+			/* integers are 32-bit everywhere: a longer literal must not
+			** wrap (strtoull saturates, and the cast would make it -1) */
+			if (errno == ERANGE || v > 0xffffffffull) {
+				diag_at(lx->d, lx->file, lx->line, lx->col, "integer literal %.*s does not fit in 32 bits",
+				        (int)(end - s), s);
+				v = 0;
+			}
+			t->ival = (int64_t)v;
 		}
 		if (isalpha((unsigned char)*end) || *end == '_') {
 			diag_at(lx->d, lx->file, lx->line, lx->col, "malformed number");
@@ -120,6 +137,7 @@ void lex_next(struct lexer *lx)
 {
 	struct token *t = &lx->tok;
 	lx->last_end = lx->p;
+again:
 	skip_space(lx);
 	memset(t, 0, sizeof *t);
 	t->line = lx->line;
@@ -146,6 +164,8 @@ void lex_next(struct lexer *lx)
 		while (*lx->p && *lx->p != '"' && *lx->p != '\n') {
 			if (n + 1 < sizeof t->text)
 				t->text[n++] = *lx->p;
+			else if (n++ + 1 == sizeof t->text)
+				too_long(lx, t, "string");
 			adv(lx);
 		}
 		if (*lx->p != '"')
@@ -162,6 +182,8 @@ void lex_next(struct lexer *lx)
 		do {
 			if (n + 1 < sizeof t->text)
 				t->text[n++] = *lx->p;
+			else if (n++ + 1 == sizeof t->text)
+				too_long(lx, t, "name");
 			adv(lx);
 		} while (word_char((unsigned char)*lx->p));
 		t->t = T_WORD;
@@ -189,7 +211,7 @@ void lex_next(struct lexer *lx)
 	diag_at(lx->d, lx->file, t->line, t->col, "unexpected character '%c'",
 	        isprint((unsigned char)c) ? c : '?');
 	adv(lx);
-	lex_next(lx);
+	goto again; /* a loop, not a recursion: a long run of junk must not overflow the stack */
 }
 
 int lex_is(const struct lexer *lx, const char *s)

@@ -41,6 +41,13 @@ struct lexer {
 	char found[160]; /* lex_found() result */
 };
 
+/* "Integers must fit in 32 bits": as signed or as unsigned, so -1 and
+** 4294967295 are both the word 0xffffffff, and nothing wraps. */
+static inline int fits32(int64_t v)
+{
+	return v >= -2147483648LL && v <= 4294967295LL;
+}
+
 void lex_init(struct lexer *lx, const char *file, const char *src, struct diag *d);
 /* The same for text that starts at line:col of file (a part of it). */
 void lex_init_at(struct lexer *lx, const char *file, const char *src, int line, int col, struct diag *d);

@@ -110,69 +110,92 @@ static int succs(const struct program *p, int i, int s[2])
 	return 1;
 }
 
+/* Nearest common dominator of a and b in the tree idom, by postorder
+** numbers (Cooper, Harvey and Kennedy, "A Simple, Fast Dominance
+** Algorithm"). */
+static int common(const int *idom, const int *po, int a, int b)
+{
+	while (a != b) {
+		while (po[a] < po[b])
+			a = idom[a];
+		while (po[b] < po[a])
+			b = idom[b];
+	}
+	return a;
+}
+
+/* Post-dominators are the dominators of the reversed CFG rooted at the
+** exit (node n).  Iterative over reverse postorder: linear memory, and a
+** few linear passes for a structured kernel (no n^2 bitsets, no cubic
+** search for the closest strict post-dominator).  A node that cannot
+** reach the exit (an infinite loop) gets no post-dominator: its branches
+** reconverge at the exit. */
 void program_analyse(struct program *p)
 {
 	int n = p->nins, N = n + 1;
-	size_t words = ((size_t)N + 63) / 64;
-	uint64_t *pd = xcalloc((size_t)N * words, sizeof(uint64_t));
-#define PD(i) (pd + (size_t)(i) * words)
-	/* pdom(exit) = {exit}; everything else starts full and shrinks */
-	for (int i = 0; i < n; i++)
-		memset(PD(i), 0xff, words * 8);
-	PD(n)[n / 64] |= 1ull << (n % 64);
-	uint64_t *tmp = xmalloc(words * 8);
-	/* which nodes reach the exit at all (an infinite loop does not) */
-	char *reach = xcalloc((size_t)N, 1);
-	reach[n] = 1;
-	for (int changed = 1; changed;) {
-		changed = 0;
-		for (int i = n - 1; i >= 0; i--) {
-			int s[2], k = succs(p, i, s);
-			for (int j = 0; j < k && !reach[i]; j++)
-				if (reach[s[j]])
-					reach[i] = changed = 1;
+	/* CFG predecessors, compressed rows */
+	int *prow = xcalloc((size_t)N + 1, sizeof *prow), *pred = xmalloc(sizeof *pred * (size_t)N * 2);
+	for (int i = 0; i < n; i++) {
+		int sc[2], k = succs(p, i, sc);
+		for (int j = 0; j < k; j++)
+			prow[sc[j]]++;
+	}
+	for (int i = 0; i < N; i++)
+		prow[i + 1] += prow[i];
+	for (int i = 0; i < n; i++) {
+		int sc[2], k = succs(p, i, sc);
+		for (int j = 0; j < k; j++)
+			pred[--prow[sc[j]]] = i;
+	}
+	/* postorder of the reversed CFG from the exit, iteratively */
+	int *po = xmalloc(sizeof *po * (size_t)N), *rpo = xmalloc(sizeof *rpo * (size_t)N);
+	int *stack = xmalloc(sizeof *stack * (size_t)N), *edge = xmalloc(sizeof *edge * (size_t)N);
+	for (int i = 0; i < N; i++)
+		po[i] = -1, edge[i] = prow[i];
+	int sp = 0, np = 0;
+	stack[sp++] = n;
+	po[n] = -2; /* on the stack */
+	while (sp) {
+		int v = stack[sp - 1];
+		if (edge[v] < prow[v + 1]) {
+			int u = pred[edge[v]++];
+			if (po[u] == -1) {
+				po[u] = -2;
+				stack[sp++] = u;
+			}
+		} else {
+			po[v] = np;
+			rpo[np++] = v;
+			sp--;
 		}
 	}
+	int *idom = xmalloc(sizeof *idom * (size_t)N);
+	for (int i = 0; i < N; i++)
+		idom[i] = -1;
+	idom[n] = n;
 	for (int changed = 1; changed;) {
 		changed = 0;
-		for (int i = n - 1; i >= 0; i--) {
-			int s[2], k = succs(p, i, s);
-			memcpy(tmp, PD(s[0]), words * 8);
-			for (int j = 1; j < k; j++)
-				for (size_t w = 0; w < words; w++)
-					tmp[w] &= PD(s[j])[w];
-			tmp[i / 64] |= 1ull << (i % 64);
-			if (memcmp(tmp, PD(i), words * 8)) {
-				memcpy(PD(i), tmp, words * 8);
+		for (int k = np - 2; k >= 0; k--) { /* reverse postorder, the root (last) skipped */
+			int v = rpo[k], nd = -1, sc[2], m = succs(p, v, sc);
+			for (int j = 0; j < m; j++)
+				if (idom[sc[j]] >= 0)
+					nd = nd < 0 ? sc[j] : common(idom, po, sc[j], nd);
+			if (nd != idom[v]) {
+				idom[v] = nd;
 				changed = 1;
 			}
 		}
 	}
-	for (int i = 0; i < n; i++) {
-		struct instr *in = &p->ins[i];
-		if (in->op != OP_BRA)
-			continue;
-		/* the immediate post-dominator is the strict post-dominator with
-		** the largest post-dominator set (it is post-dominated by all the
-		** others); a branch that cannot reach the exit reconverges there */
-		int best = n, bestc = -1;
-		for (int d = 0; d <= n; d++) {
-			if (d == i || !(PD(i)[d / 64] >> (d % 64) & 1))
-				continue;
-			int c = 0;
-			for (size_t w = 0; w < words; w++)
-				c += __builtin_popcountll(PD(d)[w]);
-			if (c > bestc && c <= N) {
-				bestc = c;
-				best = d;
-			}
-		}
-		in->ipdom = reach[i] ? best : n;
-	}
-	free(reach);
-	free(tmp);
-	free(pd);
-#undef PD
+	for (int i = 0; i < n; i++)
+		if (p->ins[i].op == OP_BRA)
+			p->ins[i].ipdom = po[i] >= 0 ? idom[i] : n;
+	free(prow);
+	free(pred);
+	free(po);
+	free(rpo);
+	free(stack);
+	free(edge);
+	free(idom);
 }
 
 static void *dup(const void *p, size_t n)

@@ -25,10 +25,12 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "machines/litmus_alu.h"
 #include "litmus/run.h"
 #include "util/strbuf.h"
+#include "util/interrupt.h"
 
 enum { EV_R, EV_W, EV_F };
 enum { MAXEV = 64, MAXV = 32 };
@@ -72,7 +74,40 @@ struct ax {
 	int nw[LIT_MAXL];
 	struct lit_run *r;
 	uint32_t *valuation;
+	/* limits: --max-states counts candidate executions, --time and
+	** --memory (the thread-run lists) as in the explorer */
+	const struct explore_opts *o;
+	struct timespec t0;
+	size_t bytes;
+	unsigned ticks;
+	int stop;
 };
+
+/* A limit was hit: the enumeration unwinds, the run is incomplete. */
+static int ax_stop(struct ax *a)
+{
+	if (a->stop)
+		return 1;
+	const char *why = NULL;
+	if (interrupted)
+		why = interrupt_name();
+	else if (a->o->max_states && a->r->states >= a->o->max_states)
+		why = "--max-states";
+	else if (a->o->memory && a->bytes >= a->o->memory)
+		why = "--memory";
+	else if (a->o->time_limit > 0 && (a->ticks++ & 255) == 0) {
+		struct timespec t;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((double)(t.tv_sec - a->t0.tv_sec) + (double)(t.tv_nsec - a->t0.tv_nsec) * 1e-9 >= a->o->time_limit)
+			why = "--time";
+	}
+	if (!why)
+		return 0;
+	a->stop = 1;
+	a->r->incomplete = 1;
+	a->r->why = xstrdup(why);
+	return 1;
+}
 
 static int set_add(uint32_t *set, int *n, uint32_t v)
 {
@@ -129,6 +164,8 @@ static uint64_t taint_of(const struct tstate *s, const struct lit_opnd *o)
 static int run_thread(struct ax *a, int ti, struct tstate s, int record)
 {
 	const struct lit_thread *th = &a->t->thr[ti];
+	if (ax_stop(a))
+		return 0;
 	while (s.pc < th->nins) {
 		const struct lit_ins *in = &th->ins[s.pc++];
 		if (!lit_guard(in, s.regs))
@@ -199,6 +236,7 @@ static int run_thread(struct ax *a, int ti, struct tstate s, int record)
 		if (L->n == L->cap) {
 			L->cap = L->cap ? 2 * L->cap : 16;
 			L->x = xrealloc(L->x, (size_t)L->cap * sizeof *L->x);
+			a->bytes += (size_t)L->cap / 2 * sizeof *L->x;
 		}
 		memcpy(s.x.regs, s.regs, sizeof s.regs);
 		L->x[L->n++] = s.x;
@@ -361,7 +399,7 @@ static void perm(struct ax *a, int l, int k)
 		enum_co(a, l + 1);
 		return;
 	}
-	for (int i = k; i < n; i++) {
+	for (int i = k; i < n && !ax_stop(a); i++) {
 		int tmp = w[k];
 		w[k] = w[i];
 		w[i] = tmp;
@@ -393,7 +431,7 @@ static void enum_rf(struct ax *a, int e)
 		enum_co(a, 0);
 		return;
 	}
-	for (int w = 0; w < a->n; w++)
+	for (int w = 0; w < a->n && !ax_stop(a); w++)
 		if (a->kind[w] == EV_W && a->loc[w] == a->loc[e] && a->val[w] == a->val[e]) {
 			a->rf[e] = w;
 			enum_rf(a, e + 1);
@@ -465,17 +503,19 @@ static void combos(struct ax *a, int i)
 			enum_rf(a, 0);
 		return;
 	}
-	for (int k = 0; k < a->th[i].n; k++) {
+	for (int k = 0; k < a->th[i].n && !ax_stop(a); k++) {
 		a->choice[i] = k;
 		combos(a, i + 1);
 	}
 }
 
-int scoped_rmo_run(const struct litmus *t, const struct expr *cond, struct lit_run *r,
-                   struct strbuf *err)
+int scoped_rmo_run(const struct litmus *t, const struct expr *cond, const struct explore_opts *o,
+                   struct lit_run *r, struct strbuf *err)
 {
 	struct ax *a = xcalloc(1, sizeof *a);
 	int rc = -1;
+	a->o = o;
+	clock_gettime(CLOCK_MONOTONIC, &a->t0);
 	a->t = t;
 	a->cond = cond;
 	a->r = r;
@@ -502,7 +542,10 @@ int scoped_rmo_run(const struct litmus *t, const struct expr *cond, struct lit_r
 		goto out;
 	combos(a, 0);
 	rc = 0;
-out:
+out:;
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->seconds = (double)(t1.tv_sec - a->t0.tv_sec) + (double)(t1.tv_nsec - a->t0.tv_nsec) * 1e-9;
 	for (int i = 0; i < LIT_MAXT; i++)
 		free(a->th[i].x);
 	free(a->valuation);

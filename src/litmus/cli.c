@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "litmus/dot.h"
+#include "cli.h"
 #include "litmus/fences.h"
 #include "litmus/report.h"
 #include "util/interrupt.h"
@@ -33,7 +34,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: gpumc litmus [--model M | --compare M1,M2,...] [--chip fermi|kepler|maxwell]\n"
 	      "                    [--config CONFIG] [--json] [--witness] [--expect]\n"
-	      "                    [--observed DATA] [--max-states N] [--time SECONDS]\n"
+	      "                    [--observed DATA] [--max-states N] [--time SECONDS] [--memory SIZE]\n"
 	      "                    [--fences] [--bfs|--dfs] [--dot FILE] [-q] FILE...\n"
 	      "models:", f);
 	for (int i = 0; lit_models[i]; i++)
@@ -79,6 +80,7 @@ static int parse_args(int argc, char **argv, struct opts *o, int *first)
 {
 	memset(o, 0, sizeof *o);
 	explore_opts_default(&o->eo);
+	o->eo.memory = default_memory_limit(); /* as for check: "incomplete", not the OOM killer */
 	int i;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -138,6 +140,9 @@ static int parse_args(int argc, char **argv, struct opts *o, int *first)
 				fprintf(stderr, "gpumc litmus: --max-states expects a number\n");
 				return -1;
 			}
+		} else if (v && !strcmp(a, "--memory")) {
+			if (!parse_u64("--memory", argv[++i], &o->eo.memory, 1))
+				return -1;
 		} else if (v && !strcmp(a, "--time")) {
 			char *e;
 			o->eo.time_limit = strtod(argv[++i], &e);
@@ -150,6 +155,10 @@ static int parse_args(int argc, char **argv, struct opts *o, int *first)
 			usage(stderr);
 			return -1;
 		}
+	}
+	if (o->json && (o->fences || o->observed)) {
+		fputs("gpumc litmus: --json does not combine with --fences or --observed (their reports are text)\n", stderr);
+		return -1;
 	}
 	if (o->nmodels == 0) {
 		if (o->compare || o->observed) {
@@ -179,7 +188,7 @@ static const struct lit_expect *find_expect(const struct litmus *t, const char *
 
 /* The observed-vs-model report for one model over all tests. */
 struct obs_tally {
-	int tests, unsound, imprecise, outside;
+	int tests, unsound, imprecise, outside, incomplete;
 };
 
 /* Neither the ICS'13 model nor scoped RMO models the L1 (.ca) path: tests
@@ -207,7 +216,7 @@ static void obs_report(const struct litmus *t, const struct lit_run *r, struct l
 		ob->used = 1;
 		tally->outside++;
 		sb_printf(out, "%-12s outside    %-20s %-28s uses ld.ca, which the model does not describe (it %s)\n",
-		          r->model, sb_str(&cfg), t->name, p ? "allows" : "forbids");
+		          r->model, sb_str(&cfg), t->name, p ? "allows" : r->incomplete ? "is incomplete" : "forbids");
 		sb_free(&cfg);
 		return;
 	}
@@ -219,7 +228,11 @@ static void obs_report(const struct litmus *t, const struct lit_run *r, struct l
 		for (int c = 0; c < 3; c++)
 			if (!chip || !strcmp(chip, c == 0 ? "fermi" : c == 1 ? "kepler" : "maxwell"))
 				seen |= ob->count[c] > 0;
-		if (seen && p == 0) {
+		if (seen && p == 0 && r->incomplete) {
+			tally->incomplete++;
+			sb_printf(out, "%-12s incomplete %-20s %-28s observed %ld/%ld/%ld (Fermi/Kepler/Maxwell), model run incomplete (%s)\n",
+			          r->model, sb_str(&cfg), t->name, ob->count[0], ob->count[1], ob->count[2], r->why ? r->why : "a limit");
+		} else if (seen && p == 0) {
 			tally->unsound++;
 			sb_printf(out, "%-12s unsound    %-20s %-28s observed %ld/%ld/%ld (Fermi/Kepler/Maxwell), model forbids\n",
 			          r->model, sb_str(&cfg), t->name, ob->count[0], ob->count[1], ob->count[2]);
@@ -256,7 +269,7 @@ int litmus_main(int argc, char **argv)
 	sb_init(&out);
 	sb_init(&obsout);
 	if (o.json)
-		sb_puts(&out, "[");
+		fputs("[", stdout); /* now: an input with errors must not take it along */
 	int njson = 0;
 	if (o.compare && !o.json && !o.observed) {
 		sb_printf(&out, "%-28s %-20s", "Test", "Configuration");
@@ -271,6 +284,15 @@ int litmus_main(int argc, char **argv)
 		if (!t) {
 			fprintf(stderr, "%s\n", sb_str(&err));
 			errors++;
+			if (o.json) { /* the error as an entry, so the list is still valid JSON */
+				sb_puts(&out, njson++ ? ",\n{\"file\":" : "{\"file\":");
+				sb_json_str(&out, path);
+				sb_puts(&out, ",\"verdict\":\"error\",\"errors\":");
+				sb_json_str(&out, sb_str(&err));
+				sb_puts(&out, "}");
+				fputs(sb_str(&out), stdout);
+				sb_reset(&out);
+			}
 			continue;
 		}
 		if (o.config)
@@ -285,9 +307,10 @@ int litmus_main(int argc, char **argv)
 		}
 		for (int k = 0; k < o.nmodels && o.fences; k++) {
 			sb_reset(&err);
-			if (lit_fences(t, o.models[k], o.chip, &o.eo, &out, &err)) {
+			int fr = lit_fences(t, o.models[k], o.chip, &o.eo, &out, &err);
+			if (fr) {
 				fprintf(stderr, "%s\n", sb_str(&err));
-				errors++;
+				*(fr < 0 ? &errors : &incomplete) += 1;
 			}
 		}
 		for (int k = 0; k < o.nmodels && !o.fences; k++) {
@@ -305,13 +328,16 @@ int litmus_main(int argc, char **argv)
 				write_dot(o.dot, t, &r);
 			if (r.incomplete)
 				incomplete++;
-			if (!lit_run_ok(t, &r))
-				notok++;
 			unsigned p, n;
 			lit_run_counts(&r, &p, &n);
+			/* an incomplete run has a verdict only once an outcome it saw settles it */
+			int settled = !r.incomplete || (t->kind == LC_FORALL ? n > 0 : p > 0);
+			if (settled && !lit_run_ok(t, &r))
+				notok++;
 			if (o.expect) {
 				const struct lit_expect *x = find_expect(t, o.models[k]);
-				if (x && x->allowed != (p > 0)) {
+				/* an incomplete run that saw no positive outcome settles nothing */
+				if (x && x->allowed != (p > 0) && !(r.incomplete && p == 0)) {
 					mismatches++;
 					fprintf(stderr, "%s: %s under %s is %s, expected %s\n", t->file, t->name,
 					        o.models[k], lit_verdict(&r), x->allowed ? "Allowed" : "Forbidden");
@@ -343,8 +369,9 @@ int litmus_main(int argc, char **argv)
 	if (o.observed) {
 		fputs(obsout.s ? obsout.s : "", stdout);
 		for (int k = 0; k < o.nmodels; k++)
-			printf("Summary %-12s %d tests with observations, %d unsound, %d imprecise, %d outside the model\n",
-			       o.models[k], tally[k].tests, tally[k].unsound, tally[k].imprecise, tally[k].outside);
+			printf("Summary %-12s %d tests with observations, %d unsound, %d imprecise, %d outside the model%s\n",
+			       o.models[k], tally[k].tests, tally[k].unsound, tally[k].imprecise, tally[k].outside,
+			       tally[k].incomplete ? ", some runs incomplete (nothing said of them)" : "");
 		for (int i = 0; i < obs.n; i++)
 			if (!obs.e[i].used)
 				printf("(no test file for %s %s, line %d of %s)\n", obs.e[i].config,
@@ -356,17 +383,10 @@ int litmus_main(int argc, char **argv)
 	lit_obs_free(&obs);
 	if (interrupted) {
 		fprintf(stderr, "gpumc litmus: interrupted by %s; verdict incomplete\n", interrupt_name());
-		return 3;
+		incomplete++;
 	}
-	if (errors)
-		return 2;
-	if (incomplete)
-		return 3;
-	if (mismatches)
-		return 1;
-	if (o.observed)
-		return unsound ? 1 : 0;
-	if (o.compare || o.expect)
-		return 0;
-	return notok ? 1 : 0;
+	/* ranked as for check (exit_combine): input < violated < incomplete < holds */
+	int violated = mismatches || (o.observed ? unsound : !(o.compare || o.expect) && notok);
+	return exit_combine(exit_combine(errors ? EXIT_INPUT : EXIT_HOLDS, violated ? EXIT_VIOLATED : EXIT_HOLDS),
+	                    incomplete ? EXIT_INCOMPLETE : EXIT_HOLDS);
 }

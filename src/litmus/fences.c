@@ -86,9 +86,10 @@ int lit_fences(const struct litmus *t, const char *model, const char *chip,
 		struct lit_run r;
 		if (lit_run_model(v, model, chip, o, 0, &r, err)) {
 			rc = -1;
-		} else if (r.incomplete) {
-			sb_printf(err, "%s: exploration incomplete (%s)", t->file, r.why ? r.why : "limit");
-			rc = -1;
+		} else if (r.incomplete) { /* a limit, not an input error: nothing to say */
+			sb_printf(err, "%s: exploration incomplete (%s): no fence placement reported", t->file,
+			          r.why ? r.why : "limit");
+			rc = 1;
 		} else {
 			unsigned p, q;
 			lit_run_counts(&r, &p, &q);

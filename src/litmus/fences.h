@@ -11,7 +11,8 @@
 struct strbuf;
 
 /* Print to out the minimal per-thread fence assignments that make the
-** proposition unreachable; 0, or -1 with a message in err. */
+** proposition unreachable; 0, 1 when a limit cut a run short, or -1 with a
+** message in err (1 too has one). */
 int lit_fences(const struct litmus *t, const char *model, const char *chip,
                const struct explore_opts *o, struct strbuf *out, struct strbuf *err);
 

@@ -92,14 +92,24 @@ static int is_ident(int c)
 }
 
 /* A word: letters, digits, _ % . - +  (test names use + and .). */
+/* A name that does not fit buf (n bytes) is an error: truncated, two
+** locations or registers sharing a prefix would silently merge. */
+static void fits(struct parser *p, size_t start, size_t k, size_t n)
+{
+	if (k >= n)
+		fail_at(p, start, "name '%.*s' longer than %zu characters", (int)k, p->text + start, n - 1);
+}
+
 static size_t word(struct parser *p, char *buf, size_t n)
 {
-	size_t k = 0;
+	size_t k = 0, start = p->pos;
 	while (p->pos < p->end && is_ident((unsigned char)p->text[p->pos])) {
 		if (k + 1 < n)
-			buf[k++] = p->text[p->pos];
+			buf[k] = p->text[p->pos];
+		k++;
 		p->pos++;
 	}
+	fits(p, start, k, n);
 	buf[k] = 0;
 	return k;
 }
@@ -107,12 +117,14 @@ static size_t word(struct parser *p, char *buf, size_t n)
 /* An identifier for locations and registers: letters, digits, _ %. */
 static size_t ident(struct parser *p, char *buf, size_t n)
 {
-	size_t k = 0;
+	size_t k = 0, start = p->pos;
 	while (p->pos < p->end && (isalnum(cur(p)) || cur(p) == '_' || cur(p) == '%')) {
 		if (k + 1 < n)
-			buf[k++] = p->text[p->pos];
+			buf[k] = p->text[p->pos];
+		k++;
 		p->pos++;
 	}
+	fits(p, start, k, n);
 	buf[k] = 0;
 	return k;
 }
@@ -146,12 +158,23 @@ static int64_t number(struct parser *p, const char *what)
 		fail_at(p, p->pos, "expected %s", what);
 	errno = 0;
 	unsigned long long v = strtoull(s, &e, 0);
-	if (errno || v > 0xffffffffull)
+	if (errno || v > 0xffffffffull || (neg && v > 0x80000000ull))
 		fail_at(p, p->pos, "number out of 32-bit range");
 	if ((size_t)(e - p->text) > p->end)
 		fail_at(p, p->pos, "expected %s", what);
 	p->pos = (size_t)(e - p->text);
 	return neg ? -(int64_t)v : (int64_t)v;
+}
+
+/* A thread number: small and non-negative (a cast of a 32-bit one to
+** int could wrap to another thread, or to -1, "no thread"). */
+static int thread_number(struct parser *p, const char *what)
+{
+	size_t pos = p->pos;
+	int64_t v = number(p, what);
+	if (v < 0 || v > 65535)
+		fail_at(p, pos, "thread number %lld out of range (0 to 65535)", (long long)v);
+	return (int)v;
 }
 
 static int at_line_end(struct parser *p)
@@ -379,7 +402,7 @@ static void decl_block(struct parser *p)
 		if (accept(p, ";"))
 			continue;
 		if (isdigit(cur(p))) {
-			int id = (int)number(p, "a thread number");
+			int id = thread_number(p, "a thread number");
 			skip_blank(p);
 			expect(p, ":", "':' after the thread number");
 			skip_blank(p);
@@ -682,7 +705,7 @@ static void program(struct parser *p)
 		size_t pos = p->pos;
 		if (!accept(p, "T") && !accept(p, "P"))
 			fail_at(p, pos, "expected a thread name T0..T9 heading column %d", i + 1);
-		int id = (int)number(p, "a thread number after 'T'");
+		int id = thread_number(p, "a thread number after 'T'");
 		skip_blank(p);
 		accept(p, ";");
 		skip_blank(p);
@@ -782,7 +805,7 @@ static void sexpr(struct parser *p, int level, int *cta, int *warp)
 		pos = p->pos;
 		if (!accept(p, "T") && !accept(p, "P"))
 			fail_at(p, pos, "expected a thread name or ')' in the warp");
-		int id = (int)number(p, "a thread number");
+		int id = thread_number(p, "a thread number");
 		struct lit_thread *th = thread_by_id(p, id, pos, 0);
 		if (th->cta >= 0)
 			fail_at(p, pos, "thread T%d placed twice in the scope tree", id);

@@ -221,7 +221,7 @@ int lit_run_model(const struct litmus *t, const char *model, const char *chip,
 	}
 	int rc;
 	if (strcmp(model, "scoped-rmo") == 0) {
-		rc = scoped_rmo_run(t, t->cond, r, err);
+		rc = scoped_rmo_run(t, t->cond, o, r, err);
 	} else {
 		struct model *m;
 		struct aq_params p;

@@ -49,8 +49,8 @@ void lit_run_counts(const struct lit_run *r, unsigned *pos, unsigned *neg);
 int lit_run_ok(const struct litmus *t, const struct lit_run *r);
 
 /* The axiomatic scoped-RMO engine (thesis Fig. 6.1). */
-int scoped_rmo_run(const struct litmus *t, const struct expr *cond, struct lit_run *r,
-                   struct strbuf *err);
+int scoped_rmo_run(const struct litmus *t, const struct expr *cond, const struct explore_opts *o,
+                   struct lit_run *r, struct strbuf *err);
 
 /* A model whose state vector is an array of uint32 indexed by location
 ** id; used to evaluate conditions outside the explorer. */

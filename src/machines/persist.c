@@ -242,13 +242,18 @@ static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
 	pm_wake(c, sv);
 }
 
+/* The global word lane l of warp w addresses, or -1 with *fault set. */
+static long lane_word_of(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l, const struct instr *in,
+                         int *fault)
+{
+	return INNER(c)->word(IC(c), sv, SP_GLOBAL, 0, in->addr.sym, WARPS(c)->address(WC(c), sv, w, l), fault);
+}
+
 /* The global word lane l of warp w addresses, or -1 after faulting it. */
 static long lane_word(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, const struct instr *in)
 {
-	const struct gpu *g = c->g;
-	(void)g;
 	int fault = 0;
-	long word = INNER(c)->word(IC(c), sv, SP_GLOBAL, 0, in->addr.sym, WARPS(c)->address(WC(c), sv, w, l), &fault);
+	long word = lane_word_of(c, sv, w, l, in, &fault);
 	if (word < 0)
 		WARPS(c)->fault(WC(c), sv, w, fault);
 	return word;
@@ -323,11 +328,15 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, co
 	else
 		return;
 	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
-	for (unsigned l = 0; l < cf->threads_per_warp; l++)
-		if (mask >> l & 1) {
-			t->upd[t->n].subject = c->subj0[0] + WARPS(c)->address(WC(c), sv, w, l) / 4;
+	int fault = 0;
+	for (unsigned l = 0; l < cf->threads_per_warp; l++) {
+		/* a faulting lane has no word to wait for: the issue faults the warp */
+		long i = mask >> l & 1 ? lane_word_of(c, sv, w, l, in, &fault) : -1;
+		if (i >= 0) {
+			t->upd[t->n].subject = c->subj0[0] + (unsigned)i;
 			t->upd[t->n++].delay = delay;
 		}
+	}
 }
 
 /* sfence and membar wait for this warp's acknowledgements; pcommit for

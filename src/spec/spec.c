@@ -12,7 +12,9 @@
 #include "config.h"
 #include "spec/spec.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "ir/cond.h"
 #include "ir/lex.h"
 #include "ir/ptx.h"
+#include "state/sideset.h"
 
 struct parser {
 	struct lexer lx;
@@ -31,7 +34,42 @@ struct parser {
 	int nlabels;
 	struct fix { char *name; int ins; int line, col; } *fixes;
 	int nfixes;
+	/* variables ('s'), registers ('r') and labels ('l') by name, to their
+	** index + 1: declaring and looking up n names is not quadratic in n */
+	struct sideset *names;
+	int too_long; /* instructions past MAX_INS */
 };
+
+/* Program counters are 16-bit in the state vector, with one value for
+** "exited" (machines/compose.c). */
+enum { MAX_INS = 65534 };
+
+/* Room for element n of an array of n: the capacity doubles when n is a
+** power of two, so appending n elements copies O(n) bytes, not O(n^2). */
+static void *room(void *p, size_t size, int n)
+{
+	if (n & (n - 1))
+		return p;
+	return xrealloc(p, size * (size_t)(n ? 2 * n : 1));
+}
+
+/* The index slot of name (0 when it is not declared). */
+static uintptr_t *name_slot(struct parser *P, char kind, const char *name)
+{
+	char key[256];
+	size_t n = strlen(name);
+	if (n >= sizeof key - 1)
+		n = sizeof key - 2; /* longer names are lexer errors */
+	key[0] = kind;
+	memcpy(key + 1, name, n);
+	int is_new;
+	return ss_put(P->names, key, n + 1, &is_new);
+}
+
+static int find_name(struct parser *P, char kind, const char *name)
+{
+	return (int)*name_slot(P, kind, name) - 1;
+}
 
 #define TOK(P) (&(P)->lx.tok)
 
@@ -108,7 +146,7 @@ static int parse_type_name(const char *w, enum vtype *t)
 /* A numeric literal (optionally negative) as 32-bit bits of type t. */
 static int parse_value(struct parser *P, enum vtype t, uint32_t *bits)
 {
-	int neg = 0;
+	int neg = 0, line = TOK(P)->line, col = TOK(P)->col;
 	if (accept(P, "-"))
 		neg = 1;
 	struct token *k = TOK(P);
@@ -119,10 +157,11 @@ static int parse_value(struct parser *P, enum vtype t, uint32_t *bits)
 				f = -f;
 			memcpy(bits, &f, 4);
 		} else {
-			if (k->ival > 0xffffffffLL) {
-				err(P, "integer literal %s does not fit in 32 bits", k->text);
-			}
-			*bits = (uint32_t)(neg ? -k->ival : k->ival);
+			int64_t v = neg ? -k->ival : k->ival;
+			if (!fits32(v))
+				diag_at(P->d, P->lx.file, line, col, "integer literal %s%s does not fit in 32 bits",
+				        neg ? "-" : "", k->text);
+			*bits = (uint32_t)v;
 		}
 	} else if (k->t == T_FLOAT) {
 		if (t != VT_F32) {
@@ -176,14 +215,46 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-static void put_num(uint32_t *dst, enum vtype t, double v)
+/* v as a word of type t, or 0 when it has none: integer types take
+** integers that fit in 32 bits, f32 takes finite values in float range
+** (a conversion outside either is undefined behaviour, and a wrapped
+** value is a silently different input). */
+static int put_num(uint32_t *dst, enum vtype t, double v)
 {
 	if (t == VT_F32) {
+		if (!isfinite(v) || fabs(v) > FLT_MAX)
+			return 0;
 		float f = (float)v;
 		memcpy(dst, &f, 4);
-	} else {
-		*dst = (uint32_t)(int64_t)v;
+		return 1;
 	}
+	if (!(v == floor(v)) || v < -2147483648.0 || v > 4294967295.0)
+		return 0;
+	*dst = (uint32_t)(int64_t)v;
+	return 1;
+}
+
+static const char *type_desc(enum vtype t)
+{
+	return t == VT_F32 ? "a finite f32 value" : "an integer that fits in 32 bits";
+}
+
+/* One whitespace-separated word of a data file as a value of type t: the
+** whole word must be a number (no trailing junk), integers in decimal
+** without leading zeros (010 is neither ten nor eight). */
+static int data_value(const char *w, enum vtype t, uint32_t *dst)
+{
+	char *end;
+	errno = 0;
+	if (t == VT_F32) {
+		double v = strtod(w, &end);
+		return *end == 0 && end != w && put_num(dst, t, v);
+	}
+	const char *d = w + (*w == '-');
+	if (!isdigit((unsigned char)*d) || (d[0] == '0' && d[1]))
+		return 0;
+	long long v = strtoll(w, &end, 10);
+	return *end == 0 && errno == 0 && put_num(dst, t, (double)v);
 }
 
 static int parse_file_init(struct parser *P, struct symbol *sym, const char *fname, int line, int col)
@@ -201,17 +272,39 @@ static int parse_file_init(struct parser *P, struct symbol *sym, const char *fna
 		return 0;
 	}
 	uint32_t i = 0;
-	double v;
-	while (i < sym->nelems && fscanf(f, "%lf", &v) == 1)
-		put_num(&sym->init[i++], sym->type, v);
-	int extra = fscanf(f, "%lf", &v) == 1;
+	int ok = 1, fl = 1, fc = 0, wl = 0, wc = 0, ch;
+	char w[64];
+	size_t n = 0;
+	do {
+		ch = getc(f);
+		fc++;
+		if (ch != EOF && !isspace(ch)) {
+			if (!n)
+				wl = fl, wc = fc;
+			if (n + 1 < sizeof w)
+				w[n] = (char)ch;
+			n++;
+		} else if (n) {
+			/* a word ends: it is the next value */
+			w[n < sizeof w ? n : sizeof w - 1] = 0;
+			if (i < sym->nelems && (n >= sizeof w || !data_value(w, sym->type, &sym->init[i]))) {
+				diag_at(P->d, path, wl, wc, "'%s' is not %s", w, type_desc(sym->type));
+				ok = 0;
+				break;
+			}
+			i++;
+			n = 0;
+		}
+		if (ch == '\n')
+			fl++, fc = 0;
+	} while (ch != EOF);
 	fclose(f);
-	if (i < sym->nelems || extra) {
+	if (ok && i != sym->nelems) {
 		diag_at(P->d, P->lx.file, line, col, "data file '%s' holds %s values than the %u of '%s'",
-		        path, extra ? "more" : "fewer", sym->nelems, sym->name);
+		        path, i > sym->nelems ? "more" : "fewer", sym->nelems, sym->name);
 		return 0;
 	}
-	return 1;
+	return ok;
 }
 
 static void parse_init(struct parser *P, struct symbol *sym)
@@ -245,7 +338,7 @@ static void parse_init(struct parser *P, struct symbol *sym)
 		snprintf(fn, sizeof fn, "%.31s", TOK(P)->text);
 		lex_next(&P->lx);
 		double a[3] = { 0, 1, 0 };
-		int na = 0;
+		int na = 0, isint[3] = { 1, 1, 1 };
 		char fname[128] = "";
 		if (accept(P, "(")) {
 			while (!lex_is(&P->lx, ")") && na < 3) {
@@ -255,11 +348,12 @@ static void parse_init(struct parser *P, struct symbol *sym)
 					na++;
 				} else {
 					int neg = accept(P, "-");
-					if (TOK(P)->t == T_INT)
+					if (TOK(P)->t == T_INT) {
 						a[na++] = (double)TOK(P)->ival * (neg ? -1 : 1);
-					else if (TOK(P)->t == T_FLOAT)
+					} else if (TOK(P)->t == T_FLOAT) {
+						isint[na] = 0;
 						a[na++] = TOK(P)->fval * (neg ? -1 : 1);
-					else {
+					} else {
 						expected(P, "a number");
 						return;
 					}
@@ -271,33 +365,52 @@ static void parse_init(struct parser *P, struct symbol *sym)
 			if (!expect_punct(P, ")"))
 				return;
 		}
+		if (sym->type != VT_F32 && !(isint[0] && isint[1] && isint[2])) {
+			diag_at(P->d, P->lx.file, line, col, "%s for the integer array '%s' takes integer arguments", fn,
+			        sym->name);
+			return;
+		}
+		/* every element must be a value of the type: report the first that is not */
+#define PUT(i, v)                                                                                      \
+	do {                                                                                           \
+		double v_ = (v);                                                                       \
+		if (!put_num(&sym->init[i], sym->type, v_)) {                                          \
+			diag_at(P->d, P->lx.file, line, col, "%s gives %.10g for %s[%u], which is not %s", fn, \
+			        v_, sym->name, (unsigned)(i), type_desc(sym->type));                       \
+			return;                                                                        \
+		}                                                                                      \
+	} while (0)
 		if (!strcmp(fn, "iota")) { /* iota(start, step): start + i*step */
 			if (na < 2)
 				a[1] = 1;
 			for (uint32_t i = 0; i < n; i++)
-				put_num(&sym->init[i], sym->type, a[0] + a[1] * i);
+				PUT(i, a[0] + a[1] * i);
 		} else if (!strcmp(fn, "fill")) {
 			if (na != 1) {
 				diag_at(P->d, P->lx.file, line, col, "fill takes one value: fill(v)");
 				return;
 			}
 			for (uint32_t i = 0; i < n; i++)
-				put_num(&sym->init[i], sym->type, a[0]);
+				PUT(i, a[0]);
 		} else if (!strcmp(fn, "random")) { /* random(seed, lo, hi): uniform in [lo, hi] */
-			if (na != 3 || a[2] < a[1]) {
-				diag_at(P->d, P->lx.file, line, col, "random takes (seed, lo, hi) with lo <= hi");
+			uint32_t lo, hi;
+			if (na != 3 || !isint[0] || a[0] < 0 || !put_num(&lo, sym->type, a[1]) ||
+			    !put_num(&hi, sym->type, a[2]) || !(a[1] <= a[2])) {
+				diag_at(P->d, P->lx.file, line, col,
+				        "random takes (seed, lo, hi): a non-negative integer seed, lo <= hi, both %s",
+				        type_desc(sym->type));
 				return;
 			}
 			uint64_t st = (uint64_t)a[0];
 			for (uint32_t i = 0; i < n; i++) {
 				uint64_t r = splitmix(&st);
-				double v;
+				/* both bounds fit in 32 bits: hi - lo + 1 is at most 2^33 */
 				if (sym->type == VT_F32)
-					v = a[1] + (a[2] - a[1]) * ((double)(r >> 11) / 9007199254740992.0);
+					PUT(i, a[1] + (a[2] - a[1]) * ((double)(r >> 11) / 9007199254740992.0));
 				else
-					v = a[1] + (double)(r % (uint64_t)(a[2] - a[1] + 1));
-				put_num(&sym->init[i], sym->type, v);
+					PUT(i, a[1] + (double)(r % (uint64_t)(a[2] - a[1] + 1)));
 			}
+#undef PUT
 		} else if (!strcmp(fn, "file")) {
 			if (!fname[0]) {
 				diag_at(P->d, P->lx.file, line, col, "file takes a quoted path: file(\"data.txt\")");
@@ -333,12 +446,14 @@ static void parse_decl(struct parser *P, enum space sp)
 		recover(P);
 		return;
 	}
-	if (program_find_sym(pg, TOK(P)->text) >= 0) {
+	uintptr_t *slot = name_slot(P, 's', TOK(P)->text);
+	if (*slot) {
 		err(P, "'%s' is declared twice", TOK(P)->text);
 		recover(P);
 		return;
 	}
-	pg->syms = xrealloc(pg->syms, sizeof *pg->syms * (size_t)(pg->nsyms + 1));
+	*slot = (uintptr_t)pg->nsyms + 1;
+	pg->syms = room(pg->syms, sizeof *pg->syms, pg->nsyms);
 	struct symbol *sym = &pg->syms[pg->nsyms++];
 	memset(sym, 0, sizeof *sym);
 	sym->name = xstrdup(TOK(P)->text);
@@ -381,7 +496,7 @@ static void parse_decl(struct parser *P, enum space sp)
 
 static int reg_or_die(struct parser *P, const char *name)
 {
-	int r = program_find_reg(&P->s->prog, name);
+	int r = find_name(P, 'r', name);
 	if (r < 0)
 		err(P, "undeclared register '%s' (declare it with .reg)", name);
 	return r;
@@ -425,11 +540,13 @@ static void parse_reg_decl(struct parser *P)
 				snprintf(name, sizeof name, "%s", base);
 			else
 				snprintf(name, sizeof name, "%s%ld", base, i);
-			if (program_find_reg(pg, name) >= 0) {
+			uintptr_t *slot = name_slot(P, 'r', name);
+			if (*slot) {
 				diag_at(P->d, P->lx.file, line, col, "register '%s' is declared twice", name);
 				continue;
 			}
-			pg->regs = xrealloc(pg->regs, sizeof *pg->regs * (size_t)(pg->nregs + 1));
+			*slot = (uintptr_t)pg->nregs + 1;
+			pg->regs = room(pg->regs, sizeof *pg->regs, pg->nregs);
 			pg->regs[pg->nregs].name = xstrdup(name);
 			pg->regs[pg->nregs].type = t;
 			pg->nregs++;
@@ -467,7 +584,7 @@ static int parse_operand(struct parser *P, struct operand *o, enum vtype t)
 		return 1;
 	}
 	if (k->t == T_WORD && k->text[0] != '.') {
-		int s = program_find_sym(&P->s->prog, k->text);
+		int s = find_name(P, 's', k->text);
 		if (s < 0) {
 			err(P, "unknown name '%s' (expected a register, a number or a variable)", k->text);
 			lex_next(&P->lx);
@@ -494,7 +611,13 @@ static int parse_address(struct parser *P, struct address *a)
 	for (;;) {
 		struct token *k = TOK(P);
 		if (k->t == T_INT) {
-			a->offset += sign * (int32_t)k->ival;
+			/* offsets add up in 64 bits: their sum, not a wrapped one, must fit */
+			int64_t sum = (int64_t)a->offset + sign * k->ival;
+			if (sum < INT32_MIN || sum > INT32_MAX) {
+				err(P, "byte offset %s takes the address offset out of the 32-bit signed range", k->text);
+				return 0;
+			}
+			a->offset = (int32_t)sum;
 			lex_next(&P->lx);
 		} else if (sign < 0) {
 			expected(P, "a byte offset after '-'");
@@ -508,12 +631,12 @@ static int parse_address(struct parser *P, struct address *a)
 			if (a->reg < 0)
 				return 0;
 			lex_next(&P->lx);
-		} else if (k->t == T_WORD && program_find_sym(&P->s->prog, k->text) >= 0) {
+		} else if (k->t == T_WORD && find_name(P, 's', k->text) >= 0) {
 			if (a->sym >= 0) {
 				err(P, "%s", "an address may name at most one variable");
 				return 0;
 			}
-			a->sym = program_find_sym(&P->s->prog, k->text);
+			a->sym = find_name(P, 's', k->text);
 			lex_next(&P->lx);
 		} else {
 			expected(P, first ? "a variable, register or offset inside [ ]"
@@ -593,7 +716,7 @@ static int parse_operands(struct parser *P, struct instr *in, const struct ptx_i
 			expected(P, "a label");
 			return 0;
 		}
-		P->fixes = xrealloc(P->fixes, sizeof *P->fixes * (size_t)(P->nfixes + 1));
+		P->fixes = room(P->fixes, sizeof *P->fixes, P->nfixes);
 		P->fixes[P->nfixes++] = (struct fix){ xstrdup(TOK(P)->text), P->s->prog.nins, TOK(P)->line, TOK(P)->col };
 		lex_next(&P->lx);
 		return 1;
@@ -690,11 +813,13 @@ static void parse_kernel(struct parser *P)
 		if (k->t == T_WORD && word[0] != '%' && word[0] != '.') {
 			lex_next(&P->lx);
 			if (accept(P, ":")) {
-				for (int i = 0; i < P->nlabels; i++)
-					if (!strcmp(P->labels[i].name, word))
-						diag_at(P->d, P->lx.file, wl, wc, "label '%s' is defined twice (first at line %d)",
-						        word, P->labels[i].line);
-				P->labels = xrealloc(P->labels, sizeof *P->labels * (size_t)(P->nlabels + 1));
+				uintptr_t *slot = name_slot(P, 'l', word);
+				if (*slot)
+					diag_at(P->d, P->lx.file, wl, wc, "label '%s' is defined twice (first at line %d)",
+					        word, P->labels[*slot - 1].line);
+				else
+					*slot = (uintptr_t)P->nlabels + 1;
+				P->labels = room(P->labels, sizeof *P->labels, P->nlabels);
 				P->labels[P->nlabels++] = (struct label){ xstrdup(word), pg->nins, wl, wc };
 				continue;
 			}
@@ -760,7 +885,13 @@ static void parse_kernel(struct parser *P)
 			while (c > in.text && (c[-1] == ' ' || c[-1] == '\t'))
 				*--c = 0;
 		}
-		pg->ins = xrealloc(pg->ins, sizeof *pg->ins * (size_t)(pg->nins + 1));
+		if (pg->nins == MAX_INS) { /* checked before any analysis sized by the kernel */
+			if (!P->too_long++)
+				diag_at(P->d, P->lx.file, in.line, in.col, "kernel too long: at most %d instructions", MAX_INS);
+			free(in.text);
+			continue;
+		}
+		pg->ins = room(pg->ins, sizeof *pg->ins, pg->nins);
 		pg->ins[pg->nins++] = in;
 	}
 }
@@ -873,7 +1004,7 @@ static int parse_host_var(struct parser *P, struct host_step *h, int allow_cta)
 		expected(P, "a global variable");
 		return 0;
 	}
-	h->sym = program_find_sym(&P->s->prog, TOK(P)->text);
+	h->sym = find_name(P, 's', TOK(P)->text);
 	if (h->sym < 0 || P->s->prog.syms[h->sym].space != SP_GLOBAL) {
 		err(P, "'%s' is not a global variable", TOK(P)->text);
 		return 0;
@@ -1164,6 +1295,7 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 	memset(&P, 0, sizeof P);
 	P.s = s;
 	P.d = d;
+	P.names = ss_new();
 	int nerr0 = d->nerr;
 	lex_init(&P.lx, s->path, s->text, d);
 	for (;;) {
@@ -1221,10 +1353,8 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 	}
 	/* resolve branch targets */
 	for (int i = 0; i < P.nfixes; i++) {
-		int found = -1;
-		for (int j = 0; j < P.nlabels; j++)
-			if (!strcmp(P.labels[j].name, P.fixes[i].name))
-				found = P.labels[j].ins;
+		int l = find_name(&P, 'l', P.fixes[i].name);
+		int found = l >= 0 ? P.labels[l].ins : -1;
 		if (found < 0)
 			diag_at(d, P.lx.file, P.fixes[i].line, P.fixes[i].col, "undefined label '%s'", P.fixes[i].name);
 		else
@@ -1235,6 +1365,7 @@ struct spec *spec_parse(const char *path, const char *text, struct diag *d)
 		free(P.labels[j].name);
 	free(P.fixes);
 	free(P.labels);
+	ss_free(P.names);
 	if (d->nerr == nerr0 && s->prog.nins == 0)
 		diag_at(d, s->path, 0, 0, "no kernel: a spec needs 'kernel' ... 'end'");
 	if (!s->name) {

@@ -15,10 +15,17 @@ int trace_write(const char *path, const struct trace_file *tf, struct strbuf *er
 		sb_printf(err, "cannot write trace file %s: %s", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "gpumc-trace 1\nspec %s\nspec-hash %016" PRIx64 "\n", tf->spec, tf->hash);
+	/* the file is line-based: a path's newlines (and so its backslashes)
+	** are escaped as backslash-n and two backslashes; trace_read undoes it */
+	fputs("gpumc-trace 1\nspec ", f);
+	for (const char *p = tf->spec; *p; p++)
+		fputs(*p == '\n' ? "\\n" : *p == '\\' ? "\\\\" : (char[2]){ *p, 0 }, f);
+	fprintf(f, "\nspec-hash %016" PRIx64 "\n", tf->hash);
 	for (int i = 0; i < tf->ndefines; i++)
 		fprintf(f, "define %s\n", tf->defines[i]);
 	fprintf(f, "verdict %s\n", tf->verdict);
+	if (tf->cycle >= 0)
+		fprintf(f, "cycle %lld\n", (long long)tf->cycle);
 	for (int s = 0; s < tf->nsched; s++) {
 		fprintf(f, "schedule %u\n", tf->sched[s].len);
 		for (uint32_t i = 0; i < tf->sched[s].len; i++)
@@ -43,6 +50,7 @@ static char *chomp(char *s)
 int trace_read(const char *path, struct trace_file *tf, struct diag *d)
 {
 	memset(tf, 0, sizeof *tf);
+	tf->cycle = -1;
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		diag_at(d, path, 0, 0, "cannot open: %s", strerror(errno));
@@ -78,6 +86,10 @@ int trace_read(const char *path, struct trace_file *tf, struct diag *d)
 		if (!strncmp(line, "spec ", 5)) {
 			free(tf->spec);
 			tf->spec = xstrdup(line + 5);
+			char *w = tf->spec;
+			for (const char *r = tf->spec; *r; r++)
+				*w++ = *r == '\\' && (r[1] == 'n' || r[1] == '\\') ? (*++r == 'n' ? '\n' : '\\') : *r;
+			*w = 0;
 		} else if (!strncmp(line, "spec-hash ", 10)) {
 			tf->hash = strtoull(line + 10, NULL, 16);
 		} else if (!strncmp(line, "define ", 7)) {
@@ -86,6 +98,14 @@ int trace_read(const char *path, struct trace_file *tf, struct diag *d)
 		} else if (!strncmp(line, "verdict ", 8)) {
 			free(tf->verdict);
 			tf->verdict = xstrdup(line + 8);
+		} else if (!strncmp(line, "cycle ", 6)) {
+			char *end;
+			unsigned long k = strtoul(line + 6, &end, 10);
+			if (*end || end == line + 6 || k > 100000000ul) {
+				diag_at(d, path, ln, 7, "expected the step a cycle starts after");
+				break;
+			}
+			tf->cycle = (int64_t)k;
 		} else if (!strncmp(line, "schedule ", 9)) {
 			char *end;
 			unsigned long n = strtoul(line + 9, &end, 10);

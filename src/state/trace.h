@@ -7,6 +7,8 @@
 **   spec-hash HEX          XXH3 of the spec text; replay warns on mismatch
 **   define KEY=VALUE       one per -D, in order
 **   verdict fail KIND      what the run found
+**   cycle K                a livelock: the trace is a lasso, its steps after
+**                          the K-th return to the state after step K
 **   schedule N             then N lines "INDEX<TAB>description"
 **   [schedule M ...]       a determinism violation has two
 **   end
@@ -35,6 +37,7 @@ struct trace_file {
 	char **defines;
 	int ndefines;
 	char *verdict;
+	int64_t cycle; /* -1, or a lasso's loop start (steps after it repeat) */
 	struct trace sched[2];
 	char **text[2]; /* description of each step, as recorded */
 	int nsched;

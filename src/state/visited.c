@@ -179,6 +179,39 @@ static void append(struct visited *v, uint32_t idx, const uint8_t *src, size_t l
 	v->hashes[c][idx & ((1u << SIDE_BITS) - 1)] = h;
 }
 
+/* Exact mode: the slot of state sv (hash h), or the empty slot where it
+** would go (*idx: its number, or UINT32_MAX). */
+static uint64_t lookup(struct visited *v, const uint8_t *sv, uint64_t h, const uint8_t **key, size_t *len,
+                       uint32_t *idx)
+{
+	uint32_t hi = (uint32_t)(h >> 32);
+	*key = v->raw ? sv : v->enc;
+	*len = v->raw ? v->sv_size : encode(v, sv);
+	size_t head = v->raw ? *len : v->bitmap_bytes;
+	uint64_t j = h & v->mask;
+	for (;; j = (j + 1) & v->mask) {
+		uint64_t s = v->slot[j];
+		*idx = (uint32_t)s - 1;
+		if (!s)
+			return j;
+		if ((uint32_t)(s >> 32) == hi) {
+			const uint8_t *rec = record(v, *idx);
+			/* equal bitmaps mean equal lengths: only then the words */
+			if (!memcmp(rec, *key, head) && !memcmp(rec, *key, *len))
+				return j;
+		}
+	}
+}
+
+uint32_t vs_find(struct visited *v, const uint8_t *sv, uint64_t h)
+{
+	const uint8_t *key;
+	size_t len;
+	uint32_t idx;
+	lookup(v, sv, h, &key, &len, &idx);
+	return idx;
+}
+
 uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *is_new)
 {
 	uint64_t j = h & v->mask;
@@ -194,27 +227,17 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 		}
 		v->slot[j] = fp;
 	} else {
-		uint32_t hi = (uint32_t)(h >> 32);
-		const uint8_t *key = v->raw ? sv : v->enc;
-		size_t len = v->raw ? v->sv_size : encode(v, sv);
-		size_t head = v->raw ? len : v->bitmap_bytes;
-		for (;; j = (j + 1) & v->mask) {
-			uint64_t s = v->slot[j];
-			if (!s)
-				break;
-			if ((uint32_t)(s >> 32) == hi) {
-				uint32_t idx = (uint32_t)s - 1;
-				const uint8_t *rec = record(v, idx);
-				/* equal bitmaps mean equal lengths: only then the words */
-				if (!memcmp(rec, key, head) && !memcmp(rec, key, len)) {
-					*is_new = 0;
-					return idx;
-				}
-			}
+		const uint8_t *key;
+		size_t len;
+		uint32_t idx;
+		j = lookup(v, sv, h, &key, &len, &idx);
+		if (idx != UINT32_MAX) {
+			*is_new = 0;
+			return idx;
 		}
-		uint32_t idx = (uint32_t)v->n;
+		idx = (uint32_t)v->n;
 		append(v, idx, key, len, h);
-		v->slot[j] = (uint64_t)hi << 32 | (idx + 1);
+		v->slot[j] = (uint64_t)(uint32_t)(h >> 32) << 32 | (idx + 1);
 	}
 	*is_new = 1;
 	v->n++;
@@ -232,7 +255,11 @@ uint64_t vs_count(const struct visited *v)
 size_t vs_bytes(const struct visited *v)
 {
 	size_t b = (v->mask + 1) * sizeof *v->slot;
-	b += v->nblocks * (size_t)BLOCK_BYTES;
+	/* arena: the blocks filled, and what the last one holds so far (its
+	** untouched pages cost nothing, and counting them would let one new
+	** block overshoot a small --memory by 4 MB) */
+	if (v->nblocks)
+		b += (v->nblocks - 1) * (size_t)BLOCK_BYTES + v->used;
 	b += v->nside * ((sizeof(uint8_t *) + sizeof(uint64_t)) << SIDE_BITS);
 	return b;
 }

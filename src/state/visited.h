@@ -20,6 +20,9 @@ void vs_free(struct visited *v);
 /* Look sv (with hash h) up; insert it when absent.  Returns its number;
 ** *is_new tells which happened. */
 uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *is_new);
+/* Exact mode only: the number of state sv (hash h), or UINT32_MAX when it
+** was never put. */
+uint32_t vs_find(struct visited *v, const uint8_t *sv, uint64_t h);
 /* State number idx (exact mode only), decoded into a buffer of the set's
 ** that stays valid until the next vs_state call. */
 const uint8_t *vs_state(const struct visited *v, uint32_t idx);

@@ -101,17 +101,18 @@ void sb_printf(struct strbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* Length of the well-formed UTF-8 sequence at s (1..4), or 0. */
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+** forms, no surrogates, at most U+10FFFF), or 0 when it is not one. */
 static int utf8_len(const unsigned char *s)
 {
-	int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
-	        : s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
+	int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
 	for (int i = 1; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong 3- and 4-byte forms, surrogates, above U+10FFFF */
-	if ((n == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0))) ||
-	    (n == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))))
+			return 0; /* also a sequence cut short by the end of the string */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) || (s[0] == 0xf0 && s[1] < 0x90) ||
+	    (s[0] == 0xf4 && s[1] > 0x8f))
 		return 0;
 	return n;
 }
@@ -139,7 +140,7 @@ void sb_json_str(struct strbuf *b, const char *s)
 			sb_puts(b, "\\n");
 		else if (c == '\t')
 			sb_puts(b, "\\t");
-		else if (c < 0x20)
+		else if (c < 0x20 || c == 0x7f)
 			sb_printf(b, "\\u%04x", c);
 		else
 			sb_putc(b, (char)c);

@@ -1,0 +1,30 @@
+/*
+** The progress check (livelock): after a complete exploration, is there a
+** reachable state from which no terminal state can be reached?  Such a
+** state is a violation even when every final-state property "holds",
+** because then they hold vacuously for the runs through it.
+*/
+#ifndef GPUMC_PROGRESS_H
+#define GPUMC_PROGRESS_H
+
+#include "explore/model.h"
+#include "state/trace.h"
+#include "state/visited.h"
+
+struct progress_result {
+	uint64_t stuck;    /* reachable states that cannot reach a terminal one */
+	struct trace lasso; /* init -> a stuck state -> round a cycle of stuck states */
+	uint32_t cycle;    /* the cycle: lasso steps [cycle, len) */
+	uint64_t edges;    /* transitions re-generated */
+	size_t bytes;      /* the graph's storage at its largest */
+};
+
+/* vs holds every reachable state of m (an exact, complete exploration),
+** or, with reduced, those of a complete partial-order-reduced one.
+** limit(ctx, bytes) is asked every 1024 states with the bytes the check
+** holds: non-zero stops it.  Returns 0 when done (lasso set iff stuck),
+** -1 when the limit stopped it. */
+int progress_check(const struct model *m, struct visited *vs, int reduced, int (*limit)(void *ctx, size_t bytes), void *ctx,
+                   struct progress_result *r);
+
+#endif
