@@ -97,6 +97,9 @@ void lit_report_herd(const struct litmus *t, const struct lit_run *r, struct str
 	litmus_config(t, &cfg);
 	sb_printf(out, "Model %s %s %s\n", t->name, r->model, sb_str(&cfg));
 	sb_free(&cfg);
+	if (r->races) /* ptx: weak accesses racing (gpumc-litmus(5), DATA RACES) */
+		sb_printf(out, "Race %s %llu of %llu executions: %s\n", t->name, (unsigned long long)r->races,
+		          (unsigned long long)r->transitions, r->race);
 	sb_printf(out, "Time %s %.2f\n\n", t->name, r->seconds);
 }
 
@@ -121,6 +124,10 @@ void lit_report_json(const struct litmus *t, const struct lit_run *r, struct str
 	sb_printf(out, ",\"verdict\":\"%s\",\"ok\":%s,\"complete\":%s,\"positive\":%u,\"negative\":%u",
 	          lit_verdict(r), lit_run_ok(t, r) ? "true" : "false",
 	          r->incomplete ? "false" : "true", p, n);
+	if (r->race) {
+		sb_printf(out, ",\"races\":%llu,\"race\":", (unsigned long long)r->races);
+		sb_json_str(out, r->race);
+	}
 	sb_puts(out, ",\"states\":[");
 	for (unsigned i = 0; i < r->nout; i++) {
 		sb_puts(out, i ? ",{" : "{");
