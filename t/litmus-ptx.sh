@@ -65,19 +65,15 @@ run "$GPUMC" litmus --json --model ptx "$P/Atom-add.cta-across.litmus"
 like "$T/out" '"races":6,"race":"T0 .atom.cta.add' "JSON: atoms at .cta from two CTAs race"
 
 # The ISA's rules for the modern mnemonics (ir/ptx.c sem_rule).
+one_thread() { # NAME CONDITION < instructions, one a line -> $T/NAME.litmus
+	{
+		printf 'GPU_PTX %s\nT0 ;\n' "$1"
+		sed 's/$/ ;/'
+		printf '\nScopeTree\n(device (cta (warp T0)))\n\nx: global\n\nexists (%s)\n' "$2"
+	} >"$T/$1.litmus"
+}
 bad() { # WORD MESSAGE-REGEX
-	cat >"$T/b.litmus" <<EOF
-GPU_PTX bad
-T0 ;
-$1 ;
-
-ScopeTree
-(device (cta (warp T0)))
-
-x: global
-
-exists (x=0)
-EOF
+	echo "$1" | one_thread b x=0
 	run "$GPUMC" litmus --model ptx "$T/b.litmus"
 	like "$T/err" "b.litmus:3:1: error: $2" "'$1' refused: $2"
 }
@@ -88,29 +84,20 @@ bad "membar.sc.gl" "membar takes no ordering modifier"
 bad "ld.volatile.relaxed.sys.s32 r1, [x]" "'.volatile' takes no ordering modifier"
 bad "fence.sc" "'fence' needs a scope"
 # every ISA spelling of the issue parses unchanged
-cat >"$T/ok.litmus" <<'EOF'
-GPU_PTX spellings
-T0                                 ;
-ld.acquire.gpu.s32 r1, [x]         ;
-st.release.cta.s32 [x], 1          ;
-ld.relaxed.sys.s32 r2, [x]         ;
-ld.s32 r3, [x]                     ;
-st.s32 [x], 2                      ;
-atom.acq_rel.gpu.add.s32 r4, [x], 1 ;
-fence.sc.gpu                       ;
-fence.acq_rel.cta                  ;
-membar.cta                         ;
-membar.gl                          ;
-membar.sys                         ;
-st.weak.s32 [x], 3                 ;
-red.release.gpu.add.s32 [x], 1     ;
-
-ScopeTree
-(device (cta (warp T0)))
-
-x: global
-
-exists (x=4)
+one_thread ok x=4 <<'EOF'
+ld.acquire.gpu.s32 r1, [x]
+st.release.cta.s32 [x], 1
+ld.relaxed.sys.s32 r2, [x]
+ld.s32 r3, [x]
+st.s32 [x], 2
+atom.acq_rel.gpu.add.s32 r4, [x], 1
+fence.sc.gpu
+fence.acq_rel.cta
+membar.cta
+membar.gl
+membar.sys
+st.weak.s32 [x], 3
+red.release.gpu.add.s32 [x], 1
 EOF
 run "$GPUMC" litmus --model ptx "$T/ok.litmus"
 sed 's/^/# /' "$T/err"
