@@ -7,7 +7,7 @@
 . "${srcdir:-.}/t/lib.sh"
 L="$srcdir/specs/litmus"
 P="$L/ptx"
-plan 17
+plan 18
 
 run "$GPUMC" litmus --expect -q --model ptx "$P"/*.litmus
 sed 's/^/# /' "$T/err"
@@ -110,3 +110,13 @@ out=$("$GPUMC" litmus --observed "$L/observed.dat" --model ptx "$L"/warp-shared/
 printf '%s\n' "$out" | grep -e '^Summary' -e '^Unobserved' | sed 's/^/# /'
 printf '%s\n' "$out" | grep -q '^Summary ptx          111 tests with observations, 0 unsound, 6 imprecise, 8 outside the model$'
 ok $? "ptx is sound on every thesis observation it covers (111 tests)"
+
+# --fences under ptx: the inserted membar is fence.sc (it was inserted with
+# no ordering, which ptx read as no Fence-SC order, so nothing helped)
+out=$("$GPUMC" litmus --fences --model ptx "$P/SB+relaxed.litmus" "$L/cta-global/IRIW.litmus")
+printf '%s\n' "$out" | sed 's/^/# /'
+exp="Fences SB+relaxed ptx D-cta:S-ker-Global
+  forbidden with T0:membar.gl T1:membar.gl
+Fences IRIW ptx D-cta:S-ker-Global
+  no placement of membar.cta/membar.gl forbids the condition"
+is "$out" "$exp" "--fences --model ptx: SB needs membar.gl on both sides; no fence repairs IRIW with weak writes"
