@@ -148,7 +148,7 @@ static void value(struct thr_emit *e, const struct lit_opnd *o, int wide, int im
 static void emit_ins(struct thr_emit *e, const struct lit_ins *in)
 {
 	const struct lit_thread *th = e->th;
-	char mn[64], msg[256], a[32], b[32], c[32], addr[32] = "";
+	char mn[64], msg[256], a[32], b[32], c[32], addr[40] = "";
 	mnemonic(in, mn, sizeof mn);
 	struct ptx_insn pi;
 	if (ptx_decode(mn, PTX_LITMUS, &pi, msg, sizeof msg)) {
