@@ -358,11 +358,11 @@ static char *norm(const char *name, const struct litmus *t, const struct tr *x)
 	if (!colon) {
 		sb_puts(&s, name);
 	} else {
-		int id = atoi(name);
-		if (x)
-			for (int i = 0; i < t->nthreads; i++)
-				if (x->gtid[i] == id)
-					id = t->thr[i].id;
+		int id = atoi(name), g = id;
+		/* map the global thread id back once: ids and gtids overlap */
+		for (int i = 0; x && i < t->nthreads; i++)
+			if (x->gtid[i] == g)
+				id = t->thr[i].id;
 		sb_printf(&s, "%d:%s", id, bare(colon + 1));
 	}
 	char *r = xstrdup(sb_str(&s));

@@ -47,7 +47,8 @@ struct lit_ins {
 	enum vtype type;      /* VT_U32 or VT_S32: signedness of setp, shr, min, max */
 	enum cmp_op cmp;      /* setp                                       */
 	enum atom_op aop;     /* atom                                       */
-	enum scope scope;     /* membar                                     */
+	enum scope scope;     /* membar; ld/st/atom with a .sem (ptx model) */
+	enum sem sem;         /* PTX ISA ordering (ir/ptx.h says the defaults) */
 	enum cache_op cache;  /* ld/st cache operator (ld.ca may hit the L1) */
 	int vol;              /* ld/st.volatile                             */
 	int pred;             /* guard register, -1 if none                 */

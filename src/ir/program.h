@@ -43,6 +43,9 @@ enum atom_op { AT_ADD, AT_MIN, AT_MAX, AT_EXCH, AT_CAS, AT_INC, AT_DEC, AT_AND, 
 enum cmp_op { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 enum space { SP_GLOBAL, SP_SHARED };
 enum scope { SC_CTA, SC_GL, SC_SYS };
+/* PTX ISA 6+ memory-ordering semantics (the ptx litmus model reads them;
+** the machines ignore them).  SEM_WEAK: plain ld/st, no scope. */
+enum sem { SEM_WEAK, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC };
 /* Cache operators of ld (.ca .cg .cs .lu .cv) and st (.wb .cg .cs .wt):
 ** which cache level an access may use.  Memories without caches ignore
 ** them; the ics13-fixed address-queue memory lets ld.ca hit a stale L1. */

@@ -136,16 +136,16 @@ static const struct moddef {
 	{ "wb", MC_CACHE, CO_WB, B(OP_ST), NULL },
 	{ "wt", MC_CACHE, CO_WT, B(OP_ST), NULL },
 	{ "volatile", MC_VOLATILE, 1, B(OP_LD) | B(OP_ST), NULL },
-	{ "relaxed", MC_SEM, 0, MEMOPS | B(OP_MEMBAR), NULL },
-	{ "acquire", MC_SEM, 0, MEMOPS | B(OP_MEMBAR), NULL },
-	{ "release", MC_SEM, 0, MEMOPS | B(OP_MEMBAR), NULL },
-	{ "acq_rel", MC_SEM, 0, MEMOPS | B(OP_MEMBAR), NULL },
-	{ "sc", MC_SEM, 0, B(OP_MEMBAR), NULL },
-	{ "weak", MC_SEM, 0, MEMOPS, NULL },
-	{ "cta", MC_SCOPE, SC_CTA, B(OP_MEMBAR) | B(OP_ATOM) | B(OP_RED), NULL },
-	{ "gl", MC_SCOPE, SC_GL, B(OP_MEMBAR) | B(OP_ATOM) | B(OP_RED), NULL },
-	{ "gpu", MC_SCOPE, SC_GL, B(OP_MEMBAR) | B(OP_ATOM) | B(OP_RED), NULL },
-	{ "sys", MC_SCOPE, SC_SYS, B(OP_MEMBAR) | B(OP_ATOM) | B(OP_RED), NULL },
+	{ "weak", MC_SEM, SEM_WEAK, B(OP_LD) | B(OP_ST), NULL },
+	{ "relaxed", MC_SEM, SEM_RELAXED, MEMOPS, NULL },
+	{ "acquire", MC_SEM, SEM_ACQUIRE, B(OP_LD) | B(OP_ATOM), NULL },
+	{ "release", MC_SEM, SEM_RELEASE, B(OP_ST) | B(OP_ATOM) | B(OP_RED), NULL },
+	{ "acq_rel", MC_SEM, SEM_ACQ_REL, B(OP_ATOM) | B(OP_MEMBAR), NULL },
+	{ "sc", MC_SEM, SEM_SC, B(OP_MEMBAR), NULL },
+	{ "cta", MC_SCOPE, SC_CTA, B(OP_MEMBAR) | MEMOPS, NULL },
+	{ "gl", MC_SCOPE, SC_GL, B(OP_MEMBAR) | MEMOPS, NULL },
+	{ "gpu", MC_SCOPE, SC_GL, B(OP_MEMBAR) | MEMOPS, NULL },
+	{ "sys", MC_SCOPE, SC_SYS, B(OP_MEMBAR) | MEMOPS, NULL },
 	{ "eq", MC_CMP, C_EQ, B(OP_SETP), NULL },
 	{ "ne", MC_CMP, C_NE, B(OP_SETP), NULL },
 	{ "lt", MC_CMP, C_LT, B(OP_SETP), NULL },
@@ -316,6 +316,47 @@ static const struct moddef *find_mod(const char *m, const struct opdef *o, enum 
 	return NULL;
 }
 
+/* The PTX ISA's memory-ordering rules (ISA 6.0+, "Memory Consistency
+** Model"): membar.{cta,gl,sys} is fence.sc at that scope; fence without
+** .sem is fence.acq_rel; ld/st are .weak unless .relaxed/.acquire/.release
+** (which need a scope, and a weak access takes none) or .volatile (treated
+** as .relaxed.sys); atom and red default to .relaxed.gpu. */
+static int sem_rule(const struct opdef *o, struct ptx_insn *out, int have_sem, int have_scope,
+                    char *msg, size_t n)
+{
+	if (o->op == OP_MEMBAR) {
+		if (!strcmp(o->name, "membar")) {
+			if (have_sem)
+				return fail(msg, n, "membar takes no ordering modifier (use fence.sc or fence.acq_rel)");
+			out->sem = SEM_SC;
+		} else if (!have_sem) {
+			out->sem = SEM_ACQ_REL;
+		}
+		return 0;
+	}
+	if (o->op == OP_ATOM || o->op == OP_RED) {
+		if (!have_sem)
+			out->sem = SEM_RELAXED;
+		return 0;
+	}
+	if (o->op != OP_LD && o->op != OP_ST)
+		return 0;
+	if (out->vol) {
+		if (have_sem || have_scope)
+			return fail(msg, n, "'.volatile' takes no ordering modifier or scope (it is .relaxed.sys)");
+		out->sem = SEM_RELAXED;
+		out->scope = SC_SYS;
+		return 0;
+	}
+	if (out->sem == SEM_WEAK && have_scope)
+		return fail(msg, n, "a scope is only valid on %s with .relaxed, .%s", o->name,
+		            o->op == OP_LD ? "acquire" : "release");
+	if (out->sem != SEM_WEAK && !have_scope)
+		return fail(msg, n, "'%s.%s' needs a scope (.cta, .gpu or .sys)", o->name,
+		            out->sem == SEM_RELAXED ? "relaxed" : out->sem == SEM_ACQUIRE ? "acquire" : "release");
+	return 0;
+}
+
 int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char *msg, size_t n)
 {
 	char w[128];
@@ -347,7 +388,7 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 	out->scope = SC_GL;
 	out->cache = CO_NONE;
 	enum vtype types[2];
-	int ntypes = 0, have_cmp = 0, have_aop = 0, have_scope = 0;
+	int ntypes = 0, have_cmp = 0, have_aop = 0, have_scope = 0, have_sem = 0;
 	const char *seen[MC_NOT_SUPPORTED] = { NULL }; /* the modifier given per class */
 	char *save = NULL;
 	for (char *m = dot ? strtok_r(dot + 1, ".", &save) : NULL; m; m = strtok_r(NULL, ".", &save)) {
@@ -387,6 +428,7 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 		case MC_CACHE: out->cache = (enum cache_op)md->val; break;
 		case MC_VOLATILE: out->vol = 1; break;
 		case MC_SCOPE: out->scope = (enum scope)md->val; have_scope = 1; break;
+		case MC_SEM: out->sem = (enum sem)md->val; have_sem = 1; break;
 		case MC_CMP: out->cmp = (enum cmp_op)md->val; have_cmp = 1; break;
 		case MC_AOP: out->aop = (enum atom_op)md->val; have_aop = 1; break;
 		case MC_ROUND: out->rni = md->val; break;
@@ -408,6 +450,8 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 		return fail(msg, n, "setp needs a comparison (.eq .ne .lt .le .gt .ge)");
 	if (o->op == OP_MEMBAR && !have_scope)
 		return fail(msg, n, "'%s' needs a scope (.cta, .gl or .sys)", o->name);
+	if (sem_rule(o, out, have_sem, have_scope, msg, n))
+		return -1;
 	if (o->op == OP_ATOM || o->op == OP_RED) {
 		if (!have_aop)
 			return fail(msg, n, "%s needs an operation (.add .min .max .exch .cas .inc .dec .and .or .xor)", o->name);

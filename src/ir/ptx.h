@@ -45,6 +45,9 @@ struct ptx_insn {
 	enum atom_op aop;      /* atom, red                                  */
 	enum space space;      /* default .global                            */
 	enum scope scope;      /* default .gl                                */
+	enum sem sem;          /* as the ISA defines the defaults: ld/st
+	                          .weak (.volatile: .relaxed.sys), atom/red
+	                          .relaxed.gpu, fence .acq_rel, membar .sc   */
 	enum cache_op cache;   /* default none                               */
 	int vol;               /* .volatile                                  */
 	int rni;               /* cvt.rni: round to nearest                  */

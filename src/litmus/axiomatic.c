@@ -28,60 +28,9 @@
 #include <time.h>
 
 #include "machines/litmus_alu.h"
-#include "litmus/run.h"
+#include "litmus/axiomatic.h"
 #include "util/strbuf.h"
 #include "util/interrupt.h"
-
-enum { EV_R, EV_W, EV_F };
-enum { MAXEV = 64, MAXV = 32 };
-
-struct ev {
-	int kind, loc, fence, rmw;   /* rmw: index (within the thread) of the partner */
-	uint32_t val;
-	uint64_t addr, data;         /* bit i: depends on the thread's event i  */
-};
-
-struct texec {
-	int nev;
-	struct ev ev[MAXEV / 2];
-	uint32_t regs[LIT_MAXR];
-};
-
-struct tlist {
-	struct texec *x;
-	int n, cap;
-};
-
-struct ax {
-	const struct litmus *t;
-	const struct expr *cond;
-	struct model vm;             /* valuation model for the condition */
-	/* values each thread's stores may write, per location */
-	uint32_t dom[LIT_MAXT][LIT_MAXL][MAXV];
-	int ndom[LIT_MAXT][LIT_MAXL];
-	int grew, overflow;
-	struct tlist th[LIT_MAXT];
-	/* the candidate being built */
-	int n;                       /* events, the init writes first     */
-	int thr[MAXEV], cta[MAXEV], kind[MAXEV], loc[MAXEV], fence[MAXEV];
-	uint32_t val[MAXEV];
-	int rf[MAXEV];               /* read -> write                       */
-	int coidx[MAXEV];            /* position of a write in its co order */
-	uint64_t po[MAXEV], ppo[MAXEV], fcta[MAXEV], fdev[MAXEV];
-	int rmw_w[MAXEV];            /* read event -> its RMW write, or -1  */
-	int choice[LIT_MAXT];
-	int wlist[LIT_MAXL][MAXEV];
-	int nw[LIT_MAXL];
-	struct lit_run *r;
-	uint32_t *valuation;
-	/* limits: --max-states counts candidate executions, --time and
-	** --memory (the thread-run lists) as in the explorer */
-	const struct explore_opts *o;
-	struct timespec t0;
-	size_t bytes;
-	unsigned ticks;
-	int stop;
-};
 
 /* A limit was hit: the enumeration unwinds, the run is incomplete. */
 static int ax_stop(struct ax *a)
@@ -140,10 +89,13 @@ struct tstate {
 
 static int run_thread(struct ax *a, int ti, struct tstate s, int record);
 
-static void add_ev(struct tstate *s, int kind, int loc, uint32_t val, int fence,
+static void add_ev(struct tstate *s, const struct lit_ins *in, int kind, int loc, uint32_t val, int fence,
                    uint64_t addr, uint64_t data)
 {
 	struct ev *e = &s->x.ev[s->x.nev++];
+	e->sem = in->sem;
+	e->scope = in->scope;
+	e->ins = s->pc - 1;
 	e->kind = kind;
 	e->loc = loc;
 	e->val = val;
@@ -173,7 +125,7 @@ static int run_thread(struct ax *a, int ti, struct tstate s, int record)
 		if (s.x.nev + 2 > MAXEV / 2)
 			return -2;
 		if (in->op == OP_MEMBAR) {
-			add_ev(&s, EV_F, -1, 0, in->scope, 0, 0);
+			add_ev(&s, in, EV_F, -1, 0, in->scope, 0, 0);
 			continue;
 		}
 		if (!lit_is_mem(in)) {
@@ -188,7 +140,7 @@ static int run_thread(struct ax *a, int ti, struct tstate s, int record)
 		if (in->op == OP_ST) {
 			uint32_t v = lit_opnd_val(&in->a, s.regs);
 			dom_add(a, ti, l, v);
-			add_ev(&s, EV_W, l, v, -1, at, taint_of(&s, &in->a));
+			add_ev(&s, in, EV_W, l, v, -1, at, taint_of(&s, &in->a));
 			continue;
 		}
 		/* a load or an atomic: branch on the value read, which comes
@@ -209,7 +161,7 @@ static int run_thread(struct ax *a, int ti, struct tstate s, int record)
 		for (int i = 0; i < nd; i++) {
 			struct tstate c = s;
 			int r = c.x.nev;
-			add_ev(&c, EV_R, l, vals[i], -1, at, 0);
+			add_ev(&c, in, EV_R, l, vals[i], -1, at, 0);
 			if (in->dst >= 0) { /* red has none */
 				c.regs[in->dst] = vals[i];
 				c.taint[in->dst] = 1ull << r;
@@ -220,7 +172,7 @@ static int run_thread(struct ax *a, int ti, struct tstate s, int record)
 				if (writes) {
 					dom_add(a, ti, l, nv);
 					uint64_t dt = (uint64_t)1 << r | taint_of(&s, &in->b) | taint_of(&s, &in->c);
-					add_ev(&c, EV_W, l, nv, -1, at, dt);
+					add_ev(&c, in, EV_W, l, nv, -1, at, dt);
 					c.x.ev[r].rmw = r + 1;
 					c.x.ev[r + 1].rmw = r;
 				}
@@ -270,7 +222,7 @@ static int thread_runs(struct ax *a, int record, struct strbuf *err)
 /* ---- relations and axioms ------------------------------------------------ */
 
 /* Is the relation (adjacency bit rows) acyclic?  Kahn's algorithm. */
-static int acyclic(const uint64_t *rel, int n)
+int ax_acyclic(const uint64_t *rel, int n)
 {
 	int indeg[MAXEV] = { 0 }, stack[MAXEV], top = 0, seen = 0;
 	for (int i = 0; i < n; i++)
@@ -290,12 +242,12 @@ static int acyclic(const uint64_t *rel, int n)
 	return seen == n;
 }
 
-static int co_before(const struct ax *a, int w1, int w2)
+int ax_co_before(const struct ax *a, int w1, int w2)
 {
 	return a->loc[w1] == a->loc[w2] && a->coidx[w1] < a->coidx[w2];
 }
 
-static int consistent(struct ax *a)
+static int rmo_consistent(struct ax *a)
 {
 	int n = a->n;
 	uint64_t com[MAXEV] = { 0 }, uni[MAXEV] = { 0 }, cta[MAXEV] = { 0 }, dev[MAXEV] = { 0 };
@@ -303,12 +255,12 @@ static int consistent(struct ax *a)
 	for (int i = 0; i < n; i++) {
 		if (a->kind[i] == EV_W)
 			for (int j = 0; j < n; j++)
-				if (a->kind[j] == EV_W && co_before(a, i, j))
+				if (a->kind[j] == EV_W && ax_co_before(a, i, j))
 					com[i] |= 1ull << j;
 		if (a->kind[i] == EV_R) {
 			int w = a->rf[i];
 			for (int j = 0; j < n; j++)
-				if (a->kind[j] == EV_W && co_before(a, w, j))
+				if (a->kind[j] == EV_W && ax_co_before(a, w, j))
 					com[i] |= 1ull << j; /* fr */
 		}
 	}
@@ -331,7 +283,7 @@ static int consistent(struct ax *a)
 	for (int j = 0; j < n; j++)
 		if (a->kind[j] == EV_R)
 			uni[a->rf[j]] |= 1ull << j;
-	if (!acyclic(uni, n))
+	if (!ax_acyclic(uni, n))
 		return 0;
 	/* the two scoped global-happens-before relations */
 	for (int i = 0; i < n; i++) {
@@ -348,7 +300,7 @@ static int consistent(struct ax *a)
 		for (int j = 0; j < n; j++)
 			if (a->cta[i] >= 0 && a->cta[j] >= 0 && a->cta[i] != a->cta[j])
 				cta[i] &= ~(1ull << j); /* & int-cta (init writes belong everywhere) */
-	return acyclic(cta, n) && acyclic(dev, n);
+	return ax_acyclic(cta, n) && ax_acyclic(dev, n);
 }
 
 static void record(struct ax *a)
@@ -414,7 +366,7 @@ static void enum_co(struct ax *a, int l)
 {
 	if (l == a->t->nlocs) {
 		a->r->states++;
-		if (consistent(a)) {
+		if (a->consistent(a)) {
 			a->r->transitions++;
 			record(a);
 		}
@@ -450,6 +402,9 @@ static int build(struct ax *a)
 		a->loc[n] = l;
 		a->val[n] = t->loc[l].init;
 		a->fence[n] = -1;
+		a->sem[n] = SEM_RELAXED;
+		a->scope[n] = SC_SYS;
+		a->ins[n] = -1;
 		a->po[n] = a->ppo[n] = a->fcta[n] = a->fdev[n] = 0;
 		a->rmw_w[n] = -1;
 		a->wlist[l][a->nw[l]++] = n;
@@ -468,6 +423,9 @@ static int build(struct ax *a)
 			a->loc[n] = e->loc;
 			a->val[n] = e->val;
 			a->fence[n] = e->fence;
+			a->sem[n] = e->sem;
+			a->scope[n] = e->scope;
+			a->ins[n] = e->ins;
 			a->rmw_w[n] = (e->kind == EV_R && e->rmw >= 0) ? base + e->rmw : -1;
 			a->po[n] = a->ppo[n] = a->fcta[n] = a->fdev[n] = 0;
 			if (e->kind == EV_W)
@@ -512,8 +470,15 @@ static void combos(struct ax *a, int i)
 int scoped_rmo_run(const struct litmus *t, const struct expr *cond, const struct explore_opts *o,
                    struct lit_run *r, struct strbuf *err)
 {
+	return ax_enumerate(t, cond, o, r, rmo_consistent, err);
+}
+
+int ax_enumerate(const struct litmus *t, const struct expr *cond, const struct explore_opts *o, struct lit_run *r,
+                 int (*consistent)(struct ax *a), struct strbuf *err)
+{
 	struct ax *a = xcalloc(1, sizeof *a);
 	int rc = -1;
+	a->consistent = consistent;
 	a->o = o;
 	clock_gettime(CLOCK_MONOTONIC, &a->t0);
 	a->t = t;

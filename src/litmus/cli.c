@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "litmus/dot.h"
 #include "cli.h"
+#include "litmus/emit.h"
 #include "litmus/fences.h"
 #include "litmus/report.h"
 #include "util/interrupt.h"
@@ -27,6 +29,7 @@ struct opts {
 	const char *config;
 	int witness;
 	int fences;
+	const char *emit_cuda;
 	struct explore_opts eo;
 };
 
@@ -36,6 +39,7 @@ static void usage(FILE *f)
 	      "                    [--config CONFIG] [--json] [--witness] [--expect]\n"
 	      "                    [--observed DATA] [--max-states N] [--time SECONDS] [--memory SIZE]\n"
 	      "                    [--fences] [--bfs|--dfs] [--dot FILE] [-q] FILE...\n"
+	      "       gpumc litmus --emit-cuda DIR FILE...\n"
 	      "models:", f);
 	for (int i = 0; lit_models[i]; i++)
 		fprintf(f, " %s", lit_models[i]);
@@ -98,6 +102,8 @@ static int parse_args(int argc, char **argv, struct opts *o, int *first)
 			o->json = 1;
 		} else if (!strcmp(a, "--fences")) {
 			o->fences = 1;
+		} else if (v && !strcmp(a, "--emit-cuda")) {
+			o->emit_cuda = argv[++i];
 		} else if (!strcmp(a, "--witness")) {
 			o->witness = 1;
 		} else if (v && !strcmp(a, "--config")) {
@@ -188,7 +194,7 @@ static const struct lit_expect *find_expect(const struct litmus *t, const char *
 
 /* The observed-vs-model report for one model over all tests. */
 struct obs_tally {
-	int tests, unsound, imprecise, outside, incomplete;
+	int tests, unsound, imprecise, outside, incomplete, unobserved;
 };
 
 /* Neither the ICS'13 model nor scoped RMO models the L1 (.ca) path: tests
@@ -204,8 +210,8 @@ static int model_covers(const char *model, const struct litmus *t)
 	return 1;
 }
 
-static void obs_report(const struct litmus *t, const struct lit_run *r, struct lit_obs *ob,
-                       const char *chip, struct obs_tally *tally, struct strbuf *out)
+static void obs_report(const struct litmus *t, const struct lit_run *r, const struct lit_obsdata *d,
+                       struct lit_obs *ob, const char *chip, struct obs_tally *tally, struct strbuf *out)
 {
 	struct strbuf cfg;
 	sb_init(&cfg);
@@ -224,19 +230,34 @@ static void obs_report(const struct litmus *t, const struct lit_run *r, struct l
 		ob->used = 1;
 		tally->tests++;
 		/* with --chip, only that chip's observations count */
-		int seen = 0;
-		for (int c = 0; c < 3; c++)
-			if (!chip || !strcmp(chip, c == 0 ? "fermi" : c == 1 ? "kepler" : "maxwell"))
+		int seen = 0, measured = 0;
+		struct strbuf counts, names;
+		sb_init(&counts);
+		sb_init(&names);
+		for (int c = 0; c < d->nchips; c++) {
+			if (!chip || !strcasecmp(chip, d->chip[c])) {
 				seen |= ob->count[c] > 0;
+				measured |= ob->count[c] >= 0;
+			}
+			sb_printf(&counts, "%s%ld", c ? "/" : "", ob->count[c]);
+			sb_printf(&names, "%s%s", c ? "/" : "", d->chip[c]);
+		}
 		if (seen && p == 0 && r->incomplete) {
 			tally->incomplete++;
-			sb_printf(out, "%-12s incomplete %-20s %-28s observed %ld/%ld/%ld (Fermi/Kepler/Maxwell), model run incomplete (%s)\n",
-			          r->model, sb_str(&cfg), t->name, ob->count[0], ob->count[1], ob->count[2], r->why ? r->why : "a limit");
+			sb_printf(out, "%-12s incomplete %-20s %-28s observed %s (%s), model run incomplete (%s)\n", r->model,
+			          sb_str(&cfg), t->name, sb_str(&counts), sb_str(&names), r->why ? r->why : "a limit");
 		} else if (seen && p == 0) {
 			tally->unsound++;
-			sb_printf(out, "%-12s unsound    %-20s %-28s observed %ld/%ld/%ld (Fermi/Kepler/Maxwell), model forbids\n",
-			          r->model, sb_str(&cfg), t->name, ob->count[0], ob->count[1], ob->count[2]);
+			sb_printf(out, "%-12s unsound    %-20s %-28s observed %s (%s), model forbids\n",
+			          r->model, sb_str(&cfg), t->name, sb_str(&counts), sb_str(&names));
+		} else if (measured && !seen && p > 0) {
+			/* precision against silicon: allowed, but no chip showed it */
+			tally->unobserved++;
+			sb_printf(out, "%-12s unobserved %-20s %-28s observed %s (%s), model allows\n",
+			          r->model, sb_str(&cfg), t->name, sb_str(&counts), sb_str(&names));
 		}
+		sb_free(&counts);
+		sb_free(&names);
 	}
 	if (lit_doc_forbidden(t) && p > 0) {
 		tally->imprecise++;
@@ -252,6 +273,8 @@ int litmus_main(int argc, char **argv)
 	int first;
 	if (parse_args(argc, argv, &o, &first))
 		return 2;
+	if (o.emit_cuda)
+		return lit_emit_dir(o.emit_cuda, argv + first, argc - first);
 	struct lit_obsdata obs;
 	memset(&obs, 0, sizeof obs);
 	struct strbuf err;
@@ -345,7 +368,7 @@ int litmus_main(int argc, char **argv)
 			}
 			if (o.observed) {
 				int before = tally[k].unsound;
-				obs_report(t, &r, ob, o.chip, &tally[k], &obsout);
+				obs_report(t, &r, &obs, ob, o.chip, &tally[k], &obsout);
 				unsound += tally[k].unsound - before;
 			} else if (o.json) {
 				if (njson++)
@@ -372,6 +395,8 @@ int litmus_main(int argc, char **argv)
 			printf("Summary %-12s %d tests with observations, %d unsound, %d imprecise, %d outside the model%s\n",
 			       o.models[k], tally[k].tests, tally[k].unsound, tally[k].imprecise, tally[k].outside,
 			       tally[k].incomplete ? ", some runs incomplete (nothing said of them)" : "");
+		for (int k = 0; k < o.nmodels; k++)
+			printf("Unobserved %-12s %d tests allowed but never observed\n", o.models[k], tally[k].unobserved);
 		for (int i = 0; i < obs.n; i++)
 			if (!obs.e[i].used)
 				printf("(no test file for %s %s, line %d of %s)\n", obs.e[i].config,

@@ -41,6 +41,7 @@ static struct litmus *variant(const struct litmus *t, const int *level)
 					memset(f, 0, sizeof *f);
 					f->op = OP_MEMBAR;
 					f->scope = level[i] == 1 ? SC_CTA : SC_GL;
+					f->sem = SEM_SC; /* membar is fence.sc (the ptx model reads it) */
 					f->pred = f->dst = -1;
 					f->text = (char *)(level[i] == 1 ? "membar.cta" : "membar.gl");
 				}

@@ -555,6 +555,7 @@ static void instruction(struct parser *p, struct lit_thread *th, struct lit_ins 
 	in->cmp = pi.cmp;
 	in->aop = pi.aop;
 	in->scope = pi.scope;
+	in->sem = pi.sem;
 	in->cache = pi.cache;
 	in->vol = pi.vol;
 	struct lit_opnd *src[3] = { &in->a, &in->b, &in->c };

@@ -18,11 +18,12 @@ const char *lit_verdict(const struct lit_run *r);
 
 /* Observed hardware counts (thesis Tables 4.1-5.8, 6.1), one line per
 ** test and configuration: "CONFIG NAME FERMI KEPLER MAXWELL" ('-' = not
-** measured). */
+** measured).  A line "chips NAME..." (1 to 3 names; the output of an
+** --emit-cuda harness has one) renames the count columns. */
 struct lit_obs {
 	char config[32];
 	char name[64];
-	long count[3];      /* fermi, kepler, maxwell; -1 unknown */
+	long count[3];      /* per chip of lit_obsdata; -1 unknown */
 	int line;
 	int used;
 };
@@ -30,6 +31,8 @@ struct lit_obs {
 struct lit_obsdata {
 	struct lit_obs *e;
 	int n;
+	int nchips;
+	char chip[3][48];   /* Fermi Kepler Maxwell unless a chips line says */
 };
 
 int lit_obs_load(const char *path, struct lit_obsdata *d, struct strbuf *err);

@@ -14,7 +14,7 @@
 #include "util/strbuf.h"
 
 const char *const lit_models[] = {
-	"sc", "ics13", "ics13-coherent", "ics13-fixed", "scoped-rmo", NULL
+	"sc", "ics13", "ics13-coherent", "ics13-fixed", "scoped-rmo", "ptx", NULL
 };
 
 int lit_model_known(const char *name)
@@ -222,6 +222,8 @@ int lit_run_model(const struct litmus *t, const char *model, const char *chip,
 	int rc;
 	if (strcmp(model, "scoped-rmo") == 0) {
 		rc = scoped_rmo_run(t, t->cond, o, r, err);
+	} else if (strcmp(model, "ptx") == 0) {
+		rc = ptx_run(t, t->cond, o, r, err);
 	} else {
 		struct model *m;
 		struct aq_params p;
@@ -252,6 +254,8 @@ void lit_run_free(struct lit_run *r)
 	free(r->out);
 	free(r->why);
 	free(r->witness);
+	free(r->race);
+	r->race = NULL;
 	r->out = NULL;
 	r->why = NULL;
 	r->witness = NULL;

@@ -31,6 +31,8 @@ struct lit_run {
 	char *why;
 	char *witness;   /* the steps to a state satisfying the proposition
 	                    (exists, ~exists) or violating it (forall)     */
+	uint64_t races;  /* ptx: consistent executions with a data race    */
+	char *race;      /* ptx: the first race found, "T0 'st ...' / T1 ..." */
 };
 
 /* Models selectable with --model. */
@@ -51,6 +53,10 @@ int lit_run_ok(const struct litmus *t, const struct lit_run *r);
 /* The axiomatic scoped-RMO engine (thesis Fig. 6.1). */
 int scoped_rmo_run(const struct litmus *t, const struct expr *cond, const struct explore_opts *o,
                    struct lit_run *r, struct strbuf *err);
+
+/* The PTX ISA memory consistency model (ptx.c). */
+int ptx_run(const struct litmus *t, const struct expr *cond, const struct explore_opts *o, struct lit_run *r,
+            struct strbuf *err);
 
 /* A model whose state vector is an array of uint32 indexed by location
 ** id; used to evaluate conditions outside the explorer. */
