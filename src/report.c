@@ -567,7 +567,7 @@ struct failed_cond {
 static int violates(void *ctx, const uint8_t *sv)
 {
 	const struct failed_cond *f = ctx;
-	return f->p && f->p->cond && !expr_eval(f->p->cond, f->m, sv);
+	return sv && f->p && f->p->cond && !expr_eval(f->p->cond, f->m, sv); /* no limits when reporting */
 }
 
 void report_header(struct strbuf *out, const struct job *j)

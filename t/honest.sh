@@ -3,7 +3,7 @@
 # (exit 2), a fault (exit 1) or a limit (exit 3), never a crash, a wrapped
 # value or a vacuous pass.  Parser errors with a fixed message live in t/bad.
 . "$srcdir/t/lib.sh"
-plan 71
+plan 73
 
 # 1. concrete mode: an out-of-bounds clwb / st.wt address faults the warp
 # (it used to index the timing table with the raw address: heap overwrite)
@@ -165,6 +165,14 @@ run "$GPUMC" suite "$T/loop"
 is "$rc" 0 "suite over symlink loops: exit 0"
 like "$T/out" "^1 spec, 1 as expected" "the spec is counted once (41 times before, exponential with two loops)"
 like "$T/err" "already walked" "the loop is reported"
+
+# 9 (crashes during recovery). The run's limits reach the recovery's own
+# exploration: a crash in the first state leaves an image whose recovery
+# relaunches a long kernel.  Before, --time, --memory and SIGTERM were all
+# ignored there (10 minutes and 19 GB before it was killed).
+run timeout -s KILL 120 "$GPUMC" check -q --time 0.5 "$Lm/slow-recovery.gpu"
+is "$rc" 3 "--time stops the exploration of a crash's recovery too: exit 3"
+like "$T/out" "^INCOMPLETE: --time reached" "... verdict incomplete, naming --time"
 
 # 13. SIGINT / SIGTERM: what there is so far, exit 3
 "$GPUMC" check -q "$Lm/slow.gpu" > "$T/sig.out" 2>&1 &

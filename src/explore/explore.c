@@ -249,6 +249,8 @@ static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 	struct judgement v;
 	if (judge_crash(c->jd, c->img, &v))
 		violation(c, &v, idx, (int)ai);
+	else if (v.cut)
+		c->stop = 1; /* a limit inside the recovery: r->limit says which */
 }
 
 /* BFS at 3/4 of a limit with no verdict yet: say so once (stderr), and
@@ -379,6 +381,22 @@ static int ample(struct ctx *c, const uint8_t *sv, const struct action *act, uns
 ** frame is done).  The durable image is the same along its local steps,
 ** so this finds no image the fully expanded state further on would miss,
 ** but a bad one is found as early as without the reduction. */
+/* The judge's poll (judge_set_poll): the recovery of a crash explores
+** too, under the run's limits. */
+static int limits_poll(void *ctx)
+{
+	struct ctx *c = ctx;
+	if (interrupted) {
+		c->r->limit = interrupt_name();
+		return 1;
+	}
+	if (c->o->time_limit > 0 && elapsed(c) >= c->o->time_limit) {
+		c->r->limit = "--time";
+		return 1;
+	}
+	return memory_hit(c); /* --max-states counts the main search's states only */
+}
+
 static void crashes(struct ctx *c, const uint8_t *sv, uint32_t idx, const struct action *act, unsigned na)
 {
 	for (unsigned i = 0; i < na && !c->stop; i++)
@@ -783,6 +801,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.src_bh = xmalloc(c.nb * sizeof *c.src_bh);
 	c.next_bh = xmalloc(c.nb * sizeof *c.next_bh);
 	c.jd = judge_new(m, props, n, o->keep_going);
+	judge_set_poll(c.jd, limits_poll, &c);
 	c.outcome_prop = -1;
 	for (unsigned k = 0; k < n; k++) {
 		c.has_det |= props[k].kind == P_DETERMINISTIC;

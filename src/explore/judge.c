@@ -22,6 +22,8 @@ struct judge {
 	uint8_t *img, *re;        /* crash image; its re-execution */
 	struct action *act;       /* judge_end: the enabled actions */
 	struct strbuf why;
+	int (*poll)(void *ctx); /* a limit of the run was hit (judge_set_poll) */
+	void *poll_ctx;
 	/* idempotent: the crash-free result over the memory locations */
 	uint32_t *golden;
 	int *golden_locs;
@@ -75,11 +77,17 @@ void judge_free(struct judge *j)
 	free(j);
 }
 
+void judge_set_poll(struct judge *j, int (*poll)(void *ctx), void *ctx)
+{
+	j->poll = poll;
+	j->poll_ctx = ctx;
+}
+
 /* prop, kind and why are set by hit(), and read only when violated. */
 static void clear(struct judgement *v)
 {
 	v->status = MS_RUNNING;
-	v->witness = v->violated = 0;
+	v->witness = v->violated = v->cut = 0;
 }
 
 /* Record a violation (the first of this call counts); returns non-zero
@@ -279,6 +287,8 @@ int judge_moves(struct judge *j, const uint8_t *sv, const struct action *act, un
 static int recovered_bad(void *ctx, const uint8_t *sv)
 {
 	const struct judge *j = ctx;
+	if (!sv) /* the recovery's poll: has the run hit a limit? */
+		return j->poll && j->poll(j->poll_ctx);
 	for (unsigned k = 0; k < j->n; k++)
 		if (j->props[k].kind == P_RECOVERABLE && !expr_eval(j->props[k].cond, j->m, sv))
 			return 1;
@@ -316,6 +326,10 @@ int judge_crash(struct judge *j, const uint8_t *img, struct judgement *v)
 	int r = m->recover ? m->recover(m, j->img, recovered_bad, j, &why) : RECOVER_OK;
 	if (why.len && strchr(why.s, '\n')) /* the reason; the steps are for the report */
 		*strchr(why.s, '\n') = 0;
+	if (r == RECOVER_CUT) {
+		v->cut = 1; /* a limit inside the recovery: nothing decided here */
+		goto out;
+	}
 	if (r == RECOVER_FAIL &&
 	    hit(j, v, last_of(j, P_RECOVERABLE), P_RECOVERABLE, "the recovery program fails on this crash image: %s",
 	        sb_str(&why)))

@@ -38,6 +38,8 @@ struct judge;
 struct judgement {
 	enum model_status status; /* judge_state: the state's status          */
 	int witness;         /* judge_state: the first witness of an exists  */
+	int cut;             /* judge_crash: the recovery hit a limit of the
+	                        run (judge_set_poll): nothing decided        */
 	int violated;        /* a property fails: the fields below say which
 	                        (they are not set otherwise) */
 	int prop;            /* index into props; -1: built in (deadlock, fault) */
@@ -47,6 +49,9 @@ struct judgement {
 
 struct judge *judge_new(const struct model *m, const struct property *props, unsigned n, int keep_going);
 void judge_free(struct judge *j);
+/* poll(ctx) says whether the run hit a limit; the recovery of a crash
+** asks it as it explores (model.recover's bad(ctx, NULL)). */
+void judge_set_poll(struct judge *j, int (*poll)(void *ctx), void *ctx);
 /* Each returns v->violated. */
 int judge_start(struct judge *j, struct judgement *v);
 int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v);

@@ -63,7 +63,7 @@ enum {
 enum model_status { MS_RUNNING = 0, MS_TERMINAL = 1, MS_FAULT = 2 };
 
 /* What model.recover found. */
-enum { RECOVER_OK = 0, RECOVER_BAD = 1, RECOVER_FAIL = 2 };
+enum { RECOVER_OK = 0, RECOVER_BAD = 1, RECOVER_FAIL = 2, RECOVER_CUT = 3 };
 
 /* Value types for locations read by properties. */
 enum vtype { VT_U32 = 0, VT_S32, VT_F32, VT_PRED };
@@ -129,7 +129,10 @@ struct model {
 	** RECOVER_BAD with that state in img and the recovery's steps in why,
 	** RECOVER_FAIL with the reason in why when the recovery itself fails
 	** (faults, deadlocks).  `recoverable` conditions are what bad()
-	** evaluates; `durable` ones hold before recovery. */
+	** evaluates; `durable` ones hold before recovery.  bad(ctx, NULL) is a
+	** poll, asked as the recovery's own exploration goes: non-zero means a
+	** limit of the run (--time, --memory, a signal) was hit, and recover()
+	** stops with RECOVER_CUT (nothing decided). */
 	size_t durable_size;
 	void (*durable)(const struct model *m, const uint8_t *sv, uint8_t *img);
 	int (*recover)(const struct model *m, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,

@@ -894,6 +894,11 @@ static int rec_explore(struct rec *r, const uint8_t *img, unsigned left)
 	ss_put(seen, next, n, &is_new);
 	int res = rec_push(r, &k, next);
 	while (res == RECOVER_OK && k.top) {
+		/* the run's limits reach the recovery's exploration too */
+		if (r->bad(r->ctx, NULL)) {
+			res = RECOVER_CUT;
+			break;
+		}
 		struct rec_frame *t = &k.f[k.top - 1];
 		if (t->next == t->n) {
 			k.top--;
