@@ -286,6 +286,34 @@ static int memory_hit(struct ctx *c)
 	return 0;
 }
 
+/* The limits every phase honours, the search's own check adding
+** --max-states and progress lines: a signal, --time, and --memory with
+** the extra bytes a phase holds beside the visited set. */
+static int run_limits(struct ctx *c, size_t extra)
+{
+	if (interrupted) {
+		c->r->limit = interrupt_name();
+		return 1;
+	}
+	if (c->o->time_limit > 0 && elapsed(c) >= c->o->time_limit) {
+		c->r->limit = "--time";
+		return 1;
+	}
+	if (c->o->memory && mem_bytes(c) + extra >= c->o->memory) {
+		c->r->limit = "--memory";
+		return 1;
+	}
+	return 0;
+}
+
+/* The judge's poll (judge_set_poll): the recovery of a crash explores
+** too, under the run's limits (--max-states counts the main search's
+** states only). */
+static int limits_poll(void *ctx)
+{
+	return run_limits(ctx, 0);
+}
+
 static int limits_hit(struct ctx *c)
 {
 	const struct explore_opts *o = c->o;
@@ -381,22 +409,6 @@ static int ample(struct ctx *c, const uint8_t *sv, const struct action *act, uns
 ** frame is done).  The durable image is the same along its local steps,
 ** so this finds no image the fully expanded state further on would miss,
 ** but a bad one is found as early as without the reduction. */
-/* The judge's poll (judge_set_poll): the recovery of a crash explores
-** too, under the run's limits. */
-static int limits_poll(void *ctx)
-{
-	struct ctx *c = ctx;
-	if (interrupted) {
-		c->r->limit = interrupt_name();
-		return 1;
-	}
-	if (c->o->time_limit > 0 && elapsed(c) >= c->o->time_limit) {
-		c->r->limit = "--time";
-		return 1;
-	}
-	return memory_hit(c); /* --max-states counts the main search's states only */
-}
-
 static void crashes(struct ctx *c, const uint8_t *sv, uint32_t idx, const struct action *act, unsigned na)
 {
 	for (unsigned i = 0; i < na && !c->stop; i++)
@@ -696,20 +708,7 @@ static int observed(const struct property *props, unsigned n, int **out, unsigne
 ** the visited set's. */
 static int progress_limit(void *p, size_t bytes)
 {
-	struct ctx *c = p;
-	if (interrupted) {
-		c->r->limit = interrupt_name();
-		return 1;
-	}
-	if (c->o->time_limit > 0 && elapsed(c) >= c->o->time_limit) {
-		c->r->limit = "--time";
-		return 1;
-	}
-	if (c->o->memory && mem_bytes(c) + bytes >= c->o->memory) {
-		c->r->limit = "--memory";
-		return 1;
-	}
-	return 0;
+	return run_limits(p, bytes);
 }
 
 /* Livelock: a reachable state from which no terminal state is reachable. */
