@@ -93,7 +93,7 @@ struct instr {
 	int ipdom;            /* bra: reconvergence point (index; n = exit) */
 	int barrier;          /* bar.sync id                        */
 	int wt;               /* st.wt (cache CO_WT): write through */
-	int width;            /* st.u8/.u16: bytes stored; 0: a word */
+	int width;            /* st.u8/.u16/.u64: bytes stored; 0: a word; 8: src[0] low, src[1] high */
 	int line, col;
 	char *text;           /* as written, for traces             */
 };

@@ -122,6 +122,7 @@ static const struct moddef {
 	{ "u64", MC_TYPE64, VT_U32, TYPED, NULL },
 	{ "b64", MC_TYPE64, VT_U32, TYPED, NULL },
 	{ "s64", MC_TYPE64, VT_S32, TYPED, NULL },
+	{ "f64", MC_TYPE64, VT_F32, B(OP_ST), NULL }, /* kernels: st of a register pair's bits */
 	{ "u8", MC_WIDTH, 1, B(OP_ST), NULL }, /* byte stores: the low bytes of the register */
 	{ "b8", MC_WIDTH, 1, B(OP_ST), NULL },
 	{ "u16", MC_WIDTH, 2, B(OP_ST), NULL },
@@ -397,9 +398,16 @@ int ptx_decode(const char *word, enum ptx_dialect d, struct ptx_insn *out, char 
 			return -1;
 		if (md->cls == MC_NOT_SUPPORTED)
 			return fail(msg, n, md->why, o->name);
-		if (md->cls == MC_TYPE64 && d == PTX_KERNEL)
-			return fail(msg, n, "'.%s' is not supported (registers are 32-bit)", m);
-		if (md->cls == MC_TYPE && md->val == VT_F32 && d == PTX_LITMUS)
+		if (md->cls == MC_TYPE64 && d == PTX_KERNEL && o->op != OP_ST)
+			return fail(msg, n, "'.%s' is not supported (registers are 32-bit; st.%s stores a register pair)", m, m);
+		if (md->cls == MC_TYPE64 && d == PTX_KERNEL) { /* st.u64 [a], {%lo, %hi}: one 8-byte store */
+			if (ntypes)
+				return fail(msg, n, "'%s' takes one type", o->name);
+			out->width = 8;
+			types[ntypes++] = VT_U32;
+			continue;
+		}
+		if ((md->cls == MC_TYPE || md->cls == MC_TYPE64) && md->val == VT_F32 && d == PTX_LITMUS)
 			return fail(msg, n, "'.f32' is not available in litmus tests (values are 32-bit integer words)");
 		if (md->cls == MC_WIDTH && d == PTX_LITMUS)
 			return fail(msg, n, "'.%s' is not available in litmus tests (values are 32-bit words)", m);

@@ -51,7 +51,7 @@ struct ptx_insn {
 	enum cache_op cache;   /* default none                               */
 	int vol;               /* .volatile                                  */
 	int rni;               /* cvt.rni: round to nearest                  */
-	int width;             /* st.u8/.u16: bytes stored (0: a 32-bit word) */
+	int width;             /* st.u8/.u16/.u64: bytes stored (0: a 32-bit word) */
 	int comm;              /* atom/red.comm: LAB's memory_order_comm     */
 };
 

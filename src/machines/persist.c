@@ -188,11 +188,44 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 	*f = (uint8_t)((*f & PM_TRANSIT) | PM_INWPQ); /* and no longer dirty */
 }
 
-/* The dirty word leaves the L2 for its WPQ. */
-static void write_back(const struct comp *c, uint8_t *sv, uint32_t word)
+/* Words per L2 line; the line is the unit of dirtiness, eviction,
+** write-back, clwb and WPQ entries (line_bytes = 4: words alone). */
+static uint32_t line_words(const struct gpu *g)
 {
-	if (flags(c, sv)[word] & PM_DIRTY)
-		into_wpq(c, sv, word, ((uint32_t *)sv)[word]);
+	return g->cfg.line_bytes / 4;
+}
+
+/* The first word of word i's line: what line actions name. */
+static uint32_t line_of(const struct gpu *g, uint32_t i)
+{
+	return i - i % line_words(g);
+}
+
+/* One past the last word of the line that starts at word first. */
+static uint32_t line_end(const struct gpu *g, uint32_t first)
+{
+	uint32_t end = first + line_words(g);
+	return end < G_WORDS(g) ? end : G_WORDS(g);
+}
+
+/* Does the line starting at word first hold a word with flag f? */
+static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uint8_t f)
+{
+	for (uint32_t i = first; i < line_end(c->g, first); i++)
+		if (flags(c, sv)[i] & f)
+			return 1;
+	return 0;
+}
+
+/* The line starting at word first leaves the L2 for its WPQ: every word
+** of its dirty mask at once, merged into the line's WPQ entry (a newer
+** value replaces an older one; a controller keeps writes to one line in
+** order, so the merge loses no durable image). */
+static void write_back(const struct comp *c, uint8_t *sv, uint32_t first)
+{
+	for (uint32_t i = first; i < line_end(c->g, first); i++)
+		if (flags(c, sv)[i] & PM_DIRTY)
+			into_wpq(c, sv, i, ((uint32_t *)sv)[i]);
 }
 
 /* One step of an L2 write-back pass (the l2wb instruction, cudaL2WB):
@@ -207,8 +240,7 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint16_t *cursor)
 		*cursor = 0;
 		return 1;
 	}
-	for (uint32_t i = k; i < k + per && i < G_WORDS(g); i++)
-		write_back(c, sv, i);
+	write_back(c, sv, k);
 	*cursor = (uint16_t)(k + per + 1 > G_WORDS(g) + 1 ? G_WORDS(g) + 1 : k + per + 1);
 	return 0;
 }
@@ -246,7 +278,8 @@ static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
 static long lane_word_of(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l, const struct instr *in,
                          int *fault)
 {
-	return INNER(c)->word(IC(c), sv, SP_GLOBAL, 0, in->addr.sym, WARPS(c)->address(WC(c), sv, w, l), fault);
+	/* a byte address: its word (clwb [x + 1], st.wt.u8) */
+	return INNER(c)->word(IC(c), sv, SP_GLOBAL, 0, in->addr.sym, WARPS(c)->address(WC(c), sv, w, l) & ~3u, fault);
 }
 
 /* The global word lane l of warp w addresses, or -1 after faulting it. */
@@ -271,6 +304,41 @@ static void await(const struct comp *c, uint8_t *sv, unsigned w, uint32_t *mask)
 	}
 }
 
+/* Lane l of warp w's st.wt: the L2 copy of each word it writes is clean
+** (an older dirty value is superseded) and the word's new value crosses
+** to its controller, st.u8/.u16 merged into the word, st.u64 as two words
+** that arrive on their own (the write-through is per word: torn unless
+** the WPQs are durable and both arrived).  0 after faulting the warp. */
+static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, const struct instr *in)
+{
+	uint32_t addr = WARPS(c)->address(WC(c), sv, w, l), at = addr & 3;
+	if (in->width && addr % (unsigned)in->width) {
+		WARPS(c)->fault(WC(c), sv, w, F_ALIGN);
+		return 0;
+	}
+	for (unsigned k = 0; k < (in->width == 8 ? 2u : 1u); k++) {
+		int fault = 0;
+		long i = INNER(c)->word(IC(c), sv, SP_GLOBAL, 0, in->addr.sym, addr - at + 4 * k, &fault);
+		if (i < 0) {
+			WARPS(c)->fault(WC(c), sv, w, fault);
+			return 0;
+		}
+		uint32_t v = WARPS(c)->operand(WC(c), sv, w, l, &in->src[k]);
+		if (in->width == 1 || in->width == 2) {
+			uint32_t keep = ~(((1u << 8 * in->width) - 1) << 8 * at);
+			v = (INNER(c)->load(IC(c), sv, SP_GLOBAL, 0, i) & keep) | (v << 8 * at & ~keep);
+		}
+		uint8_t *f = &flags(c, sv)[i];
+		INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
+		if (!(*f & PM_TRANSIT))
+			host(c, sv)->ntransit++;
+		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
+		transit(c, sv)[i] = v;
+		await(c, sv, w, &wt_mask(c, sv)[i]);
+	}
+	return 1;
+}
+
 static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	const struct gpu *g = c->g;
@@ -285,23 +353,15 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
 			if (!(m >> l & 1))
 				continue;
+			if (in->op == OP_ST) {
+				if (!st_wt(c, sv, w, l, in))
+					return 1;
+				continue;
+			}
 			long i = lane_word(c, sv, w, l, in);
 			if (i < 0)
 				return 1;
-			if (in->op == OP_CLWB) {
-				await(c, sv, w, &clwb_mask(c, sv)[i]);
-				continue;
-			}
-			/* st.wt: the L2 copy is clean (an older dirty value
-			** is superseded), the value crosses to its controller */
-			uint32_t v = WARPS(c)->operand(WC(c), sv, w, l, &in->src[0]);
-			uint8_t *f = &flags(c, sv)[i];
-			INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
-			if (!(*f & PM_TRANSIT))
-				host(c, sv)->ntransit++;
-			*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
-			transit(c, sv)[i] = v;
-			await(c, sv, w, &wt_mask(c, sv)[i]);
+			await(c, sv, w, &clwb_mask(c, sv)[line_of(g, (uint32_t)i)]); /* the line, whichever of its words */
 		}
 		WARPS(c)->advance(WC(c), sv, w);
 		return 1;
@@ -332,8 +392,12 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, co
 	for (unsigned l = 0; l < cf->threads_per_warp; l++) {
 		/* a faulting lane has no word to wait for: the issue faults the warp */
 		long i = mask >> l & 1 ? lane_word_of(c, sv, w, l, in, &fault) : -1;
-		if (i >= 0) {
-			t->upd[t->n].subject = c->subj0[0] + (unsigned)i;
+		if (i >= 0) { /* a clwb completes for its line */
+			t->upd[t->n].subject = c->subj0[0] + (in->op == OP_CLWB ? line_of(c->g, (uint32_t)i) : (unsigned)i);
+			t->upd[t->n++].delay = delay;
+		}
+		if (i >= 0 && in->op == OP_ST && in->width == 8 && (uint32_t)i + 1 < G_WORDS(c->g)) { /* its high word */
+			t->upd[t->n].subject = c->subj0[0] + (unsigned)i + 1;
 			t->upd[t->n++].delay = delay;
 		}
 	}
@@ -403,15 +467,16 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const uint8_t *f = flags(c, sv);
 	const struct pm_host *cnt = host(c, sv);
 	if (!timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit)
-		for (uint32_t i = 0; i < G_WORDS(g); i++) {
+		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) { /* i: a line's first word */
 			unsigned p = gpu_partition_of(g, i * 4);
-			if (f[i] & PM_TRANSIT)
-				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)(mc + p), c->subj0[0] + i, i };
+			for (uint32_t k = i; k < line_end(g, i); k++) /* each lane's st.wt crosses alone */
+				if (f[k] & PM_TRANSIT)
+					out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)(mc + p), c->subj0[0] + k, k };
 			if (clwb_mask(c, sv)[i])
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)(mc + p), c->subj0[0] + i, i };
-			if (f[i] & PM_DIRTY && !timed)
+			if (!timed && line_has(c, sv, i, PM_DIRTY))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
-			if (f[i] & PM_INWPQ)
+			if (line_has(c, sv, i, PM_INWPQ))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)(mc + p), c->subj0[0] + i, i };
 		}
 	/* the host's next step: without a launch step, once the kernel
@@ -623,13 +688,17 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		if (c->g->cfg.wpq_durable) /* in the persistence domain now */
 			wt_acked(c, sv, i);
 		break;
-	case K_WPQ_DRAIN:
-		nvm(c, sv)[i] = wpq(c, sv)[i];
-		wpq(c, sv)[i] = 0;
-		flags(c, sv)[i] &= (uint8_t)~PM_INWPQ;
-		host(c, sv)->ninwpq--;
-		if (!(flags(c, sv)[i] & PM_TRANSIT)) /* else a newer st.wt is still on its way */
-			wt_acked(c, sv, i);
+	case K_WPQ_DRAIN: /* the line's entry, in one NVM write */
+		for (uint32_t k = i; k < line_end(c->g, i); k++) {
+			if (!(flags(c, sv)[k] & PM_INWPQ))
+				continue;
+			nvm(c, sv)[k] = wpq(c, sv)[k];
+			wpq(c, sv)[k] = 0;
+			flags(c, sv)[k] &= (uint8_t)~PM_INWPQ;
+			host(c, sv)->ninwpq--;
+			if (!(flags(c, sv)[k] & PM_TRANSIT)) /* else a newer st.wt is still on its way */
+				wt_acked(c, sv, k);
+		}
 		break;
 	default:
 		break;
@@ -698,10 +767,27 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	case K_EVICT: sb_puts(out, "L2 evicts dirty "); break;
 	case K_CLWB_DONE: sb_puts(out, "clwb reaches the WPQ for "); break;
 	case K_WPQ_DRAIN: sb_puts(out, "WPQ drains to NVM: "); break;
-	case K_WT_ARRIVE: sb_puts(out, "st.wt reaches its memory controller's WPQ: "); break;
+	case K_WT_ARRIVE:
+		sb_puts(out, "st.wt reaches its memory controller's WPQ: ");
+		word_name(c, a->arg, out);
+		return;
 	default: sb_puts(out, "CRASH: power fails; only the persistence domain survives"); return;
 	}
-	word_name(c, a->arg, out);
+	/* a line action: the words it moves (a clean line: the line) */
+	uint8_t f = a->kind == c->kind0 + K_WPQ_DRAIN ? PM_INWPQ : PM_DIRTY;
+	if (!line_has(c, sv, a->arg, f)) {
+		word_name(c, a->arg, out);
+		if (line_words(g) > 1)
+			sb_puts(out, "'s line (clean)");
+		return;
+	}
+	const char *sep = "";
+	for (uint32_t i = a->arg; i < line_end(g, a->arg); i++)
+		if (flags(c, sv)[i] & f) {
+			sb_puts(out, sep);
+			word_name(c, i, out);
+			sep = ", ";
+		}
 }
 
 static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
@@ -990,6 +1076,10 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 			          wt_mask(c, sv)[i], i);
 			return 1;
 		}
+		if (clwb_mask(c, sv)[i] && i != line_of(g, i)) {
+			sb_printf(why, "PM-7: a clwb waits on word %u, not on the first word of its line", i);
+			return 1;
+		}
 		nin += (f & PM_INWPQ) != 0;
 		ncl += clwb_mask(c, sv)[i] != 0;
 		ntr += (f & PM_TRANSIT) != 0;
@@ -1068,6 +1158,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 {
 	if (G_WORDS(g) > 65000) { /* cursors are u16 word counts */
 		diag_at(d, g->path, 0, 0, "the persist machine tracks at most 65000 global words (have %u)", G_WORDS(g));
+		return -1;
+	}
+	if (g->cfg.line_bytes % 4) { /* lines hold whole words */
+		diag_at(d, g->path, 0, 0, "the persist machine needs line_bytes a multiple of 4 (have %u)", g->cfg.line_bytes);
 		return -1;
 	}
 	if (g->nwarps > 32) { /* clwb/wt masks are u32 */

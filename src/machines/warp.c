@@ -72,7 +72,7 @@ static const char *fault_name(int code)
 {
 	switch (code) {
 	case F_OOB: return "out-of-bounds memory access";
-	case F_ALIGN: return "misaligned memory access (words are 4-byte aligned)";
+	case F_ALIGN: return "misaligned memory access (aligned to its size: 4 bytes, st.u16 2, st.u64 8)";
 	case F_STACK: return "SIMT reconvergence stack overflow (raise stack_depth)";
 	case F_DIVZERO: return "integer division by zero (or INT_MIN / -1)";
 	default: return "no fault";
@@ -264,14 +264,26 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 			continue;
 		int f = 0;
 		uint32_t addr = address(c, sv, w, l), at = addr & 3;
-		if (in->width && at % (unsigned)in->width) {
+		if (in->width && addr % (unsigned)in->width) { /* natural alignment */
 			fault(c, sv, w, F_ALIGN);
 			return;
 		}
 		long word = mem->word(mc, sv, in->space, cta, in->addr.sym, addr - (in->width ? at : 0), &f);
-		if (word < 0) {
+		long hi = in->width == 8 ? mem->word(mc, sv, in->space, cta, in->addr.sym, addr + 4, &f) : 0;
+		if (word < 0 || hi < 0) {
 			fault(c, sv, w, f);
 			return;
+		}
+		if (in->width == 8) { /* st.u64: both words in this one step */
+			for (int k = 0; k < 2; k++) {
+				long wk = k ? hi : word;
+				uint32_t vk = operand(c, sv, w, l, &in->src[k]);
+				if (sb)
+					SBUF(c)->store(sb, sv, w, wk, vk, 0xf);
+				else
+					mem->store(mc, sv, in->space, cta, wk, vk);
+			}
+			continue;
 		}
 		/* st.u8/.u16: the register's low bytes into their place in the word */
 		unsigned bytes = in->width ? ((1u << in->width) - 1) << at : 0xf;

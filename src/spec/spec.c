@@ -738,6 +738,9 @@ static int parse_operands(struct parser *P, struct instr *in, const struct ptx_i
 	case PF_ST:
 		if (!parse_address(P, &in->addr) || !expect_punct(P, ","))
 			return 0;
+		if (in->width == 8) /* st.u64 [a], {%lo, %hi}: registers are 32-bit */
+			return expect_punct(P, "{") && parse_operand(P, &in->src[0], in->type) && expect_punct(P, ",") &&
+			       parse_operand(P, &in->src[1], in->type) && expect_punct(P, "}");
 		return parse_operand(P, &in->src[0], in->type);
 	case PF_ATOM:
 	case PF_RED: {
