@@ -5,7 +5,7 @@
 # step, two 32-bit stores can tear; st.u64 parses, faults and stores.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 31
+plan 33
 # each spec's declared verdict, and at word granularity the false alarms
 # that real lines remove (and the bugs it keeps)
 for s in LN1-same-line LN3-evict-line TW1-torn64; do
@@ -102,3 +102,21 @@ G
 verdict "$T/wt.gpu" pass
 run "$GPUMC" run "$T/wt.gpu"
 is "$rc" 0 "concrete mode: st.wt.u8 and st.wt.u64 are acknowledged"
+# strict-clwb at word granularity: a st.u64's high word is another line,
+# and gets its own clwb (it was left dirty before)
+cat > "$T/s64.gpu" <<'G'
+machine persist
+set partitions = 2
+set threads_per_warp = 1
+set wpq = durable
+set persistency = strict-clwb
+global .u32 d[2] = { 0, 0 }
+kernel
+    st.global.u64 [d], {5, 6}
+    exit
+end
+check persisted d[0] == 5 /\ d[1] == 6
+expect pass
+G
+verdict "$T/s64.gpu" pass -D line_bytes=4
+verdict "$T/s64.gpu" pass -D line_bytes=128

@@ -7,12 +7,12 @@
 ** value has got to on its way to NVM:
 **
 **   store        -> dirty in L2                          [pm_dirty]
-**   dirty        -> WPQ  by an eviction (any time)       [EVICT]
-**                        or a completed clwb             [CLWB_DONE]
+**   dirty        -> WPQ  with its line: an eviction      [EVICT]
+**                        (any time), a completed clwb    [CLWB_DONE]
 **                        or an l2wb pass                 [pm_op, l2wb]
 **   st.wt        -> in transit to its memory controller   [pm_op]
 **   in transit   -> WPQ  on arrival, per lane             [WT_ARRIVE]
-**   WPQ          -> NVM  (any entry, any order)          [WPQ_DRAIN]
+**   WPQ          -> NVM  (any line's entry, any order)   [WPQ_DRAIN]
 **   any state    -> CRASH: NVM (+ the WPQs if durable) survives
 **
 ** and the host program beside the kernel (struct pm_host):
@@ -23,9 +23,20 @@
 **                   cudaL2WB or copy goes a line / word a step    [DEVICE]
 **   sync         -> enabled once the device caught up
 **
-** Lines are one word (32 bits).  A WPQ holds one entry per word: a newer
-** write-back replaces the older one, which loses no durable image (the
-** older value could have drained first on another path).  clwb and st.wt
+** The L2 line (line_bytes, a multiple of 4) is the unit of dirtiness,
+** eviction, write-back and clwb: the line keeps a dirty mask of its words
+** and a write-back (eviction, completed clwb, l2wb step) carries every
+** dirty word at once.  A WPQ holds one entry per line: a newer write-back
+** merges into it word by word, which loses no durable image (a controller
+** keeps writes to one line in order, and the older entry could have
+** drained first on another path); a drain writes the whole entry to NVM
+** in one step.  line_bytes = 4 is word granularity, an over-approximation:
+** each line step is a sequence of word steps there, so it keeps every
+** crash image of longer lines and adds more (false alarms, never a missed
+** bug).  What is atomic at which size: a store writes its 1, 2, 4 or 8
+** bytes (naturally aligned, so within one line) in one L2 access; a line
+** reaches the WPQ and NVM whole; a st.wt crosses word by word, so a
+** st.wt.u64 may arrive torn.  clwb and st.wt
 ** are asynchronous: the warp counts them as outstanding and `sfence` (and
 ** `membar`, which the paper's sfence is built on) waits until they are
 ** acknowledged: clwb once the line reached the WPQ, st.wt once its value
@@ -51,8 +62,9 @@
 ** l2wb blocks L2 accesses) and the crash hooks; it requires the inner mem
 ** and warps.  The host program is part of it.
 **
-** Slice: nvm u32[G], wpq u32[G], clwb u32[G] and
-** wt u32[G] (warps waiting on that word's clwb / st.wt), transit u32[G]
+** Slice: nvm u32[G], wpq u32[G], clwb u32[G] (warps waiting on the clwb
+** of the line starting at that word) and
+** wt u32[G] (warps waiting on that word's st.wt), transit u32[G]
 ** (the value of a st.wt on its way), per warp
 ** {outstanding u8, pad u8, l2wb cursor u16 (0: none, else next word + 1)},
 ** flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
@@ -63,7 +75,8 @@
 ** PM_TRANSIT; PM-5 a word with st.wt waiters has a st.wt in transit, or
 ** (volatile WPQs) a WPQ entry; PM-6 the device works only on what the
 ** host queued: busy implies dev < pc, and a running kernel is a launch
-** step in progress (or check idempotent's re-execution: dev at the end).
+** step in progress (or check idempotent's re-execution: dev at the end);
+** PM-7 a clwb mask sits only at the first word of a line.
 */
 #include "config.h"
 

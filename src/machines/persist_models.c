@@ -229,6 +229,10 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			cl.pred_neg = in->pred_neg;
 			snprintf(what, sizeof what, "clwb (%s)", m);
 			emit(&o, cl, what);
+			if (in->width == 8 && c->line_bytes < 8 && cl.addr.offset <= INT32_MAX - 4) { /* st.u64: its high word is another line */
+				cl.addr.offset += 4;
+				emit(&o, cl, what);
+			}
 			snprintf(what, sizeof what, "sfence (%s)", m);
 			if (volatile_wpq) {
 				emit(&o, plain(OP_SFENCE, in), what);
