@@ -57,6 +57,38 @@ static uint32_t special_value(const struct gpu_cfg *c, unsigned gtid, int sr)
 	return 0;
 }
 
+/* Make litmus thread th hold v, the folded value of register r: as its
+** initial value while no emitted instruction has written r (none reads
+** it before: reads of a known register are folded), else by a mov
+** (placed at in's line, or the thread's end).  -1 when the thread is full. */
+static int materialise(struct lit_thread *th, int r, uint32_t v, const int *written, int *stale,
+                       const struct instr *in)
+{
+	if (!written[r]) {
+		th->reginit[r] = v;
+		return 0;
+	}
+	if (!stale[r])
+		return 0;
+	if (th->nins == LIT_MAXI)
+		return -1;
+	struct lit_ins *li = &th->ins[th->nins++];
+	memset(li, 0, sizeof *li);
+	li->op = OP_MOV;
+	li->type = VT_U32;
+	li->pred = -1;
+	li->dst = r;
+	li->a = (struct lit_opnd){ OK_IMM, 0, v, 0 };
+	li->line = in ? in->line : 0;
+	struct strbuf b;
+	sb_init(&b);
+	sb_printf(&b, "mov.u32 %s, %u (the folded value)", th->regname[r], v);
+	li->text = xstrdup(sb_str(&b));
+	sb_free(&b);
+	stale[r] = 0;
+	return 0;
+}
+
 static void free_test(struct wm *w)
 {
 	litmus_clear(&w->t);
@@ -117,6 +149,10 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 		}
 		int known[LIT_MAXR] = { 0 };
 		uint32_t val[LIT_MAXR] = { 0 };
+		/* written: an emitted instruction wrote the register, so the
+		** litmus thread holds it from then on; stale: it was folded
+		** since, and the litmus thread does not hold val[r] */
+		int written[LIT_MAXR] = { 0 }, stale[LIT_MAXR] = { 0 };
 		for (int r = 0; r < p->nregs; r++)
 			known[r] = 1; /* registers start at 0 */
 		for (int i = 0; i < p->nins; i++) {
@@ -156,6 +192,10 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 					FAIL(in->line, "memory=ics13: '%s' -- exit only at the end", in->text);
 				break;
 			}
+			/* a guarded write whose guard is off keeps the folded value */
+			if (pred >= 0 && in->dst >= 0 && known[in->dst] &&
+			    materialise(th, in->dst, val[in->dst], written, stale, in))
+				FAIL(in->line, "memory=ics13: more than %d instructions in a thread", LIT_MAXI);
 			if (in->op == OP_NOP)
 				continue;
 			if (in->width)
@@ -199,7 +239,7 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 				}
 				li.dst = in->op == OP_RED ? -1 : in->dst;
 				if (li.dst >= 0)
-					known[li.dst] = 0;
+					known[li.dst] = 0, written[li.dst] = 1, stale[li.dst] = 0;
 			} else {
 				/* register arithmetic: folded when every input is known */
 				if (all_known && pred < 0) {
@@ -209,6 +249,7 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 						FAIL(in->line, "memory=ics13: '%s' divides by zero in thread %u", in->text, g);
 					known[in->dst] = 1;
 					val[in->dst] = v;
+					stale[in->dst] = 1;
 					continue;
 				}
 				if (!ptx_litmus_op(in->op))
@@ -218,11 +259,15 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 				li.a = op[0];
 				li.b = op[1];
 				li.c = op[2];
-				known[in->dst] = 0;
+				known[in->dst] = 0, written[in->dst] = 1, stale[in->dst] = 0;
 			}
 			li.text = xstrdup(in->text);
 			th->ins[th->nins++] = li;
 		}
+		/* the final registers the properties read: folded values too */
+		for (int r = 0; r < p->nregs; r++)
+			if (known[r] && materialise(th, r, val[r], written, stale, NULL))
+				FAIL(0, "memory=ics13: more than %d instructions in thread %u", LIT_MAXI, g);
 	}
 	struct aq_params prm;
 	if (c->memory == 1)
