@@ -7,7 +7,7 @@
 # Model") before the checker ran; the specs' headers give the reasons.
 . "$srcdir/t/lib.sh"
 W="$SPECS/weakmem"
-plan 25
+plan 26
 verdict "$W/mp-rel-acq.gpu" pass
 verdict "$W/mp-weak.gpu" "fail ~exists"
 verdict "$W/mp-rel-acq-cta.gpu" "fail ~exists"
@@ -84,6 +84,10 @@ run "$GPUMC" check "$T/bad.gpu"
 is "$rc" 2 "invariant and durable under memory=ptx: input error"
 like "$T/err" "bad.gpu:11:7: error: memory=ptx: 'invariant' cannot be checked: the PTX model is axiomatic" "invariant at its line:col"
 like "$T/err" "bad.gpu:13:7: error: memory=ptx: 'durable' cannot be checked" "durable at its line:col"
+# refines/equals would build the reference on memory=ptx too: refused
+sed 's/^check ~exists.*/check equals baseline 1:%r0, 1:%r1/' "$W/mp-weak.gpu" > "$T/equals.gpu"
+run "$GPUMC" check "$T/equals.gpu"
+like "$T/err" "equals.gpu:29:7: error: memory=ptx: 'equals' cannot be checked: the reference machine takes the spec's parameters" "equals at its line:col"
 run "$GPUMC" check -D memory=ptx "$SPECS/baseline/divergent-branch.gpu"
 like "$T/err" "error: memory=ptx: '@%p0 bra EVEN' -- kernels must be straight-line" "a branch: named, with the memory chosen"
 sed 's/^    ld.global.u32 %r0, \[x\]/    sfence/; /^check invariant/d; /^check durable/d' "$T/bad.gpu" > "$T/sfence.gpu"

@@ -118,6 +118,11 @@ static int refused_props(const struct spec *s, struct diag *d)
 		case P_IDEMPOTENT:
 			why = "the PTX model has no crashes or persistence domain (machine persist)";
 			break;
+		case P_REFINES:
+		case P_EQUALS:
+			why = "the reference machine takes the spec's parameters, memory=ptx included, so it "
+			      "would compare the PTX outcomes with themselves (compare with a -D memory=sc run)";
+			break;
 		case P_COMM_RACE:
 			why = "commutative races belong to machine lab; race_free checks PTX data races";
 			break;
