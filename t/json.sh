@@ -35,7 +35,7 @@ jqok "$T/out" '(.cycles_per_run | length) == 5 and ([.cycles_per_run[] | type ==
 	"run: per-run cycles"
 jqok "$T/out" '[.results[].values.sum | type == "number"] | all' "run: result values as numbers"
 run "$GPUMC" suite --json "$SPECS/weakmem"
-jqok "$T/out" '.total == 3 and .mismatches == 0 and .interrupted == false and ([.specs[].states | type == "number"] | all)' \
+jqok "$T/out" '.total == 9 and .mismatches == 0 and .interrupted == false and ([.specs[].states | type == "number"] | all)' \
 	"suite: rows and totals"
 run "$GPUMC" litmus --json --model ics13 "$SPECS/litmus/cta-global/MP+membar.ctas.litmus"
 jqok "$T/out" '.[0].verdict == "Allowed" and .[0].positive == 1' "litmus: verdict and counts"

@@ -3,15 +3,17 @@
 ** is translated into a kernel spec (one kernel; thread g runs its litmus
 ** thread's instructions under a guard on %gtid) and run both ways:
 ** `gpumc litmus --model M` on the test and `gpumc check -D memory=M` on
-** the spec, for M in sc, ics13 and ics13-fixed, in the test's own
+** the spec, for M in sc, ics13, ics13-fixed and ptx (the instructions
+** keep their PTX ordering and scope: ld.acquire.gpu, fence.acq_rel.cta,
+** atom.acq_rel.gpu, ...), in the test's own
 ** placement and in the two global ones (D-warp:S-cta-Global,
 ** D-cta:S-ker-Global).  The outcome sets over the condition's locations
 ** must be identical.  The translation does not apply (and the case is
 ** counted as skipped, with the reason) when the placement is not a
 ** uniform grid, a location is shared, a register is both a predicate and
 ** a value, the condition compares with an address, or the kernel-spec
-** route refuses the kernel (memory=ics13: an address computed from a
-** loaded value, ...).  Any other refusal is a failure.
+** route refuses the kernel (memory=M: an address computed from a loaded
+** value, ...).  Any other refusal is a failure.
 **
 ** usage: routes FILE...   (TAP on stdout, one line per file)
 */
@@ -29,7 +31,7 @@
 #include "spec/spec.h"
 #include "util/strbuf.h"
 
-static const char *const models[] = { "sc", "ics13", "ics13-fixed" };
+static const char *const models[] = { "sc", "ics13", "ics13-fixed", "ptx" };
 static const char *const configs[] = { NULL, "D-warp:S-cta-Global", "D-cta:S-ker-Global" };
 
 /* {=== The translation =================================================== */
@@ -112,30 +114,40 @@ static void insn(struct strbuf *b, const struct litmus *t, const struct lit_thre
 {
 	static const char *const cache[] = { "", ".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt" };
 	static const char *const scope[] = { "cta", "gl", "sys" };
+	static const char *const sscope[] = { "cta", "gpu", "sys" };
+	static const char *const sem[] = { "", ".relaxed", ".acquire", ".release", ".acq_rel", ".sc" };
+	/* the PTX ordering as written: .weak and .volatile need no more */
+	char ord[32] = "";
+	if (!in->vol && in->sem != SEM_WEAK)
+		snprintf(ord, sizeof ord, "%s.%s", sem[in->sem], sscope[in->scope]);
 	static const char *const aop[] = { "add", "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor" };
 	static const char *const cmp[] = { "eq", "ne", "lt", "le", "gt", "ge" };
 	const char *vol = in->vol ? ".volatile" : "";
 	switch (in->op) {
 	case OP_MEMBAR:
-		sb_printf(b, "membar.%s", scope[in->scope]);
+		if (in->sem == SEM_SC)
+			sb_printf(b, "membar.%s", scope[in->scope]); /* = fence.sc */
+		else
+			sb_printf(b, "fence%s", ord);
 		return;
 	case OP_LD:
-		sb_printf(b, "ld.global%s%s.%s %%%s, [", cache[in->cache], vol, type_name(in->type),
+		sb_printf(b, "ld%s.global%s%s.%s %%%s, [", ord, cache[in->cache], vol, type_name(in->type),
 		          bare(th->regname[in->dst]));
 		opnd(b, t, th, &in->addr);
 		sb_puts(b, "]");
 		return;
 	case OP_ST:
-		sb_printf(b, "st.global%s%s.%s [", cache[in->cache], vol, type_name(in->type));
+		sb_printf(b, "st%s.global%s%s.%s [", ord, cache[in->cache], vol, type_name(in->type));
 		opnd(b, t, th, &in->addr);
 		sb_puts(b, "], ");
 		opnd(b, t, th, &in->a);
 		return;
 	case OP_ATOM:
 		if (in->dst >= 0)
-			sb_printf(b, "atom.global.%s.%s %%%s, [", aop[in->aop], type_name(in->type), bare(th->regname[in->dst]));
+			sb_printf(b, "atom%s.global.%s.%s %%%s, [", ord, aop[in->aop], type_name(in->type),
+			          bare(th->regname[in->dst]));
 		else
-			sb_printf(b, "red.global.%s.%s [", aop[in->aop], type_name(in->type));
+			sb_printf(b, "red%s.global.%s.%s [", ord, aop[in->aop], type_name(in->type));
 		opnd(b, t, th, &in->addr);
 		sb_puts(b, "], ");
 		opnd(b, t, th, &in->b);
@@ -420,7 +432,7 @@ static int kernel_route(const struct litmus *t, const struct tr *x, const char *
 		m = registry_build(s, &d);
 	if (!m) {
 		sb_puts(err, sb_str(&d.msg));
-		rc = strstr(sb_str(&d.msg), "error: memory=ics13: ") ? 1 : -1;
+		rc = strstr(sb_str(&d.msg), "error: memory=") ? 1 : -1;
 		goto out;
 	}
 	struct property p = { .kind = s->props[0].p.kind, .cond = s->props[0].p.cond, .text = s->props[0].p.text };

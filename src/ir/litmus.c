@@ -6,6 +6,7 @@
 #include "config.h"
 #include "ir/litmus.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,16 @@ int litmus_lookup(const struct litmus *t, int tid, const char *name,
 	}
 	sb_printf(err, "no thread T%d", tid);
 	return -1;
+}
+
+int litmus_lookup_at(const struct litmus *t, int tid, const char *name, long index,
+                     enum vtype *type, struct strbuf *err)
+{
+	if (index < 0)
+		return litmus_lookup(t, tid, name, type, err);
+	char full[64];
+	snprintf(full, sizeof full, "%s[%ld]", name, index);
+	return litmus_lookup(t, tid, full, type, err);
 }
 
 void litmus_loc_name(const struct litmus *t, int loc, struct strbuf *out)

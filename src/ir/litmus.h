@@ -111,6 +111,10 @@ void litmus_free(struct litmus *t);
 ** 0..nlocs-1, register r of thread index i is nlocs + i*LIT_MAXR + r. */
 int litmus_lookup(const struct litmus *t, int tid, const char *name,
                   enum vtype *type, struct strbuf *err);
+/* The same with an element index (index >= 0): a kernel spec's array
+** element, which the kernel routes name "a[i]" (machines/weakmem.c). */
+int litmus_lookup_at(const struct litmus *t, int tid, const char *name, long index,
+                     enum vtype *type, struct strbuf *err);
 void litmus_loc_name(const struct litmus *t, int loc, struct strbuf *out);
 enum vtype litmus_loc_type(const struct litmus *t, int loc);
 /* Index of the location whose address is v, or -1. */

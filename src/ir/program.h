@@ -82,6 +82,7 @@ struct instr {
 	enum atom_op aop;     /* atom/red                           */
 	enum space space;     /* ld/st/atom/red                     */
 	enum scope scope;     /* membar                             */
+	enum sem sem;         /* PTX ordering (memory=ptx reads it)  */
 	enum cache_op cache;  /* ld/st                              */
 	int vol;              /* ld/st.volatile                     */
 	int comm;             /* red.comm: commutative (LAB)        */

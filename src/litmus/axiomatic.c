@@ -323,6 +323,10 @@ static void record(struct ax *a)
 		for (int reg = 0; reg < LIT_MAXR; reg++)
 			a->valuation[t->nlocs + i * LIT_MAXR + reg] = x->regs[reg];
 	}
+	if (r->each) {
+		r->each(r->each_ctx, a->valuation, r->races != a->races_seen);
+		a->races_seen = r->races;
+	}
 	uint32_t vals[LIT_MAXO];
 	for (int k = 0; k < r->nolocs; k++)
 		vals[k] = a->valuation[r->olocs[k]];

@@ -59,6 +59,7 @@ struct ax {
 	int wlist[LIT_MAXL][MAXEV];
 	int nw[LIT_MAXL];
 	struct lit_run *r;
+	uint64_t races_seen;         /* r->races at the last recorded execution */
 	uint32_t *valuation;
 	/* limits: --max-states counts candidate executions, --time and
 	** --memory (the thread-run lists) as in the explorer */

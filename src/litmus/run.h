@@ -33,6 +33,11 @@ struct lit_run {
 	                    (exists, ~exists) or violating it (forall)     */
 	uint64_t races;  /* ptx: consistent executions with a data race    */
 	char *race;      /* ptx: the first race found, "T0 'st ...' / T1 ..." */
+	/* axiomatic (optional): called with every consistent execution's
+	** whole valuation (the litmus location numbering) and whether it has
+	** a data race (ptx); the kernel route of memory=ptx collects them */
+	void (*each)(void *ctx, const uint32_t *valuation, int racy);
+	void *each_ctx;
 };
 
 /* Models selectable with --model. */

@@ -729,13 +729,7 @@ static int aq_lookup(const struct model *m, int tid, const char *name, long inde
 {
 	*count = 1;
 	const struct aq *q = m->priv;
-	if (index >= 0) {
-		/* a kernel spec's array element (weakmem.c names them a[i]) */
-		char full[64];
-		snprintf(full, sizeof full, "%s[%ld]", name, index);
-		return litmus_lookup(q->t, tid, full, type, err);
-	}
-	return litmus_lookup(q->t, tid, name, type, err);
+	return litmus_lookup_at(q->t, tid, name, index, type, err);
 }
 
 static uint32_t aq_read(const struct model *m, const uint8_t *sv, int loc)

@@ -18,7 +18,7 @@
 ** (persist wraps mem: the warps and the ROP store through it). */
 
 static const struct param_def baseline_params[] = {
-	{ "memory", 0, 0, 2, "sc|ics13|ics13-fixed", offsetof(struct gpu_cfg, memory), "global memory: SC, or the ICS'13 address-queue model (straight-line kernels, weakmem.c)" },
+	{ "memory", 0, 0, 3, "sc|ics13|ics13-fixed|ptx", offsetof(struct gpu_cfg, memory), "global memory: SC, the ICS'13 address-queue model, or the PTX ISA model's outcomes (straight-line kernels, weakmem.c)" },
 };
 static const struct comp_def *const baseline_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_rop };
 static const struct wiring baseline = { baseline_comps, 5, NULL, 0, baseline_params, 1 };

@@ -57,10 +57,85 @@ static uint32_t special_value(const struct gpu_cfg *c, unsigned gtid, int sr)
 	return 0;
 }
 
+/* Make litmus thread th hold v, the folded value of register r: as its
+** initial value while no emitted instruction has written r (none reads
+** it before: reads of a known register are folded), else by a mov
+** (placed at in's line, or the thread's end).  -1 when the thread is full. */
+static int materialise(struct lit_thread *th, int r, uint32_t v, const int *written, int *stale,
+                       const struct instr *in)
+{
+	if (!written[r]) {
+		th->reginit[r] = v;
+		return 0;
+	}
+	if (!stale[r])
+		return 0;
+	if (th->nins == LIT_MAXI)
+		return -1;
+	struct lit_ins *li = &th->ins[th->nins++];
+	memset(li, 0, sizeof *li);
+	li->op = OP_MOV;
+	li->type = VT_U32;
+	li->pred = -1;
+	li->dst = r;
+	li->a = (struct lit_opnd){ OK_IMM, 0, v, 0 };
+	li->line = in ? in->line : 0;
+	struct strbuf b;
+	sb_init(&b);
+	sb_printf(&b, "mov.u32 %s, %u (the folded value)", th->regname[r], v);
+	li->text = xstrdup(sb_str(&b));
+	sb_free(&b);
+	stale[r] = 0;
+	return 0;
+}
+
 static void free_test(struct wm *w)
 {
 	litmus_clear(&w->t);
 	free(w);
+}
+
+static void release(struct litmus *t)
+{
+	free_test((struct wm *)(uintptr_t)t);
+}
+
+/* memory=ptx judges final outcomes only: what needs intermediate states
+** or crashes is an error at the property. */
+static int refused_props(const struct spec *s, struct diag *d)
+{
+	int bad = 0;
+	for (int k = 0; k < s->nprops; k++) {
+		const struct spec_prop *sp = &s->props[k];
+		const char *why = NULL;
+		switch (sp->p.kind) {
+		case P_INVARIANT:
+			why = "the PTX model is axiomatic: it has final outcomes, no intermediate states";
+			break;
+		case P_RECOVERABLE:
+		case P_PERSISTED:
+		case P_DURABLE:
+		case P_IDEMPOTENT:
+			why = "the PTX model has no crashes or persistence domain (machine persist)";
+			break;
+		case P_REFINES:
+		case P_EQUALS:
+			why = "the reference machine takes the spec's parameters, memory=ptx included, so it "
+			      "would compare the PTX outcomes with themselves (compare with a -D memory=sc run)";
+			break;
+		case P_COMM_RACE:
+			why = "commutative races belong to machine lab; race_free checks PTX data races";
+			break;
+		default:
+			break;
+		}
+		if (why) {
+			diag_at(d, s->path, sp->line, sp->col, "memory=ptx: '%s' cannot be checked: %s",
+			        prop_kind_name(sp->p.kind), why);
+			bad = 1;
+		}
+	}
+	return bad;
 }
 
 static void wm_destroy(struct model *m)
@@ -74,6 +149,9 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 {
 	const struct program *p = &s->prog;
 	unsigned nthreads = c->ctas * c->warps_per_cta * c->threads_per_warp;
+	static const char *const names[] = { "sc", "ics13", "ics13-fixed", "ptx" };
+	const char *mname = names[c->memory];
+	int ptx = c->memory == 3;
 #define FAIL(line, ...) do { diag_at(d, s->path, line, 1, __VA_ARGS__); goto fail; } while (0)
 	struct wm *w = xcalloc(1, sizeof *w);
 	struct litmus *t = &w->t;
@@ -82,19 +160,20 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 	snprintf(t->arch, sizeof t->arch, "GPU_PTX");
 	t->has_scope = 1;
 	t->nctas = (int)c->ctas;
+	if (ptx && refused_props(s, d))
+		goto fail;
 	if (nthreads > LIT_MAXT)
-		FAIL(0, "memory=%s: at most %d threads (the grid has %u)", c->memory == 1 ? "ics13" : "ics13-fixed",
-		     LIT_MAXT, nthreads);
+		FAIL(0, "memory=%s: at most %d threads (the grid has %u)", mname, LIT_MAXT, nthreads);
 	if (p->uses_shared)
-		FAIL(0, "memory=ics13: shared memory is not supported; use global variables");
+		FAIL(0, "memory=%s: shared memory is not supported; use global variables", mname);
 	if (p->nregs > LIT_MAXR)
-		FAIL(0, "memory=ics13: at most %d registers (the kernel declares %d)", LIT_MAXR, p->nregs);
+		FAIL(0, "memory=%s: at most %d registers (the kernel declares %d)", mname, LIT_MAXR, p->nregs);
 	/* locations: every global word */
 	for (int k = 0; k < p->nsyms; k++) {
 		const struct symbol *sy = &p->syms[k];
 		for (uint32_t e = 0; e < sy->nelems; e++) {
 			if (t->nlocs == LIT_MAXL)
-				FAIL(sy->line, "memory=ics13: at most %d global words", LIT_MAXL);
+				FAIL(sy->line, "memory=%s: at most %d global words", mname, LIT_MAXL);
 			struct lit_loc *l = &t->loc[t->nlocs++];
 			if (sy->is_array)
 				snprintf(l->name, sizeof l->name, "%.8s[%u]", sy->name, e & 0xff);
@@ -117,14 +196,18 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 		}
 		int known[LIT_MAXR] = { 0 };
 		uint32_t val[LIT_MAXR] = { 0 };
+		/* written: an emitted instruction wrote the register, so the
+		** litmus thread holds it from then on; stale: it was folded
+		** since, and the litmus thread does not hold val[r] */
+		int written[LIT_MAXR] = { 0 }, stale[LIT_MAXR] = { 0 };
 		for (int r = 0; r < p->nregs; r++)
 			known[r] = 1; /* registers start at 0 */
 		for (int i = 0; i < p->nins; i++) {
 			const struct instr *in = &p->ins[i];
 			if (in->op == OP_BRA || in->op == OP_BAR)
-				FAIL(in->line, "memory=ics13: '%s' -- kernels must be straight-line (predication only)", in->text);
+				FAIL(in->line, "memory=%s: '%s' -- kernels must be straight-line (predication only)", mname, in->text);
 			if (in->type == VT_F32 && in->op != OP_MEMBAR)
-				FAIL(in->line, "memory=ics13: '%s' -- f32 is not supported", in->text);
+				FAIL(in->line, "memory=%s: '%s' -- f32 is not supported", mname, in->text);
 			/* the guard, folded when its predicate is known */
 			int pred = -1, pneg = 0;
 			if (in->pred >= 0) {
@@ -153,15 +236,19 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 			}
 			if (in->op == OP_EXIT) {
 				if (pred >= 0 || i + 1 < p->nins)
-					FAIL(in->line, "memory=ics13: '%s' -- exit only at the end", in->text);
+					FAIL(in->line, "memory=%s: '%s' -- exit only at the end", mname, in->text);
 				break;
 			}
+			/* a guarded write whose guard is off keeps the folded value */
+			if (pred >= 0 && in->dst >= 0 && known[in->dst] &&
+			    materialise(th, in->dst, val[in->dst], written, stale, in))
+				FAIL(in->line, "memory=%s: more than %d instructions in a thread", mname, LIT_MAXI);
 			if (in->op == OP_NOP)
 				continue;
 			if (in->width)
-				FAIL(in->line, "memory=ics13: '%s' -- byte stores are not modelled (words only)", in->text);
+				FAIL(in->line, "memory=%s: '%s' -- byte stores are not modelled (words only)", mname, in->text);
 			if (th->nins == LIT_MAXI)
-				FAIL(in->line, "memory=ics13: more than %d instructions in a thread", LIT_MAXI);
+				FAIL(in->line, "memory=%s: more than %d instructions in a thread", mname, LIT_MAXI);
 			struct lit_ins li;
 			memset(&li, 0, sizeof li);
 			li.pred = pred;
@@ -176,18 +263,22 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 			li.cmp = in->cmp;
 			li.aop = in->aop;
 			li.scope = in->scope;
+			li.sem = in->sem;
 			li.cache = in->cache;
 			li.vol = in->vol;
+			if (in->op == OP_SFENCE && ptx)
+				FAIL(in->line, "memory=ptx: '%s' -- a persistency fence, outside the PTX memory model "
+				     "(use fence.sc or fence.acq_rel)", in->text);
 			if (in->op == OP_MEMBAR || in->op == OP_SFENCE) {
 				li.op = OP_MEMBAR;
 			} else if (in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED) {
 				/* the address must be a constant in this thread */
 				if (in->addr.reg >= 0 && !known[in->addr.reg])
-					FAIL(in->line, "memory=ics13: '%s' -- the address depends on a loaded value", in->text);
+					FAIL(in->line, "memory=%s: '%s' -- the address depends on a loaded value", mname, in->text);
 				uint32_t a = (uint32_t)in->addr.offset + (in->addr.sym >= 0 ? p->syms[in->addr.sym].base : 0) +
 				             (in->addr.reg >= 0 ? val[in->addr.reg] : 0);
 				if (a % 4 || a / 4 >= (uint32_t)t->nlocs)
-					FAIL(in->line, "memory=ics13: '%s' -- thread %u addresses byte %u, outside the variables",
+					FAIL(in->line, "memory=%s: '%s' -- thread %u addresses byte %u, outside the variables", mname,
 					     in->text, g, a);
 				li.addr = (struct lit_opnd){ OK_LOC, 0, 0, (int)(a / 4) };
 				if (in->op == OP_ST) {
@@ -199,41 +290,53 @@ struct model *weakmem_build(const struct spec *s, const struct gpu_cfg *c, struc
 				}
 				li.dst = in->op == OP_RED ? -1 : in->dst;
 				if (li.dst >= 0)
-					known[li.dst] = 0;
+					known[li.dst] = 0, written[li.dst] = 1, stale[li.dst] = 0;
 			} else {
 				/* register arithmetic: folded when every input is known */
 				if (all_known && pred < 0) {
 					int fault = 0;
 					uint32_t v = alu_exec(in, op[0].imm, op[1].imm, op[2].imm, &fault);
 					if (fault)
-						FAIL(in->line, "memory=ics13: '%s' divides by zero in thread %u", in->text, g);
+						FAIL(in->line, "memory=%s: '%s' divides by zero in thread %u", mname, in->text, g);
 					known[in->dst] = 1;
 					val[in->dst] = v;
+					stale[in->dst] = 1;
 					continue;
 				}
 				if (!ptx_litmus_op(in->op))
-					FAIL(in->line, "memory=ics13: '%s' -- on a loaded value only what a litmus thread "
-					     "computes (%s)", in->text, ptx_litmus_ops());
+					FAIL(in->line, "memory=%s: '%s' -- on a loaded value only what a litmus thread "
+					     "computes (%s)", mname, in->text, ptx_litmus_ops());
 				li.dst = in->dst;
 				li.a = op[0];
 				li.b = op[1];
 				li.c = op[2];
-				known[in->dst] = 0;
+				known[in->dst] = 0, written[in->dst] = 1, stale[in->dst] = 0;
 			}
 			li.text = xstrdup(in->text);
 			th->ins[th->nins++] = li;
 		}
+		/* the final registers the properties read: folded values too */
+		for (int r = 0; r < p->nregs; r++)
+			if (known[r] && materialise(th, r, val[r], written, stale, NULL))
+				FAIL(0, "memory=%s: more than %d instructions in thread %u", mname, LIT_MAXI, g);
+	}
+	struct strbuf err;
+	sb_init(&err);
+	if (ptx) {
+		struct model *m = weakmem_ptx_model(t, release, &err);
+		if (!m)
+			diag_at(d, s->path, 0, 0, "memory=ptx: %s", sb_str(&err));
+		sb_free(&err);
+		return m; /* t is the model's, or freed */
 	}
 	struct aq_params prm;
 	if (c->memory == 1)
 		aq_params_ics13(&prm);
 	else
 		aq_params_fixed(&prm, NULL);
-	struct strbuf err;
-	sb_init(&err);
 	struct model *m = addrqueue_model(t, &prm, &err);
 	if (!m) {
-		diag_at(d, s->path, 0, 0, "memory=ics13: %s", sb_str(&err));
+		diag_at(d, s->path, 0, 0, "memory=%s: %s", mname, sb_str(&err));
 		sb_free(&err);
 		goto fail;
 	}

@@ -684,6 +684,7 @@ static int parse_instr(struct parser *P, struct instr *in)
 	in->aop = pi.aop;
 	in->space = pi.space;
 	in->scope = pi.scope;
+	in->sem = pi.sem;
 	in->cache = pi.cache;
 	in->vol = pi.vol;
 	in->comm = pi.comm;
