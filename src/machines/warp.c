@@ -79,10 +79,15 @@ static const char *fault_name(int code)
 	}
 }
 
-static uint32_t special(const struct gpu *g, unsigned w, unsigned lane, int sr)
+/* Warp w's special register sr; %ctaid (and what derives from it) is the
+** kernel CTA that the dispatcher put into w's hardware position. */
+static uint32_t special(const struct comp *cp, const uint8_t *sv, unsigned w, unsigned lane, int sr)
 {
+	const struct gpu *g = cp->g;
 	const struct gpu_cfg *c = &g->cfg;
-	unsigned cta = gpu_cta_of(g, w), wc = w % c->warps_per_cta;
+	const struct bind *gb = REQ(cp, P_GRID);
+	unsigned cta = gb->ops ? ((const struct port_grid *)gb->ops)->ctaid(gb->c, sv, gpu_cta_of(g, w)) : gpu_cta_of(g, w);
+	unsigned wc = w % c->warps_per_cta;
 	unsigned tid = wc * c->threads_per_warp + lane;
 	unsigned ntid = c->warps_per_cta * c->threads_per_warp;
 	switch (sr) {
@@ -95,7 +100,7 @@ static uint32_t special(const struct gpu *g, unsigned w, unsigned lane, int sr)
 	case SR_NWARPID: return c->warps_per_cta;
 	case SR_SMID: return gpu_sm_of(g, w);
 	case SR_GTID: return cta * ntid + tid;
-	case SR_GWARPID: return w;
+	case SR_GWARPID: return cta * c->warps_per_cta + wc;
 	case SR_WARPSZ: return c->threads_per_warp;
 	}
 	return 0;
@@ -107,7 +112,7 @@ static uint32_t operand(const struct comp *c, const uint8_t *sv, unsigned w, uns
 	switch (o->kind) {
 	case O_REG: return gpu_regs(g, (uint8_t *)sv, w)[(size_t)o->reg * g->cfg.threads_per_warp + lane];
 	case O_IMM: return o->imm;
-	case O_SPECIAL: return special(g, w, lane, o->special);
+	case O_SPECIAL: return special(c, sv, w, lane, o->special);
 	case O_SYM: return g->prog->syms[o->sym].base;
 	default: return 0;
 	}
@@ -784,8 +789,8 @@ static const void *port(const struct comp *c, enum port p)
 const struct comp_def comp_warps = {
 	.name = "warps", .desc = "SIMT warps with the IPDOM reconvergence stack",
 	.provides = PORT(P_WARPS),
-	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
-	.optional = PORT(P_PM) | PORT(P_ORDER) | PORT(P_SBUF),
+	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF) | PORT(P_GRID),
+	.optional = PORT(P_PM) | PORT(P_ORDER) | PORT(P_SBUF) | PORT(P_GRID),
 	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
