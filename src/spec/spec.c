@@ -686,6 +686,7 @@ static int parse_instr(struct parser *P, struct instr *in)
 	in->scope = pi.scope;
 	in->cache = pi.cache;
 	in->vol = pi.vol;
+	in->sem = pi.sem;
 	in->comm = pi.comm;
 	in->wt = pi.cache == CO_WT;
 	in->width = pi.width;
