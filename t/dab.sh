@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 194
+plan 197
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -204,3 +204,12 @@ v V2-release-acquire "fail forall" -D flush=nr-cif
 v V2-release-acquire pass -D machine=baseline
 "$GPUMC" check -q --json "$D/V3-fence-acquire-spin.gpu" > "$T/c" 2>/dev/null
 is "$(jnum terminal_states "$T/c")" 1 "V3: one terminal state (the run terminates)"
+# a .release red is a fence first: with count and flag in two partitions
+# the baseline performs a plain red to flag before the add to count
+# (forall fails), a red.release after it (before: both failed); dab
+# flushes the add first either way
+sed 's/^    st.release.gpu.global.u32 \[flag\], 1/    red.release.gpu.global.add.u32 [flag], 1/' "$D/V2-release-acquire.gpu" > "$T/V2-red.gpu"
+sed 's/^    st.release.gpu.global.u32 \[flag\], 1/    red.global.add.u32 [flag], 1/' "$D/V2-release-acquire.gpu" > "$T/V2-plain.gpu"
+run "$GPUMC" check -q -D machine=baseline -D partitions=2 -D line_bytes=4 "$T/V2-red.gpu"; is "$rc" 0 "V2 with red.release on baseline: the add is performed first"
+run "$GPUMC" check -q -D machine=baseline -D partitions=2 -D line_bytes=4 "$T/V2-plain.gpu"; is "$rc" 1 "V2 with a plain red on baseline: flag may be performed first"
+run "$GPUMC" check -q -D partitions=2 -D line_bytes=4 "$T/V2-red.gpu"; is "$rc" 0 "V2 with red.release on dab: pass"
