@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 197
+plan 204
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -213,3 +213,12 @@ sed 's/^    st.release.gpu.global.u32 \[flag\], 1/    red.global.add.u32 [flag],
 run "$GPUMC" check -q -D machine=baseline -D partitions=2 -D line_bytes=4 "$T/V2-red.gpu"; is "$rc" 0 "V2 with red.release on baseline: the add is performed first"
 run "$GPUMC" check -q -D machine=baseline -D partitions=2 -D line_bytes=4 "$T/V2-plain.gpu"; is "$rc" 1 "V2 with a plain red on baseline: flag may be performed first"
 run "$GPUMC" check -q -D partitions=2 -D line_bytes=4 "$T/V2-red.gpu"; is "$rc" 0 "V2 with red.release on dab: pass"
+# C3: SRR runs nothing of a later batch early (IV-C5): a batch-0 CTA
+# spinning on a flag that a batch-1 CTA sets spins forever under SRR (the
+# progress check names the batch the scheduler holds), not under the
+# others, nor under SRR with every CTA resident
+for s in gwat gtrr gtar gto; do v C3-batch-flag pass -D scheduler=$s; done
+v C3-batch-flag "fail progress" -D scheduler=srr
+v C3-batch-flag pass -D scheduler=srr -D cta_slots=0
+run "$GPUMC" check -D scheduler=srr "$D/C3-batch-flag.gpu"
+like "$T/out" "scheduler 0 \(srr\) holds warp 2: all instructions of batch 1 wait until batch 0 is done" "C3 srr: the end state names the batch held back"

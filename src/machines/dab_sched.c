@@ -331,7 +331,8 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 			sb_printf(out, "  scheduler %u (%s) holds warp %u: ", k, names[g->cfg.sched_rule], w);
 			unsigned idx = i - g->sched_first[k];
 			if (idx < v.lo || idx >= v.hi)
-				sb_printf(out, "its batch %u waits until batch %u's atomics are performed\n", gpu_batch_of(g, w),
+				sb_printf(out, "%s of batch %u wait until batch %u is done, its atomics performed\n",
+				          v.srr ? "all instructions" : "the atomics", gpu_batch_of(g, w),
 				          gpu_batch_of(g, g->sched_warps[g->sched_first[k] + v.lo]));
 			else if (v.srr)
 				sb_puts(out, "strict round robin, not its turn\n");
