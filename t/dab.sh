@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 158
+plan 204
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -163,3 +163,62 @@ like "$T/out" "verdict: fail deadlock_free" "W1: --check-model finds no broken i
 # D1 under SRR is one path too: 3 warps x 4 instructions, one flush of the
 # fused entry, one drain
 c D1 "states 15 transitions 14" -D scheduler=srr
+# C1: CTA batches (IV-C5): with two CTA slots, CTA 2 (batch 1) starts once
+# CTA 0's slot frees while CTA 1 still owes an add; the batch barrier puts
+# CTA 1's add first under every determinism-aware rule (forall sum == 1)
+for s in gwat srr gtrr gtar gtrr-bar gtar-bar gwat-bar; do v C1-cta-batches pass -D scheduler=$s; done
+v C1-cta-batches "fail deterministic" -D scheduler=gto
+c C1-cta-batches "states 29 transitions 28" -D scheduler=srr
+run "$GPUMC" check -q --check-model "$D/C1-cta-batches.gpu"; is "$rc" 0 "C1: --check-model (DISP-n, SCHED-n) holds"
+# C2: the paper's static CTA distribution is deterministic; the free
+# dispatcher (next CTA to the SM that frees a slot first) is not, and the
+# counterexample diverges at the dispatcher's step
+for s in gwat srr gtrr gtar gto; do v C2-cta-dispatch pass -D scheduler=$s; done
+v C2-cta-dispatch "fail deterministic" -D dispatch=free
+run "$GPUMC" check -D dispatch=free "$D/C2-cta-dispatch.gpu"
+like "$T/out" "CTA dispatcher: cta 2 \(the next in id order\) into sm [01].*<-- schedules diverge here" "C2 free: diverges at the dispatcher's launch order"
+like "$T/out" "warp 3 \(cta 2, sm 1\) issues" "C2 free: the trace names the kernel CTA a hardware position runs"
+run "$GPUMC" check -q --check-model -D dispatch=free "$D/C2-cta-dispatch.gpu"
+like "$T/out" "verdict: fail deterministic" "C2 free: --check-model finds no broken invariant (DISP-1, DISP-2)"
+# occupancy: one warp slot holds one CTA of one warp (the same machine as
+# one CTA slot); every CTA resident is a different one; a CTA larger than
+# the warp slots is an input error
+a=$("$GPUMC" check -q --json --por=off "$D/C2-cta-dispatch.gpu" | grep -o '"states":[0-9]*')
+b=$("$GPUMC" check -q --json --por=off -D cta_slots=0 -D warp_slots=1 "$D/C2-cta-dispatch.gpu" | grep -o '"states":[0-9]*')
+c=$("$GPUMC" check -q --json --por=off -D cta_slots=0 "$D/C2-cta-dispatch.gpu" | grep -o '"states":[0-9]*')
+is "$b" "$a" "C2: warp_slots=1 is cta_slots=1 for one-warp CTAs"
+[ "$c" != "$a" ]; ok $? "C2: every CTA resident is another state space ($c vs $a)"
+run "$GPUMC" check -q -D warps_per_cta=2 -D warp_slots=1 "$D/C2-cta-dispatch.gpu"
+is "$rc" 2 "a CTA larger than warp_slots: exit 2"
+like "$T/err" "a CTA of 2 warps does not fit warp_slots \(1\)" "and the message says why"
+# V2, V3: ld.acquire, st.release (and .relaxed) are atomic loads and
+# stores, which DAB performs via a flush like volatile ones: the consumer
+# stops at each ld.acquire, so the producer's release or fence gets its
+# flush, and every run terminates seeing the add (before: V2 read 0, V3
+# never terminated)
+for s in gwat srr gtrr gtar gto; do
+	v V2-release-acquire pass -D scheduler=$s
+	v V3-fence-acquire-spin pass -D scheduler=$s
+done
+v V2-release-acquire "fail forall" -D flush=nr-cif
+v V2-release-acquire pass -D machine=baseline
+"$GPUMC" check -q --json "$D/V3-fence-acquire-spin.gpu" > "$T/c" 2>/dev/null
+is "$(jnum terminal_states "$T/c")" 1 "V3: one terminal state (the run terminates)"
+# a .release red is a fence first: with count and flag in two partitions
+# the baseline performs a plain red to flag before the add to count
+# (forall fails), a red.release after it (before: both failed); dab
+# flushes the add first either way
+sed 's/^    st.release.gpu.global.u32 \[flag\], 1/    red.release.gpu.global.add.u32 [flag], 1/' "$D/V2-release-acquire.gpu" > "$T/V2-red.gpu"
+sed 's/^    st.release.gpu.global.u32 \[flag\], 1/    red.global.add.u32 [flag], 1/' "$D/V2-release-acquire.gpu" > "$T/V2-plain.gpu"
+run "$GPUMC" check -q -D machine=baseline -D partitions=2 -D line_bytes=4 "$T/V2-red.gpu"; is "$rc" 0 "V2 with red.release on baseline: the add is performed first"
+run "$GPUMC" check -q -D machine=baseline -D partitions=2 -D line_bytes=4 "$T/V2-plain.gpu"; is "$rc" 1 "V2 with a plain red on baseline: flag may be performed first"
+run "$GPUMC" check -q -D partitions=2 -D line_bytes=4 "$T/V2-red.gpu"; is "$rc" 0 "V2 with red.release on dab: pass"
+# C3: SRR runs nothing of a later batch early (IV-C5): a batch-0 CTA
+# spinning on a flag that a batch-1 CTA sets spins forever under SRR (the
+# progress check names the batch the scheduler holds), not under the
+# others, nor under SRR with every CTA resident
+for s in gwat gtrr gtar gto; do v C3-batch-flag pass -D scheduler=$s; done
+v C3-batch-flag "fail progress" -D scheduler=srr
+v C3-batch-flag pass -D scheduler=srr -D cta_slots=0
+run "$GPUMC" check -D scheduler=srr "$D/C3-batch-flag.gpu"
+like "$T/out" "scheduler 0 \(srr\) holds warp 2: all instructions of batch 1 wait until batch 0 is done" "C3 srr: the end state names the batch held back"

@@ -44,7 +44,8 @@ enum cmp_op { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 enum space { SP_GLOBAL, SP_SHARED };
 enum scope { SC_CTA, SC_GL, SC_SYS };
 /* PTX ISA 6+ memory-ordering semantics (the ptx litmus model reads them;
-** the machines ignore them).  SEM_WEAK: plain ld/st, no scope. */
+** DAB flushes at a strong ld/st and a releasing atom/red; the other
+** machines ignore them).  SEM_WEAK: plain ld/st, no scope. */
 enum sem { SEM_WEAK, SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL, SEM_SC };
 /* Cache operators of ld (.ca .cg .cs .lu .cv) and st (.wb .cg .cs .wt):
 ** which cache level an access may use.  Memories without caches ignore
@@ -82,7 +83,7 @@ struct instr {
 	enum atom_op aop;     /* atom/red                           */
 	enum space space;     /* ld/st/atom/red                     */
 	enum scope scope;     /* membar                             */
-	enum sem sem;         /* PTX ordering (memory=ptx reads it)  */
+	enum sem sem;         /* PTX ordering (memory=ptx, dab)     */
 	enum cache_op cache;  /* ld/st                              */
 	int vol;              /* ld/st.volatile                     */
 	int comm;             /* red.comm: commutative (LAB)        */
@@ -98,6 +99,20 @@ struct instr {
 	int line, col;
 	char *text;           /* as written, for traces             */
 };
+
+/* A strong global ld/st (volatile, .relaxed, .acquire, .release): an
+** atomic load or store of the memory model, not a plain one. */
+static inline int instr_strong(const struct instr *in)
+{
+	return (in->op == OP_LD || in->op == OP_ST) && (in->vol || in->sem != SEM_WEAK);
+}
+/* A st/atom/red that orders the accesses before it (.release, .acq_rel):
+** a fence, then the access. */
+static inline int instr_releasing(const struct instr *in)
+{
+	return (in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED) &&
+	       (in->sem == SEM_RELEASE || in->sem == SEM_ACQ_REL || in->sem == SEM_SC);
+}
 
 struct symbol {
 	char *name;

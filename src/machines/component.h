@@ -26,6 +26,8 @@
 **   sbuf     a warp's global load and store through its private store
 **            buffer, and the log the commit reads (GPUDet)
 **   quantum  the GPUDet mode, and a warp's commit depth in this quantum
+**   grid     which CTA of the kernel a hardware CTA position runs, and
+**            the CTA dispatcher's pending launches (cta_dispatch.c)
 **
 ** The vector: each component with state owns one slice [off, off+size),
 ** aligned to its `align` (see the alignment rule in explore/model.h).
@@ -46,7 +48,7 @@ struct strbuf;
 
 /* Port names; a component's provides/requires are masks of these. */
 enum port {
-	P_MEM, P_ATOMICS, P_ORDER, P_GATE, P_WARPS, P_PM, P_BARRIER, P_ISSUE, P_SBUF, P_QUANTUM, P_NPORTS
+	P_MEM, P_ATOMICS, P_ORDER, P_GATE, P_WARPS, P_PM, P_BARRIER, P_ISSUE, P_SBUF, P_QUANTUM, P_GRID, P_NPORTS
 };
 #define PORT(p) (1u << (p))
 /* Ports that take several providers (all consulted). */
@@ -301,6 +303,17 @@ struct port_quantum {
 	int32_t (*depth)(const struct comp *c, const uint8_t *sv, unsigned w);
 };
 
+/* The CTA dispatcher (cta_dispatch.c).  Warp w's hardware position is
+** its CTA gpu_cta_of(w), on SM gpu_sm_of(w); which kernel CTA (%ctaid)
+** runs there is the dispatcher's. */
+struct port_grid {
+	/* The kernel CTA that hardware position `cta` runs. */
+	unsigned (*ctaid)(const struct comp *c, const uint8_t *sv, unsigned cta);
+	/* Is a CTA waiting to be dispatched into a free slot of SM sm (-1:
+	** any SM)?  A DAB flush waits for it, as for a warp that can issue. */
+	int (*pending)(const struct comp *c, const uint8_t *sv, int sm);
+};
+
 /* }=== */
 
 /* The ops of bound port p (single provider), and its provider. */
@@ -334,6 +347,7 @@ unsigned compose_kind_flags(const struct model *m, unsigned kind);
 extern const struct comp_def comp_mem, comp_warps, comp_gto, comp_barrier, comp_rop, comp_dab_sched, comp_dab,
 	comp_persist, comp_lab;
 extern const struct comp_def comp_gpudet, comp_sbuf, comp_zbuffer;
+extern const struct comp_def comp_cta_dispatch;
 
 /* A wiring row: components in enabled() order, and port bindings. */
 struct wire {

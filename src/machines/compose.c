@@ -499,7 +499,7 @@ static void m_destroy(struct model *m)
 }
 
 static const char *const port_names[P_NPORTS] = { "mem", "atomics", "order", "gate", "warps", "pm", "barrier", "issue", "sbuf",
-	                                                      "quantum" };
+	                                                      "quantum", "grid" };
 
 /* Bind every required port of every component; -1 with a message. */
 static int bind_ports(struct machine *x, const struct wiring *wr, struct diag *d, const char *path)
@@ -602,6 +602,7 @@ static int grid(struct gpu *g, struct diag *d)
 		                  g->prog->ins[i].space == SP_GLOBAL;
 	unsigned ctas_per_sm = (c->ctas + c->sms - 1) / c->sms;
 	g->warps_per_sm = ctas_per_sm * c->warps_per_cta;
+	g->resident = ctas_per_sm; /* all resident, unless a dispatcher limits it */
 	g->nqueues = c->sms * c->partitions;
 	unsigned nsched = c->sms * c->schedulers;
 	g->sched_first = xcalloc(nsched + 1, sizeof(unsigned));

@@ -304,6 +304,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			any_issue = 1;
 		}
 	}
+	/* nor while a CTA waits to be dispatched into a freed slot: it will
+	** issue (a free dispatcher's choice is a step of its own) */
+	const struct bind *gb = REQ(c, P_GRID);
+	for (unsigned s = 0; gb->ops && s < cf->sms; s++)
+		if (((const struct port_grid *)gb->ops)->pending(gb->c, sv, (int)s))
+			sm_issue[s] = any_issue = 1;
 	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
@@ -712,7 +718,8 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 const struct comp_def comp_dab = {
 	.name = "dab", .desc = "atomic buffers, fusion, flush with pre-flush counts, per-partition flush reorder buffers; relaxed nr, nr-of, nr-cif",
 	.params = params, .nparams = sizeof params / sizeof params[0],
-	.provides = PORT(P_ATOMICS) | PORT(P_ORDER), .requires = PORT(P_MEM) | PORT(P_WARPS) | PORT(P_ISSUE),
+	.provides = PORT(P_ATOMICS) | PORT(P_ORDER), .requires = PORT(P_MEM) | PORT(P_WARPS) | PORT(P_ISSUE) | PORT(P_GRID),
+	.optional = PORT(P_GRID),
 	.kinds = kinds, .nkinds = 2, .port_writes = SELF | PORT(P_WARPS),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,

@@ -30,6 +30,15 @@
 ** warp blocked at a barrier like an exited one: it counts as arrived for
 ** the switch and the round, and the token skips it.
 **
+** CTA batches (§IV-C5, cta_dispatch.c): with fewer CTA slots than CTAs, a
+** scheduler's warps come in batches, and "all atomics from batch b_i must
+** complete before any atomics from b_i+1".  Each rule above applies to the
+** current batch -- the first with a warp not done or an atomic of one not
+** yet performed -- as if its warps were the scheduler's only ones (the
+** token and the round-robin turn start at its first warp); a warp of a
+** later batch issues no atomic, and under SRR (and GTRR once switched,
+** "until the kernel ends") nothing at all.  GTO ignores batches.
+**
 ** Component "dab_sched": a scheduler component (scheduler.h) whose slice is
 ** one struct dab_sched_state per scheduler (16 bytes, 8-aligned).  Actions
 ** are listed scheduler by scheduler, warps in id order within each.
@@ -70,6 +79,7 @@ _Static_assert(sizeof(struct dab_sched_state) == 16, "scheduler state is 16 byte
 
 /* What a scheduler allows now, computed once per state. */
 struct dab_sched_view {
+	unsigned lo, hi;  /* the current batch: sched_warps[first + lo .. hi)     */
 	int srr;          /* strict round robin applies now                     */
 	unsigned rr_warp; /* SRR: the one warp that may issue (UINT32_MAX: none) */
 	uint64_t round;   /* GTAR: current round (0: none)                       */
@@ -83,14 +93,53 @@ static struct dab_sched_state *state(const struct comp *c, const uint8_t *sv, un
 	return (struct dab_sched_state *)(sv + c->off) + k;
 }
 
-/* Every warp of scheduler k ready at an atomic or out of the order, and
-** one at an atomic: the point where GTRR switches and a GTAR round begins
-** (the warps at atomics, one bit each). */
-static uint64_t all_at_atomic(const struct comp *c, const uint8_t *sv, unsigned k)
+/* Has warp w's batch work left: the warp not done, or an atomic of it
+** not yet performed (the atomics provider's pending count or flag)? */
+static int unfinished(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
+	return (h->status != W_DONE && h->status != W_FAULT) || h->pending;
+}
+
+/* The current batch of scheduler k, as indices into its warp list: the
+** warps of the first batch with work left (all of them when every CTA is
+** resident, or when none has work left). */
+static void batch(const struct gpu *g, const uint8_t *sv, unsigned k, unsigned *lo, unsigned *hi)
+{
+	unsigned first = g->sched_first[k], n = g->sched_first[k + 1] - first, i = 0;
+	*lo = 0;
+	*hi = n;
+	if (g->resident * g->cfg.sms >= g->cfg.ctas)
+		return;
+	while (i < n && !unfinished(g, sv, g->sched_warps[first + i]))
+		i++;
+	if (i == n)
+		return;
+	unsigned b = gpu_batch_of(g, g->sched_warps[first + i]);
+	while (i > 0 && gpu_batch_of(g, g->sched_warps[first + i - 1]) == b)
+		i--;
+	*lo = i;
+	while (i < n && gpu_batch_of(g, g->sched_warps[first + i]) == b)
+		i++;
+	*hi = i;
+}
+
+/* The j-th warp of the batch's order, counting from index `from` (a
+** turn or token left in an earlier batch counts from its first warp). */
+static unsigned nth(const struct gpu *g, unsigned k, const struct dab_sched_view *v, unsigned from, unsigned j)
+{
+	unsigned start = from >= v->lo && from < v->hi ? from : v->lo;
+	return g->sched_warps[g->sched_first[k] + v->lo + (start - v->lo + j) % (v->hi - v->lo)];
+}
+
+/* Every warp of scheduler k's batch ready at an atomic or out of the
+** order, and one at an atomic: the point where GTRR switches and a GTAR
+** round begins (the warps at atomics, one bit each). */
+static uint64_t all_at_atomic(const struct comp *c, const uint8_t *sv, unsigned k, const struct dab_sched_view *v)
 {
 	const struct gpu *g = c->g;
 	uint64_t at = 0;
-	for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
+	for (unsigned i = g->sched_first[k] + v->lo; i < g->sched_first[k] + v->hi; i++) {
 		unsigned w = g->sched_warps[i];
 		if (gpu_warp(g, (uint8_t *)sv, w)->status == W_READY && gpu_at_global_atomic(g, sv, w))
 			at |= 1ull << (i - g->sched_first[k]);
@@ -104,25 +153,27 @@ static void view(const struct comp *c, const uint8_t *sv, unsigned k, struct dab
 {
 	const struct gpu *g = c->g;
 	const struct dab_sched_state *s = state(c, sv, k);
-	unsigned first = g->sched_first[k], n = g->sched_first[k + 1] - first;
+	unsigned first = g->sched_first[k];
+	batch(g, sv, k, &v->lo, &v->hi);
+	unsigned n = v->hi - v->lo;
 	v->srr = 0;
 	v->rr_warp = v->atom_warp = UINT32_MAX;
 	v->round = 0;
 	switch (rule(g)) {
 	case DS_GTRR:
-		v->srr = s->srr || all_at_atomic(c, sv, k) != 0;
+		v->srr = s->srr || all_at_atomic(c, sv, k, v) != 0;
 		break;
 	case DS_SRR:
 		v->srr = 1;
 		break;
 	case DS_GTAR:
-		v->round = s->todo ? s->todo : all_at_atomic(c, sv, k);
+		v->round = s->todo ? s->todo : all_at_atomic(c, sv, k, v);
 		if (v->round)
 			v->atom_warp = g->sched_warps[first + (unsigned)__builtin_ctzll(v->round)];
 		break;
 	case DS_GWAT:
 		for (unsigned j = 0; j < n; j++) {
-			unsigned w = g->sched_warps[first + (s->token + j) % n];
+			unsigned w = nth(g, k, v, s->token, j);
 			if (!out_of_order(g, sv, w)) {
 				v->atom_warp = w;
 				break;
@@ -134,7 +185,7 @@ static void view(const struct comp *c, const uint8_t *sv, unsigned k, struct dab
 	}
 	if (v->srr) /* skip exited warps and those at a barrier, wait for others */
 		for (unsigned j = 0; j < n; j++) {
-			unsigned w = g->sched_warps[first + (s->rr + j) % n];
+			unsigned w = nth(g, k, v, s->rr, j);
 			uint8_t st = gpu_warp(g, (uint8_t *)sv, w)->status;
 			if (st == W_READY)
 				v->rr_warp = w;
@@ -161,12 +212,11 @@ static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct d
                    int buffered)
 {
 	const struct gpu *g = c->g;
-	unsigned k = gpu_sched_of(g, w), first = g->sched_first[k], n = g->sched_first[k + 1] - first;
-	struct dab_sched_state *s = state(c, sv, k);
-	unsigned idx = g->warp_idx[w];
+	struct dab_sched_state *s = state(c, sv, gpu_sched_of(g, w));
+	unsigned idx = g->warp_idx[w], next = v->lo + (idx + 1 - v->lo) % (v->hi - v->lo);
 	if (v->srr) {
 		s->srr = rule(g) == DS_GTRR;
-		s->rr = (uint8_t)((idx + 1) % n);
+		s->rr = (uint8_t)next;
 		return;
 	}
 	if (!atomic)
@@ -174,7 +224,7 @@ static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct d
 	if (rule(g) == DS_GTAR) /* a blocked atomic keeps its turn */
 		s->todo = buffered ? v->round & ~(1ull << idx) : v->round;
 	else if (rule(g) == DS_GWAT && buffered)
-		s->token = (uint8_t)((idx + 1) % n);
+		s->token = (uint8_t)next;
 }
 
 /* Partial-order reduction.  Under GTO, GWAT and GTAR (and gwat-bar,
@@ -279,7 +329,12 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 			if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY || may_issue(c, sv, w, &v))
 				continue;
 			sb_printf(out, "  scheduler %u (%s) holds warp %u: ", k, names[g->cfg.sched_rule], w);
-			if (v.srr)
+			unsigned idx = i - g->sched_first[k];
+			if (idx < v.lo || idx >= v.hi)
+				sb_printf(out, "%s of batch %u wait until batch %u is done, its atomics performed\n",
+				          v.srr ? "all instructions" : "the atomics", gpu_batch_of(g, w),
+				          gpu_batch_of(g, g->sched_warps[g->sched_first[k] + v.lo]));
+			else if (v.srr)
 				sb_puts(out, "strict round robin, not its turn\n");
 			else if (rule(g) == DS_GTRR)
 				sb_puts(out, "atomics wait until every warp is at an atomic or exited\n");

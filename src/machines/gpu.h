@@ -51,6 +51,8 @@ struct gpu_cfg {
 	unsigned memory; /* 0 SC (memory.c), 1 ics13, 2 ics13-fixed, 3 ptx (weakmem.c) */
 	/* GPUDet (gpudet_mode.c, gpudet_sbuf.c, zbuffer.c) */
 	unsigned quantum, quanta, serial, bta, slots, distribution, sbuf_entries, ztest, commit, lat_gbar, lat_z, lat_log;
+	/* occupancy and CTA dispatch (cta_dispatch.c) */
+	unsigned cta_slots, warp_slots, dispatch;
 };
 
 struct stack_entry {
@@ -72,6 +74,7 @@ struct gpu {
 	unsigned nwarps;        /* ctas * warps_per_cta                         */
 	unsigned warps_per_sm;  /* upper bound, for FIFO capacity               */
 	unsigned nqueues;       /* sms * partitions                             */
+	unsigned resident;      /* CTAs resident per SM at once: a batch's size */
 	/* global and shared words (memory.c), warp records (warp.c) */
 	size_t shared_off, warp_off, warp_bytes, stack_off, reg_off;
 	/* warps of each scheduler, in id order: sched_warps[sched_first[k] ..
@@ -127,6 +130,13 @@ static inline unsigned gpu_sm_of(const struct gpu *g, unsigned w)
 static inline unsigned gpu_partition_of(const struct gpu *g, uint32_t addr)
 {
 	return (addr / g->cfg.line_bytes) % g->cfg.partitions;
+}
+/* The batch of warp w's CTA (DAB IV-C5): SM s runs hardware CTA
+** positions s, s + sms, s + 2 sms, ... in that order, `resident` at a
+** time; the b-th `resident` of them are its batch b. */
+static inline unsigned gpu_batch_of(const struct gpu *g, unsigned w)
+{
+	return gpu_cta_of(g, w) / g->cfg.sms / g->resident;
 }
 static inline unsigned gpu_sched_of(const struct gpu *g, unsigned w)
 {

@@ -23,8 +23,9 @@ static const struct param_def baseline_params[] = {
 static const struct comp_def *const baseline_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_rop };
 static const struct wiring baseline = { baseline_comps, 5, NULL, 0, baseline_params, 1 };
 
-static const struct comp_def *const dab_comps[] = { &comp_mem, &comp_warps, &comp_dab_sched, &comp_barrier, &comp_dab };
-static const struct wiring dab = { dab_comps, 5, NULL, 0, NULL, 0 };
+static const struct comp_def *const dab_comps[] = { &comp_mem, &comp_warps, &comp_dab_sched, &comp_barrier,
+	                                             &comp_cta_dispatch, &comp_dab };
+static const struct wiring dab = { dab_comps, 6, NULL, 0, NULL, 0 };
 
 static const struct comp_def *const persist_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_rop,
 	                                                 &comp_persist };

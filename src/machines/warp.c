@@ -6,8 +6,8 @@
 ** Stack entries are (pc, rpc, mask); the top entry executes.  States:
 **
 **   READY --issue(ld/st/alu/bra/membar)--> READY          [warp_issue]
-**   READY --issue(membar, bar.sync, ld/st.volatile global: an order
-**            provider says wait)--> WAIT --resume--> READY (bar.sync:
+**   READY --issue(membar, bar.sync, a strong global ld/st, a .release
+**            atom/red: an order provider says wait)--> WAIT --resume--> READY (bar.sync:
 **            BARRIER)                                     [rop.c, dab.c]
 **   READY --issue(bar.sync)--> BARRIER --release--> READY [barrier.c]
 **   READY --issue(atom/red global)--> ATOMIC --ROP ack--> READY [rop.c]
@@ -79,10 +79,21 @@ static const char *fault_name(int code)
 	}
 }
 
-static uint32_t special(const struct gpu *g, unsigned w, unsigned lane, int sr)
+/* The kernel CTA (%ctaid) that the dispatcher put into warp w's hardware
+** position (without one: the position). */
+static unsigned kernel_cta(const struct comp *c, const uint8_t *sv, unsigned w)
 {
+	const struct bind *gb = REQ(c, P_GRID);
+	unsigned p = gpu_cta_of(c->g, w);
+	return gb->ops ? ((const struct port_grid *)gb->ops)->ctaid(gb->c, sv, p) : p;
+}
+
+static uint32_t special(const struct comp *cp, const uint8_t *sv, unsigned w, unsigned lane, int sr)
+{
+	const struct gpu *g = cp->g;
 	const struct gpu_cfg *c = &g->cfg;
-	unsigned cta = gpu_cta_of(g, w), wc = w % c->warps_per_cta;
+	unsigned cta = kernel_cta(cp, sv, w);
+	unsigned wc = w % c->warps_per_cta;
 	unsigned tid = wc * c->threads_per_warp + lane;
 	unsigned ntid = c->warps_per_cta * c->threads_per_warp;
 	switch (sr) {
@@ -95,7 +106,7 @@ static uint32_t special(const struct gpu *g, unsigned w, unsigned lane, int sr)
 	case SR_NWARPID: return c->warps_per_cta;
 	case SR_SMID: return gpu_sm_of(g, w);
 	case SR_GTID: return cta * ntid + tid;
-	case SR_GWARPID: return w;
+	case SR_GWARPID: return cta * c->warps_per_cta + wc;
 	case SR_WARPSZ: return c->threads_per_warp;
 	}
 	return 0;
@@ -107,7 +118,7 @@ static uint32_t operand(const struct comp *c, const uint8_t *sv, unsigned w, uns
 	switch (o->kind) {
 	case O_REG: return gpu_regs(g, (uint8_t *)sv, w)[(size_t)o->reg * g->cfg.threads_per_warp + lane];
 	case O_IMM: return o->imm;
-	case O_SPECIAL: return special(g, w, lane, o->special);
+	case O_SPECIAL: return special(c, sv, w, lane, o->special);
 	case O_SYM: return g->prog->syms[o->sym].base;
 	default: return 0;
 	}
@@ -321,6 +332,13 @@ static int order_clear(const struct comp *c, const uint8_t *sv, unsigned w, enum
 	return 1;
 }
 
+/* May warp w perform strong access `in` now: a .release store is a fence
+** first, then the store. */
+static int strong_clear(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
+{
+	return (!instr_releasing(in) || order_clear(c, sv, w, OP_MEMBAR)) && order_clear(c, sv, w, in->op);
+}
+
 static void arrive(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct bind *b = REQ(c, P_BARRIER);
@@ -374,8 +392,8 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 		advance(c, sv, w);
 		return;
 	case OP_LD:
-	case OP_ST: /* a volatile global access may be ordered (DAB: a flush) */
-		if (m && in->vol && in->space == SP_GLOBAL && !order_clear(c, sv, w, in->op))
+	case OP_ST: /* a strong global access may be ordered (DAB: a flush) */
+		if (m && in->space == SP_GLOBAL && instr_strong(in) && !strong_clear(c, sv, w, in))
 			gpu_warp(g, sv, w)->status = W_WAIT;
 		else
 			memop(c, sv, w, in, m);
@@ -386,6 +404,9 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 			advance(c, sv, w);
 		} else if (in->space == SP_SHARED) {
 			memop(c, sv, w, in, m);
+		} else if (instr_releasing(in) && !order_clear(c, sv, w, OP_MEMBAR)) {
+			/* .release: a fence first; issued again once it is clear */
+			gpu_warp(g, sv, w)->status = W_WAIT;
 		} else {
 			const struct bind *b = REQ(c, P_ATOMICS);
 			int r = ((const struct port_atomics *)b->ops)->push(b->c, sv, w, m);
@@ -425,7 +446,7 @@ static void resume(const struct comp *c, uint8_t *sv, unsigned w)
 	enum opcode op = cur(g, sv, w)->op;
 	if (op == OP_ATOM || op == OP_RED)
 		h->status = W_READY; /* refused for room: issue it again */
-	else if (!order_clear(c, sv, w, op))
+	else if (op == OP_LD || op == OP_ST ? !strong_clear(c, sv, w, cur(g, sv, w)) : !order_clear(c, sv, w, op))
 		return;
 	else if (op == OP_BAR)
 		at_barrier(c, sv, w);
@@ -524,7 +545,7 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 	unsigned pc = gpu_pc(g, sv, w);
 	uint32_t m = exec_mask(c, sv, w);
 	const struct instr *in = &g->prog->ins[pc];
-	sb_printf(out, "warp %u (cta %u, sm %u) issues pc %u mask 0x%x: %s", w, gpu_cta_of(g, w), gpu_sm_of(g, w), pc, m,
+	sb_printf(out, "warp %u (cta %u, sm %u) issues pc %u mask 0x%x: %s", w, kernel_cta(c, sv, w), gpu_sm_of(g, w), pc, m,
 	          in->text);
 	/* a shared-memory atomic is performed here, at issue: its operands,
 	** as a ROP step shows those of a global one */
@@ -579,8 +600,8 @@ static uint8_t *local_table(const struct program *p)
 		case OP_BRA:
 			t[i] = inside && in->target < p->nins && in->ipdom < p->nins;
 			break;
-		case OP_LD: /* a volatile one may wait for its order (DAB: a flush) */
-			t[i] = inside && !in->vol && in->addr.sym >= 0 && read_only(p, in->space, in->addr.sym);
+		case OP_LD: /* a strong one may wait for its order (DAB: a flush) */
+			t[i] = inside && !instr_strong(in) && in->addr.sym >= 0 && read_only(p, in->space, in->addr.sym);
 			break;
 		case OP_BAR: case OP_MEMBAR: case OP_ST: case OP_ATOM: case OP_RED: case OP_EXIT:
 		case OP_CLWB: case OP_SFENCE: case OP_PCOMMIT: case OP_L2WB:
@@ -643,7 +664,7 @@ static int race(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 		const struct instr *in = cur(g, sv, w);
 		if (in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM && in->op != OP_RED)
 			continue;
-		enum acc_kind k = in->op == OP_ATOM || in->op == OP_RED || in->vol ? ACC_SYNC : in->op == OP_ST ? ACC_ST : ACC_LD;
+		enum acc_kind k = in->op == OP_ATOM || in->op == OP_RED || instr_strong(in) ? ACC_SYNC : in->op == OP_ST ? ACC_ST : ACC_LD;
 		uint32_t m = exec_mask(c, sv, w);
 		for (unsigned l = 0; l < lanes; l++) {
 			int f = 0;
@@ -796,8 +817,8 @@ static const void *port(const struct comp *c, enum port p)
 const struct comp_def comp_warps = {
 	.name = "warps", .desc = "SIMT warps with the IPDOM reconvergence stack",
 	.provides = PORT(P_WARPS),
-	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
-	.optional = PORT(P_PM) | PORT(P_ORDER) | PORT(P_SBUF),
+	.requires = PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_ORDER) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF) | PORT(P_GRID),
+	.optional = PORT(P_PM) | PORT(P_ORDER) | PORT(P_SBUF) | PORT(P_GRID),
 	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
