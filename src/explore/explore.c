@@ -116,6 +116,8 @@ struct ctx {
 	** run): BFS saw a move that does not go one level deeper, DFS a move
 	** back to a state on the stack */
 	int cyclic;
+	/* the clock and --memory are read every `every` expansions (limits_hit) */
+	unsigned every, until;
 	/* BFS with the progress check to come: the moves, recorded as they are
 	** made (rows in expansion order, which is state order) */
 	int record;
@@ -339,9 +341,13 @@ static int limits_hit(struct ctx *c)
 		c->r->limit = "--max-states";
 		return 1;
 	}
-	/* every expansion: with large state vectors a thousand expansions
-	** can overshoot --memory by gigabytes and --time by many seconds
-	** (one clock read costs tens of nanoseconds, an expansion far more) */
+	/* the clock and the bytes held every few expansions, as many as
+	** make about 64 KB of successors at most (limits_init): a thousand
+	** expansions of large vectors could overshoot --memory by gigabytes,
+	** but reading them on every expansion of a small one costs 5% */
+	if (--c->until)
+		return 0;
+	c->until = c->every;
 	{
 		double t = elapsed(c);
 		near_limit(c, t);
@@ -360,6 +366,15 @@ static int limits_hit(struct ctx *c)
 		}
 	}
 	return 0;
+}
+
+static void limits_init(struct ctx *c)
+{
+	size_t step = c->svn * (c->m->max_actions + 1);
+	c->every = step >= 65536 / 64 ? (unsigned)(65536 / step) : 64;
+	if (!c->every)
+		c->every = 1;
+	c->until = 1;
 }
 
 static void parent_put(struct ctx *c, uint32_t idx, uint32_t parent, uint16_t act)
@@ -462,14 +477,18 @@ static void graph_row(struct ctx *c, uint32_t h)
 	c->g.row[h] = c->g.ne;
 }
 
-/* BFS, recording: a move to state k by action i of the state expanded. */
-static void graph_move(struct ctx *c, uint32_t k, unsigned i)
+static void graph_grow(struct ctx *c)
 {
-	if (c->g.ne == c->gcap) {
-		c->gcap = c->gcap ? c->gcap * 2 : 4096;
-		c->g.dst = xrealloc(c->g.dst, sizeof *c->g.dst * c->gcap);
-		c->g.via = xrealloc(c->g.via, sizeof *c->g.via * c->gcap);
-	}
+	c->gcap = c->gcap ? c->gcap * 2 : 4096;
+	c->g.dst = xrealloc(c->g.dst, sizeof *c->g.dst * c->gcap);
+	c->g.via = xrealloc(c->g.via, sizeof *c->g.via * c->gcap);
+}
+
+/* BFS, recording: a move to state k by action i of the state expanded. */
+static inline void graph_move(struct ctx *c, uint32_t k, unsigned i)
+{
+	if (c->g.ne == c->gcap)
+		graph_grow(c);
 	c->g.dst[c->g.ne] = k;
 	c->g.via[c->g.ne++] = (uint16_t)i;
 }
@@ -569,7 +588,7 @@ static void bfs(struct ctx *c)
 				continue;
 			}
 			bfs_new(c, &q, next, k, h, i, level);
-			if ((o->max_states && vs_count(c->vs) >= o->max_states) || memory_hit(c))
+			if ((o->max_states && vs_count(c->vs) >= o->max_states) || (c->every == 1 && memory_hit(c)))
 				break;
 		}
 	}
@@ -907,6 +926,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.record = o->livelock && !o->compact && o->search == SEARCH_BFS;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	c.next_progress = o->progress;
+	limits_init(&c);
 	struct judgement v;
 	if (judge_start(c.jd, &v))
 		fail(r, &v); /* decided before exploring (not idempotent): no trace */
