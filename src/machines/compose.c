@@ -623,6 +623,14 @@ static int grid(struct gpu *g, struct diag *d)
 
 struct model *compose_build(const struct spec *s, const struct machine_def *md, struct diag *d)
 {
+	struct gpu_cfg cfg;
+	memset(&cfg, 0, sizeof cfg);
+	return params_apply(md, s, &cfg, d) ? NULL : compose_build_cfg(s, md, &cfg, d);
+}
+
+struct model *compose_build_cfg(const struct spec *s, const struct machine_def *md, const struct gpu_cfg *cfg,
+                                struct diag *d)
+{
 	const struct wiring *wr = md->wiring;
 	struct machine *x = xcalloc(1, sizeof *x);
 	struct gpu *g = &x->g;
@@ -634,8 +642,7 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	g->path = s->path;
 	for (int k = 0; k < s->nprops; k++)
 		g->comm_race |= s->props[k].p.kind == P_COMM_RACE;
-	if (params_apply(md, s, &g->cfg, d))
-		goto fail;
+	g->cfg = *cfg;
 	x->ncomps = wr->ncomps;
 	for (unsigned i = 0; i < wr->ncomps; i++) {
 		x->comps[i] = (struct comp){ .def = wr->comps[i], .g = g, .m = m, .index = i };
