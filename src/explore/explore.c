@@ -116,6 +116,9 @@ struct ctx {
 	** run): BFS saw a move that does not go one level deeper, DFS a move
 	** back to a state on the stack */
 	int cyclic;
+	/* a faulted state was discovered (judge_state read every new state's
+	** status): until then no expansion asks the model for it again */
+	int faults;
 	/* the clock and --memory are read every `every` expansions (limits_hit) */
 	unsigned every, until;
 	/* BFS with the progress check to come: the moves, recorded as they are
@@ -238,6 +241,7 @@ static void discovered(struct ctx *c, const uint8_t *sv, uint32_t idx)
 	struct judgement v;
 	if (judge_state(c->jd, sv, &v))
 		violation(c, &v, idx, -1);
+	c->faults |= v.status == MS_FAULT;
 	if (v.witness && !c->r->witness) {
 		c->r->witness = 1;
 		if (c->r->verdict != V_FAIL)
@@ -413,12 +417,11 @@ static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *a
 
 /* Partial-order reduction: the index of an enabled action that may stand
 ** for all of act[0..na), its successor (running, not faulted) left in
-** next; or -1.  The caller checks the cycle proviso (a new successor). */
+** next; or -1.  The caller checks the cycle proviso (a new successor).
+** Called only with the reduction on and two actions or more. */
 static int ample(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned na, uint8_t *next)
 {
 	const struct model *m = c->m;
-	if (!c->por || na < 2)
-		return -1;
 	for (unsigned i = 0; i < na; i++) {
 		if (act[i].kind == ACT_CRASH || !m->local(m, sv, &act[i], c->obs, c->nobs))
 			continue;
@@ -543,7 +546,7 @@ static void bfs(struct ctx *c)
 		} else {
 			src = vs_state(c->vs, h); /* arena chunks never move */
 		}
-		if (m->status(m, src) == MS_FAULT)
+		if (c->faults && m->status(m, src) == MS_FAULT)
 			continue;
 		unsigned na = m->enabled(m, src, act);
 		if (!expand_check(c, src, act, na, h))
@@ -557,7 +560,7 @@ static void bfs(struct ctx *c)
 		}
 		if (na)
 			c->r->expanded++;
-		int a = ample(c, src, act, na, next);
+		int a = c->por && na > 1 ? ample(c, src, act, na, next) : -1;
 		if (a >= 0) {
 			c->r->transitions++;
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
@@ -674,7 +677,7 @@ static int dfs_push(struct ctx *c, uint32_t idx)
 	on_stack(c, idx, 1);
 	fr->nact = c->m->enabled(c->m, frame_sv(c, f), frame_act(c, f));
 	fr->next = fr->full = 0;
-	if (c->m->status(c->m, frame_sv(c, f)) == MS_FAULT)
+	if (c->faults && c->m->status(c->m, frame_sv(c, f)) == MS_FAULT)
 		fr->nact = 0;
 	if (c->sp - 1 > c->r->depth)
 		c->r->depth = c->sp - 1;
@@ -684,7 +687,7 @@ static int dfs_push(struct ctx *c, uint32_t idx)
 		c->r->expanded++;
 	dfs_reserve(c, f + 2);
 	fr = &c->frames[f];
-	int a = ample(c, frame_sv(c, f), frame_act(c, f), fr->nact, frame_sv(c, f + 1));
+	int a = c->por && fr->nact > 1 ? ample(c, frame_sv(c, f), frame_act(c, f), fr->nact, frame_sv(c, f + 1)) : -1;
 	order(c, f, fr->nact, a < 0); /* reduced: position a is action a */
 	if (a >= 0) {
 		fr->full = fr->nact;

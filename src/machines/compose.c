@@ -36,6 +36,9 @@ struct machine {
 	** twice per state: no NULL tests on the hot path) */
 	const struct comp *faulted[MAX_COMPS], *quiescent[MAX_COMPS];
 	unsigned nfaulted, nquiescent;
+	/* the components with actions, in wiring order, for enabled */
+	const struct comp *acting[MAX_COMPS];
+	unsigned nacting;
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
@@ -81,10 +84,9 @@ static unsigned enabled(const struct model *m, const uint8_t *sv, struct action 
 {
 	const struct machine *x = MC(m);
 	unsigned n = 0;
-	for (unsigned i = 0; i < x->ncomps; i++) {
-		const struct comp *c = &x->comps[i];
-		if (c->def->enabled)
-			n += c->def->enabled(c, sv, out, n, out + n, timed);
+	for (unsigned i = 0; i < x->nacting; i++) {
+		const struct comp *c = x->acting[i];
+		n += c->def->enabled(c, sv, out, n, out + n, timed);
 	}
 	return n;
 }
@@ -652,6 +654,8 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			x->faulted[x->nfaulted++] = &x->comps[i];
 		if (wr->comps[i]->quiescent)
 			x->quiescent[x->nquiescent++] = &x->comps[i];
+		if (wr->comps[i]->enabled)
+			x->acting[x->nacting++] = &x->comps[i];
 	}
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->rewrite) {
