@@ -80,7 +80,9 @@ struct ctx {
 	/* DFS stack */
 	uint8_t *dsv;
 	struct action *dact;
-	struct frame { uint32_t nact, next, full; } *frames; /* full: reduced frame's enabled count */
+	struct frame { uint32_t nact, next, full, idx; } *frames; /* full: reduced frame's enabled count; idx: its state */
+	uint8_t *onstack; /* per state: 1 while it has a frame (the progress check's cycle test) */
+	size_t oncap;
 	uint16_t *dord; /* per frame: the order of its actions (indices into the frame's list) */
 	uint64_t rng;   /* --swarm: randomized order (0: the natural order) */
 	size_t fcap;
@@ -110,6 +112,20 @@ struct ctx {
 	int por;
 	int *obs;
 	unsigned nobs;
+	/* the graph searched may have a cycle (only then is the progress check
+	** run): BFS saw a move that does not go one level deeper, DFS a move
+	** back to a state on the stack */
+	int cyclic;
+	/* a faulted state was discovered (judge_state read every new state's
+	** status): until then no expansion asks the model for it again */
+	int faults;
+	/* the clock and --memory are read every `every` expansions (limits_hit) */
+	unsigned every, until;
+	/* BFS with the progress check to come: the moves, recorded as they are
+	** made (rows in expansion order, which is state order) */
+	int record;
+	struct progress_graph g;
+	size_t grows, gcap;
 };
 
 static double elapsed(const struct ctx *c)
@@ -122,6 +138,7 @@ static double elapsed(const struct ctx *c)
 static size_t mem_bytes(const struct ctx *c)
 {
 	return vs_bytes(c->vs) + c->frontier_bytes + c->pcap * (sizeof(uint32_t) + sizeof(uint16_t)) +
+	       c->grows * sizeof *c->g.row + c->gcap * (sizeof *c->g.dst + sizeof *c->g.via) + c->oncap +
 	       c->fcap * (c->svn + sizeof(struct frame) + c->m->max_actions * (sizeof(struct action) + sizeof(uint16_t)));
 }
 
@@ -224,6 +241,7 @@ static void discovered(struct ctx *c, const uint8_t *sv, uint32_t idx)
 	struct judgement v;
 	if (judge_state(c->jd, sv, &v))
 		violation(c, &v, idx, -1);
+	c->faults |= v.status == MS_FAULT;
 	if (v.witness && !c->r->witness) {
 		c->r->witness = 1;
 		if (c->r->verdict != V_FAIL)
@@ -327,9 +345,13 @@ static int limits_hit(struct ctx *c)
 		c->r->limit = "--max-states";
 		return 1;
 	}
-	/* every expansion: with large state vectors a thousand expansions
-	** can overshoot --memory by gigabytes and --time by many seconds
-	** (one clock read costs tens of nanoseconds, an expansion far more) */
+	/* the clock and the bytes held every few expansions, as many as
+	** make about 64 KB of successors at most (limits_init): a thousand
+	** expansions of large vectors could overshoot --memory by gigabytes,
+	** but reading them on every expansion of a small one costs 5% */
+	if (--c->until)
+		return 0;
+	c->until = c->every;
 	{
 		double t = elapsed(c);
 		near_limit(c, t);
@@ -348,6 +370,15 @@ static int limits_hit(struct ctx *c)
 		}
 	}
 	return 0;
+}
+
+static void limits_init(struct ctx *c)
+{
+	size_t step = c->svn * (c->m->max_actions + 1);
+	c->every = step >= 65536 / 64 ? (unsigned)(65536 / step) : 64;
+	if (!c->every)
+		c->every = 1;
+	c->until = 1;
 }
 
 static void parent_put(struct ctx *c, uint32_t idx, uint32_t parent, uint16_t act)
@@ -386,12 +417,11 @@ static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *a
 
 /* Partial-order reduction: the index of an enabled action that may stand
 ** for all of act[0..na), its successor (running, not faulted) left in
-** next; or -1.  The caller checks the cycle proviso (a new successor). */
+** next; or -1.  The caller checks the cycle proviso (a new successor).
+** Called only with the reduction on and two actions or more. */
 static int ample(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned na, uint8_t *next)
 {
 	const struct model *m = c->m;
-	if (!c->por || na < 2)
-		return -1;
 	for (unsigned i = 0; i < na; i++) {
 		if (act[i].kind == ACT_CRASH || !m->local(m, sv, &act[i], c->obs, c->nobs))
 			continue;
@@ -439,6 +469,33 @@ static void fifo_push(struct fifo *f, const uint8_t *sv)
 	memcpy(f->buf + (f->tail++ % f->cap) * f->sz, sv, f->sz);
 }
 
+/* BFS, recording: state h's moves start here (h = the number of states:
+** the end of the last row). */
+static void graph_row(struct ctx *c, uint32_t h)
+{
+	if (h + 1 >= c->grows) {
+		c->grows = c->grows ? c->grows * 2 : 4096;
+		c->g.row = xrealloc(c->g.row, sizeof *c->g.row * c->grows);
+	}
+	c->g.row[h] = c->g.ne;
+}
+
+static void graph_grow(struct ctx *c)
+{
+	c->gcap = c->gcap ? c->gcap * 2 : 4096;
+	c->g.dst = xrealloc(c->g.dst, sizeof *c->g.dst * c->gcap);
+	c->g.via = xrealloc(c->g.via, sizeof *c->g.via * c->gcap);
+}
+
+/* BFS, recording: a move to state k by action i of the state expanded. */
+static inline void graph_move(struct ctx *c, uint32_t k, unsigned i)
+{
+	if (c->g.ne == c->gcap)
+		graph_grow(c);
+	c->g.dst[c->g.ne] = k;
+	c->g.via[c->g.ne++] = (uint16_t)i;
+}
+
 /* BFS: a new state k reached from h by action i. */
 static void bfs_new(struct ctx *c, struct fifo *q, const uint8_t *next, uint32_t k, uint32_t h, unsigned i,
                     uint32_t level)
@@ -480,6 +537,8 @@ static void bfs(struct ctx *c)
 			break;
 		c->expansions++;
 		uint32_t h = (uint32_t)head++;
+		if (c->record)
+			graph_row(c, h);
 		const uint8_t *src;
 		if (o->compact) {
 			memcpy(cur, q.buf + (q.head++ % q.cap) * n, n);
@@ -487,7 +546,7 @@ static void bfs(struct ctx *c)
 		} else {
 			src = vs_state(c->vs, h); /* arena chunks never move */
 		}
-		if (m->status(m, src) == MS_FAULT)
+		if (c->faults && m->status(m, src) == MS_FAULT)
 			continue;
 		unsigned na = m->enabled(m, src, act);
 		if (!expand_check(c, src, act, na, h))
@@ -501,12 +560,14 @@ static void bfs(struct ctx *c)
 		}
 		if (na)
 			c->r->expanded++;
-		int a = ample(c, src, act, na, next);
+		int a = c->por && na > 1 ? ample(c, src, act, na, next) : -1;
 		if (a >= 0) {
 			c->r->transitions++;
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
 			                            &is_new);
 			if (is_new) { /* the cycle proviso holds */
+				if (c->record)
+					graph_move(c, k, (unsigned)a);
 				c->r->reduced++;
 				bfs_new(c, &q, next, k, h, (unsigned)a, level);
 				crashes(c, src, h, act, na);
@@ -523,13 +584,19 @@ static void bfs(struct ctx *c)
 			c->r->transitions++;
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
 			                            &is_new);
-			if (!is_new)
+			if (c->record)
+				graph_move(c, k, i);
+			if (!is_new) {
+				c->cyclic |= k < level_end;
 				continue;
+			}
 			bfs_new(c, &q, next, k, h, i, level);
-			if ((o->max_states && vs_count(c->vs) >= o->max_states) || memory_hit(c))
+			if ((o->max_states && vs_count(c->vs) >= o->max_states) || (c->every == 1 && memory_hit(c)))
 				break;
 		}
 	}
+	if (c->record)
+		graph_row(c, (uint32_t)vs_count(c->vs));
 	free(q.buf);
 	free(cur);
 	free(next);
@@ -585,16 +652,32 @@ static void dfs_reserve(struct ctx *c, uint32_t depth)
 	c->frames = xrealloc(c->frames, c->fcap * sizeof *c->frames);
 }
 
-/* Push the state in frame_sv(sp): list its actions.  A reduced frame
+/* State k gets (on) or loses its frame. */
+static void on_stack(struct ctx *c, uint32_t k, uint8_t on)
+{
+	if (k >= c->oncap) {
+		size_t ncap = c->oncap ? c->oncap * 2 : 4096;
+		while (ncap <= k)
+			ncap *= 2;
+		c->onstack = xrealloc(c->onstack, ncap);
+		memset(c->onstack + c->oncap, 0, ncap - c->oncap);
+		c->oncap = ncap;
+	}
+	c->onstack[k] = on;
+}
+
+/* Push the state in frame_sv(sp), numbered idx: list its actions.  A reduced frame
 ** takes only its ample action (next = it, nact = it + 1) and remembers the
 ** full count, to expand in full if the cycle proviso fails. */
-static int dfs_push(struct ctx *c)
+static int dfs_push(struct ctx *c, uint32_t idx)
 {
 	uint32_t f = c->sp++;
 	struct frame *fr = &c->frames[f];
+	fr->idx = idx;
+	on_stack(c, idx, 1);
 	fr->nact = c->m->enabled(c->m, frame_sv(c, f), frame_act(c, f));
 	fr->next = fr->full = 0;
-	if (c->m->status(c->m, frame_sv(c, f)) == MS_FAULT)
+	if (c->faults && c->m->status(c->m, frame_sv(c, f)) == MS_FAULT)
 		fr->nact = 0;
 	if (c->sp - 1 > c->r->depth)
 		c->r->depth = c->sp - 1;
@@ -604,7 +687,7 @@ static int dfs_push(struct ctx *c)
 		c->r->expanded++;
 	dfs_reserve(c, f + 2);
 	fr = &c->frames[f];
-	int a = ample(c, frame_sv(c, f), frame_act(c, f), fr->nact, frame_sv(c, f + 1));
+	int a = c->por && fr->nact > 1 ? ample(c, frame_sv(c, f), frame_act(c, f), fr->nact, frame_sv(c, f + 1)) : -1;
 	order(c, f, fr->nact, a < 0); /* reduced: position a is action a */
 	if (a >= 0) {
 		fr->full = fr->nact;
@@ -628,12 +711,13 @@ static void dfs(struct ctx *c)
 	discovered(c, frame_sv(c, 0), 0);
 	c->sp = 0;
 	if (!c->stop)
-		dfs_push(c);
+		dfs_push(c, 0);
 	while (c->sp && !c->stop) {
 		struct frame *fr = &c->frames[c->sp - 1];
 		if (fr->next == fr->nact) {
 			if (fr->full) /* still reduced: its crashes, where they come without POR */
 				crashes(c, frame_sv(c, c->sp - 1), 0, frame_act(c, c->sp - 1), fr->full);
+			on_stack(c, fr->idx, 0);
 			c->sp--;
 			continue;
 		}
@@ -655,8 +739,11 @@ static void dfs(struct ctx *c)
 		m->apply(m, next, &a);
 		c->r->transitions++;
 		uint64_t *nbh = c->frame_bh + (size_t)(f + 1) * c->nb; /* becomes the frame's if pushed */
-		vs_find_or_put(c->vs, next, state_hash_delta(frame_sv(c, f), c->frame_bh + (size_t)f * c->nb, next, n, nbh),
-		               &is_new);
+		uint32_t k = vs_find_or_put(c->vs, next,
+		                            state_hash_delta(frame_sv(c, f), c->frame_bh + (size_t)f * c->nb, next, n, nbh),
+		                            &is_new);
+		if (!is_new)
+			c->cyclic |= k < c->oncap && c->onstack[k];
 		if (!is_new && fr->full) { /* the cycle proviso fails: expand in full */
 			fr->nact = fr->full;
 			fr->next = fr->full = 0;
@@ -678,7 +765,7 @@ static void dfs(struct ctx *c)
 				c->cut = 1;
 			continue;
 		}
-		if (!dfs_push(c))
+		if (!dfs_push(c, k))
 			break;
 	}
 }
@@ -715,7 +802,7 @@ static int progress_limit(void *p, size_t bytes)
 static void progress(struct ctx *c)
 {
 	struct progress_result pr;
-	if (progress_check(c->m, c->vs, c->por, progress_limit, c, &pr))
+	if (progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr))
 		return;
 	c->r->stuck = (int64_t)pr.stuck;
 	if (!pr.stuck)
@@ -839,8 +926,10 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		if (props[k].kind == P_COMM_RACE)
 			r->por_off = "comm_race_free";
 	c.por = r->por = o->por && m->local && !r->por_off && observed(props, n, &c.obs, &c.nobs);
+	c.record = o->livelock && !o->compact && o->search == SEARCH_BFS;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	c.next_progress = o->progress;
+	limits_init(&c);
 	struct judgement v;
 	if (judge_start(c.jd, &v))
 		fail(r, &v); /* decided before exploring (not idempotent): no trace */
@@ -848,8 +937,15 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		dfs(&c);
 	else
 		bfs(&c);
-	if (r->verdict != V_FAIL && !c.cut && !r->limit && o->livelock && !o->compact)
-		progress(&c);
+	/* an acyclic graph needs no progress check: every path from a state
+	** ends, and where it ends the kernel has finished or faulted (a
+	** running state without moves is a deadlock, which failed above) */
+	if (r->verdict != V_FAIL && !c.cut && !r->limit && o->livelock && !o->compact) {
+		if (c.cyclic)
+			progress(&c);
+		else
+			r->stuck = 0;
+	}
 	r->states = vs_count(c.vs);
 	r->seconds = elapsed(&c);
 	r->bytes = mem_bytes(&c);
@@ -885,6 +981,10 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	free(c.dact);
 	free(c.dord);
 	free(c.frames);
+	free(c.onstack);
+	free(c.g.row);
+	free(c.g.dst);
+	free(c.g.via);
 	free(c.frame_bh);
 	free(c.src_bh);
 	free(c.next_bh);

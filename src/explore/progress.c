@@ -2,14 +2,17 @@
 ** The progress check (progress.h).  Four linear passes over the visited
 ** set, which holds every reachable state, numbered:
 **
-**   1. re-expand every state, each successor looked up by number: the
-**      transition graph as compressed rows (crash actions are environment
+**   1. the transition graph as compressed rows: recorded by the search
+**      (BFS, explore.c), or here by re-expanding every state, each
+**      successor looked up by number (crash actions are environment
 **      choices, not moves: they are left out, as are the moves of terminal
-**      and faulted states, which have ended);
+**      and faulted states, which have ended; a recorded graph may hold
+**      the latter, and passes 2 and 3 ignore them);
 **   2. backwards from the terminal and faulted states over the reversed
 **      graph: every state that can still finish;
-**   3. forwards from the initial state (BFS: shortest path) to the first
-**      state that cannot: the stem of the counterexample;
+**   3. forwards from the initial state (BFS: shortest path), never
+**      through an ended state, to the first state that cannot: the stem
+**      of the counterexample;
 **   4. from there, always the first move, until a state repeats.  Every
 **      successor of a stuck state is stuck and none is a dead end (the
 **      deadlock check passed), so the walk stays stuck and must close a
@@ -17,7 +20,7 @@
 **
 ** After a partial-order-reduced exploration (reduced), pass 1 keeps the
 ** moves to visited states only: a graph between the reduced one and the
-** full one.  From a visited state, a terminal state is reachable in the
+** full one (a recorded graph is the reduced one).  From a visited state, a terminal state is reachable in the
 ** reduced graph iff in the full one (POR keeps terminal states, explore.c),
 ** so the same states are stuck in all three; and a reachable stuck state
 ** of the full graph has one in the reduced graph (a local step taken
@@ -38,23 +41,21 @@
 
 #define NONE UINT32_MAX
 
-int progress_check(const struct model *m, struct visited *vs, int reduced, int (*limit)(void *ctx, size_t bytes), void *ctx,
-                   struct progress_result *r)
+/* Pass 1 by re-expansion into g; 0, or -1 when the limit stopped it or a
+** successor was not visited (an incomplete exploration: nothing to say). */
+static int expand_graph(const struct model *m, struct visited *vs, int reduced,
+                        int (*limit)(void *ctx, size_t bytes), void *ctx, struct progress_graph *g,
+                        struct progress_result *r)
 {
-	memset(r, 0, sizeof *r);
 	uint32_t n = (uint32_t)vs_count(vs);
 	size_t svn = m->sv_size, cap = 1024, ne = 0;
 	uint64_t *row = xmalloc(sizeof *row * ((size_t)n + 1));
 	uint32_t *dst = xmalloc(sizeof *dst * cap);
 	uint16_t *via = xmalloc(sizeof *via * cap);
-	uint8_t *done = xcalloc(n ? n : 1, 1); /* 1: terminal or faulted; 2: can reach one */
 	uint8_t *cur = xmalloc(svn), *next = xmalloc(svn);
 	uint64_t *bh = xmalloc(hash_nblocks(svn) * sizeof *bh);
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	uint32_t *order = NULL, *parent = NULL, *rsrc = NULL;
-	uint64_t *rrow = NULL;
 	int rc = -1;
-	/* 1: the graph */
 	for (uint32_t i = 0; i < n; i++) {
 		size_t bytes = ne * (sizeof *dst + sizeof *via) + (size_t)n * (sizeof *row + 1);
 		if ((i & 1023) == 0 && limit(ctx, bytes))
@@ -62,11 +63,8 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, int (
 		r->bytes = bytes;
 		row[i] = ne;
 		memcpy(cur, vs_state(vs, i), svn);
-		enum model_status st = m->status(m, cur);
-		if (st != MS_RUNNING) {
-			done[i] = 1;
+		if (m->status(m, cur) != MS_RUNNING)
 			continue;
-		}
 		unsigned na = m->enabled(m, cur, act);
 		for (unsigned a = 0; a < na; a++) {
 			if (act[a].kind == ACT_CRASH)
@@ -94,6 +92,40 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, int (
 		}
 	}
 	row[n] = ne;
+	rc = 0;
+out:
+	g->row = row;
+	g->dst = dst;
+	g->via = via;
+	g->ne = ne;
+	free(cur);
+	free(next);
+	free(bh);
+	free(act);
+	return rc;
+}
+
+int progress_check(const struct model *m, struct visited *vs, int reduced, const struct progress_graph *rec,
+                   int (*limit)(void *ctx, size_t bytes), void *ctx, struct progress_result *r)
+{
+	memset(r, 0, sizeof *r);
+	uint32_t n = (uint32_t)vs_count(vs);
+	struct progress_graph own = { 0 };
+	uint8_t *done = xcalloc(n ? n : 1, 1); /* 1: terminal or faulted; 2: can reach one */
+	uint32_t *order = NULL, *parent = NULL, *rsrc = NULL;
+	uint64_t *rrow = NULL;
+	int rc = -1;
+	/* 1: the graph */
+	if (!rec && expand_graph(m, vs, reduced, limit, ctx, &own, r))
+		goto out;
+	const struct progress_graph *g = rec ? rec : &own;
+	const uint64_t *row = g->row;
+	const uint32_t *dst = g->dst;
+	const uint16_t *via = g->via;
+	size_t ne = g->ne;
+	for (uint32_t i = 0; i < n; i++)
+		if (m->status(m, vs_state(vs, i)) != MS_RUNNING)
+			done[i] = 1;
 	r->edges = ne;
 	/* 2: the reversed graph, then backwards from every ended state */
 	rrow = xcalloc((size_t)n + 1, sizeof *rrow);
@@ -112,11 +144,11 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, int (
 	uint32_t qh = 0, qt = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (done[i])
-			done[i] = 2, order[qt++] = i;
+			order[qt++] = i;
 	while (qh < qt) {
 		uint32_t s = order[qh++];
 		for (uint64_t e = rrow[s]; e < rrow[s + 1]; e++)
-			if (done[rsrc[e]] != 2)
+			if (!done[rsrc[e]])
 				done[rsrc[e]] = 2, order[qt++] = rsrc[e];
 	}
 	r->stuck = n - qt;
@@ -134,10 +166,12 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, int (
 	parent[0] = 0;
 	while (qh < qt && s == NONE) {
 		uint32_t u = order[qh++];
-		if (done[u] != 2) {
+		if (!done[u]) {
 			s = u;
 			break;
 		}
+		if (done[u] == 1) /* ended: its moves (in a recorded graph) are none */
+			continue;
 		for (uint64_t e = row[u]; e < row[u + 1]; e++)
 			if (parent[dst[e]] == NONE)
 				parent[dst[e]] = u, order[qt++] = dst[e];
@@ -170,14 +204,10 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, int (
 		r->lasso.step[len + k] = via[row[w]];
 	rc = 0;
 out:
-	free(row);
-	free(dst);
-	free(via);
+	free(own.row);
+	free(own.dst);
+	free(own.via);
 	free(done);
-	free(cur);
-	free(next);
-	free(bh);
-	free(act);
 	free(order);
 	free(parent);
 	free(rrow);

@@ -19,12 +19,23 @@ struct progress_result {
 	size_t bytes;      /* the graph's storage at its largest */
 };
 
+/* The moves between visited states as compressed rows: state i's moves
+** are dst[row[i] .. row[i + 1]) (state numbers), taken by the actions
+** via[...] (indices into its enabled list); crashes are not moves. */
+struct progress_graph {
+	uint64_t *row;
+	uint32_t *dst;
+	uint16_t *via;
+	uint64_t ne;
+};
+
 /* vs holds every reachable state of m (an exact, complete exploration),
-** or, with reduced, those of a complete partial-order-reduced one.
+** or, with reduced, those of a complete partial-order-reduced one.  rec:
+** the graph the search recorded, or NULL to re-expand every state.
 ** limit(ctx, bytes) is asked every 1024 states with the bytes the check
 ** holds: non-zero stops it.  Returns 0 when done (lasso set iff stuck),
 ** -1 when the limit stopped it. */
-int progress_check(const struct model *m, struct visited *vs, int reduced, int (*limit)(void *ctx, size_t bytes), void *ctx,
-                   struct progress_result *r);
+int progress_check(const struct model *m, struct visited *vs, int reduced, const struct progress_graph *rec,
+                   int (*limit)(void *ctx, size_t bytes), void *ctx, struct progress_result *r);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "litmus/run.h"
+#include "explore/replay.h"
 #include "machines/addrqueue.h"
 #include "machines/litmus_sc.h"
 #include "util/strbuf.h"
@@ -98,26 +99,22 @@ static int cmp_loc(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Replay a trace (action indices) from the initial state, one line per step. */
+/* A trace (action indices) from the initial state, one line per step, as
+** the one replayer (explore/replay.h) re-runs it. */
 static char *replay(const struct model *m, const struct trace *tr)
 {
 	struct strbuf b;
 	sb_init(&b);
 	uint8_t *sv = xmalloc(m->sv_size);
-	struct action *acts = xmalloc(sizeof *acts * (m->max_actions ? m->max_actions : 1));
-	m->init(m, sv);
-	for (uint32_t i = 0; i < tr->len; i++) {
-		unsigned n = m->enabled(m, sv, acts);
-		if (tr->step[i] >= n) {
-			sb_printf(&b, "  (trace does not replay at step %u)\n", i + 1);
-			break;
-		}
-		sb_printf(&b, "  %3u. ", i + 1);
-		m->describe(m, sv, &acts[tr->step[i]], &b);
-		sb_putc(&b, '\n');
-		m->apply(m, sv, &acts[tr->step[i]]);
+	char **desc = xcalloc(tr->len ? tr->len : 1, sizeof *desc);
+	uint32_t n = trace_replay(m, tr, sv, desc, NULL);
+	for (uint32_t i = 0; i < n; i++) {
+		sb_printf(&b, "  %3u. %s\n", i + 1, desc[i]);
+		free(desc[i]);
 	}
-	free(acts);
+	if (n < tr->len)
+		sb_printf(&b, "  (trace does not replay at step %u)\n", n + 1);
+	free(desc);
 	free(sv);
 	char *s = xstrdup(b.len ? sb_str(&b) : "");
 	sb_free(&b);

@@ -371,6 +371,11 @@ struct wiring {
 ** an earlier one in place.  Returns how many (at most max). */
 unsigned compose_params(const struct wiring *w, const struct param_def **out, unsigned max);
 
+/* The machine md for spec s: its parameters applied, then composed. */
 struct model *compose_build(const struct spec *s, const struct machine_def *md, struct diag *d);
+/* The same with the parameters already applied in cfg (registry_build
+** applies them once, and memory= may choose another family). */
+struct model *compose_build_cfg(const struct spec *s, const struct machine_def *md, const struct gpu_cfg *cfg,
+                                struct diag *d);
 
 #endif

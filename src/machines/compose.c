@@ -36,6 +36,9 @@ struct machine {
 	** twice per state: no NULL tests on the hot path) */
 	const struct comp *faulted[MAX_COMPS], *quiescent[MAX_COMPS];
 	unsigned nfaulted, nquiescent;
+	/* the components with actions, in wiring order, for enabled */
+	const struct comp *acting[MAX_COMPS];
+	unsigned nacting;
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
@@ -81,10 +84,9 @@ static unsigned enabled(const struct model *m, const uint8_t *sv, struct action 
 {
 	const struct machine *x = MC(m);
 	unsigned n = 0;
-	for (unsigned i = 0; i < x->ncomps; i++) {
-		const struct comp *c = &x->comps[i];
-		if (c->def->enabled)
-			n += c->def->enabled(c, sv, out, n, out + n, timed);
+	for (unsigned i = 0; i < x->nacting; i++) {
+		const struct comp *c = x->acting[i];
+		n += c->def->enabled(c, sv, out, n, out + n, timed);
 	}
 	return n;
 }
@@ -624,6 +626,14 @@ static int grid(struct gpu *g, struct diag *d)
 
 struct model *compose_build(const struct spec *s, const struct machine_def *md, struct diag *d)
 {
+	struct gpu_cfg cfg;
+	memset(&cfg, 0, sizeof cfg);
+	return params_apply(md, s, &cfg, d) ? NULL : compose_build_cfg(s, md, &cfg, d);
+}
+
+struct model *compose_build_cfg(const struct spec *s, const struct machine_def *md, const struct gpu_cfg *cfg,
+                                struct diag *d)
+{
 	const struct wiring *wr = md->wiring;
 	struct machine *x = xcalloc(1, sizeof *x);
 	struct gpu *g = &x->g;
@@ -635,8 +645,7 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	g->path = s->path;
 	for (int k = 0; k < s->nprops; k++)
 		g->comm_race |= s->props[k].p.kind == P_COMM_RACE;
-	if (params_apply(md, s, &g->cfg, d))
-		goto fail;
+	g->cfg = *cfg;
 	x->ncomps = wr->ncomps;
 	for (unsigned i = 0; i < wr->ncomps; i++) {
 		x->comps[i] = (struct comp){ .def = wr->comps[i], .g = g, .m = m, .index = i };
@@ -646,6 +655,8 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 			x->faulted[x->nfaulted++] = &x->comps[i];
 		if (wr->comps[i]->quiescent)
 			x->quiescent[x->nquiescent++] = &x->comps[i];
+		if (wr->comps[i]->enabled)
+			x->acting[x->nacting++] = &x->comps[i];
 	}
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->rewrite) {

@@ -146,24 +146,16 @@ struct model *registry_build(const struct spec *s, struct diag *d)
 		sb_free(&b);
 		return NULL;
 	}
-	/* a weak memory: the kernel runs on the address-queue machine, a
-	** different family (weakmem.c) */
+	/* the parameters, once (their warnings too); memory= chooses the
+	** family: a weak memory runs the kernel on the address-queue machine
+	** (weakmem.c), whose machines leave cfg.memory 0 */
 	struct gpu_cfg cfg;
 	memset(&cfg, 0, sizeof cfg);
-	const struct param_def *mem = NULL, *defs[128];
-	unsigned n = machine_params(md, defs);
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(defs[i]->name, "memory"))
-			mem = defs[i];
-	if (mem) {
-		struct diag quiet;
-		diag_init(&quiet);
-		int bad = params_apply(md, s, &cfg, &quiet);
-		diag_free(&quiet);
-		if (!bad && cfg.memory)
-			return weakmem_build(s, &cfg, d);
-	}
-	return compose_build(s, md, d);
+	if (params_apply(md, s, &cfg, d))
+		return NULL;
+	if (cfg.memory)
+		return weakmem_build(s, &cfg, d);
+	return compose_build_cfg(s, md, &cfg, d);
 }
 
 /* The value of a setting of pd: 0 and *v, or -1 when pd does not take it. */
