@@ -28,7 +28,7 @@
 enum warp_status { W_READY = 0, W_BARRIER, W_ATOMIC, W_FAULT, W_DONE, W_WAIT };
 
 enum fault_code {
-	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO
+	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO, F_WINDOW
 };
 
 struct gpu_cfg {
@@ -80,6 +80,7 @@ struct gpu {
 	uint8_t *pc_atomic;     /* per instruction: a global atom/red?          */
 	struct program *own;    /* the kernel rewritten by a component          */
 	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
+	int persist_order;      /* the spec checks persist_order (persist_order.c) */
 };
 
 /* Warp w's record and its parts. */

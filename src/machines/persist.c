@@ -74,6 +74,7 @@
 #include "machines/component.h"
 #include "machines/idempotency.h"
 #include "machines/persist_models.h"
+#include "machines/persist_order.h"
 #include "state/sideset.h"
 #include "util/strbuf.h"
 
@@ -151,6 +152,17 @@ static uint8_t *flags(const struct comp *c, const uint8_t *sv)
 	return (uint8_t *)(host(c, sv) + 1);
 }
 
+/* The persist_order record (persist_order.h), after the flags. */
+static size_t rec_off(const struct gpu *g)
+{
+	size_t n = 20 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
+	return (n + 7) & ~(size_t)7;
+}
+static uint8_t *rec(const struct comp *c, const uint8_t *sv)
+{
+	return (uint8_t *)sv + c->off + rec_off(c->g);
+}
+
 /* The program the host runs: its own, or after a crash the recovery. */
 static const struct host_step *steps(const struct comp *c, const uint8_t *sv, int *n)
 {
@@ -191,8 +203,10 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 /* The dirty word leaves the L2 for its WPQ. */
 static void write_back(const struct comp *c, uint8_t *sv, uint32_t word)
 {
-	if (flags(c, sv)[word] & PM_DIRTY)
+	if (flags(c, sv)[word] & PM_DIRTY) {
 		into_wpq(c, sv, word, ((uint32_t *)sv)[word]);
+		po_move(c->g, rec(c, sv), PO_WPQ, PO_VIS, word);
+	}
 }
 
 /* One step of an L2 write-back pass (the l2wb instruction, cudaL2WB):
@@ -271,12 +285,41 @@ static void await(const struct comp *c, uint8_t *sv, unsigned w, uint32_t *mask)
 	}
 }
 
+/* check persist_order: record the global stores of warp w's plain st
+** (lanes m) before the warp performs them in lane order; 1 when the
+** record is full (the warp faults). */
+static int record_stores(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
+{
+	const struct gpu *g = c->g;
+	long word[32];
+	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
+		int fault = 0;
+		word[l] = m >> l & 1 ? lane_word_of(c, sv, w, l, in, &fault) : -1;
+		if (word[l] < 0) /* the warp faults on it */
+			continue;
+		unsigned ahead = 1;
+		for (unsigned k = 0; k < l; k++)
+			ahead += word[k] == word[l];
+		if (po_issue(g, rec(c, sv), w, l, (uint32_t)word[l], gpu_pc(g, sv, w), ahead) < 0) {
+			WARPS(c)->fault(WC(c), sv, w, F_WINDOW);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	const struct gpu *g = c->g;
 	struct pm_warp *p = pw(c, sv, w);
 	switch (in->op) {
+	case OP_BAR:
+		if (m)
+			po_barrier(g, rec(c, sv), w, 0);
+		return 0;
 	case OP_ST:
+		if (in->space == SP_GLOBAL && g->persist_order && record_stores(c, sv, w, in, m))
+			return 1;
 		if (!in->wt || in->space != SP_GLOBAL)
 			return 0;
 		/* st.wt, like clwb, is acknowledged later */
@@ -297,6 +340,8 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 			uint32_t v = WARPS(c)->operand(WC(c), sv, w, l, &in->src[0]);
 			uint8_t *f = &flags(c, sv)[i];
 			INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
+			po_stored(g, rec(c, sv), (uint32_t)i);
+			po_move(g, rec(c, sv), PO_TRANSIT, PO_VIS, (uint32_t)i);
 			if (!(*f & PM_TRANSIT))
 				host(c, sv)->ntransit++;
 			*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
@@ -306,8 +351,13 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 		WARPS(c)->advance(WC(c), sv, w);
 		return 1;
 	case OP_L2WB:
-		if (!m || l2wb_step(c, sv, &p->cursor)) /* guarded off: no pass */
+		if (!m) /* guarded off: no pass */
 			WARPS(c)->advance(WC(c), sv, w);
+		else if (l2wb_step(c, sv, &p->cursor)) {
+			WARPS(c)->advance(WC(c), sv, w);
+			po_barrier(g, rec(c, sv), w, 1);
+		}
+		po_prune(g, rec(c, sv), flags(c, sv), PM_INWPQ);
 		return 1;
 	default:
 		return 0;
@@ -375,16 +425,20 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 static void m_store(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, uint32_t v)
 {
 	INNER(c)->store(IC(c), sv, sp, cta, word, v);
-	if (sp == SP_GLOBAL)
+	if (sp == SP_GLOBAL) {
 		pm_dirty(c, sv, (uint32_t)word);
+		po_stored(c->g, rec(c, sv), (uint32_t)word);
+	}
 }
 
 static uint32_t m_rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, enum atom_op op,
                       enum vtype t, uint32_t a, uint32_t b)
 {
 	uint32_t old = INNER(c)->rmw(IC(c), sv, sp, cta, word, op, t, a, b);
-	if (sp == SP_GLOBAL) /* performed in the L2 */
+	if (sp == SP_GLOBAL) { /* performed in the L2 */
 		pm_dirty(c, sv, (uint32_t)word);
+		po_stored(c->g, rec(c, sv), (uint32_t)word);
+	}
 	return old;
 }
 
@@ -484,6 +538,7 @@ static void start_kernel(const struct comp *c, uint8_t *sv)
 	memset(sv + wc->off, 0, wc->size); /* warps start afresh */
 	wc->def->init(wc, sv);
 	host(c, sv)->run = 1;
+	po_launch(c->g, rec(c, sv));
 }
 
 static void init(const struct comp *c, uint8_t *sv)
@@ -519,6 +574,7 @@ static void host_step(const struct comp *c, uint8_t *sv)
 		for (uint32_t k = 0; k < n; k++) {
 			vis[first + k] = st->value;
 			pm_dirty(c, sv, first + k);
+			po_stored(g, rec(c, sv), first + k);
 		}
 		break;
 	case H_PERSIST:
@@ -526,6 +582,7 @@ static void host_step(const struct comp *c, uint8_t *sv)
 		for (uint32_t k = 0; k < n; k++) {
 			uint8_t *f = &flags(c, sv)[first + k];
 			nvm(c, sv)[first + k] = vis[first + k];
+			po_move(g, rec(c, sv), PO_NVM, PO_VIS, first + k);
 			if (*f & PM_INWPQ)
 				hs->ninwpq--;
 			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
@@ -581,6 +638,7 @@ static void device_step(const struct comp *c, uint8_t *sv)
 				uint32_t d = g->prog->syms[st->sym].base / 4 + off;
 				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
 				pm_dirty(c, sv, d);
+				po_stored(g, rec(c, sv), d);
 				hs->cursor++;
 				return;
 			}
@@ -619,12 +677,14 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
 		host(c, sv)->ntransit--;
 		into_wpq(c, sv, i, transit(c, sv)[i]);
+		po_move(c->g, rec(c, sv), PO_WPQ, PO_TRANSIT, i);
 		transit(c, sv)[i] = 0;
 		if (c->g->cfg.wpq_durable) /* in the persistence domain now */
 			wt_acked(c, sv, i);
 		break;
 	case K_WPQ_DRAIN:
 		nvm(c, sv)[i] = wpq(c, sv)[i];
+		po_move(c->g, rec(c, sv), PO_NVM, PO_WPQ, i);
 		wpq(c, sv)[i] = 0;
 		flags(c, sv)[i] &= (uint8_t)~PM_INWPQ;
 		host(c, sv)->ninwpq--;
@@ -634,21 +694,12 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	default:
 		break;
 	}
+	po_prune(c->g, rec(c, sv), flags(c, sv), PM_INWPQ);
 }
 
 static void word_name(const struct comp *c, uint32_t i, struct strbuf *out)
 {
-	const struct gpu *g = c->g;
-	for (int k = 0; k < g->prog->nsyms; k++) {
-		const struct symbol *s = &g->prog->syms[k];
-		if (s->space == SP_GLOBAL && i >= s->base / 4 && i < s->base / 4 + s->nelems) {
-			if (s->is_array)
-				sb_printf(out, "%s[%u]", s->name, i - s->base / 4);
-			else
-				sb_puts(out, s->name);
-			return;
-		}
-	}
+	po_word_name(c->g, i, out);
 }
 
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
@@ -1015,7 +1066,12 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 			          pw(c, sv, w)->outstanding, out[w]);
 			return 1;
 		}
-	return 0;
+	return po_check(g, rec(c, sv), why);
+}
+
+static int persist_order(const struct comp *c, const uint8_t *sv, int mode, struct strbuf *why)
+{
+	return po_violated(c->g, rec(c, sv), flags(c, sv), PM_INWPQ, mode, why);
 }
 
 /* Partial-order reduction: a warp-local issue (ALU, branch, a load of a
@@ -1089,8 +1145,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	c->units[1] = (struct pool_req){ "host", 1 };
 	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
 	c->subjects[1] = (struct pool_req){ "host", 1 };
-	size_t n = 20 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
-	return (long)((n + 7) & ~(size_t)7);
+	return (long)(rec_off(g) + po_size(g));
 }
 
 static int idempotent(const struct comp *c, struct strbuf *why)
@@ -1128,4 +1183,5 @@ const struct comp_def comp_persist = {
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
+	.persist_order = persist_order,
 };

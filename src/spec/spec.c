@@ -919,7 +919,7 @@ static void parse_check(struct parser *P)
 	const char *start = P->lx.p;
 	int kind = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 	if (kind < 0 || kind == P_FAULT) {
-		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted, idempotent, refines, equals, race_free or comm_race_free)");
+		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted, idempotent, refines, equals, race_free, comm_race_free or persist_order)");
 		recover(P);
 		return;
 	}
@@ -967,6 +967,14 @@ static void parse_check(struct parser *P)
 			sp.p.nlocs = n;
 			expr_free(e);
 			accept(P, ",");
+		}
+	} else if (kind == P_PERSIST_ORDER) {
+		/* check persist_order strict|epoch: the model is a name */
+		sp.p.mode = accept(P, "strict") ? PO_STRICT : accept(P, "epoch") ? PO_EPOCH : PO_NONE;
+		if (!sp.p.mode) {
+			expected(P, "the persistency model (strict or epoch)");
+			recover(P);
+			return;
 		}
 	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT && kind != P_COMM_RACE && kind != P_RACE_FREE) {
 		sp.p.cond = cond_parse(&P->lx, NULL); /* names resolve against the machine */
@@ -1253,7 +1261,7 @@ static void parse_expect(struct parser *P)
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
-			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent, refines, equals, race_free, comm_race_free)");
+			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent, refines, equals, race_free, comm_race_free, persist_order)");
 			recover(P);
 			return;
 		}
