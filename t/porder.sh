@@ -5,7 +5,7 @@
 # other specs' state vectors alone, and bad input is refused.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 22
+plan 44
 for s in O1-strict O2-strict-bar O3-epoch; do verdict "$P/$s.gpu" pass; done
 for s in O1-strict-bug O2-strict-bar-bug O3-epoch-bug; do verdict "$P/$s.gpu" "fail persist_order"; done
 run "$GPUMC" check "$P/O1-strict-bug.gpu"
@@ -50,3 +50,41 @@ printf 'machine persist\nglobal .u32 x = 0\nkernel\n exit\nend\ncheck persist_or
 run "$GPUMC" check "$T/bad.gpu"
 is "$rc" 2 "persist_order with an unknown model: input error"
 like "$T/err" "bad.gpu:6:[0-9]+: .*strict or epoch" "it names the place and the models"
+# issue 12 item 6: loop epochs with different trip counts no longer
+# deadlock (the epoch ends per warp), and the CTA epoch's clwb and wt options
+verdict "$P/L2-loop-trips.gpu" pass
+for op in clwb wt l2wb; do for w in volatile durable; do
+	verdict "$P/C2-cta-clwb.gpu" pass -D epoch_op=$op -D wpq=$w
+done; done
+sed 's/^check persist_order epoch/check persist_order strict/' "$P/C2-cta-clwb.gpu" > "$T/c2s.gpu"
+verdict "$T/c2s.gpu" "fail persist_order"
+# the clwb option: a clwb after each store, no barrier, no l2wb
+run "$GPUMC" check "$T/c2s.gpu"
+like "$T/out" "clwb \(epoch-cta clwb\)" "the clwb option: a clwb follows the store"
+grep -Eq "l2wb|bar.sync" "$T/out"; is $? 1 "and no l2wb or barrier on the way"
+# issue 12 item 4: a recovery language with registers, loops, arithmetic
+# and computed elements; an undo log walked from its tail
+verdict "$P/U1-log-tail.gpu" pass
+verdict "$P/U1-log-tail-bug.gpu" "fail recoverable"
+verdict "$P/U1-log-tail-bug.gpu" pass -D crashes=1
+run "$GPUMC" check "$P/U1-log-tail-bug.gpu"
+like "$T/out" "recovery step 6: store out\[%h1 \+ 0 = [0-9]\] = %h2" "the trace shows the computed element and the register's value"
+like "$T/out" "power fails again, during recovery" "the bug needs the crash during recovery"
+# a computed element past its variable: the recovery faults, with the reason
+sed -e 's/^        ld      %h1, log_idx\[%h0\]/        add     %h1, %h0, 7/' "$P/U1-log-tail.gpu" > "$T/oob.gpu"
+run "$GPUMC" check "$T/oob.gpu"
+like "$T/out" "the recovery faults: it names an element past its variable" "an element past its variable is a fault of the recovery"
+# bad input
+printf 'machine persist\nglobal .u32 x = 0\nkernel\n exit\nend\nrecovery\n mov %%h0, 2\n while %%h0 > 0\n  launch\n end\nend\ncheck recoverable x == 0\n' > "$T/b1.gpu"
+run "$GPUMC" check "$T/b1.gpu"
+like "$T/err" "b1.gpu:9:[0-9]+: error: 'launch' is device work" "device work in a while body: refused with its place"
+printf 'machine persist\nglobal .u32 x = 0\nkernel\n exit\nend\nrecovery\n mov %%h8, 2\nend\ncheck recoverable x == 0\n' > "$T/b2.gpu"
+run "$GPUMC" check "$T/b2.gpu"
+is "$rc" 2 "%h8: no such register (input error)"
+printf 'machine persist\nglobal .u32 x[2] = fill(0)\nhost\n store x[%%h0] = 1\nend\nkernel\n exit\nend\ncheck persisted x[0] == 0\n' > "$T/b3.gpu"
+run "$GPUMC" check "$T/b3.gpu"
+like "$T/err" "b3.gpu:4:[0-9]+: error: registers are the recovery's" "the host program has no registers"
+# --max-states bounds the recovery's own exploration too (it had no bound)
+run "$GPUMC" check --max-states 5 "$P/R1-restart.gpu"
+is "$rc" 3 "a recovery longer than --max-states: incomplete"
+like "$T/out" "INCOMPLETE: --max-states \(in the recovery of a crash image\)" "and it says the limit was hit in the recovery"

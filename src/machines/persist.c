@@ -138,6 +138,7 @@ static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 struct pm_host {
 	uint16_t pc, cursor, dev;
 	uint8_t busy, run, rec; /* rec: the recovery program runs, not the host's */
+	uint8_t fault;          /* the recovery named an element past its variable */
 	uint32_t ninwpq, nclwb, ntransit;
 };
 
@@ -161,6 +162,20 @@ static size_t rec_off(const struct gpu *g)
 static uint8_t *rec(const struct comp *c, const uint8_t *sv)
 {
 	return (uint8_t *)sv + c->off + rec_off(c->g);
+}
+
+/* Does the recovery use registers %h0..%h7?  They then follow the record. */
+static int uses_regs(const struct gpu *g)
+{
+	for (int i = 0; i < g->prog->nrecovery; i++)
+		if (g->prog->recovery[i].op >= H_LD || g->prog->recovery[i].ireg >= 0 ||
+		    g->prog->recovery[i].reg[1] >= 0 || g->prog->recovery[i].reg[2] >= 0)
+			return 1;
+	return 0;
+}
+static uint32_t *hreg(const struct comp *c, const uint8_t *sv)
+{
+	return (uint32_t *)(rec(c, sv) + po_size(c->g));
 }
 
 /* The program the host runs: its own, or after a crash the recovery. */
@@ -444,6 +459,13 @@ static uint32_t m_rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned
 
 /* }=== */
 
+/* Does host step op wait for the device to catch up?  sync does, and so
+** does a recovery step that reads device memory (or may: while). */
+static int reads_device(enum host_op op)
+{
+	return op == H_SYNC || op == H_IF || op == H_LD || op == H_WHILE;
+}
+
 /* Environment actions: arg = word.  EVICT and CRASH have no
 ** concrete-mode unit (concrete runs keep dirty lines until something
 ** writes them back, and never crash); with `timed` they are left out. */
@@ -474,7 +496,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	int ns;
 	const struct host_step *hp = steps(c, sv, &ns);
 	if (hs->pc < ns && (g->prog->launch_at >= 0 || hs->rec || pm_kernel_done(c, sv)) &&
-	    ((hp[hs->pc].op != H_SYNC && hp[hs->pc].op != H_IF) || (!hs->run && hs->dev > hs->pc)))
+	    !hs->fault && (!reads_device(hp[hs->pc].op) || (!hs->run && hs->dev > hs->pc)))
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
 	/* the device's next step */
 	if (hs->run ? pm_kernel_done(c, sv)
@@ -503,12 +525,24 @@ static int quiescent(const struct comp *c, const uint8_t *sv)
 	return hs->pc >= n && hs->dev >= n && !hs->run;
 }
 
-/* Words of step variable sym (element index, or all of it). */
-static void var_words(const struct gpu *g, int sym, long index, uint32_t *first, uint32_t *n)
+/* Words of step st's variable (its element, or all of it); 0 when a
+** computed element (%hK + index) lies past the variable. */
+static int var_words(const struct comp *c, const uint8_t *sv, const struct host_step *st, uint32_t *first,
+                     uint32_t *n)
 {
-	const struct symbol *s = &g->prog->syms[sym];
-	*first = s->base / 4 + (index >= 0 ? (uint32_t)index : 0);
-	*n = index >= 0 ? 1 : s->nelems;
+	const struct symbol *s = &c->g->prog->syms[st->sym];
+	uint64_t k = st->index >= 0 ? (uint64_t)st->index : 0;
+	if (st->ireg >= 0)
+		k += hreg(c, sv)[st->ireg];
+	*first = s->base / 4 + (uint32_t)k;
+	*n = st->index >= 0 ? 1 : s->nelems;
+	return k < s->nelems;
+}
+
+/* Operand i (1, 2) of step st: a register, or its value (value2). */
+static uint32_t host_operand(const struct comp *c, const uint8_t *sv, const struct host_step *st, int i)
+{
+	return st->reg[i] >= 0 ? hreg(c, sv)[st->reg[i]] : i == 1 ? st->value : st->value2;
 }
 
 /* The first step from `from` on that is device work (n: none). */
@@ -559,26 +593,43 @@ static void host_step(const struct comp *c, uint8_t *sv)
 	struct pm_host *hs = host(c, sv);
 	int ns;
 	const struct host_step *st = &steps(c, sv, &ns)[hs->pc];
-	uint32_t *vis = (uint32_t *)sv, first, n;
+	uint32_t *vis = (uint32_t *)sv, first = 0, n = 0, *r = hreg(c, sv);
+	if (st->sym >= 0 && st->op != H_COPY && !var_words(c, sv, st, &first, &n)) {
+		hs->fault = 1; /* an element past its variable: the recovery faults */
+		return;
+	}
 	switch (st->op) {
 	case H_IF: /* recovery: the host reads device memory, so it waits for
 		   ** the device like a sync (enabled once it caught up) */
-		var_words(g, st->sym, st->index, &first, &n);
-		if (!alu_cmp(st->cmp, g->prog->syms[st->sym].type, vis[first], st->value)) {
-			hs->pc = (uint16_t)st->skip; /* its `end` */
+	case H_WHILE:
+		if (!alu_cmp(st->cmp, st->sym >= 0 ? g->prog->syms[st->sym].type : VT_U32,
+		             st->sym >= 0 ? vis[first] : r[st->reg[1]], st->reg[2] >= 0 ? r[st->reg[2]] : st->value)) {
+			hs->pc = (uint16_t)st->skip; /* its `end`: past it */
 			hs->dev = next_device_step(c, sv, st->skip); /* the block's device work is not queued */
 		}
 		break;
+	case H_LOOP: /* back to its while, which tests again */
+		hs->pc = (uint16_t)st->skip;
+		return;
+	case H_LD:
+		r[st->reg[0]] = vis[first];
+		break;
+	case H_MOV:
+	case H_ADD:
+	case H_SUB:
+	case H_MUL: {
+		uint32_t a = host_operand(c, sv, st, 1), b = host_operand(c, sv, st, 2);
+		r[st->reg[0]] = st->op == H_MOV ? a : st->op == H_ADD ? a + b : st->op == H_SUB ? a - b : a * b;
+		break;
+	}
 	case H_STORE:
-		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
-			vis[first + k] = st->value;
+			vis[first + k] = host_operand(c, sv, st, 1);
 			pm_dirty(c, sv, first + k);
 			po_stored(g, rec(c, sv), first + k);
 		}
 		break;
 	case H_PERSIST:
-		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
 			uint8_t *f = &flags(c, sv)[first + k];
 			nvm(c, sv)[first + k] = vis[first + k];
@@ -706,7 +757,8 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 {
 	const struct gpu *g = c->g;
 	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit",
-		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)", "if", "end" };
+		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)", "if", "end",
+		"ld", "mov", "add", "sub", "mul", "while", "end (of while)" };
 	switch (a->kind == ACT_CRASH ? -1 : (int)(a->kind - c->kind0)) {
 	case K_HOST:
 	case K_DEVICE: {
@@ -724,12 +776,34 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 			sb_puts(out, " (queued for the device)");
 		if (dev && st->op == H_PCOMMIT)
 			sb_puts(out, " (WPQs drained)");
-		if (st->op == H_COPY || st->op == H_STORE || st->op == H_PERSIST || st->op == H_IF) {
+		if (st->op >= H_LD && st->op <= H_MUL)
+			sb_printf(out, " %%h%d <-", st->reg[0]);
+		if (st->sym >= 0 && st->op != H_LAUNCH) {
 			sb_printf(out, " %s", g->prog->syms[st->sym].name);
-			if (st->index >= 0)
+			if (st->ireg >= 0) /* and the element it names now */
+				sb_printf(out, "[%%h%d + %ld = %u]", st->ireg, st->index, hreg(c, sv)[st->ireg] + (uint32_t)st->index);
+			else if (st->index >= 0)
 				sb_printf(out, "[%ld]", st->index);
+		} else if (st->op == H_IF || st->op == H_WHILE) {
+			sb_printf(out, " %%h%d", st->reg[1]);
 		}
-		if (st->op == H_STORE)
+		if (st->op == H_IF || st->op == H_WHILE) {
+			static const char *const cmp[] = { "==", "!=", "<", "<=", ">", ">=" };
+			sb_printf(out, " %s ", (unsigned)st->cmp < 6 ? cmp[st->cmp] : "?");
+			if (st->reg[2] >= 0)
+				sb_printf(out, "%%h%d (%u)", st->reg[2], hreg(c, sv)[st->reg[2]]);
+			else
+				sb_printf(out, "%u", st->value);
+		}
+		for (int k = 1; st->op >= H_MOV && st->op <= H_MUL && k <= (st->op == H_MOV ? 1 : 2); k++) {
+			if (st->reg[k] >= 0)
+				sb_printf(out, "%s %%h%d (%u)", k > 1 ? "," : "", st->reg[k], hreg(c, sv)[st->reg[k]]);
+			else
+				sb_printf(out, "%s %u", k > 1 ? "," : "", k == 1 ? st->value : st->value2);
+		}
+		if (st->op == H_STORE && st->reg[1] >= 0)
+			sb_printf(out, " = %%h%d (%u)", st->reg[1], hreg(c, sv)[st->reg[1]]);
+		else if (st->op == H_STORE)
 			sb_printf(out, " = %u", st->value);
 		if (st->op == H_COPY) {
 			sb_printf(out, " <- %s", g->prog->syms[st->sym2].name);
@@ -894,7 +968,9 @@ static int rec_push(struct rec *r, struct rec_stack *k, const uint8_t *sv)
 	int st = m->status(m, t->sv), moves = 0;
 	for (unsigned i = 0; i < t->n; i++)
 		moves += t->act[i].kind != ACT_CRASH;
-	const char *fail = st == MS_FAULT ? "the recovery faults" : st == MS_RUNNING && !moves ? "the recovery deadlocks" : NULL;
+	const char *fail = st == MS_FAULT ? (host(r->c, t->sv)->fault ? "the recovery faults: it names an element past its variable"
+	                                                            : "the recovery faults")
+	                   : st == MS_RUNNING && !moves ? "the recovery deadlocks" : NULL;
 	if (fail || (st == MS_TERMINAL && r->bad(r->ctx, t->sv))) {
 		if (fail)
 			sb_puts(r->why, fail);
@@ -1145,7 +1221,13 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	c->units[1] = (struct pool_req){ "host", 1 };
 	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
 	c->subjects[1] = (struct pool_req){ "host", 1 };
-	return (long)(rec_off(g) + po_size(g));
+	return (long)(rec_off(g) + po_size(g) + (uses_regs(g) ? 4 * HOST_REGS : 0));
+}
+
+/* The recovery named an element past its variable (%hK + N). */
+static int faulted(const struct comp *c, const uint8_t *sv)
+{
+	return host(c, sv)->fault;
 }
 
 static int idempotent(const struct comp *c, struct strbuf *why)
@@ -1169,6 +1251,7 @@ static const struct param_def params[] = {
 	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
 	{ "persistency", 0, 0, 5, "none|strict-clwb|strict-wt|epoch-kernel|epoch-cta|epoch-loop", GP(pm_model), "rewrite the kernel for a persistency model (persist_models.c)" },
 	{ "scope", 1, 1, 1000, NULL, GP(scope), "epoch-loop: iterations of the outermost loop per epoch" },
+	{ "epoch_op", 0, 0, 2, "l2wb|clwb|wt", GP(epoch_op), "epoch-cta: how the CTA's epoch persists (clwb: Algorithm 1, the paper's default)" },
 	{ "crashes", 2, 1, 8, NULL, GP(crashes), "crashes per run: the first, then up to crashes-1 during recovery" },
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
 	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
@@ -1183,5 +1266,5 @@ const struct comp_def comp_persist = {
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
-	.persist_order = persist_order,
+	.persist_order = persist_order, .faulted = faulted,
 };
