@@ -5,7 +5,7 @@
 # other specs' state vectors alone, and bad input is refused.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 44
+plan 43
 for s in O1-strict O2-strict-bar O3-epoch; do verdict "$P/$s.gpu" pass; done
 for s in O1-strict-bug O2-strict-bar-bug O3-epoch-bug; do verdict "$P/$s.gpu" "fail persist_order"; done
 run "$GPUMC" check "$P/O1-strict-bug.gpu"
