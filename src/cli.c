@@ -394,6 +394,7 @@ static int bind_props(struct job *j, struct diag *d)
 		struct property *p = &j->props[j->nprops++];
 		p->kind = sp->p.kind;
 		p->text = xstrdup(sp->p.text);
+		p->mode = sp->p.mode;
 		p->cond = sp->p.cond;
 		sp->p.cond = NULL; /* the job owns it now */
 		if ((p->kind == P_RECOVERABLE || p->kind == P_PERSISTED || p->kind == P_DURABLE ||
@@ -403,6 +404,9 @@ static int bind_props(struct job *j, struct diag *d)
 			        prop_kind_name(p->kind), m->name);
 		else if (p->kind == P_COMM_RACE && !m->comm_race)
 			diag_at(d, s->path, sp->line, sp->col, "'comm_race_free' needs a machine that knows red.comm (machine lab), not '%s'",
+			        m->name);
+		else if (p->kind == P_PERSIST_ORDER && !m->persist_order)
+			diag_at(d, s->path, sp->line, sp->col, "'persist_order' needs a machine with a persistence domain (machine persist), not '%s'",
 			        m->name);
 		else if (p->kind == P_IDEMPOTENT && (!m->idempotent || !m->reexecute))
 			diag_at(d, s->path, sp->line, sp->col, "'idempotent' needs a machine that can re-execute its kernel, not '%s'",

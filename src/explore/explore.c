@@ -108,6 +108,7 @@ struct ctx {
 	size_t nb;
 	uint64_t *src_bh, *next_bh, *frame_bh;
 	int warned; /* BFS near a limit: said so once */
+	unsigned long rec_steps; /* steps of the recovery of this crash image */
 	/* partial-order reduction: on, and the locations properties observe */
 	int por;
 	int *obs;
@@ -265,6 +266,7 @@ static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 		return;
 	c->r->crash_images++;
 	struct judgement v;
+	c->rec_steps = 0;
 	if (judge_crash(c->jd, c->img, &v))
 		violation(c, &v, idx, (int)ai);
 	else if (v.cut)
@@ -324,11 +326,16 @@ static int run_limits(struct ctx *c, size_t extra)
 	return 0;
 }
 
-/* The judge's poll (judge_set_poll): the recovery of a crash explores
-** too, under the run's limits (--max-states counts the main search's
-** states only). */
+/* The judge's poll (judge_set_poll), once per step of the recovery of a
+** crash image: that exploration runs under the run's limits too, and
+** --max-states bounds its steps (each the expansion of one of its states). */
 static int limits_poll(void *ctx)
 {
+	struct ctx *c = ctx;
+	if (c->o->max_states && ++c->rec_steps > c->o->max_states) {
+		c->r->limit = "--max-states (in the recovery of a crash image)";
+		return 1;
+	}
 	return run_limits(ctx, 0);
 }
 

@@ -15,6 +15,7 @@ struct judge {
 	int keep_going;
 	int invariants;           /* some property is an invariant or comm_race_free */
 	int races;                /* some property is race_free */
+	int porder;               /* some property is persist_order */
 	struct strbuf race;       /* the race model.race found */
 	struct sideset **results; /* deterministic: distinct results seen, per property */
 	uint8_t *witnessed;       /* exists: a witness was seen, per property */
@@ -43,6 +44,7 @@ struct judge *judge_new(const struct model *m, const struct property *props, uns
 	for (unsigned k = 0; k < n; k++) {
 		j->invariants |= props[k].kind == P_INVARIANT || props[k].kind == P_COMM_RACE;
 		j->races |= props[k].kind == P_RACE_FREE && m->race;
+		j->porder |= props[k].kind == P_PERSIST_ORDER && m->persist_order;
 		if (props[k].kind == P_DETERMINISTIC || props[k].kind == P_REFINES || props[k].kind == P_EQUALS) {
 			j->results[k] = ss_new();
 			if (props[k].nlocs > maxl)
@@ -262,6 +264,16 @@ int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
 			sb_reset(&j->race);
 			if (m->race(m, sv, &j->race) &&
 			    hit(j, v, (int)k, P_RACE_FREE, "a data race: %s", sb_str(&j->race)))
+				return 1;
+		}
+	/* a crash may hit any state: what it would leave durable is judged
+	** here, on the state (the machine keeps the record it needs) */
+	for (unsigned k = 0; k < j->n && j->porder; k++)
+		if (j->props[k].kind == P_PERSIST_ORDER) {
+			sb_reset(&j->race);
+			if (j->m->persist_order(j->m, sv, j->props[k].mode, &j->race) &&
+			    hit(j, v, (int)k, P_PERSIST_ORDER, "a crash here leaves a durable image the model forbids: %s",
+			        sb_str(&j->race)))
 				return 1;
 		}
 	if (v->status == MS_TERMINAL)

@@ -6,7 +6,8 @@
 ** exactly what the search found.
 **
 ** Where each property is judged:
-**   judge_state      every reachable state: fault, invariant, race_free; a terminal
+**   judge_state      every reachable state: fault, invariant, race_free,
+**                    persist_order (what a crash there leaves); a terminal
 **                    state also: deterministic, exists, ~exists, forall,
 **                    persisted
 **   judge_moves      a running state whose only moves are crashes (or none)

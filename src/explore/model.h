@@ -197,6 +197,11 @@ struct model {
 	int (*comm_race)(const struct model *m, const uint8_t *sv, struct strbuf *why);
 	int (*check_step)(const struct model *m, const uint8_t *before, const struct action *a,
 	                  const uint8_t *after, struct strbuf *why);
+	/* Optional (machine persist): would a crash in sv leave a durable
+	** image that persistency model `mode` (PO_STRICT, PO_EPOCH of
+	** explore/prop.h) forbids?  1 with both stores named in why.
+	** Recording starts when the spec asks for it. */
+	int (*persist_order)(const struct model *m, const uint8_t *sv, int mode, struct strbuf *why);
 
 	void (*destroy)(struct model *m);
 };

@@ -11,7 +11,8 @@
 
 static const char *const kind_names[P_NKINDS] = {
 	"deterministic", "exists", "~exists", "forall", "invariant", "deadlock_free", "fault",
-	"recoverable", "persisted", "durable", "idempotent", "refines", "equals", "comm_race_free", "race_free"
+	"recoverable", "persisted", "durable", "idempotent", "refines", "equals", "comm_race_free", "race_free",
+	"persist_order"
 };
 
 const char *prop_kind_name(enum prop_kind k)

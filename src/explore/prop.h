@@ -64,6 +64,9 @@ enum prop_kind {
 	                    word in one kernel (the model's comm_race hook)  */
 	P_RACE_FREE,     /* no reachable state has two co-enabled
 	                    conflicting plain accesses (model.race)          */
+	P_PERSIST_ORDER, /* what is durable in every reachable state (where
+	                    a crash may hit) is allowed by the persistency
+	                    model named by mode (model.persist_order)        */
 	P_NKINDS,
 	P_CONTRACT = P_NKINDS, /* --check-model: the machine broke its contract
 	                          (not a property a spec can name)          */
@@ -75,6 +78,9 @@ enum prop_kind {
 	                          livelock; explore/progress.h)             */
 };
 
+/* The persistency models `check persist_order` names. */
+enum { PO_NONE, PO_STRICT, PO_EPOCH };
+
 struct sideset;
 
 struct property {
@@ -84,6 +90,7 @@ struct property {
 	                      observed locations                          */
 	unsigned nlocs;
 	char *text;        /* as written, for reports                    */
+	int mode;          /* persist_order: PO_STRICT or PO_EPOCH       */
 	/* refines/equals: the reference machine and its outcome set over
 	** locs, computed before exploring (cli.c); ref is NULL when the
 	** reference run hit a limit, and ref_limit then says which */

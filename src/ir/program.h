@@ -146,7 +146,12 @@ struct program {
 	int launch_at; /* index of the host's first launch step; -1: the kernel runs first */
 };
 
-enum host_op { H_SYNC, H_L2WB, H_PCOMMIT, H_LAUNCH, H_COPY, H_STORE, H_PERSIST, H_IF, H_END };
+enum host_op { H_SYNC, H_L2WB, H_PCOMMIT, H_LAUNCH, H_COPY, H_STORE, H_PERSIST, H_IF, H_END,
+	/* the recovery's registers %h0..%h7 (issue 12 item 4): ld %hD, VAR[i];
+	** mov/add/sub/mul %hD, A[, B]; while COND ... end (H_LOOP: the end,
+	** back to its while) */
+	H_LD, H_MOV, H_ADD, H_SUB, H_MUL, H_WHILE, H_LOOP };
+#define HOST_REGS 8
 
 /* One host or recovery step.  Variables are global symbols; index -1 is
 ** the whole variable, HOST_CTA the element of the CTA being considered
@@ -163,7 +168,13 @@ struct host_step {
 	int wsym;          /* wsym[cta] wcmp wvalue; COPY splits the variables  */
 	enum cmp_op wcmp;  /* evenly among the CTAs                             */
 	uint32_t wvalue;
-	int skip;          /* IF: index of its END                              */
+	int skip;          /* IF, WHILE: index of its END / LOOP; LOOP: its WHILE */
+	int ireg;          /* the element is %h[ireg] + index (-1: index alone) */
+	int reg[3];        /* LD, MOV..MUL: reg[0] the destination; operands A,
+	                      B: reg[1], reg[2], or (-1) value, value2; STORE:
+	                      reg[1] the value's register; IF, WHILE: reg[1]
+	                      the left side when sym < 0, reg[2] the right side */
+	uint32_t value2;
 	int line;
 };
 

@@ -151,6 +151,8 @@ struct comp_def {
 	int (*por)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
 	/* Optional: a commutative race (check comm_race_free), as model.h. */
 	int (*comm_race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
+	/* Optional: model.persist_order. */
+	int (*persist_order)(const struct comp *c, const uint8_t *sv, int mode, struct strbuf *why);
 };
 
 /* An instance in a composed machine. */

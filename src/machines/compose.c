@@ -385,6 +385,15 @@ static int m_comm_race(const struct model *m, const uint8_t *sv, struct strbuf *
 	return 0;
 }
 
+static int m_persist_order(const struct model *m, const uint8_t *sv, int mode, struct strbuf *why)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->persist_order && x->comps[i].def->persist_order(&x->comps[i], sv, mode, why))
+			return 1;
+	return 0;
+}
+
 /* {=== --check-model ===================================================== */
 
 static int m_check_state(const struct model *m, const uint8_t *sv, struct strbuf *why)
@@ -643,8 +652,10 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->destroy = m_destroy;
 	g->prog = &s->prog;
 	g->path = s->path;
-	for (int k = 0; k < s->nprops; k++)
+	for (int k = 0; k < s->nprops; k++) {
 		g->comm_race |= s->props[k].p.kind == P_COMM_RACE;
+		g->persist_order |= s->props[k].p.kind == P_PERSIST_ORDER;
+	}
 	g->cfg = *cfg;
 	x->ncomps = wr->ncomps;
 	for (unsigned i = 0; i < wr->ncomps; i++) {
@@ -744,6 +755,9 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->comm_race)
 			m->comm_race = m_comm_race;
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->persist_order)
+			m->persist_order = m_persist_order;
 	m->check_step = m_check_step;
 	m->local = m_local;
 	for (unsigned i = 0; i < x->ncomps; i++)

@@ -28,7 +28,7 @@
 enum warp_status { W_READY = 0, W_BARRIER, W_ATOMIC, W_FAULT, W_DONE, W_WAIT };
 
 enum fault_code {
-	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO
+	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO, F_WINDOW
 };
 
 struct gpu_cfg {
@@ -47,7 +47,7 @@ struct gpu_cfg {
 	/* LAB (lab.c) */
 	unsigned lab_size, lab_ways, lab_line, lab_mutant, lat_lab;
 	/* persistency (persist.c) */
-	unsigned wpq_durable, lat_nvm_write, pm_model, scope, crashes;
+	unsigned wpq_durable, lat_nvm_write, pm_model, scope, crashes, epoch_op;
 	unsigned memory; /* 0 SC (memory.c), 1 ics13, 2 ics13-fixed, 3 ptx (weakmem.c) */
 	/* GPUDet (gpudet_mode.c, gpudet_sbuf.c, zbuffer.c) */
 	unsigned quantum, quanta, serial, bta, slots, distribution, sbuf_entries, ztest, commit, lat_gbar, lat_z, lat_log;
@@ -83,6 +83,7 @@ struct gpu {
 	uint8_t *pc_atomic;     /* per instruction: a global atom/red?          */
 	struct program *own;    /* the kernel rewritten by a component          */
 	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
+	int persist_order;      /* the spec checks persist_order (persist_order.c) */
 };
 
 /* Warp w's record and its parts. */

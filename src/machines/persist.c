@@ -87,6 +87,7 @@
 #include "machines/component.h"
 #include "machines/idempotency.h"
 #include "machines/persist_models.h"
+#include "machines/persist_order.h"
 #include "state/sideset.h"
 #include "util/strbuf.h"
 
@@ -150,6 +151,7 @@ static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 struct pm_host {
 	uint16_t pc, cursor, dev;
 	uint8_t busy, run, rec; /* rec: the recovery program runs, not the host's */
+	uint8_t fault;          /* the recovery named an element past its variable */
 	uint32_t ninwpq, nclwb, ntransit;
 };
 
@@ -162,6 +164,31 @@ static struct pm_host *host(const struct comp *c, const uint8_t *sv)
 static uint8_t *flags(const struct comp *c, const uint8_t *sv)
 {
 	return (uint8_t *)(host(c, sv) + 1);
+}
+
+/* The persist_order record (persist_order.h), after the flags. */
+static size_t rec_off(const struct gpu *g)
+{
+	size_t n = 20 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
+	return (n + 7) & ~(size_t)7;
+}
+static uint8_t *rec(const struct comp *c, const uint8_t *sv)
+{
+	return (uint8_t *)sv + c->off + rec_off(c->g);
+}
+
+/* Does the recovery use registers %h0..%h7?  They then follow the record. */
+static int uses_regs(const struct gpu *g)
+{
+	for (int i = 0; i < g->prog->nrecovery; i++)
+		if (g->prog->recovery[i].op >= H_LD || g->prog->recovery[i].ireg >= 0 ||
+		    g->prog->recovery[i].reg[1] >= 0 || g->prog->recovery[i].reg[2] >= 0)
+			return 1;
+	return 0;
+}
+static uint32_t *hreg(const struct comp *c, const uint8_t *sv)
+{
+	return (uint32_t *)(rec(c, sv) + po_size(c->g));
 }
 
 /* The program the host runs: its own, or after a crash the recovery. */
@@ -237,8 +264,10 @@ static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uin
 static void write_back(const struct comp *c, uint8_t *sv, uint32_t first)
 {
 	for (uint32_t i = first; i < line_end(c->g, first); i++)
-		if (flags(c, sv)[i] & PM_DIRTY)
+		if (flags(c, sv)[i] & PM_DIRTY) {
 			into_wpq(c, sv, i, ((uint32_t *)sv)[i]);
+			po_move(c->g, rec(c, sv), PO_WPQ, PO_VIS, i);
+		}
 }
 
 /* One step of an L2 write-back pass (the l2wb instruction, cudaL2WB):
@@ -343,6 +372,8 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 		}
 		uint8_t *f = &flags(c, sv)[i];
 		INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
+		po_stored(c->g, rec(c, sv), (uint32_t)i);
+		po_move(c->g, rec(c, sv), PO_TRANSIT, PO_VIS, (uint32_t)i);
 		if (!(*f & PM_TRANSIT))
 			host(c, sv)->ntransit++;
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
@@ -352,12 +383,41 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 	return 1;
 }
 
+/* check persist_order: record the global stores of warp w's plain st
+** (lanes m) before the warp performs them in lane order; 1 when the
+** record is full (the warp faults). */
+static int record_stores(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
+{
+	const struct gpu *g = c->g;
+	long word[32];
+	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
+		int fault = 0;
+		word[l] = m >> l & 1 ? lane_word_of(c, sv, w, l, in, &fault) : -1;
+		if (word[l] < 0) /* the warp faults on it */
+			continue;
+		unsigned ahead = 1;
+		for (unsigned k = 0; k < l; k++)
+			ahead += word[k] == word[l];
+		if (po_issue(g, rec(c, sv), w, l, (uint32_t)word[l], gpu_pc(g, sv, w), ahead) < 0) {
+			WARPS(c)->fault(WC(c), sv, w, F_WINDOW);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	const struct gpu *g = c->g;
 	struct pm_warp *p = pw(c, sv, w);
 	switch (in->op) {
+	case OP_BAR:
+		if (m)
+			po_barrier(g, rec(c, sv), w, 0);
+		return 0;
 	case OP_ST:
+		if (in->space == SP_GLOBAL && g->persist_order && record_stores(c, sv, w, in, m))
+			return 1;
 		if (!in->wt || in->space != SP_GLOBAL)
 			return 0;
 		/* st.wt, like clwb, is acknowledged later */
@@ -379,8 +439,13 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 		WARPS(c)->advance(WC(c), sv, w);
 		return 1;
 	case OP_L2WB:
-		if (!m || l2wb_step(c, sv, &p->cursor)) /* guarded off: no pass */
+		if (!m) /* guarded off: no pass */
 			WARPS(c)->advance(WC(c), sv, w);
+		else if (l2wb_step(c, sv, &p->cursor)) {
+			WARPS(c)->advance(WC(c), sv, w);
+			po_barrier(g, rec(c, sv), w, 1);
+		}
+		po_prune(g, rec(c, sv), flags(c, sv), PM_INWPQ);
 		return 1;
 	default:
 		return 0;
@@ -452,20 +517,31 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 static void m_store(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, uint32_t v)
 {
 	INNER(c)->store(IC(c), sv, sp, cta, word, v);
-	if (sp == SP_GLOBAL)
+	if (sp == SP_GLOBAL) {
 		pm_dirty(c, sv, (uint32_t)word);
+		po_stored(c->g, rec(c, sv), (uint32_t)word);
+	}
 }
 
 static uint32_t m_rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, enum atom_op op,
                       enum vtype t, uint32_t a, uint32_t b)
 {
 	uint32_t old = INNER(c)->rmw(IC(c), sv, sp, cta, word, op, t, a, b);
-	if (sp == SP_GLOBAL) /* performed in the L2 */
+	if (sp == SP_GLOBAL) { /* performed in the L2 */
 		pm_dirty(c, sv, (uint32_t)word);
+		po_stored(c->g, rec(c, sv), (uint32_t)word);
+	}
 	return old;
 }
 
 /* }=== */
+
+/* Does host step op wait for the device to catch up?  sync does, and so
+** does a recovery step that reads device memory (or may: while). */
+static int reads_device(enum host_op op)
+{
+	return op == H_SYNC || op == H_IF || op == H_LD || op == H_WHILE;
+}
 
 /* Environment actions: arg = word.  EVICT and CRASH have no
 ** concrete-mode unit (concrete runs keep dirty lines until something
@@ -498,7 +574,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	int ns;
 	const struct host_step *hp = steps(c, sv, &ns);
 	if (hs->pc < ns && (g->prog->launch_at >= 0 || hs->rec || pm_kernel_done(c, sv)) &&
-	    ((hp[hs->pc].op != H_SYNC && hp[hs->pc].op != H_IF) || (!hs->run && hs->dev > hs->pc)))
+	    !hs->fault && (!reads_device(hp[hs->pc].op) || (!hs->run && hs->dev > hs->pc)))
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
 	/* the device's next step */
 	if (hs->run ? pm_kernel_done(c, sv)
@@ -527,12 +603,24 @@ static int quiescent(const struct comp *c, const uint8_t *sv)
 	return hs->pc >= n && hs->dev >= n && !hs->run;
 }
 
-/* Words of step variable sym (element index, or all of it). */
-static void var_words(const struct gpu *g, int sym, long index, uint32_t *first, uint32_t *n)
+/* Words of step st's variable (its element, or all of it); 0 when a
+** computed element (%hK + index) lies past the variable. */
+static int var_words(const struct comp *c, const uint8_t *sv, const struct host_step *st, uint32_t *first,
+                     uint32_t *n)
 {
-	const struct symbol *s = &g->prog->syms[sym];
-	*first = s->base / 4 + (index >= 0 ? (uint32_t)index : 0);
-	*n = index >= 0 ? 1 : s->nelems;
+	const struct symbol *s = &c->g->prog->syms[st->sym];
+	uint64_t k = st->index >= 0 ? (uint64_t)st->index : 0;
+	if (st->ireg >= 0)
+		k += hreg(c, sv)[st->ireg];
+	*first = s->base / 4 + (uint32_t)k;
+	*n = st->index >= 0 ? 1 : s->nelems;
+	return k < s->nelems;
+}
+
+/* Operand i (1, 2) of step st: a register, or its value (value2). */
+static uint32_t host_operand(const struct comp *c, const uint8_t *sv, const struct host_step *st, int i)
+{
+	return st->reg[i] >= 0 ? hreg(c, sv)[st->reg[i]] : i == 1 ? st->value : st->value2;
 }
 
 /* The first step from `from` on that is device work (n: none). */
@@ -562,6 +650,7 @@ static void start_kernel(const struct comp *c, uint8_t *sv)
 	memset(sv + wc->off, 0, wc->size); /* warps start afresh */
 	wc->def->init(wc, sv);
 	host(c, sv)->run = 1;
+	po_launch(c->g, rec(c, sv));
 }
 
 static void init(const struct comp *c, uint8_t *sv)
@@ -582,28 +671,47 @@ static void host_step(const struct comp *c, uint8_t *sv)
 	struct pm_host *hs = host(c, sv);
 	int ns;
 	const struct host_step *st = &steps(c, sv, &ns)[hs->pc];
-	uint32_t *vis = (uint32_t *)sv, first, n;
+	uint32_t *vis = (uint32_t *)sv, first = 0, n = 0, *r = hreg(c, sv);
+	if (st->sym >= 0 && st->op != H_COPY && !var_words(c, sv, st, &first, &n)) {
+		hs->fault = 1; /* an element past its variable: the recovery faults */
+		return;
+	}
 	switch (st->op) {
 	case H_IF: /* recovery: the host reads device memory, so it waits for
 		   ** the device like a sync (enabled once it caught up) */
-		var_words(g, st->sym, st->index, &first, &n);
-		if (!alu_cmp(st->cmp, g->prog->syms[st->sym].type, vis[first], st->value)) {
-			hs->pc = (uint16_t)st->skip; /* its `end` */
+	case H_WHILE:
+		if (!alu_cmp(st->cmp, st->sym >= 0 ? g->prog->syms[st->sym].type : VT_U32,
+		             st->sym >= 0 ? vis[first] : r[st->reg[1]], st->reg[2] >= 0 ? r[st->reg[2]] : st->value)) {
+			hs->pc = (uint16_t)st->skip; /* its `end`: past it */
 			hs->dev = next_device_step(c, sv, st->skip); /* the block's device work is not queued */
 		}
 		break;
+	case H_LOOP: /* back to its while, which tests again */
+		hs->pc = (uint16_t)st->skip;
+		return;
+	case H_LD:
+		r[st->reg[0]] = vis[first];
+		break;
+	case H_MOV:
+	case H_ADD:
+	case H_SUB:
+	case H_MUL: {
+		uint32_t a = host_operand(c, sv, st, 1), b = host_operand(c, sv, st, 2);
+		r[st->reg[0]] = st->op == H_MOV ? a : st->op == H_ADD ? a + b : st->op == H_SUB ? a - b : a * b;
+		break;
+	}
 	case H_STORE:
-		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
-			vis[first + k] = st->value;
+			vis[first + k] = host_operand(c, sv, st, 1);
 			pm_dirty(c, sv, first + k);
+			po_stored(g, rec(c, sv), first + k);
 		}
 		break;
 	case H_PERSIST:
-		var_words(g, st->sym, st->index, &first, &n);
 		for (uint32_t k = 0; k < n; k++) {
 			uint8_t *f = &flags(c, sv)[first + k];
 			nvm(c, sv)[first + k] = vis[first + k];
+			po_move(g, rec(c, sv), PO_NVM, PO_VIS, first + k);
 			if (*f & PM_INWPQ)
 				hs->ninwpq--;
 			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
@@ -659,6 +767,7 @@ static void device_step(const struct comp *c, uint8_t *sv)
 				uint32_t d = g->prog->syms[st->sym].base / 4 + off;
 				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
 				pm_dirty(c, sv, d);
+				po_stored(g, rec(c, sv), d);
 				hs->cursor++;
 				return;
 			}
@@ -697,6 +806,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
 		host(c, sv)->ntransit--;
 		into_wpq(c, sv, i, transit(c, sv)[i]);
+		po_move(c->g, rec(c, sv), PO_WPQ, PO_TRANSIT, i);
 		transit(c, sv)[i] = 0;
 		if (c->g->cfg.wpq_durable) /* in the persistence domain now */
 			wt_acked(c, sv, i);
@@ -706,6 +816,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 			if (!(flags(c, sv)[k] & PM_INWPQ))
 				continue;
 			nvm(c, sv)[k] = wpq(c, sv)[k];
+			po_move(c->g, rec(c, sv), PO_NVM, PO_WPQ, k);
 			wpq(c, sv)[k] = 0;
 			flags(c, sv)[k] &= (uint8_t)~PM_INWPQ;
 			host(c, sv)->ninwpq--;
@@ -716,28 +827,20 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	default:
 		break;
 	}
+	po_prune(c->g, rec(c, sv), flags(c, sv), PM_INWPQ);
 }
 
 static void word_name(const struct comp *c, uint32_t i, struct strbuf *out)
 {
-	const struct gpu *g = c->g;
-	for (int k = 0; k < g->prog->nsyms; k++) {
-		const struct symbol *s = &g->prog->syms[k];
-		if (s->space == SP_GLOBAL && i >= s->base / 4 && i < s->base / 4 + s->nelems) {
-			if (s->is_array)
-				sb_printf(out, "%s[%u]", s->name, i - s->base / 4);
-			else
-				sb_puts(out, s->name);
-			return;
-		}
-	}
+	po_word_name(c->g, i, out);
 }
 
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
 	const struct gpu *g = c->g;
 	static const char *const hname[] = { "cudaDeviceSynchronize()", "cudaL2WB()", "pcommit",
-		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)", "if", "end" };
+		"launch the kernel", "cudaMemcpy", "store", "persist (host clwb; sfence: durable)", "if", "end",
+		"ld", "mov", "add", "sub", "mul", "while", "end (of while)" };
 	switch (a->kind == ACT_CRASH ? -1 : (int)(a->kind - c->kind0)) {
 	case K_HOST:
 	case K_DEVICE: {
@@ -755,12 +858,34 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 			sb_puts(out, " (queued for the device)");
 		if (dev && st->op == H_PCOMMIT)
 			sb_puts(out, " (WPQs drained)");
-		if (st->op == H_COPY || st->op == H_STORE || st->op == H_PERSIST || st->op == H_IF) {
+		if (st->op >= H_LD && st->op <= H_MUL)
+			sb_printf(out, " %%h%d <-", st->reg[0]);
+		if (st->sym >= 0 && st->op != H_LAUNCH) {
 			sb_printf(out, " %s", g->prog->syms[st->sym].name);
-			if (st->index >= 0)
+			if (st->ireg >= 0) /* and the element it names now */
+				sb_printf(out, "[%%h%d + %ld = %u]", st->ireg, st->index, hreg(c, sv)[st->ireg] + (uint32_t)st->index);
+			else if (st->index >= 0)
 				sb_printf(out, "[%ld]", st->index);
+		} else if (st->op == H_IF || st->op == H_WHILE) {
+			sb_printf(out, " %%h%d", st->reg[1]);
 		}
-		if (st->op == H_STORE)
+		if (st->op == H_IF || st->op == H_WHILE) {
+			static const char *const cmp[] = { "==", "!=", "<", "<=", ">", ">=" };
+			sb_printf(out, " %s ", (unsigned)st->cmp < 6 ? cmp[st->cmp] : "?");
+			if (st->reg[2] >= 0)
+				sb_printf(out, "%%h%d (%u)", st->reg[2], hreg(c, sv)[st->reg[2]]);
+			else
+				sb_printf(out, "%u", st->value);
+		}
+		for (int k = 1; st->op >= H_MOV && st->op <= H_MUL && k <= (st->op == H_MOV ? 1 : 2); k++) {
+			if (st->reg[k] >= 0)
+				sb_printf(out, "%s %%h%d (%u)", k > 1 ? "," : "", st->reg[k], hreg(c, sv)[st->reg[k]]);
+			else
+				sb_printf(out, "%s %u", k > 1 ? "," : "", k == 1 ? st->value : st->value2);
+		}
+		if (st->op == H_STORE && st->reg[1] >= 0)
+			sb_printf(out, " = %%h%d (%u)", st->reg[1], hreg(c, sv)[st->reg[1]]);
+		else if (st->op == H_STORE)
 			sb_printf(out, " = %u", st->value);
 		if (st->op == H_COPY) {
 			sb_printf(out, " <- %s", g->prog->syms[st->sym2].name);
@@ -942,7 +1067,9 @@ static int rec_push(struct rec *r, struct rec_stack *k, const uint8_t *sv)
 	int st = m->status(m, t->sv), moves = 0;
 	for (unsigned i = 0; i < t->n; i++)
 		moves += t->act[i].kind != ACT_CRASH;
-	const char *fail = st == MS_FAULT ? "the recovery faults" : st == MS_RUNNING && !moves ? "the recovery deadlocks" : NULL;
+	const char *fail = st == MS_FAULT ? (host(r->c, t->sv)->fault ? "the recovery faults: it names an element past its variable"
+	                                                            : "the recovery faults")
+	                   : st == MS_RUNNING && !moves ? "the recovery deadlocks" : NULL;
 	if (fail || (st == MS_TERMINAL && r->bad(r->ctx, t->sv))) {
 		if (fail)
 			sb_puts(r->why, fail);
@@ -1118,7 +1245,12 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 			          pw(c, sv, w)->outstanding, out[w]);
 			return 1;
 		}
-	return 0;
+	return po_check(g, rec(c, sv), why);
+}
+
+static int persist_order(const struct comp *c, const uint8_t *sv, int mode, struct strbuf *why)
+{
+	return po_violated(c->g, rec(c, sv), flags(c, sv), PM_INWPQ, mode, why);
 }
 
 /* Partial-order reduction: a warp-local issue (ALU, branch, a load of a
@@ -1196,8 +1328,13 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	c->units[1] = (struct pool_req){ "host", 1 };
 	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
 	c->subjects[1] = (struct pool_req){ "host", 1 };
-	size_t n = 20 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
-	return (long)((n + 7) & ~(size_t)7);
+	return (long)(rec_off(g) + po_size(g) + (uses_regs(g) ? 4 * HOST_REGS : 0));
+}
+
+/* The recovery named an element past its variable (%hK + N). */
+static int faulted(const struct comp *c, const uint8_t *sv)
+{
+	return host(c, sv)->fault;
 }
 
 static int idempotent(const struct comp *c, struct strbuf *why)
@@ -1221,6 +1358,7 @@ static const struct param_def params[] = {
 	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
 	{ "persistency", 0, 0, 5, "none|strict-clwb|strict-wt|epoch-kernel|epoch-cta|epoch-loop", GP(pm_model), "rewrite the kernel for a persistency model (persist_models.c)" },
 	{ "scope", 1, 1, 1000, NULL, GP(scope), "epoch-loop: iterations of the outermost loop per epoch" },
+	{ "epoch_op", 0, 0, 2, "l2wb|clwb|wt", GP(epoch_op), "epoch-cta: how the CTA's epoch persists (clwb: Algorithm 1, the paper's default)" },
 	{ "crashes", 2, 1, 8, NULL, GP(crashes), "crashes per run: the first, then up to crashes-1 during recovery" },
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
 	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
@@ -1235,4 +1373,5 @@ const struct comp_def comp_persist = {
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
+	.persist_order = persist_order, .faulted = faulted,
 };

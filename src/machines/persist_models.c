@@ -13,17 +13,32 @@
 **                 {sfence; pcommit;} sfence)
 **   epoch-kernel  the host ends the kernel's epoch: sync; cudaL2WB();
 **                 {pcommit;} sync                              [Fig. 3(b)]
-**   epoch-cta     before each exit: bar.sync; thread 0 of the CTA runs
-**                 l2wb; {sfence; pcommit;} sfence             [§III-B]
+**   epoch-cta     with epoch_op=l2wb (default): before each exit:
+**                 bar.sync; thread 0 of the CTA runs l2wb; {sfence;
+**                 pcommit;} sfence                             [§III-B]
 **                 (every warp's lane 0 when the kernel has a predicated
 **                 exit, as thread 0 may be gone); a predicated exit
-**                 first persists with the same guard: @p l2wb; fences
+**                 first persists with the same guard: @p l2wb; fences.
+**                 epoch_op=clwb (Algorithm 1): a clwb of every global
+**                 store's address -- issued right after the store, where
+**                 the address is at hand, instead of replicating its
+**                 use-define chain at the end; the write-backs overlap
+**                 the CTA's work all the same -- and before each exit
+**                 sfence; {pcommit; sfence} (guarded like the exit).
+**                 epoch_op=wt: every global store is a st.wt, and before
+**                 each exit sfence (a st.wt is acknowledged once in the
+**                 persistence domain).  No barrier: each warp persists
+**                 its own stores, and its last sfence ends its part of
+**                 the epoch ("no need for a CTA-level synchronization")
 **   epoch-loop    every `scope` iterations of the outermost loop (the
-**                 back-edge spanning the most code): bar.sync; thread 0
-**                 runs l2wb; {sfence; pcommit;} sfence; bar.sync -- the
-**                 barrier after the fence is the fix of finding F3 [Fig. 5(b)];
-**                 and at the exits as epoch-cta: the final, partial epoch
-**                 and the stores after the loop
+**                 back-edge spanning the most code), per warp: l2wb;
+**                 {sfence; pcommit;} sfence, the warp waiting for its
+**                 epoch to be durable before it starts the next one (so
+**                 finding F3 of Fig. 5(b) cannot arise).  No CTA barrier:
+**                 loop epochs are ordered within a warp, and threads that
+**                 run fewer iterations must not be waited for; and at the
+**                 exits as epoch-cta: the final, partial epoch and the
+**                 stores after the loop
 **
 ** Undo-log transactions depend on what the program writes and are written
 ** out in the spec (specs/persist/T5..T10).
@@ -116,6 +131,20 @@ static void cta_epoch_end(struct out *o, const struct instr *at, int pred, int v
 	emit(o, plain(OP_SFENCE, at), "sfence (epoch-cta)");
 }
 
+/* epoch-cta clwb/wt: the warp's epoch ends at exit `at` (guarded like
+** it) once its write-backs are acknowledged: sfence, and with pcommit
+** {pcommit; sfence}. */
+static void own_epoch_end(struct out *o, const struct instr *at, int pcommit)
+{
+	static const enum opcode seq[] = { OP_SFENCE, OP_PCOMMIT, OP_SFENCE };
+	for (int k = 0; k < (pcommit ? 3 : 1); k++) {
+		struct instr f = plain(seq[k], at);
+		f.pred = at->pred;
+		f.pred_neg = at->pred_neg;
+		emit(o, f, seq[k] == OP_PCOMMIT ? "pcommit (epoch end)" : "sfence (epoch end)");
+	}
+}
+
 static int add_reg(struct program *p, const char *name, enum vtype t)
 {
 	p->regs = xrealloc(p->regs, sizeof *p->regs * (size_t)(p->nregs + 1));
@@ -139,7 +168,8 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 		prog->nhost = 0;
 		for (int i = 0; i < 4; i++)
 			if (seq[i] != H_PCOMMIT || !c->wpq_durable)
-				prog->host[prog->nhost++] = (struct host_step){ .op = seq[i], .sym = -1, .sym2 = -1, .index = -1 };
+				prog->host[prog->nhost++] =
+					(struct host_step){ .op = seq[i], .sym = -1, .sym2 = -1, .index = -1, .ireg = -1, .reg = { -1, -1, -1 } };
 		return 0;
 	}
 	int pred = model == PMM_EPOCH_CTA || model == PMM_EPOCH_LOOP ? add_reg(prog, "%__pm_p", VT_PRED) : -1;
@@ -172,6 +202,24 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			wt.wt = 1;
 			emit(&o, wt, "st.wt (strict-wt)");
 			emit(&o, plain(OP_SFENCE, in), "sfence (strict-wt)");
+			continue;
+		}
+		int own = model == PMM_EPOCH_CTA && c->epoch_op != PME_L2WB; /* each warp its own stores */
+		if (own && store) {
+			struct instr st = *in;
+			st.wt = c->epoch_op == PME_WT;
+			emit(&o, st, st.wt ? "st.wt (epoch-cta wt)" : NULL);
+			if (!st.wt) {
+				struct instr cl = plain(OP_CLWB, in);
+				cl.pred = in->pred; /* same lanes as the store */
+				cl.pred_neg = in->pred_neg;
+				emit(&o, cl, "clwb (epoch-cta clwb)");
+			}
+			continue;
+		}
+		if (own && in->op == OP_EXIT) {
+			own_epoch_end(&o, in, c->epoch_op == PME_CLWB && volatile_wpq);
+			emit(&o, *in, NULL);
 			continue;
 		}
 		if (epochs && in->op == OP_EXIT) {
@@ -208,10 +256,12 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			zero.dst = iter;
 			zero.src[0] = (struct operand){ .kind = O_IMM, .imm = 0 };
 			emit(&o, zero, "mov.u32 %__pm_i, 0 (epoch-loop)");
-			cta_epoch_end(&o, in, pred, volatile_wpq, 0);
-			struct instr after = plain(OP_BAR, in);
-			after.barrier = 14;
-			emit(&o, after, "bar.sync 14 (epoch-loop: the epoch is durable)");
+			/* the warp's epoch ends: its stores are in the L2, it writes
+			** the L2 back itself and waits.  No bar.sync: the order is
+			** per warp ("epochs in different warps ... can be executed
+			** in parallel"), and a CTA barrier here would wait for lanes
+			** that left the loop, which never arrive */
+			persist_l2(&o, in, -1, 0, volatile_wpq);
 			o.ins[skip_at].target = -2 - o.n; /* the original branch comes next */
 		}
 		emit(&o, *in, NULL);
@@ -248,7 +298,10 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 		/* the kernel runs off its end: that end closes the epoch too */
 		struct instr ex = plain(OP_EXIT, prog->nins ? &prog->ins[prog->nins - 1] : &(struct instr){ .text = "" });
 		ex.text = "exit (epoch end, end of kernel)";
-		cta_epoch_end(&o, &ex, pred, volatile_wpq, pred_exit);
+		if (model == PMM_EPOCH_CTA && c->epoch_op != PME_L2WB)
+			own_epoch_end(&o, &ex, c->epoch_op == PME_CLWB && volatile_wpq);
+		else
+			cta_epoch_end(&o, &ex, pred, volatile_wpq, pred_exit);
 		emit(&o, ex, NULL);
 	}
 	for (int i = 0; i < o.n; i++)

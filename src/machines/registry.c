@@ -370,12 +370,13 @@ void registry_print(FILE *f, int json)
 		sb_free(&comps);
 	}
 	if (json)
-		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"race_free\",\"deadlock_free\",\"refines\",\"equals\",\"durable\",\"recoverable\",\"persisted\",\"idempotent\",\"comm_race_free\"]}\n");
+		sb_puts(&b, "],\"searches\":[\"bfs\",\"dfs\"],\"properties\":[\"deterministic\",\"exists\",\"~exists\",\"forall\",\"invariant\",\"race_free\",\"deadlock_free\",\"refines\",\"equals\",\"durable\",\"recoverable\",\"persisted\",\"idempotent\",\"comm_race_free\",\"persist_order\"]}\n");
 	else
 		sb_puts(&b, "\nsearches: bfs (default), dfs; visited sets: exact (default), compact (64-bit fingerprints)\n"
 		            "properties: deterministic [locs], exists C, ~exists C, forall C, invariant C, race_free, deadlock_free (always checked), fault (always checked),\n"
 		            "  refines M [locs], equals M [locs] (outcome sets against machine M on the same kernel);\n"
-		            "  machine persist: durable C (crash images), recoverable C (after recovery), persisted C (final durable image), idempotent\n"
+		            "  machine persist: durable C (crash images), recoverable C (after recovery), persisted C (final durable image), idempotent,\n"
+		            "    persist_order strict|epoch (every crash image allowed by the persistency model)\n"
 		            "  machine lab: comm_race_free (no red.comm and other access to one word in a kernel)\n");
 	fputs(sb_str(&b), f);
 	sb_free(&b);

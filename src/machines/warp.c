@@ -75,6 +75,7 @@ static const char *fault_name(int code)
 	case F_ALIGN: return "misaligned memory access (aligned to its size: 4 bytes, st.u16 2, st.u64 8)";
 	case F_STACK: return "SIMT reconvergence stack overflow (raise stack_depth)";
 	case F_DIVZERO: return "integer division by zero (or INT_MIN / -1)";
+	case F_WINDOW: return "check persist_order: a thread has more stores not yet durable than its record holds (16)";
 	default: return "no fault";
 	}
 }

@@ -923,7 +923,7 @@ static void parse_check(struct parser *P)
 	const char *start = P->lx.p;
 	int kind = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 	if (kind < 0 || kind == P_FAULT) {
-		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted, idempotent, refines, equals, race_free or comm_race_free)");
+		expected(P, "a property (deterministic, exists, ~exists, forall, invariant, deadlock_free, recoverable, durable, persisted, idempotent, refines, equals, race_free, comm_race_free or persist_order)");
 		recover(P);
 		return;
 	}
@@ -972,6 +972,14 @@ static void parse_check(struct parser *P)
 			expr_free(e);
 			accept(P, ",");
 		}
+	} else if (kind == P_PERSIST_ORDER) {
+		/* check persist_order strict|epoch: the model is a name */
+		sp.p.mode = accept(P, "strict") ? PO_STRICT : accept(P, "epoch") ? PO_EPOCH : PO_NONE;
+		if (!sp.p.mode) {
+			expected(P, "the persistency model (strict or epoch)");
+			recover(P);
+			return;
+		}
 	} else if (kind != P_DEADLOCK && kind != P_IDEMPOTENT && kind != P_COMM_RACE && kind != P_RACE_FREE) {
 		sp.p.cond = cond_parse(&P->lx, NULL); /* names resolve against the machine */
 		if (!sp.p.cond) {
@@ -1002,6 +1010,25 @@ static void parse_check(struct parser *P)
 /* }=== */
 
 /* A variable of a host step: NAME, NAME[i] or (launch where) NAME[cta]. */
+/* A recovery register %h0..%h7 next?  Its number, else -1. */
+static int host_reg(struct parser *P)
+{
+	const char *t = TOK(P)->text;
+	if (TOK(P)->t != T_WORD || t[0] != '%' || t[1] != 'h' || t[2] < '0' || t[2] >= '0' + HOST_REGS || t[3])
+		return -1;
+	return t[2] - '0';
+}
+
+/* %hK or a value: *reg the register (-1: *value holds the value). */
+static int parse_host_operand(struct parser *P, int *reg, uint32_t *value)
+{
+	*reg = host_reg(P);
+	if (*reg < 0)
+		return parse_value(P, VT_U32, value);
+	lex_next(&P->lx);
+	return 1;
+}
+
 static int parse_host_var(struct parser *P, struct host_step *h, int allow_cta)
 {
 	if (TOK(P)->t != T_WORD) {
@@ -1020,6 +1047,14 @@ static int parse_host_var(struct parser *P, struct host_step *h, int allow_cta)
 		if (allow_cta && lex_is(&P->lx, "cta")) {
 			lex_next(&P->lx);
 			h->index = HOST_CTA;
+		} else if (host_reg(P) >= 0) {
+			/* a computed element: %hK [+ offset], bounds checked as it runs */
+			h->ireg = host_reg(P);
+			lex_next(&P->lx);
+			long i = 0;
+			if (accept(P, "+") && !parse_int(P, 0, (long)sy->nelems - 1, &i, "an element offset"))
+				return 0;
+			h->index = i;
 		} else {
 			long i;
 			if (!parse_int(P, 0, (long)sy->nelems - 1, &i, "an element index"))
@@ -1040,7 +1075,9 @@ static int parse_host_cmp(struct parser *P, struct host_step *h)
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
 		if (accept(P, ops[i].s)) {
 			h->cmp = ops[i].c;
-			return parse_value(P, P->s->prog.syms[h->sym].type, &h->value);
+			if (host_reg(P) >= 0) /* the right side: a register */
+				return parse_host_operand(P, &h->reg[2], &h->value);
+			return parse_value(P, h->sym >= 0 ? P->s->prog.syms[h->sym].type : VT_U32, &h->value);
 		}
 	expected(P, "a comparison (==, !=, <, <=, >, >=)");
 	return 0;
@@ -1056,10 +1093,10 @@ static int parse_where(struct parser *P, struct host_step *h, int recovery)
 		return 0;
 	}
 	lex_next(&P->lx);
-	struct host_step c = { .sym = -1, .sym2 = -1, .index = -1 };
+	struct host_step c = { .sym = -1, .sym2 = -1, .index = -1, .ireg = -1, .reg = { -1, -1, -1 } };
 	if (!parse_host_var(P, &c, 1) || !parse_host_cmp(P, &c))
 		return 0;
-	if (c.index != HOST_CTA) {
+	if (c.index != HOST_CTA || c.reg[2] >= 0) {
 		err(P, "%s", "'where' selects CTAs: write VAR[cta]");
 		return 0;
 	}
@@ -1070,11 +1107,52 @@ static int parse_where(struct parser *P, struct host_step *h, int recovery)
 	return 1;
 }
 
+/* if|while LHS CMP RHS: LHS a variable (element) or a register. */
+static int parse_host_cond(struct parser *P, struct host_step *h)
+{
+	if (host_reg(P) >= 0) {
+		h->reg[1] = host_reg(P);
+		lex_next(&P->lx);
+	} else if (!parse_host_var(P, h, 0)) {
+		return 0;
+	}
+	return parse_host_cmp(P, h);
+}
+
+/* mov %hD, A | add|sub|mul %hD, A, B | ld %hD, VAR[i] */
+static int parse_host_alu(struct parser *P, struct host_step *h)
+{
+	h->reg[0] = host_reg(P);
+	if (h->reg[0] < 0) {
+		expected(P, "a recovery register (%h0 .. %h7)");
+		return 0;
+	}
+	lex_next(&P->lx);
+	if (!expect_punct(P, ","))
+		return 0;
+	if (h->op == H_LD) {
+		if (!parse_host_var(P, h, 0))
+			return 0;
+		if (h->index < 0 && P->s->prog.syms[h->sym].nelems != 1) {
+			err(P, "%s", "ld reads one word: write VAR[i]");
+			return 0;
+		}
+		return 1;
+	}
+	if (!parse_host_operand(P, &h->reg[1], &h->value))
+		return 0;
+	return h->op == H_MOV || (expect_punct(P, ",") && parse_host_operand(P, &h->reg[2], &h->value2));
+}
+
 /* host NL { STEP NL } end: the host program around the kernel (launch
 ** marks where the kernel runs; without it the kernel runs first).
-** recovery NL { STEP NL } end: run on every crash image, with if/end.
+** recovery NL { STEP NL } end: run on every crash image, with if/end,
+** while/end and registers %h0..%h7.
 ** Steps: sync, l2wb, pcommit, launch [where VAR[cta] CMP V], copy DST,
-** SRC, store VAR[i] = V, persist VAR, if VAR[i] CMP V ... end. */
+** SRC, store VAR[i] = A, persist VAR[i], if C ... end; recovery also
+** ld %hD, VAR[i], mov %hD, A, add|sub|mul %hD, A, B, while C ... end,
+** where an element i is N, %hK or %hK + N, A and B are %hK or N, and C is
+** VAR[i] or %hK, a comparison, and N or %hK. */
 static void parse_host(struct parser *P, int recovery)
 {
 	struct program *pg = &P->s->prog;
@@ -1084,7 +1162,8 @@ static void parse_host(struct parser *P, int recovery)
 	if (recovery ? pg->recovery != NULL : pg->host != NULL)
 		diag_at(P->d, P->lx.file, hline, hcol, "a spec holds one %s block", what);
 	struct host_step *steps = xmalloc(sizeof *steps);
-	int n = 0, open_if = -1;
+	enum { MAX_OPEN = 4 };
+	int n = 0, open[MAX_OPEN], nopen = 0, loops = 0; /* open if/while blocks; whiles among them */
 	for (;;) {
 		skip_nl(P);
 		if (TOK(P)->t == T_EOF) {
@@ -1096,16 +1175,24 @@ static void parse_host(struct parser *P, int recovery)
 		memset(&h, 0, sizeof h);
 		h.sym = h.sym2 = -1;
 		h.index = -1;
+		h.ireg = h.reg[0] = h.reg[1] = h.reg[2] = -1;
 		h.line = TOK(P)->line;
-		int ok = 1;
+		int ok = 1, line = TOK(P)->line, col = TOK(P)->col;
 		if (lex_is(&P->lx, "end")) {
 			lex_next(&P->lx);
 			end_stmt(P);
-			if (open_if < 0)
+			if (!nopen)
 				break;
-			h.op = H_END;
-			steps[open_if].skip = n;
-			open_if = -1;
+			int b = open[--nopen];
+			h.op = steps[b].op == H_WHILE ? H_LOOP : H_END;
+			h.skip = b; /* a loop's end goes back to its while */
+			steps[b].skip = n;
+			loops -= h.op == H_LOOP;
+		} else if (loops && (lex_is(&P->lx, "sync") || lex_is(&P->lx, "l2wb") || lex_is(&P->lx, "pcommit") ||
+		                     lex_is(&P->lx, "launch") || lex_is(&P->lx, "copy"))) {
+			/* the device's queue is in program order: no loop back over it */
+			err(P, "'%s' is device work: a while body holds ld, mov, add, sub, mul, store, persist and if", TOK(P)->text);
+			ok = 0;
 		} else if (accept(P, "sync")) {
 			h.op = H_SYNC;
 		} else if (accept(P, "l2wb")) {
@@ -1134,25 +1221,43 @@ static void parse_host(struct parser *P, int recovery)
 			ok = ok && parse_where(P, &h, recovery);
 		} else if (accept(P, "store")) {
 			h.op = H_STORE;
-			ok = parse_host_var(P, &h, 0) && expect_punct(P, "=") &&
-			     parse_value(P, pg->syms[h.sym].type, &h.value);
+			ok = parse_host_var(P, &h, 0) && expect_punct(P, "=");
+			if (ok && host_reg(P) >= 0 && !recovery) {
+				err(P, "%s", "registers are the recovery's: the host stores values");
+				ok = 0;
+			}
+			ok = ok && (host_reg(P) >= 0 ? parse_host_operand(P, &h.reg[1], &h.value)
+			                             : parse_value(P, pg->syms[h.sym].type, &h.value));
 		} else if (accept(P, "persist")) {
 			h.op = H_PERSIST;
 			ok = parse_host_var(P, &h, 0);
-		} else if (recovery && accept(P, "if")) {
-			if (open_if >= 0) {
-				err(P, "%s", "if blocks do not nest");
+		} else if (recovery && (lex_is(&P->lx, "if") || lex_is(&P->lx, "while"))) {
+			h.op = lex_is(&P->lx, "if") ? H_IF : H_WHILE;
+			lex_next(&P->lx);
+			if (nopen == MAX_OPEN) {
+				err(P, "%s", "if and while blocks nest at most 4 deep");
 				ok = 0;
 			} else {
-				h.op = H_IF;
-				ok = parse_host_var(P, &h, 0) && parse_host_cmp(P, &h);
+				ok = parse_host_cond(P, &h);
 			}
+		} else if (recovery && (lex_is(&P->lx, "ld") || lex_is(&P->lx, "mov") || lex_is(&P->lx, "add") ||
+		                        lex_is(&P->lx, "sub") || lex_is(&P->lx, "mul"))) {
+			static const char *const names[] = { "ld", "mov", "add", "sub", "mul" };
+			for (int k = 0; k < 5; k++)
+				if (lex_is(&P->lx, names[k]))
+					h.op = (enum host_op)(H_LD + k);
+			lex_next(&P->lx);
+			ok = parse_host_alu(P, &h);
 		} else {
-			expected(P, recovery ? "a recovery step (if, copy, store, persist, launch, sync, l2wb, pcommit) or 'end'"
+			expected(P, recovery ? "a recovery step (if, while, ld, mov, add, sub, mul, copy, store, persist, launch, sync, l2wb, pcommit) or 'end'"
 			                     : "a host step (launch, copy, store, persist, sync, l2wb, pcommit) or 'end'");
 			ok = 0;
 		}
-		if (h.op == H_END)
+		if (ok && !recovery && h.ireg >= 0) {
+			diag_at(P->d, P->lx.file, line, col, "%s", "registers are the recovery's: the host names elements by number");
+			ok = 0;
+		}
+		if (h.op == H_END || h.op == H_LOOP)
 			;
 		else if (!ok || !end_stmt(P)) {
 			recover(P);
@@ -1162,8 +1267,10 @@ static void parse_host(struct parser *P, int recovery)
 			pg->launch_at = n;
 		steps = xrealloc(steps, sizeof *steps * (size_t)(n + 1));
 		steps[n++] = h;
-		if (h.op == H_IF) /* only once it is in the list: its `end` patches it */
-			open_if = n - 1;
+		if (h.op == H_IF || h.op == H_WHILE) { /* only once it is in the list: its `end` patches it */
+			open[nopen++] = n - 1;
+			loops += h.op == H_WHILE;
+		}
 	}
 	if (recovery) {
 		free(pg->recovery);
@@ -1257,7 +1364,7 @@ static void parse_expect(struct parser *P)
 	} else if (accept(P, "fail")) {
 		int k = TOK(P)->t == T_WORD ? prop_kind_parse(TOK(P)->text) : -1;
 		if (k < 0) {
-			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent, refines, equals, race_free, comm_race_free)");
+			expected(P, "the property kind expected to fail (deterministic, exists, ~exists, forall, invariant, deadlock_free, fault, recoverable, persisted, durable, idempotent, refines, equals, race_free, comm_race_free, persist_order)");
 			recover(P);
 			return;
 		}
