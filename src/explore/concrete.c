@@ -50,10 +50,17 @@ static void rng_seed(struct rng *r, uint64_t seed)
 	}
 }
 
-static int by_unit(const void *a, const void *b)
+/* Stable insertion sort of one unit's candidates by subject: enabled()
+** lists them nearly in order, so this is one pass in practice. */
+static void by_subject(struct action *a, unsigned n)
 {
-	const struct action *x = a, *y = b;
-	return x->unit != y->unit ? (x->unit < y->unit ? -1 : 1) : (x->subject < y->subject ? -1 : x->subject > y->subject);
+	for (unsigned i = 1; i < n; i++) {
+		struct action x = a[i];
+		unsigned j = i;
+		for (; j > 0 && a[j - 1].subject > x.subject; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
 }
 
 int concrete_usable(const struct model *m, struct strbuf *why)
@@ -83,6 +90,9 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	struct action *cand = xmalloc(sizeof *cand * (m->max_actions + 1));
+	struct action *grouped = xmalloc(sizeof *grouped * (m->max_actions + 1));
+	/* candidates per unit, and where each unit's run starts in grouped */
+	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0;
 	struct timing t;
 	for (;;) {
@@ -107,8 +117,10 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			uint64_t at = ready[act[i].subject];
 			if (unit_free[act[i].unit] > at)
 				at = unit_free[act[i].unit];
-			if (at <= now)
+			if (at <= now) {
 				cand[nc++] = act[i];
+				per_unit[act[i].unit]++;
+			}
 			else if (at < wake)
 				wake = at;
 		}
@@ -123,17 +135,27 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			now = wake;
 			continue;
 		}
-		if (nc > 1)
-			qsort(cand, nc, sizeof *cand, by_unit);
+		/* the units in increasing order, each one's candidates in subject
+		** order and, within a subject, in enabled() order: a counting
+		** sort by unit, stable */
+		for (unsigned u = 0, at = 0; u < m->nunits; u++) {
+			unsigned k = per_unit[u];
+			per_unit[u] = at;
+			at += k;
+		}
+		for (unsigned i = 0; i < nc; i++)
+			grouped[per_unit[cand[i].unit]++] = cand[i];
+		memset(per_unit, 0, sizeof *per_unit * m->nunits);
 		unsigned busy_units = 0;
 		for (unsigned i = 0; i < nc;) {
 			unsigned j = i;
-			while (j < nc && cand[j].unit == cand[i].unit)
+			while (j < nc && grouped[j].unit == grouped[i].unit)
 				j++;
+			by_subject(grouped + i, j - i);
 			unsigned k = i;
 			if (j - i > 1)
-				k = i + (m->pick ? m->pick(m, cand + i, j - i, last[cand[i].unit], rng_next, &rng) : 0);
-			const struct action *a = &cand[k];
+				k = i + (m->pick ? m->pick(m, grouped + i, j - i, last[grouped[i].unit], rng_next, &rng) : 0);
+			const struct action *a = &grouped[k];
 			i = j;
 			if (busy_units && m->still_enabled && !m->still_enabled(m, sv, a))
 				continue; /* another unit took what it needed: stall */
@@ -163,6 +185,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(last);
 	free(act);
 	free(cand);
+	free(grouped);
+	free(per_unit);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 }

@@ -229,6 +229,9 @@ struct port_warps {
 	unsigned (*pc)(const struct comp *c, const uint8_t *sv, unsigned w);
 	uint32_t (*exec_mask)(const struct comp *c, const uint8_t *sv, unsigned w);
 	uint32_t (*address)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane);
+	/* The addresses of warp w's lanes in m at once (out[lane]): for the
+	** components that need all of them every cycle (rop.c's room). */
+	void (*addresses)(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out);
 	uint32_t (*operand)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane, const struct operand *o);
 	void (*write_reg)(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int reg, uint32_t v);
 	/* Execute warp w's current instruction. */

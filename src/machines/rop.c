@@ -47,6 +47,10 @@
 struct rop {
 	unsigned cap;   /* entries per FIFO */
 	size_t bytes;   /* bytes per FIFO   */
+	/* gpu_partition_of as a shift and a mask when line_bytes and
+	** partitions are powers of two (they are on every real GPU): room()
+	** maps 32 addresses per stalled warp per cycle in concrete mode */
+	unsigned line_shift, part_mask, pow2;
 };
 #define R(c) ((const struct rop *)(c)->priv)
 
@@ -63,24 +67,24 @@ static struct atomic_entry *entries(const struct comp *c, const uint8_t *sv, uns
 static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 {
 	const struct gpu *g = c->g;
-	unsigned need[8] = { 0 }, n = 0, sm = gpu_sm_of(g, w), cap = R(c)->cap;
+	unsigned free_[8], sm = gpu_sm_of(g, w), P = g->cfg.partitions, cap = R(c)->cap;
+	unsigned lanes = (unsigned)__builtin_popcount(m), all = 1;
+	if (gpu_warp(g, (uint8_t *)sv, w)->pending + lanes > 255)
+		return 0;
+	for (unsigned p = 0; p < P; p++) {
+		free_[p] = cap - fifo(c, sv, sm * P + p)[0];
+		all &= lanes <= free_[p];
+	}
 	/* fast path: every FIFO of the SM has room for all the lanes, so the
 	** addresses need not be computed (this runs for every ready warp at
 	** an atomic, every cycle, in concrete mode) */
-	unsigned lanes = (unsigned)__builtin_popcount(m), ok = 1;
-	for (unsigned p = 0; p < g->cfg.partitions && ok; p++)
-		ok = fifo(c, sv, sm * g->cfg.partitions + p)[0] + lanes <= cap;
-	if (ok)
-		return gpu_warp(g, (uint8_t *)sv, w)->pending + lanes <= 255;
-	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
-		if (m >> l & 1) {
-			need[gpu_partition_of(g, WARPS(c)->address(WC(c), sv, w, l))]++;
-			n++;
-		}
-	if (gpu_warp(g, (uint8_t *)sv, w)->pending + n > 255)
-		return 0;
-	for (unsigned p = 0; p < g->cfg.partitions; p++)
-		if (fifo(c, sv, sm * g->cfg.partitions + p)[0] + need[p] > cap)
+	if (all)
+		return 1;
+	uint32_t addr[32];
+	WARPS(c)->addresses(WC(c), sv, w, m, addr);
+	const struct rop *r = R(c);
+	for (unsigned l = 0; m; l++, m >>= 1)
+		if (m & 1 && !free_[r->pow2 ? addr[l] >> r->line_shift & r->part_mask : gpu_partition_of(g, addr[l])]--)
 			return 0;
 	return 1;
 }
@@ -207,6 +211,9 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	struct rop *r = xcalloc(1, sizeof *r);
 	r->cap = cf->icnt_queue ? cf->icnt_queue : 2 * cf->threads_per_warp;
 	r->bytes = 4 + sizeof(struct atomic_entry) * (size_t)r->cap;
+	r->pow2 = !(cf->line_bytes & (cf->line_bytes - 1)) && !(cf->partitions & (cf->partitions - 1));
+	r->line_shift = (unsigned)__builtin_ctz(cf->line_bytes);
+	r->part_mask = cf->partitions - 1;
 	c->priv = r;
 	*align = 4;
 	c->max_actions = g->nqueues * (cf->icnt_order ? r->cap : 1);
