@@ -4,6 +4,14 @@
 ** latencies cost nothing to simulate.  All timing state (ready times per
 ** subject, busy-until per unit, last subject per unit for GTO) lives here,
 ** outside the state vector.
+**
+** Each cycle asks the model only for the actions that can issue now
+** (model.enabled_now: a warp in its latency, a word whose controller is
+** busy, is not even looked at); the whole enabled list is computed only
+** when none can, which is once per idle stretch.  Either way the same
+** actions issue in the same order (t/golden-run.sh pins every bundled
+** report): units in increasing order, each unit's candidates by subject,
+** then in enabled() order.
 */
 #include "config.h"
 #include "explore/concrete.h"
@@ -63,6 +71,29 @@ static void by_subject(struct action *a, unsigned n)
 	}
 }
 
+/* The actions of act[0..n) that can issue at v->now (subject ready, unit
+** free), in order, counted per unit; *wake: the earliest cycle one of the
+** others can.  No unit: an environment choice concrete mode does not take
+** (a crash, a spontaneous eviction). */
+static unsigned candidates(unsigned n, const struct action *act, const struct timed_now *v, struct action *cand,
+                           unsigned *per_unit, uint64_t *wake)
+{
+	unsigned nc = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (act[i].unit == UINT16_MAX)
+			continue;
+		uint64_t at = v->ready[act[i].subject];
+		if (v->unit_free[act[i].unit] > at)
+			at = v->unit_free[act[i].unit];
+		if (at <= v->now) {
+			cand[nc++] = act[i];
+			per_unit[act[i].unit]++;
+		} else if (at < *wake)
+			*wake = at;
+	}
+	return nc;
+}
+
 int concrete_usable(const struct model *m, struct strbuf *why)
 {
 	if (m->timing && m->nunits && m->nsubjects)
@@ -94,35 +125,33 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	/* candidates per unit, and where each unit's run starts in grouped */
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0;
+	static uint64_t runs;
+	uint64_t run = ++runs;
 	struct timing t;
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
 		if (m->status(m, sv) == MS_TERMINAL)
 			break;
-		unsigned n = (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
-		if (n == 0)
-			break;
+		/* readiness changes on events: first only the actions that can
+		** issue now (enabled_now); the whole list when none can, to tell a
+		** deadlock or find the next cycle anything can */
+		struct timed_now tn = { now, run, ready, unit_free }, all = { UINT64_MAX, run, ready, unit_free };
+		uint64_t wake = UINT64_MAX;
+		unsigned nc = 0;
+		if (m->enabled_now)
+			nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, per_unit, &wake);
+		if (!nc) {
+			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
+			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
+			if (n == 0)
+				break;
+			wake = UINT64_MAX;
+			nc = candidates(n, act, &tn, cand, per_unit, &wake);
+		}
 		if ((max_cycles && now >= max_cycles) || interrupted) {
 			r->limit = 1;
 			break;
-		}
-		unsigned nc = 0;
-		uint64_t wake = UINT64_MAX;
-		for (unsigned i = 0; i < n; i++) {
-			/* no unit: an environment choice concrete mode does not take
-			** (a crash, a spontaneous eviction) */
-			if (act[i].unit == UINT16_MAX)
-				continue;
-			uint64_t at = ready[act[i].subject];
-			if (unit_free[act[i].unit] > at)
-				at = unit_free[act[i].unit];
-			if (at <= now) {
-				cand[nc++] = act[i];
-				per_unit[act[i].unit]++;
-			}
-			else if (at < wake)
-				wake = at;
 		}
 		if (!nc && wake == UINT64_MAX)
 			break; /* only untimed environment choices remain (a crash) */

@@ -39,6 +39,9 @@ struct machine {
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
+	/* concrete mode's clock while enabled_now() lists (else NULL): only
+	** one concrete run uses a model at a time */
+	const struct timed_now *now;
 };
 
 #define MC(m) ((struct machine *)(m)->priv)
@@ -97,6 +100,26 @@ static unsigned m_enabled(const struct model *m, const uint8_t *sv, struct actio
 static unsigned m_enabled_timed(const struct model *m, const uint8_t *sv, struct action *out)
 {
 	return enabled(m, sv, out, 1);
+}
+
+static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct action *out,
+                              const struct timed_now *v)
+{
+	MC(m)->now = v;
+	unsigned n = enabled(m, sv, out, 1);
+	MC(m)->now = NULL;
+	return n;
+}
+
+const struct timed_now *compose_now(const struct comp *c)
+{
+	return MC(c->m)->now;
+}
+
+int compose_later(const struct comp *c, unsigned unit, uint32_t subject)
+{
+	const struct timed_now *v = MC(c->m)->now;
+	return v && (v->ready[subject] > v->now || v->unit_free[unit] > v->now);
 }
 
 static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
@@ -712,6 +735,10 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->init = m_init;
 	m->enabled = m_enabled;
 	m->enabled_timed = m_enabled_timed;
+	m->enabled_now = m_enabled_now;
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def->reads_before)
+			m->enabled_now = NULL;
 	m->apply = m_apply;
 	m->status = m_status;
 	m->describe = m_describe;

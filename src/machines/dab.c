@@ -726,4 +726,5 @@ const struct comp_def comp_dab = {
 	** and the resume of a waiting warp.  A volatile load is never
 	** warp-local (it waits for a flush: warp.c, local_table) */
 	.por = compose_por_independent,
+	.reads_before = 1, /* the FLUSH guard */
 };

@@ -107,11 +107,14 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 {
 	(void)before;
 	(void)nb;
-	(void)timed;
 	unsigned n = 0;
-	for (unsigned w = 0; w < c->g->nwarps; w++)
-		if (sched_ready(c, sv, w))
-			out[n++] = sched_action(c, w);
+	for (unsigned w = 0; w < c->g->nwarps; w++) {
+		struct action a = sched_action(c, w);
+		/* concrete mode: a warp still in its latency, or whose
+		** scheduler is busy, is not asked (compose_later) */
+		if ((!timed || !compose_later(c, a.unit, a.subject)) && sched_ready(c, sv, w))
+			out[n++] = a;
+	}
 	return n;
 }
 
