@@ -61,7 +61,12 @@ struct bind {
 
 /* Kind flags. */
 enum {
-	KF_ENV = 1 /* an environment choice (eviction): no progress, never timed */
+	KF_ENV = 1, /* an environment choice (eviction): no progress, never timed */
+	/* its guard reads before[] (no earlier action enabled: DAB's flush),
+	** and only weakens when some are left out, so concrete mode lists
+	** everything again when such an action could issue (model.h,
+	** enabled_now) */
+	KF_BEFORE = 2
 };
 
 /* One action kind of a component: what its apply() may write, as a mask
@@ -149,11 +154,6 @@ struct comp_def {
 	int (*por)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
 	/* Optional: a commutative race (check comm_race_free), as model.h. */
 	int (*comm_race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
-	/* Its enabled() reads before[] (the guards of DAB's flush): the
-	** components before it must list every enabled action, so concrete
-	** mode cannot leave out those that cannot issue yet (model.h,
-	** enabled_now). */
-	int reads_before;
 };
 
 /* An instance in a composed machine. */
@@ -335,10 +335,6 @@ int compose_others_quiescent(const struct comp *self, const uint8_t *sv);
 /* A component's `por` declaration when none of its actions or ports can
 ** touch a READY warp's registers, stack or enabledness. */
 int compose_por_independent(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
-/* Concrete mode, in enabled(..., timed): may the component leave out its
-** action of this unit and subject, because it cannot issue this cycle
-** (model.h, enabled_now)?  0 when not asked for the current cycle only. */
-int compose_later(const struct comp *c, unsigned unit, uint32_t subject);
 /* The clock of the concrete run that is listing (enabled_now), else NULL:
 ** what a component may remember between cycles of one run. */
 const struct timed_now *compose_now(const struct comp *c);

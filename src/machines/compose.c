@@ -105,21 +105,28 @@ static unsigned m_enabled_timed(const struct model *m, const uint8_t *sv, struct
 static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct action *out,
                               const struct timed_now *v)
 {
-	MC(m)->now = v;
+	struct machine *x = MC(m);
+	x->now = v;
 	unsigned n = enabled(m, sv, out, 1);
-	MC(m)->now = NULL;
+	/* an action whose guard reads before[] was listed against a shorter
+	** before[]: when it could issue now, list everything (it may not be
+	** enabled after all) */
+	for (unsigned i = 0; i < n && v->now != UINT64_MAX; i++)
+		if (compose_kind_flags(m, out[i].kind) & KF_BEFORE && v->ready[out[i].subject] <= v->now &&
+		    v->unit_free[out[i].unit] <= v->now) {
+			struct timed_now all = *v;
+			all.now = UINT64_MAX;
+			x->now = &all;
+			n = enabled(m, sv, out, 1);
+			break;
+		}
+	x->now = NULL;
 	return n;
 }
 
 const struct timed_now *compose_now(const struct comp *c)
 {
 	return MC(c->m)->now;
-}
-
-int compose_later(const struct comp *c, unsigned unit, uint32_t subject)
-{
-	const struct timed_now *v = MC(c->m)->now;
-	return v && (v->ready[subject] > v->now || v->unit_free[unit] > v->now);
 }
 
 static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
@@ -736,9 +743,6 @@ struct model *compose_build(const struct spec *s, const struct machine_def *md, 
 	m->enabled = m_enabled;
 	m->enabled_timed = m_enabled_timed;
 	m->enabled_now = m_enabled_now;
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->reads_before)
-			m->enabled_now = NULL;
 	m->apply = m_apply;
 	m->status = m_status;
 	m->describe = m_describe;

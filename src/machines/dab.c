@@ -647,7 +647,7 @@ static const void *port(const struct comp *c, enum port p)
 }
 
 static const struct kind_def kinds[] = {
-	[K_FLUSH] = { "flush", SELF | PORT(P_WARPS), 0 },
+	[K_FLUSH] = { "flush", SELF | PORT(P_WARPS), KF_BEFORE },
 	[K_DRAIN] = { "drain", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 },
 };
 
@@ -726,5 +726,4 @@ const struct comp_def comp_dab = {
 	** and the resume of a waiting warp.  A volatile load is never
 	** warp-local (it waits for a flush: warp.c, local_table) */
 	.por = compose_por_independent,
-	.reads_before = 1, /* the FLUSH guard */
 };

@@ -406,7 +406,14 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** eviction, so a word that is only dirty has none there */
 	uint64_t busy = 0x0101010101010101ull * (timed ? PM_INWPQ | PM_TRANSIT : PM_DIRTY | PM_INWPQ | PM_TRANSIT);
 	const uint32_t *cm = clwb_mask(c, sv);
-	if (!timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit)
+	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
+	const struct timed_now *tn = compose_now(c);
+	if (scan && tn) { /* concrete mode: no word moves while every controller is busy */
+		scan = 0;
+		for (unsigned p = 0; p < g->cfg.partitions; p++)
+			scan |= tn->unit_free[mc + p] <= tn->now;
+	}
+	if (scan)
 		for (uint32_t i = 0; i < G_WORDS(g); i++) {
 			/* skip 8 words at a time while none has an action: the scan
 			** runs every active cycle in concrete mode */
