@@ -402,10 +402,6 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, mc = c->unit0[0];
 	const uint8_t *f = flags(c, sv);
 	const struct pm_host *cnt = host(c, sv);
-	/* flag bits that give a word an action; concrete mode takes no
-	** eviction, so a word that is only dirty has none there */
-	uint64_t busy = 0x0101010101010101ull * (timed ? PM_INWPQ | PM_TRANSIT : PM_DIRTY | PM_INWPQ | PM_TRANSIT);
-	const uint32_t *cm = clwb_mask(c, sv);
 	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
 	const struct timed_now *tn = compose_now(c);
 	if (scan && tn) { /* concrete mode: no word moves while every controller is busy */
@@ -415,21 +411,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	}
 	if (scan)
 		for (uint32_t i = 0; i < G_WORDS(g); i++) {
-			/* skip 8 words at a time while none has an action: the scan
-			** runs every active cycle in concrete mode */
-			if (!(i & 7) && i + 8 <= G_WORDS(g)) {
-				uint64_t f8;
-				memcpy(&f8, f + i, 8);
-				if (!(f8 & busy) && !(cm[i] | cm[i + 1] | cm[i + 2] | cm[i + 3] | cm[i + 4] | cm[i + 5] |
-				                       cm[i + 6] | cm[i + 7])) {
-					i += 7;
-					continue;
-				}
-			}
 			unsigned p = gpu_partition_of(g, i * 4);
 			if (f[i] & PM_TRANSIT)
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)(mc + p), c->subj0[0] + i, i };
-			if (cm[i])
+			if (clwb_mask(c, sv)[i])
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)(mc + p), c->subj0[0] + i, i };
 			if (f[i] & PM_DIRTY && !timed)
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
