@@ -180,11 +180,12 @@ struct model {
 	unsigned (*enabled_timed)(const struct model *m, const uint8_t *sv, struct action *out);
 	/* enabled_timed() that may leave out actions that cannot issue at
 	** v->now (subject not ready or unit busy): it lists every action that
-	** can issue now, and each unit's actions in the order
-	** enabled_timed() lists them (units may come in another order).  Optional, for speed: when nothing can issue,
-	** concrete mode asks again for everything (v->now = UINT64_MAX) to
-	** tell a deadlock and find the next time something can.  Within one
-	** run, the vector changes only through apply(). */
+	** can issue now, and each unit's actions in the order enabled_timed()
+	** lists them (units may come in another order).  Optional, for speed:
+	** when nothing can issue, concrete mode asks again for everything
+	** (v->now = UINT64_MAX) to tell a deadlock and find the next time
+	** something can.  Within one run, the vector changes only through
+	** apply(). */
 	unsigned (*enabled_now)(const struct model *m, const uint8_t *sv, struct action *out,
 	                        const struct timed_now *v);
 	/* Is action a (enabled earlier this cycle) still enabled in sv, after
