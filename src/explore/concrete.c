@@ -4,6 +4,14 @@
 ** latencies cost nothing to simulate.  All timing state (ready times per
 ** subject, busy-until per unit, last subject per unit for GTO) lives here,
 ** outside the state vector.
+**
+** Each cycle asks the model only for the actions that can issue now
+** (model.enabled_now: a warp in its latency, a word whose controller is
+** busy, is not even looked at); the whole enabled list is computed only
+** when none can, which is once per idle stretch.  Either way the same
+** actions issue in the same order (t/golden-run.sh pins every bundled
+** report): units in increasing order, each unit's candidates by subject,
+** then in enabled() order.
 */
 #include "config.h"
 #include "explore/concrete.h"
@@ -50,10 +58,40 @@ static void rng_seed(struct rng *r, uint64_t seed)
 	}
 }
 
-static int by_unit(const void *a, const void *b)
+/* Stable insertion sort of one unit's candidates by subject: enabled()
+** lists them nearly in order, so this is one pass in practice. */
+static void by_subject(struct action *a, unsigned n)
 {
-	const struct action *x = a, *y = b;
-	return x->unit != y->unit ? (x->unit < y->unit ? -1 : 1) : (x->subject < y->subject ? -1 : x->subject > y->subject);
+	for (unsigned i = 1; i < n; i++) {
+		struct action x = a[i];
+		unsigned j = i;
+		for (; j > 0 && a[j - 1].subject > x.subject; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+/* The actions of act[0..n) that can issue at v->now (subject ready, unit
+** free), in order, counted per unit; *wake: the earliest cycle one of the
+** others can.  No unit: an environment choice concrete mode does not take
+** (a crash, a spontaneous eviction). */
+static unsigned candidates(unsigned n, const struct action *act, const struct timed_now *v, struct action *cand,
+                           unsigned *per_unit, uint64_t *wake)
+{
+	unsigned nc = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (act[i].unit == UINT16_MAX)
+			continue;
+		uint64_t at = v->ready[act[i].subject];
+		if (v->unit_free[act[i].unit] > at)
+			at = v->unit_free[act[i].unit];
+		if (at <= v->now) {
+			cand[nc++] = act[i];
+			per_unit[act[i].unit]++;
+		} else if (at < *wake)
+			*wake = at;
+	}
+	return nc;
 }
 
 int concrete_usable(const struct model *m, struct strbuf *why)
@@ -83,34 +121,37 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	struct action *cand = xmalloc(sizeof *cand * (m->max_actions + 1));
+	struct action *grouped = xmalloc(sizeof *grouped * (m->max_actions + 1));
+	/* candidates per unit, and where each unit's run starts in grouped */
+	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0;
+	static uint64_t runs;
+	uint64_t run = ++runs;
 	struct timing t;
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
 		if (m->status(m, sv) == MS_TERMINAL)
 			break;
-		unsigned n = (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
-		if (n == 0)
-			break;
+		/* readiness changes on events: first only the actions that can
+		** issue now (enabled_now); the whole list when none can, to tell a
+		** deadlock or find the next cycle anything can */
+		struct timed_now tn = { now, run, ready, unit_free }, all = { UINT64_MAX, run, ready, unit_free };
+		uint64_t wake = UINT64_MAX;
+		unsigned nc = 0;
+		if (m->enabled_now)
+			nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, per_unit, &wake);
+		if (!nc) {
+			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
+			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
+			if (n == 0)
+				break;
+			wake = UINT64_MAX;
+			nc = candidates(n, act, &tn, cand, per_unit, &wake);
+		}
 		if ((max_cycles && now >= max_cycles) || interrupted) {
 			r->limit = 1;
 			break;
-		}
-		unsigned nc = 0;
-		uint64_t wake = UINT64_MAX;
-		for (unsigned i = 0; i < n; i++) {
-			/* no unit: an environment choice concrete mode does not take
-			** (a crash, a spontaneous eviction) */
-			if (act[i].unit == UINT16_MAX)
-				continue;
-			uint64_t at = ready[act[i].subject];
-			if (unit_free[act[i].unit] > at)
-				at = unit_free[act[i].unit];
-			if (at <= now)
-				cand[nc++] = act[i];
-			else if (at < wake)
-				wake = at;
 		}
 		if (!nc && wake == UINT64_MAX)
 			break; /* only untimed environment choices remain (a crash) */
@@ -123,17 +164,27 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			now = wake;
 			continue;
 		}
-		if (nc > 1)
-			qsort(cand, nc, sizeof *cand, by_unit);
+		/* the units in increasing order, each one's candidates in subject
+		** order and, within a subject, in enabled() order: a counting
+		** sort by unit, stable */
+		for (unsigned u = 0, at = 0; u < m->nunits; u++) {
+			unsigned k = per_unit[u];
+			per_unit[u] = at;
+			at += k;
+		}
+		for (unsigned i = 0; i < nc; i++)
+			grouped[per_unit[cand[i].unit]++] = cand[i];
+		memset(per_unit, 0, sizeof *per_unit * m->nunits);
 		unsigned busy_units = 0;
 		for (unsigned i = 0; i < nc;) {
 			unsigned j = i;
-			while (j < nc && cand[j].unit == cand[i].unit)
+			while (j < nc && grouped[j].unit == grouped[i].unit)
 				j++;
+			by_subject(grouped + i, j - i);
 			unsigned k = i;
 			if (j - i > 1)
-				k = i + (m->pick ? m->pick(m, cand + i, j - i, last[cand[i].unit], rng_next, &rng) : 0);
-			const struct action *a = &cand[k];
+				k = i + (m->pick ? m->pick(m, grouped + i, j - i, last[grouped[i].unit], rng_next, &rng) : 0);
+			const struct action *a = &grouped[k];
 			i = j;
 			if (busy_units && m->still_enabled && !m->still_enabled(m, sv, a))
 				continue; /* another unit took what it needed: stall */
@@ -163,6 +214,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(last);
 	free(act);
 	free(cand);
+	free(grouped);
+	free(per_unit);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 }

@@ -78,6 +78,15 @@ struct timing {
 	struct { uint32_t subject; uint32_t delay; } upd[TIMING_MAX_UPDATES];
 };
 
+/* Concrete mode's clock (enabled_now): the cycle (UINT64_MAX: list
+** everything), when each subject is ready and when each unit may issue
+** again; run numbers the concrete runs of the process, so a component
+** may keep what it learnt within one run (rop.c's stalled warps). */
+struct timed_now {
+	uint64_t now, run;
+	const uint64_t *ready, *unit_free;
+};
+
 struct model {
 	const char *name;   /* machine name, as in `gpumc list`            */
 	size_t sv_size;     /* bytes of the state vector                    */
@@ -169,6 +178,16 @@ struct model {
 	** spontaneous evictions), which concrete mode never takes; optional,
 	** for speed. */
 	unsigned (*enabled_timed)(const struct model *m, const uint8_t *sv, struct action *out);
+	/* enabled_timed() that may leave out actions that cannot issue at
+	** v->now (subject not ready or unit busy): it lists every action that
+	** can issue now, and each unit's actions in the order enabled_timed()
+	** lists them (units may come in another order).  Optional, for speed:
+	** when nothing can issue, concrete mode asks again for everything
+	** (v->now = UINT64_MAX) to tell a deadlock and find the next time
+	** something can.  Within one run, the vector changes only through
+	** apply(). */
+	unsigned (*enabled_now)(const struct model *m, const uint8_t *sv, struct action *out,
+	                        const struct timed_now *v);
 	/* Is action a (enabled earlier this cycle) still enabled in sv, after
 	** other units' actions of the same cycle?  (An atomic's room in a FIFO
 	** can be taken by another scheduler's warp.)  NULL: always. */

@@ -63,7 +63,12 @@ struct bind {
 
 /* Kind flags. */
 enum {
-	KF_ENV = 1 /* an environment choice (eviction): no progress, never timed */
+	KF_ENV = 1, /* an environment choice (eviction): no progress, never timed */
+	/* its guard reads before[] (no earlier action enabled: DAB's flush),
+	** and only weakens when some are left out, so concrete mode lists
+	** everything again when such an action could issue (model.h,
+	** enabled_now) */
+	KF_BEFORE = 2
 };
 
 /* One action kind of a component: what its apply() may write, as a mask
@@ -233,6 +238,9 @@ struct port_warps {
 	unsigned (*pc)(const struct comp *c, const uint8_t *sv, unsigned w);
 	uint32_t (*exec_mask)(const struct comp *c, const uint8_t *sv, unsigned w);
 	uint32_t (*address)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane);
+	/* The addresses of warp w's lanes in m at once (out[lane]): for the
+	** components that need all of them every cycle (rop.c's room). */
+	void (*addresses)(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out);
 	uint32_t (*operand)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane, const struct operand *o);
 	void (*write_reg)(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int reg, uint32_t v);
 	/* Execute warp w's current instruction. */
@@ -342,6 +350,9 @@ int compose_others_quiescent(const struct comp *self, const uint8_t *sv);
 /* A component's `por` declaration when none of its actions or ports can
 ** touch a READY warp's registers, stack or enabledness. */
 int compose_por_independent(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
+/* The clock of the concrete run that is listing (enabled_now), else NULL:
+** what a component may remember between cycles of one run. */
+const struct timed_now *compose_now(const struct comp *c);
 /* The flags (KF_*) of an action kind of a composed machine. */
 unsigned compose_kind_flags(const struct model *m, unsigned kind);
 

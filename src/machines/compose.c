@@ -42,6 +42,9 @@ struct machine {
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
+	/* concrete mode's clock while enabled_now() lists (else NULL): only
+	** one concrete run uses a model at a time */
+	const struct timed_now *now;
 };
 
 #define MC(m) ((struct machine *)(m)->priv)
@@ -99,6 +102,33 @@ static unsigned m_enabled(const struct model *m, const uint8_t *sv, struct actio
 static unsigned m_enabled_timed(const struct model *m, const uint8_t *sv, struct action *out)
 {
 	return enabled(m, sv, out, 1);
+}
+
+static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct action *out,
+                              const struct timed_now *v)
+{
+	struct machine *x = MC(m);
+	x->now = v;
+	unsigned n = enabled(m, sv, out, 1);
+	/* an action whose guard reads before[] was listed against a shorter
+	** before[]: when it could issue now, list everything (it may not be
+	** enabled after all) */
+	for (unsigned i = 0; i < n && v->now != UINT64_MAX; i++)
+		if (compose_kind_flags(m, out[i].kind) & KF_BEFORE && v->ready[out[i].subject] <= v->now &&
+		    v->unit_free[out[i].unit] <= v->now) {
+			struct timed_now all = *v;
+			all.now = UINT64_MAX;
+			x->now = &all;
+			n = enabled(m, sv, out, 1);
+			break;
+		}
+	x->now = NULL;
+	return n;
+}
+
+const struct timed_now *compose_now(const struct comp *c)
+{
+	return MC(c->m)->now;
 }
 
 static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
@@ -735,6 +765,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->init = m_init;
 	m->enabled = m_enabled;
 	m->enabled_timed = m_enabled_timed;
+	m->enabled_now = m_enabled_now;
 	m->apply = m_apply;
 	m->status = m_status;
 	m->describe = m_describe;

@@ -282,13 +282,18 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	(void)nb;
 	(void)timed;
 	const struct gpu *g = c->g;
-	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers;
+	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0];
+	/* concrete mode: a busy scheduler, a warp in its latency, is not
+	** asked (model.h, enabled_now) */
+	const struct timed_now *tn = compose_now(c);
 	for (unsigned k = 0; k < nsched; k++) {
 		struct dab_sched_view v;
 		int viewed = 0;
+		if (tn && tn->unit_free[c->unit0[0] + k] > tn->now)
+			continue;
 		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
 			unsigned w = g->sched_warps[i];
-			if (!sched_ready(c, sv, w))
+			if ((tn && tn->ready[s0 + w] > tn->now) || !sched_ready(c, sv, w))
 				continue;
 			if (!viewed) {
 				view(c, sv, k, &v);

@@ -555,7 +555,14 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, mc = c->unit0[0];
 	const uint8_t *f = flags(c, sv);
 	const struct pm_host *cnt = host(c, sv);
-	if (!timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit)
+	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
+	const struct timed_now *tn = compose_now(c);
+	if (scan && tn) { /* concrete mode: no word moves while every controller is busy */
+		scan = 0;
+		for (unsigned p = 0; p < g->cfg.partitions; p++)
+			scan |= tn->unit_free[mc + p] <= tn->now;
+	}
+	if (scan)
 		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) { /* i: a line's first word */
 			unsigned p = gpu_partition_of(g, i * 4);
 			for (uint32_t k = i; k < line_end(g, i); k++) /* each lane's st.wt crosses alone */

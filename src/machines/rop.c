@@ -47,6 +47,21 @@
 struct rop {
 	unsigned cap;   /* entries per FIFO */
 	size_t bytes;   /* bytes per FIFO   */
+	/* gpu_partition_of as a shift and a mask when line_bytes and
+	** partitions are powers of two (they are on every real GPU): room()
+	** maps 32 addresses per stalled warp per cycle in concrete mode */
+	unsigned line_shift, part_mask, pow2;
+	/* Concrete mode: per warp, the run (0: none) in which room() last
+	** said no, its pc then, and the entries its lanes need in each
+	** partition.  A READY warp changes only by issuing, which needs
+	** room() to say yes first (that forgets the need; lab.c asks room()
+	** for every issue of an instruction that is not commutative), so a
+	** warp stalled by back-pressure costs P compares a cycle, not 32
+	** addresses. */
+	struct stall {
+		uint64_t run;
+		unsigned pc, need[8];
+	} stall[]; /* one block with the rest: the composer frees priv */
 };
 #define R(c) ((const struct rop *)(c)->priv)
 
@@ -60,29 +75,48 @@ static struct atomic_entry *entries(const struct comp *c, const uint8_t *sv, uns
 	return (struct atomic_entry *)(sv + c->off + R(c)->bytes * q + 4);
 }
 
+/* The entries the lanes m of warp w need in each partition. */
+static void needs(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, unsigned *need)
+{
+	uint32_t addr[32];
+	WARPS(c)->addresses(WC(c), sv, w, m, addr);
+	const struct rop *r = R(c);
+	memset(need, 0, sizeof *need * c->g->cfg.partitions);
+	for (unsigned l = 0; m; l++, m >>= 1)
+		if (m & 1)
+			need[r->pow2 ? addr[l] >> r->line_shift & r->part_mask : gpu_partition_of(c->g, addr[l])]++;
+}
+
 static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 {
 	const struct gpu *g = c->g;
-	unsigned need[8] = { 0 }, n = 0, sm = gpu_sm_of(g, w), cap = R(c)->cap;
+	unsigned free_[8], sm = gpu_sm_of(g, w), P = g->cfg.partitions, cap = R(c)->cap;
+	unsigned lanes = (unsigned)__builtin_popcount(m), all = 1;
+	if (gpu_warp(g, (uint8_t *)sv, w)->pending + lanes > 255)
+		return 0;
+	for (unsigned p = 0; p < P; p++) {
+		free_[p] = cap - fifo(c, sv, sm * P + p)[0];
+		all &= lanes <= free_[p];
+	}
+	const struct timed_now *tn = compose_now(c);
+	struct stall *st = tn ? &((struct rop *)c->priv)->stall[w] : NULL;
 	/* fast path: every FIFO of the SM has room for all the lanes, so the
 	** addresses need not be computed (this runs for every ready warp at
 	** an atomic, every cycle, in concrete mode) */
-	unsigned lanes = (unsigned)__builtin_popcount(m), ok = 1;
-	for (unsigned p = 0; p < g->cfg.partitions && ok; p++)
-		ok = fifo(c, sv, sm * g->cfg.partitions + p)[0] + lanes <= cap;
-	if (ok)
-		return gpu_warp(g, (uint8_t *)sv, w)->pending + lanes <= 255;
-	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
-		if (m >> l & 1) {
-			need[gpu_partition_of(g, WARPS(c)->address(WC(c), sv, w, l))]++;
-			n++;
-		}
-	if (gpu_warp(g, (uint8_t *)sv, w)->pending + n > 255)
-		return 0;
-	for (unsigned p = 0; p < g->cfg.partitions; p++)
-		if (fifo(c, sv, sm * g->cfg.partitions + p)[0] + need[p] > cap)
-			return 0;
-	return 1;
+	int ok = all;
+	if (!ok) {
+		unsigned own[8], *need = st ? st->need : own;
+		if (!st || st->run != tn->run || st->pc != gpu_pc(g, sv, w))
+			needs(c, sv, w, m, need);
+		ok = 1;
+		for (unsigned p = 0; p < P; p++)
+			ok &= need[p] <= free_[p];
+	}
+	if (st) { /* yes: the warp may issue and change */
+		st->run = ok ? 0 : tn->run;
+		st->pc = gpu_pc(g, sv, w);
+	}
+	return ok;
 }
 
 static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
@@ -204,9 +238,12 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		        cf->icnt_queue, cf->threads_per_warp);
 		return -1;
 	}
-	struct rop *r = xcalloc(1, sizeof *r);
+	struct rop *r = xcalloc(1, sizeof *r + sizeof *r->stall * g->nwarps);
 	r->cap = cf->icnt_queue ? cf->icnt_queue : 2 * cf->threads_per_warp;
 	r->bytes = 4 + sizeof(struct atomic_entry) * (size_t)r->cap;
+	r->pow2 = !(cf->line_bytes & (cf->line_bytes - 1)) && !(cf->partitions & (cf->partitions - 1));
+	r->line_shift = (unsigned)__builtin_ctz(cf->line_bytes);
+	r->part_mask = cf->partitions - 1;
 	c->priv = r;
 	*align = 4;
 	c->max_actions = g->nqueues * (cf->icnt_order ? r->cap : 1);

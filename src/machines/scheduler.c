@@ -108,10 +108,28 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	(void)before;
 	(void)nb;
 	(void)timed;
+	const struct gpu *g = c->g;
+	const struct timed_now *tn = compose_now(c);
 	unsigned n = 0;
-	for (unsigned w = 0; w < c->g->nwarps; w++)
-		if (sched_ready(c, sv, w))
-			out[n++] = sched_action(c, w);
+	if (!tn) {
+		for (unsigned w = 0; w < g->nwarps; w++)
+			if (sched_ready(c, sv, w))
+				out[n++] = sched_action(c, w);
+		return n;
+	}
+	/* concrete mode, scheduler by scheduler (each unit's warps in id
+	** order, all model.enabled_now asks): a busy scheduler, or a warp
+	** still in its latency, is not asked */
+	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0];
+	for (unsigned k = 0; k < g->cfg.sms * g->cfg.schedulers; k++) {
+		if (tn->unit_free[c->unit0[0] + k] > tn->now)
+			continue;
+		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
+			unsigned w = g->sched_warps[i];
+			if (tn->ready[s0 + w] <= tn->now && sched_ready(c, sv, w))
+				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + k), s0 + w, 0 };
+		}
+	}
 	return n;
 }
 

@@ -164,6 +164,17 @@ static uint32_t address(const struct comp *c, const uint8_t *sv, unsigned w, uns
 	return addr;
 }
 
+static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out)
+{
+	const struct gpu *g = c->g;
+	const struct address *a = &cur(g, sv, w)->addr;
+	uint32_t base = (uint32_t)a->offset + (a->sym >= 0 ? g->prog->syms[a->sym].base : 0);
+	const uint32_t *r = a->reg >= 0 ? gpu_regs(g, (uint8_t *)sv, w) + (size_t)a->reg * g->cfg.threads_per_warp : NULL;
+	for (unsigned l = 0; m; l++, m >>= 1)
+		if (m & 1)
+			out[l] = base + (r ? r[l] : 0);
+}
+
 /* Pop entries that reached their reconvergence point (WARP-2). */
 static void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
 {
@@ -694,7 +705,7 @@ static int race(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 /* }=== */
 
 static const struct port_warps ops = {
-	pc_of, exec_mask, address, operand, write_reg, issue, advance, fault, resume, waiting,
+	pc_of, exec_mask, address, addresses, operand, write_reg, issue, advance, fault, resume, waiting,
 	timing_issue, count_issue, describe_issue, local
 };
 
