@@ -480,8 +480,9 @@ static void fifo_push(struct fifo *f, const uint8_t *sv)
 ** the end of the last row). */
 static void graph_row(struct ctx *c, uint32_t h)
 {
-	if (h + 1 >= c->grows) {
-		c->grows = c->grows ? c->grows * 2 : 4096;
+	if (h + 1 >= c->grows) { /* h may leap: the end row after a cut-short search is the state count */
+		while (h + 1 >= c->grows)
+			c->grows = c->grows ? c->grows * 2 : 4096;
 		c->g.row = xrealloc(c->g.row, sizeof *c->g.row * c->grows);
 	}
 	c->g.row[h] = c->g.ne;
