@@ -233,7 +233,12 @@ static void pool_wait(struct pool *p)
 		if (p->pid[i] == c) {
 			if (read(p->fd[i], &p->rows[i], sizeof p->rows[i]) != (ssize_t)sizeof p->rows[i]) {
 				memset(&p->rows[i], 0, sizeof p->rows[i]);
-				copy_str(p->rows[i].verdict, sizeof p->rows[i].verdict, "error");
+				char why[64]; /* a worker that died says how: a crash is a bug to report */
+				if (WIFSIGNALED(st))
+					snprintf(why, sizeof why, "error (worker killed by signal %d)", WTERMSIG(st));
+				else
+					snprintf(why, sizeof why, "error");
+				copy_str(p->rows[i].verdict, sizeof p->rows[i].verdict, why);
 				p->rows[i].error = 1;
 			}
 			close(p->fd[i]);
