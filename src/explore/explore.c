@@ -914,6 +914,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		par(&c);
 	else
 		bfs(&c);
+	r->search_seconds = elapsed(&c);
 	if (r->verdict != V_FAIL && !c.cut && !r->limit && o->livelock && !o->compact)
 		progress(&c);
 	r->states = vs_count(c.vs);

@@ -61,6 +61,7 @@ struct explore_result {
 	uint64_t states, transitions, terminals, crash_images;
 	uint32_t depth;
 	double seconds;
+	double search_seconds; /* of which the search, before the progress check */
 	uint64_t bytes;      /* visited-set + trace storage at the end    */
 	double omission;     /* compact mode: bound on P[some state omitted] */
 	/* outcomes over the outcome locations (litmus-style reports) */
