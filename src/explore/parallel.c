@@ -49,7 +49,10 @@
 #define CHUNK 16         /* states a thread takes from the level at once */
 #define LIMIT_EVERY 64   /* expansions between two sure checks of the limits */
 #define MAX_THREADS 256
+#define LINE 64          /* a cache line: what one thread writes often sits alone */
 
+/* Read-mostly fields first; the lock, the cursor and the rendezvous, each
+** written often by every thread, on lines of their own. */
 struct par {
 	const struct model *m;
 	const struct explore_opts *o;
@@ -58,22 +61,26 @@ struct par {
 	const struct par_hooks *h;
 	unsigned nthreads;
 	int judge_all;
-	pthread_mutex_t lock; /* the hooks, and r */
-	/* rendezvous */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned stopped, waiting; /* threads in meet(); of those at the barrier */
-	uint64_t gen, level_no;    /* rendezvous done; levels opened */
 	_Atomic int grow, halt, cut;
 	/* set in meet() only (PAR-2), read freely between */
 	int done;
 	uint64_t lo, hi, room; /* the level's states [lo, hi); parent link room */
 	uint32_t level;
+	char pad0[LINE];
+	pthread_mutex_t lock; /* the hooks, and r */
+	char pad1[LINE];
 	_Atomic uint64_t cursor;
+	char pad2[LINE];
+	/* rendezvous */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned stopped, waiting; /* threads in meet(); of those at the barrier */
+	uint64_t gen, level_no;    /* rendezvous done; levels opened */
 };
 
+/* One per thread, each on lines of its own (xcalloc_aligned). */
 struct worker {
-	struct par *p;
+	_Alignas(LINE) struct par *p;
 	pthread_t tid;
 	struct vs_local *vl;
 	uint8_t *next;
@@ -100,6 +107,8 @@ const char *par_refuse(const struct explore_opts *o, int por)
 		return "partial-order reduction's cycle proviso needs the sequential discovery order; --por=off searches on every thread";
 	if (o->check_model)
 		return "--check-model";
+	if (o->keep_going) /* litmus tests, the reference run of refines/equals */
+		return "the outcome list keeps the sequential discovery order";
 	return NULL;
 }
 
@@ -288,7 +297,7 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
-	struct worker *w = xcalloc(nthreads, sizeof *w);
+	struct worker *w = xcalloc_aligned(LINE, sizeof *w * nthreads);
 	size_t nb = hash_nblocks(m->sv_size);
 	vs_share(vs, 1);
 	for (unsigned t = 0; t < nthreads; t++) {

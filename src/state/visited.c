@@ -72,7 +72,9 @@ struct visited {
 	/* shared mode: numbers handed out, bytes allocated (arena blocks and
 	** side chunks), and the lock for the block list and side chunks */
 	int shared;
+	char pad0[64]; /* every put adds to an: not on the line of slot and mask */
 	_Atomic uint64_t an;
+	char pad1[64];
 	_Atomic size_t abytes; /* side chunks and blocks filled */
 	pthread_mutex_t mu;
 	struct vs_local *locals;
@@ -83,7 +85,7 @@ struct visited {
 ** atomic only so that vs_bytes may sum it from another thread (relaxed: a
 ** plain store on the writer's own cache line). */
 struct vs_local {
-	uint8_t *enc, *dec;
+	_Alignas(64) uint8_t *enc, *dec; /* a line of its own (xcalloc_aligned) */
 	uint8_t *block;
 	_Atomic size_t used;
 	size_t nside; /* side chunks this thread knows to exist */
@@ -352,7 +354,7 @@ void vs_share(struct visited *v, int on)
 
 struct vs_local *vs_local_new(struct visited *v)
 {
-	struct vs_local *l = xcalloc(1, sizeof *l);
+	struct vs_local *l = xcalloc_aligned(64, sizeof *l);
 	l->enc = xmalloc(v->bitmap_bytes + 8 * v->nwords);
 	l->dec = xmalloc(8 * v->nwords);
 	pthread_mutex_lock(&v->mu);
