@@ -59,7 +59,7 @@ static const char usage[] =
 	"  --timeline FILE (the first run as Chrome trace-event JSON: chrome://tracing)\n"
 	"\n"
 	"suite options: -D, --bfs, --dfs, --compact, --max-states, --max-depth, --memory,\n"
-	"  --time, --json, -j N (N specs at once, rows still in order)\n"
+	"  --time, --threads, --json, -j N (N specs at once, rows still in order)\n"
 	"\n"
 	"SIGINT or SIGTERM stops any command with the statistics so far, verdict\n"
 	"incomplete (a second one kills at once)\n"
