@@ -568,7 +568,7 @@ static int par_moves(void *p, const uint8_t *sv, const struct action *act, unsig
 
 static int par_limits(void *p)
 {
-	return limits_hit(p) || ((struct ctx *)p)->stop;
+	return limits_hit(p);
 }
 
 static uint64_t par_reserve(void *p, uint64_t n)

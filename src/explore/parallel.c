@@ -23,15 +23,22 @@
 ** lock (hooks): the judge of new terminal and faulted states (of every
 ** state when an invariant or race_free asks), crashes, deadlocks, limits.
 ** A running state no property looks at (the common case) takes no lock.
-** What is not exact across thread counts: where a violation or a limit
-** stops the search (states, transitions), which of several violations is
-** reported, and --max-states, overshot by at most one state per thread.
+** What is not exact across thread counts: where a limit stops the search,
+** --max-states (overshot by at most one state per thread), which of
+** several violations of one level is reported and its trace (the first
+** judged).
 **
 ** Invariants:
 **   PAR-1 levels are expanded in order; no state of level L+1 is expanded
 **         before every state of level L has been.
 **   PAR-2 the visited table and the parent links grow only while every
 **         thread is stopped in meet().
+**   PAR-3 a violation ends the search at the end of its level, not at
+**         once: the states of the levels expanded, and of the next one,
+**         are then the same at every thread count and in every run, and
+**         so are the counts (which differ from the sequential search's,
+**         which stops where the violation is).  A limit stops every
+**         thread at once.
 */
 #include "config.h"
 #include "explore/parallel.h"
@@ -61,7 +68,7 @@ struct par {
 	const struct par_hooks *h;
 	unsigned nthreads;
 	int judge_all;
-	_Atomic int grow, halt, cut;
+	_Atomic int grow, halt, last, cut; /* halt: a limit; last: a violation */
 	/* set in meet() only (PAR-2), read freely between */
 	int done;
 	uint64_t lo, hi, room; /* the level's states [lo, hi); parent link room */
@@ -127,7 +134,7 @@ static void all_stopped(struct par *p)
 		p->hi = vs_count(p->vs);
 		p->level++;
 		atomic_store(&p->cursor, p->lo);
-		p->done = p->lo == p->hi || atomic_load(&p->halt);
+		p->done = p->lo == p->hi || atomic_load(&p->halt) || atomic_load(&p->last);
 		p->waiting = 0;
 		p->level_no++;
 	}
@@ -180,11 +187,14 @@ static void lock(struct worker *w)
 	fold(w);
 }
 
+/* stop: the hook said the search must stop.  A limit halts every thread
+** at once; a violation ends the search after this level (PAR-3). */
 static void unlock(struct worker *w, int stop)
 {
+	struct par *p = w->p;
 	if (stop)
-		atomic_store(&w->p->halt, 1);
-	pthread_mutex_unlock(&w->p->lock);
+		atomic_store(p->r->verdict == V_FAIL && !p->r->limit ? &p->last : &p->halt, 1);
+	pthread_mutex_unlock(&p->lock);
 }
 
 static int halted(const struct par *p)
