@@ -813,7 +813,7 @@ static void swarm(const struct model *m, struct property *props, unsigned n, con
 	so.compact = 1;
 	so.time_limit = o->time_limit / o->swarm;
 	uint64_t states = 0, transitions = 0;
-	double seconds = 0;
+	double seconds = 0, search_seconds = 0;
 	for (unsigned k = 0; k < o->swarm; k++) {
 		if (k)
 			explore_result_free(r);
@@ -822,6 +822,7 @@ static void swarm(const struct model *m, struct property *props, unsigned n, con
 		states += r->states;
 		transitions += r->transitions;
 		seconds += r->seconds;
+		search_seconds += r->search_seconds;
 		r->swarm_runs = k + 1;
 		if (r->verdict == V_FAIL || r->verdict == V_ERROR)
 			break;
@@ -829,6 +830,7 @@ static void swarm(const struct model *m, struct property *props, unsigned n, con
 	r->states = states;
 	r->transitions = transitions;
 	r->seconds = seconds;
+	r->search_seconds = search_seconds;
 	if (r->verdict == V_PASS || r->verdict == V_INCOMPLETE) {
 		r->verdict = V_INCOMPLETE;
 		r->limit = "--swarm";
