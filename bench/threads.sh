@@ -11,9 +11,13 @@
 # phase (JSON search_seconds: the exploration, which runs on every thread)
 # at 1 and 2 threads, the median of the paired speed-ups of the search,
 # and the median paired speed-up of the whole run (its wall time, which
-# adds the sequential progress check after the search).  The load average
-# before and after is printed: the machine may be shared, and a loaded
-# machine cannot show a speed-up.
+# adds the sequential progress check after the search), and the work
+# inflation: the CPU time (user + system) of the run at N threads over that
+# at 1, which the load does not hide (1.00: the threads add no work, so on
+# N idle cores the search would run N times as fast, barriers aside).  The
+# load average before and after is printed: the machine may be shared, and
+# a loaded machine (or a session whose processes share one CPU quota) cannot
+# show a wall-clock speed-up.
 #
 # usage: bench/threads.sh [--quick] [--repeat N] [--threads N]
 #   --quick      a smaller configuration (seconds in all)
@@ -57,16 +61,17 @@ trap 'rm -rf "$tmp"' EXIT
 
 echo "# bench/threads.sh: $repeat paired runs, --threads 1 vs --threads $nt, --por=off; $(nproc) online cores"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-20s %10s %12s %12s %9s %9s %s\n' config states "st/s@1" "st/s@$nt" "search×" "wall×" check
+printf '%-20s %10s %12s %12s %9s %9s %9s %s\n' config states "st/s@1" "st/s@$nt" "search×" "wall×" "cpu@$nt/1" check
 for c in "${configs[@]}"; do
 	IFS='|' read -r name spec opts <<< "$c"
-	: > "$tmp/r1"; : > "$tmp/r2"; : > "$tmp/sp"; : > "$tmp/wp"
+	: > "$tmp/r1"; : > "$tmp/r2"; : > "$tmp/sp"; : > "$tmp/wp"; : > "$tmp/cp"
 	check=same
 	for ((i = 0; i < repeat; i++)); do
 		for t in 1 "$nt"; do
 			s0=$(date +%s.%N)
 			# shellcheck disable=SC2086
-			"$GPUMC" check -q --json --por=off --threads "$t" $opts "$spec" > "$tmp/j$t"
+			/usr/bin/time -f '%U + %S' -o "$tmp/c$t" "$GPUMC" check -q --json --por=off --threads "$t" $opts "$spec" \
+				> "$tmp/j$t"
 			s1=$(date +%s.%N)
 			echo "$s1 - $s0" | bc -l > "$tmp/w$t"
 		done
@@ -78,8 +83,9 @@ for c in "${configs[@]}"; do
 		echo "$st / $b" | bc -l >> "$tmp/r2"
 		echo "$a / $b" | bc -l >> "$tmp/sp"
 		echo "$(cat "$tmp/w1") / $(cat "$tmp/w$nt")" | bc -l >> "$tmp/wp"
+		echo "($(cat "$tmp/c$nt")) / ($(cat "$tmp/c1"))" | bc -l >> "$tmp/cp"
 	done
-	printf '%-20s %10s %12.0f %12.0f %9.2f %9.2f %s\n' "$name" "$st" "$(median < "$tmp/r1")" "$(median < "$tmp/r2")" \
-		"$(median < "$tmp/sp")" "$(median < "$tmp/wp")" "$check"
+	printf '%-20s %10s %12.0f %12.0f %9.2f %9.2f %9.2f %s\n' "$name" "$st" "$(median < "$tmp/r1")" \
+		"$(median < "$tmp/r2")" "$(median < "$tmp/sp")" "$(median < "$tmp/wp")" "$(median < "$tmp/cp")" "$check"
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
