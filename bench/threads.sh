@@ -16,8 +16,9 @@
 # at 1, which the load does not hide (1.00: the threads add no work, so on
 # N idle cores the search would run N times as fast, barriers aside).  The
 # load average before and after is printed: the machine may be shared, and
-# a loaded machine (or a session whose processes share one CPU quota) cannot
-# show a wall-clock speed-up.
+# a loaded machine (or one with autogroup scheduling, where all the threads
+# of a session share one session's fair share of the cores) cannot show a
+# wall-clock speed-up.
 #
 # usage: bench/threads.sh [--quick] [--repeat N] [--threads N]
 #   --quick      a smaller configuration (seconds in all)
@@ -61,6 +62,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 echo "# bench/threads.sh: $repeat paired runs, --threads 1 vs --threads $nt, --por=off; $(nproc) online cores"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+# with autogroup scheduling a session's threads share one fair share of the
+# CPUs: on a busy machine a second thread then adds no CPU at all
+[ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] &&
+	echo "# kernel.sched_autogroup_enabled=1: busy sessions share the cores per session, not per thread"
 printf '%-20s %10s %12s %12s %9s %9s %9s %s\n' config states "st/s@1" "st/s@$nt" "search×" "wall×" "cpu@$nt/1" check
 for c in "${configs[@]}"; do
 	IFS='|' read -r name spec opts <<< "$c"
