@@ -52,6 +52,7 @@ void run_opts_default(struct run_opts *o)
 	explore_opts_default(&o->ex);
 	o->ex.progress = 5;
 	o->ex.livelock = 1;
+	o->ex.threads = 0; /* every core */
 	o->ex.memory = default_memory_limit();
 	o->runs = 1;
 	o->seed = 1;
@@ -160,6 +161,16 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 				return -1;
 			}
 			o->ex.swarm = (unsigned)x;
+			return 1;
+		}
+		if (match(a, "--threads")) {
+			if (!need_arg(argc, argv, i, &v) || !parse_u64("--threads", v, &x, 0))
+				return -1;
+			if (x > 256) {
+				fprintf(stderr, "gpumc: --threads is at most 256 (0: every core)\n");
+				return -1;
+			}
+			o->ex.threads = (unsigned)x;
 			return 1;
 		}
 		if (match(a, "--por")) {

@@ -81,7 +81,7 @@ sed -E 's/ [0-9.]+s( |$)/ Ns\1/' "$T/out" >"$T/j2"
 ok "$(cmp -s "$T/j1" "$T/j2"; echo $?)" "suite -j 2: the same table as without -j"
 
 # -D key=a,b,c: one row per configuration (every interleaving, as golden)
-run "$GPUMC" check --por=off -D sms=1,2 -D threads_per_warp=1,2 "$SPECS/baseline/fp32-reduction.gpu"
+run "$GPUMC" check --por=off --threads 1 -D sms=1,2 -D threads_per_warp=1,2 "$SPECS/baseline/fp32-reduction.gpu"
 is "$(grep -c '^fp32-reduction.gpu ' "$T/out")" 4 "-D sweep: one row per configuration (2 x 2)"
 like "$T/out" "^fp32-reduction.gpu +sms=2 threads_per_warp=2 +fail deterministic +92 " "-D sweep: the bundled configuration gives the golden verdict and count"
 like "$T/out" "^fp32-reduction.gpu +sms=1 threads_per_warp=1 +pass " "-D sweep: one lane per warp is deterministic"

@@ -116,6 +116,7 @@ static struct outcome_key check_spec(const char *path, int full)
 	run_opts_default(&o);
 	o.ex.progress = 0;
 	o.ex.max_states = 300;
+	o.ex.threads = 1; /* a run cut by --max-states stops at one state only when sequential */
 	o.ex.time_limit = 1;
 	o.ex.memory = 256u << 20;
 	struct job j;

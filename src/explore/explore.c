@@ -57,6 +57,7 @@
 #include <time.h>
 
 #include "explore/judge.h"
+#include "explore/parallel.h"
 #include "explore/progress.h"
 #include "state/hash.h"
 #include "state/sideset.h"
@@ -69,6 +70,7 @@
 struct ctx {
 	const struct model *m;
 	struct property *props;
+	unsigned nprops;
 	const struct explore_opts *o;
 	struct explore_result *r;
 	struct visited *vs;
@@ -388,13 +390,20 @@ static void limits_init(struct ctx *c)
 	c->until = 1;
 }
 
+/* Room for the parent links of states below n. */
+static void parent_reserve(struct ctx *c, uint64_t n)
+{
+	if (n <= c->pcap)
+		return;
+	while (c->pcap < n)
+		c->pcap = c->pcap ? c->pcap * 2 : 4096;
+	c->parent = xrealloc(c->parent, sizeof *c->parent * c->pcap);
+	c->pact = xrealloc(c->pact, sizeof *c->pact * c->pcap);
+}
+
 static void parent_put(struct ctx *c, uint32_t idx, uint32_t parent, uint16_t act)
 {
-	if (idx >= c->pcap) {
-		c->pcap = c->pcap ? c->pcap * 2 : 4096;
-		c->parent = xrealloc(c->parent, sizeof *c->parent * c->pcap);
-		c->pact = xrealloc(c->pact, sizeof *c->pact * c->pcap);
-	}
+	parent_reserve(c, (uint64_t)idx + 1);
 	c->parent[idx] = parent;
 	c->pact[idx] = act;
 }
@@ -609,6 +618,56 @@ static void bfs(struct ctx *c)
 	free(cur);
 	free(next);
 	free(act);
+}
+
+/* }=== */
+
+/* {=== The multi-core BFS (explore/parallel.c) borrows these checks ======= */
+
+static int par_discovered(void *p, const uint8_t *sv, uint32_t idx)
+{
+	discovered(p, sv, idx);
+	return ((struct ctx *)p)->stop;
+}
+
+static int par_crash(void *p, const uint8_t *sv, uint32_t idx, unsigned ai)
+{
+	crash(p, sv, idx, ai);
+	return ((struct ctx *)p)->stop;
+}
+
+static int par_moves(void *p, const uint8_t *sv, const struct action *act, unsigned n, uint32_t idx)
+{
+	return !expand_check(p, sv, act, n, idx);
+}
+
+static int par_limits(void *p)
+{
+	return limits_hit(p);
+}
+
+static uint64_t par_reserve(void *p, uint64_t n)
+{
+	parent_reserve(p, n);
+	return ((struct ctx *)p)->pcap;
+}
+
+static void par_parent(void *p, uint32_t idx, uint32_t from, uint16_t act)
+{
+	parent_put(p, idx, from, act);
+}
+
+static void par(struct ctx *c)
+{
+	static const struct par_hooks hooks = { NULL, par_discovered, par_crash, par_moves, par_limits, par_reserve,
+		                                par_parent };
+	struct par_hooks h = hooks;
+	int judge_all = 0;
+	h.ctx = c;
+	for (unsigned k = 0; k < c->nprops; k++)
+		judge_all |= c->props[k].kind == P_INVARIANT || c->props[k].kind == P_COMM_RACE ||
+		             c->props[k].kind == P_RACE_FREE;
+	c->r->threads = par_bfs(c->m, c->o, c->r, c->vs, c->r->threads, judge_all, &h, &c->cut);
 }
 
 /* }=== */
@@ -831,6 +890,7 @@ void explore_opts_default(struct explore_opts *o)
 	memset(o, 0, sizeof *o);
 	o->search = SEARCH_BFS;
 	o->por = 1;
+	o->threads = 1; /* the command line asks for every core (cli.c) */
 }
 
 /* --swarm N (as SPIN's swarm verification): N depth-first searches, each
@@ -848,7 +908,7 @@ static void swarm(const struct model *m, struct property *props, unsigned n, con
 	so.compact = 1;
 	so.time_limit = o->time_limit / o->swarm;
 	uint64_t states = 0, transitions = 0;
-	double seconds = 0;
+	double seconds = 0, search_seconds = 0;
 	for (unsigned k = 0; k < o->swarm; k++) {
 		if (k)
 			explore_result_free(r);
@@ -857,6 +917,7 @@ static void swarm(const struct model *m, struct property *props, unsigned n, con
 		states += r->states;
 		transitions += r->transitions;
 		seconds += r->seconds;
+		search_seconds += r->search_seconds;
 		r->swarm_runs = k + 1;
 		if (r->verdict == V_FAIL || r->verdict == V_ERROR)
 			break;
@@ -864,6 +925,7 @@ static void swarm(const struct model *m, struct property *props, unsigned n, con
 	r->states = states;
 	r->transitions = transitions;
 	r->seconds = seconds;
+	r->search_seconds = search_seconds;
 	if (r->verdict == V_PASS || r->verdict == V_INCOMPLETE) {
 		r->verdict = V_INCOMPLETE;
 		r->limit = "--swarm";
@@ -885,6 +947,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	r->stuck = -1;
 	c.m = m;
 	c.props = props;
+	c.nprops = n;
 	c.o = o;
 	c.r = r;
 	c.svn = m->sv_size;
@@ -934,7 +997,14 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		if (props[k].kind == P_COMM_RACE)
 			r->por_off = "comm_race_free";
 	c.por = r->por = o->por && m->local && !r->por_off && observed(props, n, &c.obs, &c.nobs);
-	c.record = o->livelock && !o->compact && o->search == SEARCH_BFS;
+	r->threads = r->threads_asked = par_threads(o);
+	if (r->threads > 1 && (r->threads_off = par_refuse(o, c.por))) {
+		r->threads = 1;
+		if (!o->threads) /* the default, every core: the report says nothing */
+			r->threads_off = NULL;
+	}
+	/* the parallel search records no graph: its progress check re-expands */
+	c.record = o->livelock && !o->compact && o->search == SEARCH_BFS && r->threads <= 1;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	c.next_progress = o->progress;
 	limits_init(&c);
@@ -943,13 +1013,17 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		fail(r, &v); /* decided before exploring (not idempotent): no trace */
 	else if (o->search == SEARCH_DFS)
 		dfs(&c);
+	else if (r->threads > 1)
+		par(&c);
 	else
 		bfs(&c);
+	r->search_seconds = elapsed(&c);
 	/* an acyclic graph needs no progress check: every path from a state
 	** ends, and where it ends the kernel has finished or faulted (a
-	** running state without moves is a deadlock, which failed above) */
+	** running state without moves is a deadlock, which failed above);
+	** the parallel search does not tell, so it always checks */
 	if (r->verdict != V_FAIL && !c.cut && !r->limit && o->livelock && !o->compact) {
-		if (c.cyclic)
+		if (c.cyclic || r->threads > 1)
 			progress(&c);
 		else
 			r->stuck = 0;

@@ -36,6 +36,7 @@ struct explore_opts {
 	unsigned noutcome_locs;
 	int livelock;           /* after a complete exact run: can every state still
 	                           reach a terminal one? (explore/progress.h) */
+	unsigned threads;       /* --threads: 0 every core, 1 the sequential search */
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };
@@ -60,6 +61,7 @@ struct explore_result {
 	uint64_t states, transitions, terminals, crash_images;
 	uint32_t depth;
 	double seconds;
+	double search_seconds; /* of which the search, before the progress check */
 	uint64_t bytes;      /* visited-set + trace storage at the end    */
 	double omission;     /* compact mode: bound on P[some state omitted] */
 	/* outcomes over the outcome locations (litmus-style reports) */
@@ -83,6 +85,10 @@ struct explore_result {
 	** that failed, trace is a lasso whose loop is steps [cycle, len) */
 	int64_t stuck;
 	uint32_t cycle;
+	/* --threads: the threads that searched; when fewer than asked for
+	** because the options need the sequential search, why (a phrase) */
+	unsigned threads, threads_asked;
+	const char *threads_off;
 };
 
 void explore_opts_default(struct explore_opts *o);

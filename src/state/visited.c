@@ -20,10 +20,29 @@
 **
 ** Invariant VS-1: load factor stays below 3/4 (4/5 compact) after every
 ** insertion, so probes stay short.
+**
+** Shared mode (vs_share, exact mode only): several threads put states at
+** once, as in Laarman, van de Pol and Weber's lock-free hash table for
+** multi-core LTSmin.  A thread claims an empty slot with one CAS that
+** writes the hash's high half and BUSY for the number, takes the next
+** number from an atomic counter, appends the record to its own arena block
+** (blocks never move, so a record needs no lock), fills the side arrays
+** and then publishes the number with a release store.  A thread that meets
+** a BUSY slot with its own high hash half waits for the number (it is
+** probably its own state); any other slot it passes by, so nothing blocks
+** but an equal-hash race.  The table does not grow while threads put:
+** vs_share_grow is called with every thread stopped (explore/parallel.c
+** stops them when vs_share_full says so).
+**
+** Invariant VS-2 (shared): a slot goes empty -> BUSY -> numbered, never
+** back; a number read with acquire order names a record and side entries
+** that are complete.
 */
 #include "config.h"
 #include "state/visited.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +51,8 @@
 #define BLOCK_BYTES (4u << 20) /* arena block */
 #define SIDE_BITS 16           /* states per side-array chunk */
 #define COMPRESS_FROM 1024     /* vector bytes from which records are compressed */
+#define SIDE_CHUNKS (1u << (32 - SIDE_BITS)) /* side chunks for 2^32 states */
+#define BUSY 0xffffffffu       /* shared mode: a slot claimed, its number not yet written */
 
 struct visited {
 	size_t sv_size, nwords, bitmap_bytes;
@@ -48,6 +69,27 @@ struct visited {
 	size_t nside;
 	size_t record_bytes;  /* arena bytes in records                   */
 	uint8_t *enc, *dec;   /* scratch: the record being looked up, a decoded state */
+	/* shared mode: numbers handed out, bytes allocated (arena blocks and
+	** side chunks), and the lock for the block list and side chunks */
+	int shared;
+	char pad0[64]; /* every put adds to an: not on the line of slot and mask */
+	_Atomic uint64_t an;
+	char pad1[64];
+	_Atomic size_t abytes; /* side chunks and blocks filled */
+	pthread_mutex_t mu;
+	struct vs_local *locals;
+	size_t slack; /* after shared mode: bytes of its blocks never filled */
+};
+
+/* A thread's own encoding buffer and arena block in shared mode.  used is
+** atomic only so that vs_bytes may sum it from another thread (relaxed: a
+** plain store on the writer's own cache line). */
+struct vs_local {
+	_Alignas(64) uint8_t *enc, *dec; /* a line of its own (xcalloc_aligned) */
+	uint8_t *block;
+	_Atomic size_t used;
+	size_t nside; /* side chunks this thread knows to exist */
+	struct vs_local *link; /* the set's list of locals */
 };
 
 struct visited *vs_new(size_t sv_size, int compact)
@@ -60,6 +102,7 @@ struct visited *vs_new(size_t sv_size, int compact)
 	v->raw = sv_size < COMPRESS_FROM;
 	v->mask = (1u << 12) - 1;
 	v->slot = xcalloc(v->mask + 1, sizeof *v->slot);
+	pthread_mutex_init(&v->mu, NULL);
 	if (!compact && !v->raw) {
 		v->enc = xmalloc(v->bitmap_bytes + 8 * v->nwords);
 		v->dec = xmalloc(8 * v->nwords);
@@ -83,13 +126,14 @@ void vs_free(struct visited *v)
 	free(v->slot);
 	free(v->enc);
 	free(v->dec);
+	pthread_mutex_destroy(&v->mu);
 	free(v);
 }
 
-/* Encode sv into v->enc; returns the record's length. */
-static size_t encode(struct visited *v, const uint8_t *sv)
+/* Encode sv into enc; returns the record's length. */
+static size_t encode(const struct visited *v, const uint8_t *sv, uint8_t *enc)
 {
-	uint8_t *bm = v->enc, *out = v->enc + v->bitmap_bytes;
+	uint8_t *bm = enc, *out = enc + v->bitmap_bytes;
 	memset(bm, 0, v->bitmap_bytes);
 	size_t k = 0;
 	for (size_t w = 0; w < v->nwords; w++) {
@@ -117,10 +161,14 @@ static uint64_t memo_hash(const struct visited *v, uint32_t idx)
 const uint8_t *vs_state(const struct visited *v, uint32_t idx)
 {
 	/* decode into the scratch vector: valid until the next vs_state */
+	return vs_decode(v, idx, v->dec);
+}
+
+const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out)
+{
 	const uint8_t *rec = record(v, idx), *in = rec + v->bitmap_bytes;
 	if (v->raw)
 		return rec;
-	uint8_t *out = v->dec;
 	for (size_t w = 0; w < v->nwords; w++) {
 		if (rec[w >> 3] >> (w & 7) & 1) {
 			memcpy(out + 8 * w, in, 8);
@@ -188,7 +236,7 @@ static inline uint64_t lookup(struct visited *v, const uint8_t *sv, uint64_t h, 
 {
 	uint32_t hi = (uint32_t)(h >> 32);
 	const uint8_t *k = v->raw ? sv : v->enc;
-	size_t n = v->raw ? v->sv_size : encode(v, sv);
+	size_t n = v->raw ? v->sv_size : encode(v, sv, v->enc);
 	size_t head = v->raw ? n : v->bitmap_bytes;
 	const uint64_t *slot = v->slot, mask = v->mask;
 	uint64_t j = h & mask, s;
@@ -255,19 +303,29 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 
 uint64_t vs_count(const struct visited *v)
 {
-	return v->n;
+	return v->shared ? atomic_load_explicit(&v->an, memory_order_relaxed) : v->n;
 }
 
 size_t vs_bytes(const struct visited *v)
 {
 	size_t b = (v->mask + 1) * sizeof *v->slot;
+	if (v->shared) {
+		/* the bytes in use, as below: a new block's untouched pages
+		** cost nothing */
+		b += atomic_load_explicit(&v->abytes, memory_order_relaxed);
+		pthread_mutex_lock((pthread_mutex_t *)&v->mu);
+		for (const struct vs_local *l = v->locals; l; l = l->link)
+			b += atomic_load_explicit(&l->used, memory_order_relaxed);
+		pthread_mutex_unlock((pthread_mutex_t *)&v->mu);
+		return b;
+	}
 	/* arena: the blocks filled, and what the last one holds so far (its
 	** untouched pages cost nothing, and counting them would let one new
 	** block overshoot a small --memory by 4 MB) */
 	if (v->nblocks)
 		b += (v->nblocks - 1) * (size_t)BLOCK_BYTES + v->used;
 	b += v->nside * ((sizeof(uint8_t *) + sizeof(uint64_t)) << SIDE_BITS);
-	return b;
+	return b - v->slack;
 }
 
 double vs_omission(const struct visited *v)
@@ -277,3 +335,138 @@ double vs_omission(const struct visited *v)
 	double n = (double)v->n;
 	return n * (n - 1) / 2 / 18446744073709551616.0;
 }
+
+/* {=== Shared mode ========================================================= */
+
+void vs_share(struct visited *v, int on)
+{
+	if (on) {
+		/* the side directory at its full size: chunks are then added
+		** under the lock without moving what other threads read */
+		v->where = xrealloc(v->where, sizeof *v->where * SIDE_CHUNKS);
+		v->hashes = xrealloc(v->hashes, sizeof *v->hashes * SIDE_CHUNKS);
+		atomic_store(&v->an, v->n);
+		atomic_store(&v->abytes, vs_bytes(v) - (v->mask + 1) * sizeof *v->slot);
+	} else {
+		size_t real = vs_bytes(v);
+		v->shared = 0;
+		v->n = atomic_load(&v->an);
+		v->used = BLOCK_BYTES; /* the last block may be any thread's: start a new one */
+		v->slack = 0;
+		v->slack = vs_bytes(v) - real;
+	}
+	v->shared = on;
+}
+
+struct vs_local *vs_local_new(struct visited *v)
+{
+	struct vs_local *l = xcalloc_aligned(64, sizeof *l);
+	l->enc = xmalloc(v->bitmap_bytes + 8 * v->nwords);
+	l->dec = xmalloc(8 * v->nwords);
+	pthread_mutex_lock(&v->mu);
+	l->link = v->locals;
+	v->locals = l;
+	pthread_mutex_unlock(&v->mu);
+	return l;
+}
+
+void vs_local_free(struct visited *v, struct vs_local *l)
+{
+	if (!l)
+		return;
+	pthread_mutex_lock(&v->mu);
+	struct vs_local **p = &v->locals;
+	while (*p != l)
+		p = &(*p)->link;
+	*p = l->link;
+	atomic_fetch_add(&v->abytes, l->used);
+	pthread_mutex_unlock(&v->mu);
+	free(l->enc);
+	free(l->dec);
+	free(l);
+}
+
+const uint8_t *vs_local_state(const struct visited *v, struct vs_local *l, uint32_t idx)
+{
+	return vs_decode(v, idx, l->dec);
+}
+
+/* Shared append: the record into the thread's block, then the side
+** entries of idx (its chunk made under the lock when it is new). */
+static void share_append(struct visited *v, struct vs_local *l, uint32_t idx, const uint8_t *src, size_t len,
+                         uint64_t h)
+{
+	size_t c = idx >> SIDE_BITS, used = atomic_load_explicit(&l->used, memory_order_relaxed);
+	if (!l->block || used + len > BLOCK_BYTES || c >= l->nside) {
+		pthread_mutex_lock(&v->mu);
+		if (!l->block || used + len > BLOCK_BYTES) {
+			v->block = xrealloc(v->block, sizeof *v->block * (v->nblocks + 1));
+			l->block = v->block[v->nblocks++] = xmalloc(BLOCK_BYTES > len ? BLOCK_BYTES : len);
+			/* the block filled counts in full from now on */
+			atomic_fetch_add(&v->abytes, used);
+			used = 0;
+			atomic_store_explicit(&l->used, 0, memory_order_relaxed);
+		}
+		for (; v->nside <= c; v->nside++) {
+			v->where[v->nside] = xmalloc(sizeof **v->where << SIDE_BITS);
+			v->hashes[v->nside] = xmalloc(sizeof **v->hashes << SIDE_BITS);
+			atomic_fetch_add(&v->abytes, (sizeof(uint8_t *) + sizeof(uint64_t)) << SIDE_BITS);
+		}
+		l->nside = v->nside;
+		pthread_mutex_unlock(&v->mu);
+	}
+	uint8_t *rec = l->block + used;
+	memcpy(rec, src, len);
+	atomic_store_explicit(&l->used, used + len, memory_order_relaxed);
+	v->where[c][idx & ((1u << SIDE_BITS) - 1)] = rec;
+	v->hashes[c][idx & ((1u << SIDE_BITS) - 1)] = h;
+}
+
+uint32_t vs_share_put(struct visited *v, struct vs_local *l, const uint8_t *sv, uint64_t h, int *is_new)
+{
+	/* the slots as atomics: _Atomic uint64_t has uint64_t's size and
+	** representation, and the sequential code reads them only while no
+	** thread puts */
+	_Atomic uint64_t *slot = (_Atomic uint64_t *)v->slot;
+	uint64_t hi = h >> 32;
+	const uint8_t *key = v->raw ? sv : l->enc;
+	size_t len = v->raw ? v->sv_size : encode(v, sv, l->enc);
+	size_t head = v->raw ? len : v->bitmap_bytes;
+	for (uint64_t j = h & v->mask;; j = (j + 1) & v->mask) {
+		uint64_t s = atomic_load_explicit(&slot[j], memory_order_acquire);
+		if (!s) {
+			if (!atomic_compare_exchange_strong_explicit(&slot[j], &s, hi << 32 | BUSY, memory_order_acq_rel,
+			                                             memory_order_acquire)) {
+				j = (j - 1) & v->mask; /* taken meanwhile: look at it again */
+				continue;
+			}
+			uint32_t idx = (uint32_t)atomic_fetch_add_explicit(&v->an, 1, memory_order_relaxed);
+			share_append(v, l, idx, key, len, h);
+			atomic_store_explicit(&slot[j], hi << 32 | (idx + 1), memory_order_release);
+			*is_new = 1;
+			return idx;
+		}
+		if (s >> 32 != hi)
+			continue;
+		while ((uint32_t)s == BUSY) /* VS-2: the number comes */
+			s = atomic_load_explicit(&slot[j], memory_order_acquire);
+		const uint8_t *rec = record(v, (uint32_t)s - 1);
+		if (!memcmp(rec, key, head) && !memcmp(rec, key, len)) {
+			*is_new = 0;
+			return (uint32_t)s - 1;
+		}
+	}
+}
+
+int vs_share_full(const struct visited *v)
+{
+	return atomic_load_explicit(&v->an, memory_order_relaxed) * 4 > (v->mask + 1) * 3;
+}
+
+void vs_share_grow(struct visited *v)
+{
+	while (vs_share_full(v))
+		grow(v);
+}
+
+/* }=== */

@@ -26,10 +26,27 @@ uint32_t vs_find(struct visited *v, const uint8_t *sv, uint64_t h);
 /* State number idx (exact mode only), decoded into a buffer of the set's
 ** that stays valid until the next vs_state call. */
 const uint8_t *vs_state(const struct visited *v, uint32_t idx);
+/* The same, decoded into out (sv_size bytes) when it is compressed. */
+const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out);
 uint64_t vs_count(const struct visited *v);
 size_t vs_bytes(const struct visited *v);
 /* Upper bound on the probability that a compact run omitted any state:
 ** n(n-1)/2 pairs, each colliding with probability 2^-64 (0 when exact). */
 double vs_omission(const struct visited *v);
+
+/* Shared mode (exact mode only; visited.c says how): between vs_share(v, 1)
+** and vs_share(v, 0) threads put states with vs_share_put, each with its
+** own vs_local, and read states another thread put once they hold its
+** number; vs_count and vs_bytes may be asked at any time.  When
+** vs_share_full says so, every thread stops and one calls vs_share_grow. */
+struct vs_local;
+void vs_share(struct visited *v, int on);
+struct vs_local *vs_local_new(struct visited *v);
+void vs_local_free(struct visited *v, struct vs_local *l);
+uint32_t vs_share_put(struct visited *v, struct vs_local *l, const uint8_t *sv, uint64_t h, int *is_new);
+/* State idx, decoded into the thread's own buffer (valid until its next call). */
+const uint8_t *vs_local_state(const struct visited *v, struct vs_local *l, uint32_t idx);
+int vs_share_full(const struct visited *v);
+void vs_share_grow(struct visited *v);
 
 #endif

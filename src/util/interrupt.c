@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-volatile sig_atomic_t interrupted;
+_Atomic int interrupted;
 
 static void on_signal(int sig)
 {

@@ -7,9 +7,12 @@
 #define GPUMC_INTERRUPT_H
 
 #include <signal.h>
+#include <stdatomic.h>
 
-/* 0, or the signal that asked gpumc to stop */
-extern volatile sig_atomic_t interrupted;
+/* 0, or the signal that asked gpumc to stop.  Atomic, not volatile
+** sig_atomic_t: the threads of --threads read it while the handler writes
+** (a lock-free atomic int is safe in a signal handler too). */
+extern _Atomic int interrupted;
 
 void interrupt_install(void);
 /* "SIGINT" or "SIGTERM": the signal received, for reports */

@@ -27,6 +27,15 @@ void *xcalloc(size_t n, size_t sz)
 	return p;
 }
 
+void *xcalloc_aligned(size_t align, size_t n)
+{
+	n = (n + align - 1) / align * align; /* aligned_alloc wants a multiple */
+	void *p = aligned_alloc(align, n ? n : align);
+	if (!p)
+		oom();
+	return memset(p, 0, n);
+}
+
 void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);

@@ -25,6 +25,8 @@ const char *sb_str(const struct strbuf *b);
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
+/* Zeroed, at an address that is a multiple of align (a power of 2). */
+void *xcalloc_aligned(size_t align, size_t n);
 char *xstrdup(const char *s);
 
 #endif

@@ -1,0 +1,363 @@
+/*
+** The multi-core search (parallel.h): a shared breadth-first layer.
+**
+** States are numbered by the shared visited set as they are found, so a
+** BFS level is a range of numbers [lo, hi): the states found while the
+** level before was expanded.  Threads take CHUNK numbers of the level at a
+** time from an atomic cursor (work sharing without queues: a thread that
+** runs dry takes the next chunk, so none idles while the level has work),
+** and meet at a barrier when it is used up; the next level is then every
+** number handed out meanwhile.  States are expanded exactly as the
+** sequential BFS expands them (explore.c), one level after another, so a
+** complete run finds the same states, transitions, terminal states, crash
+** images and depth at every thread count, and parent links lead back
+** through earlier levels: traces are shortest paths and replay.
+**
+** Rendezvous (meet): every thread stops at the level barrier, or at a
+** safe point (before a put, after a new state) when another asked to
+** grow the visited table or the parent links, which must not move while a
+** thread uses them.  The last thread to stop does the growing (and, when
+** all are at the barrier, opens the next level) and wakes the others.
+**
+** Everything that decides a verdict stays in explore.c and runs under one
+** lock (hooks): the judge of new terminal and faulted states (of every
+** state when an invariant or race_free asks), crashes, deadlocks, limits.
+** A running state no property looks at (the common case) takes no lock.
+** What is not exact across thread counts: where a limit stops the search,
+** --max-states (overshot by at most one state per thread), which of
+** several violations of one level is reported and its trace (the first
+** judged).
+**
+** Invariants:
+**   PAR-1 levels are expanded in order; no state of level L+1 is expanded
+**         before every state of level L has been.
+**   PAR-2 the visited table and the parent links grow only while every
+**         thread is stopped in meet().
+**   PAR-3 a violation ends the search at the end of its level, not at
+**         once: the states of the levels expanded, and of the next one,
+**         are then the same at every thread count and in every run, and
+**         so are the counts (which differ from the sequential search's,
+**         which stops where the violation is).  A limit stops every
+**         thread at once.
+*/
+#include "config.h"
+#include "explore/parallel.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "state/hash.h"
+#include "util/strbuf.h"
+
+#define CHUNK 16         /* states a thread takes from the level at once */
+#define LIMIT_EVERY 64   /* expansions between two sure checks of the limits */
+#define MAX_THREADS 256
+#define LINE 64          /* a cache line: what one thread writes often sits alone */
+
+/* Read-mostly fields first; the lock, the cursor and the rendezvous, each
+** written often by every thread, on lines of their own. */
+struct par {
+	const struct model *m;
+	const struct explore_opts *o;
+	struct explore_result *r;
+	struct visited *vs;
+	const struct par_hooks *h;
+	unsigned nthreads;
+	int judge_all;
+	_Atomic int grow, halt, last, cut; /* halt: a limit; last: a violation */
+	/* set in meet() only (PAR-2), read freely between */
+	int done;
+	uint64_t lo, hi, room; /* the level's states [lo, hi); parent link room */
+	uint32_t level;
+	char pad0[LINE];
+	pthread_mutex_t lock; /* the hooks, and r */
+	char pad1[LINE];
+	_Atomic uint64_t cursor;
+	char pad2[LINE];
+	/* rendezvous */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned stopped, waiting; /* threads in meet(); of those at the barrier */
+	uint64_t gen, level_no;    /* rendezvous done; levels opened */
+};
+
+/* One per thread, each on lines of its own (xcalloc_aligned). */
+struct worker {
+	_Alignas(LINE) struct par *p;
+	pthread_t tid;
+	struct vs_local *vl;
+	uint8_t *next;
+	struct action *act;
+	uint64_t *src_bh, *next_bh;
+	uint64_t transitions, expanded; /* not yet added to r */
+	uint32_t depth;
+	unsigned since; /* expansions since the limits were checked */
+};
+
+unsigned par_threads(const struct explore_opts *o)
+{
+	long n = o->threads ? (long)o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+const char *par_refuse(const struct explore_opts *o, int por)
+{
+	if (o->search == SEARCH_DFS)
+		return "depth-first search is sequential";
+	if (o->compact)
+		return "--compact keeps no shared states";
+	if (por)
+		return "partial-order reduction's cycle proviso needs the sequential discovery order; --por=off searches on every thread";
+	if (o->check_model)
+		return "--check-model";
+	if (o->keep_going) /* litmus tests, the reference run of refines/equals */
+		return "the outcome list keeps the sequential discovery order";
+	return NULL;
+}
+
+/* {=== Rendezvous ========================================================= */
+
+/* The last thread to stop: grow what must grow (PAR-2); at the barrier,
+** open the next level (PAR-1). */
+static void all_stopped(struct par *p)
+{
+	vs_share_grow(p->vs);
+	if (p->room <= vs_count(p->vs))
+		p->room = p->h->reserve(p->h->ctx, vs_count(p->vs) + 1);
+	atomic_store(&p->grow, 0);
+	if (p->waiting == p->nthreads) {
+		p->lo = p->hi;
+		p->hi = vs_count(p->vs);
+		p->level++;
+		atomic_store(&p->cursor, p->lo);
+		p->done = p->lo == p->hi || atomic_load(&p->halt) || atomic_load(&p->last);
+		p->waiting = 0;
+		p->level_no++;
+	}
+	p->stopped = p->waiting; /* those at the barrier stay */
+	p->gen++;
+	pthread_cond_broadcast(&p->cv);
+}
+
+/* Stop until the others have: at the level barrier (returns when the next
+** level opens) or at a safe point (returns after the growing). */
+static void meet(struct par *p, int barrier)
+{
+	pthread_mutex_lock(&p->mu);
+	uint64_t gen = p->gen, level = p->level_no;
+	p->stopped++;
+	p->waiting += (unsigned)barrier;
+	if (p->stopped == p->nthreads)
+		all_stopped(p);
+	while (barrier ? p->level_no == level : p->gen == gen)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* A safe point: ask for the growing and wait for it. */
+static void grow(struct par *p)
+{
+	atomic_store(&p->grow, 1);
+	meet(p, 0);
+}
+
+/* }=== */
+
+/* {=== Expansion ========================================================== */
+
+/* With the hooks' lock: the worker's counts go to r, so the progress line
+** and the limits see them. */
+static void fold(struct worker *w)
+{
+	struct par *p = w->p;
+	p->r->transitions += w->transitions;
+	p->r->expanded += w->expanded;
+	if (w->depth > p->r->depth)
+		p->r->depth = w->depth;
+	w->transitions = w->expanded = 0;
+}
+
+static void lock(struct worker *w)
+{
+	pthread_mutex_lock(&w->p->lock);
+	fold(w);
+}
+
+/* stop: the hook said the search must stop.  A limit halts every thread
+** at once; a violation ends the search after this level (PAR-3). */
+static void unlock(struct worker *w, int stop)
+{
+	struct par *p = w->p;
+	if (stop)
+		atomic_store(p->r->verdict == V_FAIL && !p->r->limit ? &p->last : &p->halt, 1);
+	pthread_mutex_unlock(&p->lock);
+}
+
+static int halted(const struct par *p)
+{
+	return atomic_load_explicit(&p->halt, memory_order_relaxed);
+}
+
+/* A new state k reached from state `from` by action ai. */
+static void found(struct worker *w, const uint8_t *sv, uint32_t k, uint32_t from, unsigned ai)
+{
+	struct par *p = w->p;
+	const struct par_hooks *h = p->h;
+	if (vs_share_full(p->vs) || k >= p->room)
+		grow(p);
+	h->parent(h->ctx, k, from, (uint16_t)ai);
+	if (p->level + 1 > w->depth)
+		w->depth = p->level + 1;
+	if (p->judge_all || p->m->status(p->m, sv) != MS_RUNNING) {
+		lock(w);
+		unlock(w, h->discovered(h->ctx, sv, k));
+	}
+	if (p->o->max_states && (uint64_t)k + 1 >= p->o->max_states) {
+		lock(w);
+		unlock(w, h->limits(h->ctx));
+	}
+}
+
+/* Expand state k of the current level, as explore.c's bfs() does. */
+static void expand(struct worker *w, uint32_t k)
+{
+	struct par *p = w->p;
+	const struct model *m = p->m;
+	const struct par_hooks *h = p->h;
+	size_t n = m->sv_size;
+	/* the limits before every expansion, as the sequential search: by
+	** this thread unless another holds the lock (the limits are the
+	** run's, so one thread's check serves all), and surely every
+	** LIMIT_EVERY expansions */
+	if (++w->since >= LIMIT_EVERY || !pthread_mutex_trylock(&p->lock)) {
+		if (w->since >= LIMIT_EVERY)
+			lock(w);
+		else
+			fold(w);
+		w->since = 0;
+		unlock(w, h->limits(h->ctx));
+		if (halted(p))
+			return;
+	}
+	const uint8_t *src = vs_local_state(p->vs, w->vl, k);
+	if (m->status(m, src) == MS_FAULT)
+		return;
+	unsigned na = m->enabled(m, src, w->act), moves = 0;
+	for (unsigned i = 0; i < na && !moves; i++)
+		moves = w->act[i].kind != ACT_CRASH;
+	if (!moves) {
+		lock(w);
+		int stop = h->moves(h->ctx, src, w->act, na, k);
+		unlock(w, stop);
+		if (stop)
+			return;
+	}
+	if (p->o->max_depth && p->level >= p->o->max_depth) {
+		if (na)
+			atomic_store(&p->cut, 1);
+		return;
+	}
+	if (!na)
+		return;
+	w->expanded++;
+	state_hash_blocks(src, n, w->src_bh);
+	for (unsigned i = 0; i < na && !halted(p); i++) {
+		if (w->act[i].kind == ACT_CRASH) {
+			lock(w);
+			unlock(w, h->crash(h->ctx, src, k, i));
+			continue;
+		}
+		memcpy(w->next, src, n);
+		m->apply(m, w->next, &w->act[i]);
+		w->transitions++;
+		uint64_t hh = state_hash_delta(src, w->src_bh, w->next, n, w->next_bh);
+		if (atomic_load_explicit(&p->grow, memory_order_relaxed))
+			meet(p, 0);
+		int is_new;
+		uint32_t k2 = vs_share_put(p->vs, w->vl, w->next, hh, &is_new);
+		if (is_new)
+			found(w, w->next, k2, k, i);
+	}
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct par *p = w->p;
+	while (!p->done) {
+		uint64_t k = atomic_fetch_add(&p->cursor, CHUNK), end = k + CHUNK < p->hi ? k + CHUNK : p->hi;
+		for (; k < end && !halted(p); k++)
+			expand(w, (uint32_t)k);
+		if (k >= p->hi || halted(p))
+			meet(p, 1);
+	}
+	return NULL;
+}
+
+/* }=== */
+
+unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct explore_result *r, struct visited *vs,
+             unsigned nthreads, int judge_all, const struct par_hooks *h, int *cut)
+{
+	struct par p = { .m = m, .o = o, .r = r, .vs = vs, .h = h, .nthreads = nthreads, .judge_all = judge_all };
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	struct worker *w = xcalloc_aligned(LINE, sizeof *w * nthreads);
+	size_t nb = hash_nblocks(m->sv_size);
+	vs_share(vs, 1);
+	for (unsigned t = 0; t < nthreads; t++) {
+		w[t].p = &p;
+		w[t].vl = vs_local_new(vs);
+		w[t].next = xmalloc(m->sv_size);
+		w[t].act = xmalloc(sizeof *w[t].act * (m->max_actions + 1));
+		w[t].src_bh = xmalloc(nb * sizeof *w[t].src_bh);
+		w[t].next_bh = xmalloc(nb * sizeof *w[t].next_bh);
+		w[t].since = LIMIT_EVERY - 1; /* the limits before the first expansion */
+	}
+	/* level 0: the initial state */
+	m->init(m, w[0].next);
+	int is_new;
+	uint32_t k = vs_share_put(vs, w[0].vl, w[0].next, state_hash_blocks(w[0].next, m->sv_size, w[0].src_bh), &is_new);
+	p.room = h->reserve(h->ctx, 1);
+	h->parent(h->ctx, k, UINT32_MAX, 0);
+	p.hi = 1;
+	p.done = h->discovered(h->ctx, w[0].next, k);
+	unsigned started = 1;
+	for (; started < nthreads; started++)
+		if (pthread_create(&w[started].tid, NULL, work, &w[started])) {
+			/* go on with the threads there are: those running may
+			** already wait for the missing ones */
+			pthread_mutex_lock(&p.mu);
+			p.nthreads = started;
+			if (p.stopped == p.nthreads)
+				all_stopped(&p);
+			pthread_mutex_unlock(&p.mu);
+			fprintf(stderr, "gpumc: could not start thread %u of %u; going on with %u\n", started + 1, nthreads,
+			        started);
+			break;
+		}
+	work(&w[0]);
+	for (unsigned t = 0; t < nthreads; t++) {
+		if (t && t < started)
+			pthread_join(w[t].tid, NULL);
+		lock(&w[t]);
+		unlock(&w[t], 0);
+		vs_local_free(vs, w[t].vl);
+		free(w[t].next);
+		free(w[t].act);
+		free(w[t].src_bh);
+		free(w[t].next_bh);
+	}
+	vs_share(vs, 0);
+	*cut = atomic_load(&p.cut);
+	free(w);
+	return started;
+	pthread_cond_destroy(&p.cv);
+	pthread_mutex_destroy(&p.mu);
+	pthread_mutex_destroy(&p.lock);
+}

@@ -1,0 +1,51 @@
+/*
+** The multi-core search (--threads N): breadth-first, level by level, with
+** N threads over one shared visited set (state/visited.h, shared mode).
+** explore.c keeps everything that decides a verdict; it lends this search
+** its checks as hooks, which run one at a time under the search's lock.
+*/
+#ifndef GPUMC_PARALLEL_H
+#define GPUMC_PARALLEL_H
+
+#include <stdint.h>
+
+#include "explore/explore.h"
+#include "state/visited.h"
+
+/* What explore.c lends.  Each hook but parent runs with the search's lock
+** held and returns non-zero when the search must stop (a violation
+** without --keep-going, a limit: explore.c records which). */
+struct par_hooks {
+	void *ctx;
+	/* a new state, its parent link already set */
+	int (*discovered)(void *ctx, const uint8_t *sv, uint32_t idx);
+	/* crash action ai of state idx */
+	int (*crash)(void *ctx, const uint8_t *sv, uint32_t idx, unsigned ai);
+	/* a state about to be expanded whose only moves are crashes (or none):
+	** the deadlock check */
+	int (*moves)(void *ctx, const uint8_t *sv, const struct action *act, unsigned n, uint32_t idx);
+	/* a signal, --time, --memory, --max-states; prints the progress line */
+	int (*limits)(void *ctx);
+	/* with every thread stopped: room for parent links of states below n
+	** at least; returns the room made */
+	uint64_t (*reserve)(void *ctx, uint64_t n);
+	/* any thread, no lock: state idx was reached from `from` (UINT32_MAX:
+	** none) by action act; idx is below the room reserved */
+	void (*parent)(void *ctx, uint32_t idx, uint32_t from, uint16_t act);
+};
+
+/* The threads --threads asks for (0: every online core). */
+unsigned par_threads(const struct explore_opts *o);
+/* Why a run with these options cannot use more than one thread (a phrase
+** for the report), or NULL when it can.  por: the reduction is applied. */
+const char *par_refuse(const struct explore_opts *o, int por);
+/* Explore m from its initial state with nthreads threads, vs empty, in
+** breadth-first levels; r's transitions, expanded and depth are set here.
+** judge_all: running states are judged too (invariant, race_free), not
+** only terminal and faulted ones.  *cut: a state was left unexpanded at
+** --max-depth.  Returns the threads that ran (fewer than nthreads when the
+** system would not start them all). */
+unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct explore_result *r, struct visited *vs,
+             unsigned nthreads, int judge_all, const struct par_hooks *h, int *cut);
+
+#endif
