@@ -44,5 +44,5 @@ run "$GPUMC" check -q -D machine=baseline "$SPECS/dab/D2.gpu"
 is "$(grep -c "ignoring 'buffer'" "$T/err")" 1 "one warning for buffer, not two"
 is "$(grep -c 'warning' "$T/err")" 4 "four settings, four warnings"
 # the family is still chosen by memory=
-run "$GPUMC" check -q --json -D memory=ics13 "$SPECS/weakmem/mp.gpu"
+run "$GPUMC" check -q --json --threads 1 -D memory=ics13 "$SPECS/weakmem/mp.gpu"
 is "$(jnum states "$T/out")" 108 "memory=ics13 still builds the address-queue machine (108 states, golden)"

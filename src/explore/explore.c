@@ -662,12 +662,10 @@ static void par(struct ctx *c)
 	static const struct par_hooks hooks = { NULL, par_discovered, par_crash, par_moves, par_limits, par_reserve,
 		                                par_parent };
 	struct par_hooks h = hooks;
-	int judge_all = 0;
 	h.ctx = c;
-	for (unsigned k = 0; k < c->nprops; k++)
-		judge_all |= c->props[k].kind == P_INVARIANT || c->props[k].kind == P_COMM_RACE ||
-		             c->props[k].kind == P_RACE_FREE;
-	c->r->threads = par_bfs(c->m, c->o, c->r, c->vs, c->r->threads, judge_all, &h, &c->cut);
+	/* the judge says which properties look at running states: a list
+	** here missed persist_order, added beside it */
+	c->r->threads = par_bfs(c->m, c->o, c->r, c->vs, c->r->threads, judge_every_state(c->jd), &h, &c->cut);
 }
 
 /* }=== */

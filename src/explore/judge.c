@@ -237,6 +237,11 @@ static void final(struct judge *j, const uint8_t *sv, struct judgement *v)
 	}
 }
 
+int judge_every_state(const struct judge *j)
+{
+	return j->invariants || j->races || j->porder;
+}
+
 int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
 {
 	const struct model *m = j->m;

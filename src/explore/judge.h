@@ -56,6 +56,9 @@ void judge_set_poll(struct judge *j, int (*poll)(void *ctx), void *ctx);
 /* Each returns v->violated. */
 int judge_start(struct judge *j, struct judgement *v);
 int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v);
+/* Must judge_state see running states too (an invariant, a race, the
+** persistency order of what a crash would leave), not only final ones? */
+int judge_every_state(const struct judge *j);
 int judge_moves(struct judge *j, const uint8_t *sv, const struct action *act, unsigned n,
                 struct judgement *v);
 /* img: the durable image of the state the crash hits (m->durable()). */
