@@ -88,5 +88,6 @@ int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
+int cmd_print(int argc, char **argv);
 
 #endif

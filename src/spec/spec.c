@@ -529,6 +529,14 @@ static void parse_reg_decl(struct parser *P)
 				return;
 			}
 		}
+		/* %r<N> names %r0 .. %r<N-1>: each must be a name an instruction
+		** can write (the printer, spec/print.c, writes them one by one) */
+		if (count > 0 && strlen(base) + (size_t)snprintf(NULL, 0, "%ld", count - 1) >= sizeof TOK(P)->text) {
+			diag_at(P->d, P->lx.file, line, col, "register names %s0 .. %s%ld are longer than %d characters",
+			        base, base, count - 1, (int)sizeof TOK(P)->text - 1);
+			recover(P);
+			return;
+		}
 		if (special_lookup(base) >= 0) {
 			diag_at(P->d, P->lx.file, line, col, "'%s' is a special register", base);
 			recover(P);
