@@ -28,7 +28,6 @@
 #include "config.h"
 #include "spec/print.h"
 
-#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,47 +74,22 @@ static int quotable(const char *s)
 	return strlen(s) <= TOKEN_MAX && !strpbrk(s, "\"\n");
 }
 
-/* A set value the parser reads back unquoted as the same string: words
-** and decimal numbers joined by single '-' (nr-of, strict-clwb, 64). */
-static int bare_value(const char *v)
+/* Does text read back, unquoted, as what `read` makes of it: one word for
+** a key, spec_value_read() for a set value (words and numbers joined by
+** '-': nr-of, strict-clwb, 64)? */
+static int reads_back(const char *text, int key)
 {
-	for (const char *p = v;;) {
-		const char *q = p;
-		if (isalpha((unsigned char)*q) || *q == '_') {
-			while (isalnum((unsigned char)*q) || *q == '_')
-				q++;
-		} else {
-			while (isdigit((unsigned char)*q))
-				q++;
-			if (q - p > 9 || isalpha((unsigned char)*q) || *q == '_') /* 32 bits; no 2d */
-				return 0;
-		}
-		if (q == p || q - p > (ptrdiff_t)TOKEN_MAX)
-			return 0;
-		if (!*q)
-			return 1;
-		if (*q != '-')
-			return 0;
-		p = q + 1;
-	}
-}
-
-/* A key the lexer reads as one word (ir/lex.c), as every key a spec
-** sets is; a -D key need not be. */
-static int word(const char *s)
-{
-	if (strlen(s) > TOKEN_MAX)
-		return 0;
-	if (!strncmp(s, "~exists", 7))
-		s += 7;
-	else if ((isalpha((unsigned char)*s) || (*s && strchr("_%$.", *s))) && !(*s == '.' && isdigit((unsigned char)s[1])))
-		s++;
-	else
-		return 0;
-	for (; *s; s++)
-		if (!(isalnum((unsigned char)*s) || strchr("_.$%", *s)))
-			return 0;
-	return 1;
+	struct diag d;
+	diag_init(&d);
+	struct lexer lx;
+	lex_init(&lx, "", text, &d);
+	char *r = key ? (lx.tok.t == T_WORD ? xstrdup(lx.tok.text) : NULL) : spec_value_read(&lx);
+	if (r && key)
+		lex_next(&lx);
+	int ok = r && !d.nerr && lx.tok.t == T_EOF && !strcmp(r, text);
+	free(r);
+	diag_free(&d);
+	return ok;
 }
 
 /* }=== */
@@ -208,8 +182,8 @@ static void put_address(struct strbuf *out, const struct program *pg, const stru
 		sb_printf(out, "%s%s", sep, pg->regs[a->reg].name);
 		sep = " + ";
 	}
-	if (a->offset < 0 && *sep)
-		sb_printf(out, " - %lld", -(long long)a->offset);
+	if (a->offset < 0) /* [-4] does not parse: [0 - 4] */
+		sb_printf(out, "%s - %lld", *sep ? "" : "0", -(long long)a->offset);
 	else if (a->offset || !*sep)
 		sb_printf(out, "%s%d", sep, a->offset);
 	sb_putc(out, ']');
@@ -479,13 +453,14 @@ int spec_print(const struct spec *s, struct strbuf *out, struct strbuf *why)
 	sb_printf(out, "machine %s\n", s->machine);
 	for (int i = 0; i < s->nparams; i++) {
 		const struct param_set *ps = &s->params[i];
-		if (!word(ps->key) || (!bare_value(ps->value) && !quotable(ps->value))) {
+		int bare = reads_back(ps->value, 0);
+		if (!reads_back(ps->key, 1) || (!bare && !quotable(ps->value))) {
 			sb_printf(why, "%s:%d:%d: '%s=%s' cannot be written as a set line (a key is one word; a value "
 			          "holds no '\"' or newline, at most 127 characters)", ps->file, ps->line, ps->col,
 			          ps->key, ps->value);
 			return -1;
 		}
-		sb_printf(out, bare_value(ps->value) ? "set %s = %s\n" : "set %s = \"%s\"\n", ps->key, ps->value);
+		sb_printf(out, bare ? "set %s = %s\n" : "set %s = \"%s\"\n", ps->key, ps->value);
 	}
 	for (int i = 0; i < pg->nsyms; i++)
 		put_symbol(out, &pg->syms[i]);

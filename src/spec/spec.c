@@ -1180,6 +1180,28 @@ static void parse_host(struct parser *P, int recovery)
 	}
 }
 
+char *spec_value_read(struct lexer *lx)
+{
+	struct token *k = &lx->tok;
+	if (k->t == T_NL || k->t == T_EOF || k->t == T_PUNCT)
+		return NULL;
+	/* a value is one word, or words and numbers joined by '-' with no
+	** blanks between them: nr-of, strict-clwb */
+	struct strbuf v;
+	sb_init(&v);
+	sb_puts(&v, k->text);
+	int line = k->line, end = k->col + (int)strlen(k->text);
+	lex_next(lx);
+	while (k->line == line && k->col == end && (k->t == T_WORD || k->t == T_INT || lex_is(lx, "-"))) {
+		sb_puts(&v, k->text);
+		end = k->col + (int)strlen(k->text);
+		lex_next(lx);
+	}
+	char *r = xstrdup(sb_str(&v));
+	sb_free(&v);
+	return r;
+}
+
 static void parse_set(struct parser *P)
 {
 	if (TOK(P)->t != T_WORD) {
@@ -1194,27 +1216,13 @@ static void parse_set(struct parser *P)
 		recover(P);
 		return;
 	}
-	if (TOK(P)->t == T_NL || TOK(P)->t == T_EOF || TOK(P)->t == T_PUNCT) {
+	ps.value = spec_value_read(&P->lx);
+	if (!ps.value) {
 		expected(P, "a value");
 		free(ps.key);
 		recover(P);
 		return;
 	}
-	/* a value is one word, or words and numbers joined by '-' with no
-	** blanks between them: nr-of, strict-clwb */
-	struct strbuf v;
-	sb_init(&v);
-	sb_puts(&v, TOK(P)->text);
-	int line = TOK(P)->line, end = TOK(P)->col + (int)strlen(TOK(P)->text);
-	lex_next(&P->lx);
-	while (TOK(P)->line == line && TOK(P)->col == end && (TOK(P)->t == T_WORD || TOK(P)->t == T_INT ||
-	                                                      lex_is(&P->lx, "-"))) {
-		sb_puts(&v, TOK(P)->text);
-		end = TOK(P)->col + (int)strlen(TOK(P)->text);
-		lex_next(&P->lx);
-	}
-	ps.value = xstrdup(sb_str(&v));
-	sb_free(&v);
 	if (!end_stmt(P)) {
 		free(ps.key);
 		free(ps.value);
