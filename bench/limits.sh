@@ -24,27 +24,6 @@ K=$L/slow.gpu
 # reference run and the check share one --time)
 sed 's/^machine baseline/machine dab/' $K > "$T/refines.gpu"
 echo "check refines baseline c" >> "$T/refines.gpu"
-# progress: a kernel that explores completely in about 4 s (480 000 states,
-# 100 MB) and then runs the progress check (a backward search over every
-# state): limits a little above the search's own cut the check
-cat > "$T/progress.gpu" <<'EOF'
-machine baseline
-set ctas = 1
-set warps_per_cta = 3
-set threads_per_warp = 1
-global .u32 c = 0
-kernel
-    .reg .u32 %r<2>
-    .reg .pred %p<1>
-    mov.u32 %r1, 0
-L:  atom.global.add.u32 %r0, [c], 1
-    add.u32 %r1, %r1, 1
-    setp.lt.u32 %p0, %r1, 6
-    @%p0 bra L
-    exit
-end
-check forall c == 18
-EOF
 printf '%-24s %-13s %10s %12s %8s  %s\n' engine limit value stopped ratio note
 # row ENGINE LIMIT(time|memory|states) VALUE OPTION-ARGS... -- COMMAND...
 row() {
@@ -78,8 +57,8 @@ for e in "bfs exact|" "dfs exact|--dfs" "bfs compact|--compact" "dfs compact|--c
 done
 row "check refines ref run" time "$TL" "$G" check -q --json --time "$TL" "$T/refines.gpu"
 row "check refines ref run" memory "$ML" "$G" check -q --json --memory "${ML}M" "$T/refines.gpu"
-row "check progress" time 4.5 "$G" check -q --json --time 4.5 "$T/progress.gpu"
-row "check progress" memory 110 "$G" check -q --json --memory 110M "$T/progress.gpu"
+row "check progress" time 4.5 "$G" check -q --json --time 4.5 $L/progress.gpu
+row "check progress" memory 110 "$G" check -q --json --memory 110M $L/progress.gpu
 row "check recovery" time "$TL" "$G" check -q --json --time "$TL" $L/slow-recovery.gpu
 row "check recovery" memory "$ML" "$G" check -q --json --memory "${ML}M" $L/slow-recovery.gpu
 for m in ics13 ptx; do
