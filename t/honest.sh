@@ -3,7 +3,7 @@
 # (exit 2), a fault (exit 1) or a limit (exit 3), never a crash, a wrapped
 # value or a vacuous pass.  Parser errors with a fixed message live in t/bad.
 . "$srcdir/t/lib.sh"
-plan 77
+plan 79
 
 # 1. concrete mode: an out-of-bounds clwb / st.wt address faults the warp
 # (it used to index the timing table with the raw address: heap overwrite)
@@ -64,6 +64,13 @@ data '1 2 nan\n' f32
 like "$T/err" "'nan' is not a finite f32 value" "file(): NaN is an error"
 data '-1 -2147483648 4294967295\n' u32
 is "$rc" 0 "file(): -1, -2^31 and 2^32-1 are 32-bit words"
+
+# ... and float literals: one beyond f32 was silently infinity, in a value
+# and in a condition
+printf 'machine baseline\nglobal .f32 x = 1e40\nkernel\n exit\nend\ncheck forall x == 1e39\n' > "$T/inf.gpu"
+run "$GPUMC" check -q "$T/inf.gpu"
+like "$T/err" "inf.gpu:2:17: error: float literal 1e40 is not a finite f32 value" "1e40 as an f32 value: positioned error"
+like "$T/err" "inf.gpu:6:19: error: float literal 1e39 is not a finite f32 value" "1e39 in a condition: positioned error"
 
 # 3. a long run of junk characters is reported, not recursed over
 awk 'BEGIN { printf "machine baseline\nkernel\n"; for (i = 0; i < 200000; i++) printf "$"; printf "\n exit\nend\n" }' > "$T/junk.gpu"

@@ -143,6 +143,8 @@ static int parse_type_name(const char *w, enum vtype *t)
 	return 1;
 }
 
+static int put_num(uint32_t *dst, enum vtype t, double v);
+
 /* A numeric literal (optionally negative) as 32-bit bits of type t. */
 static int parse_value(struct parser *P, enum vtype t, uint32_t *bits)
 {
@@ -171,9 +173,11 @@ static int parse_value(struct parser *P, enum vtype t, uint32_t *bits)
 		}
 		if (k->is_hexfloat) {
 			*bits = k->fbits ^ (neg ? 0x80000000u : 0);
-		} else {
-			float f = (float)(neg ? -k->fval : k->fval);
-			memcpy(bits, &f, 4);
+		} else if (!put_num(bits, VT_F32, neg ? -k->fval : k->fval)) {
+			/* 1e40 is no f32: it was silently infinity */
+			err(P, "float literal %s is not a finite f32 value (write 0f7F800000 for infinity)", k->text);
+			lex_next(&P->lx);
+			return 0;
 		}
 	} else {
 		expected(P, "a number");
