@@ -12,7 +12,7 @@
 specs=$(cd "$srcdir" && find specs t/good t/print -name '*.gpu' | sort)
 nspecs=$(echo "$specs" | wc -l)
 ndef=$(grep -c '	-D' "$srcdir/t/golden.list")
-plan $((nspecs + ndef + 7))
+plan $((nspecs + ndef + 15))
 # verdict, expectation and counts of gpumc check --json
 key() {
 	"$GPUMC" check -q --json "$@" > "$T/j" 2>/dev/null
@@ -45,9 +45,19 @@ while IFS='	' read -r s opts; do
 done < "$T/defs"
 # the printed kernel is decoded, not copied: spellings become canonical
 "$GPUMC" print "$srcdir/t/print/forms.gpu" > "$T/out" 2>&1
-like "$T/out" '^    ld\.relaxed\.sys\.global\.cv\.u32 %a2, \[w\]$' "ld.acquire.sys.global.cv keeps its scope and cache operator (.acquire is the ptx litmus model's)"
-like "$T/out" '^    @!%p st\.global\.u16 \[w \+ 6\], 513$' "a guarded sub-word store keeps its guard and width"
-like "$T/out" '^    @%p bra L17$' "branch targets get generated labels"
+like "$T/out" '^    ld\.acquire\.sys\.global\.cv\.u32 %a2, \[w\]$' "ld.acquire.sys.global.cv keeps its ordering, scope and cache operator"
+like "$T/out" '^    @!%p st\.relaxed\.gpu\.global\.u16 \[w \+ 6\], 513$' "a guarded sub-word store keeps its guard, ordering and width"
+like "$T/out" '^    ld\.acquire\.gpu\.global\.u32 %b, \[d\]$' "ld.acquire.gpu keeps its ordering and scope"
+like "$T/out" '^    atom\.acq_rel\.global\.add\.u32 %b, \[d\], 1$' "atom keeps .acq_rel; its default scope .gpu is left out"
+like "$T/out" '^    membar\.gl$' "fence.sc.gpu is membar.gl"
+like "$T/out" '^    st\.global\.u64 \[d\], {%b, %a0}$' "a 64-bit store of a register pair prints both registers"
+like "$T/out" '^    st\.global\.u64 \[d\], {7, 0}$' "a 64-bit store of immediates prints both words"
+"$GPUMC" print "$srcdir/t/print/recovery-forms.gpu" > "$T/out" 2>&1
+like "$T/out" '^    persist seen\[%h4 \+ 1\]$' "a computed element keeps its register and offset"
+like "$T/out" '^            add %h1, %h1, %h2$' "recovery steps nest by their while and if blocks"
+like "$T/out" '^check persist_order strict$' "persist_order keeps its model"
+"$GPUMC" print "$srcdir/t/print/forms.gpu" > "$T/out" 2>&1
+like "$T/out" '^    @%p bra L24$' "branch targets get generated labels"
 like "$T/out" '^check forall !\(w\[0\] == 1\) \\/ !!\(neg\[2\] == -5\) \\/ 0:%a1 - \(1 - 2\) > 0 /\\ \(w\[3\] == 1 \\/ w\[3\] == 0\)$' \
 	"conditions print with the parentheses the grammar needs, no more"
 # -D overrides become set lines; one that no set line can hold is refused

@@ -15,8 +15,11 @@
 **   - every register on a .reg line of its type, in declaration order
 **     (that order is the state layout); no %r<N> ranges;
 **   - labels L<index> before each branch target (index = instruction);
-**   - memory instructions name their space; ld/st name a scope only when it
-**     is not the default (.relaxed.SCOPE, or .volatile, which implies .sys);
+**   - memory instructions name their space; ld/st an ordering (with its
+**     scope, .gpu for gl) only when not weak, or .volatile (.relaxed.sys);
+**     atom/red an ordering only when not .relaxed, a scope when not .gpu;
+**     membar.SCOPE for a .sc fence, fence.acq_rel.SCOPE for the other;
+**   - recovery steps indented by their if/while depth;
 **   - f32 values as PTX hex floats 0fXXXXXXXX (exact bits), s32 values
 **     signed, others unsigned;
 **   - an initialiser only when some value is non-zero: "= V" when all are
@@ -190,6 +193,10 @@ static void put_address(struct strbuf *out, const struct program *pg, const stru
 }
 
 static const char *const scope_name[] = { [SC_CTA] = "cta", [SC_GL] = "gl", [SC_SYS] = "sys" };
+/* PTX ISA 6+ spelling of the scopes for the ordered forms (ir/ptx.c) */
+static const char *const scope_ptx[] = { [SC_CTA] = "cta", [SC_GL] = "gpu", [SC_SYS] = "sys" };
+static const char *const sem_name[] = { [SEM_WEAK] = "weak", [SEM_RELAXED] = "relaxed",
+	[SEM_ACQUIRE] = "acquire", [SEM_RELEASE] = "release", [SEM_ACQ_REL] = "acq_rel", [SEM_SC] = "sc" };
 static const char *const cache_name[] = { [CO_CA] = "ca", [CO_CG] = "cg", [CO_CS] = "cs", [CO_LU] = "lu",
 	[CO_CV] = "cv", [CO_WB] = "wb", [CO_WT] = "wt" };
 static const char *const aop_name[] = { [AT_ADD] = "add", [AT_MIN] = "min", [AT_MAX] = "max",
@@ -208,8 +215,8 @@ static void put_opcode(struct strbuf *out, const struct instr *in)
 		sb_puts(out, in->op == OP_LD ? "ld" : "st");
 		if (in->vol)
 			sb_puts(out, ".volatile"); /* .relaxed.sys (ir/ptx.c sem_rule) */
-		else if (in->scope != SC_GL)
-			sb_printf(out, ".relaxed.%s", scope_name[in->scope]);
+		else if (in->sem != SEM_WEAK) /* an ordered ld/st needs its scope */
+			sb_printf(out, ".%s.%s", sem_name[in->sem], scope_ptx[in->scope]);
 		sb_puts(out, sp);
 		if (in->cache != CO_NONE)
 			sb_printf(out, ".%s", cache_name[in->cache]);
@@ -221,9 +228,11 @@ static void put_opcode(struct strbuf *out, const struct instr *in)
 	case OP_ATOM:
 	case OP_RED:
 		sb_puts(out, opcode_name(in->op));
+		if (in->sem != SEM_RELAXED) /* atom/red default to .relaxed.gpu */
+			sb_printf(out, ".%s", sem_name[in->sem]);
 		sb_puts(out, sp);
 		if (in->scope != SC_GL)
-			sb_printf(out, ".%s", scope_name[in->scope]);
+			sb_printf(out, ".%s", scope_ptx[in->scope]);
 		if (in->comm)
 			sb_puts(out, ".comm");
 		sb_printf(out, ".%s.%s", aop_name[in->aop], type_name(in->type));
@@ -231,8 +240,11 @@ static void put_opcode(struct strbuf *out, const struct instr *in)
 	case OP_CLWB:
 		sb_printf(out, "clwb%s", sp);
 		return;
-	case OP_MEMBAR:
-		sb_printf(out, "membar.%s", scope_name[in->scope]);
+	case OP_MEMBAR: /* membar is fence.sc; fence.acq_rel the other ordering */
+		if (in->sem == SEM_SC)
+			sb_printf(out, "membar.%s", scope_name[in->scope]);
+		else
+			sb_printf(out, "fence.%s.%s", sem_name[in->sem], scope_ptx[in->scope]);
 		return;
 	case OP_SETP:
 		sb_printf(out, "setp.%s.%s", setp_name[in->cmp], type_name(in->type));
@@ -281,6 +293,17 @@ static void put_operands(struct strbuf *out, const struct program *pg, const str
 		put_address(out, pg, &in->addr);
 		return;
 	case OP_ST:
+		if (in->width == 8) { /* st.u64 [a], {lo, hi}: a register pair */
+			sb_putc(out, ' ');
+			put_address(out, pg, &in->addr);
+			for (int i = 0; i < 2; i++) {
+				sb_puts(out, i ? ", " : ", {");
+				put_operand(out, pg, &in->src[i], in->type);
+			}
+			sb_putc(out, '}');
+			return;
+		}
+		/* fall through */
 	case OP_ATOM:
 	case OP_RED:
 		sb_putc(out, ' ');
@@ -369,54 +392,92 @@ static void put_symbol(struct strbuf *out, const struct symbol *sy)
 	sb_putc(out, '\n');
 }
 
-static void put_host_var(struct strbuf *out, const struct program *pg, int sym, long index)
+/* A variable of a host step: NAME, NAME[i], NAME[cta], NAME[%hK + i]. */
+static void put_host_var(struct strbuf *out, const struct program *pg, int sym, int ireg, long index)
 {
 	sb_puts(out, pg->syms[sym].name);
 	if (index == HOST_CTA)
 		sb_puts(out, "[cta]");
+	else if (ireg >= 0 && index > 0)
+		sb_printf(out, "[%%h%d + %ld]", ireg, index);
+	else if (ireg >= 0)
+		sb_printf(out, "[%%h%d]", ireg);
 	else if (index >= 0)
 		sb_printf(out, "[%ld]", index);
+}
+
+/* A recovery operand: %hK (reg >= 0) or the value in type t. */
+static void put_host_operand(struct strbuf *out, int reg, uint32_t value, enum vtype t)
+{
+	if (reg >= 0)
+		sb_printf(out, "%%h%d", reg);
+	else
+		put_value(out, value, t);
 }
 
 static void put_host(struct strbuf *out, const struct program *pg, const struct host_step *st, int n,
                      const char *what)
 {
+	static const char *const alu[] = { [H_LD] = "ld", [H_MOV] = "mov", [H_ADD] = "add", [H_SUB] = "sub",
+		[H_MUL] = "mul" };
 	sb_printf(out, "%s\n", what);
+	int depth = 1; /* the if/while blocks open, plus one */
 	for (int i = 0; i < n; i++) {
 		const struct host_step *h = &st[i];
-		sb_puts(out, "    ");
+		depth -= h->op == H_END || h->op == H_LOOP;
+		for (int k = 0; k < depth; k++)
+			sb_puts(out, "    ");
+		/* a variable's values read in its type, a register's as u32 */
+		enum vtype t = h->sym >= 0 ? pg->syms[h->sym].type : VT_U32;
 		switch (h->op) {
 		case H_SYNC: sb_puts(out, "sync"); break;
 		case H_L2WB: sb_puts(out, "l2wb"); break;
 		case H_PCOMMIT: sb_puts(out, "pcommit"); break;
 		case H_LAUNCH: sb_puts(out, "launch"); break;
-		case H_END: sb_puts(out, "end"); break;
+		case H_END: case H_LOOP: sb_puts(out, "end"); break;
 		case H_COPY: /* an element copy keeps the source index in value */
 			sb_puts(out, "copy ");
-			put_host_var(out, pg, h->sym, h->index);
+			put_host_var(out, pg, h->sym, h->ireg, h->index);
 			sb_puts(out, ", ");
-			put_host_var(out, pg, h->sym2, h->index >= 0 ? (long)h->value : -1);
+			put_host_var(out, pg, h->sym2, -1, h->index >= 0 ? (long)h->value : -1);
 			break;
 		case H_STORE:
 			sb_puts(out, "store ");
-			put_host_var(out, pg, h->sym, h->index);
+			put_host_var(out, pg, h->sym, h->ireg, h->index);
 			sb_puts(out, " = ");
-			put_value(out, h->value, pg->syms[h->sym].type);
+			put_host_operand(out, h->reg[1], h->value, t);
 			break;
 		case H_PERSIST:
 			sb_puts(out, "persist ");
-			put_host_var(out, pg, h->sym, h->index);
+			put_host_var(out, pg, h->sym, h->ireg, h->index);
 			break;
 		case H_IF:
-			sb_puts(out, "if ");
-			put_host_var(out, pg, h->sym, h->index);
+		case H_WHILE:
+			sb_puts(out, h->op == H_IF ? "if " : "while ");
+			if (h->sym >= 0)
+				put_host_var(out, pg, h->sym, h->ireg, h->index);
+			else
+				sb_printf(out, "%%h%d", h->reg[1]);
 			sb_printf(out, " %s ", cmp_text(h->cmp));
-			put_value(out, h->value, pg->syms[h->sym].type);
+			put_host_operand(out, h->reg[2], h->value, t);
+			break;
+		case H_LD:
+			sb_printf(out, "ld %%h%d, ", h->reg[0]);
+			put_host_var(out, pg, h->sym, h->ireg, h->index);
+			break;
+		case H_MOV: case H_ADD: case H_SUB: case H_MUL:
+			sb_printf(out, "%s %%h%d, ", alu[h->op], h->reg[0]);
+			put_host_operand(out, h->reg[1], h->value, VT_U32);
+			if (h->op != H_MOV) {
+				sb_puts(out, ", ");
+				put_host_operand(out, h->reg[2], h->value2, VT_U32);
+			}
 			break;
 		}
+		depth += h->op == H_IF || h->op == H_WHILE;
 		if (h->where) {
 			sb_puts(out, " where ");
-			put_host_var(out, pg, h->wsym, HOST_CTA);
+			put_host_var(out, pg, h->wsym, -1, HOST_CTA);
 			sb_printf(out, " %s ", cmp_text(h->wcmp));
 			put_value(out, h->wvalue, pg->syms[h->wsym].type);
 		}
@@ -434,6 +495,8 @@ static void put_prop(struct strbuf *out, const struct spec_prop *sp)
 		sb_puts(out, i ? ", " : " ");
 		put_loc(out, sp->loc_tid[i], sp->loc_names[i], sp->loc_index[i]);
 	}
+	if (sp->p.mode) /* persist_order's model */
+		sb_puts(out, sp->p.mode == PO_STRICT ? " strict" : " epoch");
 	if (sp->p.cond) {
 		sb_putc(out, ' ');
 		put_cond(out, sp->p.cond, PR_OR);
@@ -500,14 +563,16 @@ static int host_eq(const struct host_step *a, const struct host_step *b, int n)
 		if (a[i].op != b[i].op || a[i].sym != b[i].sym || a[i].sym2 != b[i].sym2 || a[i].index != b[i].index ||
 		    a[i].cmp != b[i].cmp || a[i].value != b[i].value || a[i].where != b[i].where ||
 		    a[i].wsym != b[i].wsym || a[i].wcmp != b[i].wcmp || a[i].wvalue != b[i].wvalue ||
-		    a[i].skip != b[i].skip)
+		    a[i].skip != b[i].skip || a[i].ireg != b[i].ireg || a[i].value2 != b[i].value2 ||
+		    memcmp(a[i].reg, b[i].reg, sizeof a[i].reg))
 			return 0;
 	return 1;
 }
 
 static int prop_eq(const struct spec_prop *a, const struct spec_prop *b)
 {
-	if (a->p.kind != b->p.kind || !str_eq(a->p.machine, b->p.machine) || a->p.nlocs != b->p.nlocs ||
+	if (a->p.kind != b->p.kind || a->p.mode != b->p.mode || !str_eq(a->p.machine, b->p.machine) ||
+	    a->p.nlocs != b->p.nlocs ||
 	    !cond_eq(a->p.cond, b->p.cond))
 		return 0;
 	for (unsigned i = 0; i < a->p.nlocs; i++)
