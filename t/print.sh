@@ -12,7 +12,7 @@
 specs=$(cd "$srcdir" && find specs t/good t/print -name '*.gpu' | sort)
 nspecs=$(echo "$specs" | wc -l)
 ndef=$(grep -c '	-D' "$srcdir/t/golden.list")
-plan $((nspecs + ndef + 15))
+plan $((nspecs + ndef + 16))
 # verdict, expectation and counts of gpumc check --json
 key() {
 	"$GPUMC" check -q --json "$@" > "$T/j" 2>/dev/null
@@ -60,6 +60,11 @@ like "$T/out" '^check persist_order strict$' "persist_order keeps its model"
 like "$T/out" '^    @%p bra L24$' "branch targets get generated labels"
 like "$T/out" '^check forall !\(w\[0\] == 1\) \\/ !!\(neg\[2\] == -5\) \\/ 0:%a1 - \(1 - 2\) > 0 /\\ \(w\[3\] == 1 \\/ w\[3\] == 0\)$' \
 	"conditions print with the parentheses the grammar needs, no more"
+# copy is device work that reads no register: a computed element was
+# dropped (copy a[%h1], b[%h1] copied b[0] to a[0]), now refused
+printf 'machine persist\nglobal .u32 a[2]\nglobal .u32 b[2]\nkernel\nexit\nend\nrecovery\nmov %%h1, 1\ncopy a[%%h1], b[%%h1]\nend\n' > "$T/cp.gpu"
+run "$GPUMC" print "$T/cp.gpu"
+is "$rc $(grep -c "cp.gpu:9:1: .*copy names elements by number" "$T/err")" "2 1" "copy with a computed element: positioned error, exit 2"
 # -D overrides become set lines; one that no set line can hold is refused
 run "$GPUMC" print -D threads_per_warp=3 -D 'x=a b' "$SPECS/baseline/barrier.gpu"
 is "$rc $(grep -c '^set threads_per_warp = 3$' "$T/out") $(grep -c '^set x = "a b"$' "$T/out")" "0 1 1" \

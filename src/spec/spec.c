@@ -1216,8 +1216,12 @@ static void parse_host(struct parser *P, int recovery)
 			ok = parse_where(P, &h, recovery);
 		} else if (accept(P, "copy")) {
 			h.op = H_COPY;
-			struct host_step src = { .sym = -1, .sym2 = -1, .index = -1 };
+			struct host_step src = { .sym = -1, .sym2 = -1, .index = -1, .ireg = -1 };
 			ok = parse_host_var(P, &h, 0) && expect_punct(P, ",") && parse_host_var(P, &src, 0);
+			if (ok && (h.ireg >= 0 || src.ireg >= 0)) { /* the device copies; it reads no register */
+				diag_at(P->d, P->lx.file, line, col, "%s", "copy names elements by number, not %hK");
+				ok = 0;
+			}
 			int elem = ok && h.index >= 0 && src.index >= 0;
 			if (ok && !elem && (h.index >= 0 || src.index >= 0 ||
 			                    pg->syms[h.sym].nelems != pg->syms[src.sym].nelems)) {
