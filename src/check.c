@@ -92,6 +92,7 @@ static void each_property(const struct job *j, const struct run_opts *o, const s
 	status[first->failed] = "VIOLATED";
 	struct explore_opts eo = o->ex;
 	eo.progress = 0;
+	eo.start = j->start;
 	for (;;) {
 		unsigned m = 0;
 		for (unsigned k = 0; k < n; k++)
@@ -134,7 +135,9 @@ static int check_one(struct job *j, const struct run_opts *o, int more)
 	}
 	int *locs;
 	unsigned nlocs = outcome_locs(j->model, j->props, j->nprops, &locs);
-	outcomes_explore(j->model, j->props, j->nprops, locs, nlocs, &o->ex, o->outcomes, &r);
+	struct explore_opts ex = o->ex;
+	ex.start = j->start;
+	outcomes_explore(j->model, j->props, j->nprops, locs, nlocs, &ex, o->outcomes, &r);
 	free(locs);
 	/* with several properties, a violation of one leaves the others to
 	** decide; only the text report lists them */

@@ -369,6 +369,7 @@ static void reference_outcomes(struct job *j, struct property *p, const struct s
 	ro.progress = 0;
 	ro.check_model = 0;
 	ro.swarm = 0; /* the reference outcome set must be complete */
+	ro.start = j->start;
 	struct explore_result r;
 	explore(rm, &op, 1, &ro, &r);
 	p->ref_states = r.states;
@@ -475,6 +476,7 @@ static void locs_without_machine(const struct spec *s, struct diag *d)
 int job_load(struct job *j, const char *path, const struct run_opts *o, struct diag *d)
 {
 	memset(j, 0, sizeof *j);
+	clock_gettime(CLOCK_MONOTONIC, &j->start);
 	j->spec = spec_load(path, d);
 	if (!j->spec)
 		return -1;

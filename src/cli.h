@@ -32,6 +32,9 @@ struct job {
 	struct model *model;
 	struct property *props;
 	unsigned nprops;
+	struct timespec start; /* job_load's start: --time counts from here, over
+	                          the reference runs of refines/equals and the
+	                          check itself (explore_opts.start) */
 };
 
 /* The default --memory: 3/4 of the least of physical memory, RLIMIT_AS
@@ -88,5 +91,6 @@ int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_suite(int argc, char **argv);
+int cmd_print(int argc, char **argv);
 
 #endif

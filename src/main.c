@@ -23,6 +23,8 @@ static const char usage[] =
 	"  suite  DIR...      check every *.gpu spec against its declared expectation\n"
 	"  replay FILE        re-run a counterexample written by check --trace\n"
 	"  list               machines, components, parameters and defaults\n"
+	"  print  SPEC...     the spec as gpumc read it: canonical spec text, every\n"
+	"                     value and decoded instruction written out (-D: as set lines)\n"
 	"\n"
 	"check options:\n"
 	"  -D key=value       override a machine parameter (repeatable)\n"
@@ -60,6 +62,8 @@ static const char usage[] =
 	"\n"
 	"suite options: -D, --bfs, --dfs, --compact, --max-states, --max-depth, --memory,\n"
 	"  --time, --threads, --json, -j N (N specs at once, rows still in order)\n"
+	"\n"
+	"print options: -D (each override is printed as a set line)\n"
 	"\n"
 	"SIGINT or SIGTERM stops any command with the statistics so far, verdict\n"
 	"incomplete (a second one kills at once)\n"
@@ -152,6 +156,8 @@ static int dispatch(const char *cmd, int argc, char **argv)
 		return cmd_suite(argc - 1, argv + 1);
 	if (!strcmp(cmd, "litmus"))
 		return litmus_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "print"))
+		return cmd_print(argc - 1, argv + 1);
 	if (!strcmp(cmd, "list")) {
 		int json = argc > 2 && !strcmp(argv[2], "--json");
 		if (argc > 2 + json) {

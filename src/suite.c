@@ -154,7 +154,9 @@ void spec_row_run(const char *file, const struct run_opts *o, struct spec_row *w
 		w->error = 1;
 		w->exit = EXIT_INPUT;
 	} else {
-		explore(j.model, j.props, j.nprops, &o->ex, &r);
+		struct explore_opts ex = o->ex;
+		ex.start = j.start;
+		explore(j.model, j.props, j.nprops, &ex, &r);
 		verdict_string(&r, &v);
 		w->exit = r.verdict == V_PASS ? EXIT_HOLDS : r.verdict == V_FAIL ? EXIT_VIOLATED
 		          : r.verdict == V_INCOMPLETE ? EXIT_INCOMPLETE : EXIT_INPUT;

@@ -13,7 +13,10 @@
 **   renaming  every variable of a spec that loads renamed (whole words,
 **             a prefix added) must give the same verdict and the same
 **             state, transition and terminal counts;
-**   replay    a trace the checker wrote must replay in full.
+**   replay    a trace the checker wrote must replay in full;
+**   print     a spec that loads prints (spec_print_checked: the text parses
+**             back to the same decoded spec and is a fixpoint), and the
+**             printed spec loads and checks to the same verdict and counts.
 ** A broken oracle calls abort(), which libFuzzer reports with the input.
 */
 #include "config.h"
@@ -31,6 +34,7 @@
 #include "litmus/report.h"
 #include "litmus/run.h"
 #include "report.h"
+#include "spec/print.h"
 #include "state/trace.h"
 #include "util/strbuf.h"
 
@@ -208,6 +212,45 @@ static char *renamed(const char *text, const struct spec *s)
 	return r;
 }
 
+/* a, b: the outcomes of one spec as written and as printed */
+static void same_outcome(const char *oracle, struct outcome_key a, struct outcome_key b)
+{
+	/* --max-states cuts both runs at the same state; time and memory need not */
+	if (!a.timed && !b.timed &&
+	    (a.verdict != b.verdict || a.states != b.states || a.transitions != b.transitions ||
+	     a.terminals != b.terminals)) {
+		fprintf(stderr, "%s oracle: verdict %d/%d states %llu/%llu\n", oracle, a.verdict, b.verdict,
+		        (unsigned long long)a.states, (unsigned long long)b.states);
+		abort();
+	}
+}
+
+/* The print oracle: text (at path) loaded with outcome a. */
+static void print_oracle(const char *path, const char *text, struct outcome_key a)
+{
+	struct diag d;
+	diag_init(&d);
+	struct spec *s = spec_parse(path, text, &d);
+	struct strbuf out, why;
+	sb_init(&out);
+	sb_init(&why);
+	if (!s || spec_print_checked(s, &out, &why)) {
+		fprintf(stderr, "print oracle: %s\n%s", sb_str(&why), sb_str(&d.msg));
+		abort();
+	}
+	write_file(path, sb_str(&out), out.len);
+	struct outcome_key b = check_spec(path, 0);
+	if (!b.loaded) {
+		fprintf(stderr, "print oracle: the printed spec does not load:\n%s", sb_str(&out));
+		abort();
+	}
+	same_outcome("print", a, b);
+	sb_free(&out);
+	sb_free(&why);
+	spec_free(s);
+	diag_free(&d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	setup();
@@ -221,6 +264,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = xmalloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = 0;
+	if (a.loaded)
+		print_oracle(path, text, a);
 	struct diag d;
 	diag_init(&d);
 	struct spec *s = a.loaded && !strstr(text, "file") ? spec_parse(path, text, &d) : NULL;
@@ -228,14 +273,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *t2 = renamed(text, s);
 		write_file(path, t2, strlen(t2));
 		struct outcome_key b = check_spec(path, 0);
-		/* --max-states cuts both runs at the same state; time and memory need not */
-		if (b.loaded && !a.timed && !b.timed &&
-		    (a.verdict != b.verdict || a.states != b.states || a.transitions != b.transitions ||
-		     a.terminals != b.terminals)) {
-			fprintf(stderr, "renaming oracle: verdict %d/%d states %llu/%llu\n", a.verdict, b.verdict,
-			        (unsigned long long)a.states, (unsigned long long)b.states);
-			abort();
-		}
+		if (b.loaded)
+			same_outcome("renaming", a, b);
 		free(t2);
 		spec_free(s);
 	}

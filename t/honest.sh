@@ -3,7 +3,7 @@
 # (exit 2), a fault (exit 1) or a limit (exit 3), never a crash, a wrapped
 # value or a vacuous pass.  Parser errors with a fixed message live in t/bad.
 . "$srcdir/t/lib.sh"
-plan 73
+plan 79
 
 # 1. concrete mode: an out-of-bounds clwb / st.wt address faults the warp
 # (it used to index the timing table with the raw address: heap overwrite)
@@ -64,6 +64,13 @@ data '1 2 nan\n' f32
 like "$T/err" "'nan' is not a finite f32 value" "file(): NaN is an error"
 data '-1 -2147483648 4294967295\n' u32
 is "$rc" 0 "file(): -1, -2^31 and 2^32-1 are 32-bit words"
+
+# ... and float literals: one beyond f32 was silently infinity, in a value
+# and in a condition
+printf 'machine baseline\nglobal .f32 x = 1e40\nkernel\n exit\nend\ncheck forall x == 1e39\n' > "$T/inf.gpu"
+run "$GPUMC" check -q "$T/inf.gpu"
+like "$T/err" "inf.gpu:2:17: error: float literal 1e40 is not a finite f32 value" "1e40 as an f32 value: positioned error"
+like "$T/err" "inf.gpu:6:19: error: float literal 1e39 is not a finite f32 value" "1e39 in a condition: positioned error"
 
 # 3. a long run of junk characters is reported, not recursed over
 awk 'BEGIN { printf "machine baseline\nkernel\n"; for (i = 0; i < 200000; i++) printf "$"; printf "\n exit\nend\n" }' > "$T/junk.gpu"
@@ -155,6 +162,26 @@ run "$GPUMC" check -q --json --memory 50M "$Lm/slow.gpu"
 is "$rc" 3 "--memory on an 800 KB state vector: incomplete"
 bytes=$(jnum memory_bytes "$T/out")
 [ "$bytes" -le $((50 * 1048576 * 105 / 100)) ]; ok $? "--memory 50M: stopped at $bytes bytes, within 5%"
+
+# ... and --memory counts what a search has written, not address space it
+# reserved: DFS doubles a stack of 800 KB frames (256 at once), compact BFS
+# kept a queue of 1024 vectors, both counted in full, so --memory 100M
+# stopped either at its first state
+for e in --dfs --compact; do
+	run "$GPUMC" check -q --json $e --memory 100M "$Lm/slow.gpu"
+	st=$(jnum states "$T/out")
+	[ "$rc" = 3 ] && [ "$st" -gt 20 ]; ok $? "$e --memory 100M on 800 KB vectors: searched $st states before stopping (1 before)"
+done
+# --swarm N: --max-states bounds the swarm, not each of its searches
+run "$GPUMC" check -q --json --swarm 4 --max-states 40 "$Lm/slow.gpu"
+st=$(jnum states "$T/out")
+[ "$st" -le 40 ]; ok $? "--swarm 4 --max-states 40: $st states in all (160 before)"
+# refines: the reference run and the check share one --time (each had all
+# of it); a reference run that spends it leaves the check no time
+sed 's/^machine baseline/machine dab/' "$Lm/slow.gpu" > "$T/ref.gpu"
+echo "check refines baseline c" >> "$T/ref.gpu"
+run "$GPUMC" check -q --json --time 0.5 "$T/ref.gpu"
+is "$rc $(jnum states "$T/out")" "3 1" "refines: the reference run used --time 0.5; the check stops at its first state"
 
 # 12. suite walks a symlink loop once
 mkdir -p "$T/loop/a"

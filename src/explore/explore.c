@@ -52,9 +52,11 @@
 #include "explore/explore.h"
 #include "explore/contract.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "explore/judge.h"
 #include "explore/parallel.h"
@@ -100,6 +102,8 @@ struct ctx {
 	int stop;
 	int cut; /* a state was not expanded because of --max-depth */
 	struct timespec t0;
+	double before; /* seconds between opts.start and t0: spent on --time */
+	double next_rss; /* when to read the resident size again (rss_hit) */
 	double next_progress;
 	uint64_t expansions;
 	uint64_t queue; /* for progress lines: BFS states waiting, DFS stack depth */
@@ -140,9 +144,14 @@ static double elapsed(const struct ctx *c)
 
 static size_t mem_bytes(const struct ctx *c)
 {
+	/* DFS: the frames written so far (the deepest is depth + 1); the
+	** doubled capacity above them is untouched address space, which
+	** counted would stop a search of large vectors at its first state */
+	size_t frames = c->fcap < (size_t)c->r->depth + 2 ? c->fcap : (size_t)c->r->depth + 2;
 	return vs_bytes(c->vs) + c->frontier_bytes + c->pcap * (sizeof(uint32_t) + sizeof(uint16_t)) +
 	       c->grows * sizeof *c->g.row + c->gcap * (sizeof *c->g.dst + sizeof *c->g.via) + c->oncap +
-	       c->fcap * (c->svn + sizeof(struct frame) + c->m->max_actions * (sizeof(struct action) + sizeof(uint16_t)));
+	       frames * (c->svn + sizeof(struct frame) + c->nb * sizeof(uint64_t) +
+	                 (c->m->max_actions + 1) * (sizeof(struct action) + sizeof(uint16_t)));
 }
 
 /* {=== Traces ============================================================= */
@@ -297,6 +306,33 @@ static void near_limit(struct ctx *c, double t)
 	                "  would reach deep states (and most bugs) with far fewer states\n", which);
 }
 
+/* The process's resident memory (Linux: /proc/self/statm); 0 unknown. */
+static size_t rss_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long size = 0, res = 0;
+	if (!f)
+		return 0;
+	int n = fscanf(f, "%lu %lu", &size, &res);
+	fclose(f);
+	long page = sysconf(_SC_PAGESIZE);
+	return n == 2 && page > 0 ? (size_t)res * (size_t)page : 0;
+}
+
+/* --memory by what the process holds, read every 5 ms of the search: what
+** the search's own count leaves out -- a crash's recovery exploring, the
+** program and the machine, the allocator's slack -- is memory too. */
+static int rss_hit(struct ctx *c, double t)
+{
+	if (!c->o->memory || t < c->next_rss)
+		return 0;
+	c->next_rss = t + 0.005;
+	if (rss_bytes() < c->o->memory)
+		return 0;
+	c->r->limit = "--memory";
+	return 1;
+}
+
 /* --memory, also between the successors of one expansion: each new state
 ** of a large vector is a large step. */
 static int memory_hit(struct ctx *c)
@@ -317,7 +353,8 @@ static int run_limits(struct ctx *c, size_t extra)
 		c->r->limit = interrupt_name();
 		return 1;
 	}
-	if (c->o->time_limit > 0 && elapsed(c) >= c->o->time_limit) {
+	double t = c->before + elapsed(c);
+	if (c->o->time_limit > 0 && t >= c->o->time_limit) {
 		c->r->limit = "--time";
 		return 1;
 	}
@@ -325,7 +362,7 @@ static int run_limits(struct ctx *c, size_t extra)
 		c->r->limit = "--memory";
 		return 1;
 	}
-	return 0;
+	return rss_hit(c, t);
 }
 
 /* The judge's poll (judge_set_poll), once per step of the recovery of a
@@ -362,13 +399,13 @@ static int limits_hit(struct ctx *c)
 		return 0;
 	c->until = c->every;
 	{
-		double t = elapsed(c);
+		double t = c->before + elapsed(c);
 		near_limit(c, t);
 		if (o->time_limit > 0 && t >= o->time_limit) {
 			c->r->limit = "--time";
 			return 1;
 		}
-		if (memory_hit(c))
+		if (memory_hit(c) || rss_hit(c, t))
 			return 1;
 		if (o->progress > 0 && t >= c->next_progress) {
 			c->next_progress = t + o->progress;
@@ -464,25 +501,66 @@ static void crashes(struct ctx *c, const uint8_t *sv, uint32_t idx, const struct
 
 /* {=== BFS ================================================================ */
 
+/* Compact BFS keeps the vectors waiting for expansion (the visited set
+** holds only fingerprints): a queue of chunks of about 4 MB, so a push
+** never copies the queue (doubling one buffer of 800 KB vectors copied
+** gigabytes between two limit checks) and drained chunks are freed. */
+struct chunk {
+	struct chunk *next;
+	uint8_t sv[];
+};
+
 struct fifo {
-	uint8_t *buf;
-	size_t head, tail, cap, sz; /* in vectors */
+	struct chunk *head, *tail;
+	size_t sz, per;       /* vector bytes, vectors per chunk  */
+	size_t hpos, tpos;    /* next pop in head, next push in tail */
+	size_t nchunks;
 };
 
 static void fifo_push(struct fifo *f, const uint8_t *sv)
 {
-	if (f->tail - f->head == f->cap) {
-		size_t ncap = f->cap ? f->cap * 2 : 1024;
-		uint8_t *nb = xmalloc(ncap * f->sz);
-		for (size_t i = f->head; i < f->tail; i++)
-			memcpy(nb + (i - f->head) * f->sz, f->buf + (i % f->cap) * f->sz, f->sz);
-		free(f->buf);
-		f->buf = nb;
-		f->tail -= f->head;
-		f->head = 0;
-		f->cap = ncap;
+	if (!f->tail || f->tpos == f->per) {
+		struct chunk *k = xmalloc(sizeof *k + f->per * f->sz);
+		k->next = NULL;
+		if (f->tail)
+			f->tail->next = k;
+		else
+			f->head = k;
+		f->tail = k;
+		f->tpos = 0;
+		f->nchunks++;
 	}
-	memcpy(f->buf + (f->tail++ % f->cap) * f->sz, sv, f->sz);
+	memcpy(f->tail->sv + f->tpos++ * f->sz, sv, f->sz);
+}
+
+static void fifo_pop(struct fifo *f, uint8_t *sv)
+{
+	memcpy(sv, f->head->sv + f->hpos++ * f->sz, f->sz);
+	if (f->hpos == f->per || (f->head == f->tail && f->hpos == f->tpos)) {
+		struct chunk *k = f->head;
+		f->head = k->next;
+		if (!f->head)
+			f->tail = NULL;
+		f->hpos = 0;
+		if (k == f->tail || !f->tail)
+			f->tpos = 0;
+		free(k);
+		f->nchunks--;
+	}
+}
+
+static size_t fifo_bytes(const struct fifo *f)
+{
+	return f->nchunks * (sizeof(struct chunk) + f->per * f->sz);
+}
+
+static void fifo_free(struct fifo *f)
+{
+	while (f->head) {
+		struct chunk *k = f->head;
+		f->head = k->next;
+		free(k);
+	}
 }
 
 /* BFS, recording: state h's moves start here (h = the number of states:
@@ -522,7 +600,7 @@ static void bfs_new(struct ctx *c, struct fifo *q, const uint8_t *next, uint32_t
 		c->r->depth = level + 1;
 	if (c->o->compact) {
 		fifo_push(q, next);
-		c->frontier_bytes = q->cap * q->sz;
+		c->frontier_bytes = fifo_bytes(q);
 	}
 	discovered(c, next, k);
 }
@@ -534,7 +612,7 @@ static void bfs(struct ctx *c)
 	size_t n = c->svn;
 	uint8_t *cur = xmalloc(n), *next = xmalloc(n);
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	struct fifo q = { NULL, 0, 0, 0, n };
+	struct fifo q = { NULL, NULL, n, (4u << 20) / n ? (4u << 20) / n : 1, 0, 0, 0 };
 	int is_new;
 	m->init(m, cur);
 	uint32_t idx = vs_find_or_put(c->vs, cur, state_hash_blocks(cur, n, c->src_bh), &is_new);
@@ -558,7 +636,8 @@ static void bfs(struct ctx *c)
 			graph_row(c, h);
 		const uint8_t *src;
 		if (o->compact) {
-			memcpy(cur, q.buf + (q.head++ % q.cap) * n, n);
+			fifo_pop(&q, cur);
+			c->frontier_bytes = fifo_bytes(&q);
 			src = cur;
 		} else {
 			src = vs_state(c->vs, h); /* arena chunks never move */
@@ -614,7 +693,7 @@ static void bfs(struct ctx *c)
 	}
 	if (c->record)
 		graph_row(c, (uint32_t)vs_count(c->vs));
-	free(q.buf);
+	fifo_free(&q);
 	free(cur);
 	free(next);
 	free(act);
@@ -904,12 +983,25 @@ static void swarm(const struct model *m, struct property *props, unsigned n, con
 	so.swarm = 0;
 	so.search = SEARCH_DFS;
 	so.compact = 1;
-	so.time_limit = o->time_limit / o->swarm;
+	struct timespec t0 = o->start;
+	if (!t0.tv_sec && !t0.tv_nsec)
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 	uint64_t states = 0, transitions = 0;
 	double seconds = 0, search_seconds = 0;
 	for (unsigned k = 0; k < o->swarm; k++) {
 		if (k)
 			explore_result_free(r);
+		/* each search an equal share of what the others left of --time
+		** and --max-states: the limits bound the swarm, not one search */
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double left = o->time_limit - ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9);
+		so.start = now;
+		so.time_limit = o->time_limit > 0 ? (left > 0 ? left : 1e-9) / (o->swarm - k) : 0;
+		if (o->max_states) {
+			uint64_t sl = o->max_states > states ? o->max_states - states : 0;
+			so.max_states = sl / (o->swarm - k) ? sl / (o->swarm - k) : 1;
+		}
 		so.dfs_seed = 0x9e3779b97f4a7c15ull * (k + 1);
 		explore(m, props, n, &so, r);
 		states += r->states;
@@ -1004,6 +1096,8 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	/* the parallel search records no graph: its progress check re-expands */
 	c.record = o->livelock && !o->compact && o->search == SEARCH_BFS && r->threads <= 1;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
+	if (o->start.tv_sec || o->start.tv_nsec)
+		c.before = (double)(c.t0.tv_sec - o->start.tv_sec) + (double)(c.t0.tv_nsec - o->start.tv_nsec) * 1e-9;
 	c.next_progress = o->progress;
 	limits_init(&c);
 	struct judgement v;

@@ -9,6 +9,7 @@
 #define GPUMC_EXPLORE_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "explore/model.h"
 #include "explore/prop.h"
@@ -23,6 +24,9 @@ struct explore_opts {
 	uint32_t max_depth;     /* 0: no limit                              */
 	uint64_t memory;        /* bytes, 0: no limit                       */
 	double time_limit;      /* seconds, 0: no limit                     */
+	struct timespec start;  /* --time counts from here (CLOCK_MONOTONIC;
+	                           zero: from this explore's start): the phases
+	                           of one command share one budget            */
 	double progress;        /* seconds between progress lines, 0: none  */
 	int keep_going;         /* record outcomes after a violation?  no: stop */
 	int check_model;        /* verify the model's contract on every state */

@@ -6,6 +6,8 @@
 #include "config.h"
 #include "ir/cond.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 struct cp {
@@ -127,7 +129,13 @@ static struct expr *number(struct cp *c)
 	}
 	struct token *k = TOKC(c);
 	if (k->t == T_FLOAT) {
-		float f = (float)k->fval;
+		if (!k->is_hexfloat && !(fabs(k->fval) <= FLT_MAX)) { /* 1e40 was silently infinity */
+			diag_at(c->lx->d, c->lx->file, k->line, k->col,
+			        "float literal %s is not a finite f32 value (write 0f7F800000 for infinity)", k->text);
+			expr_free(l);
+			return NULL;
+		}
+		float f = k->is_hexfloat ? 0 : (float)k->fval;
 		if (k->is_hexfloat)
 			memcpy(&f, &k->fbits, 4);
 		if (neg)

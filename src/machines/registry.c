@@ -231,6 +231,34 @@ static void param_err(struct diag *d, const struct param_set *ps, const char *fm
 		diag_at(d, "command line", 0, 0, "-D %s: %s", ps->key, msg);
 }
 
+/* Under -D machine=OTHER a setting of the spec's own is left out, with a
+** warning, when OTHER has no such parameter (pd NULL) or not its choice:
+** it was meant for the spec's machine.  1 when ps is left out. */
+static int lenient_skip(const struct param_def *pd, const struct param_set *ps, const char *mname)
+{
+	unsigned v;
+	if (!pd)
+		fprintf(stderr, "%s:%d:%d: warning: ignoring '%s': not a parameter of machine '%s'\n", ps->file,
+		        ps->line, ps->col, ps->key, mname);
+	else if (pd->choices && param_value(pd, ps->value, &v))
+		fprintf(stderr, "%s:%d:%d: warning: ignoring %s = %s: machine '%s' takes %s\n", ps->file, ps->line,
+		        ps->col, ps->key, ps->value, mname, pd->choices);
+	else
+		return 0;
+	return 1;
+}
+
+/* The parameter of md called key, or NULL. */
+static const struct param_def *param_find(const struct machine_def *md, const char *key)
+{
+	const struct param_def *defs[128];
+	unsigned n = machine_params(md, defs);
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(defs[i]->name, key))
+			return defs[i];
+	return NULL;
+}
+
 int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, struct diag *d)
 {
 	const struct param_def *defs[128];
@@ -245,17 +273,11 @@ int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, 
 		*(unsigned *)((char *)cfg + defs[i]->off) = defs[i]->def;
 	for (int k = 0; k < s->nparams; k++) {
 		const struct param_set *ps = &s->params[k];
-		const struct param_def *pd = NULL;
 		if (!strcmp(ps->key, "machine"))
 			continue; /* chosen before the parameters (registry_machine) */
-		for (unsigned i = 0; i < n; i++)
-			if (!strcmp(defs[i]->name, ps->key))
-				pd = defs[i];
-		if (!pd && lenient && ps->line) {
-			fprintf(stderr, "%s:%d:%d: warning: ignoring '%s': not a parameter of machine '%s'\n", ps->file,
-			        ps->line, ps->col, ps->key, mname);
+		const struct param_def *pd = param_find(md, ps->key);
+		if (lenient && ps->line && lenient_skip(pd, ps, mname))
 			continue;
-		}
 		if (!pd) {
 			const char *names[128];
 			for (unsigned i = 0; i < n; i++)
@@ -270,11 +292,6 @@ int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, 
 		}
 		unsigned v = 0;
 		if (param_value(pd, ps->value, &v)) {
-			if (pd->choices && lenient && ps->line) {
-				fprintf(stderr, "%s:%d:%d: warning: ignoring %s = %s: machine '%s' takes %s\n", ps->file,
-				        ps->line, ps->col, ps->key, ps->value, mname, pd->choices);
-				continue;
-			}
 			if (pd->choices) {
 				/* the choices, split at '|', as candidates */
 				char buf[256], *names[32];
@@ -380,4 +397,27 @@ void registry_print(FILE *f, int json)
 		            "  machine lab: comm_race_free (no red.comm and other access to one word in a kernel)\n");
 	fputs(sb_str(&b), f);
 	sb_free(&b);
+}
+
+void registry_resolve_machine(struct spec *s)
+{
+	const struct param_set *over = spec_param(s, "machine");
+	if (!over)
+		return;
+	const struct machine_def *md = registry_find(over->value);
+	int lenient = md && over->line == 0 && strcmp(over->value, s->machine);
+	free(s->machine);
+	s->machine = xstrdup(over->value);
+	int k = 0;
+	for (int i = 0; i < s->nparams; i++) {
+		struct param_set *ps = &s->params[i];
+		if (!strcmp(ps->key, "machine") ||
+		    (lenient && ps->line && lenient_skip(param_find(md, ps->key), ps, md->name))) {
+			free(ps->key);
+			free(ps->value);
+		} else {
+			s->params[k++] = *ps;
+		}
+	}
+	s->nparams = k;
 }

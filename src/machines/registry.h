@@ -42,5 +42,10 @@ struct model *registry_build_as(struct spec *s, const char *name, int line, int 
 ** keys and bad values are errors at their file:line:col. */
 int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, struct diag *d);
 void registry_print(FILE *f, int json);
+/* Make the machine a spec runs on its `machine` statement: -D machine=OTHER
+** (or set machine = OTHER) moves there, and under -D the spec's own settings
+** OTHER cannot take are dropped with params_apply's warnings -- so gpumc
+** print writes a spec that means what the spec with its -D does. */
+void registry_resolve_machine(struct spec *s);
 
 #endif

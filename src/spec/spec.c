@@ -143,6 +143,8 @@ static int parse_type_name(const char *w, enum vtype *t)
 	return 1;
 }
 
+static int put_num(uint32_t *dst, enum vtype t, double v);
+
 /* A numeric literal (optionally negative) as 32-bit bits of type t. */
 static int parse_value(struct parser *P, enum vtype t, uint32_t *bits)
 {
@@ -171,9 +173,11 @@ static int parse_value(struct parser *P, enum vtype t, uint32_t *bits)
 		}
 		if (k->is_hexfloat) {
 			*bits = k->fbits ^ (neg ? 0x80000000u : 0);
-		} else {
-			float f = (float)(neg ? -k->fval : k->fval);
-			memcpy(bits, &f, 4);
+		} else if (!put_num(bits, VT_F32, neg ? -k->fval : k->fval)) {
+			/* 1e40 is no f32: it was silently infinity */
+			err(P, "float literal %s is not a finite f32 value (write 0f7F800000 for infinity)", k->text);
+			lex_next(&P->lx);
+			return 0;
 		}
 	} else {
 		expected(P, "a number");
@@ -528,6 +532,14 @@ static void parse_reg_decl(struct parser *P)
 				recover(P);
 				return;
 			}
+		}
+		/* %r<N> names %r0 .. %r<N-1>: each must be a name an instruction
+		** can write (the printer, spec/print.c, writes them one by one) */
+		if (count > 0 && strlen(base) + (size_t)snprintf(NULL, 0, "%ld", count - 1) >= sizeof TOK(P)->text) {
+			diag_at(P->d, P->lx.file, line, col, "register names %s0 .. %s%ld are longer than %d characters",
+			        base, base, count - 1, (int)sizeof TOK(P)->text - 1);
+			recover(P);
+			return;
 		}
 		if (special_lookup(base) >= 0) {
 			diag_at(P->d, P->lx.file, line, col, "'%s' is a special register", base);
@@ -1204,8 +1216,12 @@ static void parse_host(struct parser *P, int recovery)
 			ok = parse_where(P, &h, recovery);
 		} else if (accept(P, "copy")) {
 			h.op = H_COPY;
-			struct host_step src = { .sym = -1, .sym2 = -1, .index = -1 };
+			struct host_step src = { .sym = -1, .sym2 = -1, .index = -1, .ireg = -1 };
 			ok = parse_host_var(P, &h, 0) && expect_punct(P, ",") && parse_host_var(P, &src, 0);
+			if (ok && (h.ireg >= 0 || src.ireg >= 0)) { /* the device copies; it reads no register */
+				diag_at(P->d, P->lx.file, line, col, "%s", "copy names elements by number, not %hK");
+				ok = 0;
+			}
 			int elem = ok && h.index >= 0 && src.index >= 0;
 			if (ok && !elem && (h.index >= 0 || src.index >= 0 ||
 			                    pg->syms[h.sym].nelems != pg->syms[src.sym].nelems)) {
@@ -1283,6 +1299,28 @@ static void parse_host(struct parser *P, int recovery)
 	}
 }
 
+char *spec_value_read(struct lexer *lx)
+{
+	struct token *k = &lx->tok;
+	if (k->t == T_NL || k->t == T_EOF || k->t == T_PUNCT)
+		return NULL;
+	/* a value is one word, or words and numbers joined by '-' with no
+	** blanks between them: nr-of, strict-clwb */
+	struct strbuf v;
+	sb_init(&v);
+	sb_puts(&v, k->text);
+	int line = k->line, end = k->col + (int)strlen(k->text);
+	lex_next(lx);
+	while (k->line == line && k->col == end && (k->t == T_WORD || k->t == T_INT || lex_is(lx, "-"))) {
+		sb_puts(&v, k->text);
+		end = k->col + (int)strlen(k->text);
+		lex_next(lx);
+	}
+	char *r = xstrdup(sb_str(&v));
+	sb_free(&v);
+	return r;
+}
+
 static void parse_set(struct parser *P)
 {
 	if (TOK(P)->t != T_WORD) {
@@ -1297,27 +1335,13 @@ static void parse_set(struct parser *P)
 		recover(P);
 		return;
 	}
-	if (TOK(P)->t == T_NL || TOK(P)->t == T_EOF || TOK(P)->t == T_PUNCT) {
+	ps.value = spec_value_read(&P->lx);
+	if (!ps.value) {
 		expected(P, "a value");
 		free(ps.key);
 		recover(P);
 		return;
 	}
-	/* a value is one word, or words and numbers joined by '-' with no
-	** blanks between them: nr-of, strict-clwb */
-	struct strbuf v;
-	sb_init(&v);
-	sb_puts(&v, TOK(P)->text);
-	int line = TOK(P)->line, end = TOK(P)->col + (int)strlen(TOK(P)->text);
-	lex_next(&P->lx);
-	while (TOK(P)->line == line && TOK(P)->col == end && (TOK(P)->t == T_WORD || TOK(P)->t == T_INT ||
-	                                                      lex_is(&P->lx, "-"))) {
-		sb_puts(&v, TOK(P)->text);
-		end = TOK(P)->col + (int)strlen(TOK(P)->text);
-		lex_next(&P->lx);
-	}
-	ps.value = xstrdup(sb_str(&v));
-	sb_free(&v);
 	if (!end_stmt(P)) {
 		free(ps.key);
 		free(ps.value);

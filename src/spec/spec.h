@@ -60,5 +60,10 @@ int spec_define(struct spec *s, const char *kv, struct diag *d);
 /* Look up a parameter's final value (last setting wins); NULL if unset. */
 const struct param_set *spec_param(const struct spec *s, const char *key);
 void spec_free(struct spec *s);
+struct lexer;
+/* The value of a set line at the lexer's token, read to its end; NULL when
+** the token cannot start one (the printer asks whether a value reads back
+** unquoted). */
+char *spec_value_read(struct lexer *lx);
 
 #endif
