@@ -23,6 +23,7 @@
 
 #include "util/strbuf.h"
 #include "util/interrupt.h"
+#include "util/clock.h"
 
 /* xoshiro256** seeded through splitmix64: fast, and the same sequence for
 ** the same seed everywhere. */
@@ -105,7 +106,7 @@ int concrete_usable(const struct model *m, struct strbuf *why)
 void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, const struct concrete_hook *hook,
                   struct concrete_result *r)
 {
-	struct timespec t0, t1;
+	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(r, 0, sizeof *r);
 	r->counters = xcalloc(m->ncounters ? m->ncounters : 1, sizeof *r->counters);
@@ -216,8 +217,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(cand);
 	free(grouped);
 	free(per_unit);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	r->seconds = clock_since(t0);
 }
 
 void concrete_result_free(struct concrete_result *r)

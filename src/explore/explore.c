@@ -64,6 +64,7 @@
 #include "state/hash.h"
 #include "state/sideset.h"
 #include "state/visited.h"
+#include "util/clock.h"
 #include "util/interrupt.h"
 #include "util/strbuf.h"
 
@@ -137,9 +138,7 @@ struct ctx {
 
 static double elapsed(const struct ctx *c)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)(t.tv_sec - c->t0.tv_sec) + (double)(t.tv_nsec - c->t0.tv_nsec) * 1e-9;
+	return clock_since(c->t0);
 }
 
 static size_t mem_bytes(const struct ctx *c)
@@ -539,11 +538,11 @@ static void fifo_pop(struct fifo *f, uint8_t *sv)
 	if (f->hpos == f->per || (f->head == f->tail && f->hpos == f->tpos)) {
 		struct chunk *k = f->head;
 		f->head = k->next;
-		if (!f->head)
-			f->tail = NULL;
 		f->hpos = 0;
-		if (k == f->tail || !f->tail)
+		if (!f->head) { /* the queue is empty: the next push starts a chunk */
+			f->tail = NULL;
 			f->tpos = 0;
+		}
 		free(k);
 		f->nchunks--;
 	}
@@ -995,7 +994,7 @@ static void swarm(const struct model *m, struct property *props, unsigned n, con
 		** and --max-states: the limits bound the swarm, not one search */
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		double left = o->time_limit - ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9);
+		double left = o->time_limit - clock_between(t0, now);
 		so.start = now;
 		so.time_limit = o->time_limit > 0 ? (left > 0 ? left : 1e-9) / (o->swarm - k) : 0;
 		if (o->max_states) {
@@ -1097,7 +1096,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.record = o->livelock && !o->compact && o->search == SEARCH_BFS && r->threads <= 1;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	if (o->start.tv_sec || o->start.tv_nsec)
-		c.before = (double)(c.t0.tv_sec - o->start.tv_sec) + (double)(c.t0.tv_nsec - o->start.tv_nsec) * 1e-9;
+		c.before = clock_between(o->start, c.t0);
 	c.next_progress = o->progress;
 	limits_init(&c);
 	struct judgement v;

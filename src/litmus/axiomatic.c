@@ -31,6 +31,7 @@
 #include "litmus/axiomatic.h"
 #include "util/strbuf.h"
 #include "util/interrupt.h"
+#include "util/clock.h"
 
 /* A limit was hit: the enumeration unwinds, the run is incomplete. */
 static int ax_stop(struct ax *a)
@@ -45,9 +46,7 @@ static int ax_stop(struct ax *a)
 	else if (a->o->memory && a->bytes >= a->o->memory)
 		why = "--memory";
 	else if (a->o->time_limit > 0 && (a->ticks++ & 255) == 0) {
-		struct timespec t;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((double)(t.tv_sec - a->t0.tv_sec) + (double)(t.tv_nsec - a->t0.tv_nsec) * 1e-9 >= a->o->time_limit)
+		if (clock_since(a->t0) >= a->o->time_limit)
 			why = "--time";
 	}
 	if (!why)
@@ -512,9 +511,7 @@ int ax_enumerate(const struct litmus *t, const struct expr *cond, const struct e
 	combos(a, 0);
 	rc = 0;
 out:;
-	struct timespec t1;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	r->seconds = (double)(t1.tv_sec - a->t0.tv_sec) + (double)(t1.tv_nsec - a->t0.tv_nsec) * 1e-9;
+	r->seconds = clock_since(a->t0);
 	for (int i = 0; i < LIT_MAXT; i++)
 		free(a->th[i].x);
 	free(a->valuation);
