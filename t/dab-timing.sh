@@ -66,25 +66,10 @@ sed 's/set sms = 1/set sms = 2/; s/set ctas = 1/set ctas = 2/' "$T/spread.gpu" >
 is "$(cyc $D -D flush=nr-cif "$T/spread2.gpu")" "$(cyc $D -D flush=nr-of "$T/spread2.gpu")" \
 	"nr-cif: two SMs flush in parallel, as fast as nr-of"
 # offset flushing (DAB VI-B2) as the paper states it: SM 0 (even) starts
-# its flush at entry offset_flush, which reorders two entries for one
-# address: add 1 then max 5 gives 6, not 5 -- a finding, off by default
-cat > "$T/off.gpu" <<'SPEC'
-machine dab
-set scheduler = gwat
-set ctas = 1
-set warps_per_cta = 1
-set threads_per_warp = 1
-set entries = 2
-global .u32 x = 0
-kernel
-    red.global.add.u32 [x], 1
-    red.global.max.u32 [x], 5
-    exit
-end
-check forall x == 5
-expect pass
-SPEC
-verdict "$T/off.gpu" pass
-verdict "$T/off.gpu" "fail forall" -D offset_flush=1
-run "$GPUMC" run -D offset_flush=2000 "$T/off.gpu"
+# its flush at entry offset_flush, which reorders entries for one address:
+# F1's add 1, max 5, add 1 gives 6 in program order; from entry 1 the
+# flush performs max 5, add 1, add 1: 7 -- a finding, off by default
+verdict "$SPECS/dab/F1-fusion-order.gpu" pass
+verdict "$SPECS/dab/F1-fusion-order.gpu" "fail forall" -D offset_flush=1
+run "$GPUMC" run -D offset_flush=2000 "$SPECS/dab/F1-fusion-order.gpu"
 like "$T/err" "offset_flush.*(1024|range|between)" "offset_flush out of range: an error"
