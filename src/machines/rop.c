@@ -21,6 +21,10 @@
 ** entry of a FIFO, not only its head (LAB's op-mismatch flushes then
 ** reach the L2 out of order, notes B.4 L7).
 **
+** Concrete timing: requests cross the interconnect model of icnt.c (one
+** transaction per sector and send, icnt_bw per cycle per SM), the same
+** one DAB's flushes use, and a partition performs one lane per lat_rop.
+**
 ** Component "rop": ports atomics and order; requires mem (it performs
 ** through it) and warps (resume, registers).  Action ROP: partition p
 ** performs the head of FIFO q (unit: the partition, subject: the FIFO).
