@@ -15,7 +15,7 @@
 #            coalesce=on 4 (partition 3's 8 entries arrive 3 cycles after
 #            the first and take 8 cycles): 31 - (3 + 7) = 21 cycles fewer.
 . "$srcdir/t/lib.sh"
-plan 8
+plan 9
 cat > "$T/spread.gpu" <<'SPEC'
 machine baseline
 set sms = 1
@@ -58,6 +58,9 @@ is "$((off - on))" 21 "dab: flush coalescing sends 4 transactions instead of 32:
 # performs its 8 lanes by t0 + 110, 3 cycles after spread at icnt_bw 32
 # (plus 16 cycles for the 4 extra ALU instructions that form the address)
 is "$(cyc "$T/sectors.gpu")" "$((b32 + 19))" "baseline: a warp's lanes coalesce into one transaction per sector"
+# coalesce=off: 32 transactions, partition 3's last lane arrives at
+# t0 + 131 as in spread (plus the 16 ALU cycles)
+is "$(cyc -D coalesce=off "$T/sectors.gpu")" "$((b1 + 16))" "baseline coalesce=off: one transaction per lane"
 # per-SM flushes (nr-cif) each have their own flush engine: two SMs that
 # flush at the same cycle finish with the GPU-wide nr-of flush, not one
 # engine's busy time later (they queued on one engine before: 221 vs 169)

@@ -182,9 +182,11 @@ static void timing_send(const struct comp *c, const uint8_t *sv, unsigned sm, co
 			arrive(c, sv, sm * cf->partitions + p, k, icnt_send(R(c)->ic, cf, sm, t->now, rnd, rng), t);
 }
 
-/* A warp's atom/red: its lanes coalesced into one transaction per sector,
-** sent in the order of their first lanes; each lane's entry arrives with
-** its sector's transaction. */
+/* A warp's atom/red: its lanes coalesced into one transaction per sector
+** (DAB IV-F: "the baseline GPU coalesces atomics into a single
+** transaction per cache sector"; coalesce=off: one per lane), sent in the
+** order of their first lanes; each lane's entry arrives with its
+** sector's transaction. */
 static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                         uint64_t (*rnd)(void *), void *rng)
 {
@@ -198,7 +200,7 @@ static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, str
 		if (!(mask >> l & 1))
 			continue;
 		uint32_t a = WARPS(c)->address(WC(c), sv, w, l);
-		unsigned i = 0;
+		unsigned i = cf->coalesce ? 0 : nt; /* coalesce=off: a transaction per lane */
 		while (i < nt && sector[i] != a / ICNT_SECTOR)
 			i++;
 		if (i == nt) {
@@ -257,6 +259,7 @@ static const struct param_def params[] = {
 	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
 	{ "icnt_order", 0, 0, 1, "fifo|any", GP(icnt_order), "fifo: an SM's requests reach a partition in order; any: in any order (relaxed interconnect)" },
 	ICNT_BW_PARAM,
+	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "one interconnect transaction per 32-byte sector of a warp's atomic, as the paper's baseline (concrete-mode traffic)" },
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
