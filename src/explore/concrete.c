@@ -189,6 +189,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			i = j;
 			if (busy_units && m->still_enabled && !m->still_enabled(m, sv, a))
 				continue; /* another unit took what it needed: stall */
+			t.now = now;
+			t.run = run;
 			m->timing(m, sv, a, &t, rng_next, &rng);
 			if (hook)
 				hook->action(hook->ctx, now, a, &t, sv);

@@ -73,6 +73,7 @@ struct strbuf;
 /* Concrete-mode timing of one action (see struct model.timing). */
 #define TIMING_MAX_UPDATES 2048
 struct timing {
+	uint64_t now, run; /* set by the driver: the cycle, the run */
 	unsigned busy;  /* cycles the unit cannot issue again */
 	unsigned n;
 	struct { uint32_t subject; uint32_t delay; } upd[TIMING_MAX_UPDATES];

@@ -59,6 +59,7 @@
 #include "explore/prop.h"
 #include "machines/alu.h"
 #include "machines/atomic_entry.h"
+#include "machines/icnt.h"
 #include "util/strbuf.h"
 
 #define PEND_DIRTY 0x40   /* warp_hdr.pending: atomics buffered since the last flush */
@@ -76,6 +77,7 @@ struct dab {
 	unsigned nbufs, qcap;
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
 	unsigned fused_f32_pc; /* a global .f32 red.add fusion folds (nins: none) */
+	struct icnt *ic; /* concrete mode: the interconnect (same block) */
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -314,7 +316,8 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
 			if (!sm_issue[s] && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
-				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1] + 1 + s, s };
+				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)(flush_unit + s),
+				                            c->subj0[1] + 1 + s, s };
 	} else if (!any_issue && (anything_buffered(c, sv, -1) || sync_ready(c, sv, -1))) {
 		int ok = cf->flush == DF_NR_OF;
 		for (unsigned s = 0; ok && s < cf->sms; s++)
@@ -380,6 +383,17 @@ static void complete(const struct comp *c, uint8_t *sv)
 	release(c, sv, -1);
 }
 
+/* Offset flushing (DAB §VI-B2): "every SM with an even SM id starts
+** flushing at the 32nd index" of its buffers (offset_flush = 32; 0: off),
+** so the SMs do not hit the same partitions in the same order.  The
+** order is fixed by the SM id and the buffer, so it stays deterministic;
+** it does reorder a buffer's entries, two for one address included. */
+static unsigned offset(const struct comp *c, unsigned sm, unsigned count)
+{
+	unsigned o = c->g->cfg.offset_flush;
+	return sm % 2 == 0 && o < count ? o : 0;
+}
+
 static void flush(const struct comp *c, uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
@@ -390,7 +404,8 @@ static void flush(const struct comp *c, uint8_t *sv, int sm)
 			continue;
 		struct dab_buf *bf = buf(c, sv, b);
 		struct atomic_entry *e = buf_entries(c, sv, b);
-		for (unsigned i = 0; i < bf->count; i++) {
+		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
+			unsigned i = (o + j) % bf->count;
 			uint16_t *qh = queue(c, sv, s * cf->partitions + gpu_partition_of(g, e[i].addr));
 			queue_entries(c, sv, s * cf->partitions + gpu_partition_of(g, e[i].addr))[qh[0]++] = e[i];
 		}
@@ -492,37 +507,59 @@ static unsigned flush_entries(const struct comp *c, const uint8_t *sv, const str
 	return n;
 }
 
-/* Interconnect transactions of a flush per (SM, partition) queue: one per
-** entry, or one per 32-byte sector and buffer when flush coalescing is on
-** (§IV-F).  Returns the total. */
-static unsigned flush_transactions(const struct comp *c, const uint8_t *sv, const struct action *a,
-                                  unsigned *per_queue)
+/* Interconnect transactions of a flush: one per entry, or one per 32-byte
+** sector and buffer when flush coalescing is on (§IV-F). */
+static unsigned flush_transactions(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
 	unsigned n = 0;
-	if (per_queue)
-		memset(per_queue, 0, sizeof *per_queue * g->nqueues);
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
-		unsigned s = sm_of_buffer(c, b);
-		if (a->arg < g->cfg.sms && s != a->arg)
+		if (a->arg < g->cfg.sms && sm_of_buffer(c, b) != a->arg)
 			continue;
 		const struct dab_buf *bf = buf(c, sv, b);
 		const struct atomic_entry *e = buf_entries(c, sv, b);
 		for (unsigned i = 0; i < bf->count; i++) {
 			int seen = 0;
 			for (unsigned k = 0; g->cfg.coalesce && k < i && !seen; k++)
-				seen = e[k].addr / 32 == e[i].addr / 32;
-			if (seen)
-				continue;
-			n++;
-			if (per_queue)
-				per_queue[s * g->cfg.partitions + gpu_partition_of(g, e[i].addr)]++;
+				seen = e[k].addr / ICNT_SECTOR == e[i].addr / ICNT_SECTOR;
+			n += !seen;
 		}
 	}
 	return n;
 }
 
 /* {=== Concrete mode, statistics ======================================== */
+
+/* A flush sends SM by SM (in parallel), buffer by buffer, in the order
+** flush() queues the entries, through the SM's interconnect port (icnt.c):
+** one transaction per entry, or per sector and buffer when coalescing. */
+static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigned s, struct timing *t,
+                                uint64_t (*rnd)(void *), void *rng)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	struct icnt *ic = D(c)->ic;
+	unsigned P = cf->partitions, k[8] = { 0 };
+	for (unsigned b = 0; b < D(c)->nbufs; b++) {
+		if (sm_of_buffer(c, b) != s)
+			continue;
+		const struct dab_buf *bf = buf(c, sv, b);
+		const struct atomic_entry *e = buf_entries(c, sv, b);
+		uint64_t at[1024];
+		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
+			unsigned i = (o + j) % bf->count, x = j;
+			for (unsigned y = 0; cf->coalesce && y < j && x == j; y++)
+				if (e[(o + y) % bf->count].addr / ICNT_SECTOR == e[i].addr / ICNT_SECTOR)
+					x = y;
+			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, t->now + cf->lat_flush, rnd, rng);
+			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, pos = queue(c, sv, q)[0] + k[p]++;
+			icnt_arrive(ic, q, pos, at[j]);
+			if (!pos) /* a new head */
+				icnt_ready(t, c->subj0[0] + q, at[j]);
+		}
+	}
+	return icnt_free_at(ic, s);
+}
 
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
@@ -532,12 +569,17 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	unsigned warp0 = WC(c)->subj0[0];
 	t->busy = 1;
 	t->n = 0;
+	icnt_begin(D(c)->ic, t);
 	if (a->kind == c->kind0 + K_DRAIN) {
+		unsigned q = a->arg;
 		t->busy = cf->lat_rop;
+		uint64_t next = icnt_take(D(c)->ic, q, 0, queue(c, sv, q)[0], t->now, t->busy);
+		if (next)
+			icnt_ready(t, c->subj0[0] + q, next);
 		/* the last entry of a flush releases the waiting warps */
 		unsigned left = 0;
-		for (unsigned q = 0; q < g->nqueues; q++)
-			left += queue(c, sv, q)[0];
+		for (unsigned x = 0; x < g->nqueues; x++)
+			left += queue(c, sv, x)[0];
 		for (unsigned w = 0; w < g->nwarps && left == 1 && t->n < TIMING_MAX_UPDATES; w++)
 			if (WARPS(c)->waiting(WC(c), sv, w)) {
 				t->upd[t->n].subject = warp0 + w;
@@ -545,32 +587,19 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 			}
 		return;
 	}
-	/* a FLUSH: pre-flush messages, then each SM pushes one transaction per
-	** cycle, partition by partition; with offset flushing SM s starts at
-	** partition s mod P so the partitions are not all hit in the same
-	** order */
-	unsigned P = cf->partitions, per_q[512], most = 0;
-	flush_transactions(c, sv, a, g->nqueues <= 512 ? per_q : NULL);
-	for (unsigned s = 0; s < cf->sms; s++) {
-		if (a->arg < cf->sms && s != a->arg)
-			continue;
-		unsigned sent = 0, start = cf->offset_flush ? s % P : 0;
-		for (unsigned j = 0; j < P && g->nqueues <= 512; j++) {
-			unsigned p = (start + j) % P, q = s * P + p;
-			if (!per_q[q])
-				continue;
-			sent += per_q[q];
-			unsigned jit = cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0;
-			t->upd[t->n].subject = c->subj0[0] + q;
-			t->upd[t->n++].delay = cf->lat_flush + sent + cf->lat_icnt + jit;
+	/* a FLUSH: the pre-flush messages (lat_flush), then the entries; the
+	** flush engine is busy until the last SM sent its last transaction */
+	uint64_t done = t->now + cf->lat_flush;
+	for (unsigned s = 0; s < cf->sms; s++)
+		if (a->arg >= cf->sms || s == a->arg) {
+			uint64_t d = timing_flush_sm(c, sv, s, t, rnd, rng);
+			if (d > done)
+				done = d;
 		}
-		if (sent > most)
-			most = sent;
-	}
-	t->busy = cf->lat_flush + most; /* SMs push in parallel */
+	t->busy = (unsigned)(done - t->now);
 	/* warps released at the push (nr-of, nr-cif) wait for the acks */
 	for (unsigned w = 0; w < g->nwarps && cf->flush >= DF_NR_OF && t->n < TIMING_MAX_UPDATES; w++)
-		if (WARPS(c)->waiting(WC(c), sv, w)) {
+		if (WARPS(c)->waiting(WC(c), sv, w) && (a->arg >= cf->sms || gpu_sm_of(g, w) == a->arg)) {
 			t->upd[t->n].subject = warp0 + w;
 			t->upd[t->n++].delay = t->busy + cf->lat_icnt;
 		}
@@ -589,7 +618,7 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 	}
 	comp_count(c, ct, CT_FLUSH, 1);
 	comp_count(c, ct, CT_FLUSH_ENTRIES, flush_entries(c, sv, a));
-	comp_count(c, ct, CT_FLUSH_TX, flush_transactions(c, sv, a, NULL));
+	comp_count(c, ct, CT_FLUSH_TX, flush_transactions(c, sv, a));
 }
 
 /* }=== */
@@ -663,9 +692,10 @@ static const struct param_def params[] = {
 	{ "entries", 4, 1, 1024, NULL, GP(entries), "entries per atomic buffer" },
 	{ "fusion", 1, 0, 1, "off|on", GP(fusion), "fold atomics to the same address and opcode into one entry" },
 	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "flush one transaction per 32-byte sector (concrete-mode traffic)" },
-	{ "offset_flush", 1, 0, 1, "off|on", GP(offset_flush), "SM s starts its flush at partition s mod partitions (concrete-mode timing)" },
+	{ "offset_flush", 0, 0, 1024, NULL, GP(offset_flush), "even SMs start flushing each buffer at this entry (the paper's offset flushing: 32); 0: off" },
 	{ "flush", 0, 0, 3, "ordered|nr|nr-of|nr-cif", GP(flush), "flush protocol: ordered (reorder buffers), or the relaxed variants" },
 	{ "lat_flush", 20, 0, 100000, NULL, GP(lat_flush), "cycles of the pre-flush message round before entries move" },
+	ICNT_BW_PARAM,
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
@@ -681,19 +711,21 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		diag_at(d, g->path, 0, 0, "DAB orders the flushes of at most 64 SMs (have %u)", cf->sms);
 		return -1;
 	}
-	struct dab *x = xcalloc(1, sizeof *x);
 	unsigned nsched = cf->sms * cf->schedulers;
-	size_t off = 0;
+	/* a FIFO holds at most what an SM's buffers hold, twice over when
+	** flushes may overlap (nr-of, nr-cif: FLUSH waits for room) */
+	unsigned per_sm = (cf->buffer_level ? cf->schedulers : g->warps_per_sm) * cf->entries;
+	unsigned qcap = per_sm * (cf->flush >= DF_NR_OF ? 2 : 1);
+	size_t head = (sizeof(struct dab) + 7) & ~(size_t)7, off = 0;
+	struct dab *x = xcalloc(1, head + icnt_size(g, g->nqueues, qcap));
+	x->ic = icnt_init((char *)x + head, g, g->nqueues, qcap);
+	x->qcap = qcap;
 	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
 	x->buf_off = off;
 	x->buf_bytes = sizeof(struct dab_buf) + sizeof(struct atomic_entry) * cf->entries;
 	off += x->buf_bytes * x->nbufs;
 	x->prr_off = off;
 	off += (2 * cf->partitions + 3) & ~(size_t)3;
-	/* a FIFO holds at most what an SM's buffers hold, twice over when
-	** flushes may overlap (nr-of, nr-cif: FLUSH waits for room) */
-	unsigned per_sm = (cf->buffer_level ? cf->schedulers : g->warps_per_sm) * cf->entries;
-	x->qcap = per_sm * (cf->flush >= DF_NR_OF ? 2 : 1);
 	x->q_off = off;
 	x->q_bytes = 4 + sizeof(struct atomic_entry) * x->qcap;
 	off += x->q_bytes * g->nqueues;
@@ -709,7 +741,9 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	*align = 4;
 	c->max_actions = g->nqueues + cf->sms + 1;
 	c->units[0] = (struct pool_req){ "partition", cf->partitions };
-	c->units[1] = (struct pool_req){ "flush", 1 };
+	/* one flush engine for the GPU-wide flush; one per SM when each SM
+	** flushes on its own (nr-cif), so they do not queue on each other */
+	c->units[1] = (struct pool_req){ "flush", cf->flush == DF_NR_CIF ? cf->sms : 1 };
 	c->subjects[0] = (struct pool_req){ "queue", g->nqueues };
 	c->subjects[1] = (struct pool_req){ "flush", cf->sms + 1 };
 	return (long)off;

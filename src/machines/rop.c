@@ -21,6 +21,10 @@
 ** entry of a FIFO, not only its head (LAB's op-mismatch flushes then
 ** reach the L2 out of order, notes B.4 L7).
 **
+** Concrete timing: requests cross the interconnect model of icnt.c (one
+** transaction per sector and send, icnt_bw per cycle per SM), the same
+** one DAB's flushes use, and a partition performs one lane per lat_rop.
+**
 ** Component "rop": ports atomics and order; requires mem (it performs
 ** through it) and warps (resume, registers).  Action ROP: partition p
 ** performs the head of FIFO q (unit: the partition, subject: the FIFO).
@@ -39,6 +43,7 @@
 
 #include "machines/atomic_entry.h"
 #include "machines/component.h"
+#include "machines/icnt.h"
 #include "util/strbuf.h"
 
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
@@ -61,7 +66,9 @@ struct rop {
 	struct stall {
 		uint64_t run;
 		unsigned pc, need[8];
-	} stall[]; /* one block with the rest: the composer frees priv */
+	} *stall;
+	struct icnt *ic; /* concrete mode: the interconnect's timing */
+	/* stall and ic follow in the same block: the composer frees priv */
 };
 #define R(c) ((const struct rop *)(c)->priv)
 
@@ -151,33 +158,58 @@ static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcod
 	return op == OP_PCOMMIT || op == OP_LD || op == OP_ST || !owed(c, sv, w);
 }
 
-/* Requests reach their partitions after the interconnect latency plus
-** seeded jitter: this is what orders arrivals across SMs in concrete
-** mode.  A FIFO that was empty gets a new head, ready once that entry
-** crossed; entries behind a head follow it in order. */
+/* Requests cross the interconnect (icnt.c) at the SM's port rate, one
+** transaction per 32-byte sector of the send, and reach their partition
+** lat_icnt + jitter later: this is what orders arrivals across SMs in
+** concrete mode.  A FIFO that was empty gets a new head, ready once that
+** entry crossed; the entries behind it follow at their own arrivals. */
+static void arrive(const struct comp *c, const uint8_t *sv, unsigned q, unsigned k, uint64_t at, struct timing *t)
+{
+	unsigned n = fifo(c, sv, q)[0];
+	icnt_arrive(R(c)->ic, q, n + k, at);
+	if (!n && !k)
+		icnt_ready(t, c->subj0[0] + q, at);
+}
+
+/* A LAB's partials: one transaction each (a line's worth). */
 static void timing_send(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need, struct timing *t,
                         uint64_t (*rnd)(void *), void *rng)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
+	icnt_begin(R(c)->ic, t);
 	for (unsigned p = 0; p < cf->partitions; p++)
-		if (need[p] && !fifo(c, sv, sm * cf->partitions + p)[0]) {
-			unsigned j = cf->icnt_jitter ? (unsigned)(rnd(rng) % (cf->icnt_jitter + 1)) : 0;
-			t->upd[t->n].subject = c->subj0[0] + sm * cf->partitions + p;
-			t->upd[t->n++].delay = cf->lat_icnt + j;
-		}
+		for (unsigned k = 0; k < need[p]; k++)
+			arrive(c, sv, sm * cf->partitions + p, k, icnt_send(R(c)->ic, cf, sm, t->now, rnd, rng), t);
 }
 
+/* A warp's atom/red: its lanes coalesced into one transaction per sector
+** (DAB IV-F: "the baseline GPU coalesces atomics into a single
+** transaction per cache sector"; coalesce=off: one per lane), sent in the
+** order of their first lanes; each lane's entry arrives with its
+** sector's transaction. */
 static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                         uint64_t (*rnd)(void *), void *rng)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
-	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
-	unsigned need[8] = { 0 };
-	for (unsigned l = 0; l < cf->threads_per_warp; l++)
-		if (mask >> l & 1)
-			need[gpu_partition_of(g, WARPS(c)->address(WC(c), sv, w, l))] = 1;
-	timing_send(c, sv, gpu_sm_of(g, w), need, t, rnd, rng);
+	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w), sector[32];
+	uint64_t at[32];
+	unsigned k[8] = { 0 }, nt = 0, sm = gpu_sm_of(g, w);
+	icnt_begin(R(c)->ic, t);
+	for (unsigned l = 0; l < cf->threads_per_warp; l++) {
+		if (!(mask >> l & 1))
+			continue;
+		uint32_t a = WARPS(c)->address(WC(c), sv, w, l);
+		unsigned i = cf->coalesce ? 0 : nt; /* coalesce=off: a transaction per lane */
+		while (i < nt && sector[i] != a / ICNT_SECTOR)
+			i++;
+		if (i == nt) {
+			sector[nt] = a / ICNT_SECTOR;
+			at[nt++] = icnt_send(R(c)->ic, cf, sm, t->now, rnd, rng);
+		}
+		unsigned p = gpu_partition_of(g, a);
+		arrive(c, sv, sm * cf->partitions + p, k[p]++, at[i], t);
+	}
 }
 
 static int room_sent(const struct comp *c, const uint8_t *sv, unsigned sm, const unsigned *need)
@@ -226,6 +258,8 @@ static const struct kind_def kinds[] = { { "rop", SELF | PORT(P_MEM) | PORT(P_WA
 static const struct param_def params[] = {
 	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
 	{ "icnt_order", 0, 0, 1, "fifo|any", GP(icnt_order), "fifo: an SM's requests reach a partition in order; any: in any order (relaxed interconnect)" },
+	ICNT_BW_PARAM,
+	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "one interconnect transaction per 32-byte sector of a warp's atomic, as the paper's baseline (concrete-mode traffic)" },
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
@@ -238,8 +272,12 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		        cf->icnt_queue, cf->threads_per_warp);
 		return -1;
 	}
-	struct rop *r = xcalloc(1, sizeof *r + sizeof *r->stall * g->nwarps);
-	r->cap = cf->icnt_queue ? cf->icnt_queue : 2 * cf->threads_per_warp;
+	unsigned cap = cf->icnt_queue ? cf->icnt_queue : 2 * cf->threads_per_warp;
+	size_t stall = (sizeof(struct rop) + 7) & ~(size_t)7, ic = stall + ((sizeof(struct stall) * g->nwarps + 7) & ~(size_t)7);
+	struct rop *r = xcalloc(1, ic + icnt_size(g, g->nqueues, cap));
+	r->stall = (struct stall *)((char *)r + stall);
+	r->ic = icnt_init((char *)r + ic, g, g->nqueues, cap);
+	r->cap = cap;
 	r->bytes = 4 + sizeof(struct atomic_entry) * (size_t)r->cap;
 	r->pow2 = !(cf->line_bytes & (cf->line_bytes - 1)) && !(cf->partitions & (cf->partitions - 1));
 	r->line_shift = (unsigned)__builtin_ctz(cf->line_bytes);
@@ -347,8 +385,12 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	(void)rng;
 	const struct gpu_cfg *cf = &c->g->cfg;
 	const struct gpu *g = c->g;
-	unsigned w = entries(c, sv, a->arg % g->nqueues)[a->arg / g->nqueues].warp;
+	unsigned q = a->arg % g->nqueues, w = entries(c, sv, q)[a->arg / g->nqueues].warp;
 	t->busy = cf->lat_rop;
+	icnt_begin(R(c)->ic, t);
+	uint64_t next = icnt_take(R(c)->ic, q, a->arg / g->nqueues, fifo(c, sv, q)[0], t->now, t->busy);
+	if (next)
+		icnt_ready(t, c->subj0[0] + q, next);
 	/* a warp waiting for this, its last atomic, hears back over the
 	** interconnect */
 	if (w != AE_LAB && WARPS(c)->waiting(WC(c), sv, w) && gpu_warp(g, (uint8_t *)sv, w)->pending == 1) {
