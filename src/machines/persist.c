@@ -218,10 +218,39 @@ static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 	return 0;
 }
 
+/* Concrete mode's index of the lines with work for their memory
+** controller (a word in the WPQ or in transit, a clwb to complete), so
+** that the timed enabled() walks these instead of every word of global
+** memory (which was 80% of a persist run).  It lives outside the state
+** vector, in c->priv, and is a superset: a line is listed when it gets
+** work and dropped when enabled() finds it has none.  Only a concrete run
+** keeps it (run: that run's number, 0 outside one; the exploration's
+** threads never write it), and a new run rebuilds it from the state. */
+struct pm_pending {
+	uint64_t run;
+	uint32_t n;
+	uint32_t *line;   /* the listed lines' first words */
+	uint8_t listed[]; /* per line */
+};
+
+static uint32_t line_words(const struct gpu *g);
+
+/* The line of word i has work for its controller now. */
+static void pending(const struct comp *c, uint32_t i)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t k = i / line_words(c->g);
+	if (p->run && !p->listed[k]) {
+		p->listed[k] = 1;
+		p->line[p->n++] = k * line_words(c->g);
+	}
+}
+
 /* Word `word` now has an entry in its WPQ. */
 static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t value)
 {
 	uint8_t *f = &flags(c, sv)[word];
+	pending(c, word);
 	if (!(*f & PM_INWPQ))
 		host(c, sv)->ninwpq++;
 	wpq(c, sv)[word] = value;
@@ -308,12 +337,15 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 			WARPS(c)->resume(WC(c), sv, w);
 }
 
-/* The st.wt writes of word i are acknowledged. */
+/* The st.wt writes of word i are acknowledged.  Without waiters on it
+** only an empty WPQ (pcommit) can wake a warp. */
 static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
 {
-	ack(c, sv, wt_mask(c, sv)[i]);
+	uint32_t mask = wt_mask(c, sv)[i];
+	ack(c, sv, mask);
 	wt_mask(c, sv)[i] = 0;
-	pm_wake(c, sv);
+	if (mask || wpq_empty(c, sv))
+		pm_wake(c, sv);
 }
 
 /* The global word lane l of warp w addresses, or -1 with *fault set. */
@@ -377,6 +409,7 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 		if (!(*f & PM_TRANSIT))
 			host(c, sv)->ntransit++;
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
+		pending(c, (uint32_t)i);
 		transit(c, sv)[i] = v;
 		await(c, sv, w, &wt_mask(c, sv)[i]);
 	}
@@ -435,6 +468,7 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 			if (i < 0)
 				return 1;
 			await(c, sv, w, &clwb_mask(c, sv)[line_of(g, (uint32_t)i)]); /* the line, whichever of its words */
+			pending(c, (uint32_t)i);
 		}
 		WARPS(c)->advance(WC(c), sv, w);
 		return 1;
@@ -543,6 +577,54 @@ static int reads_device(enum host_op op)
 	return op == H_SYNC || op == H_IF || op == H_LD || op == H_WHILE;
 }
 
+/* The environment actions of the line starting at word i into out. */
+static unsigned line_actions(const struct comp *c, const uint8_t *sv, uint32_t i, struct action *out, int timed)
+{
+	const struct gpu *g = c->g;
+	const uint8_t *f = flags(c, sv);
+	unsigned n = 0, mc = c->unit0[0] + gpu_partition_of(g, i * 4);
+	for (uint32_t k = i; k < line_end(g, i); k++) /* each lane's st.wt crosses alone */
+		if (f[k] & PM_TRANSIT)
+			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)mc, c->subj0[0] + k, k };
+	if (clwb_mask(c, sv)[i])
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)mc, c->subj0[0] + i, i };
+	if (!timed && line_has(c, sv, i, PM_DIRTY))
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
+	if (line_has(c, sv, i, PM_INWPQ))
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)mc, c->subj0[0] + i, i };
+	return n;
+}
+
+/* Concrete mode: the listed lines' actions (struct pm_pending), after
+** rebuilding the list at the start of a run; a line with none leaves it.
+** The driver orders each unit's candidates by subject, so the list's own
+** order does not matter. */
+static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                                struct action *out)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t per = line_words(c->g), n = 0;
+	if (p->run != tn->run) {
+		p->run = tn->run;
+		p->n = 0;
+		memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
+		for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
+			if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || clwb_mask(c, sv)[i])
+				pending(c, i);
+	}
+	for (uint32_t k = 0; k < p->n;) {
+		unsigned got = line_actions(c, sv, p->line[k], out + n, 1);
+		n += got;
+		if (got) {
+			k++;
+			continue;
+		}
+		p->listed[p->line[k] / per] = 0;
+		p->line[k] = p->line[--p->n];
+	}
+	return n;
+}
+
 /* Environment actions: arg = word.  EVICT and CRASH have no
 ** concrete-mode unit (concrete runs keep dirty lines until something
 ** writes them back, and never crash); with `timed` they are left out. */
@@ -553,7 +635,6 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	(void)nb;
 	const struct gpu *g = c->g;
 	unsigned n = 0, mc = c->unit0[0];
-	const uint8_t *f = flags(c, sv);
 	const struct pm_host *cnt = host(c, sv);
 	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
 	const struct timed_now *tn = compose_now(c);
@@ -562,19 +643,11 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		for (unsigned p = 0; p < g->cfg.partitions; p++)
 			scan |= tn->unit_free[mc + p] <= tn->now;
 	}
-	if (scan)
-		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) { /* i: a line's first word */
-			unsigned p = gpu_partition_of(g, i * 4);
-			for (uint32_t k = i; k < line_end(g, i); k++) /* each lane's st.wt crosses alone */
-				if (f[k] & PM_TRANSIT)
-					out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)(mc + p), c->subj0[0] + k, k };
-			if (clwb_mask(c, sv)[i])
-				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)(mc + p), c->subj0[0] + i, i };
-			if (!timed && line_has(c, sv, i, PM_DIRTY))
-				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
-			if (line_has(c, sv, i, PM_INWPQ))
-				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)(mc + p), c->subj0[0] + i, i };
-		}
+	if (scan && tn)
+		n = pending_actions(c, sv, tn, out);
+	else if (scan)
+		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) /* i: a line's first word */
+			n += line_actions(c, sv, i, out + n, timed);
 	/* the host's next step: without a launch step, once the kernel
 	** is over; a sync once the device caught up with the host */
 	const struct pm_host *hs = host(c, sv);
@@ -1330,6 +1403,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		}
 	}
 	*align = 8;
+	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
+	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 4 * (size_t)nlines + 4);
+	p->line = (uint32_t *)((uint8_t *)p + ((sizeof *p + nlines + 3) & ~(size_t)3));
+	c->priv = p; /* one block: the composer frees priv */
 	c->max_actions = 4 * G_WORDS(g) + 3;
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
 	c->units[1] = (struct pool_req){ "host", 1 };
