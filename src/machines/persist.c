@@ -218,45 +218,6 @@ static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 	return 0;
 }
 
-/* Concrete mode's index of the lines with work for their memory
-** controller (a word in the WPQ or in transit, a clwb to complete), so
-** that the timed enabled() walks these instead of every word of global
-** memory (which was 80% of a persist run).  It lives outside the state
-** vector, in c->priv, and is a superset: a line is listed when it gets
-** work and dropped when enabled() finds it has none.  Only a concrete run
-** keeps it (run: that run's number, 0 outside one; the exploration's
-** threads never write it), and a new run rebuilds it from the state. */
-struct pm_pending {
-	uint64_t run;
-	uint32_t n;
-	uint32_t *line;   /* the listed lines' first words */
-	uint8_t listed[]; /* per line */
-};
-
-static uint32_t line_words(const struct gpu *g);
-
-/* The line of word i has work for its controller now. */
-static void pending(const struct comp *c, uint32_t i)
-{
-	struct pm_pending *p = c->priv;
-	uint32_t k = i / line_words(c->g);
-	if (p->run && !p->listed[k]) {
-		p->listed[k] = 1;
-		p->line[p->n++] = k * line_words(c->g);
-	}
-}
-
-/* Word `word` now has an entry in its WPQ. */
-static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t value)
-{
-	uint8_t *f = &flags(c, sv)[word];
-	pending(c, word);
-	if (!(*f & PM_INWPQ))
-		host(c, sv)->ninwpq++;
-	wpq(c, sv)[word] = value;
-	*f = (uint8_t)((*f & PM_TRANSIT) | PM_INWPQ); /* and no longer dirty */
-}
-
 /* Words per L2 line; the line is the unit of dirtiness, eviction,
 ** write-back, clwb and WPQ entries (line_bytes = 4: words alone). */
 static uint32_t line_words(const struct gpu *g)
@@ -284,6 +245,52 @@ static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uin
 		if (flags(c, sv)[i] & f)
 			return 1;
 	return 0;
+}
+
+/* Concrete mode's index of the lines with work for their memory
+** controller (a word in the WPQ or in transit, a clwb to complete), so
+** that the timed enabled() walks these instead of every word of global
+** memory (which was 80% of a persist run).  It lives outside the state
+** vector, in c->priv, and is a superset: a line is listed when it gets
+** work and dropped when enabled() finds it has none.  Only a concrete run
+** keeps it (run: that run's number, 0 outside one; the exploration's
+** threads never write it), and a new run rebuilds it from the state. */
+struct pm_pending {
+	uint64_t run;
+	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
+	uint32_t n;
+	uint32_t *line;   /* the listed lines' first words */
+	uint8_t listed[]; /* per line */
+};
+
+/* The line of word i has work for its controller now. */
+static void pending(const struct comp *c, uint32_t i)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t k = i / line_words(c->g);
+	if (p->run && !p->listed[k]) {
+		p->listed[k] = 1;
+		p->line[p->n++] = k * line_words(c->g);
+	}
+}
+
+/* Word `word` now has an entry in its WPQ.  Concrete mode counts the NVM
+** writes this will cost (the paper's write-endurance figure): each WPQ
+** entry is one NVM line write, of the words it holds; a word merged into
+** a queued entry costs nothing more. */
+static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t value)
+{
+	uint8_t *f = &flags(c, sv)[word];
+	struct pm_pending *p = c->priv;
+	if (p->run && !(*f & PM_INWPQ)) {
+		p->writes[0] += !line_has(c, sv, line_of(c->g, word), PM_INWPQ);
+		p->writes[1] += 4;
+	}
+	pending(c, word);
+	if (!(*f & PM_INWPQ))
+		host(c, sv)->ninwpq++;
+	wpq(c, sv)[word] = value;
+	*f = (uint8_t)((*f & PM_TRANSIT) | PM_INWPQ); /* and no longer dirty */
 }
 
 /* The line starting at word first leaves the L2 for its WPQ: every word
@@ -595,23 +602,30 @@ static unsigned line_actions(const struct comp *c, const uint8_t *sv, uint32_t i
 	return n;
 }
 
-/* Concrete mode: the listed lines' actions (struct pm_pending), after
-** rebuilding the list at the start of a run; a line with none leaves it.
-** The driver orders each unit's candidates by subject, so the list's own
-** order does not matter. */
-static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
-                                struct action *out)
+/* Concrete run `run` lists: at its start, the list is built from the
+** state and the NVM-write counts start from zero. */
+static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t per = line_words(c->g);
+	if (p->run == run)
+		return;
+	p->run = run;
+	p->n = 0;
+	p->writes[0] = p->writes[1] = 0;
+	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
+	for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
+		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || clwb_mask(c, sv)[i])
+			pending(c, i);
+}
+
+/* Concrete mode: the listed lines' actions (struct pm_pending); a line
+** with none leaves the list.  The driver orders each unit's candidates by
+** subject, so the list's own order does not matter. */
+static unsigned pending_actions(const struct comp *c, const uint8_t *sv, struct action *out)
 {
 	struct pm_pending *p = c->priv;
 	uint32_t per = line_words(c->g), n = 0;
-	if (p->run != tn->run) {
-		p->run = tn->run;
-		p->n = 0;
-		memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
-		for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
-			if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || clwb_mask(c, sv)[i])
-				pending(c, i);
-	}
 	for (uint32_t k = 0; k < p->n;) {
 		unsigned got = line_actions(c, sv, p->line[k], out + n, 1);
 		n += got;
@@ -638,13 +652,15 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct pm_host *cnt = host(c, sv);
 	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
 	const struct timed_now *tn = compose_now(c);
+	if (tn)
+		pending_run(c, sv, tn->run);
 	if (scan && tn) { /* concrete mode: no word moves while every controller is busy */
 		scan = 0;
 		for (unsigned p = 0; p < g->cfg.partitions; p++)
 			scan |= tn->unit_free[mc + p] <= tn->now;
 	}
 	if (scan && tn)
-		n = pending_actions(c, sv, tn, out);
+		n = pending_actions(c, sv, out);
 	else if (scan)
 		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) /* i: a line's first word */
 			n += line_actions(c, sv, i, out + n, timed);
@@ -1278,6 +1294,20 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	} /* a host step (or an eviction, never timed): one cycle */
 }
 
+static const char *const counters[] = { "NVM line writes", "NVM bytes written" };
+
+/* The NVM writes the cycle's actions queued (into_wpq) into the run's
+** counters. */
+static void tick(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct)
+{
+	(void)sv, (void)cycles;
+	struct pm_pending *p = c->priv;
+	for (unsigned i = 0; i < 2; i++) {
+		comp_count(c, ct, i, p->writes[i]);
+		p->writes[i] = 0;
+	}
+}
+
 /* }=== */
 
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
@@ -1456,6 +1486,7 @@ const struct comp_def comp_persist = {
 	.kinds = kinds, .nkinds = 6, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
+	.counters = counters, .ncounters = 2, .tick = tick,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
 	.persist_order = persist_order, .faulted = faulted,
 };

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Persistency timing in concrete mode (issue 12, "Timing that matches the
+# paper"): the NVM-write counters (each WPQ entry is one NVM line write of
+# the words it holds), derived by hand below before running.
+. "$srcdir/t/lib.sh"
+plan 8
+# one warp of 32 lanes stores 32 consecutive words: one 128-byte line.
+# The host writes the L2 back (cudaL2WB) and drains the WPQs.
+cat > "$T/line.gpu" <<'G'
+machine persist
+set threads_per_warp = 32
+set line_bytes = 128
+global .u32 a[64] = fill(0)
+kernel
+    .reg .u32 %r<1>
+    shl.b32 %r0, %tid, 2
+    st.global.u32 [a + %r0], 1
+    exit
+end
+host
+    launch
+    sync
+    l2wb
+    pcommit
+    sync
+end
+check deterministic a
+expect pass
+G
+nvm() { # nvm OPTIONS...: "LINES BYTES" of one run
+	"$GPUMC" run --json --seed 1 "$@" "$T/line.gpu" > "$T/j" 2>/dev/null
+	echo "$(jnum 'NVM line writes' "$T/j") $(jnum 'NVM bytes written' "$T/j")"
+}
+# the dirty line goes to its WPQ as one entry: 1 write of 32 words
+is "$(nvm)" "1 128" "l2wb of one dirty line: one NVM line write, 128 bytes"
+# word granularity: 32 entries of one word each, the same bytes
+is "$(nvm -D line_bytes=4)" "32 128" "line_bytes=4: 32 NVM writes, 128 bytes"
+# 64-byte lines: the 32 words are two lines
+is "$(nvm -D line_bytes=64)" "2 128" "line_bytes=64: 2 NVM writes, 128 bytes"
+# strict persistency with clwb: each lane's clwb names the same line, so
+# the warp's one clwb completes once for the line, then the l2wb finds
+# nothing dirty: still one write
+is "$(nvm -D persistency=strict-clwb)" "1 128" "strict-clwb, one warp-wide store: one line write"
+# write-through: every lane's word crosses alone and enters the WPQ on
+# arrival; words that arrive while the line's entry waits merge into it,
+# so there are between 1 and 32 writes, always 128 bytes
+"$GPUMC" run --json --seed 1 -D persistency=strict-wt "$T/line.gpu" > "$T/j" 2>/dev/null
+w=$(jnum 'NVM line writes' "$T/j")
+ok "$([ "$w" -ge 1 ] && [ "$w" -le 32 ]; echo $?)" "strict-wt: between 1 and 32 line writes (got $w)"
+is "$(jnum 'NVM bytes written' "$T/j")" 128 "strict-wt: 128 bytes"
+# the text report names them too
+run "$GPUMC" run --seed 1 "$T/line.gpu"
+like "$T/out" "^  NVM line writes +1$" "text report: NVM line writes"
+like "$T/out" "^  NVM bytes written +128$" "text report: NVM bytes written"
