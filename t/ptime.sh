@@ -3,7 +3,7 @@
 # paper"): the NVM-write counters (each WPQ entry is one NVM line write of
 # the words it holds), derived by hand below before running.
 . "$srcdir/t/lib.sh"
-plan 8
+plan 10
 # one warp of 32 lanes stores 32 consecutive words: one 128-byte line.
 # The host writes the L2 back (cudaL2WB) and drains the WPQs.
 cat > "$T/line.gpu" <<'G'
@@ -52,3 +52,64 @@ is "$(jnum 'NVM bytes written' "$T/j")" 128 "strict-wt: 128 bytes"
 run "$GPUMC" run --seed 1 "$T/line.gpu"
 like "$T/out" "^  NVM line writes +1$" "text report: NVM line writes"
 like "$T/out" "^  NVM bytes written +128$" "text report: NVM bytes written"
+# the acknowledgement of a clwb crosses the interconnect back to the warp:
+# 100 more cycles of lat_icnt cost st; clwb; sfence 200 (request and ack)
+cat > "$T/ack.gpu" <<'G'
+machine persist
+set threads_per_warp = 32
+set line_bytes = 128
+set wpq = durable
+global .u32 a[64] = fill(0)
+kernel
+    .reg .u32 %r<1>
+    shl.b32 %r0, %tid, 2
+    st.global.u32 [a + %r0], 1
+    clwb [a + %r0]
+    sfence
+    exit
+end
+check deterministic a
+expect pass
+G
+cyc() { "$GPUMC" run --json --seed 1 "$@" > "$T/j" 2>/dev/null; jnum cycles "$T/j"; }
+c1=$(cyc -D lat_icnt=120 "$T/ack.gpu"); c2=$(cyc -D lat_icnt=220 "$T/ack.gpu")
+is "$((c2 - c1))" 200 "clwb; sfence: the request and the acknowledgement each cross the interconnect"
+# clwb completions do not queue behind WPQ drains: eight lines of one
+# partition stored, then clwb'd back to back; the drains come at once
+# (lat_nvm_write=1) and are slow (one byte a cycle: 128 cycles a line);
+# with durable WPQs the sfence waits for the clwbs only, so the drain
+# bandwidth does not change the run
+cat > "$T/path.gpu" <<'G'
+machine persist
+set threads_per_warp = 32
+set line_bytes = 128
+set partitions = 1
+set wpq = durable
+set lat_nvm_write = 1
+global .u32 a[256] = fill(0)
+kernel
+    .reg .u32 %r<1>
+    shl.b32 %r0, %tid, 2
+    st.global.u32 [a + %r0], 1
+    st.global.u32 [a + %r0 + 128], 1
+    st.global.u32 [a + %r0 + 256], 1
+    st.global.u32 [a + %r0 + 384], 1
+    st.global.u32 [a + %r0 + 512], 1
+    st.global.u32 [a + %r0 + 640], 1
+    st.global.u32 [a + %r0 + 768], 1
+    st.global.u32 [a + %r0 + 896], 1
+    clwb [a + %r0]
+    clwb [a + %r0 + 128]
+    clwb [a + %r0 + 256]
+    clwb [a + %r0 + 384]
+    clwb [a + %r0 + 512]
+    clwb [a + %r0 + 640]
+    clwb [a + %r0 + 768]
+    clwb [a + %r0 + 896]
+    sfence
+    exit
+end
+check deterministic a
+expect pass
+G
+is "$(cyc -D mc_bw=1 "$T/path.gpu")" "$(cyc -D mc_bw=32 "$T/path.gpu")" "clwb completions do not wait for WPQ drains"

@@ -589,12 +589,12 @@ static unsigned line_actions(const struct comp *c, const uint8_t *sv, uint32_t i
 {
 	const struct gpu *g = c->g;
 	const uint8_t *f = flags(c, sv);
-	unsigned n = 0, mc = c->unit0[0] + gpu_partition_of(g, i * 4);
+	unsigned n = 0, part = gpu_partition_of(g, i * 4), l2 = c->unit0[0] + part, mc = c->unit0[1] + part;
 	for (uint32_t k = i; k < line_end(g, i); k++) /* each lane's st.wt crosses alone */
 		if (f[k] & PM_TRANSIT)
-			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)mc, c->subj0[0] + k, k };
+			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)l2, c->subj0[0] + k, k };
 	if (clwb_mask(c, sv)[i])
-		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)mc, c->subj0[0] + i, i };
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)l2, c->subj0[0] + i, i };
 	if (!timed && line_has(c, sv, i, PM_DIRTY))
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
 	if (line_has(c, sv, i, PM_INWPQ))
@@ -648,16 +648,16 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	(void)before;
 	(void)nb;
 	const struct gpu *g = c->g;
-	unsigned n = 0, mc = c->unit0[0];
+	unsigned n = 0;
 	const struct pm_host *cnt = host(c, sv);
 	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
 	const struct timed_now *tn = compose_now(c);
 	if (tn)
 		pending_run(c, sv, tn->run);
-	if (scan && tn) { /* concrete mode: no word moves while every controller is busy */
+	if (scan && tn) { /* concrete mode: no line moves while every partition and controller is busy */
 		scan = 0;
 		for (unsigned p = 0; p < g->cfg.partitions; p++)
-			scan |= tn->unit_free[mc + p] <= tn->now;
+			scan |= tn->unit_free[c->unit0[0] + p] <= tn->now || tn->unit_free[c->unit0[1] + p] <= tn->now;
 	}
 	if (scan && tn)
 		n = pending_actions(c, sv, out);
@@ -671,11 +671,11 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct host_step *hp = steps(c, sv, &ns);
 	if (hs->pc < ns && (g->prog->launch_at >= 0 || hs->rec || pm_kernel_done(c, sv)) &&
 	    !hs->fault && (!reads_device(hp[hs->pc].op) || (!hs->run && hs->dev > hs->pc)))
-		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)(c->unit0[1] + g->cfg.partitions), c->subj0[1], hs->pc };
 	/* the device's next step */
 	if (hs->run ? pm_kernel_done(c, sv)
 	            : (hs->busy || hs->dev < hs->pc) && (hp[hs->dev].op != H_PCOMMIT || wpq_empty(c, sv)))
-		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DEVICE), (uint16_t)c->unit0[1], c->subj0[1], hs->dev };
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DEVICE), (uint16_t)(c->unit0[1] + g->cfg.partitions), c->subj0[1], hs->dev };
 	if (!timed)
 		out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
 	return n;
@@ -1278,20 +1278,34 @@ static void durable(const struct comp *c, const uint8_t *sv, uint8_t *img)
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
-	(void)sv, (void)rnd, (void)rng;
-	const struct gpu_cfg *cf = &c->g->cfg;
+	(void)rnd, (void)rng;
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
 	t->busy = 1;
 	t->n = 0;
 	if (a->kind == c->kind0 + K_WPQ_DRAIN) {
-		/* an NVM write takes lat_nvm_write; a memory controller keeps
-		** NVM_BANKS of them in flight, so it starts one every
-		** lat_nvm_write / NVM_BANKS cycles */
-		enum { NVM_BANKS = 16 };
-		t->busy = (cf->lat_nvm_write + NVM_BANKS - 1) / NVM_BANKS;
+		/* the controller moves the entry's bytes to NVM at mc_bw bytes a
+		** cycle; its lat_nvm_write latency ran since it was queued */
+		unsigned bytes = 0;
+		for (uint32_t k = a->arg; k < line_end(g, a->arg); k++)
+			bytes += flags(c, sv)[k] & PM_INWPQ ? 4 : 0;
+		t->busy = (bytes + cf->mc_bw - 1) / cf->mc_bw;
 	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE) { /* in the WPQ now */
 		t->upd[t->n].subject = c->subj0[0] + a->arg;
 		t->upd[t->n++].delay = cf->lat_nvm_write;
-	} /* a host step (or an eviction, never timed): one cycle */
+	} else /* a host or device step (or an eviction, never timed): one cycle */
+		return;
+	/* an acknowledgement (a clwb's, a st.wt's, pcommit's empty WPQs)
+	** crosses the interconnect back to the warp: a warp this action may
+	** release from sfence, membar or pcommit goes on lat_icnt later */
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		unsigned pc = gpu_pc(g, sv, w);
+		enum opcode op = pc < (unsigned)g->prog->nins ? g->prog->ins[pc].op : OP_EXIT;
+		if (WARPS(c)->waiting(WC(c), sv, w) && (op == OP_SFENCE || op == OP_MEMBAR || op == OP_PCOMMIT)) {
+			t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
+			t->upd[t->n++].delay = cf->lat_icnt;
+		}
+	}
 }
 
 static const char *const counters[] = { "NVM line writes", "NVM bytes written" };
@@ -1439,7 +1453,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	c->priv = p; /* one block: the composer frees priv */
 	c->max_actions = 4 * G_WORDS(g) + 3;
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
-	c->units[1] = (struct pool_req){ "host", 1 };
+	/* per partition its memory controller (WPQ drains to NVM), apart from
+	** the partition's L2 side (clwb completions and st.wt arrivals, beside
+	** the ROP); then the host */
+	c->units[1] = (struct pool_req){ "controller", g->cfg.partitions + 1 };
 	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
 	c->subjects[1] = (struct pool_req){ "host", 1 };
 	return (long)(rec_off(g) + po_size(g) + (uses_regs(g) ? 4 * HOST_REGS : 0));
@@ -1477,6 +1494,7 @@ static const struct param_def params[] = {
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
 	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
 	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
+	{ "mc_bw", 32, 1, 4096, NULL, GP(mc_bw), "bytes a memory controller writes to NVM per cycle (307 GB/s over 8 controllers at 1.2 GHz)" },
 };
 
 const struct comp_def comp_persist = {
