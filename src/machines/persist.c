@@ -1451,7 +1451,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 4 * (size_t)nlines + 4);
 	p->line = (uint32_t *)((uint8_t *)p + ((sizeof *p + nlines + 3) & ~(size_t)3));
 	c->priv = p; /* one block: the composer frees priv */
-	c->max_actions = 4 * G_WORDS(g) + 3;
+	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
 	/* per partition its memory controller (WPQ drains to NVM), apart from
 	** the partition's L2 side (clwb completions and st.wt arrivals, beside
