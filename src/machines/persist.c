@@ -258,6 +258,7 @@ static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uin
 struct pm_pending {
 	uint64_t run;
 	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
+	uint64_t *wake;     /* per line: none of its actions can issue before */
 	uint32_t n;
 	uint32_t *line;   /* the listed lines' first words */
 	uint8_t listed[]; /* per line */
@@ -268,6 +269,8 @@ static void pending(const struct comp *c, uint32_t i)
 {
 	struct pm_pending *p = c->priv;
 	uint32_t k = i / line_words(c->g);
+	if (p->run)
+		p->wake[k] = 0; /* new work: its readiness is looked at afresh */
 	if (p->run && !p->listed[k]) {
 		p->listed[k] = 1;
 		p->line[p->n++] = k * line_words(c->g);
@@ -614,6 +617,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	p->n = 0;
 	p->writes[0] = p->writes[1] = 0;
 	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
+	memset(p->wake, 0, sizeof *p->wake * ((G_WORDS(c->g) + per - 1) / per));
 	for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
 		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || clwb_mask(c, sv)[i])
 			pending(c, i);
@@ -621,20 +625,45 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 
 /* Concrete mode: the listed lines' actions (struct pm_pending); a line
 ** with none leaves the list.  The driver orders each unit's candidates by
-** subject, so the list's own order does not matter. */
-static unsigned pending_actions(const struct comp *c, const uint8_t *sv, struct action *out)
+** subject, so the list's own order does not matter.  When only what can
+** issue now is asked for (enabled_now), a line's actions that cannot are
+** left out, and the line is not looked at again before the earliest of
+** them could (subject ready times and unit busy times only grow until new
+** work comes to the line, which pending() marks). */
+static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                                struct action *out)
 {
 	struct pm_pending *p = c->priv;
 	uint32_t per = line_words(c->g), n = 0;
 	for (uint32_t k = 0; k < p->n;) {
-		unsigned got = line_actions(c, sv, p->line[k], out + n, 1);
-		n += got;
-		if (got) {
+		uint32_t line = p->line[k] / per;
+		if (p->wake[line] > tn->now) {
 			k++;
 			continue;
 		}
-		p->listed[p->line[k] / per] = 0;
-		p->line[k] = p->line[--p->n];
+		unsigned got = line_actions(c, sv, p->line[k], out + n, 1);
+		if (!got) {
+			p->listed[line] = 0;
+			p->line[k] = p->line[--p->n];
+			continue;
+		}
+		k++;
+		if (tn->now == UINT64_MAX) { /* everything, for the next wake-up */
+			n += got;
+			continue;
+		}
+		uint64_t wake = UINT64_MAX;
+		unsigned kept = 0;
+		for (unsigned j = 0; j < got; j++) {
+			struct action a = out[n + j];
+			uint64_t at = tn->ready[a.subject] > tn->unit_free[a.unit] ? tn->ready[a.subject] : tn->unit_free[a.unit];
+			if (at <= tn->now)
+				out[n + kept++] = a;
+			else if (at < wake)
+				wake = at;
+		}
+		n += kept;
+		p->wake[line] = kept ? 0 : wake;
 	}
 	return n;
 }
@@ -660,7 +689,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			scan |= tn->unit_free[c->unit0[0] + p] <= tn->now || tn->unit_free[c->unit0[1] + p] <= tn->now;
 	}
 	if (scan && tn)
-		n = pending_actions(c, sv, out);
+		n = pending_actions(c, sv, tn, out);
 	else if (scan)
 		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) /* i: a line's first word */
 			n += line_actions(c, sv, i, out + n, timed);
@@ -1448,8 +1477,9 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	}
 	*align = 8;
 	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
-	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 4 * (size_t)nlines + 4);
-	p->line = (uint32_t *)((uint8_t *)p + ((sizeof *p + nlines + 3) & ~(size_t)3));
+	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 12 * (size_t)nlines + 8);
+	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
+	p->line = (uint32_t *)(p->wake + nlines);
 	c->priv = p; /* one block: the composer frees priv */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
