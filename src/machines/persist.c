@@ -200,11 +200,6 @@ static const struct host_step *steps(const struct comp *c, const uint8_t *sv, in
 	return rec ? p->recovery : p->host;
 }
 
-static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
-{
-	flags(c, sv)[word] |= PM_DIRTY;
-}
-
 static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 {
 	const struct gpu *g = c->g;
@@ -259,6 +254,10 @@ struct pm_pending {
 	uint64_t run;
 	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
 	uint64_t *wake;     /* per line: none of its actions can issue before */
+	uint64_t *since;    /* per line: when it last became dirty (stamp) */
+	uint64_t stamp;
+	uint32_t full;      /* partitions whose dirty lines may exceed the L2 */
+	int overfill;       /* a partition has more lines than its L2 holds */
 	uint32_t n;
 	uint32_t *line;   /* the listed lines' first words */
 	uint8_t listed[]; /* per line */
@@ -275,6 +274,19 @@ static void pending(const struct comp *c, uint32_t i)
 		p->listed[k] = 1;
 		p->line[p->n++] = k * line_words(c->g);
 	}
+}
+
+/* A store leaves word `word` dirty in the L2.  In a concrete run a line
+** that was clean may overfill its partition's L2 (capacity_evict). */
+static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t first = line_of(c->g, word);
+	if (p->run && p->overfill && !line_has(c, sv, first, PM_DIRTY)) {
+		p->since[first / line_words(c->g)] = ++p->stamp;
+		p->full |= 1u << gpu_partition_of(c->g, first * 4);
+	}
+	flags(c, sv)[word] |= PM_DIRTY;
 }
 
 /* Word `word` now has an entry in its WPQ.  Concrete mode counts the NVM
@@ -616,6 +628,9 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	p->run = run;
 	p->n = 0;
 	p->writes[0] = p->writes[1] = 0;
+	p->full = 0;
+	uint32_t lines = (G_WORDS(c->g) + per - 1) / per, own = (lines + c->g->cfg.partitions - 1) / c->g->cfg.partitions;
+	p->overfill = own > c->g->cfg.l2_kb * 1024ull / c->g->cfg.line_bytes;
 	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
 	memset(p->wake, 0, sizeof *p->wake * ((G_WORDS(c->g) + per - 1) / per));
 	for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
@@ -668,9 +683,39 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
 	return n;
 }
 
+/* Concrete mode: the L2 holds l2_kb per partition.  Where a store made
+** a partition's dirty lines more than that, the one dirty the longest is
+** written back (EVICT on the partition's L2 unit; LRU among dirty lines).
+** Clean lines take no room here (the machine does not keep them), so
+** this evicts no earlier than a real L2 would: a lower bound. */
+static unsigned capacity_evict(const struct comp *c, const uint8_t *sv, struct action *out)
+{
+	const struct gpu *g = c->g;
+	struct pm_pending *p = c->priv;
+	uint32_t per = line_words(g), cap = (uint32_t)(g->cfg.l2_kb * 1024ull / g->cfg.line_bytes), n = 0;
+	for (unsigned part = 0; part < g->cfg.partitions; part++) {
+		if (!(p->full >> part & 1))
+			continue;
+		uint32_t dirty = 0, oldest = UINT32_MAX;
+		for (uint32_t i = part * per; i < G_WORDS(g); i += per * g->cfg.partitions)
+			if (line_has(c, sv, i, PM_DIRTY)) {
+				dirty++;
+				if (oldest == UINT32_MAX || p->since[i / per] < p->since[oldest / per])
+					oldest = i;
+			}
+		if (dirty <= cap) {
+			p->full &= ~(1u << part);
+			continue;
+		}
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), (uint16_t)(c->unit0[0] + part), c->subj0[0] + oldest, oldest };
+	}
+	return n;
+}
+
 /* Environment actions: arg = word.  EVICT and CRASH have no
 ** concrete-mode unit (concrete runs keep dirty lines until something
-** writes them back, and never crash); with `timed` they are left out. */
+** writes them back or the L2 overfills, and never crash); with `timed`
+** they are left out. */
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
@@ -688,8 +733,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		for (unsigned p = 0; p < g->cfg.partitions; p++)
 			scan |= tn->unit_free[c->unit0[0] + p] <= tn->now || tn->unit_free[c->unit0[1] + p] <= tn->now;
 	}
+	if (tn && ((struct pm_pending *)c->priv)->full)
+		n = capacity_evict(c, sv, out);
 	if (scan && tn)
-		n = pending_actions(c, sv, tn, out);
+		n += pending_actions(c, sv, tn, out + n);
 	else if (scan)
 		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) /* i: a line's first word */
 			n += line_actions(c, sv, i, out + n, timed);
@@ -1319,10 +1366,13 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		for (uint32_t k = a->arg; k < line_end(g, a->arg); k++)
 			bytes += flags(c, sv)[k] & PM_INWPQ ? 4 : 0;
 		t->busy = (bytes + cf->mc_bw - 1) / cf->mc_bw;
-	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE) { /* in the WPQ now */
+	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE ||
+	           a->kind == c->kind0 + K_EVICT) { /* in the WPQ now */
 		t->upd[t->n].subject = c->subj0[0] + a->arg;
 		t->upd[t->n++].delay = cf->lat_nvm_write;
-	} else /* a host or device step (or an eviction, never timed): one cycle */
+		if (a->kind == c->kind0 + K_EVICT) /* a capacity eviction acknowledges no one */
+			return;
+	} else /* a host or device step: one cycle */
 		return;
 	/* an acknowledgement (a clwb's, a st.wt's, pcommit's empty WPQs)
 	** crosses the interconnect back to the warp: a warp this action may
@@ -1477,9 +1527,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	}
 	*align = 8;
 	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
-	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 12 * (size_t)nlines + 8);
+	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
-	p->line = (uint32_t *)(p->wake + nlines);
+	p->since = p->wake + nlines;
+	p->line = (uint32_t *)(p->since + nlines);
 	c->priv = p; /* one block: the composer frees priv */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
@@ -1524,6 +1575,7 @@ static const struct param_def params[] = {
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
 	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
 	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
+	{ "l2_kb", 128, 1, 1048576, NULL, GP(l2_kb), "L2 per partition in KB (Table II: 2048 KB in 16 partitions); concrete mode evicts the line dirty the longest past it" },
 	{ "mc_bw", 32, 1, 4096, NULL, GP(mc_bw), "bytes a memory controller writes to NVM per cycle (307 GB/s over 8 controllers at 1.2 GHz)" },
 };
 
