@@ -52,6 +52,11 @@
 ** runs, other warps' global accesses wait (it "blocks subsequent L2
 ** accesses").
 **
+** Concrete mode (timing(), man gpumc-machines(7)) takes no crash, and
+** an EVICT only when a partition's dirty lines overfill its L2 (l2_kb);
+** clwb completions and st.wt arrivals use the partition's L2 unit, WPQ
+** drains its memory controller's, and acknowledgements cross back.
+**
 ** After a crash the spec's recovery program runs on this same machine in
 ** place of the host program (pm_host.rec), explored every way it can go,
 ** with crashes during it up to `crashes` in all (recover()).
@@ -242,14 +247,16 @@ static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uin
 	return 0;
 }
 
-/* Concrete mode's index of the lines with work for their memory
-** controller (a word in the WPQ or in transit, a clwb to complete), so
-** that the timed enabled() walks these instead of every word of global
-** memory (which was 80% of a persist run).  It lives outside the state
-** vector, in c->priv, and is a superset: a line is listed when it gets
-** work and dropped when enabled() finds it has none.  Only a concrete run
-** keeps it (run: that run's number, 0 outside one; the exploration's
-** threads never write it), and a new run rebuilds it from the state. */
+/* Concrete mode's own bookkeeping, outside the state vector (c->priv).
+** Mainly an index of the lines with work for their memory controller (a
+** word in the WPQ or in transit, a clwb to complete), so that the timed
+** enabled() walks these instead of every word of global memory (which
+** was 80% of a persist run): a superset, a line is listed when it gets
+** work and dropped when enabled() finds it has none.  Also the NVM writes
+** not yet counted (tick) and when each line became dirty (capacity
+** evictions).  Only a concrete run keeps it (run: that run's number, 0
+** outside one; the exploration's threads never write it), and a new run
+** rebuilds it from the state. */
 struct pm_pending {
 	uint64_t run;
 	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
