@@ -37,6 +37,7 @@ run1() {
 }
 row() { # row KERNEL MODEL WPQ BASE SPEC OPTIONS...
 	k=$1 m=$2 w=$3 b=$4; shift 4
+	# shellcheck disable=SC2046 # the words are the fields
 	set -- $(run1 "$@")
 	echo "$k,$m,$w,$1,$(awk -v c="$1" -v b="$b" 'BEGIN { printf "%.3f", c / b }'),$2,$3" >> "$CSV"
 }

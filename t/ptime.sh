@@ -52,6 +52,7 @@ is "$(nvm "$T/line.gpu" -D persistency=strict-clwb)" "1 128" "strict-clwb, one w
 # write-through: every lane's word crosses alone and enters the WPQ on
 # arrival; words that arrive while the line's entry waits merge into it,
 # so there are between 1 and 32 writes, always 128 bytes
+# shellcheck disable=SC2046 # the words are the fields
 set -- $(nvm "$T/line.gpu" -D persistency=strict-wt)
 ok "$([ "$1" -ge 1 ] && [ "$1" -le 32 ]; echo $?)" "strict-wt: between 1 and 32 line writes (got $1)"
 is "$2" 128 "strict-wt: 128 bytes"
