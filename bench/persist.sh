@@ -1,57 +1,120 @@
 #!/bin/sh
-# GPU persistency in concrete mode: an lbm-like stencil and a
-# histogram-like kernel (bench/specs/persist-*.gpu, 32 warps of 32 lanes
-# on 8 SMs) under no persistency, strict persistency (clwb or write-
-# through), kernel-, CTA- and (histogram: its loop) loop-level epochs (the persist machine's
-# -D persistency rewrites), with durable and volatile WPQs, plus the
-# histogram as a kernel-level undo-log transaction and as an idempotent
-# (re-executed) one.  NVM: read 160 ns, write 480 ns at 1.2 GHz
-# (lat_global 192, lat_nvm_write 576 cycles).  Prints overheads normalised
-# to no persistency, the paper's orderings checked on them, and writes
-# bench/out/persist.csv and (with gnuplot) bench/out/persist.png.
+# GPU persistency in concrete mode, beside the paper (Lin et al., "Exploring
+# Memory Persistency Models for GPUs"; shared/notes/persistency.md §7).
+# Two kernels (bench/specs/persist-*.gpu, 32 warps of 32 lanes on 8 SMs):
+# lbm, Parboil lbm's D3Q19 collide-and-stream of one cell a thread, and
+# histo, a 48-inputs-a-thread histogram (histo_kernel_2 style), under no
+# persistency, strict persistency (clwb, write-through), kernel-level
+# epochs, CTA-level epochs with each of Table I's options (clwb: Algorithm
+# 1, the default; wt; l2wb) and, for histo, loop-level epochs (on
+# persist-histo-loop.gpu, the same histogram storing its running bins each
+# iteration, which a loop epoch needs), with durable and volatile WPQs;
+# plus histo as a kernel-level undo-log transaction and as an idempotent
+# (re-executed) one, their pcommit steps removed for durable WPQs (the
+# paper's {sfence; pcommit;} pair exists only for volatile ones).  NVM:
+# read 160 ns, write 480 ns at 1.2 GHz (lat_global 192, lat_nvm_write 576
+# cycles), 32 bytes a cycle per controller.
+#
+# Prints, per row, the cycles over no persistency with durable and with
+# volatile WPQs, the NVM line writes (durable WPQs), and the paper's
+# number where Table IV or the text gives one for that model on that kind
+# of kernel (Table IV's overheads are durable-WPQ figures except wt, which
+# uses volatile WPQs); then the summary's five orderings (§VI-F) and the
+# durable-WPQ findings checked on these runs.  Writes bench/out/persist.csv
+# and (with gnuplot) bench/out/persist.png.
 #   usage: sh bench/persist.sh
 set -e
 . "$(dirname "$0")/lib.sh"
 CSV=$OUT/persist.csv
-echo "kernel,model,wpq,cycles,overhead" > "$CSV"
+echo "kernel,model,wpq,cycles,overhead,nvm_line_writes,nvm_bytes" > "$CSV"
 
-cycles() { "$GPUMC" run --json "$@" 2>/dev/null | grep -o '"cycles":[0-9]*' | head -1 | cut -d: -f2; }
-
+# run SPEC OPTIONS...: "cycles line-writes bytes" of one run
+run1() {
+	"$GPUMC" run --json "$@" > "$OUT/persist.json" 2>/dev/null || true
+	for k in cycles "NVM line writes" "NVM bytes written"; do
+		grep -o "\"$k\":[0-9]*" "$OUT/persist.json" | head -1 | cut -d: -f2
+	done | tr '\n' ' '
+}
+row() { # row KERNEL MODEL WPQ BASE SPEC OPTIONS...
+	k=$1 m=$2 w=$3 b=$4; shift 4
+	# shellcheck disable=SC2046 # the words are the fields
+	set -- $(run1 "$@")
+	echo "$k,$m,$w,$1,$(awk -v c="$1" -v b="$b" 'BEGIN { printf "%.3f", c / b }'),$2,$3" >> "$CSV"
+}
+sed '/^ *pcommit/d' bench/specs/persist-histo-undo.gpu > "$OUT/persist-histo-undo-durable.gpu"
+sed '/^ *pcommit/d' bench/specs/persist-histo-idem.gpu > "$OUT/persist-histo-idem-durable.gpu"
 for k in lbm histo; do
-	base=$(cycles -D persistency=none bench/specs/persist-$k.gpu)
-	models="none strict-clwb strict-wt epoch-kernel epoch-cta"
-	[ "$k" = histo ] && models="$models epoch-loop" # lbm has no loop
-	for model in $models; do
-		for wpq in durable volatile; do
-			c=$(cycles -D persistency=$model -D wpq=$wpq bench/specs/persist-$k.gpu)
-			echo "$k,$model,$wpq,$c,$(awk -v c="$c" -v b="$base" 'BEGIN { printf "%.2f", c / b }')" >> "$CSV"
+	spec=bench/specs/persist-$k.gpu
+	base=$(run1 -D persistency=none "$spec" | cut -d' ' -f1)
+	for wpq in durable volatile; do
+		row $k none $wpq "$base" -D persistency=none -D wpq=$wpq "$spec"
+		for m in strict-clwb strict-wt epoch-kernel; do
+			row $k $m $wpq "$base" -D persistency=$m -D wpq=$wpq "$spec"
 		done
-	done
-	if [ "$k" = histo ]; then
-		for tx in undo idem; do
-			for wpq in durable volatile; do
-				c=$(cycles -D wpq=$wpq bench/specs/persist-histo-$tx.gpu)
-				echo "$k,tx-$tx,$wpq,$c,$(awk -v c="$c" -v b="$base" 'BEGIN { printf "%.2f", c / b }')" >> "$CSV"
+		for op in clwb wt l2wb; do
+			row $k epoch-cta-$op $wpq "$base" -D persistency=epoch-cta -D epoch_op=$op -D wpq=$wpq "$spec"
+		done
+		if [ $k = histo ]; then
+			row $k epoch-loop $wpq "$base" -D persistency=epoch-loop -D wpq=$wpq bench/specs/persist-histo-loop.gpu
+			for tx in undo idem; do
+				s=bench/specs/persist-histo-$tx.gpu
+				[ $wpq = durable ] && s=$OUT/persist-histo-$tx-durable.gpu
+				row $k tx-$tx $wpq "$base" -D wpq=$wpq "$s"
 			done
-		done
-	fi
-done
-
-printf '\n%-7s %-14s %14s %14s   (cycles / no persistency)\n' kernel model "durable WPQ" "volatile WPQ"
-awk -F, 'NR > 1 { v[$1 "," $2 "," $3] = $5; if (!seen[$1 "," $2]++) order[++n] = $1 "," $2 }
-	END { for (i = 1; i <= n; i++) { split(order[i], p, ","); printf "%-7s %-14s %14s %14s\n", p[1], p[2], v[order[i] ",durable"], v[order[i] ",volatile"] } }' "$CSV"
-
-o() { awk -F, -v k=$1 -v m=$2 -v w=$3 '$1==k && $2==m && $3==w {print $4}' "$CSV"; }
-echo
-echo "orderings (the paper's trends):"
-for k in lbm histo; do
-	check "$k: strict persistency is the costliest (durable WPQs)" "$(o $k strict-clwb durable) >= $(o $k epoch-kernel durable) && $(o $k strict-clwb durable) >= $(o $k epoch-cta durable)"
-	check "$k: kernel-level epochs are cheaper than strict" "$(o $k epoch-kernel durable) < $(o $k strict-clwb durable) && $(o $k epoch-kernel volatile) < $(o $k strict-clwb volatile)"
-	for m in strict-clwb epoch-kernel epoch-cta; do
-		check "$k: $m costs more with volatile WPQs (pcommit) than durable" "$(o $k $m volatile) > $(o $k $m durable)"
+		fi
 	done
 done
-check "histo: idempotent re-execution is cheaper than undo logging" "$(o histo tx-idem durable) < $(o histo tx-undo durable)"
+
+# the paper's figure for a row (Table IV: PM Ohd / DT Ohd; §VI text), or -
+paper() {
+	case $1,$2 in
+	lbm,strict-wt) echo "-0.6% lbm SP+wt (Table IV)" ;;
+	histo,strict-wt) echo "0.2% histo-4 SP+wt (Table IV)" ;;
+	histo,strict-clwb) echo "0.3% sad-2 SP+clwb (Table IV, S kernel)" ;;
+	histo,epoch-kernel) echo "3.7% histo-2 EP_K (Table IV); S avg 5.5% / 11.6% pct" ;;
+	*,epoch-cta-clwb) echo "0.0-67.6% EP_C+clwb (Table IV, 6 LS kernels)" ;;
+	*,epoch-cta-l2wb) echo "16.2% histo-3 EP_C+l2wb (Table IV)" ;;
+	histo,epoch-loop) echo "3.1% tpacf EP_L+l2wb (Table IV, LL kernel)" ;;
+	histo,tx-undo) echo "16.0% histo-1 Undo_K (Table IV, not idempotent)" ;;
+	histo,tx-idem) echo "4.0% histo-2 Undo_K (Table IV, idempotent)" ;;
+	*) echo - ;;
+	esac
+}
+v() { awk -F, -v k=$1 -v m=$2 -v w=$3 -v f=${4:-4} '$1==k && $2==m && $3==w {print $f}' "$CSV"; }
+pct() { awk -v r="$1" 'BEGIN { printf "%+.1f%%", (r - 1) * 100 }'; }
+printf '\n%-6s %-15s %9s %9s %9s   %s\n' kernel model durable volatile "NVM wr" "paper (overhead)"
+for k in lbm histo; do
+	for m in $(awk -F, -v k=$k 'NR > 1 && $1 == k && $3 == "durable" { print $2 }' "$CSV"); do
+		printf '%-6s %-15s %9s %9s %9s   %s\n' $k $m "$(pct "$(v $k $m durable 5)")" "$(pct "$(v $k $m volatile 5)")" \
+			"$(v $k $m durable 6)" "$(paper $k $m)"
+	done
+done
+echo "(overhead: cycles over no persistency; NVM wr: line writes with durable WPQs)"
+
+c() { v "$@" 4; }
+w() { v "$1" "$2" durable 6; }
+echo
+echo "the paper's summary (§VI-F) on these runs:"
+for k in lbm histo; do
+	check "(1) $k: strict costs more than kernel and CTA epochs (clwb, volatile WPQs)" \
+		"$(c $k strict-clwb volatile) > $(c $k epoch-kernel volatile) && $(c $k strict-clwb volatile) > $(c $k epoch-cta-clwb volatile)"
+	check "(1) $k: strict costs more than kernel and CTA epochs (wt)" \
+		"$(c $k strict-wt volatile) > $(c $k epoch-kernel volatile) && $(c $k strict-wt volatile) > $(c $k epoch-cta-wt volatile)"
+	check "(2) $k: coarser epochs cost less: kernel < CTA (clwb)" "$(c $k epoch-kernel durable) < $(c $k epoch-cta-clwb durable)"
+	check "(2) $k: coarser epochs write less: kernel <= CTA <= strict (NVM line writes)" \
+		"$(w $k epoch-kernel) <= $(w $k epoch-cta-clwb) && $(w $k epoch-cta-clwb) <= $(w $k strict-clwb)"
+	check "(3) $k: write-through fits strict persistency (SP_wt <= SP_clwb, volatile WPQs)" "$(c $k strict-wt volatile) <= $(c $k strict-clwb volatile)"
+	check "(3) $k: CTA epochs work better with clwb than wt" "$(c $k epoch-cta-clwb volatile) <= $(c $k epoch-cta-wt volatile)"
+done
+check "(4) histo: undo logging costs more than the epoch alone (Undo_K vs EP_K)" "$(c histo tx-undo volatile) > $(c histo epoch-kernel volatile)"
+check "(5) histo: idempotency analysis cuts the undo-log cost" "$(c histo tx-idem volatile) < $(c histo tx-undo volatile)"
+echo "durable WPQs (§VI-B, VI-C):"
+for k in lbm histo; do
+	check "$k: durable WPQs help strict clwb (SP_clwb < SP_clwb_pct)" "$(c $k strict-clwb durable) < $(c $k strict-clwb volatile)"
+	check "$k: durable WPQs help EP_K (EP_K < EP_K_pct)" "$(c $k epoch-kernel durable) < $(c $k epoch-kernel volatile)"
+	check "$k: their effect on CTA epochs is limited (smaller than on strict clwb)" \
+		"$(c $k epoch-cta-clwb volatile) - $(c $k epoch-cta-clwb durable) < $(c $k strict-clwb volatile) - $(c $k strict-clwb durable)"
+done
 echo "CSV: $CSV"
 
 if command -v gnuplot >/dev/null 2>&1; then
@@ -60,7 +123,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 			END { for (i = 1; i <= n; i++) print o[i], d[o[i]], v[o[i]] }' "$CSV" > "$OUT/persist-$k.dat"
 	done
 	gnuplot <<GP
-set terminal png size 1000,420
+set terminal png size 1100,420
 set output "$OUT/persist.png"
 set multiplot layout 1,2
 set style data histograms

@@ -48,6 +48,7 @@ struct gpu_cfg {
 	unsigned lab_size, lab_ways, lab_line, lab_mutant, lat_lab;
 	/* persistency (persist.c) */
 	unsigned wpq_durable, lat_nvm_write, pm_model, scope, crashes, epoch_op;
+	unsigned mc_bw, l2_kb; /* persist: bytes per cycle a memory controller writes to NVM; L2 per partition */
 	unsigned memory; /* 0 SC (memory.c), 1 ics13, 2 ics13-fixed, 3 ptx (weakmem.c) */
 	/* GPUDet (gpudet_mode.c, gpudet_sbuf.c, zbuffer.c) */
 	unsigned quantum, quanta, serial, bta, slots, distribution, sbuf_entries, ztest, commit, lat_gbar, lat_z, lat_log;

@@ -52,6 +52,11 @@
 ** runs, other warps' global accesses wait (it "blocks subsequent L2
 ** accesses").
 **
+** Concrete mode (timing(), man gpumc-machines(7)) takes no crash, and
+** an EVICT only when a partition's dirty lines overfill its L2 (l2_kb);
+** clwb completions and st.wt arrivals use the partition's L2 unit, WPQ
+** drains its memory controller's, and acknowledgements cross back.
+**
 ** After a crash the spec's recovery program runs on this same machine in
 ** place of the host program (pm_host.rec), explored every way it can go,
 ** with crashes during it up to `crashes` in all (recover()).
@@ -200,11 +205,6 @@ static const struct host_step *steps(const struct comp *c, const uint8_t *sv, in
 	return rec ? p->recovery : p->host;
 }
 
-static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
-{
-	flags(c, sv)[word] |= PM_DIRTY;
-}
-
 static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 {
 	const struct gpu *g = c->g;
@@ -216,16 +216,6 @@ static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 		if (pw(c, sv, w)->cursor)
 			return 1;
 	return 0;
-}
-
-/* Word `word` now has an entry in its WPQ. */
-static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t value)
-{
-	uint8_t *f = &flags(c, sv)[word];
-	if (!(*f & PM_INWPQ))
-		host(c, sv)->ninwpq++;
-	wpq(c, sv)[word] = value;
-	*f = (uint8_t)((*f & PM_TRANSIT) | PM_INWPQ); /* and no longer dirty */
 }
 
 /* Words per L2 line; the line is the unit of dirtiness, eviction,
@@ -255,6 +245,74 @@ static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uin
 		if (flags(c, sv)[i] & f)
 			return 1;
 	return 0;
+}
+
+/* Concrete mode's own bookkeeping, outside the state vector (c->priv).
+** Mainly an index of the lines with work for their memory controller (a
+** word in the WPQ or in transit, a clwb to complete), so that the timed
+** enabled() walks these instead of every word of global memory (which
+** was 80% of a persist run): a superset, a line is listed when it gets
+** work and dropped when enabled() finds it has none.  Also the NVM writes
+** not yet counted (tick) and when each line became dirty (capacity
+** evictions).  Only a concrete run keeps it (run: that run's number, 0
+** outside one; the exploration's threads never write it), and a new run
+** rebuilds it from the state. */
+struct pm_pending {
+	uint64_t run;
+	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
+	uint64_t *wake;     /* per line: none of its actions can issue before */
+	uint64_t *since;    /* per line: when it last became dirty (stamp) */
+	uint64_t stamp;
+	uint32_t full;      /* partitions whose dirty lines may exceed the L2 */
+	int overfill;       /* a partition has more lines than its L2 holds */
+	uint32_t n;
+	uint32_t *line;   /* the listed lines' first words */
+	uint8_t listed[]; /* per line */
+};
+
+/* The line of word i has work for its controller now. */
+static void pending(const struct comp *c, uint32_t i)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t k = i / line_words(c->g);
+	if (p->run)
+		p->wake[k] = 0; /* new work: its readiness is looked at afresh */
+	if (p->run && !p->listed[k]) {
+		p->listed[k] = 1;
+		p->line[p->n++] = k * line_words(c->g);
+	}
+}
+
+/* A store leaves word `word` dirty in the L2.  In a concrete run a line
+** that was clean may overfill its partition's L2 (capacity_evict). */
+static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t first = line_of(c->g, word);
+	if (p->run && p->overfill && !line_has(c, sv, first, PM_DIRTY)) {
+		p->since[first / line_words(c->g)] = ++p->stamp;
+		p->full |= 1u << gpu_partition_of(c->g, first * 4);
+	}
+	flags(c, sv)[word] |= PM_DIRTY;
+}
+
+/* Word `word` now has an entry in its WPQ.  Concrete mode counts the NVM
+** writes this will cost (the paper's write-endurance figure): each WPQ
+** entry is one NVM line write, of the words it holds; a word merged into
+** a queued entry costs nothing more. */
+static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t value)
+{
+	uint8_t *f = &flags(c, sv)[word];
+	struct pm_pending *p = c->priv;
+	if (p->run && !(*f & PM_INWPQ)) {
+		p->writes[0] += !line_has(c, sv, line_of(c->g, word), PM_INWPQ);
+		p->writes[1] += 4;
+	}
+	pending(c, word);
+	if (!(*f & PM_INWPQ))
+		host(c, sv)->ninwpq++;
+	wpq(c, sv)[word] = value;
+	*f = (uint8_t)((*f & PM_TRANSIT) | PM_INWPQ); /* and no longer dirty */
 }
 
 /* The line starting at word first leaves the L2 for its WPQ: every word
@@ -308,12 +366,15 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 			WARPS(c)->resume(WC(c), sv, w);
 }
 
-/* The st.wt writes of word i are acknowledged. */
+/* The st.wt writes of word i are acknowledged.  Without waiters on it
+** only an empty WPQ (pcommit) can wake a warp. */
 static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
 {
-	ack(c, sv, wt_mask(c, sv)[i]);
+	uint32_t mask = wt_mask(c, sv)[i];
+	ack(c, sv, mask);
 	wt_mask(c, sv)[i] = 0;
-	pm_wake(c, sv);
+	if (mask || wpq_empty(c, sv))
+		pm_wake(c, sv);
 }
 
 /* The global word lane l of warp w addresses, or -1 with *fault set. */
@@ -377,6 +438,7 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 		if (!(*f & PM_TRANSIT))
 			host(c, sv)->ntransit++;
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
+		pending(c, (uint32_t)i);
 		transit(c, sv)[i] = v;
 		await(c, sv, w, &wt_mask(c, sv)[i]);
 	}
@@ -435,6 +497,7 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 			if (i < 0)
 				return 1;
 			await(c, sv, w, &clwb_mask(c, sv)[line_of(g, (uint32_t)i)]); /* the line, whichever of its words */
+			pending(c, (uint32_t)i);
 		}
 		WARPS(c)->advance(WC(c), sv, w);
 		return 1;
@@ -543,38 +606,147 @@ static int reads_device(enum host_op op)
 	return op == H_SYNC || op == H_IF || op == H_LD || op == H_WHILE;
 }
 
+/* The environment actions of the line starting at word i into out. */
+static unsigned line_actions(const struct comp *c, const uint8_t *sv, uint32_t i, struct action *out, int timed)
+{
+	const struct gpu *g = c->g;
+	const uint8_t *f = flags(c, sv);
+	unsigned n = 0, part = gpu_partition_of(g, i * 4), l2 = c->unit0[0] + part, mc = c->unit0[1] + part;
+	for (uint32_t k = i; k < line_end(g, i); k++) /* each lane's st.wt crosses alone */
+		if (f[k] & PM_TRANSIT)
+			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)l2, c->subj0[0] + k, k };
+	if (clwb_mask(c, sv)[i])
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)l2, c->subj0[0] + i, i };
+	if (!timed && line_has(c, sv, i, PM_DIRTY))
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
+	if (line_has(c, sv, i, PM_INWPQ))
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)mc, c->subj0[0] + i, i };
+	return n;
+}
+
+/* Concrete run `run` lists: at its start, the list is built from the
+** state and the NVM-write counts start from zero. */
+static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t per = line_words(c->g);
+	if (p->run == run)
+		return;
+	p->run = run;
+	p->n = 0;
+	p->writes[0] = p->writes[1] = 0;
+	p->full = 0;
+	uint32_t lines = (G_WORDS(c->g) + per - 1) / per, own = (lines + c->g->cfg.partitions - 1) / c->g->cfg.partitions;
+	p->overfill = own > c->g->cfg.l2_kb * 1024ull / c->g->cfg.line_bytes;
+	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
+	memset(p->wake, 0, sizeof *p->wake * ((G_WORDS(c->g) + per - 1) / per));
+	for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
+		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || clwb_mask(c, sv)[i])
+			pending(c, i);
+}
+
+/* Concrete mode: the listed lines' actions (struct pm_pending); a line
+** with none leaves the list.  The driver orders each unit's candidates by
+** subject, so the list's own order does not matter.  When only what can
+** issue now is asked for (enabled_now), a line's actions that cannot are
+** left out, and the line is not looked at again before the earliest of
+** them could (subject ready times and unit busy times only grow until new
+** work comes to the line, which pending() marks). */
+static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                                struct action *out)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t per = line_words(c->g), n = 0;
+	for (uint32_t k = 0; k < p->n;) {
+		uint32_t line = p->line[k] / per;
+		if (p->wake[line] > tn->now) {
+			k++;
+			continue;
+		}
+		unsigned got = line_actions(c, sv, p->line[k], out + n, 1);
+		if (!got) {
+			p->listed[line] = 0;
+			p->line[k] = p->line[--p->n];
+			continue;
+		}
+		k++;
+		if (tn->now == UINT64_MAX) { /* everything, for the next wake-up */
+			n += got;
+			continue;
+		}
+		uint64_t wake = UINT64_MAX;
+		unsigned kept = 0;
+		for (unsigned j = 0; j < got; j++) {
+			struct action a = out[n + j];
+			uint64_t at = tn->ready[a.subject] > tn->unit_free[a.unit] ? tn->ready[a.subject] : tn->unit_free[a.unit];
+			if (at <= tn->now)
+				out[n + kept++] = a;
+			else if (at < wake)
+				wake = at;
+		}
+		n += kept;
+		p->wake[line] = kept ? 0 : wake;
+	}
+	return n;
+}
+
+/* Concrete mode: the L2 holds l2_kb per partition.  Where a store made
+** a partition's dirty lines more than that, the one dirty the longest is
+** written back (EVICT on the partition's L2 unit; LRU among dirty lines).
+** Clean lines take no room here (the machine does not keep them), so
+** this evicts no earlier than a real L2 would: a lower bound. */
+static unsigned capacity_evict(const struct comp *c, const uint8_t *sv, struct action *out)
+{
+	const struct gpu *g = c->g;
+	struct pm_pending *p = c->priv;
+	uint32_t per = line_words(g), cap = (uint32_t)(g->cfg.l2_kb * 1024ull / g->cfg.line_bytes), n = 0;
+	for (unsigned part = 0; part < g->cfg.partitions; part++) {
+		if (!(p->full >> part & 1))
+			continue;
+		uint32_t dirty = 0, oldest = UINT32_MAX;
+		for (uint32_t i = part * per; i < G_WORDS(g); i += per * g->cfg.partitions)
+			if (line_has(c, sv, i, PM_DIRTY)) {
+				dirty++;
+				if (oldest == UINT32_MAX || p->since[i / per] < p->since[oldest / per])
+					oldest = i;
+			}
+		if (dirty <= cap) {
+			p->full &= ~(1u << part);
+			continue;
+		}
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), (uint16_t)(c->unit0[0] + part), c->subj0[0] + oldest, oldest };
+	}
+	return n;
+}
+
 /* Environment actions: arg = word.  EVICT and CRASH have no
 ** concrete-mode unit (concrete runs keep dirty lines until something
-** writes them back, and never crash); with `timed` they are left out. */
+** writes them back or the L2 overfills, and never crash); with `timed`
+** they are left out. */
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
 	(void)before;
 	(void)nb;
 	const struct gpu *g = c->g;
-	unsigned n = 0, mc = c->unit0[0];
-	const uint8_t *f = flags(c, sv);
+	unsigned n = 0;
 	const struct pm_host *cnt = host(c, sv);
 	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
 	const struct timed_now *tn = compose_now(c);
-	if (scan && tn) { /* concrete mode: no word moves while every controller is busy */
+	if (tn)
+		pending_run(c, sv, tn->run);
+	if (scan && tn) { /* concrete mode: no line moves while every partition and controller is busy */
 		scan = 0;
 		for (unsigned p = 0; p < g->cfg.partitions; p++)
-			scan |= tn->unit_free[mc + p] <= tn->now;
+			scan |= tn->unit_free[c->unit0[0] + p] <= tn->now || tn->unit_free[c->unit0[1] + p] <= tn->now;
 	}
-	if (scan)
-		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) { /* i: a line's first word */
-			unsigned p = gpu_partition_of(g, i * 4);
-			for (uint32_t k = i; k < line_end(g, i); k++) /* each lane's st.wt crosses alone */
-				if (f[k] & PM_TRANSIT)
-					out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)(mc + p), c->subj0[0] + k, k };
-			if (clwb_mask(c, sv)[i])
-				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)(mc + p), c->subj0[0] + i, i };
-			if (!timed && line_has(c, sv, i, PM_DIRTY))
-				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
-			if (line_has(c, sv, i, PM_INWPQ))
-				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)(mc + p), c->subj0[0] + i, i };
-		}
+	if (tn && ((struct pm_pending *)c->priv)->full)
+		n = capacity_evict(c, sv, out);
+	if (scan && tn)
+		n += pending_actions(c, sv, tn, out + n);
+	else if (scan)
+		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) /* i: a line's first word */
+			n += line_actions(c, sv, i, out + n, timed);
 	/* the host's next step: without a launch step, once the kernel
 	** is over; a sync once the device caught up with the host */
 	const struct pm_host *hs = host(c, sv);
@@ -582,11 +754,11 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct host_step *hp = steps(c, sv, &ns);
 	if (hs->pc < ns && (g->prog->launch_at >= 0 || hs->rec || pm_kernel_done(c, sv)) &&
 	    !hs->fault && (!reads_device(hp[hs->pc].op) || (!hs->run && hs->dev > hs->pc)))
-		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)c->unit0[1], c->subj0[1], hs->pc };
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_HOST), (uint16_t)(c->unit0[1] + g->cfg.partitions), c->subj0[1], hs->pc };
 	/* the device's next step */
 	if (hs->run ? pm_kernel_done(c, sv)
 	            : (hs->busy || hs->dev < hs->pc) && (hp[hs->dev].op != H_PCOMMIT || wpq_empty(c, sv)))
-		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DEVICE), (uint16_t)c->unit0[1], c->subj0[1], hs->dev };
+		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DEVICE), (uint16_t)(c->unit0[1] + g->cfg.partitions), c->subj0[1], hs->dev };
 	if (!timed)
 		out[n++] = (struct action){ ACT_CRASH, UINT16_MAX, 0, 0 };
 	return n;
@@ -1189,20 +1361,51 @@ static void durable(const struct comp *c, const uint8_t *sv, uint8_t *img)
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
-	(void)sv, (void)rnd, (void)rng;
-	const struct gpu_cfg *cf = &c->g->cfg;
+	(void)rnd, (void)rng;
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
 	t->busy = 1;
 	t->n = 0;
 	if (a->kind == c->kind0 + K_WPQ_DRAIN) {
-		/* an NVM write takes lat_nvm_write; a memory controller keeps
-		** NVM_BANKS of them in flight, so it starts one every
-		** lat_nvm_write / NVM_BANKS cycles */
-		enum { NVM_BANKS = 16 };
-		t->busy = (cf->lat_nvm_write + NVM_BANKS - 1) / NVM_BANKS;
-	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE) { /* in the WPQ now */
+		/* the controller moves the entry's bytes to NVM at mc_bw bytes a
+		** cycle; its lat_nvm_write latency ran since it was queued */
+		unsigned bytes = 0;
+		for (uint32_t k = a->arg; k < line_end(g, a->arg); k++)
+			bytes += flags(c, sv)[k] & PM_INWPQ ? 4 : 0;
+		t->busy = (bytes + cf->mc_bw - 1) / cf->mc_bw;
+	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE ||
+	           a->kind == c->kind0 + K_EVICT) { /* in the WPQ now */
 		t->upd[t->n].subject = c->subj0[0] + a->arg;
 		t->upd[t->n++].delay = cf->lat_nvm_write;
-	} /* a host step (or an eviction, never timed): one cycle */
+		if (a->kind == c->kind0 + K_EVICT) /* a capacity eviction acknowledges no one */
+			return;
+	} else /* a host or device step: one cycle */
+		return;
+	/* an acknowledgement (a clwb's, a st.wt's, pcommit's empty WPQs)
+	** crosses the interconnect back to the warp: a warp this action may
+	** release from sfence, membar or pcommit goes on lat_icnt later */
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		unsigned pc = gpu_pc(g, sv, w);
+		enum opcode op = pc < (unsigned)g->prog->nins ? g->prog->ins[pc].op : OP_EXIT;
+		if (WARPS(c)->waiting(WC(c), sv, w) && (op == OP_SFENCE || op == OP_MEMBAR || op == OP_PCOMMIT)) {
+			t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
+			t->upd[t->n++].delay = cf->lat_icnt;
+		}
+	}
+}
+
+static const char *const counters[] = { "NVM line writes", "NVM bytes written" };
+
+/* The NVM writes the cycle's actions queued (into_wpq) into the run's
+** counters. */
+static void tick(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct)
+{
+	(void)sv, (void)cycles;
+	struct pm_pending *p = c->priv;
+	for (unsigned i = 0; i < 2; i++) {
+		comp_count(c, ct, i, p->writes[i]);
+		p->writes[i] = 0;
+	}
 }
 
 /* }=== */
@@ -1330,9 +1533,18 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		}
 	}
 	*align = 8;
-	c->max_actions = 4 * G_WORDS(g) + 3;
+	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
+	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8);
+	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
+	p->since = p->wake + nlines;
+	p->line = (uint32_t *)(p->since + nlines);
+	c->priv = p; /* one block: the composer frees priv */
+	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
-	c->units[1] = (struct pool_req){ "host", 1 };
+	/* per partition its memory controller (WPQ drains to NVM), apart from
+	** the partition's L2 side (clwb completions and st.wt arrivals, beside
+	** the ROP); then the host */
+	c->units[1] = (struct pool_req){ "controller", g->cfg.partitions + 1 };
 	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
 	c->subjects[1] = (struct pool_req){ "host", 1 };
 	return (long)(rec_off(g) + po_size(g) + (uses_regs(g) ? 4 * HOST_REGS : 0));
@@ -1370,6 +1582,8 @@ static const struct param_def params[] = {
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
 	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },
 	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
+	{ "l2_kb", 128, 1, 1048576, NULL, GP(l2_kb), "L2 per partition in KB (Table II: 2048 KB in 16 partitions); concrete mode evicts the line dirty the longest past it" },
+	{ "mc_bw", 32, 1, 4096, NULL, GP(mc_bw), "bytes a memory controller writes to NVM per cycle (307 GB/s over 8 controllers at 1.2 GHz)" },
 };
 
 const struct comp_def comp_persist = {
@@ -1379,6 +1593,7 @@ const struct comp_def comp_persist = {
 	.kinds = kinds, .nkinds = 6, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
+	.counters = counters, .ncounters = 2, .tick = tick,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
 	.persist_order = persist_order, .faulted = faulted,
 };

@@ -1,0 +1,91 @@
+#!/bin/sh
+# Persistency timing in concrete mode (issue 12, "Timing that matches the
+# paper"): the NVM-write counters (each WPQ entry is one NVM line write of
+# the words it holds), the clwb acknowledgement's round trip, clwb
+# completions apart from WPQ drains, L2 capacity evictions; every number
+# derived by hand before running.
+. "$srcdir/t/lib.sh"
+plan 13
+# spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
+# machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
+spec() {
+	{
+		printf 'machine persist\nset threads_per_warp = 32\nset line_bytes = 128\n%s\n' "$3"
+		printf 'global .u32 a[%s] = fill(0)\nkernel\n    .reg .u32 %%r<1>\n    shl.b32 %%r0, %%tid, 2\n' "$2"
+		printf '%s\n    exit\nend\n%s\ncheck deterministic a\nexpect pass\n' "$4" "$5"
+	} > "$1"
+}
+# each OP N: OP (st or clwb) by every lane on each of the first N lines of a
+each() {
+	k=0
+	while [ $k -lt "$2" ]; do
+		if [ "$1" = st ]; then echo "    st.global.u32 [a + %r0 + $((k * 128))], 1"; else echo "    clwb [a + %r0 + $((k * 128))]"; fi
+		k=$((k + 1))
+	done
+}
+# nvm FILE OPTIONS...: "LINES BYTES" written to NVM in one run
+nvm() {
+	f=$1; shift
+	"$GPUMC" run --json --seed 1 "$@" "$f" > "$T/j" 2>/dev/null
+	echo "$(jnum 'NVM line writes' "$T/j") $(jnum 'NVM bytes written' "$T/j")"
+}
+cyc() { "$GPUMC" run --json --seed 1 "$@" > "$T/j" 2>/dev/null; jnum cycles "$T/j"; }
+
+# one line of 32 words stored, then cudaL2WB and pcommit: the dirty line
+# goes to its WPQ as one entry, 1 write of 128 bytes
+spec "$T/line.gpu" 64 "" "$(each st 1)" "host
+    launch
+    sync
+    l2wb
+    pcommit
+    sync
+end"
+is "$(nvm "$T/line.gpu")" "1 128" "l2wb of one dirty line: one NVM line write, 128 bytes"
+# word granularity: 32 entries of one word each, the same bytes
+is "$(nvm "$T/line.gpu" -D line_bytes=4)" "32 128" "line_bytes=4: 32 NVM writes, 128 bytes"
+# 64-byte lines: the 32 words are two lines
+is "$(nvm "$T/line.gpu" -D line_bytes=64)" "2 128" "line_bytes=64: 2 NVM writes, 128 bytes"
+# strict persistency with clwb: each lane's clwb names the same line, so
+# the warp's one clwb completes once for the line, then the l2wb finds
+# nothing dirty: still one write
+is "$(nvm "$T/line.gpu" -D persistency=strict-clwb)" "1 128" "strict-clwb, one warp-wide store: one line write"
+# write-through: every lane's word crosses alone and enters the WPQ on
+# arrival; words that arrive while the line's entry waits merge into it,
+# so there are between 1 and 32 writes, always 128 bytes
+# shellcheck disable=SC2046 # the words are the fields
+set -- $(nvm "$T/line.gpu" -D persistency=strict-wt)
+ok "$([ "$1" -ge 1 ] && [ "$1" -le 32 ]; echo $?)" "strict-wt: between 1 and 32 line writes (got $1)"
+is "$2" 128 "strict-wt: 128 bytes"
+# the text report names them too
+run "$GPUMC" run --seed 1 "$T/line.gpu"
+like "$T/out" "^  NVM line writes +1$" "text report: NVM line writes"
+like "$T/out" "^  NVM bytes written +128$" "text report: NVM bytes written"
+
+# the acknowledgement of a clwb crosses the interconnect back to the warp:
+# 100 more cycles of lat_icnt cost st; clwb; sfence 200 (request and ack)
+spec "$T/ack.gpu" 64 "set wpq = durable" "$(each st 1)
+$(each clwb 1)
+    sfence"
+c1=$(cyc -D lat_icnt=120 "$T/ack.gpu"); c2=$(cyc -D lat_icnt=220 "$T/ack.gpu")
+is "$((c2 - c1))" 200 "clwb; sfence: the request and the acknowledgement each cross the interconnect"
+# clwb completions do not queue behind WPQ drains: eight lines of one
+# partition stored, then clwb'd back to back; the drains come at once
+# (lat_nvm_write=1) and are slow (one byte a cycle: 128 cycles a line);
+# with durable WPQs the sfence waits for the clwbs only, so the drain
+# bandwidth does not change the run
+spec "$T/path.gpu" 256 "set partitions = 1
+set wpq = durable
+set lat_nvm_write = 1" "$(each st 8)
+$(each clwb 8)
+    sfence"
+is "$(cyc -D mc_bw=1 "$T/path.gpu")" "$(cyc -D mc_bw=32 "$T/path.gpu")" "clwb completions do not wait for WPQ drains"
+
+# L2 capacity: one partition, ten dirty 128-byte lines, nothing persists
+# them.  At the paper's 128 KB a partition they all stay; in 1 KB (8
+# lines) the two dirty the longest are evicted to the WPQ: 2 NVM writes of
+# 128 bytes; with 64-byte lines 1 KB holds 16 of the 20: 4 writes, 256
+# bytes
+spec "$T/cap.gpu" 320 "set partitions = 1" "$(each st 10)"
+is "$(nvm "$T/cap.gpu")" "0 0" "L2 capacity 128 KB: ten dirty lines stay"
+is "$(nvm "$T/cap.gpu" -D l2_kb=1)" "2 256" "L2 capacity 1 KB: the two oldest of ten lines are evicted"
+is "$(nvm "$T/cap.gpu" -D l2_kb=1 -D line_bytes=64)" "4 256" "1 KB of 64-byte lines: four of twenty evicted"
