@@ -28,25 +28,6 @@ struct action sched_action(const struct comp *c, unsigned w)
 	                        0 };
 }
 
-int sched_ready(const struct comp *c, const uint8_t *sv, unsigned w)
-{
-	const struct gpu *g = c->g;
-	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
-		return 0;
-	if (gpu_at_global_atomic(g, sv, w)) {
-		const struct bind *b = REQ(c, P_ATOMICS);
-		uint32_t m = WARPS(c)->exec_mask(REQ(c, P_WARPS)->c, sv, w);
-		if (!((const struct port_atomics *)b->ops)->room(b->c, sv, w, m))
-			return 0;
-	}
-	for (unsigned i = 0; i < c->nreq[P_GATE]; i++) {
-		const struct bind *b = &c->req[P_GATE][i];
-		if (!((const struct port_gate *)b->ops)->may_issue(b->c, sv, w))
-			return 0;
-	}
-	return 1;
-}
-
 static unsigned warp_of(const struct comp *c, const struct action *a)
 {
 	return a->subject - REQ(c, P_WARPS)->c->subj0[0];
