@@ -308,12 +308,16 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 			WARPS(c)->resume(WC(c), sv, w);
 }
 
-/* The st.wt writes of word i are acknowledged. */
+/* The st.wt writes of word i are acknowledged.  Waiting warps re-check
+** only when what clear() reads changed: a warp's acknowledgement, or the
+** last WPQ entry gone (pcommit); most drains change neither. */
 static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
 {
-	ack(c, sv, wt_mask(c, sv)[i]);
+	uint32_t m = wt_mask(c, sv)[i];
+	ack(c, sv, m);
 	wt_mask(c, sv)[i] = 0;
-	pm_wake(c, sv);
+	if (m || wpq_empty(c, sv))
+		pm_wake(c, sv);
 }
 
 /* The global word lane l of warp w addresses, or -1 with *fault set. */
@@ -565,14 +569,17 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	if (scan)
 		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) { /* i: a line's first word */
 			unsigned p = gpu_partition_of(g, i * 4);
-			for (uint32_t k = i; k < line_end(g, i); k++) /* each lane's st.wt crosses alone */
+			uint8_t any = 0; /* the line's flags, in the same pass */
+			for (uint32_t k = i; k < line_end(g, i); k++) { /* each lane's st.wt crosses alone */
+				any |= f[k];
 				if (f[k] & PM_TRANSIT)
 					out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)(mc + p), c->subj0[0] + k, k };
+			}
 			if (clwb_mask(c, sv)[i])
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)(mc + p), c->subj0[0] + i, i };
-			if (!timed && line_has(c, sv, i, PM_DIRTY))
+			if (!timed && any & PM_DIRTY)
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
-			if (line_has(c, sv, i, PM_INWPQ))
+			if (any & PM_INWPQ)
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)(mc + p), c->subj0[0] + i, i };
 		}
 	/* the host's next step: without a launch step, once the kernel

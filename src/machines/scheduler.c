@@ -21,13 +21,6 @@
 
 const struct kind_def sched_kinds[1] = { { "issue", SELF | PORT(P_WARPS), 0 } };
 
-struct action sched_action(const struct comp *c, unsigned w)
-{
-	const struct comp *wc = REQ(c, P_WARPS)->c;
-	return (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + gpu_sched_of(c->g, w)), wc->subj0[0] + w,
-	                        0 };
-}
-
 static unsigned warp_of(const struct comp *c, const struct action *a)
 {
 	return a->subject - REQ(c, P_WARPS)->c->subj0[0];

@@ -8,7 +8,12 @@
 
 extern const struct kind_def sched_kinds[1];
 /* An ISSUE action of scheduler component c for warp w. */
-struct action sched_action(const struct comp *c, unsigned w);
+static inline struct action sched_action(const struct comp *c, unsigned w)
+{
+	const struct comp *wc = REQ(c, P_WARPS)->c;
+	return (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + gpu_sched_of(c->g, w)), wc->subj0[0] + w,
+	                        0 };
+}
 /* May warp w issue as far as the other components are concerned: READY,
 ** room for its atomic, and every gate open?  Asked for every warp of
 ** every state: inline, the status test first. */
