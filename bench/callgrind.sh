@@ -8,7 +8,8 @@
 # and the --quick rows of bench/explore.sh's Promela-twin tables, each
 # `gpumc check -q --por=off` (the exact mode with the progress check, as
 # gpumc check runs by default); a binary without --por=off has no
-# reduction and runs without it.
+# reduction and runs without it.  --threads 1 where the binary has
+# --threads (its default is every core, which callgrind serialises).
 #
 # usage: bench/callgrind.sh [BEFORE] AFTER   (default AFTER: ./build/gpumc)
 set -u
@@ -36,6 +37,8 @@ ir() {
 	local bin=$1 spec=$2 por=()
 	shift 2
 	"$bin" --help 2>&1 | grep -q -- '--por' && por=(--por=off)
+	# --threads defaults to every core: pin the sequential search
+	"$bin" --help 2>&1 | grep -q -- '--threads' && por+=(--threads 1)
 	local defs=() d
 	for d in "$@"; do defs+=(-D "$d"); done
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$bin" check -q "${por[@]}" "${defs[@]}" \

@@ -559,9 +559,14 @@ static int bind_ports(struct machine *x, const struct wiring *wr, struct diag *d
 				const struct comp *pr = &x->comps[j];
 				if (j == i || !(pr->def->provides >> p & 1) || (to && strcmp(to, pr->def->name)))
 					continue;
+				/* a provider may decline a port in this configuration
+				** (cta_dispatch when every CTA is resident): nothing to ask */
+				const void *ops = pr->def->port(pr, (enum port)p);
+				if (!ops)
+					continue;
 				if (c->nreq[p] == MAX_BIND)
 					break;
-				c->req[p][c->nreq[p]++] = (struct bind){ pr, pr->def->port(pr, (enum port)p) };
+				c->req[p][c->nreq[p]++] = (struct bind){ pr, ops };
 				found++;
 			}
 			if (found > 1 && !(MULTI_PORTS >> p & 1)) {

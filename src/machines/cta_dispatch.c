@@ -118,9 +118,15 @@ static int pending(const struct comp *c, const uint8_t *sv, int sm)
 static const struct port_gate gate_ops = { may_issue };
 static const struct port_grid grid_ops = { ctaid, pending };
 
+/* With every CTA resident from the start (the default) every position
+** has started, runs its own CTA and nothing is pending: the gate and the
+** grid would only cost a call per warp per state, so neither is offered
+** (the composer binds nothing, and the callers' defaults hold). */
 static const void *port(const struct comp *c, enum port p)
 {
-	(void)c;
+	const struct gpu *g = c->g;
+	if (g->resident * g->cfg.sms >= g->cfg.ctas)
+		return NULL;
 	return p == P_GATE ? (const void *)&gate_ops : p == P_GRID ? (const void *)&grid_ops : NULL;
 }
 

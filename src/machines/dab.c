@@ -298,12 +298,13 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	/* which SMs can still issue: a flush fires at a point fixed by the
 	** program, when no warp (of the SM, for nr-cif) can */
 	const struct bind *ib = REQ(c, P_ISSUE);
-	int sm_issue[64] = { 0 }, any_issue = 0;
+	uint64_t sm_issue = 0; /* one bit per SM (at most 64) */
 	for (unsigned i = 0; i < nb; i++) {
 		long w = ((const struct port_issue *)ib->ops)->is_issue(ib->c, &before[i]);
 		if (w >= 0) {
-			sm_issue[gpu_sm_of(g, (unsigned)w)] = 1;
-			any_issue = 1;
+			sm_issue |= 1ull << gpu_sm_of(g, (unsigned)w);
+			if (cf->flush != DF_NR_CIF)
+				break; /* only whether any warp can issue matters */
 		}
 	}
 	/* nor while a CTA waits to be dispatched into a freed slot: it will
@@ -311,11 +312,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct bind *gb = REQ(c, P_GRID);
 	for (unsigned s = 0; gb->ops && s < cf->sms; s++)
 		if (((const struct port_grid *)gb->ops)->pending(gb->c, sv, (int)s))
-			sm_issue[s] = any_issue = 1;
+			sm_issue |= 1ull << s;
+	int any_issue = sm_issue != 0;
 	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
-			if (!sm_issue[s] && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
+			if (!(sm_issue >> s & 1) && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)(flush_unit + s),
 				                            c->subj0[1] + 1 + s, s };
 	} else if (!any_issue && (anything_buffered(c, sv, -1) || sync_ready(c, sv, -1))) {

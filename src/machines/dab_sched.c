@@ -208,6 +208,16 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w, const 
 	}
 }
 
+/* Does warp w's issue depend on the scheduler's view (may_issue) or move
+** its state (issued)?  Under SRR and GTRR every issue may; under GTAR
+** and GWAT only an atomic (a non-atomic is always allowed and changes
+** nothing); under GTO none.  enabled() and apply() skip the view where it
+** does not matter: computing it was most of a DAB expansion. */
+static inline int needs_view(const struct gpu *g, unsigned r, const uint8_t *sv, unsigned w)
+{
+	return r == DS_SRR || r == DS_GTRR || (r != DS_GTO && gpu_at_global_atomic(g, sv, w));
+}
+
 static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct dab_sched_view *v, int atomic,
                    int buffered)
 {
@@ -282,7 +292,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	(void)nb;
 	(void)timed;
 	const struct gpu *g = c->g;
-	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0];
+	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0], r = rule(g);
 	/* concrete mode: a busy scheduler, a warp in its latency, is not
 	** asked (model.h, enabled_now) */
 	const struct timed_now *tn = compose_now(c);
@@ -295,6 +305,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			unsigned w = g->sched_warps[i];
 			if ((tn && tn->ready[s0 + w] > tn->now) || !sched_ready(c, sv, w))
 				continue;
+			if (!needs_view(g, r, sv, w)) {
+				out[n++] = sched_action(c, w);
+				continue;
+			}
 			if (!viewed) {
 				view(c, sv, k, &v);
 				viewed = 1;
@@ -311,6 +325,10 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	const struct gpu *g = c->g;
 	const struct comp *wc = REQ(c, P_WARPS)->c;
 	unsigned w = a->subject - wc->subj0[0], pc = gpu_pc(g, sv, w);
+	if (!needs_view(g, rule(g), sv, w)) { /* allowed, and issued() changes nothing */
+		WARPS(c)->issue(wc, sv, w);
+		return;
+	}
 	struct dab_sched_view v;
 	view(c, sv, gpu_sched_of(g, w), &v);
 	int atomic = gpu_at_global_atomic(g, sv, w);

@@ -68,9 +68,10 @@
 ** and warps.  The host program is part of it.
 **
 ** Slice: nvm u32[G], wpq u32[G], clwb u32[G] (warps waiting on the clwb
-** of the line starting at that word) and
+** of the line starting at that word) and, only when the kernel (as its
+** persistency model rewrote it) has a global st.wt,
 ** wt u32[G] (warps waiting on that word's st.wt), transit u32[G]
-** (the value of a st.wt on its way), per warp
+** (the value of a st.wt on its way); per warp
 ** {outstanding u8, pad u8, l2wb cursor u16 (0: none, else next word + 1)},
 ** flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
 ** Invariants: PM-2 a warp's outstanding count equals the number of
@@ -112,34 +113,46 @@ struct pm_warp {
 
 #define G_WORDS(g) ((g)->prog->global_words)
 
+/* Fixed at layout: where each array starts in the slice (accessed on
+** every step: no recomputing from G and the warp count), and the words
+** of the st.wt arrays (wt, transit): G when the kernel has a global
+** st.wt, else 0 (every state is 8 G bytes smaller, which hashing,
+** comparing and copying it pay for). */
+struct pm_layout {
+	uint32_t wt_words;
+	size_t wpq, clwb, wt, transit, pw, host, flags, rec;
+};
+
+/* c->priv is a struct pm_pending, whose first member is the layout */
+#define LAYOUT(c) ((const struct pm_layout *)(c)->priv)
+
+static uint32_t wt_words(const struct comp *c)
+{
+	return LAYOUT(c)->wt_words;
+}
 static uint32_t *nvm(const struct comp *c, const uint8_t *sv)
 {
 	return (uint32_t *)(sv + c->off);
 }
 static uint32_t *wpq(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
-	return nvm(c, sv) + G_WORDS(g);
+	return (uint32_t *)(sv + c->off + LAYOUT(c)->wpq);
 }
 static uint32_t *clwb_mask(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
-	return wpq(c, sv) + G_WORDS(g);
+	return (uint32_t *)(sv + c->off + LAYOUT(c)->clwb);
 }
 static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
-	return clwb_mask(c, sv) + G_WORDS(g);
+	return (uint32_t *)(sv + c->off + LAYOUT(c)->wt);
 }
 static uint32_t *transit(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
-	return wt_mask(c, sv) + G_WORDS(g);
+	return (uint32_t *)(sv + c->off + LAYOUT(c)->transit);
 }
 static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	const struct gpu *g = c->g;
-	return (struct pm_warp *)(transit(c, sv) + G_WORDS(g)) + w;
+	return (struct pm_warp *)(sv + c->off + LAYOUT(c)->pw) + w;
 }
 /* The host program and the device's stream.  The host issues its steps
 ** in order (pc); launch, l2wb (cudaL2WB), copy (cudaMemcpy device to
@@ -162,24 +175,18 @@ struct pm_host {
 
 static struct pm_host *host(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
-	return (struct pm_host *)pw(c, sv, g->nwarps);
+	return (struct pm_host *)(sv + c->off + LAYOUT(c)->host);
 }
 
 static uint8_t *flags(const struct comp *c, const uint8_t *sv)
 {
-	return (uint8_t *)(host(c, sv) + 1);
+	return (uint8_t *)sv + c->off + LAYOUT(c)->flags;
 }
 
-/* The persist_order record (persist_order.h), after the flags. */
-static size_t rec_off(const struct gpu *g)
-{
-	size_t n = 20 * (size_t)G_WORDS(g) + sizeof(struct pm_warp) * g->nwarps + sizeof(struct pm_host) + G_WORDS(g);
-	return (n + 7) & ~(size_t)7;
-}
+/* The persist_order record (persist_order.h), after the flags, 8-aligned. */
 static uint8_t *rec(const struct comp *c, const uint8_t *sv)
 {
-	return (uint8_t *)sv + c->off + rec_off(c->g);
+	return (uint8_t *)sv + c->off + LAYOUT(c)->rec;
 }
 
 /* Does the recovery use registers %h0..%h7?  They then follow the record. */
@@ -258,6 +265,7 @@ static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uin
 ** outside one; the exploration's threads never write it), and a new run
 ** rebuilds it from the state. */
 struct pm_pending {
+	struct pm_layout lay; /* first: LAYOUT() reads it through c->priv */
 	uint64_t run;
 	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
 	uint64_t *wake;     /* per line: none of its actions can issue before */
@@ -366,14 +374,17 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 			WARPS(c)->resume(WC(c), sv, w);
 }
 
-/* The st.wt writes of word i are acknowledged.  Without waiters on it
-** only an empty WPQ (pcommit) can wake a warp. */
+/* The st.wt writes of word i are acknowledged.  Waiting warps re-check
+** only when what clear() reads changed: a warp's acknowledgement, or the
+** last WPQ entry gone (pcommit); most drains change neither. */
 static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
 {
-	uint32_t mask = wt_mask(c, sv)[i];
-	ack(c, sv, mask);
-	wt_mask(c, sv)[i] = 0;
-	if (mask || wpq_empty(c, sv))
+	uint32_t m = wt_words(c) ? wt_mask(c, sv)[i] : 0;
+	if (m) {
+		ack(c, sv, m);
+		wt_mask(c, sv)[i] = 0;
+	}
+	if (m || wpq_empty(c, sv))
 		pm_wake(c, sv);
 }
 
@@ -611,15 +622,21 @@ static unsigned line_actions(const struct comp *c, const uint8_t *sv, uint32_t i
 {
 	const struct gpu *g = c->g;
 	const uint8_t *f = flags(c, sv);
+	const uint32_t end = line_end(g, i), clwb = clwb_mask(c, sv)[i];
+	uint8_t any = 0; /* the line's flags, in one pass */
+	for (uint32_t k = i; k < end; k++)
+		any |= f[k];
+	if (!any && !clwb)
+		return 0; /* nothing moves */
 	unsigned n = 0, part = gpu_partition_of(g, i * 4), l2 = c->unit0[0] + part, mc = c->unit0[1] + part;
-	for (uint32_t k = i; k < line_end(g, i); k++) /* each lane's st.wt crosses alone */
+	for (uint32_t k = i; any & PM_TRANSIT && k < end; k++) /* each lane's st.wt crosses alone */
 		if (f[k] & PM_TRANSIT)
 			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WT_ARRIVE), (uint16_t)l2, c->subj0[0] + k, k };
-	if (clwb_mask(c, sv)[i])
+	if (clwb)
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_CLWB_DONE), (uint16_t)l2, c->subj0[0] + i, i };
-	if (!timed && line_has(c, sv, i, PM_DIRTY))
+	if (!timed && any & PM_DIRTY)
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), UINT16_MAX, 0, i };
-	if (line_has(c, sv, i, PM_INWPQ))
+	if (any & PM_INWPQ)
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_WPQ_DRAIN), (uint16_t)mc, c->subj0[0] + i, i };
 	return n;
 }
@@ -894,7 +911,7 @@ static void host_step(const struct comp *c, uint8_t *sv)
 			if (*f & PM_INWPQ)
 				hs->ninwpq--;
 			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
-			if (!*f && wt_mask(c, sv)[first + k]) /* its queued entry is gone */
+			if (!*f && wt_words(c) && wt_mask(c, sv)[first + k]) /* its queued entry is gone */
 				wt_acked(c, sv, first + k);
 		}
 		break;
@@ -1421,9 +1438,10 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 			sb_printf(why, "PM-4: word %u has flags 0x%x", i, f);
 			return 1;
 		}
-		if (wt_mask(c, sv)[i] && !(f & PM_TRANSIT) && (g->cfg.wpq_durable || !(f & PM_INWPQ))) {
+		uint32_t wm = wt_words(c) ? wt_mask(c, sv)[i] : 0;
+		if (wm && !(f & PM_TRANSIT) && (g->cfg.wpq_durable || !(f & PM_INWPQ))) {
 			sb_printf(why, "PM-5: warps 0x%x wait on a st.wt of word %u that is neither in transit nor queued",
-			          wt_mask(c, sv)[i], i);
+			          wm, i);
 			return 1;
 		}
 		if (clwb_mask(c, sv)[i] && i != line_of(g, i)) {
@@ -1434,7 +1452,7 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 		ncl += clwb_mask(c, sv)[i] != 0;
 		ntr += (f & PM_TRANSIT) != 0;
 		for (unsigned w = 0; w < g->nwarps; w++)
-			out[w] += (clwb_mask(c, sv)[i] >> w & 1) + (wt_mask(c, sv)[i] >> w & 1);
+			out[w] += (clwb_mask(c, sv)[i] >> w & 1) + (wm >> w & 1);
 	}
 	if (nin != host(c, sv)->ninwpq || ncl != host(c, sv)->nclwb || ntr != host(c, sv)->ntransit) {
 		sb_printf(why, "PM-3: %u words in WPQs, %u clwbs and %u st.wt in flight, the counters say %u, %u and %u",
@@ -1532,12 +1550,26 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 			return -1;
 		}
 	}
+	struct pm_layout lay = { 0 }, *pl = &lay;
+	size_t gw = G_WORDS(g);
+	for (int i = 0; i < g->prog->nins; i++)
+		if (g->prog->ins[i].wt && g->prog->ins[i].space == SP_GLOBAL)
+			pl->wt_words = (uint32_t)gw;
+	pl->wpq = 4 * gw;
+	pl->clwb = pl->wpq + 4 * gw;
+	pl->wt = pl->clwb + 4 * gw;
+	pl->transit = pl->wt + 4 * (size_t)pl->wt_words;
+	pl->pw = pl->transit + 4 * (size_t)pl->wt_words;
+	pl->host = pl->pw + sizeof(struct pm_warp) * g->nwarps;
+	pl->flags = pl->host + sizeof(struct pm_host);
+	pl->rec = (pl->flags + gw + 7) & ~(size_t)7;
 	*align = 8;
 	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
 	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
 	p->line = (uint32_t *)(p->since + nlines);
+	p->lay = lay;
 	c->priv = p; /* one block: the composer frees priv */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
@@ -1547,7 +1579,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	c->units[1] = (struct pool_req){ "controller", g->cfg.partitions + 1 };
 	c->subjects[0] = (struct pool_req){ "word", G_WORDS(g) };
 	c->subjects[1] = (struct pool_req){ "host", 1 };
-	return (long)(rec_off(g) + po_size(g) + (uses_regs(g) ? 4 * HOST_REGS : 0));
+	return (long)(pl->rec + po_size(g) + (uses_regs(g) ? 4 * HOST_REGS : 0));
 }
 
 /* The recovery named an element past its variable (%hK + N). */

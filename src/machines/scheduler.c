@@ -21,32 +21,6 @@
 
 const struct kind_def sched_kinds[1] = { { "issue", SELF | PORT(P_WARPS), 0 } };
 
-struct action sched_action(const struct comp *c, unsigned w)
-{
-	const struct comp *wc = REQ(c, P_WARPS)->c;
-	return (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + gpu_sched_of(c->g, w)), wc->subj0[0] + w,
-	                        0 };
-}
-
-int sched_ready(const struct comp *c, const uint8_t *sv, unsigned w)
-{
-	const struct gpu *g = c->g;
-	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
-		return 0;
-	if (gpu_at_global_atomic(g, sv, w)) {
-		const struct bind *b = REQ(c, P_ATOMICS);
-		uint32_t m = WARPS(c)->exec_mask(REQ(c, P_WARPS)->c, sv, w);
-		if (!((const struct port_atomics *)b->ops)->room(b->c, sv, w, m))
-			return 0;
-	}
-	for (unsigned i = 0; i < c->nreq[P_GATE]; i++) {
-		const struct bind *b = &c->req[P_GATE][i];
-		if (!((const struct port_gate *)b->ops)->may_issue(b->c, sv, w))
-			return 0;
-	}
-	return 1;
-}
-
 static unsigned warp_of(const struct comp *c, const struct action *a)
 {
 	return a->subject - REQ(c, P_WARPS)->c->subj0[0];

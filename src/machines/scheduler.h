@@ -8,10 +8,33 @@
 
 extern const struct kind_def sched_kinds[1];
 /* An ISSUE action of scheduler component c for warp w. */
-struct action sched_action(const struct comp *c, unsigned w);
+static inline struct action sched_action(const struct comp *c, unsigned w)
+{
+	const struct comp *wc = REQ(c, P_WARPS)->c;
+	return (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + gpu_sched_of(c->g, w)), wc->subj0[0] + w,
+	                        0 };
+}
 /* May warp w issue as far as the other components are concerned: READY,
-** room for its atomic, and every gate open? */
-int sched_ready(const struct comp *c, const uint8_t *sv, unsigned w);
+** room for its atomic, and every gate open?  Asked for every warp of
+** every state: inline, the status test first. */
+static inline int sched_ready(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
+		return 0;
+	if (gpu_at_global_atomic(g, sv, w)) {
+		const struct bind *b = REQ(c, P_ATOMICS), *wb = REQ(c, P_WARPS);
+		uint32_t m = ((const struct port_warps *)wb->ops)->exec_mask(wb->c, sv, w);
+		if (!((const struct port_atomics *)b->ops)->room(b->c, sv, w, m))
+			return 0;
+	}
+	for (unsigned i = 0; i < c->nreq[P_GATE]; i++) {
+		const struct bind *b = &c->req[P_GATE][i];
+		if (!((const struct port_gate *)b->ops)->may_issue(b->c, sv, w))
+			return 0;
+	}
+	return 1;
+}
 void sched_describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out);
 void sched_timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                   uint64_t (*rnd)(void *), void *rng);

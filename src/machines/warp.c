@@ -89,7 +89,9 @@ static unsigned kernel_cta(const struct comp *c, const uint8_t *sv, unsigned w)
 	return gb->ops ? ((const struct port_grid *)gb->ops)->ctaid(gb->c, sv, p) : p;
 }
 
-static uint32_t special(const struct comp *cp, const uint8_t *sv, unsigned w, unsigned lane, int sr)
+/* Out of line: inlined, its port call made operand() (the hottest
+** function of a warp step) save and restore registers on every call. */
+static __attribute__((noinline)) uint32_t special(const struct comp *cp, const uint8_t *sv, unsigned w, unsigned lane, int sr)
 {
 	const struct gpu *g = cp->g;
 	const struct gpu_cfg *c = &g->cfg;

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Issue 8 (exploration speed back to d96fd21): the shortcuts the speed
+# work takes must not change what is explored.
+#  1. persist keeps its st.wt arrays (wt, transit: 8 bytes per global word)
+#     only when the kernel, as its persistency model rewrote it, has a
+#     global st.wt: T3 (clwb only) is back to d96fd21's 336-byte vector;
+#     its strict-wt rewrite (every store a st.wt) has them: 336 + 8 x 4
+#     words = 368; a st.wt kernel still finds its bug.
+#  2. DAB schedulers compute their view (turn, round, token) only for the
+#     issues that read or move it: every rule keeps its state count
+#     (D2 under SRR, GTAR, GTRR; the counts main had before the change).
+#  3. cta_dispatch offers no gate when every CTA is resident: with fewer
+#     slots (batches) the gate is still there.
+. "${srcdir:-.}/t/lib.sh"
+plan 13
+C="check -q --json --por=off --threads 1"
+
+run "$GPUMC" $C "$SPECS/persist/T3.gpu"
+is "$(jnum state_vector_bytes "$T/out")" 336 "T3: no st.wt, no st.wt arrays: 336-byte vector (as d96fd21)"
+is "$(jnum states "$T/out")" 8023 "T3: 8023 states"
+run "$GPUMC" $C -D persistency=strict-wt "$SPECS/persist/T3.gpu"
+is "$(jnum state_vector_bytes "$T/out")" 368 "T3 strict-wt: the rewrite's st.wt brings the arrays: 368 bytes"
+is "$(jnum states "$T/out")" 849 "T3 strict-wt: 849 states"
+like "$T/out" '"verdict":"pass"' "T3 strict-wt: passes"
+run "$GPUMC" $C "$SPECS/persist/W2-wt-lanes-bug.gpu"
+like "$T/out" '"verdict":"fail durable"' "W2-wt-lanes-bug: the torn st.wt is still found"
+is "$(jnum states "$T/out")" 13 "W2-wt-lanes-bug: 13 states"
+
+for r in srr:4186 gtar:28651 gtrr:20826 gwat-bar:83611; do
+	run "$GPUMC" $C -D scheduler=${r%:*} "$SPECS/dab/D2.gpu"
+	is "$(jnum states "$T/out")" ${r#*:} "D2 scheduler=${r%:*}: ${r#*:} states"
+done
+
+# D2's two CTAs on one SM with one slot: two batches, the second gated
+# until the first is done (605 states, as main before the change); all
+# resident: 23477
+run "$GPUMC" $C -D cta_slots=1 -D sms=1 "$SPECS/dab/D2.gpu"
+is "$(jnum states "$T/out")" 605 "D2 sms=1 cta_slots=1: batches gated, 605 states"
+run "$GPUMC" $C -D sms=1 "$SPECS/dab/D2.gpu"
+is "$(jnum states "$T/out")" 23477 "D2 sms=1: all resident, no gate, 23477 states"
