@@ -1141,31 +1141,45 @@ void explore(const struct model *m, struct property *props, unsigned n,
 				fail(r, &v);
 		}
 	}
-	judge_free(c.jd);
-	free(c.first_final.step);
-	ss_free(c.outcomes);
-	ss_free(c.images);
-	free(c.img);
-	free(c.obuf);
-	free(c.obs);
-	free(c.parent);
-	free(c.pact);
-	free(c.dsv);
-	free(c.dact);
-	free(c.dord);
-	free(c.frames);
-	free(c.onstack);
-	free(c.g.row);
-	free(c.g.dst);
-	free(c.g.via);
-	free(c.frame_bh);
-	free(c.src_bh);
-	free(c.next_bh);
-	vs_free(c.vs);
+	/* released after the caller's report (explore_release) */
+	struct ctx *held = xmalloc(sizeof *held);
+	*held = c;
+	r->held = held;
+}
+
+void explore_release(struct explore_result *r)
+{
+	struct ctx *c = r->held;
+	if (!c)
+		return;
+	judge_free(c->jd);
+	free(c->first_final.step);
+	ss_free(c->outcomes);
+	ss_free(c->images);
+	free(c->img);
+	free(c->obuf);
+	free(c->obs);
+	free(c->parent);
+	free(c->pact);
+	free(c->dsv);
+	free(c->dact);
+	free(c->dord);
+	free(c->frames);
+	free(c->onstack);
+	free(c->g.row);
+	free(c->g.dst);
+	free(c->g.via);
+	free(c->frame_bh);
+	free(c->src_bh);
+	free(c->next_bh);
+	vs_free(c->vs);
+	free(c);
+	r->held = NULL;
 }
 
 void explore_result_free(struct explore_result *r)
 {
+	explore_release(r);
 	free(r->why);
 	free(r->trace.step);
 	free(r->trace2.step);
