@@ -143,6 +143,7 @@ static int check_one(struct job *j, const struct run_opts *o, int more)
 	** decide; only the text report lists them */
 	const char **status = NULL;
 	if (!o->json && r.verdict == V_FAIL && r.failed >= 0 && j->nprops > 1) {
+		explore_release(&r); /* each search holds only its own memory */
 		status = xcalloc(j->nprops + 1, sizeof *status);
 		each_property(j, o, &r, status);
 	}
@@ -152,6 +153,10 @@ static int check_one(struct job *j, const struct run_opts *o, int more)
 	if (!o->json && more)
 		fputc('\n', stdout);
 	sb_free(&out);
+	/* the report out before the search's memory goes: releasing
+	** gigabytes takes a noticeable part of a --time limit */
+	fflush(stdout);
+	explore_release(&r);
 	if (o->dot_file && (r.verdict == V_FAIL || r.witness))
 		save_dot(j, o, &r);
 	if (o->trace_file && ((r.verdict == V_FAIL && r.failed_kind != P_EXISTS) || r.witness))

@@ -9,6 +9,7 @@
 
 #include "machines/registry.h"
 #include "state/sideset.h"
+#include "util/clock.h"
 #include "util/interrupt.h"
 #include "util/strbuf.h"
 
@@ -390,6 +391,13 @@ static void reference_outcomes(struct job *j, struct property *p, const struct s
 			ss_put(p->ref, r.outcomes[i].vals, w, &is_new);
 		}
 	}
+	/* no time left (or a signal): the check stops at its first state, and
+	** the report is due; this run's memory goes after it (job_free) */
+	if (r.limit && !j->ref_run.held &&
+	    (interrupted || (ro.time_limit > 0 && clock_since(j->start) >= ro.time_limit))) {
+		j->ref_run.held = r.held;
+		r.held = NULL;
+	}
 	explore_result_free(&r);
 	prop_free(&op);
 	model_destroy(rm);
@@ -504,6 +512,7 @@ int job_load(struct job *j, const char *path, const struct run_opts *o, struct d
 
 void job_free(struct job *j)
 {
+	explore_release(&j->ref_run);
 	for (unsigned k = 0; k < j->nprops; k++)
 		prop_free(&j->props[k]);
 	free(j->props);

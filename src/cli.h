@@ -35,6 +35,9 @@ struct job {
 	struct timespec start; /* job_load's start: --time counts from here, over
 	                          the reference runs of refines/equals and the
 	                          check itself (explore_opts.start) */
+	struct explore_result ref_run; /* a reference run that used up --time: its
+	                                  memory (held), released by job_free after
+	                                  the report */
 };
 
 /* The default --memory: 3/4 of the least of physical memory, RLIMIT_AS

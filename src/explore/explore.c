@@ -110,6 +110,7 @@ struct ctx {
 	uint64_t queue; /* for progress lines: BFS states waiting, DFS stack depth */
 	enum search_kind search;
 	size_t frontier_bytes; /* compact BFS: the queue of vectors */
+	struct fifo *frontier;  /* that queue, freed by explore_release */
 	/* block hashes (state/hash.h): of the state being expanded, of a
 	** successor, and in DFS of every frame */
 	size_t nb;
@@ -555,11 +556,12 @@ static size_t fifo_bytes(const struct fifo *f)
 
 static void fifo_free(struct fifo *f)
 {
-	while (f->head) {
+	while (f && f->head) {
 		struct chunk *k = f->head;
 		f->head = k->next;
 		free(k);
 	}
+	free(f);
 }
 
 /* BFS, recording: state h's moves start here (h = the number of states:
@@ -611,13 +613,14 @@ static void bfs(struct ctx *c)
 	size_t n = c->svn;
 	uint8_t *cur = xmalloc(n), *next = xmalloc(n);
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	struct fifo q = { NULL, NULL, n, (4u << 20) / n ? (4u << 20) / n : 1, 0, 0, 0 };
+	struct fifo *q = c->frontier = xmalloc(sizeof *q);
+	*q = (struct fifo){ NULL, NULL, n, (4u << 20) / n ? (4u << 20) / n : 1, 0, 0, 0 };
 	int is_new;
 	m->init(m, cur);
 	uint32_t idx = vs_find_or_put(c->vs, cur, state_hash_blocks(cur, n, c->src_bh), &is_new);
 	parent_put(c, idx, NO_PARENT, 0);
 	if (o->compact)
-		fifo_push(&q, cur);
+		fifo_push(q, cur);
 	discovered(c, cur, idx);
 	uint64_t head = 0, level_end = 1;
 	uint32_t level = 0; /* depth of the states being expanded */
@@ -635,8 +638,8 @@ static void bfs(struct ctx *c)
 			graph_row(c, h);
 		const uint8_t *src;
 		if (o->compact) {
-			fifo_pop(&q, cur);
-			c->frontier_bytes = fifo_bytes(&q);
+			fifo_pop(q, cur);
+			c->frontier_bytes = fifo_bytes(q);
 			src = cur;
 		} else {
 			src = vs_state(c->vs, h); /* arena chunks never move */
@@ -664,7 +667,7 @@ static void bfs(struct ctx *c)
 				if (c->record)
 					graph_move(c, k, (unsigned)a);
 				c->r->reduced++;
-				bfs_new(c, &q, next, k, h, (unsigned)a, level);
+				bfs_new(c, q, next, k, h, (unsigned)a, level);
 				crashes(c, src, h, act, na);
 				continue;
 			}
@@ -685,14 +688,13 @@ static void bfs(struct ctx *c)
 				c->cyclic |= k < level_end;
 				continue;
 			}
-			bfs_new(c, &q, next, k, h, i, level);
+			bfs_new(c, q, next, k, h, i, level);
 			if ((o->max_states && vs_count(c->vs) >= o->max_states) || (c->every == 1 && memory_hit(c)))
 				break;
 		}
 	}
 	if (c->record)
 		graph_row(c, (uint32_t)vs_count(c->vs));
-	fifo_free(&q);
 	free(cur);
 	free(next);
 	free(act);
@@ -1141,31 +1143,46 @@ void explore(const struct model *m, struct property *props, unsigned n,
 				fail(r, &v);
 		}
 	}
-	judge_free(c.jd);
-	free(c.first_final.step);
-	ss_free(c.outcomes);
-	ss_free(c.images);
-	free(c.img);
-	free(c.obuf);
-	free(c.obs);
-	free(c.parent);
-	free(c.pact);
-	free(c.dsv);
-	free(c.dact);
-	free(c.dord);
-	free(c.frames);
-	free(c.onstack);
-	free(c.g.row);
-	free(c.g.dst);
-	free(c.g.via);
-	free(c.frame_bh);
-	free(c.src_bh);
-	free(c.next_bh);
-	vs_free(c.vs);
+	/* released after the caller's report (explore_release) */
+	struct ctx *held = xmalloc(sizeof *held);
+	*held = c;
+	r->held = held;
+}
+
+void explore_release(struct explore_result *r)
+{
+	struct ctx *c = r->held;
+	if (!c)
+		return;
+	judge_free(c->jd);
+	free(c->first_final.step);
+	ss_free(c->outcomes);
+	ss_free(c->images);
+	free(c->img);
+	free(c->obuf);
+	free(c->obs);
+	free(c->parent);
+	free(c->pact);
+	free(c->dsv);
+	free(c->dact);
+	free(c->dord);
+	free(c->frames);
+	free(c->onstack);
+	free(c->g.row);
+	free(c->g.dst);
+	free(c->g.via);
+	free(c->frame_bh);
+	free(c->src_bh);
+	free(c->next_bh);
+	vs_free(c->vs);
+	fifo_free(c->frontier);
+	free(c);
+	r->held = NULL;
 }
 
 void explore_result_free(struct explore_result *r)
 {
+	explore_release(r);
 	free(r->why);
 	free(r->trace.step);
 	free(r->trace2.step);

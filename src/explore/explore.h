@@ -93,6 +93,9 @@ struct explore_result {
 	** because the options need the sequential search, why (a phrase) */
 	unsigned threads, threads_asked;
 	const char *threads_off;
+	/* the search's memory (visited set, queue or stack, move graph, judge),
+	** kept until explore_release so that a report can be printed first */
+	void *held;
 };
 
 void explore_opts_default(struct explore_opts *o);
@@ -100,6 +103,10 @@ void explore_opts_default(struct explore_opts *o);
 ** Outcome locations are collected from exists/~exists/forall conditions. */
 void explore(const struct model *m, struct property *props, unsigned n,
              const struct explore_opts *o, struct explore_result *r);
+/* Free the search's memory (r->held) and keep the result: a command
+** prints its report before, since releasing gigabytes takes a while. */
+void explore_release(struct explore_result *r);
+/* explore_release, then the result itself. */
 void explore_result_free(struct explore_result *r);
 
 #endif

@@ -127,7 +127,11 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, const
 		if (m->status(m, vs_state(vs, i)) != MS_RUNNING)
 			done[i] = 1;
 	r->edges = ne;
-	/* 2: the reversed graph, then backwards from every ended state */
+	/* 2: the reversed graph, then backwards from every ended state; its
+	** storage is counted before it is taken, so a limit is not passed */
+	r->bytes += ne * sizeof *rsrc + (size_t)n * (sizeof *rrow + sizeof *order);
+	if (limit(ctx, r->bytes))
+		goto out;
 	rrow = xcalloc((size_t)n + 1, sizeof *rrow);
 	rsrc = xmalloc(sizeof *rsrc * (ne ? ne : 1));
 	for (size_t e = 0; e < ne; e++)
@@ -138,9 +142,6 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, const
 		for (uint64_t e = row[i]; e < row[i + 1]; e++)
 			rsrc[--rrow[dst[e]]] = i;
 	order = xmalloc(sizeof *order * (n ? n : 1));
-	r->bytes += ne * sizeof *rsrc + (size_t)n * (sizeof *rrow + sizeof *order);
-	if (limit(ctx, r->bytes))
-		goto out;
 	uint32_t qh = 0, qt = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (done[i])

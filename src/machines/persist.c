@@ -94,7 +94,9 @@
 #include "machines/idempotency.h"
 #include "machines/persist_models.h"
 #include "machines/persist_order.h"
+#include "state/hash.h"
 #include "state/sideset.h"
+#include "state/visited.h"
 #include "util/strbuf.h"
 
 enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE, K_DEVICE };
@@ -1308,12 +1310,14 @@ static int rec_explore(struct rec *r, const uint8_t *img, unsigned left)
 {
 	const struct model *m = r->c->m;
 	size_t n = m->sv_size;
-	struct sideset *seen = ss_new();
+	/* an arena, not Judy: a limit can stop the run here, and freeing a
+	** Judy set of many states node by node took most of a second */
+	struct visited *seen = vs_new(n, 0);
 	struct rec_stack k = { NULL, 0, 0 };
 	uint8_t *next = xmalloc(n), *img2 = xmalloc(n + 1);
 	int is_new;
 	rec_start(r->c, img, next);
-	ss_put(seen, next, n, &is_new);
+	vs_find_or_put(seen, next, state_hash(next, n), &is_new);
 	int res = rec_push(r, &k, next);
 	while (res == RECOVER_OK && k.top) {
 		/* the run's limits reach the recovery's exploration too */
@@ -1334,7 +1338,7 @@ static int rec_explore(struct rec *r, const uint8_t *img, unsigned left)
 		}
 		memcpy(next, t->sv, n);
 		m->apply(m, next, a);
-		ss_put(seen, next, n, &is_new);
+		vs_find_or_put(seen, next, state_hash(next, n), &is_new);
 		if (is_new)
 			res = rec_push(r, &k, next);
 	}
@@ -1345,7 +1349,7 @@ static int rec_explore(struct rec *r, const uint8_t *img, unsigned left)
 	free(k.f);
 	free(next);
 	free(img2);
-	ss_free(seen);
+	vs_free(seen);
 	return res;
 }
 
