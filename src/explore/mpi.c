@@ -69,7 +69,7 @@
 #include "util/strbuf.h"
 
 #define NO_RANK (-1)
-#define ROUND_BYTES (8u << 20) /* records one rank sends in a round, about */
+#define ROUND_BYTES (1u << 20) /* records one rank sends in a round, about */
 
 /* One record: a successor for its owner, or a crash image for rank 0;
 ** the vector (or image) follows. */
