@@ -27,8 +27,10 @@ fi
 
 # as root (containers, CI) mpirun wants to be told; 4 ranks on fewer cores
 # need --oversubscribe; no CMA single copy (ptrace is often barred in
-# containers); Open MPI's allocations live to the end: no leak report
+# containers); a rank waiting in a collective yields its core (the machine
+# is shared); Open MPI's allocations live to the end: no leak report
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_mpi_yield_when_idle=1
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export ASAN_OPTIONS
 mpi() { # mpi NP GPUMC-ARGS...: stdout in $T/out, stderr in $T/err, exit code in $rc

@@ -20,7 +20,7 @@
 ** hash, parent number, action) to the buffer of its owner; then all ranks
 ** meet in MPI_Alltoall (sizes) and MPI_Alltoallv (records), each puts what
 ** it received into its visited set (the new ones are its share of the next
-** level) and one MPI_Allreduce (sums) and one more (flags) tell every rank
+** level) and one MPI_Allreduce tells every rank
 ** whether any rank has states of the level left, how many states the next
 ** level has, whether any rank found a violation or hit a limit.
 **
@@ -82,7 +82,7 @@ struct rec {
 };
 
 /* What every round's flags say (bitwise or over the ranks). */
-enum { F_VIOLATION = 1, F_LIMIT = 2, F_CUT = 4, F_CYCLIC = 8 };
+enum { F_VIOLATION = 1, F_LIMIT = 2, F_CUT = 4, F_CYCLIC = 8, NFLAGS = 4 };
 
 struct buf {
 	uint8_t *b;
@@ -423,13 +423,17 @@ static unsigned rounds(struct mpi_run *p)
 		if (p->stop)
 			p->flags |= p->r->verdict == V_FAIL ? F_VIOLATION : F_LIMIT;
 		local_limits(p);
-		/* left in this level, next level, states, transitions, bytes */
-		uint64_t mine[5] = { pos * n < p->cur.len, p->nxt.len / n, vs_count(p->vs), p->r->transitions,
-			             p->h->bytes(p->h->ctx) + held(p) },
-			 sum[5];
-		unsigned flags;
-		MPI_Allreduce(mine, sum, 5, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-		MPI_Allreduce(&p->flags, &flags, 1, MPI_UNSIGNED, MPI_BOR, MPI_COMM_WORLD);
+		/* left in this level, next level, states, transitions, bytes, and
+		** per flag the ranks that raise it: one allreduce a round */
+		uint64_t mine[5 + NFLAGS] = { pos * n < p->cur.len, p->nxt.len / n, vs_count(p->vs), p->r->transitions,
+			                      p->h->bytes(p->h->ctx) + held(p) },
+			 sum[5 + NFLAGS];
+		for (unsigned f = 0; f < NFLAGS; f++)
+			mine[5 + f] = (p->flags >> f) & 1;
+		MPI_Allreduce(mine, sum, 5 + NFLAGS, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+		unsigned flags = 0;
+		for (unsigned f = 0; f < NFLAGS; f++)
+			flags |= (sum[5 + f] != 0) << f;
 		if (!(flags & (F_VIOLATION | F_LIMIT))) {
 			if (o->max_states && sum[2] >= o->max_states)
 				p->r->limit = "--max-states";
