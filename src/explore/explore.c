@@ -1015,14 +1015,15 @@ static int progress_limit(void *p, size_t bytes)
 static void progress(struct ctx *c)
 {
 	struct progress_result pr;
+	int stopped;
 #if HAVE_MPI
-	if (c->mp ? mpi_progress(c->mp, progress_limit, c, &pr)
-	          : progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr))
-		return;
-#else
-	if (progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr))
-		return;
+	if (c->mp) /* over the ranks, on the moves their owners recorded */
+		stopped = mpi_progress(c->mp, progress_limit, c, &pr);
+	else
 #endif
+		stopped = progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr);
+	if (stopped)
+		return;
 	c->r->stuck = (int64_t)pr.stuck;
 	if (!pr.stuck)
 		return;

@@ -316,10 +316,11 @@ static void alltoall(struct mpi_run *p)
 	}
 	p->sbuf.len = 0;
 	buf_room(&p->sbuf, total ? total : 1);
-	for (int d = 0; d < p->size; d++) {
-		memcpy(p->sbuf.b + p->sdis[d], p->out[d].b, p->out[d].len);
-		p->out[d].len = 0;
-	}
+	for (int d = 0; d < p->size; d++)
+		if (p->out[d].len) { /* (a buffer never used has no memory) */
+			memcpy(p->sbuf.b + p->sdis[d], p->out[d].b, p->out[d].len);
+			p->out[d].len = 0;
+		}
 	MPI_Alltoall(p->scnt, 1, MPI_INT, p->rcnt, 1, MPI_INT, MPI_COMM_WORLD);
 	total = 0;
 	for (int s = 0; s < p->size; s++) {
