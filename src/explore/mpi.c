@@ -680,7 +680,8 @@ void mpi_finish(struct mpi_run *p, struct explore_result *r, struct mpi_at *at, 
 	int ff[3] = { f.set, (int)f.idx, f.extra };
 	MPI_Bcast(ff, 3, MPI_INT, 0, MPI_COMM_WORLD);
 	f = (struct mpi_at){ ff[0], 0, (uint32_t)ff[1], ff[2] };
-	uint64_t mine[6] = { r->states, r->transitions, r->terminals, r->crash_images, r->expanded, r->bytes }, sum[6];
+	uint64_t mine[6] = { r->states, r->transitions, r->terminals, r->crash_images, r->expanded, r->bytes + held(p) },
+		 sum[6];
 	MPI_Allreduce(mine, sum, 6, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 	r->states = sum[0];
 	r->transitions = sum[1];
