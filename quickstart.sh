@@ -13,7 +13,7 @@ suite|litmus|check) ;;
 esac
 
 # Debian packages the build, the tests and the benchmarks need.
-pkgs="gcc make autoconf automake libtool pkg-config libjudy-dev libxxhash-dev valgrind spin gnuplot-nox time jq graphviz clang"
+pkgs="gcc make autoconf automake libtool pkg-config libjudy-dev libxxhash-dev openmpi-bin libopenmpi-dev valgrind spin gnuplot-nox time jq graphviz clang"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

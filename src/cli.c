@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "explore/mpi.h"
 #include "machines/registry.h"
 #include "state/sideset.h"
 #include "util/clock.h"
@@ -123,7 +124,7 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		return 0;
 	/* `allowed` lists the option groups a subcommand takes:
 	** D defines, e explore options, r run options, j json, t trace,
-	** o check's outputs (--outcomes, --values, --dot) */
+	** o check's outputs (--outcomes, --values, --dot), m --mpi */
 #define OK(c) (strchr(allowed, c) != NULL)
 	if (OK('D') && !strncmp(a, "-D", 2)) {
 		if (!need_arg(argc, argv, i, &v))
@@ -235,6 +236,12 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 			o->dot_file = v;
 			return 1;
 		}
+	}
+	if (OK('m') && !strcmp(a, "--mpi")) { /* check only: every rank runs the same command */
+		if (mpi_start())
+			return -1;
+		o->ex.mpi = 1;
+		return 1;
 	}
 	if (OK('t') && match(a, "--trace")) {
 		if (!need_arg(argc, argv, i, &v))

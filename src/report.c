@@ -835,6 +835,11 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			sb_printf(out, "threads: %u over one shared visited set, breadth-first levels\n", r->threads);
 		else if (r->threads_off)
 			sb_printf(out, "threads: 1 of %u (%s)\n", r->threads_asked, r->threads_off);
+		if (r->ranks && r->mpi_off)
+			sb_printf(out, "mpi: each of %d ranks searched alone (%s)\n", r->ranks, r->mpi_off);
+		else if (r->ranks)
+			sb_printf(out, "mpi: %d rank%s, states partitioned by hash owner, breadth-first levels\n", r->ranks,
+			          r->ranks == 1 ? "" : "s");
 		sb_printf(out, "verdict: %s", sb_str(&v));
 		if (j->spec->expect)
 			sb_printf(out, " (expected: %s%s)", j->spec->expect,

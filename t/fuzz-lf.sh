@@ -22,12 +22,15 @@ mkdir -p "$F"
 plan 4
 # build (again only when a source changed)
 srcs=$(find "$srcdir/src" -name '*.c' ! -name main.c | sort)
-flags="-std=c11 -g -O1 -D_GNU_SOURCE -ffp-contract=off -I$srcdir/src -I$BUILDDIR -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all"
+# the libraries configure found, and MPI's headers when it found MPI (--mpi)
+libs=$(sed -n 's/^LIBS = //p' "$BUILDDIR/Makefile")
+mpi=$(sed -n 's/^MPI_CFLAGS = //p' "$BUILDDIR/Makefile")
+flags="-std=c11 -g -O1 -D_GNU_SOURCE -ffp-contract=off -I$srcdir/src -I$BUILDDIR $mpi -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all"
 for h in spec litmus; do
 	def=; [ $h = litmus ] && def=-DFUZZ_LITMUS
 	if [ ! -x "$F/fuzz-$h" ] || [ -n "$(find "$srcdir/src" "$srcdir/t/fuzz-target.c" -newer "$F/fuzz-$h" -name '*.[ch]' | head -1)" ]; then
 		# shellcheck disable=SC2086
-		"$CLANG" $flags -fsanitize=fuzzer $def -o "$F/fuzz-$h" $srcs "$srcdir/t/fuzz-target.c" -lJudy -lxxhash -lm \
+		"$CLANG" $flags -fsanitize=fuzzer $def -o "$F/fuzz-$h" $srcs "$srcdir/t/fuzz-target.c" $libs \
 			> "$F/build-$h.log" 2>&1
 	fi
 	[ -x "$F/fuzz-$h" ]; ok $? "libFuzzer harness fuzz-$h built"

@@ -59,6 +59,7 @@
 #include <unistd.h>
 
 #include "explore/judge.h"
+#include "explore/mpi.h"
 #include "explore/parallel.h"
 #include "explore/progress.h"
 #include "state/hash.h"
@@ -135,6 +136,12 @@ struct ctx {
 	int record;
 	struct progress_graph g;
 	size_t grows, gcap;
+	/* --mpi: on; the rank holding the state a hook is about; where the
+	** trace and the first terminal state's path start (current_path
+	** records them, mpi_finish follows the links) */
+	int mpi, at_rank;
+	struct mpi_at at_trace, at_first;
+	struct mpi_run *mp;
 };
 
 static double elapsed(const struct ctx *c)
@@ -167,10 +174,15 @@ static void trace_set(struct trace *t, const uint16_t *steps, uint32_t n)
 
 /* The path to the state being examined: `idx` (BFS) or the stack (DFS),
 ** plus one more action when extra >= 0. */
-static void current_path(const struct ctx *c, uint32_t idx, int extra, struct trace *t)
+static void current_path(struct ctx *c, uint32_t idx, int extra, struct trace *t)
 {
 	uint32_t n = 0;
 	uint16_t *buf;
+	if (c->mpi) { /* the parent links are spread over the ranks */
+		*(t == &c->first_final ? &c->at_first : &c->at_trace) = (struct mpi_at){ 1, c->at_rank, idx, extra };
+		trace_set(t, NULL, 0);
+		return;
+	}
 	if (c->search == SEARCH_DFS) {
 		buf = xmalloc(sizeof *buf * (c->sp + 2));
 		for (uint32_t i = 0; i + 1 < c->sp; i++)
@@ -191,6 +203,18 @@ static void current_path(const struct ctx *c, uint32_t idx, int extra, struct tr
 
 /* }=== */
 
+/* A determinism violation: the other schedule, the first to finish, and
+** the first step where the two differ. */
+static void other_schedule(struct explore_result *r, const struct trace *a)
+{
+	const struct trace *b = &r->trace;
+	trace_set(&r->trace2, a->step, a->len);
+	uint32_t i = 0;
+	while (i < a->len && i < b->len && a->step[i] == b->step[i])
+		i++;
+	r->diverge = i;
+}
+
 /* The verdict fails with v (callers see to it that v is the first). */
 static void fail(struct explore_result *r, const struct judgement *v)
 {
@@ -208,15 +232,8 @@ static void violation(struct ctx *c, const struct judgement *v, uint32_t idx, in
 		return;
 	fail(r, v);
 	current_path(c, idx, extra, &r->trace);
-	if (v->kind == P_DETERMINISTIC) {
-		/* the other schedule: the first to finish */
-		struct trace *a = &c->first_final, *b = &r->trace;
-		trace_set(&r->trace2, a->step, a->len);
-		uint32_t i = 0;
-		while (i < a->len && i < b->len && a->step[i] == b->step[i])
-			i++;
-		r->diverge = i;
-	}
+	if (v->kind == P_DETERMINISTIC)
+		other_schedule(r, &c->first_final);
 	if (!c->o->keep_going)
 		c->stop = 1;
 }
@@ -264,24 +281,31 @@ static void discovered(struct ctx *c, const uint8_t *sv, uint32_t idx)
 		terminal(c, sv, idx);
 }
 
-/* A crash in state sv: what survives is judged once per distinct image. */
+/* The durable image img, left by action ai of state idx: judged once per
+** distinct image. */
+static void crash_image(struct ctx *c, const uint8_t *img, uint32_t idx, unsigned ai)
+{
+	int is_new;
+	ss_put(c->images, img, c->m->durable_size, &is_new);
+	if (!is_new)
+		return;
+	c->r->crash_images++;
+	struct judgement v;
+	c->rec_steps = 0;
+	if (judge_crash(c->jd, img, &v))
+		violation(c, &v, idx, (int)ai);
+	else if (v.cut)
+		c->stop = 1; /* a limit inside the recovery: r->limit says which */
+}
+
+/* A crash in state sv: what survives. */
 static void crash(struct ctx *c, const uint8_t *sv, uint32_t idx, unsigned ai)
 {
 	const struct model *m = c->m;
 	if (!m->durable)
 		return;
 	m->durable(m, sv, c->img);
-	int is_new;
-	ss_put(c->images, c->img, m->durable_size, &is_new);
-	if (!is_new)
-		return;
-	c->r->crash_images++;
-	struct judgement v;
-	c->rec_steps = 0;
-	if (judge_crash(c->jd, c->img, &v))
-		violation(c, &v, idx, (int)ai);
-	else if (v.cut)
-		c->stop = 1; /* a limit inside the recovery: r->limit says which */
+	crash_image(c, c->img, idx, ai);
 }
 
 /* BFS at 3/4 of a limit with no verdict yet: say so once (stderr), and
@@ -750,6 +774,52 @@ static void par(struct ctx *c)
 
 /* }=== */
 
+#if HAVE_MPI
+/* {=== The distributed BFS (explore/mpi.c) borrows them too ============== */
+
+static int mpi_discovered(void *p, const uint8_t *sv, int rank, uint32_t idx)
+{
+	struct ctx *c = p;
+	c->at_rank = rank;
+	discovered(c, sv, idx);
+	return c->stop;
+}
+
+static int mpi_crash(void *p, const uint8_t *img, int rank, uint32_t idx, unsigned ai)
+{
+	struct ctx *c = p;
+	c->at_rank = rank;
+	crash_image(c, img, idx, ai);
+	return c->stop;
+}
+
+static int mpi_moves(void *p, const uint8_t *sv, const struct action *act, unsigned n, int rank, uint32_t idx)
+{
+	((struct ctx *)p)->at_rank = rank;
+	return !expand_check(p, sv, act, n, idx);
+}
+
+static uint64_t mpi_bytes(void *p)
+{
+	return mem_bytes(p);
+}
+
+static double mpi_seconds(void *p)
+{
+	return ((struct ctx *)p)->before + elapsed(p);
+}
+
+static struct mpi_run *mpi(struct ctx *c)
+{
+	static const struct mpi_hooks hooks = { NULL, mpi_discovered, mpi_crash, mpi_moves, mpi_bytes, mpi_seconds };
+	struct mpi_hooks h = hooks;
+	h.ctx = c;
+	return mpi_bfs(c->m, c->o, c->r, c->vs, &h, &c->at_trace, &c->cut, &c->cyclic);
+}
+
+/* }=== */
+#endif
+
 /* {=== DFS ================================================================ */
 
 static uint8_t *frame_sv(struct ctx *c, uint32_t i)
@@ -947,7 +1017,14 @@ static int progress_limit(void *p, size_t bytes)
 static void progress(struct ctx *c)
 {
 	struct progress_result pr;
-	if (progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr))
+	int stopped;
+#if HAVE_MPI
+	if (c->mp) /* over the ranks, on the moves their owners recorded */
+		stopped = mpi_progress(c->mp, progress_limit, c, &pr);
+	else
+#endif
+		stopped = progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr);
+	if (stopped)
 		return;
 	c->r->stuck = (int64_t)pr.stuck;
 	if (!pr.stuck)
@@ -1087,8 +1164,18 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	for (unsigned k = 0; k < n && o->por; k++)
 		if (props[k].kind == P_COMM_RACE)
 			r->por_off = "comm_race_free";
+	if (o->mpi) {
+		r->ranks = mpi_size();
+		r->mpi_off = mpi_refuse(o);
+		c.mpi = !r->mpi_off;
+	}
+	if (c.mpi && o->por && m->local && !r->por_off)
+		r->por_off = "--mpi (the cycle proviso asks whether a successor is new at once; its owner, another "
+		             "rank, says so only after the round's exchange)";
 	c.por = r->por = o->por && m->local && !r->por_off && observed(props, n, &c.obs, &c.nobs);
-	r->threads = r->threads_asked = par_threads(o);
+	r->threads = r->threads_asked = c.mpi ? 1 : par_threads(o);
+	if (c.mpi && o->threads > 1)
+		r->threads_off = "--mpi: one thread per rank";
 	if (r->threads > 1 && (r->threads_off = par_refuse(o, c.por))) {
 		r->threads = 1;
 		if (!o->threads) /* the default, every core: the report says nothing */
@@ -1108,6 +1195,10 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		dfs(&c);
 	else if (r->threads > 1)
 		par(&c);
+#if HAVE_MPI
+	else if (c.mpi)
+		c.mp = mpi(&c);
+#endif
 	else
 		bfs(&c);
 	r->search_seconds = elapsed(&c);
@@ -1143,6 +1234,13 @@ void explore(const struct model *m, struct property *props, unsigned n,
 				fail(r, &v);
 		}
 	}
+#if HAVE_MPI
+	if (c.mp) {
+		mpi_finish(c.mp, r, &c.at_trace, &c.at_first, &c.first_final);
+		if (r->verdict == V_FAIL && r->failed_kind == P_DETERMINISTIC)
+			other_schedule(r, &c.first_final);
+	}
+#endif
 	/* released after the caller's report (explore_release) */
 	struct ctx *held = xmalloc(sizeof *held);
 	*held = c;

@@ -41,6 +41,7 @@ struct explore_opts {
 	int livelock;           /* after a complete exact run: can every state still
 	                           reach a terminal one? (explore/progress.h) */
 	unsigned threads;       /* --threads: 0 every core, 1 the sequential search */
+	int mpi;                /* --mpi: the distributed search over the MPI job's ranks */
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };
@@ -96,6 +97,10 @@ struct explore_result {
 	/* the search's memory (visited set, queue or stack, move graph, judge),
 	** kept until explore_release so that a report can be printed first */
 	void *held;
+	/* --mpi: the ranks of the job; when they could not share the search
+	** (each then searched alone), why (a phrase) */
+	int ranks;
+	const char *mpi_off;
 };
 
 void explore_opts_default(struct explore_opts *o);
