@@ -1380,5 +1380,6 @@ const struct comp_def comp_persist = {
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
+	.globals_in_place = 1,
 	.persist_order = persist_order, .faulted = faulted,
 };
