@@ -1,9 +1,10 @@
 #!/bin/sh
 # Smaller states (issue 13 item 2).  Read-only memory: a global variable
 # that no instruction writes is kept out of the state vector (memory.c),
-# decided per whole variable from the decoded kernel.
+# decided per whole variable from the decoded kernel.  --tree: exact
+# states as trees of shared subvectors (state/tree.c), the same graph.
 . "$srcdir/t/lib.sh"
-plan 12
+plan 21
 B="$srcdir/bench/specs"
 vec() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"state_vector_bytes":[0-9]*' | cut -d: -f2; }
 states() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"states":[0-9]*' | cut -d: -f2; }
@@ -61,3 +62,51 @@ like "$T/out" "result A: sum = " "replay shows result A"
 
 # the state printer shows read-only variables with their values
 like "$T/out" "vals = \\{ 100000000 \\(0x4cbebc20\\), 1 " "the state printed at the end shows the read-only input"
+
+# --tree: every golden spec (t/golden.list), BFS and DFS in turn, has the
+# verdict, states, transitions, terminal states, crash images and depth
+# of the flat exact store
+figs() { "$GPUMC" check -q --json --por=off --threads 1 "$@" 2>/dev/null |
+	grep -o '"verdict":"[^"]*"\|"states":[0-9]*\|"transitions":[0-9]*\|"terminal_states":[0-9]*\|"crash_images":[0-9]*\|"depth":[0-9]*' | tr '\n' ' '; }
+rows=0 differ=0 s=--dfs
+while IFS='	' read -r spec opts; do
+	case $spec in ''|\#*) continue ;; esac
+	if [ $s = --bfs ]; then s=--dfs; else s=--bfs; fi
+	# shellcheck disable=SC2086
+	a=$(figs $s $opts "$SPECS/$spec") b=$(figs $s --tree $opts "$SPECS/$spec")
+	rows=$((rows + 1))
+	if [ "$a" != "$b" ]; then
+		differ=$((differ + 1))
+		echo "# $spec $opts $s: $a | --tree: $b"
+	fi
+done < "$srcdir/t/golden.list"
+ok "$([ "$rows" -gt 200 ] && [ "$differ" -eq 0 ]; echo $?)" "--tree: $rows golden rows, $differ differ"
+
+# the target of issue 13: exact states in at most 64 bytes each (D2,
+# 83,611 states without POR; the flat store takes 471)
+run "$GPUMC" check -q --json --tree --por=off "$B/d2-scale.gpu"
+bps=$(jnum bytes_per_state "$T/out")
+ok "$(awk -v b="$bps" 'BEGIN { exit !(b > 0 && b <= 64) }'; echo $?)" "--tree: D2 in $bps <= 64 bytes/state"
+is "$(jnum states "$T/out")" 83611 "--tree: D2's 83,611 states"
+
+# traces: the same shortest counterexample, and it replays
+S="$SPECS/baseline"
+run "$GPUMC" check -q --trace "$T/a.trail" "$S/fp32-reduction.gpu"
+run "$GPUMC" check -q --tree --trace "$T/b.trail" "$S/fp32-reduction.gpu"
+is "$rc" 1 "--tree: fp32 reduction violated"
+ok "$(cmp -s "$T/a.trail" "$T/b.trail"; echo $?)" "--tree: the trace file of the flat store"
+run "$GPUMC" replay "$T/b.trail"
+is "$rc" 1 "--tree: its trace replays to the violation"
+
+# a livelock: the progress check re-expands the graph from the tree, and
+# the lasso is the one found from the recorded graph
+for f in spin-some spin-finishes; do
+	"$GPUMC" check --por=off --threads 1 "$srcdir/t/progress/$f.gpu" 2>&1 | grep -v '^[0-9.]* s,' > "$T/flat"
+	"$GPUMC" check --por=off --threads 1 --tree "$srcdir/t/progress/$f.gpu" 2>&1 | grep -v '^[0-9.]* s,' > "$T/tree"
+	ok "$(cmp -s "$T/flat" "$T/tree"; echo $?)" "--tree: $f's report (verdict, lasso) as with the flat store"
+done
+
+# --threads: the node table is sequential; the search says so and runs on one
+run "$GPUMC" check --tree --threads 2 --por=off "$SPECS/dab/D2.gpu"
+like "$T/out" "threads: 1 of 2 \(--tree: its node table is not shared between threads\)" \
+	"--tree --threads 2: one thread, and the report says why"

@@ -1042,7 +1042,6 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.svn = m->sv_size;
 	c.search = o->search;
 	c.rng = o->dfs_seed;
-	c.vs = vs_new(m->sv_size, o->compact);
 	c.nb = hash_nblocks(m->sv_size);
 	c.src_bh = xmalloc(c.nb * sizeof *c.src_bh);
 	c.next_bh = xmalloc(c.nb * sizeof *c.next_bh);
@@ -1092,8 +1091,15 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		if (!o->threads) /* the default, every core: the report says nothing */
 			r->threads_off = NULL;
 	}
-	/* the parallel search records no graph: its progress check re-expands */
-	c.record = o->livelock && !o->compact && o->search == SEARCH_BFS && r->threads <= 1;
+	if (r->threads > 1 && o->tree && !o->compact) {
+		r->threads = 1;
+		r->threads_off = "--tree: its node table is not shared between threads";
+	}
+	c.vs = vs_new(m->sv_size, o->compact ? VS_COMPACT : o->tree ? VS_TREE : VS_EXACT);
+	/* the parallel search records no graph: its progress check re-expands;
+	** nor does --tree, whose point is memory (6 bytes a transition), and
+	** whose progress check re-expands only when the graph has a cycle */
+	c.record = o->livelock && !o->compact && !o->tree && o->search == SEARCH_BFS && r->threads <= 1;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	if (o->start.tv_sec || o->start.tv_nsec)
 		c.before = clock_between(o->start, c.t0);
