@@ -4,7 +4,7 @@
 # decided per whole variable from the decoded kernel.  --tree: exact
 # states as trees of shared subvectors (state/tree.c), the same graph.
 . "$srcdir/t/lib.sh"
-plan 21
+plan 23
 B="$srcdir/bench/specs"
 vec() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"state_vector_bytes":[0-9]*' | cut -d: -f2; }
 states() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"states":[0-9]*' | cut -d: -f2; }
@@ -110,3 +110,10 @@ done
 run "$GPUMC" check --tree --threads 2 --por=off "$SPECS/dab/D2.gpu"
 like "$T/out" "threads: 1 of 2 \(--tree: its node table is not shared between threads\)" \
 	"--tree --threads 2: one thread, and the report says why"
+
+# --memory is checked before a table doubles: a doubling (here of the
+# tree's node table, 32 MB) would overshoot between two checks
+run "$GPUMC" check -q --json --tree --por=off --threads 1 --memory 40M -D warps_per_cta=6 "$B/d2-scale.gpu"
+like "$T/out" '"verdict":"incomplete"' "--tree --memory 40M: incomplete"
+ok "$([ "$(jnum memory_bytes "$T/out")" -le 41943040 ]; echo $?)" \
+	"--tree --memory 40M: stopped before a growth went past it ($(jnum memory_bytes "$T/out") bytes)"

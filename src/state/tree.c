@@ -321,6 +321,19 @@ uint64_t tree_nodes(const struct tree *t)
 	return t->nnodes;
 }
 
+size_t tree_grow_bytes(const struct tree *t)
+{
+	/* a state adds at most npos nodes, and one state */
+	size_t b = 0;
+	if ((t->nodes.n + t->npos) * 4 > (t->nodes.mask + 1) * 3)
+		b += 2 * (t->nodes.mask + 1) * sizeof(uint32_t);
+	if ((t->states.n + 1) * 4 > (t->states.mask + 1) * 3)
+		b += 2 * (t->states.mask + 1) * sizeof(uint32_t);
+	if (((t->nnodes + t->npos) >> CHUNK_BITS) >= t->keys.nc)
+		b += sizeof(uint64_t) << CHUNK_BITS;
+	return b;
+}
+
 size_t tree_bytes(const struct tree *t)
 {
 	/* the tables, and the keys and roots written (a chunk's untouched

@@ -24,5 +24,7 @@ uint64_t tree_count(const struct tree *t);
 uint64_t tree_nodes(const struct tree *t);
 /* Bytes held: both tables, the node keys and the roots. */
 size_t tree_bytes(const struct tree *t);
+/* The bytes the next insertion may allocate at once (visited.h). */
+size_t tree_grow_bytes(const struct tree *t);
 
 #endif

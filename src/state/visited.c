@@ -349,6 +349,15 @@ size_t vs_bytes(const struct visited *v)
 	return b - v->slack;
 }
 
+size_t vs_grow_bytes(const struct visited *v)
+{
+	if (v->tree)
+		return tree_grow_bytes(v->tree);
+	uint64_t cap = v->mask + 1;
+	int due = v->compact ? (v->n + 1) * 5 > cap * 4 : (v->n + 1) * 4 > cap * 3;
+	return due ? 2 * cap * sizeof *v->slot : 0;
+}
+
 double vs_omission(const struct visited *v)
 {
 	if (!v->compact)

@@ -32,6 +32,10 @@ const uint8_t *vs_state(const struct visited *v, uint32_t idx);
 const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out);
 uint64_t vs_count(const struct visited *v);
 size_t vs_bytes(const struct visited *v);
+/* The bytes the next insertion may allocate at once, growing a table (0:
+** none is due): a --memory check made before it keeps the growth from
+** overshooting the limit. */
+size_t vs_grow_bytes(const struct visited *v);
 /* Upper bound on the probability that a compact run omitted any state:
 ** n(n-1)/2 pairs, each colliding with probability 2^-64 (0 when exact). */
 double vs_omission(const struct visited *v);
