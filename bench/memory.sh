@@ -23,10 +23,7 @@
 set -u
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(dirname "$here")
-GPUMC=${GPUMC:-$root/build/gpumc}
-SPIN=${SPIN:-spin}
-CC=${CC:-gcc}
+GPUMC=${GPUMC:-$here/../build/gpumc} SPIN=${SPIN:-spin} CC=${CC:-gcc}
 quick=0 use_spin=1
 for a in "$@"; do
 	case $a in
