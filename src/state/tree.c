@@ -20,10 +20,11 @@
 ** table: state number -> root (in `roots`), and root -> state number.
 **
 ** Transitions change a few words, so most subtrees of a successor are
-** those of the state the search just read or put: the tree of that last
-** state (the reference) is kept, and a successor's node is looked up only
-** when a child differs from the reference's, about log2(L) lookups where
-** a successor differs in one word.  New states mostly add nodes near the
+** those of its parent: the tree of the last state decoded (BFS reads each
+** state back before expanding it), or else of the last one put (DFS), is
+** kept as the reference, and a successor's node is looked up only when a
+** child differs from the reference's, about log2(L) lookups where a
+** successor differs in one word.  New states mostly add nodes near the
 ** root, so the cost per state approaches one node and a state slot.
 **
 ** Memory per node: its key (8 bytes) and a slot (4 bytes at load <= 3/4);
@@ -69,6 +70,7 @@ struct tree {
 	uint64_t *ref_w;
 	uint32_t *ref, *cur;
 	int ref_ok;
+	int pinned; /* the reference was decoded: puts leave it */
 };
 
 static uint64_t mix(uint64_t x)
@@ -234,6 +236,8 @@ static uint32_t build(struct tree *t, const uint8_t *sv, int put)
 /* The tree just built (in cur, of vector sv) becomes the reference. */
 static void keep(struct tree *t, const uint8_t *sv)
 {
+	if (t->pinned)
+		return;
 	uint32_t *x = t->ref;
 	t->ref = t->cur;
 	t->cur = x;
@@ -306,7 +310,7 @@ const uint8_t *tree_decode(struct tree *t, uint32_t state, uint8_t *out)
 	t->cur = x;
 	for (size_t i = 0; i < t->L; i++)
 		t->ref_w[i] = key(t, t->ref[i]);
-	t->ref_ok = 1;
+	t->ref_ok = t->pinned = 1;
 	memcpy(out, t->ref_w, t->sv_size);
 	return out;
 }
