@@ -3,8 +3,8 @@
 **
 **   BFS  states are numbered in discovery order, which is also queue order,
 **        so the queue is a cursor over the numbers (exact mode reads the
-**        vectors back from the visited set; compact mode keeps each level
-**        in a tree store, struct frontier).  Each state records its parent and the action index that
+**        vectors back from the visited set; compact mode keeps a FIFO of
+**        vectors).  Each state records its parent and the action index that
 **        reached it, so traces are shortest paths.
 **   DFS  a stack of frames, each with its vector and its enabled actions;
 **        the trace of the current state is the stack itself, so DFS needs
@@ -63,7 +63,6 @@
 #include "explore/progress.h"
 #include "state/hash.h"
 #include "state/sideset.h"
-#include "state/tree.h"
 #include "state/visited.h"
 #include "util/clock.h"
 #include "util/interrupt.h"
@@ -110,7 +109,7 @@ struct ctx {
 	uint64_t expansions;
 	uint64_t queue; /* for progress lines: BFS states waiting, DFS stack depth */
 	enum search_kind search;
-	size_t frontier_bytes; /* compact BFS: the levels queued (struct frontier) */
+	size_t frontier_bytes; /* compact BFS: the queue of vectors */
 	/* block hashes (state/hash.h): of the state being expanded, of a
 	** successor, and in DFS of every frame */
 	size_t nb;
@@ -522,35 +521,65 @@ static void crashes(struct ctx *c, const uint8_t *sv, uint32_t idx, const struct
 /* {=== BFS ================================================================ */
 
 /* Compact BFS keeps the vectors waiting for expansion (the visited set
-** holds only fingerprints): each BFS level in a tree store of its own
-** (state/tree.c: shared subtrees, a few bytes a state where a queue of
-** full vectors took hundreds), freed when the level has been expanded.
-** Every state queued is new, so a level's store numbers its states 0, 1,
-** 2, ... in queue order. */
-struct frontier {
-	struct tree *cur, *next; /* the level being expanded, the next one */
-	uint32_t pos;            /* the next state of cur to expand */
-	size_t sz;
+** holds only fingerprints): a queue of chunks of about 4 MB, so a push
+** never copies the queue (doubling one buffer of 800 KB vectors copied
+** gigabytes between two limit checks) and drained chunks are freed. */
+struct chunk {
+	struct chunk *next;
+	uint8_t sv[];
 };
 
-static void frontier_push(struct frontier *f, const uint8_t *sv)
+struct fifo {
+	struct chunk *head, *tail;
+	size_t sz, per;       /* vector bytes, vectors per chunk  */
+	size_t hpos, tpos;    /* next pop in head, next push in tail */
+	size_t nchunks;
+};
+
+static void fifo_push(struct fifo *f, const uint8_t *sv)
 {
-	int is_new;
-	tree_find_or_put(f->next, sv, &is_new);
+	if (!f->tail || f->tpos == f->per) {
+		struct chunk *k = xmalloc(sizeof *k + f->per * f->sz);
+		k->next = NULL;
+		if (f->tail)
+			f->tail->next = k;
+		else
+			f->head = k;
+		f->tail = k;
+		f->tpos = 0;
+		f->nchunks++;
+	}
+	memcpy(f->tail->sv + f->tpos++ * f->sz, sv, f->sz);
 }
 
-/* The next level: what was queued is expanded next. */
-static void frontier_level(struct frontier *f)
+static void fifo_pop(struct fifo *f, uint8_t *sv)
 {
-	tree_free(f->cur);
-	f->cur = f->next;
-	f->next = tree_new(f->sz);
-	f->pos = 0;
+	memcpy(sv, f->head->sv + f->hpos++ * f->sz, f->sz);
+	if (f->hpos == f->per || (f->head == f->tail && f->hpos == f->tpos)) {
+		struct chunk *k = f->head;
+		f->head = k->next;
+		f->hpos = 0;
+		if (!f->head) { /* the queue is empty: the next push starts a chunk */
+			f->tail = NULL;
+			f->tpos = 0;
+		}
+		free(k);
+		f->nchunks--;
+	}
 }
 
-static size_t frontier_bytes(const struct frontier *f)
+static size_t fifo_bytes(const struct fifo *f)
 {
-	return tree_bytes(f->cur) + tree_bytes(f->next);
+	return f->nchunks * (sizeof(struct chunk) + f->per * f->sz);
+}
+
+static void fifo_free(struct fifo *f)
+{
+	while (f->head) {
+		struct chunk *k = f->head;
+		f->head = k->next;
+		free(k);
+	}
 }
 
 /* BFS, recording: state h's moves start here (h = the number of states:
@@ -582,15 +611,15 @@ static inline void graph_move(struct ctx *c, uint32_t k, unsigned i)
 }
 
 /* BFS: a new state k reached from h by action i. */
-static void bfs_new(struct ctx *c, struct frontier *q, const uint8_t *next, uint32_t k, uint32_t h, unsigned i,
+static void bfs_new(struct ctx *c, struct fifo *q, const uint8_t *next, uint32_t k, uint32_t h, unsigned i,
                     uint32_t level)
 {
 	parent_put(c, k, h, (uint16_t)i);
 	if (level + 1 > c->r->depth)
 		c->r->depth = level + 1;
 	if (c->o->compact) {
-		frontier_push(q, next);
-		c->frontier_bytes = frontier_bytes(q);
+		fifo_push(q, next);
+		c->frontier_bytes = fifo_bytes(q);
 	}
 	discovered(c, next, k);
 }
@@ -602,16 +631,13 @@ static void bfs(struct ctx *c)
 	size_t n = c->svn;
 	uint8_t *cur = xmalloc(n), *next = xmalloc(n);
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	struct frontier q = { NULL, NULL, 0, n };
+	struct fifo q = { NULL, NULL, n, (4u << 20) / n ? (4u << 20) / n : 1, 0, 0, 0 };
 	int is_new;
 	m->init(m, cur);
 	uint32_t idx = vs_find_or_put(c->vs, cur, state_hash_blocks(cur, n, c->src_bh), &is_new);
 	parent_put(c, idx, NO_PARENT, 0);
-	if (o->compact) {
-		q.next = tree_new(n);
-		frontier_push(&q, cur);
-		frontier_level(&q);
-	}
+	if (o->compact)
+		fifo_push(&q, cur);
 	discovered(c, cur, idx);
 	uint64_t head = 0, level_end = 1;
 	uint32_t level = 0; /* depth of the states being expanded */
@@ -619,10 +645,6 @@ static void bfs(struct ctx *c)
 		if (head == level_end) {
 			level++;
 			level_end = vs_count(c->vs);
-			if (o->compact) {
-				frontier_level(&q);
-				c->frontier_bytes = frontier_bytes(&q);
-			}
 		}
 		c->queue = vs_count(c->vs) - head;
 		if (limits_hit(c))
@@ -633,7 +655,8 @@ static void bfs(struct ctx *c)
 			graph_row(c, h);
 		const uint8_t *src;
 		if (o->compact) {
-			tree_decode(q.cur, q.pos++, cur);
+			fifo_pop(&q, cur);
+			c->frontier_bytes = fifo_bytes(&q);
 			src = cur;
 		} else {
 			src = vs_state(c->vs, h); /* arena chunks never move */
@@ -691,8 +714,7 @@ static void bfs(struct ctx *c)
 	}
 	if (c->record)
 		graph_row(c, (uint32_t)vs_count(c->vs));
-	tree_free(q.cur);
-	tree_free(q.next);
+	fifo_free(&q);
 	free(cur);
 	free(next);
 	free(act);
