@@ -7,7 +7,7 @@
 # (read-only memory, bench/specs/d2-input128.gpu, no twin), each at one or
 # two sizes, it runs
 #   gpumc   --exact (flat records), --tree (tree compression), --compact
-#           (fingerprints, BFS frontier in per-level trees), all with
+#           (fingerprints, BFS queue of full vectors), all with
 #           --por=off --threads 1 (the graphs SPIN -DNOREDUCE explores);
 #   SPIN    pan -DCOLLAPSE (beside --exact/--tree) and -DHC4 (beside
 #           --compact), both -DSAFETY -DNOREDUCE -DNOCLAIM, spin -o3.
