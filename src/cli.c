@@ -156,7 +156,8 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		if (!strcmp(a, "--dfs")) { o->ex.search = SEARCH_DFS; return 1; }
 		if (!strcmp(a, "--compact")) { o->ex.compact = 1; return 1; }
 		if (!strcmp(a, "--check-model")) { o->ex.check_model = 1; return 1; }
-		if (!strcmp(a, "--exact")) { o->ex.compact = 0; return 1; }
+		if (!strcmp(a, "--exact")) { o->ex.compact = o->ex.tree = 0; return 1; }
+		if (!strcmp(a, "--tree")) { o->ex.compact = 0; o->ex.tree = 1; return 1; }
 		if (match(a, "--swarm")) {
 			if (!need_arg(argc, argv, i, &v) || !parse_u64("--swarm", v, &x, 0) || x == 0 || x > 1000000) {
 				fprintf(stderr, "gpumc: --swarm expects 1..1000000 searches\n");

@@ -37,11 +37,13 @@ static void vec(uint8_t *v, size_t n, uint64_t i)
 	v[n - 1] = (uint8_t)(i * 7);
 }
 
-static void test_visited(int compact)
+static void test_visited(enum vs_mode mode)
 {
 	const size_t n = 20;
 	const uint64_t N = 300000;
-	struct visited *v = vs_new(n, compact);
+	const int compact = mode == VS_COMPACT;
+	const char *name = compact ? "compact" : mode == VS_TREE ? "tree" : "exact";
+	struct visited *v = vs_new(n, mode);
 	uint8_t buf[20];
 	int is_new, all_new = 1, all_old = 1, numbers_ok = 1;
 	for (uint64_t i = 0; i < N; i++) {
@@ -58,14 +60,23 @@ static void test_visited(int compact)
 			numbers_ok &= k == i;
 	}
 	char msg[128];
-	snprintf(msg, sizeof msg, "%s visited set: %llu distinct insertions are new", compact ? "compact" : "exact",
-	         (unsigned long long)N);
+	snprintf(msg, sizeof msg, "%s visited set: %llu distinct insertions are new", name, (unsigned long long)N);
 	ok(all_new && vs_count(v) == N, msg);
-	snprintf(msg, sizeof msg, "%s visited set: re-insertions are found, numbers stable", compact ? "compact" : "exact");
+	snprintf(msg, sizeof msg, "%s visited set: re-insertions are found, numbers stable", name);
 	ok(all_old && numbers_ok, msg);
 	if (!compact) {
-		vec(buf, n, 12345);
-		ok(memcmp(vs_state(v, 12345), buf, n) == 0, "exact visited set returns stored vectors");
+		/* every state decodes to what was put (the tree: whichever
+		** state it built or decoded last) */
+		int same = 1;
+		for (uint64_t i = 0; i < N; i += 997) {
+			vec(buf, n, (i * 7919) % N);
+			same &= memcmp(vs_state(v, (uint32_t)((i * 7919) % N)), buf, n) == 0;
+			same &= vs_find(v, buf, state_hash(buf, n)) == (uint32_t)((i * 7919) % N);
+		}
+		vec(buf, n, N + 1);
+		same &= vs_find(v, buf, state_hash(buf, n)) == UINT32_MAX;
+		snprintf(msg, sizeof msg, "%s visited set returns stored vectors, finds them, not others", name);
+		ok(same, msg);
 		ok(vs_omission(v) == 0, "exact mode has no omission probability");
 	} else {
 		double p = vs_omission(v);
@@ -196,8 +207,9 @@ static void test_trace_file(void)
 
 int main(void)
 {
-	test_visited(0);
-	test_visited(1);
+	test_visited(VS_EXACT);
+	test_visited(VS_COMPACT);
+	test_visited(VS_TREE);
 	test_exact_collisions();
 	test_sideset();
 	test_alu();

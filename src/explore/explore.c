@@ -368,6 +368,26 @@ static int memory_hit(struct ctx *c)
 	return 0;
 }
 
+/* --memory before a growth: the next new state may double the visited
+** set's table or the parent links at once (a table of 2^26 slots is half
+** a gigabyte), more than the checks between expansions can catch; stop
+** while the doubled one still fits. */
+static int growth_hit(struct ctx *c)
+{
+	if (!c->o->memory)
+		return 0;
+	size_t g = vs_grow_bytes(c->vs);
+	if (c->search == SEARCH_BFS && vs_count(c->vs) + 1 > c->pcap)
+		g += 2 * c->pcap * (sizeof(uint32_t) + sizeof(uint16_t));
+	if (c->record && c->g.ne + c->m->max_actions > c->gcap)
+		g += 2 * c->gcap * (sizeof *c->g.dst + sizeof *c->g.via);
+	if (!g || mem_bytes(c) + g < c->o->memory)
+		return 0;
+	c->r->limit = "--memory";
+	c->stop = 1;
+	return 1;
+}
+
 /* The limits every phase honours, the search's own check adding
 ** --max-states and progress lines: a signal, --time, and --memory with
 ** the extra bytes a phase holds beside the visited set. */
@@ -693,6 +713,7 @@ static void bfs(struct ctx *c)
 				c->r->reduced++;
 				bfs_new(c, q, next, k, h, (unsigned)a, level);
 				crashes(c, src, h, act, na);
+				growth_hit(c);
 				continue;
 			}
 		}
@@ -713,7 +734,8 @@ static void bfs(struct ctx *c)
 				continue;
 			}
 			bfs_new(c, q, next, k, h, i, level);
-			if ((o->max_states && vs_count(c->vs) >= o->max_states) || (c->every == 1 && memory_hit(c)))
+			if ((o->max_states && vs_count(c->vs) >= o->max_states) || (c->every == 1 && memory_hit(c)) ||
+			    growth_hit(c))
 				break;
 		}
 	}
@@ -973,7 +995,7 @@ static void dfs(struct ctx *c)
 		c->sp++;
 		discovered(c, next, 0);
 		c->sp--;
-		if (c->stop)
+		if (c->stop || growth_hit(c))
 			break;
 		if (o->max_depth && f + 1 >= o->max_depth) {
 			if (m->status(m, next) == MS_RUNNING)
@@ -1121,7 +1143,6 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.svn = m->sv_size;
 	c.search = o->search;
 	c.rng = o->dfs_seed;
-	c.vs = vs_new(m->sv_size, o->compact);
 	c.nb = hash_nblocks(m->sv_size);
 	c.src_bh = xmalloc(c.nb * sizeof *c.src_bh);
 	c.next_bh = xmalloc(c.nb * sizeof *c.next_bh);
@@ -1181,8 +1202,15 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		if (!o->threads) /* the default, every core: the report says nothing */
 			r->threads_off = NULL;
 	}
-	/* the parallel search records no graph: its progress check re-expands */
-	c.record = o->livelock && !o->compact && o->search == SEARCH_BFS && r->threads <= 1;
+	if (r->threads > 1 && o->tree && !o->compact) {
+		r->threads = 1;
+		r->threads_off = "--tree: its node table is not shared between threads";
+	}
+	c.vs = vs_new(m->sv_size, o->compact ? VS_COMPACT : o->tree ? VS_TREE : VS_EXACT);
+	/* the parallel search records no graph: its progress check re-expands;
+	** nor does --tree, whose point is memory (6 bytes a transition), and
+	** whose progress check re-expands only when the graph has a cycle */
+	c.record = o->livelock && !o->compact && !o->tree && o->search == SEARCH_BFS && r->threads <= 1;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	if (o->start.tv_sec || o->start.tv_nsec)
 		c.before = clock_between(o->start, c.t0);

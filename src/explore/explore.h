@@ -20,6 +20,7 @@ enum search_kind { SEARCH_BFS, SEARCH_DFS };
 struct explore_opts {
 	enum search_kind search;
 	int compact;            /* fingerprints only (64-bit XXH3)          */
+	int tree;               /* exact, tree-compressed (state/tree.c)    */
 	uint64_t max_states;    /* 0: no limit                              */
 	uint32_t max_depth;     /* 0: no limit                              */
 	uint64_t memory;        /* bytes, 0: no limit                       */

@@ -75,6 +75,17 @@ void program_hint(const struct program *p, const char *name, int regs, struct st
 	free(names);
 }
 
+int program_read_only(const struct program *p, enum space sp, int sym)
+{
+	for (int i = 0; i < p->nins; i++) {
+		const struct instr *in = &p->ins[i];
+		if ((in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED) && in->space == sp &&
+		    (in->addr.sym < 0 || in->addr.sym == sym))
+			return 0;
+	}
+	return 1;
+}
+
 void program_addr_name(const struct program *p, enum space sp, uint32_t byte, struct strbuf *out)
 {
 	for (int i = 0; i < p->nsyms; i++) {

@@ -188,6 +188,12 @@ void program_hint(const struct program *p, const char *name, int regs, struct st
 /* The variable at a byte address of a space: `sum`, `out[3]` (raw hex
 ** when no variable holds it) */
 void program_addr_name(const struct program *p, enum space sp, uint32_t byte, struct strbuf *out);
+/* Is variable sym of space sp written by no instruction of the kernel?  A
+** store or atomic whose address names no variable could write any word of
+** its space, so then nothing in that space is read-only.  Host and
+** recovery steps are not instructions: a caller that keeps memory across
+** them asks about them itself. */
+int program_read_only(const struct program *p, enum space sp, int sym);
 /* Fill in ipdom for every branch (reconvergence at the immediate
 ** post-dominator, exit counted as node nins). */
 void program_analyse(struct program *p);

@@ -158,6 +158,10 @@ struct comp_def {
 	int (*comm_race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 	/* Optional: model.persist_order. */
 	int (*persist_order)(const struct comp *c, const uint8_t *sv, int mode, struct strbuf *why);
+	/* It reads or writes the global words in place, as the first 4*G bytes
+	** of the vector (persist.c): then every global word stays in the
+	** vector, read-only or not (memory.c). */
+	int globals_in_place;
 };
 
 /* An instance in a composed machine. */

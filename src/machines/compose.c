@@ -355,7 +355,7 @@ static uint32_t m_read(const struct model *m, const uint8_t *sv, int loc)
 	const struct gpu *g = &MC(m)->g;
 	unsigned G_ = g->prog->global_words;
 	if ((unsigned)loc < G_)
-		return ((const uint32_t *)sv)[loc];
+		return gpu_global(g, sv, (uint32_t)loc);
 	unsigned k = (unsigned)loc - G_, nregs = (unsigned)g->prog->nregs;
 	unsigned t = k / nregs, r = k % nregs, tpw = g->cfg.threads_per_warp;
 	return gpu_regs(g, (uint8_t *)sv, t / tpw)[(size_t)r * tpw + t % tpw];
@@ -523,6 +523,8 @@ static void machine_free(struct machine *x)
 	free(x->kind_writes);
 	free(x->counter_names);
 	free(x->g.pc_atomic);
+	free(x->g.gword);
+	free(x->g.ginit);
 	free(x->g.sched_warps);
 	free(x->g.sched_first);
 	free(x->g.warp_idx);
@@ -703,6 +705,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			x->quiescent[x->nquiescent++] = &x->comps[i];
 		if (wr->comps[i]->enabled)
 			x->acting[x->nacting++] = &x->comps[i];
+		g->globals_in_place |= wr->comps[i]->globals_in_place;
 	}
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->rewrite) {

@@ -78,6 +78,12 @@ struct gpu {
 	unsigned resident;      /* CTAs resident per SM at once: a batch's size */
 	/* global and shared words (memory.c), warp records (warp.c) */
 	size_t shared_off, warp_off, warp_bytes, stack_off, reg_off;
+	/* Global word w (its location id) is at byte gword[w] of the vector,
+	** or, when gword[w] is GWORD_CONST, read-only: no instruction writes
+	** its variable, so it is ginit[w] in every state and kept out of the
+	** vector (memory.c decides).  ginit: every global word's initial value. */
+	uint32_t *gword, *ginit;
+	int globals_in_place; /* a component reads the global words in place (comp_def) */
 	/* warps of each scheduler, in id order: sched_warps[sched_first[k] ..
 	** sched_first[k+1]); warp_idx[w] is w's place in its scheduler's list */
 	unsigned *sched_warps, *sched_first, *warp_idx;
@@ -86,6 +92,15 @@ struct gpu {
 	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
 	int persist_order;      /* the spec checks persist_order (persist_order.c) */
 };
+
+#define GWORD_CONST UINT32_MAX
+
+/* Global word w of state sv (a read-only word from the constant area). */
+static inline uint32_t gpu_global(const struct gpu *g, const uint8_t *sv, uint32_t w)
+{
+	uint32_t off = g->gword[w];
+	return off == GWORD_CONST ? g->ginit[w] : *(const uint32_t *)(sv + off);
+}
 
 /* Warp w's record and its parts. */
 static inline struct warp_hdr *gpu_warp(const struct gpu *g, uint8_t *sv, unsigned w)

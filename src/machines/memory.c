@@ -5,16 +5,30 @@
 ** Addresses are bytes, accesses are aligned 32-bit words; anything else is
 ** a fault the checker reports.
 **
-** Slice: global words (4*G), then shared words per CTA (4*S*ctas), at the
-** start of the vector so that a global word's location id is its index.
+** Slice: the global words that may change, in address order, then shared
+** words per CTA (4*S*ctas), at the start of the vector.  A global word's
+** location id is its index (address / 4); g->gword maps it to its place.
+** Read-only memory is not in the vector: a variable that no instruction
+** writes (program_read_only: decided from the decoded kernel, per whole
+** variable, since a computed address may reach any element) keeps its
+** initial value in every state, so its words are read from g->ginit, one
+** copy per model, and the vector shrinks by them: a kernel's input
+** arrays cost nothing per state.  Unless a component reads the global
+** words in place (persist.c, which also runs host and recovery steps that
+** write memory): then every word stays in the vector at 4*w.
 **
 ** Invariant MEM-1: words outside every declared variable do not exist (the
 ** segments are exactly the declared variables, so state vectors carry no
 ** slack).
+** Invariant MEM-2: no step writes a read-only word (a store or atomic to
+** its variable would have made it writable); a write that reached one
+** would change the model, so it stops the program (store_at).
 */
 #include "config.h"
 #include "machines/component.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "machines/alu.h"
@@ -44,28 +58,38 @@ static long word(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	return sp == SP_GLOBAL ? (long)(addr / 4) : (long)((size_t)cta * words + addr / 4);
 }
 
-static uint32_t *at(const struct comp *c, const uint8_t *sv, enum space sp, long w)
-{
-	return (uint32_t *)(sv + (sp == SP_GLOBAL ? 0 : c->g->shared_off)) + w;
-}
-
 static uint32_t load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long w)
 {
 	(void)cta;
-	return *at(c, sv, sp, w);
+	if (sp == SP_GLOBAL)
+		return gpu_global(c->g, sv, (uint32_t)w);
+	return ((const uint32_t *)(sv + c->g->shared_off))[w];
+}
+
+/* The word a store or atomic writes (MEM-2: never a read-only one). */
+static uint32_t *store_at(const struct comp *c, uint8_t *sv, enum space sp, long w)
+{
+	if (sp == SP_SHARED)
+		return (uint32_t *)(sv + c->g->shared_off) + w;
+	uint32_t off = c->g->gword[w];
+	if (off == GWORD_CONST) {
+		fprintf(stderr, "gpumc: internal error: MEM-2: a write to read-only global word %ld\n", w);
+		abort();
+	}
+	return (uint32_t *)(sv + off);
 }
 
 static void store(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long w, uint32_t v)
 {
 	(void)cta;
-	*at(c, sv, sp, w) = v;
+	*store_at(c, sv, sp, w) = v;
 }
 
 static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long w, enum atom_op op,
                     enum vtype t, uint32_t a, uint32_t b)
 {
 	(void)cta;
-	uint32_t *x = at(c, sv, sp, w), old = *x;
+	uint32_t *x = store_at(c, sv, sp, w), old = *x;
 	*x = alu_atomic(op, t, old, a, b);
 	return old;
 }
@@ -90,18 +114,35 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	(void)c;
 	(void)d;
 	*align = 4;
-	g->shared_off = (size_t)g->prog->global_words * 4;
-	return (long)(g->shared_off + (size_t)g->prog->shared_words * 4 * g->cfg.ctas);
+	const struct program *p = g->prog;
+	uint32_t G_ = p->global_words;
+	g->ginit = xcalloc((size_t)G_ + 1, sizeof *g->ginit);
+	g->gword = xcalloc((size_t)G_ + 1, sizeof *g->gword);
+	int in_place = g->globals_in_place || p->host || p->recovery;
+	for (int i = 0; i < p->nsyms; i++) {
+		const struct symbol *s = &p->syms[i];
+		if (s->space != SP_GLOBAL)
+			continue;
+		memcpy(g->ginit + s->base / 4, s->init, (size_t)s->nelems * 4);
+		if (!in_place && program_read_only(p, SP_GLOBAL, i))
+			for (uint32_t k = 0; k < s->nelems; k++)
+				g->gword[s->base / 4 + k] = GWORD_CONST;
+	}
+	/* the slice starts the vector (c->off 0): writable words in address order */
+	uint32_t n = 0;
+	for (uint32_t w = 0; w < G_; w++)
+		if (g->gword[w] != GWORD_CONST)
+			g->gword[w] = 4 * n++;
+	g->shared_off = (size_t)n * 4;
+	return (long)(g->shared_off + (size_t)p->shared_words * 4 * g->cfg.ctas);
 }
 
 static void init(const struct comp *c, uint8_t *sv)
 {
-	const struct program *p = c->g->prog;
-	for (int i = 0; i < p->nsyms; i++) {
-		const struct symbol *s = &p->syms[i];
-		if (s->space == SP_GLOBAL)
-			memcpy(sv + c->off + s->base, s->init, (size_t)s->nelems * 4);
-	}
+	const struct gpu *g = c->g;
+	for (uint32_t w = 0; w < g->prog->global_words; w++)
+		if (g->gword[w] != GWORD_CONST)
+			memcpy(sv + g->gword[w], &g->ginit[w], 4);
 }
 
 static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
@@ -116,7 +157,7 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 			sb_puts(out, " {");
 		for (uint32_t k = 0; k < sym->nelems; k++) {
 			sb_puts(out, k ? ", " : " ");
-			value_print(((const uint32_t *)sv)[sym->base / 4 + k], sym->type, out);
+			value_print(gpu_global(c->g, sv, sym->base / 4 + k), sym->type, out);
 		}
 		sb_puts(out, sym->is_array ? " }\n" : "\n");
 	}

@@ -1631,5 +1631,6 @@ const struct comp_def comp_persist = {
 	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
 	.counters = counters, .ncounters = 2, .tick = tick,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
+	.globals_in_place = 1,
 	.persist_order = persist_order, .faulted = faulted,
 };

@@ -582,25 +582,10 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 
 /* {=== Partial-order reduction: warp-local instructions ================= */
 
-/* Is symbol `sym` of space sp written by no instruction of the kernel?
-** A store or atomic whose address names no symbol could write any word of
-** its space, so then nothing in that space counts as read-only.  (Host
-** steps write memory only while no warp runs: before the launch or after
-** the kernel is done.) */
-static int read_only(const struct program *p, enum space sp, int sym)
-{
-	for (int i = 0; i < p->nins; i++) {
-		const struct instr *in = &p->ins[i];
-		if ((in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED) && in->space == sp &&
-		    (in->addr.sym < 0 || in->addr.sym == sym))
-			return 0;
-	}
-	return 1;
-}
-
 /* Per instruction, decided once: its issue touches only the warp's own
 ** registers and stack (ALU, nop, branches, non-volatile loads of
-** read-only variables), and every pc it can lead to is inside the kernel,
+** read-only variables: program_read_only, host steps writing memory only
+** while no warp runs), and every pc it can lead to is inside the kernel,
 ** so the warp stays READY with the same live lanes (the bottom entry,
 ** whose rpc is the end, is neither popped nor replaced; main's SIMT rule
 ** that a divergent branch never replaces it keeps this so). */
@@ -615,7 +600,7 @@ static uint8_t *local_table(const struct program *p)
 			t[i] = inside && in->target < p->nins && in->ipdom < p->nins;
 			break;
 		case OP_LD: /* a strong one may wait for its order (DAB: a flush) */
-			t[i] = inside && !instr_strong(in) && in->addr.sym >= 0 && read_only(p, in->space, in->addr.sym);
+			t[i] = inside && !instr_strong(in) && in->addr.sym >= 0 && program_read_only(p, in->space, in->addr.sym);
 			break;
 		case OP_BAR: case OP_MEMBAR: case OP_ST: case OP_ATOM: case OP_RED: case OP_EXIT:
 		case OP_CLWB: case OP_SFENCE: case OP_PCOMMIT: case OP_L2WB:

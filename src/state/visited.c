@@ -18,6 +18,8 @@
 ** Compact mode slot: the 64-bit fingerprint (0 mapped to 1), home slot from
 ** its low bits; nothing else is stored.
 **
+** Tree mode hands every call to state/tree.c, which keeps its own tables.
+**
 ** Invariant VS-1: load factor stays below 3/4 (4/5 compact) after every
 ** insertion, so probes stay short.
 **
@@ -46,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/tree.h"
 #include "util/strbuf.h"
 
 #define BLOCK_BYTES (4u << 20) /* arena block */
@@ -79,6 +82,7 @@ struct visited {
 	pthread_mutex_t mu;
 	struct vs_local *locals;
 	size_t slack; /* after shared mode: bytes of its blocks never filled */
+	struct tree *tree; /* tree mode: the store */
 };
 
 /* A thread's own encoding buffer and arena block in shared mode.  used is
@@ -92,18 +96,23 @@ struct vs_local {
 	struct vs_local *link; /* the set's list of locals */
 };
 
-struct visited *vs_new(size_t sv_size, int compact)
+struct visited *vs_new(size_t sv_size, enum vs_mode mode)
 {
 	struct visited *v = xcalloc(1, sizeof *v);
 	v->sv_size = sv_size;
 	v->nwords = (sv_size + 7) / 8;
 	v->bitmap_bytes = (v->nwords + 7) / 8;
-	v->compact = compact;
+	v->compact = mode == VS_COMPACT;
+	pthread_mutex_init(&v->mu, NULL);
+	if (mode == VS_TREE) {
+		v->tree = tree_new(sv_size);
+		v->dec = xmalloc(sv_size ? sv_size : 1);
+		return v;
+	}
 	v->raw = sv_size < COMPRESS_FROM;
 	v->mask = (1u << 12) - 1;
 	v->slot = xcalloc(v->mask + 1, sizeof *v->slot);
-	pthread_mutex_init(&v->mu, NULL);
-	if (!compact && !v->raw) {
+	if (!v->compact && !v->raw) {
 		v->enc = xmalloc(v->bitmap_bytes + 8 * v->nwords);
 		v->dec = xmalloc(8 * v->nwords);
 	}
@@ -126,6 +135,7 @@ void vs_free(struct visited *v)
 	free(v->slot);
 	free(v->enc);
 	free(v->dec);
+	tree_free(v->tree);
 	pthread_mutex_destroy(&v->mu);
 	free(v);
 }
@@ -166,6 +176,8 @@ const uint8_t *vs_state(const struct visited *v, uint32_t idx)
 
 const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out)
 {
+	if (v->tree) /* the tree keeps what it decoded: a struct of its own */
+		return tree_decode(v->tree, idx, out);
 	const uint8_t *rec = record(v, idx), *in = rec + v->bitmap_bytes;
 	if (v->raw)
 		return rec;
@@ -259,6 +271,8 @@ static inline uint64_t lookup(struct visited *v, const uint8_t *sv, uint64_t h, 
 
 uint32_t vs_find(struct visited *v, const uint8_t *sv, uint64_t h)
 {
+	if (v->tree)
+		return tree_find(v->tree, sv);
 	const uint8_t *key;
 	size_t len;
 	uint32_t idx;
@@ -268,6 +282,11 @@ uint32_t vs_find(struct visited *v, const uint8_t *sv, uint64_t h)
 
 uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *is_new)
 {
+	if (v->tree) {
+		uint32_t k = tree_find_or_put(v->tree, sv, is_new);
+		v->n = tree_count(v->tree);
+		return k;
+	}
 	uint64_t j = h & v->mask;
 	if (v->compact) {
 		uint64_t fp = h ? h : 1;
@@ -308,6 +327,8 @@ uint64_t vs_count(const struct visited *v)
 
 size_t vs_bytes(const struct visited *v)
 {
+	if (v->tree)
+		return tree_bytes(v->tree);
 	size_t b = (v->mask + 1) * sizeof *v->slot;
 	if (v->shared) {
 		/* the bytes in use, as below: a new block's untouched pages
@@ -326,6 +347,15 @@ size_t vs_bytes(const struct visited *v)
 		b += (v->nblocks - 1) * (size_t)BLOCK_BYTES + v->used;
 	b += v->nside * ((sizeof(uint8_t *) + sizeof(uint64_t)) << SIDE_BITS);
 	return b - v->slack;
+}
+
+size_t vs_grow_bytes(const struct visited *v)
+{
+	if (v->tree)
+		return tree_grow_bytes(v->tree);
+	uint64_t cap = v->mask + 1;
+	int due = v->compact ? (v->n + 1) * 5 > cap * 4 : (v->n + 1) * 4 > cap * 3;
+	return due ? 2 * cap * sizeof *v->slot : 0;
 }
 
 double vs_omission(const struct visited *v)

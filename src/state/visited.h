@@ -2,7 +2,8 @@
 ** Visited sets.  Exact: every state is kept (compressed: a bitmap of its
 ** non-zero words and those words), the table holds (32 hash bits, state
 ** number); equal hashes are confirmed with memcmp, so nothing is ever
-** lost.  Compact: the table holds 64-bit XXH3
+** lost.  Tree: exact too, each state a root in a table of shared subtrees
+** (state/tree.c), a few bytes a state; sequential only.  Compact: the table holds 64-bit XXH3
 ** fingerprints only (8 bytes a slot); two different states with the same
 ** fingerprint are merged, with probability bounded by vs_omission().
 ** States are numbered 0, 1, 2, ... in insertion order in both modes.
@@ -15,7 +16,8 @@
 
 struct visited;
 
-struct visited *vs_new(size_t sv_size, int compact);
+enum vs_mode { VS_EXACT, VS_COMPACT, VS_TREE };
+struct visited *vs_new(size_t sv_size, enum vs_mode mode);
 void vs_free(struct visited *v);
 /* Look sv (with hash h) up; insert it when absent.  Returns its number;
 ** *is_new tells which happened. */
@@ -30,11 +32,15 @@ const uint8_t *vs_state(const struct visited *v, uint32_t idx);
 const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out);
 uint64_t vs_count(const struct visited *v);
 size_t vs_bytes(const struct visited *v);
+/* The bytes the next insertion may allocate at once, growing a table (0:
+** none is due): a --memory check made before it keeps the growth from
+** overshooting the limit. */
+size_t vs_grow_bytes(const struct visited *v);
 /* Upper bound on the probability that a compact run omitted any state:
 ** n(n-1)/2 pairs, each colliding with probability 2^-64 (0 when exact). */
 double vs_omission(const struct visited *v);
 
-/* Shared mode (exact mode only; visited.c says how): between vs_share(v, 1)
+/* Shared mode (VS_EXACT only; visited.c says how): between vs_share(v, 1)
 ** and vs_share(v, 0) threads put states with vs_share_put, each with its
 ** own vs_local, and read states another thread put once they hold its
 ** number; vs_count and vs_bytes may be asked at any time.  When
