@@ -721,8 +721,11 @@ static int par_moves(void *p, const uint8_t *sv, const struct action *act, unsig
 	return !expand_check(p, sv, act, n, idx);
 }
 
+/* Called every c->every expansions of all threads: the clock and the
+** bytes held each time. */
 static int par_limits(void *p)
 {
+	((struct ctx *)p)->until = 1;
 	return limits_hit(p);
 }
 
@@ -745,11 +748,12 @@ static int par_ample(void *p, const uint8_t *sv, const struct action *act, unsig
 static void par(struct ctx *c)
 {
 	static const struct par_hooks hooks = { NULL, par_discovered, par_crash, par_moves, par_limits, par_reserve,
-		                                par_parent, par_ample };
+		                                par_parent, par_ample, 0 };
 	struct par_hooks h = hooks;
 	h.ctx = c;
 	if (!c->por)
 		h.ample = NULL;
+	h.every = c->every;
 	/* the judge says which properties look at running states: a list
 	** here missed persist_order, added beside it */
 	c->r->threads = par_bfs(c->m, c->o, c->r, c->vs, c->r->threads, judge_every_state(c->jd), &h, &c->cut,

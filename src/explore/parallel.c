@@ -68,7 +68,6 @@
 #include "util/strbuf.h"
 
 #define CHUNK 16         /* states a thread takes from the level at once */
-#define LIMIT_EVERY 64   /* expansions between two sure checks of the limits */
 #define MAX_THREADS 256
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
 
@@ -80,7 +79,7 @@ struct par {
 	struct explore_result *r;
 	struct visited *vs;
 	const struct par_hooks *h;
-	unsigned nthreads;
+	unsigned nthreads, every; /* every: a thread's expansions between two checks of the limits */
 	int judge_all;
 	_Atomic int grow, halt, last, cut; /* halt: a limit; last: a violation */
 	/* set in meet() only (PAR-2), read freely between */
@@ -282,15 +281,12 @@ static void expand(struct worker *w, uint32_t k)
 	const struct model *m = p->m;
 	const struct par_hooks *h = p->h;
 	size_t n = m->sv_size;
-	/* the limits before every expansion, as the sequential search: by
-	** this thread unless another holds the lock (the limits are the
-	** run's, so one thread's check serves all), and surely every
-	** LIMIT_EVERY expansions */
-	if (++w->since >= LIMIT_EVERY || !pthread_mutex_trylock(&p->lock)) {
-		if (w->since >= LIMIT_EVERY)
-			lock(w);
-		else
-			fold(w);
+	/* the limits as often as the sequential search reads the clock and
+	** the bytes held, counting every thread's expansions: the lock and
+	** the run's counts are then touched once in many expansions, not in
+	** each (--max-states is checked on every new state, in found()) */
+	if (++w->since >= p->every) {
+		lock(w);
 		w->since = 0;
 		unlock(w, h->limits(h->ctx));
 		if (halted(p))
@@ -354,7 +350,8 @@ static void *work(void *arg)
 unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct explore_result *r, struct visited *vs,
              unsigned nthreads, int judge_all, const struct par_hooks *h, int *cut, int *cyclic)
 {
-	struct par p = { .m = m, .o = o, .r = r, .vs = vs, .h = h, .nthreads = nthreads, .judge_all = judge_all };
+	struct par p = { .m = m, .o = o, .r = r, .vs = vs, .h = h, .nthreads = nthreads, .judge_all = judge_all,
+		         .every = h->every / nthreads ? h->every / nthreads : 1 };
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
@@ -368,7 +365,7 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		w[t].act = xmalloc(sizeof *w[t].act * (m->max_actions + 1));
 		w[t].src_bh = xmalloc(nb * sizeof *w[t].src_bh);
 		w[t].next_bh = xmalloc(nb * sizeof *w[t].next_bh);
-		w[t].since = LIMIT_EVERY - 1; /* the limits before the first expansion */
+		w[t].since = p.every - 1; /* the limits before the first expansion */
 	}
 	/* level 0: the initial state */
 	m->init(m, w[0].next);

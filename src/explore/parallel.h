@@ -36,6 +36,8 @@ struct par_hooks {
 	** of an action of act[0..n) that may stand for all (its running
 	** successor left in next), or -1 (explore.c's ample) */
 	int (*ample)(void *ctx, const uint8_t *sv, const struct action *act, unsigned n, uint8_t *next);
+	/* expansions, of all threads together, between two calls of limits */
+	unsigned every;
 };
 
 /* The threads --threads asks for (0: every online core). */
