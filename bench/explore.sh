@@ -19,10 +19,11 @@
 #    compact beside -DHC4; peak RSS), and time to verdict (both with their
 #    reductions).
 # 2. Scale table: D2 (machine dab) and the baseline's int-reduction at
-#    growing warps, generated into a temp dir from a template with the
-#    input array sized to the grid: states, CPU seconds, B/state, peak RSS
-#    and verdict with POR (the default) and with --por=off (stopped at
-#    SCALE_TIMEOUT seconds: an incomplete run's states are a lower bound).
+#    growing warps, generated into a temp dir from the bundled specs with
+#    the input array sized to the grid: states, CPU seconds, B/state, peak RSS
+#    and verdict with POR (the default) and with --por=off, each stopped
+#    at SCALE_TIMEOUT wall seconds (an incomplete run's states are a lower
+#    bound).
 #    A gnuplot PNG of states vs warps goes to $OUT/explore-states.png.
 # 3. The done-when figures of issue 13, each with its target and whether
 #    it is met: time to verdict vs SPIN's defaults (both twins), raw
@@ -42,7 +43,7 @@
 # environment: GPUMC (gpumc binary, default ./build/gpumc), SPIN, CC
 #   (compiler for pan.c, default gcc), PAN_CFLAGS (default -O2),
 #   SPIN_TIMEOUT (seconds per pan run, default 300), SCALE_TIMEOUT (seconds
-#   per --por=off scale run, default 60; 5 with --quick), OUT (where the
+#   per scale run, default 60; 5 with --quick), OUT (where the
 #   PNG and the data go, default bench/out)
 # Needs /usr/bin/time (CPU, wall, peak RSS); gnuplot for the PNG.
 
@@ -178,6 +179,17 @@ gpumc_one() {
 	[ -n "$g_verdict" ] || g_verdict="error($rc)"
 }
 
+# keep V STATES BPS: the last run's figures as V_cpu, V_rss, V_states,
+# V_bps; its CPU and wall seconds appended to V's lists for the medians
+keep() {
+	printf -v "$1_cpu" %s "$cpu"
+	printf -v "$1_rss" %s "$rss"
+	printf -v "$1_states" %s "$2"
+	printf -v "$1_bps" %s "$3"
+	echo "$cpu" >> "$tmp/$1.cpu"
+	echo "$wall" >> "$tmp/$1.wall"
+}
+
 # per-size results, one line per twin size, for the three tables
 : > "$tmp/rate" ; : > "$tmp/mem" ; : > "$tmp/ttv"
 
@@ -204,46 +216,38 @@ twin() {
 			pan_build "$d/ps" "$pml" "${sdefs[@]}" -- ||
 			{ spin_here=0; echo "   $label: pan did not build: $(tail -n 1 "$d"/*/cc.out 2>/dev/null | head -n 2)"; }
 	fi
-	local k ex_cpu ns_cpu cm_cpu hc_cpu por_cpu ps_cpu
-	local ex_states cm_states por_states ns_states hc_states co_states ps_states
-	local ex_bps cm_bps ns_bps hc_bps co_bps ex_rss cm_rss ns_rss hc_rss co_rss por_verdict ps_err
+	local k v por_verdict ps_err=
+	for v in ex ns cm hc co por ps; do local "${v}_cpu=-" "${v}_rss=-" "${v}_states=-" "${v}_bps=-"; done
 	for ((k = 0; k < REPEAT; k++)); do
 		gpumc_one "$tmp/ex.json" --por=off "${defs[@]}" "$spec"
-		ex_cpu=$cpu ex_states=$g_states ex_bps=$g_bps ex_rss=$rss
-		echo "$cpu" >> "$tmp/ex.cpu"; echo "$wall" >> "$tmp/ex.wall"
+		keep ex "$g_states" "$g_bps"
 		if [ $spin_here = 1 ]; then
 			pan_run "$d/ns" $w
-			ns_cpu=$cpu ns_states=$p_states ns_bps=$p_bps ns_rss=$rss
-			echo "$cpu" >> "$tmp/ns.cpu"; echo "$wall" >> "$tmp/ns.wall"
+			keep ns "$p_states" "$p_bps"
 			div "$ns_cpu" "$ex_cpu" >> "$tmp/r.ex"
 		fi
 		gpumc_one "$tmp/cm.json" --compact --por=off "${defs[@]}" "$spec"
-		cm_cpu=$cpu cm_states=$g_states cm_bps=$g_bps cm_rss=$rss
-		echo "$cpu" >> "$tmp/cm.cpu"; echo "$wall" >> "$tmp/cm.wall"
+		keep cm "$g_states" "$g_bps"
 		if [ $spin_here = 1 ]; then
 			pan_run "$d/hc" $w
-			hc_cpu=$cpu hc_states=$p_states hc_bps=$p_bps hc_rss=$rss
-			echo "$cpu" >> "$tmp/hc.cpu"; echo "$wall" >> "$tmp/hc.wall"
+			keep hc "$p_states" "$p_bps"
 			div "$hc_cpu" "$cm_cpu" >> "$tmp/r.cm"
 			pan_run "$d/co" $w
-			co_states=$p_states co_bps=$p_bps co_rss=$rss
-			echo "$cpu" >> "$tmp/co.cpu"; echo "$wall" >> "$tmp/co.wall"
+			keep co "$p_states" "$p_bps"
 		fi
 		gpumc_one "$tmp/por.json" "${defs[@]}" "$spec"
-		por_cpu=$cpu por_states=$g_states por_verdict=$g_verdict
-		echo "$cpu" >> "$tmp/por.cpu"; echo "$wall" >> "$tmp/por.wall"
+		keep por "$g_states" "$g_bps"
+		por_verdict=$g_verdict
 		if [ $spin_here = 1 ]; then
 			pan_run "$d/ps" $w
-			ps_cpu=$cpu ps_states=$p_states ps_err=$p_err
-			echo "$cpu" >> "$tmp/ps.cpu"; echo "$wall" >> "$tmp/ps.wall"
+			keep ps "$p_states" "$p_bps"
+			ps_err=$p_err
 			div "$ps_cpu" "$por_cpu" >> "$tmp/r.por"
 		fi
 	done
 	local m_ex m_ns m_cm m_hc m_por m_ps
 	m_ex=$(median < "$tmp/ex.cpu") m_cm=$(median < "$tmp/cm.cpu") m_por=$(median < "$tmp/por.cpu")
 	m_ns=$(median < "$tmp/ns.cpu") m_hc=$(median < "$tmp/hc.cpu") m_ps=$(median < "$tmp/ps.cpu")
-	[ $spin_here = 1 ] || { ns_states=- hc_states=- co_states=- ps_states=- ns_bps=- hc_bps=- co_bps=-
-		ns_rss=- hc_rss=- co_rss=- ps_err=; }
 	local same=yes
 	[ "$ns_states" = "$ex_states" ] || same=no
 	[ "$cm_states" = "$ex_states" ] || same="$same (compact $cm_states)"
@@ -308,65 +312,23 @@ twins() {
 
 # {=== 2. Scale table =====================================================
 
-# template KIND CTAS WPC FILE: a spec with its input sized to the grid
+# template KIND N FILE: the bundled spec (D2: bench/specs/d2-scale.gpu;
+# int: specs/baseline/int-reduction.gpu) with its input array sized to N
+# threads (one per warp: the runs set -D threads_per_warp=1) and, for int,
+# the sum it must reach
 template() {
-	local kind=$1 ctas=$2 wpc=$3 n=$(($2 * $3))
-	case $kind in
-	d2) # D2 (specs/dab/D2.gpu): warp g adds vals[g], +-1e8 around 1.0s
-		local vals
-		vals=$(awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "%s%s", (i ? ", " : ""),
-			(i % 8 == 0 ? "1e8" : i % 8 == 4 ? "-1e8" : "1.0") }')
-		cat > "$4" <<EOF
-name "D2-$n"
-machine dab
-set scheduler = gwat
-set buffer = scheduler
-set entries = 1
-set fusion = off
-set sms = 2
-set schedulers = 2
-set ctas = $ctas
-set warps_per_cta = $wpc
-set threads_per_warp = 1
-global .f32 vals[$n] = { $vals }
-global .f32 sum = 0.0
-kernel
-    .reg .u32 %r<1>
-    .reg .f32 %f<1>
-    shl.b32            %r0, %gtid, 2
-    ld.global.f32      %f0, [vals + %r0]
-    red.global.add.f32 [sum], %f0
-    exit
-end
-check deterministic sum
-expect pass
-EOF
-		;;
-	int) # specs/baseline/int-reduction.gpu, one thread per warp
-		local vals
-		vals=$(awk -v n="$n" 'BEGIN { for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? ", " : ""), i }')
-		cat > "$4" <<EOF
-name "int-reduction-$n"
-machine baseline
-set sms = 2
-set ctas = $ctas
-set warps_per_cta = $wpc
-set threads_per_warp = 1
-global .u32 vals[$n] = { $vals }
-global .u32 sum = 0
-kernel
-    .reg .u32 %r<3>
-    shl.b32        %r0, %gtid, 2
-    ld.global.u32  %r1, [vals + %r0]
-    red.global.add.u32 [sum], %r1
-    exit
-end
-check deterministic sum
-check forall sum == $((n * (n + 1) / 2))
-expect pass
-EOF
-		;;
-	esac
+	local n=$2 src=$here/specs/d2-scale.gpu
+	[ "$1" = int ] && src=$root/specs/baseline/int-reduction.gpu
+	awk -v n="$n" -v kind="$1" '
+	/^global \.(f32|u32) vals\[/ { # D2: +-1e8 around 1.0s; int: 1..n
+		printf "global .%s vals[%d] = {", kind == "d2" ? "f32" : "u32", n
+		for (i = 0; i < n; i++)
+			printf "%s %s", (i ? "," : ""), (kind == "int" ? i + 1 : i % 8 == 0 ? "1e8" : i % 8 == 4 ? "-1e8" : "1.0")
+		print " }"
+		next
+	}
+	/^check forall sum ==/ { print "check forall sum == " n * (n + 1) / 2; next }
+	{ print }' "$src" > "$3"
 }
 
 scale_wpc=(1 2 3 4 5 6 7 8)
@@ -374,7 +336,7 @@ scale_wpc=(1 2 3 4 5 6 7 8)
 
 scale() {
 	echo
-	echo "== 2. scale: 2 CTAs of 1..${scale_wpc[-1]} warps (2 SMs), inputs sized to the grid; --por=off stops at $SCALE_TIMEOUT s"
+	echo "== 2. scale: 2 CTAs of 1..${scale_wpc[-1]} warps (2 SMs), inputs sized to the grid; every run stops at $SCALE_TIMEOUT s (wall)"
 	printf '%-16s %6s | %9s %7s %8s %6s %-11s | %9s %7s %8s %6s %-11s\n' spec warps "POR st" "CPU s" "B/state" \
 		"RSS M" verdict "off st" "CPU s" "B/state" "RSS M" verdict
 	local kind wpc
@@ -383,10 +345,11 @@ scale() {
 	declare -A st
 	for kind in d2 int; do
 		for wpc in "${scale_wpc[@]}"; do
-			template $kind 2 "$wpc" "$tmp/scale.gpu"
+			template $kind $((2 * wpc)) "$tmp/scale.gpu"
 			local row=() p
 			for p in on off; do
-				gpumc_one "$tmp/s.json" --por=$p --time "$SCALE_TIMEOUT" "$tmp/scale.gpu"
+				gpumc_one "$tmp/s.json" --por=$p --time "$SCALE_TIMEOUT" -D ctas=2 -D warps_per_cta="$wpc" \
+					-D threads_per_warp=1 "$tmp/scale.gpu"
 				st[$kind-$p-$wpc]=$g_states
 				row+=("$(hnum "$g_states")" "$cpu" "$g_bps" "$(mib "$rss")" "$g_verdict")
 			done
