@@ -19,7 +19,7 @@
 . "$srcdir/t/lib.sh"
 TABLE="$srcdir/t/golden.tsv"
 rows=$(grep -c '	bfs	' "$TABLE")
-plan $((2 * rows + 16))
+plan $((2 * rows + 18))
 
 figures() { # figures JSON-FILE: the golden table's figures
 	v=$(grep -o '"verdict":"[^"]*"' "$1" | head -1 | cut -d'"' -f4)
@@ -81,6 +81,14 @@ while IFS='	' read -r spec opts mode want; do
 	esac
 	is "${bad:-same}" same "$spec${opts:+ $opts}: with POR, --threads 2 and 3 agree with the sequential search"
 done < "$T/rows"
+
+# the progress check runs only when some move went back to its level or
+# an earlier one (an acyclic graph has no livelock): the livelock of
+# spin-some is found with and without the reduction on every thread
+for por in on off; do
+	run "$GPUMC" check -q --por=$por --threads 2 "$srcdir/t/progress/spin-some.gpu"
+	like "$T/out" '^verdict: fail progress' "spin-some --por=$por --threads 2: the livelock found"
+done
 
 # more threads than cores: threads are preempted inside the rendezvous
 run "$GPUMC" check -q --json --por=off --threads 8 "$SPECS/dab/D2.gpu"

@@ -392,9 +392,9 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	work(&w[0]);
 	*cyclic = 0;
 	for (unsigned t = 0; t < nthreads; t++) {
-		*cyclic |= w[t].cyclic;
 		if (t && t < started)
 			pthread_join(w[t].tid, NULL);
+		*cyclic |= w[t].cyclic;
 		lock(&w[t]);
 		unlock(&w[t], 0);
 		vs_local_free(vs, w[t].vl);
