@@ -1101,7 +1101,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 			r->por_off = "comm_race_free";
 	c.por = r->por = o->por && m->local && !r->por_off && observed(props, n, &c.obs, &c.nobs);
 	r->threads = r->threads_asked = par_threads(o);
-	if (r->threads > 1 && (r->threads_off = par_refuse(o))) {
+	if (r->threads > 1 && (r->threads_off = par_refuse(o, c.por))) {
 		r->threads = 1;
 		if (!o->threads) /* the default, every core: the report says nothing */
 			r->threads_off = NULL;

@@ -43,8 +43,8 @@ struct par_hooks {
 /* The threads --threads asks for (0: every online core). */
 unsigned par_threads(const struct explore_opts *o);
 /* Why a run with these options cannot use more than one thread (a phrase
-** for the report), or NULL when it can. */
-const char *par_refuse(const struct explore_opts *o);
+** for the report), or NULL when it can.  por: the reduction is applied. */
+const char *par_refuse(const struct explore_opts *o, int por);
 /* Explore m from its initial state with nthreads threads, vs empty, in
 ** breadth-first levels; r's transitions, expanded and depth are set here.
 ** judge_all: running states are judged too (invariant, race_free), not
