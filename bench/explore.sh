@@ -1,45 +1,51 @@
 #!/bin/bash
-# bench/explore.sh -- exhaustive-exploration throughput of gpumc, side by
-# side with SPIN on Promela twins (DESIGN.md section 7).
+# bench/explore.sh -- exhaustive exploration, fair and repeatable (issue 13
+# item 7): gpumc side by side with SPIN on the Promela twins, a scale
+# table, and the issue's done-when figures, each beside its target.
 #
-# For every spec and size (grown with -D: more CTAs/warps, more lanes and so
-# more atomics per warp, more SMs) it prints gpumc's states, transitions,
-# states/s, bytes/state and peak RSS in the default exact mode and with
-# --compact.  For the two specs with a Promela twin (bench/promela/*.pml,
-# whose state graph is isomorphic to the gpumc model, so SPIN stores exactly
-# as many states) it also runs SPIN in the same invocation and prints SPIN's
-# states, states/s, peak RSS, whether the counts match, and the ratio
-# gpumc states/s / SPIN states/s for both gpumc modes.
+# 1. Twins (bench/specs/{lane-reduction,ticket-counter}.gpu and
+#    bench/promela/*.pml, whose state graphs match gpumc's without
+#    reduction, so both store the same states).  Per size, REPEAT paired
+#    rounds (default 5); each round runs, back to back so all see the same
+#    load: gpumc exact --por=off | pan -DNOREDUCE | gpumc --compact
+#    --por=off | pan -DNOREDUCE -DHC4 | pan -DNOREDUCE -DCOLLAPSE | gpumc
+#    with its defaults (POR on) | pan with its defaults (POR on).  Every
+#    figure is a median: of CPU seconds (user + system of the whole
+#    process: gpumc's parse and progress check included; pan's compile
+#    not), of wall seconds, and of the paired ratios (SPIN CPU / gpumc CPU
+#    of the same round).  Three tables: raw rate on identical graphs
+#    (exact vs -DNOREDUCE, compact vs -DHC4), memory (B/state: gpumc's
+#    storage, pan's "total actual memory usage"; exact beside -DCOLLAPSE,
+#    compact beside -DHC4; peak RSS), and time to verdict (both with their
+#    reductions).
+# 2. Scale table: D2 (machine dab) and the baseline's int-reduction at
+#    growing warps, generated into a temp dir from the bundled specs with
+#    the input array sized to the grid: states, CPU seconds, B/state, peak RSS
+#    and verdict with POR (the default) and with --por=off, each stopped
+#    at SCALE_TIMEOUT wall seconds (an incomplete run's states are a lower
+#    bound).
+#    A gnuplot PNG of states vs warps goes to $OUT/explore-states.png.
+# 3. The done-when figures of issue 13, each with its target and whether
+#    it is met: time to verdict vs SPIN's defaults (both twins), raw
+#    states/s vs -DNOREDUCE, the 2-thread speed-up (paired runs; wall and
+#    CPU), B/state exact and compact, D2 at 16 warps with POR, MPI at 4
+#    ranks (bench/mpi.sh when there is one), concrete mode
+#    (bench/concrete.sh).
 #
-# Builds nothing: expects ./build/gpumc (or $GPUMC).  SPIN is optional
-# (`apt-get install spin`, done by quickstart.sh); without it, or without a
-# C compiler for pan.c, the SPIN columns are skipped.  Peak RSS comes from
-# /usr/bin/time -v, else from a tiny getrusage() wrapper compiled on the fly,
-# else it is shown as "-".
+# The machine may be shared: CPU time is the fair measure there; wall
+# times and the thread speed-up need an idle machine (the load average is
+# printed before and after).
 #
-# A last table grows D2 (bench/specs/d2-scale.gpu) from 2 to 16 warps and
-# gives states, transitions and seconds with and without partial-order
-# reduction (POR_TIMEOUT seconds per run without, default 60).
-#
-# usage: bench/explore.sh [--quick] [--repeat N] [--no-spin] [--no-baseline] [--no-twins]
-#   --quick        only the smaller sizes (about fifteen seconds in all)
-#   --repeat N     run every measurement N times and keep the best states/s
-#                  (default 1; the machine may be shared, so 3 is steadier)
-#   --no-spin      gpumc columns only
-#   --no-baseline  skip the bundled specs of specs/baseline
-#   --no-twins     skip the specs with Promela twins
-# environment: GPUMC (gpumc binary), SPIN (spin binary), CC (compiler for
-#   pan.c, default gcc), PAN_CFLAGS (default -O2), SPIN_TIMEOUT (seconds
-#   per pan run, default 300)
-#
-# How SPIN is run: spin -o3 -a (statement merging off, so one Promela
-# statement or d_step is one transition, as one warp-instruction or ROP step
-# is one gpumc transition), pan.c compiled with -O2 -DSAFETY -DNOREDUCE
-# -DNOCLAIM (no partial-order reduction, like gpumc), ./pan -m100000 -wN with
-# N sized to the state count (as a SPIN user would).  SPIN's states/s is
-# states stored / pan's elapsed time; gpumc's is its own stats (exploration
-# time only, like pan's).  SPIN's "transitions" counts stored+matched, one
-# more than gpumc's edge count (the initial state).
+# usage: bench/explore.sh [--quick] [--repeat N] [--no-spin]
+#   --quick      (or QUICK=1) smaller sizes and fewer rows: a few minutes
+#   --repeat N   (or REPEAT=N) paired rounds per measurement (default 5)
+#   --no-spin    gpumc only
+# environment: GPUMC (gpumc binary, default ./build/gpumc), SPIN, CC
+#   (compiler for pan.c, default gcc), PAN_CFLAGS (default -O2),
+#   SPIN_TIMEOUT (seconds per pan run, default 300), SCALE_TIMEOUT (seconds
+#   per scale run, default 60; 5 with --quick), OUT (where the
+#   PNG and the data go, default bench/out)
+# Needs /usr/bin/time (CPU, wall, peak RSS); gnuplot for the PNG.
 
 set -u
 export LC_ALL=C
@@ -51,393 +57,424 @@ SPIN=${SPIN:-spin}
 CC=${CC:-gcc}
 PAN_CFLAGS=${PAN_CFLAGS:--O2}
 SPIN_TIMEOUT=${SPIN_TIMEOUT:-300}
-
-quick=0 use_spin=1 do_base=1 do_twins=1 repeat=1
+OUT=${OUT:-$root/bench/out}
+QUICK=${QUICK:-0}
+REPEAT=${REPEAT:-5}
+use_spin=1
 while [ $# -gt 0 ]; do
-	a=$1
-	shift
-	case $a in
-	--quick) quick=1 ;;
-	--repeat) repeat=${1:-}; shift
-		case $repeat in ''|*[!0-9]*|0) echo "explore.sh: --repeat needs a positive number" >&2; exit 2 ;; esac ;;
-	--repeat=*) repeat=${a#--repeat=}
-		case $repeat in ''|*[!0-9]*|0) echo "explore.sh: --repeat needs a positive number" >&2; exit 2 ;; esac ;;
+	case $1 in
+	--quick) QUICK=1 ;;
+	--repeat) REPEAT=${2:-}; shift ;;
+	--repeat=*) REPEAT=${1#--repeat=} ;;
 	--no-spin) use_spin=0 ;;
-	--no-baseline) do_base=0 ;;
-	--no-twins) do_twins=0 ;;
 	-h|--help) sed -n '2,/^$/{s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
-	*) echo "explore.sh: unknown option $a (see --help)" >&2; exit 2 ;;
+	*) echo "explore.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
 	esac
+	shift
 done
+case $REPEAT in ''|*[!0-9]*|0) echo "explore.sh: --repeat needs a positive number" >&2; exit 2 ;; esac
+SCALE_TIMEOUT=${SCALE_TIMEOUT:-$([ "$QUICK" = 1 ] && echo 5 || echo 60)}
 
-if [ ! -x "$GPUMC" ]; then
-	echo "explore.sh: no gpumc binary at $GPUMC (build it, or set GPUMC=...)" >&2
-	exit 2
-fi
-
+[ -x "$GPUMC" ] || { echo "explore.sh: no gpumc binary at $GPUMC (build it, or set GPUMC=...)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "explore.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+mkdir -p "$OUT" || exit 2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpumc-bench.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-# run a private copy, so a rebuild during the run cannot mix two binaries
+# a private copy, so a rebuild during the run cannot mix two binaries
 gpumc_src=$GPUMC
 cp "$GPUMC" "$tmp/gpumc" && GPUMC=$tmp/gpumc
 
-# {=== peak RSS ===========================================================
-
-rss_mode=none
-if [ -x /usr/bin/time ] && /usr/bin/time -v -o "$tmp/t" true >/dev/null 2>&1 &&
-   grep -q 'Maximum resident set size' "$tmp/t"; then
-	rss_mode=time
-elif command -v "$CC" >/dev/null 2>&1; then
-	cat > "$tmp/rss.c" <<'EOF'
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-/* rss OUT CMD ARGS...: run CMD, write its peak RSS in KiB to OUT */
-int main(int argc, char **argv)
-{
-	if (argc < 3)
-		return 2;
-	pid_t p = fork();
-	if (p == 0) {
-		execvp(argv[2], argv + 2);
-		_exit(127);
-	}
-	int st = 0;
-	waitpid(p, &st, 0);
-	struct rusage r;
-	getrusage(RUSAGE_CHILDREN, &r);
-	FILE *f = fopen(argv[1], "w");
-	if (f) {
-		fprintf(f, "%ld\n", r.ru_maxrss);
-		fclose(f);
-	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-EOF
-	"$CC" -O1 -o "$tmp/rss" "$tmp/rss.c" >/dev/null 2>&1 && rss_mode=wrap
+spin_ok=0 spin_why="--no-spin given"
+if [ $use_spin = 1 ]; then
+	if ! command -v "$SPIN" >/dev/null 2>&1; then
+		spin_why="spin is not installed (apt-get install spin)"
+	elif ! command -v "$CC" >/dev/null 2>&1; then
+		spin_why="no C compiler ($CC) for pan.c"
+	else
+		spin_ok=1
+	fi
 fi
 
-# measure OUTFILE CMD...: run CMD with stdout to OUTFILE; sets $rss (KiB or -)
-# and $rc.
-measure() {
+# {=== Measuring ==========================================================
+
+# timed OUTFILE CMD...: run CMD, stdout to OUTFILE; sets cpu (user +
+# system s), wall (s), rss (KiB), rc
+timed() {
 	local out=$1
 	shift
-	rss=-
-	case $rss_mode in
-	time)
-		/usr/bin/time -v -o "$tmp/t" "$@" > "$out" 2> "$tmp/err"
-		rc=$?
-		rss=$(sed -n 's/.*Maximum resident set size (kbytes): *//p' "$tmp/t")
-		;;
-	wrap)
-		"$tmp/rss" "$tmp/r" "$@" > "$out" 2> "$tmp/err"
-		rc=$?
-		rss=$(cat "$tmp/r" 2>/dev/null)
-		;;
-	*)
-		"$@" > "$out" 2> "$tmp/err"
-		rc=$?
-		;;
-	esac
-	[ -n "$rss" ] || rss=-
+	/usr/bin/time -f '%U %S %e %M' -o "$tmp/time" "$@" > "$out" 2> "$tmp/err"
+	rc=$?
+	read -r u s wall rss < <(tail -n 1 "$tmp/time")
+	cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f\n", u + s }')
 }
-
-# }===
 
 # jget FILE KEY: a scalar from gpumc's one-line JSON
-jget() {
-	grep -o "\"$2\":\"\{0,1\}[^,}\"]*" "$1" | head -n 1 | sed 's/^[^:]*:"\{0,1\}//'
+jget() { grep -o "\"$2\":\"\{0,1\}[^,}\"]*" "$1" | head -n 1 | sed 's/^[^:]*:"\{0,1\}//'; }
+# median of the numbers on stdin ("-" when none)
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2];
+		else printf "%.4g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-
-# human-readable numbers
+# div A B [FORMAT]: A / B, or - ; CPU times of 0.00 count as 0.005 (the
+# clock's grain is 0.01 s)
+div() {
+	awk -v a="$1" -v b="$2" -v f="${3:-%.2f}" 'BEGIN { if (a == "" || b == "" || a == "-" || b == "-") { print "-"; exit }
+		if (b + 0 == 0) b = 0.005; printf f "\n", a / b }'
+}
 hnum() { # 1234567 -> 1.23M
 	awk -v x="$1" 'BEGIN { if (x == "" || x == "-") { print "-"; exit }
 		if (x >= 1e9) printf "%.2fG\n", x / 1e9; else if (x >= 1e6) printf "%.2fM\n", x / 1e6;
 		else if (x >= 1e4) printf "%.1fK\n", x / 1e3; else printf "%d\n", x }'
 }
-mib() { # KiB -> MiB
-	awk -v x="$1" 'BEGIN { if (x == "" || x == "-") print "-"; else printf "%.0f\n", x / 1024 }'
+mib() { awk -v x="$1" 'BEGIN { if (x == "" || x == "-") print "-"; else printf "%.0f\n", x / 1024 }'; }
+# met VALUE OP TARGET: "met" or "NOT met"
+met() {
+	awk -v v="$1" -v t="$3" -v op="$2" 'BEGIN { if (v == "" || v == "-") { print "not measured"; exit }
+		ok = op == ">=" ? v + 0 >= t + 0 : v + 0 <= t + 0; print ok ? "met" : "NOT met" }'
 }
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a == "-" || b == "-" || b + 0 == 0) print "-";
-		else printf "%.2fx\n", a / b }'
+# in Summary: one done-when figure
+summary=()
+figure() { # figure TEXT VALUE OP TARGET [NOTE]
+	summary+=("$(printf '%-52s %10s  target %s %-6s  %-12s %s' "$1" "$2" "$3" "$4" "$(met "$2" "$3" "$4")" "${5:-}")")
 }
-
-# {=== SPIN availability ==================================================
-
-spin_ok=0
-spin_why=
-if [ $use_spin = 0 ]; then
-	spin_why="--no-spin given"
-elif ! command -v "$SPIN" >/dev/null 2>&1; then
-	spin_why="spin is not installed (apt-get install spin): SPIN columns skipped"
-elif ! command -v "$CC" >/dev/null 2>&1; then
-	spin_why="no C compiler ($CC) for pan.c: SPIN columns skipped"
-else
-	spin_ok=1
-fi
+load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'; }
 
 # }===
 
-# best_of VAR VALUE: keep the larger number in VAR
-best_of() {
-	local cur=${!1:-}
-	if [ -z "$cur" ] || awk -v a="$2" -v b="$cur" 'BEGIN { exit !(a + 0 > b + 0) }'; then
-		printf -v "$1" '%s' "$2"
-	fi
-}
+# {=== 1. Twins ===========================================================
 
-# gpumc_run SPEC DEFINES...: sets g_* (exact) and c_* (compact)
-gpumc_run() {
-	local spec=$1
-	shift
-	local defs=() k
-	for d in "$@"; do defs+=(-D "$d"); done
-	g_sps= c_sps= g_note=
-	for ((k = 0; k < repeat; k++)); do
-		measure "$tmp/g.json" "$GPUMC" check --json -q --por=off "${defs[@]}" "$spec"
-		g_rss=$rss g_rc=$rc
-		best_of g_sps "$(jget "$tmp/g.json" states_per_second)"
-	done
-	g_states=$(jget "$tmp/g.json" states)
-	g_trans=$(jget "$tmp/g.json" transitions)
-	g_bps=$(jget "$tmp/g.json" bytes_per_state)
-	g_sv=$(jget "$tmp/g.json" state_vector_bytes)
-	g_verdict=$(jget "$tmp/g.json" verdict)
-	[ -n "$g_verdict" ] || g_verdict="error rc=$g_rc: $(head -n 1 "$tmp/err")"
-	[ "$g_verdict" != error ] || g_verdict="error: $(sed -n 's/.*"errors":"\([^"]*\)".*/\1/p' "$tmp/g.json" | sed 's/\\n$//')"
-	for ((k = 0; k < repeat; k++)); do
-		measure "$tmp/c.json" "$GPUMC" check --json -q --compact --por=off "${defs[@]}" "$spec"
-		c_rss=$rss
-		best_of c_sps "$(jget "$tmp/c.json" states_per_second)"
-	done
-	c_states=$(jget "$tmp/c.json" states)
-	c_bps=$(jget "$tmp/c.json" bytes_per_state)
-	[ "$c_states" = "$g_states" ] || g_note="--compact found $c_states states (exact: $g_states)"
-}
-
-# spin_run PML EXPECTED_STATES SPIN_DEFINES...: sets s_*
-spin_run() {
-	local pml=$1 want=$2
+# pan_build DIR PML SPIN_DEFINES -- CC_DEFINES: spin -a and the compile
+pan_build() {
+	local d=$1 pml=$2
 	shift 2
-	s_states=- s_sps=- s_rss=- s_sv=- s_note=
-	local d="$tmp/spin"
-	rm -rf "$d"
-	mkdir -p "$d"
 	local sdefs=()
-	for x in "$@"; do sdefs+=("-D$x"); done
-	if ! (cd "$d" && "$SPIN" -o3 "${sdefs[@]}" -a "$pml" > spin.out 2>&1); then
-		s_note="spin -a failed: $(tail -n 1 "$d/spin.out")"
-		return
-	fi
-	if ! (cd "$d" && "$CC" $PAN_CFLAGS -DSAFETY -DNOREDUCE -DNOCLAIM -o pan pan.c > cc.out 2>&1); then
-		s_note="pan.c did not compile: $(head -n 1 "$d/cc.out")"
-		return
-	fi
-	# hash table of about twice the expected number of states
-	local w=18
-	while [ $w -lt 28 ] && [ $((1 << w)) -lt $((2 * ${want:-0})) ]; do w=$((w + 1)); done
+	while [ "$1" != -- ]; do sdefs+=("-D$1"); shift; done
+	shift
+	mkdir -p "$d"
+	(cd "$d" && "$SPIN" -o3 "${sdefs[@]}" -a "$pml" > spin.out 2>&1 &&
+		"$CC" $PAN_CFLAGS -DSAFETY -DNOCLAIM "$@" -o pan pan.c > cc.out 2>&1)
+}
+
+# pan_run DIR W: one run of DIR/pan with -w W; sets cpu wall rss and
+# p_states p_bps p_err (errors)
+pan_run() {
 	local to=()
 	command -v timeout >/dev/null 2>&1 && to=(timeout "$SPIN_TIMEOUT")
-	local secs errs k best=
-	for ((k = 0; k < repeat; k++)); do
-		measure "$d/pan.out" "${to[@]}" "$d/pan" -m100000 -w$w
-		s_rss=$rss
-		s_states=$(awk '/states, stored/ { print $1; exit }' "$d/pan.out")
-		s_sv=$(sed -n 's/^State-vector \([0-9]*\) byte.*/\1/p' "$d/pan.out")
-		secs=$(sed -n 's/^pan: elapsed time \([0-9.e+-]*\) seconds.*/\1/p' "$d/pan.out")
-		errs=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$d/pan.out")
-		[ -n "$s_states" ] || { s_states=-; s_note="pan failed (rc $rc): $(tail -n 1 "$d/pan.out")"; return; }
-		[ "${errs:-0}" = 0 ] || s_note="pan reported $errs error(s)"
-		best_of best "$(awk -v n="$s_states" -v t="$secs" 'BEGIN { if (t + 0 > 0) printf "%.0f\n", n / t; else print "" }')"
-	done
-	s_sps=${best:--}
+	timed "$1/pan.out" "${to[@]}" "$1/pan" -m100000 -w"$2"
+	p_states=$(awk '/states, stored/ { print $1; exit }' "$1/pan.out")
+	p_err=$(sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$1/pan.out")
+	p_bps=$(awk -v n="${p_states:-0}" '/total actual memory usage/ { if (n > 0) printf "%.0f\n", $1 * 1048576 / n }' \
+		"$1/pan.out")
+	[ -n "$p_states" ] || p_states="failed(rc $rc)"
 }
 
-fmt_g='%-36s %10s %10s %9s %8s %7s %9s %7s %7s'
-hdr_g() {
-	printf "$fmt_g\n" "size (-D ...)" states transitions "states/s" "B/state" "RSS MiB" \
-		"cmp st/s" "cmp B/s" "cmp RSS"
-}
-row_g() {
-	printf "$fmt_g" "$1" "$g_states" "$g_trans" "$(hnum "$g_sps")" "$g_bps" "$(mib "$g_rss")" \
-		"$(hnum "$c_sps")" "$c_bps" "$(mib "$c_rss")"
-}
-
-# {=== specs with Promela twins ===========================================
-
-# sizes: "ctas warps_per_cta threads_per_warp sms icnt_queue" (icnt_queue 0:
-# the machine's default, twice the lanes)
-lane_sizes=("3 1 2 3 0" "3 1 3 2 0" "4 1 2 1 2" "2 2 2 1 3" "4 1 2 2 0" "3 1 4 2 0")
-ticket_sizes=("3 1 2 2 0" "4 1 1 1 1" "3 1 3 1 3" "2 1 8 2 0" "5 1 1 2 0")
-if [ $quick = 1 ]; then
-	lane_sizes=("3 1 2 3 0" "3 1 3 2 0" "4 1 2 1 2")
-	ticket_sizes=("3 1 2 2 0" "4 1 1 1 1")
-fi
-
-twin_table() {
-	local name=$1
+# gpumc_twin JSON OPTIONS...: one gpumc run; sets cpu wall rss g_states g_bps g_verdict
+gpumc_one() {
+	local j=$1
 	shift
+	timed "$j" "$GPUMC" check --json -q "$@"
+	g_states=$(jget "$j" states)
+	g_bps=$(jget "$j" bytes_per_state)
+	g_verdict=$(jget "$j" verdict)
+	[ -n "$g_verdict" ] || g_verdict="error($rc)"
+}
+
+# keep V STATES BPS: the last run's figures as V_cpu, V_rss, V_states,
+# V_bps; its CPU and wall seconds appended to V's lists for the medians
+keep() {
+	printf -v "$1_cpu" %s "$cpu"
+	printf -v "$1_rss" %s "$rss"
+	printf -v "$1_states" %s "$2"
+	printf -v "$1_bps" %s "$3"
+	echo "$cpu" >> "$tmp/$1.cpu"
+	echo "$wall" >> "$tmp/$1.wall"
+}
+
+# per-size results, one line per twin size, for the three tables
+: > "$tmp/rate" ; : > "$tmp/mem" ; : > "$tmp/ttv"
+
+# twin NAME "CTAS WPC T S Q": the paired rounds of one size
+twin() {
+	local name=$1 label
+	set -- $2
+	label="$name c=$1 w=$2 t=$3 s=$4 q=$5"
 	local spec="$here/specs/$name.gpu" pml="$here/promela/$name.pml"
-	echo
-	echo "== $name  (bench/specs/$name.gpu; twin bench/promela/$name.pml)"
+	local defs=(-D ctas=$1 -D warps_per_cta=$2 -D threads_per_warp=$3 -D sms=$4 -D icnt_queue=$5)
+	local sdefs=(CTAS=$1 WPC=$2 T=$3 S=$4 Q=$5) d=$tmp/pan
+	local v
+	for v in ex cm por ps ns hc co; do : > "$tmp/$v.cpu"; : > "$tmp/$v.wall"; done
+	: > "$tmp/r.ex"; : > "$tmp/r.cm"; : > "$tmp/r.por"
+	# the state count sizes pan's hash table (-w), as a SPIN user would
+	gpumc_one "$tmp/ex.json" --por=off "${defs[@]}" "$spec"
+	local want=$g_states w=18
+	while [ $w -lt 28 ] && [ $((1 << w)) -lt $((2 * ${want:-0})) ]; do w=$((w + 1)); done
+	local spin_here=$spin_ok
 	if [ $spin_ok = 1 ]; then
-		printf "$fmt_g | %10s %9s %7s %6s | %7s %7s\n" "size (-D ...)" states transitions "states/s" \
-			"B/state" "RSS MiB" "cmp st/s" "cmp B/s" "cmp RSS" \
-			"SPIN states" "SPIN st/s" "SPINRSS" "same?" "exact/S" "cmp/S"
+		pan_build "$d/ns" "$pml" "${sdefs[@]}" -- -DNOREDUCE &&
+			pan_build "$d/hc" "$pml" "${sdefs[@]}" -- -DNOREDUCE -DHC4 &&
+			pan_build "$d/co" "$pml" "${sdefs[@]}" -- -DNOREDUCE -DCOLLAPSE &&
+			pan_build "$d/ps" "$pml" "${sdefs[@]}" -- ||
+			{ spin_here=0; echo "   $label: pan did not build: $(tail -n 1 "$d"/*/cc.out 2>/dev/null | head -n 2)"; }
+	fi
+	local k v por_verdict ps_err=
+	for v in ex ns cm hc co por ps; do local "${v}_cpu=-" "${v}_rss=-" "${v}_states=-" "${v}_bps=-"; done
+	for ((k = 0; k < REPEAT; k++)); do
+		gpumc_one "$tmp/ex.json" --por=off "${defs[@]}" "$spec"
+		keep ex "$g_states" "$g_bps"
+		if [ $spin_here = 1 ]; then
+			pan_run "$d/ns" $w
+			keep ns "$p_states" "$p_bps"
+			div "$ns_cpu" "$ex_cpu" >> "$tmp/r.ex"
+		fi
+		gpumc_one "$tmp/cm.json" --compact --por=off "${defs[@]}" "$spec"
+		keep cm "$g_states" "$g_bps"
+		if [ $spin_here = 1 ]; then
+			pan_run "$d/hc" $w
+			keep hc "$p_states" "$p_bps"
+			div "$hc_cpu" "$cm_cpu" >> "$tmp/r.cm"
+			pan_run "$d/co" $w
+			keep co "$p_states" "$p_bps"
+		fi
+		gpumc_one "$tmp/por.json" "${defs[@]}" "$spec"
+		keep por "$g_states" "$g_bps"
+		por_verdict=$g_verdict
+		if [ $spin_here = 1 ]; then
+			pan_run "$d/ps" $w
+			keep ps "$p_states" "$p_bps"
+			ps_err=$p_err
+			div "$ps_cpu" "$por_cpu" >> "$tmp/r.por"
+		fi
+	done
+	local m_ex m_ns m_cm m_hc m_por m_ps
+	m_ex=$(median < "$tmp/ex.cpu") m_cm=$(median < "$tmp/cm.cpu") m_por=$(median < "$tmp/por.cpu")
+	m_ns=$(median < "$tmp/ns.cpu") m_hc=$(median < "$tmp/hc.cpu") m_ps=$(median < "$tmp/ps.cpu")
+	local same=yes
+	[ "$ns_states" = "$ex_states" ] || same=no
+	[ "$cm_states" = "$ex_states" ] || same="$same (compact $cm_states)"
+	printf '%-34s %9s %6s %9s | %6s %9s %6s %5s | %6s %9s %6s %9s %6s\n' "$label" "$(hnum "$ex_states")" "$m_ex" \
+		"$(hnum "$(div "$ex_states" "$m_ex" %.0f)")" "$m_ns" "$(hnum "$(div "$ns_states" "$m_ns" %.0f)")" \
+		"$(median < "$tmp/r.ex")" "${same%% *}" "$m_cm" "$(hnum "$(div "$cm_states" "$m_cm" %.0f)")" "$m_hc" \
+		"$(hnum "$(div "$hc_states" "$m_hc" %.0f)")" "$(median < "$tmp/r.cm")" >> "$tmp/rate"
+	printf '%-34s %9s | %8s %8s %8s | %8s %8s %8s\n' "$label" "$(hnum "$ex_states")" "$ex_bps" "$co_bps" \
+		"$(mib "$ex_rss")/$(mib "$co_rss")" "$cm_bps" "$hc_bps" "$(mib "$cm_rss")/$(mib "$hc_rss")" >> "$tmp/mem"
+	printf '%-34s %9s %6s %6s %-10s | %9s %6s %6s %6s | %7s\n' "$label" "$(hnum "$por_states")" "$m_por" \
+		"$(median < "$tmp/por.wall")" "$por_verdict" "$(hnum "$ps_states")" "$m_ps" "$(median < "$tmp/ps.wall")" \
+		"${ps_err:--}" "$(median < "$tmp/r.por")" >> "$tmp/ttv"
+	# the largest size of each twin feeds the summary
+	last_rate=$(median < "$tmp/r.ex") last_cmp=$(median < "$tmp/r.cm") last_ttv=$(median < "$tmp/r.por")
+	last_ex_bps=$ex_bps last_cm_bps=$cm_bps
+	[ "$same" = yes ] || [ $spin_here = 0 ] || echo "   $label: state counts differ: gpumc $ex_states, pan -DNOREDUCE $ns_states${same#no}"
+	[ "$g_verdict" = pass ] || echo "   $label: gpumc verdict $g_verdict"
+	[ "${ps_err:-0}" = 0 ] || echo "   $label: pan reported $ps_err error(s)"
+}
+
+# sizes: "ctas warps_per_cta threads_per_warp sms icnt_queue" (icnt_queue
+# 0: the machine's default, twice the lanes), smallest first; the last one
+# feeds the summary
+lane_sizes=("3 1 3 2 0" "4 1 2 2 0" "3 1 4 2 0")
+ticket_sizes=("3 1 3 1 3" "2 1 8 2 0" "5 1 1 2 0")
+if [ "$QUICK" = 1 ]; then
+	lane_sizes=("3 1 3 2 0")
+	ticket_sizes=("3 1 2 2 0")
+fi
+
+twins() {
+	local n
+	for n in lane-reduction ticket-counter; do
+		local -n sizes=${n%%-*}_sizes
+		local sz
+		for sz in "${sizes[@]}"; do
+			twin "$n" "$sz"
+		done
+		eval "${n%%-*}_rate=\$last_rate ${n%%-*}_cmp=\$last_cmp ${n%%-*}_ttv=\$last_ttv"
+		eval "${n%%-*}_ex_bps=\$last_ex_bps ${n%%-*}_cm_bps=\$last_cm_bps"
+	done
+	echo
+	echo "== 1a. raw rate on identical graphs (POR off on both sides); CPU s = median of $REPEAT, st/s = states / CPU s"
+	echo "   ratio = median of the paired SPIN CPU / gpumc CPU (> 1: gpumc faster)"
+	printf '%-34s %9s %6s %9s | %6s %9s %6s %5s | %6s %9s %6s %9s %6s\n' size states "CPU s" "st/s" \
+		"CPU s" "st/s" ratio same "CPU s" "st/s" "CPU s" "st/s" ratio
+	printf '%-34s %9s %6s %9s | %6s %9s %6s %5s | %6s %9s %6s %9s %6s\n' "" "" "gpumc" exact "SPIN" \
+		"NOREDUCE" "" "" "gpumc" compact "SPIN" "HC4" ""
+	cat "$tmp/rate"
+	echo
+	echo "== 1b. memory: B/state (gpumc: storage / states; SPIN: total actual memory usage / states), peak RSS MiB"
+	printf '%-34s %9s | %8s %8s %8s | %8s %8s %8s\n' size states "exact" "COLLAPSE" "RSS e/C" "compact" "HC4" "RSS c/H"
+	cat "$tmp/mem"
+	echo
+	echo "== 1c. time to verdict, both with their defaults (partial-order reduction on); CPU and wall s, medians"
+	printf '%-34s %9s %6s %6s %-10s | %9s %6s %6s %6s | %7s\n' size "states" "CPU s" "wall" verdict "SPIN st" \
+		"CPU s" wall errors "SPIN/g"
+	cat "$tmp/ttv"
+}
+
+# }===
+
+# {=== 2. Scale table =====================================================
+
+# template KIND N FILE: the bundled spec (D2: bench/specs/d2-scale.gpu;
+# int: specs/baseline/int-reduction.gpu) with its input array sized to N
+# threads (one per warp: the runs set -D threads_per_warp=1) and, for int,
+# the sum it must reach
+template() {
+	local n=$2 src=$here/specs/d2-scale.gpu
+	[ "$1" = int ] && src=$root/specs/baseline/int-reduction.gpu
+	awk -v n="$n" -v kind="$1" '
+	/^global \.(f32|u32) vals\[/ { # D2: +-1e8 around 1.0s; int: 1..n
+		printf "global .%s vals[%d] = {", kind == "d2" ? "f32" : "u32", n
+		for (i = 0; i < n; i++)
+			printf "%s %s", (i ? "," : ""), (kind == "int" ? i + 1 : i % 8 == 0 ? "1e8" : i % 8 == 4 ? "-1e8" : "1.0")
+		print " }"
+		next
+	}
+	/^check forall sum ==/ { print "check forall sum == " n * (n + 1) / 2; next }
+	{ print }' "$src" > "$3"
+}
+
+scale_wpc=(1 2 3 4 5 6 7 8)
+[ "$QUICK" = 1 ] && scale_wpc=(1 2 3 4)
+
+scale() {
+	echo
+	echo "== 2. scale: 2 CTAs of 1..${scale_wpc[-1]} warps (2 SMs), inputs sized to the grid; every run stops at $SCALE_TIMEOUT s (wall)"
+	printf '%-16s %6s | %9s %7s %8s %6s %-11s | %9s %7s %8s %6s %-11s\n' spec warps "POR st" "CPU s" "B/state" \
+		"RSS M" verdict "off st" "CPU s" "B/state" "RSS M" verdict
+	local kind wpc
+	echo "# warps d2-por d2-off int-por int-off (states; an incomplete run's count is a lower bound)" \
+		> "$OUT/explore-scale.dat"
+	declare -A st
+	for kind in d2 int; do
+		for wpc in "${scale_wpc[@]}"; do
+			template $kind $((2 * wpc)) "$tmp/scale.gpu"
+			local row=() p
+			for p in on off; do
+				gpumc_one "$tmp/s.json" --por=$p --time "$SCALE_TIMEOUT" -D ctas=2 -D warps_per_cta="$wpc" \
+					-D threads_per_warp=1 "$tmp/scale.gpu"
+				st[$kind-$p-$wpc]=$g_states
+				row+=("$(hnum "$g_states")" "$cpu" "$g_bps" "$(mib "$rss")" "$g_verdict")
+			done
+			printf '%-16s %6s | %9s %7s %8s %6s %-11s | %9s %7s %8s %6s %-11s\n' \
+				"$([ $kind = d2 ] && echo "D2 (dab)" || echo "int-reduction")" $((2 * wpc)) "${row[@]}"
+		done
+	done
+	for wpc in "${scale_wpc[@]}"; do
+		echo "$((2 * wpc)) ${st[d2-on-$wpc]} ${st[d2-off-$wpc]} ${st[int-on-$wpc]} ${st[int-off-$wpc]}" \
+			>> "$OUT/explore-scale.dat"
+	done
+	if command -v gnuplot >/dev/null 2>&1; then
+		gnuplot > "$tmp/gp.err" 2>&1 <<EOF
+set terminal png size 900,600
+set output "$OUT/explore-states.png"
+set title "gpumc: states vs warps (2 CTAs; --por=off stopped at $SCALE_TIMEOUT s)"
+set xlabel "warps"
+set ylabel "states"
+set logscale y
+set key top left
+set grid
+plot "$OUT/explore-scale.dat" using 1:2 with linespoints title "D2, POR", \
+     "" using 1:3 with linespoints title "D2, --por=off", \
+     "" using 1:4 with linespoints title "int-reduction, POR", \
+     "" using 1:5 with linespoints title "int-reduction, --por=off"
+EOF
+		if [ -s "$OUT/explore-states.png" ]; then
+			echo "(plot: $OUT/explore-states.png; data: $OUT/explore-scale.dat)"
+		else
+			echo "(gnuplot failed: $(head -n 1 "$tmp/gp.err"))"
+		fi
 	else
-		hdr_g
-	fi
-	local sz
-	for sz in "$@"; do
-		set -- $sz
-		local label="ctas=$1 wpc=$2 tpw=$3 sms=$4 q=$5"
-		gpumc_run "$spec" ctas=$1 warps_per_cta=$2 threads_per_warp=$3 sms=$4 icnt_queue=$5
-		row_g "$label"
-		if [ $spin_ok = 1 ]; then
-			spin_run "$pml" "$g_states" CTAS=$1 WPC=$2 T=$3 S=$4 Q=$5
-			local same=no
-			[ "$s_states" = "$g_states" ] && same=yes
-			printf " | %10s %9s %7s %6s | %7s %7s" "$s_states" "$(hnum "$s_sps")" "$(mib "$s_rss")" "$same" \
-				"$(ratio "$g_sps" "$s_sps")" "$(ratio "$c_sps" "$s_sps")"
-		fi
-		echo
-		[ "$g_verdict" = pass ] || echo "   gpumc verdict: $g_verdict"
-		[ -z "$g_note" ] || echo "   gpumc: $g_note"
-		[ -z "${s_note:-}" ] || echo "   SPIN: $s_note"
-		s_note=
-	done
-	if [ $spin_ok = 1 ]; then
-		echo "   (state vector: gpumc $g_sv B, SPIN $s_sv B at the last size)"
+		echo "(no gnuplot: no plot; data: $OUT/explore-scale.dat)"
 	fi
 }
 
 # }===
 
-# {=== partial-order reduction: D2 at growing warps =====================
+# {=== 3. The other done-when figures =====================================
 
-# bench/specs/d2-scale.gpu (D2 with input for 32 warps): 2 CTAs of 1..8
-# warps on 2 SMs x 2 schedulers.  Without reduction every extra warp
-# multiplies the states; those runs stop at POR_TIMEOUT seconds (verdict
-# incomplete).  Times are gpumc's exploration seconds, best of --repeat.
-por_wpc=(1 2 3 4 5 6 7 8)
-[ $quick = 1 ] && por_wpc=(1 2 3 4 8)
-POR_TIMEOUT=${POR_TIMEOUT:-60}
-[ $quick = 1 ] && POR_TIMEOUT=5
-
-# por_run WPC on|off: sets p_states p_trans p_secs p_verdict
-por_run() {
-	local k best=
-	for ((k = 0; k < repeat; k++)); do
-		"$GPUMC" check --json -q --por=$2 --time "$POR_TIMEOUT" -D ctas=2 -D warps_per_cta=$1 \
-			"$here/specs/d2-scale.gpu" > "$tmp/p.json" 2>/dev/null
-		local t
-		t=$(jget "$tmp/p.json" seconds)
-		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a + 0 < b + 0) }'; then best=$t; fi
+# threads SPEC OPTIONS...: REPEAT paired runs at --threads 1 and 2
+# (--por=off, so the work is the same); medians of the paired wall ratio
+# and of the CPU inflation (CPU at 2 / CPU at 1)
+threads() {
+	local spec=$1 k
+	shift
+	: > "$tmp/tw"; : > "$tmp/tc"
+	for ((k = 0; k < REPEAT; k++)); do
+		gpumc_one "$tmp/t1.json" --por=off --threads 1 "$@" "$spec"
+		local w1=$wall c1=$cpu s1=$g_states
+		gpumc_one "$tmp/t2.json" --por=off --threads 2 "$@" "$spec"
+		[ "$g_states" = "$s1" ] || echo "   --threads 2 found $g_states states, --threads 1 $s1"
+		div "$w1" "$wall" >> "$tmp/tw"
+		div "$cpu" "$c1" >> "$tmp/tc"
 	done
-	p_states=$(jget "$tmp/p.json" states)
-	p_trans=$(jget "$tmp/p.json" transitions)
-	p_verdict=$(jget "$tmp/p.json" verdict)
-	p_secs=$(awk -v t="$best" 'BEGIN { printf "%.3f\n", t }')
+	thr_wall=$(median < "$tmp/tw") thr_cpu=$(median < "$tmp/tc") thr_states=$s1
 }
 
-por_table() {
+others() {
 	echo
-	echo "== partial-order reduction: D2 at growing warps  (bench/specs/d2-scale.gpu, 2 CTAs, 2 SMs x 2 schedulers)"
-	printf '%-6s | %10s %10s %9s %-10s | %10s %10s %9s %-10s | %8s\n' warps "POR states" transitions seconds verdict \
-		"off states" transitions seconds verdict "off/POR"
-	local w
-	for w in "${por_wpc[@]}"; do
-		por_run "$w" on
-		local on_s=$p_states on_t=$p_trans on_x=$p_secs on_v=$p_verdict
-		por_run "$w" off
-		printf '%-6s | %10s %10s %9s %-10s | %10s %10s %9s %-10s | %8s\n' $((2 * w)) "$on_s" "$on_t" "$on_x" "$on_v" \
-			"$p_states" "$p_trans" "$p_secs" "$p_verdict" "$(ratio "$p_states" "$on_s")"
-	done
-	echo "(off: --por=off, stopped after ${POR_TIMEOUT} s; an incomplete run's states are a lower bound)"
+	echo "== 3. threads, D2 at 16 warps, MPI, concrete mode"
+	local cfg="-D ctas=2 -D warps_per_cta=5" name=d2-10warps
+	[ "$QUICK" = 1 ] && cfg="-D ctas=2 -D warps_per_cta=4" name=d2-8warps
+	echo "load average before the thread runs: $(load)"
+	# shellcheck disable=SC2086
+	threads "$here/specs/d2-scale.gpu" $cfg
+	echo "$name --por=off, $thr_states states: wall speed-up at 2 threads $thr_wall (median of $REPEAT pairs)," \
+		"CPU at 2 / CPU at 1 = $thr_cpu; load average after: $(load)"
+	figure "2-thread speed-up, wall ($name, --por=off)" "$thr_wall" ">=" 1.8 \
+		"(CPU 2/1 $thr_cpu: $(div 2 "$thr_cpu") on 2 idle cores if no thread waited)"
+	gpumc_one "$tmp/d16.json" -D ctas=2 -D warps_per_cta=8 "$here/specs/d2-scale.gpu"
+	echo "D2 at 16 warps with POR: $g_states states, $cpu s CPU, $wall s wall, verdict $g_verdict"
+	local d16=$wall
+	[ "$g_verdict" = pass ] || d16=-
+	figure "D2 at 16 warps, POR, wall s to verdict" "$d16" "<=" 60
+	if [ -f "$here/mpi.sh" ]; then
+		echo "bench/mpi.sh:"
+		QUICK=$QUICK bash "$here/mpi.sh" 2>&1 | tail -n 12 | sed 's/^/   /'
+		summary+=("$(printf '%-52s %10s  %s' "MPI at 4 ranks agreeing with the sequential run" "-" \
+			"see bench/mpi.sh above")")
+	else
+		summary+=("$(printf '%-52s %10s  %s' "MPI at 4 ranks agreeing with the sequential run" "-" \
+			"not measured: no bench/mpi.sh yet")")
+	fi
+	if [ -f "$here/concrete.sh" ]; then
+		echo "bench/concrete.sh (warp-instructions per CPU second):"
+		(cd "$root" && GPUMC=$GPUMC sh bench/concrete.sh 2>&1) | sed 's/^/   /'
+		local csv=$root/bench/out/concrete.csv mach target
+		for mach in dab baseline persist; do
+			# the slowest kernel size of the machine against its target
+			local worst
+			worst=$(awk -F, -v m="$mach" 'NR > 1 && $1 == m && $6 != "" { r = $6 / $7; if (!n++ || r < w) w = r }
+				END { if (n) printf "%.3f\n", w; else print "-" }' "$csv" 2>/dev/null)
+			target=$(awk -F, -v m="$mach" 'NR > 1 && $1 == m { print $7; exit }' "$csv" 2>/dev/null)
+			figure "concrete $mach: slowest size / target ($(hnum "${target:-}")/s)" "${worst:--}" ">=" 1
+		done
+	fi
 }
 
 # }===
 
-# {=== bundled specs ======================================================
-
-# Sizes stay within each spec's arrays (out[8], vals[4], tile[4]) so every
-# run explores the whole graph with the verdict the spec expects.
-base_rows=(
-	"int-reduction|"
-	"int-reduction|ctas=2 warps_per_cta=2 threads_per_warp=1"
-	"int-reduction|ctas=4 threads_per_warp=1"
-	"int-reduction|ctas=4 threads_per_warp=1 sms=1"
-	"fp32-reduction|"
-	"fp32-reduction|ctas=4 threads_per_warp=1 sms=4"
-	"divergent-branch|"
-	"divergent-branch|warps_per_cta=4 threads_per_warp=2"
-	"divergent-branch|ctas=2"
-	"divergent-branch|ctas=3"
-	"barrier|ctas=2 warps_per_cta=1 threads_per_warp=4"
-	"barrier|"
-	"barrier|sms=1"
-	"racy-store-load|"
-	"racy-store-load|warps_per_cta=4"
-	"racy-store-load|warps_per_cta=4 threads_per_warp=8"
-	"racy-store-load|warps_per_cta=6"
-	"barrier-divergence-deadlock|"
-)
-[ $quick = 1 ] && base_rows=("int-reduction|" "int-reduction|ctas=4 threads_per_warp=1"
-	"divergent-branch|" "divergent-branch|warps_per_cta=4 threads_per_warp=2" "barrier|"
-	"racy-store-load|warps_per_cta=4")
-
-base_table() {
-	local last=
-	local r
-	for r in "${base_rows[@]}"; do
-		local name=${r%%|*} defs=${r#*|}
-		if [ "$name" != "$last" ]; then
-			echo
-			echo "== $name  (specs/baseline/$name.gpu)"
-			printf "$fmt_g %5s  %s\n" "size (-D ...)" states transitions "states/s" "B/state" "RSS MiB" \
-				"cmp st/s" "cmp B/s" "cmp RSS" "SV B" verdict
-			last=$name
-		fi
-		# shellcheck disable=SC2086
-		gpumc_run "$root/specs/baseline/$name.gpu" $defs
-		local label=${defs:-(spec defaults)}
-		label=${label//warps_per_cta/wpc}
-		label=${label//threads_per_warp/tpw}
-		row_g "$label"
-		printf " %5s  %s\n" "$g_sv" "$g_verdict"
-		[ -z "$g_note" ] || echo "   gpumc: $g_note"
-	done
-	echo
-	echo "(SV B = gpumc state vector bytes.  A \"fail\" verdict is the spec's expected one; exploration stops"
-	echo " at the first violation, so those rows count the states explored up to it.)"
-}
-
-# }===
-
-echo "gpumc exploration benchmark, $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n), $(nproc 2>/dev/null || echo '?') CPU(s)"
-echo "gpumc: $gpumc_src ($(date -u -r "$gpumc_src" '+built %Y-%m-%d %H:%M UTC' 2>/dev/null)); best of $repeat run(s) per measurement"
+echo "gpumc exploration benchmark, $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -n), $(nproc 2>/dev/null || echo '?') CPU(s), load $(load)"
+echo "gpumc: $gpumc_src ($(date -u -r "$gpumc_src" '+built %Y-%m-%d %H:%M UTC' 2>/dev/null)); $REPEAT paired rounds per figure$([ "$QUICK" = 1 ] && echo '; QUICK')"
 if [ $spin_ok = 1 ]; then
-	echo "SPIN:  $("$SPIN" -V 2>&1 | head -n 1); pan.c: $CC $PAN_CFLAGS -DSAFETY -DNOREDUCE -DNOCLAIM; spin -o3; ./pan -m100000 -wN"
+	echo "SPIN: $("$SPIN" -V 2>&1 | head -n 1); spin -o3 -a (one statement, one transition); $CC $PAN_CFLAGS -DSAFETY -DNOCLAIM"
+	echo "      [-DNOREDUCE [-DHC4 | -DCOLLAPSE]]; ./pan -m100000 -wN (N: about twice gpumc's state count)"
 else
-	echo "SPIN:  $spin_why"
+	echo "SPIN: not run: $spin_why"
 fi
-case $rss_mode in
-time) echo "peak RSS: /usr/bin/time -v" ;;
-wrap) echo "peak RSS: getrusage wrapper" ;;
-*) echo "peak RSS: unavailable (no /usr/bin/time, no C compiler): shown as -" ;;
-esac
-echo "sizes: -D ctas, wpc = warps_per_cta, tpw = threads_per_warp (= atomics per warp in the twins), sms,"
-echo "       q = icnt_queue (ROP FIFO entries per SM; 0 = twice the lanes)"
-echo "columns: exact mode (default visited set), then cmp = --compact (64-bit fingerprints); all with"
-echo "         --por=off, so gpumc explores the same graphs as SPIN -DNOREDUCE (por table: both ways)"
-echo "         B/state = gpumc's storage bytes / states; exact/S, cmp/S = gpumc states/s over SPIN states/s"
-
-if [ $do_twins = 1 ]; then
-	twin_table lane-reduction "${lane_sizes[@]}"
-	twin_table ticket-counter "${ticket_sizes[@]}"
+twins
+scale
+others
+echo
+echo "== done-when figures (issue 13)"
+if [ $spin_ok = 1 ]; then
+	figure "time to verdict vs SPIN defaults, lane-reduction" "$lane_ttv" ">=" 5 "(SPIN CPU / gpumc CPU, both POR)"
+	figure "time to verdict vs SPIN defaults, ticket-counter" "$ticket_ttv" ">=" 5
+	worst_rate=$(printf '%s\n%s\n' "$lane_rate" "$ticket_rate" | sort -g | head -n 1)
+	figure "raw states/s vs SPIN -DNOREDUCE (worse twin)" "$worst_rate" ">=" 1.5 \
+		"(lane $lane_rate, ticket $ticket_rate; compact vs -DHC4: $lane_cmp, $ticket_cmp)"
 fi
-[ $do_base = 1 ] && base_table
-por_table
+worst_ex=$(printf '%s\n%s\n' "$lane_ex_bps" "$ticket_ex_bps" | sort -g | tail -n 1)
+worst_cm=$(printf '%s\n%s\n' "$lane_cm_bps" "$ticket_cm_bps" | sort -g | tail -n 1)
+figure "B/state exact (worse twin, largest size)" "$worst_ex" "<=" 64
+figure "B/state compact (worse twin, largest size)" "$worst_cm" "<=" 16
+printf '%s\n' "${summary[@]}"
+echo "load average at the end: $(load)"
 exit 0

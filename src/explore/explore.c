@@ -27,7 +27,9 @@
 **     discovery order, so along a cycle of the reduced graph some step
 **     goes back to an older state, and that step's state was expanded in
 **     full: no action is postponed forever.  (Conservative for DFS, where
-**     "on the stack" would do.)
+**     "on the stack" would do.  The multi-core search asks for a successor
+**     in the next level, which does not depend on the order inside a
+**     level: parallel.c, PAR-4.)
 ** Every maximal path of the machine then has a reduced counterpart that
 ** reaches the same terminal state or deadlock, the same faults, the same
 ** invariant verdicts and the same crash images (crashes are judged in
@@ -767,8 +769,11 @@ static int par_moves(void *p, const uint8_t *sv, const struct action *act, unsig
 	return !expand_check(p, sv, act, n, idx);
 }
 
+/* Called every c->every expansions of all threads: the clock and the
+** bytes held each time. */
 static int par_limits(void *p)
 {
+	((struct ctx *)p)->until = 1;
 	return limits_hit(p);
 }
 
@@ -783,15 +788,24 @@ static void par_parent(void *p, uint32_t idx, uint32_t from, uint16_t act)
 	parent_put(p, idx, from, act);
 }
 
+static int par_ample(void *p, const uint8_t *sv, const struct action *act, unsigned n, uint8_t *next)
+{
+	return ample(p, sv, act, n, next);
+}
+
 static void par(struct ctx *c)
 {
 	static const struct par_hooks hooks = { NULL, par_discovered, par_crash, par_moves, par_limits, par_reserve,
-		                                par_parent };
+		                                par_parent, par_ample, 0 };
 	struct par_hooks h = hooks;
 	h.ctx = c;
+	if (!c->por)
+		h.ample = NULL;
+	h.every = c->every;
 	/* the judge says which properties look at running states: a list
 	** here missed persist_order, added beside it */
-	c->r->threads = par_bfs(c->m, c->o, c->r, c->vs, c->r->threads, judge_every_state(c->jd), &h, &c->cut);
+	c->r->threads = par_bfs(c->m, c->o, c->r, c->vs, c->r->threads, judge_every_state(c->jd), &h, &c->cut,
+	                       &c->cyclic);
 }
 
 /* }=== */
@@ -1232,10 +1246,9 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	r->search_seconds = elapsed(&c);
 	/* an acyclic graph needs no progress check: every path from a state
 	** ends, and where it ends the kernel has finished or faulted (a
-	** running state without moves is a deadlock, which failed above);
-	** the parallel search does not tell, so it always checks */
+	** running state without moves is a deadlock, which failed above) */
 	if (r->verdict != V_FAIL && !c.cut && !r->limit && o->livelock && !o->compact) {
-		if (c.cyclic || r->threads > 1)
+		if (c.cyclic)
 			progress(&c);
 		else
 			r->stuck = 0;

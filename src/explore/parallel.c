@@ -23,6 +23,17 @@
 ** lock (hooks): the judge of new terminal and faulted states (of every
 ** state when an invariant or race_free asks), crashes, deadlocks, limits.
 ** A running state no property looks at (the common case) takes no lock.
+** Partial-order reduction (hooks->ample set): a state of level L is
+** expanded with its ample action alone when the action's successor is new
+** or was found in level L too, i.e. lies in level L+1: the breadth-first
+** form of the cycle proviso (PAR-4).  The sequential search asks for a new
+** successor, which depends on the order inside a level; this asks what
+** the levels before decide, so the reduced graph is the same at every
+** thread count above one (and differs from the sequential one only where
+** a level-L+1 successor was found first by another state of level L).
+** Verdicts, terminal states and crash images are those of the full graph
+** either way (explore.c).
+**
 ** What is not exact across thread counts: where a limit stops the search,
 ** --max-states (overshot by at most one state per thread), which of
 ** several violations of one level is reported and its trace (the first
@@ -39,6 +50,9 @@
 **         so are the counts (which differ from the sequential search's,
 **         which stops where the violation is).  A limit stops every
 **         thread at once.
+**   PAR-4 a reduced move goes from level L to level L+1: every cycle of
+**         the reduced graph has a move to an earlier-or-equal level, made
+**         by a state expanded in full, so no action is postponed forever.
 */
 #include "config.h"
 #include "explore/parallel.h"
@@ -54,7 +68,6 @@
 #include "util/strbuf.h"
 
 #define CHUNK 16         /* states a thread takes from the level at once */
-#define LIMIT_EVERY 64   /* expansions between two sure checks of the limits */
 #define MAX_THREADS 256
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
 
@@ -66,7 +79,7 @@ struct par {
 	struct explore_result *r;
 	struct visited *vs;
 	const struct par_hooks *h;
-	unsigned nthreads;
+	unsigned nthreads, every; /* every: a thread's expansions between two checks of the limits */
 	int judge_all;
 	_Atomic int grow, halt, last, cut; /* halt: a limit; last: a violation */
 	/* set in meet() only (PAR-2), read freely between */
@@ -93,8 +106,9 @@ struct worker {
 	uint8_t *next;
 	struct action *act;
 	uint64_t *src_bh, *next_bh;
-	uint64_t transitions, expanded; /* not yet added to r */
+	uint64_t transitions, expanded, reduced; /* not yet added to r */
 	uint32_t depth;
+	int cyclic; /* a move back to this level or an earlier one */
 	unsigned since; /* expansions since the limits were checked */
 };
 
@@ -106,12 +120,16 @@ unsigned par_threads(const struct explore_opts *o)
 
 const char *par_refuse(const struct explore_opts *o, int por)
 {
+	/* not yet by default: a violation ends the multi-core search at the
+	** end of its level (PAR-3) and the reduced counts differ from the
+	** sequential search's (PAR-4), so the default's figures would depend
+	** on the number of cores */
+	if (por && !o->threads)
+		return "partial-order reduction: --threads N reduces on N threads";
 	if (o->search == SEARCH_DFS)
 		return "depth-first search is sequential";
 	if (o->compact)
 		return "--compact keeps no shared states";
-	if (por)
-		return "partial-order reduction's cycle proviso needs the sequential discovery order; --por=off searches on every thread";
 	if (o->check_model)
 		return "--check-model";
 	if (o->keep_going) /* litmus tests, the reference run of refines/equals */
@@ -176,9 +194,10 @@ static void fold(struct worker *w)
 	struct par *p = w->p;
 	p->r->transitions += w->transitions;
 	p->r->expanded += w->expanded;
+	p->r->reduced += w->reduced;
 	if (w->depth > p->r->depth)
 		p->r->depth = w->depth;
-	w->transitions = w->expanded = 0;
+	w->transitions = w->expanded = w->reduced = 0;
 }
 
 static void lock(struct worker *w)
@@ -222,6 +241,45 @@ static void found(struct worker *w, const uint8_t *sv, uint32_t k, uint32_t from
 	}
 }
 
+/* Put w->next, reached from state k by action ai (hash hh): its number;
+** *is_new says whether it was found here. */
+static uint32_t put(struct worker *w, uint64_t hh, uint32_t k, unsigned ai, int *is_new)
+{
+	struct par *p = w->p;
+	if (atomic_load_explicit(&p->grow, memory_order_relaxed))
+		meet(p, 0);
+	uint32_t k2 = vs_share_put(p->vs, w->vl, w->next, hh, is_new);
+	if (*is_new)
+		found(w, w->next, k2, k, ai);
+	return k2;
+}
+
+/* Partial-order reduction: state k, with its na > 1 actions in w->act and
+** its block hashes in w->src_bh, expanded with its ample action alone when
+** that action's successor lies in the next level (PAR-4); 0: expand it in
+** full.  Its crashes are judged as in a full expansion, after the move. */
+static int reduce(struct worker *w, const uint8_t *src, uint32_t k, unsigned na)
+{
+	struct par *p = w->p;
+	const struct par_hooks *h = p->h;
+	int a = h->ample(h->ctx, src, w->act, na, w->next);
+	if (a < 0)
+		return 0;
+	w->transitions++;
+	int is_new;
+	uint32_t k2 = put(w, state_hash_delta(src, w->src_bh, w->next, p->m->sv_size, w->next_bh), k, (unsigned)a,
+	                  &is_new);
+	if (!is_new && k2 < p->hi)
+		return 0;
+	w->reduced++;
+	for (unsigned i = 0; i < na && !halted(p); i++)
+		if (w->act[i].kind == ACT_CRASH) {
+			lock(w);
+			unlock(w, h->crash(h->ctx, src, k, i));
+		}
+	return 1;
+}
+
 /* Expand state k of the current level, as explore.c's bfs() does. */
 static void expand(struct worker *w, uint32_t k)
 {
@@ -229,15 +287,12 @@ static void expand(struct worker *w, uint32_t k)
 	const struct model *m = p->m;
 	const struct par_hooks *h = p->h;
 	size_t n = m->sv_size;
-	/* the limits before every expansion, as the sequential search: by
-	** this thread unless another holds the lock (the limits are the
-	** run's, so one thread's check serves all), and surely every
-	** LIMIT_EVERY expansions */
-	if (++w->since >= LIMIT_EVERY || !pthread_mutex_trylock(&p->lock)) {
-		if (w->since >= LIMIT_EVERY)
-			lock(w);
-		else
-			fold(w);
+	/* the limits as often as the sequential search reads the clock and
+	** the bytes held, counting every thread's expansions: the lock and
+	** the run's counts are then touched once in many expansions, not in
+	** each (--max-states is checked on every new state, in found()) */
+	if (++w->since >= p->every) {
+		lock(w);
 		w->since = 0;
 		unlock(w, h->limits(h->ctx));
 		if (halted(p))
@@ -265,6 +320,8 @@ static void expand(struct worker *w, uint32_t k)
 		return;
 	w->expanded++;
 	state_hash_blocks(src, n, w->src_bh);
+	if (h->ample && na > 1 && reduce(w, src, k, na))
+		return;
 	for (unsigned i = 0; i < na && !halted(p); i++) {
 		if (w->act[i].kind == ACT_CRASH) {
 			lock(w);
@@ -274,13 +331,9 @@ static void expand(struct worker *w, uint32_t k)
 		memcpy(w->next, src, n);
 		m->apply(m, w->next, &w->act[i]);
 		w->transitions++;
-		uint64_t hh = state_hash_delta(src, w->src_bh, w->next, n, w->next_bh);
-		if (atomic_load_explicit(&p->grow, memory_order_relaxed))
-			meet(p, 0);
 		int is_new;
-		uint32_t k2 = vs_share_put(p->vs, w->vl, w->next, hh, &is_new);
-		if (is_new)
-			found(w, w->next, k2, k, i);
+		uint32_t k2 = put(w, state_hash_delta(src, w->src_bh, w->next, n, w->next_bh), k, i, &is_new);
+		w->cyclic |= !is_new && k2 < p->hi;
 	}
 }
 
@@ -301,9 +354,10 @@ static void *work(void *arg)
 /* }=== */
 
 unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct explore_result *r, struct visited *vs,
-             unsigned nthreads, int judge_all, const struct par_hooks *h, int *cut)
+             unsigned nthreads, int judge_all, const struct par_hooks *h, int *cut, int *cyclic)
 {
-	struct par p = { .m = m, .o = o, .r = r, .vs = vs, .h = h, .nthreads = nthreads, .judge_all = judge_all };
+	struct par p = { .m = m, .o = o, .r = r, .vs = vs, .h = h, .nthreads = nthreads, .judge_all = judge_all,
+		         .every = h->every / nthreads ? h->every / nthreads : 1 };
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
@@ -317,7 +371,7 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		w[t].act = xmalloc(sizeof *w[t].act * (m->max_actions + 1));
 		w[t].src_bh = xmalloc(nb * sizeof *w[t].src_bh);
 		w[t].next_bh = xmalloc(nb * sizeof *w[t].next_bh);
-		w[t].since = LIMIT_EVERY - 1; /* the limits before the first expansion */
+		w[t].since = p.every - 1; /* the limits before the first expansion */
 	}
 	/* level 0: the initial state */
 	m->init(m, w[0].next);
@@ -342,9 +396,11 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 			break;
 		}
 	work(&w[0]);
+	*cyclic = 0;
 	for (unsigned t = 0; t < nthreads; t++) {
 		if (t && t < started)
 			pthread_join(w[t].tid, NULL);
+		*cyclic |= w[t].cyclic;
 		lock(&w[t]);
 		unlock(&w[t], 0);
 		vs_local_free(vs, w[t].vl);
@@ -356,8 +412,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	vs_share(vs, 0);
 	*cut = atomic_load(&p.cut);
 	free(w);
-	return started;
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
 	pthread_mutex_destroy(&p.lock);
+	return started;
 }

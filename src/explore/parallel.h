@@ -32,6 +32,12 @@ struct par_hooks {
 	/* any thread, no lock: state idx was reached from `from` (UINT32_MAX:
 	** none) by action act; idx is below the room reserved */
 	void (*parent)(void *ctx, uint32_t idx, uint32_t from, uint16_t act);
+	/* any thread, no lock; NULL without partial-order reduction: the index
+	** of an action of act[0..n) that may stand for all (its running
+	** successor left in next), or -1 (explore.c's ample) */
+	int (*ample)(void *ctx, const uint8_t *sv, const struct action *act, unsigned n, uint8_t *next);
+	/* expansions, of all threads together, between two calls of limits */
+	unsigned every;
 };
 
 /* The threads --threads asks for (0: every online core). */
@@ -43,9 +49,10 @@ const char *par_refuse(const struct explore_opts *o, int por);
 ** breadth-first levels; r's transitions, expanded and depth are set here.
 ** judge_all: running states are judged too (invariant, race_free), not
 ** only terminal and faulted ones.  *cut: a state was left unexpanded at
-** --max-depth.  Returns the threads that ran (fewer than nthreads when the
+** --max-depth.  *cyclic: some move led back to a state of its own level
+** or an earlier one (else the graph searched has no cycle).  Returns the threads that ran (fewer than nthreads when the
 ** system would not start them all). */
 unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct explore_result *r, struct visited *vs,
-             unsigned nthreads, int judge_all, const struct par_hooks *h, int *cut);
+             unsigned nthreads, int judge_all, const struct par_hooks *h, int *cut, int *cyclic);
 
 #endif
