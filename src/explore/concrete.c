@@ -189,12 +189,13 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		/* readiness changes on events: first only the actions that can
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
-		struct timed_now tn = { now, run, ready, unit_free }, all = { UINT64_MAX, run, ready, unit_free };
+		struct timed_now tn = { now, run, ready, unit_free, now }, all = { UINT64_MAX, run, ready, unit_free, now };
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
+		uint64_t next = UINT64_MAX;
 		if (m->enabled_now) {
 			nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, per_unit, &wake);
-			uint64_t next = nc ? 0 : ev_next(&ev, now);
+			next = nc ? 0 : ev_next(&ev, now);
 			if (!nc && next != UINT64_MAX && !interrupted && !(max_cycles && next >= max_cycles)) {
 				if (idle_from == UINT64_MAX)
 					idle_from = now;
@@ -207,6 +208,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 			wake = UINT64_MAX;
 			nc = n ? candidates(n, act, &tn, cand, per_unit, &wake) : 0;
+			if (!nc && wake != UINT64_MAX && m->enabled_now && next < wake)
+				wake = next; /* the list may leave out what cannot issue now */
 			if (n == 0 || (!nc && wake == UINT64_MAX)) {
 				/* a deadlock, or only untimed environment choices remain
 				** (a crash): the state has been so since the idle

@@ -82,10 +82,15 @@ struct timing {
 /* Concrete mode's clock (enabled_now): the cycle (UINT64_MAX: list
 ** everything), when each subject is ready and when each unit may issue
 ** again; run numbers the concrete runs of the process, so a component
-** may keep what it learnt within one run (rop.c's stalled warps). */
+** may keep what it learnt within one run (rop.c's stalled warps).  clock:
+** the cycle also while now is UINT64_MAX; then a warp's issue that cannot
+** happen at clock may be left out where an issue of its SM is listed
+** before it (what a KF_BEFORE guard reads of the list stays the same;
+** the driver finds the next cycle from its own event times). */
 struct timed_now {
 	uint64_t now, run;
 	const uint64_t *ready, *unit_free;
+	uint64_t clock;
 };
 
 struct model {
