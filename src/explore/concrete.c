@@ -109,10 +109,14 @@ static unsigned candidates(unsigned n, const struct action *act, const struct ti
 struct events {
 	uint64_t *t;
 	size_t n, cap;
+	uint64_t pushed; /* the last time pushed, not pushed twice in a row */
 };
 
-static void ev_push(struct events *e, uint64_t t)
+static void ev_push(struct events *e, uint64_t now, uint64_t t)
 {
+	if (t <= now + 1 || t == e->pushed)
+		return; /* the next cycle is looked at anyway */
+	e->pushed = t;
 	if (e->n == e->cap) {
 		e->cap = e->cap ? 2 * e->cap : 256;
 		e->t = xrealloc(e->t, sizeof *e->t * e->cap);
@@ -275,11 +279,11 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			m->apply(m, sv, a);
 			r->actions++;
 			unit_free[a->unit] = now + t.busy;
-			ev_push(&ev, now + t.busy);
+			ev_push(&ev, now, now + t.busy);
 			last[a->unit] = a->subject;
 			for (unsigned u = 0; u < t.n; u++) {
 				ready[t.upd[u].subject] = now + t.upd[u].delay;
-				ev_push(&ev, now + t.upd[u].delay);
+				ev_push(&ev, now, now + t.upd[u].delay);
 			}
 			busy_units++;
 		}
