@@ -188,10 +188,10 @@ struct model {
 	** v->now (subject not ready or unit busy): it lists every action that
 	** can issue now, and each unit's actions in the order enabled_timed()
 	** lists them (units may come in another order).  Optional, for speed:
-	** when nothing can issue, concrete mode asks again for everything
-	** (v->now = UINT64_MAX) to tell a deadlock and find the next time
-	** something can.  Within one run, the vector changes only through
-	** apply(). */
+	** when nothing can issue, concrete mode moves to the next cycle a
+	** ready time or busy-until passes, and asks again for everything
+	** (v->now = UINT64_MAX) only when none is left, to tell a deadlock.
+	** Within one run, the vector changes only through apply(). */
 	unsigned (*enabled_now)(const struct model *m, const uint8_t *sv, struct action *out,
 	                        const struct timed_now *v);
 	/* Is action a (enabled earlier this cycle) still enabled in sv, after
