@@ -12,6 +12,15 @@
 ** actions issue in the same order (t/golden-run.sh pins every bundled
 ** report): units in increasing order, each unit's candidates by subject,
 ** then in enabled() order.
+**
+** Idle cycles are jumped over event by event: with the state unchanged,
+** what can issue changes only when a subject's ready time or a unit's
+** busy-until passes, and the driver sets both, so a heap of those times
+** gives the next cycle worth asking about.  The whole list is computed
+** only when no such time is left (or the cycle limit is near), to tell a
+** deadlock; a deadlock found that way is reported at the first idle cycle,
+** as the cycle-by-cycle loop would, and the idle cycles are counted
+** (tick, idle_unit_cycles) only once something issues.
 */
 #include "config.h"
 #include "explore/concrete.h"
@@ -95,6 +104,52 @@ static unsigned candidates(unsigned n, const struct action *act, const struct ti
 	return nc;
 }
 
+/* A min-heap of cycles at which a ready time or a busy-until passes;
+** a time overwritten later stays in it and costs one idle look. */
+struct events {
+	uint64_t *t;
+	size_t n, cap;
+	uint64_t pushed; /* the last time pushed, not pushed twice in a row */
+};
+
+static void ev_push(struct events *e, uint64_t now, uint64_t t)
+{
+	if (t <= now + 1 || t == e->pushed)
+		return; /* the next cycle is looked at anyway */
+	e->pushed = t;
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 256;
+		e->t = xrealloc(e->t, sizeof *e->t * e->cap);
+	}
+	size_t i = e->n++;
+	for (; i > 0 && e->t[(i - 1) / 2] > t; i = (i - 1) / 2)
+		e->t[i] = e->t[(i - 1) / 2];
+	e->t[i] = t;
+}
+
+/* The first time after now (UINT64_MAX: none), dropping the passed ones. */
+static uint64_t ev_next(struct events *e, uint64_t now)
+{
+	while (e->n && e->t[0] <= now) {
+		uint64_t x = e->t[--e->n];
+		size_t i = 0;
+		for (;;) {
+			size_t k = 2 * i + 1;
+			if (k >= e->n)
+				break;
+			if (k + 1 < e->n && e->t[k + 1] < e->t[k])
+				k++;
+			if (e->t[k] >= x)
+				break;
+			e->t[i] = e->t[k];
+			i = k;
+		}
+		if (e->n)
+			e->t[i] = x;
+	}
+	return e->n ? e->t[0] : UINT64_MAX;
+}
+
 int concrete_usable(const struct model *m, struct strbuf *why)
 {
 	if (m->timing && m->nunits && m->nsubjects)
@@ -125,7 +180,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	struct action *grouped = xmalloc(sizeof *grouped * (m->max_actions + 1));
 	/* candidates per unit, and where each unit's run starts in grouped */
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
-	uint64_t now = 0;
+	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
+	struct events ev = { 0 };
 	static uint64_t runs;
 	uint64_t run = ++runs;
 	struct timing t;
@@ -137,18 +193,42 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		/* readiness changes on events: first only the actions that can
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
-		struct timed_now tn = { now, run, ready, unit_free }, all = { UINT64_MAX, run, ready, unit_free };
+		struct timed_now tn = { now, run, ready, unit_free, now }, all = { UINT64_MAX, run, ready, unit_free, now };
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
-		if (m->enabled_now)
+		uint64_t next = UINT64_MAX;
+		if (m->enabled_now) {
 			nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, per_unit, &wake);
+			next = nc ? 0 : ev_next(&ev, now);
+			if (!nc && next != UINT64_MAX && !interrupted && !(max_cycles && next >= max_cycles)) {
+				if (idle_from == UINT64_MAX)
+					idle_from = now;
+				now = next; /* nothing changes before then */
+				continue;
+			}
+		}
 		if (!nc) {
 			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
 			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
-			if (n == 0)
-				break;
 			wake = UINT64_MAX;
-			nc = candidates(n, act, &tn, cand, per_unit, &wake);
+			nc = n ? candidates(n, act, &tn, cand, per_unit, &wake) : 0;
+			if (!nc && wake != UINT64_MAX && m->enabled_now && next < wake)
+				wake = next; /* the list may leave out what cannot issue now */
+			if (n == 0 || (!nc && wake == UINT64_MAX)) {
+				/* a deadlock, or only untimed environment choices remain
+				** (a crash): the state has been so since the idle
+				** stretch began */
+				if (idle_from != UINT64_MAX)
+					now = idle_from;
+				if (n == 0)
+					break;
+			}
+		}
+		if (idle_from != UINT64_MAX) { /* the idle stretch jumped over */
+			r->idle_unit_cycles += (now - idle_from) * m->nunits;
+			if (m->tick)
+				m->tick(m, sv, now - idle_from, r->counters);
+			idle_from = UINT64_MAX;
 		}
 		if ((max_cycles && now >= max_cycles) || interrupted) {
 			r->limit = 1;
@@ -199,9 +279,12 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			m->apply(m, sv, a);
 			r->actions++;
 			unit_free[a->unit] = now + t.busy;
+			ev_push(&ev, now, now + t.busy);
 			last[a->unit] = a->subject;
-			for (unsigned u = 0; u < t.n; u++)
+			for (unsigned u = 0; u < t.n; u++) {
 				ready[t.upd[u].subject] = now + t.upd[u].delay;
+				ev_push(&ev, now, now + t.upd[u].delay);
+			}
 			busy_units++;
 		}
 		r->idle_unit_cycles += m->nunits - busy_units;
@@ -219,6 +302,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(cand);
 	free(grouped);
 	free(per_unit);
+	free(ev.t);
 	r->seconds = clock_since(t0);
 }
 

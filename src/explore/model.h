@@ -82,10 +82,15 @@ struct timing {
 /* Concrete mode's clock (enabled_now): the cycle (UINT64_MAX: list
 ** everything), when each subject is ready and when each unit may issue
 ** again; run numbers the concrete runs of the process, so a component
-** may keep what it learnt within one run (rop.c's stalled warps). */
+** may keep what it learnt within one run (rop.c's stalled warps).  clock:
+** the cycle also while now is UINT64_MAX; then a warp's issue that cannot
+** happen at clock may be left out where an issue of its SM is listed
+** before it (what a KF_BEFORE guard reads of the list stays the same;
+** the driver finds the next cycle from its own event times). */
 struct timed_now {
 	uint64_t now, run;
 	const uint64_t *ready, *unit_free;
+	uint64_t clock;
 };
 
 struct model {
@@ -183,10 +188,10 @@ struct model {
 	** v->now (subject not ready or unit busy): it lists every action that
 	** can issue now, and each unit's actions in the order enabled_timed()
 	** lists them (units may come in another order).  Optional, for speed:
-	** when nothing can issue, concrete mode asks again for everything
-	** (v->now = UINT64_MAX) to tell a deadlock and find the next time
-	** something can.  Within one run, the vector changes only through
-	** apply(). */
+	** when nothing can issue, concrete mode moves to the next cycle a
+	** ready time or busy-until passes, and asks again for everything
+	** (v->now = UINT64_MAX) only when none is left, to tell a deadlock.
+	** Within one run, the vector changes only through apply(). */
 	unsigned (*enabled_now)(const struct model *m, const uint8_t *sv, struct action *out,
 	                        const struct timed_now *v);
 	/* Is action a (enabled earlier this cycle) still enabled in sv, after

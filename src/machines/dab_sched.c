@@ -296,14 +296,19 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	/* concrete mode: a busy scheduler, a warp in its latency, is not
 	** asked (model.h, enabled_now) */
 	const struct timed_now *tn = compose_now(c);
+	uint64_t listed = 0; /* SMs with an issue listed */
 	for (unsigned k = 0; k < nsched; k++) {
 		struct dab_sched_view v;
 		int viewed = 0;
-		if (tn && tn->unit_free[c->unit0[0] + k] > tn->now)
+		unsigned sm = k / g->cfg.schedulers;
+		/* listing everything, an SM with an issue listed needs no more
+		** than what can issue at the clock (model.h, timed_now) */
+		uint64_t upto = !tn ? 0 : tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
+		if (tn && tn->unit_free[c->unit0[0] + k] > upto)
 			continue;
 		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
 			unsigned w = g->sched_warps[i];
-			if ((tn && tn->ready[s0 + w] > tn->now) || !sched_ready(c, sv, w))
+			if ((tn && tn->ready[s0 + w] > upto) || !sched_ready(c, sv, w))
 				continue;
 			if (!needs_view(g, r, sv, w)) {
 				out[n++] = sched_action(c, w);
@@ -313,8 +318,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				view(c, sv, k, &v);
 				viewed = 1;
 			}
-			if (may_issue(c, sv, w, &v))
+			if (may_issue(c, sv, w, &v)) {
 				out[n++] = sched_action(c, w);
+				listed |= 1ull << sm;
+				if (tn && tn->now == UINT64_MAX)
+					upto = tn->clock;
+			}
 		}
 	}
 	return n;
