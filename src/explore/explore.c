@@ -624,24 +624,21 @@ static void fifo_free(struct fifo *f)
 }
 
 /* The frontier: level `cur` being expanded, level `next` being filled.
-** A level's first states go into its tree (state/tree.c: subtrees shared
-** with the other states of the level, tens of bytes a state where the
-** FIFO takes the whole vector), numbered 0, 1, 2, ... in queue order since
-** every state queued is new; a level's tree is freed once expanded.
-** Rule FR-1 (when the tree costs more than it saves): once a level's tree
-** holds more bytes than the FIFO would for the same states, the rest of
-** that level goes to the FIFO; the next level starts a tree again.  So the
-** frontier never holds much more than the FIFO alone (one tree past its
-** bound per level), and tree-hostile levels (few states of large vectors:
-** a tree's per-position arrays alone are 2.5 times the vector; states
-** sharing few words) keep the FIFO's cost.  The FIFO part of a level comes
-** after its tree part and before the next level's states, so expanding
-** cur's tree, then popping the FIFO up to the level's end, is queue order.
+** Each level goes into a tree store of its own (state/tree.c: subtrees
+** shared with the other states of the level, tens of bytes a state where
+** the FIFO takes the whole vector), numbered 0, 1, 2, ... in queue order
+** since every state queued is new; a level's tree is freed once expanded.
+** Rule FR-1 (when a tree costs more than it saves): when the tree of the
+** first state queued outweighs a FIFO chunk (a vector so large that its
+** tree's per-position arrays and first nodes, about 5 times the vector,
+** pass 4 MB: 800 KB vectors), every later state goes to the FIFO, the
+** vector size being fixed.  The FIFO's states come after that one tree
+** state, so expanding cur's tree, then popping the FIFO, is queue order.
 ** Invariant FR-2: frontier_bytes counts all of it (--memory). */
 struct frontier {
 	struct tree *cur, *next;
-	uint32_t pos;   /* the next state of cur's tree to expand */
-	int spill;      /* next's tree is past FR-1: push to the FIFO */
+	uint32_t pos;  /* the next state of cur's tree to expand */
+	int fifo_only; /* FR-1 */
 	struct fifo q;
 };
 
@@ -655,15 +652,14 @@ static struct frontier *frontier_new(size_t n)
 
 static void frontier_push(struct frontier *f, const uint8_t *sv)
 {
-	if (f->spill) {
+	if (f->fifo_only) {
 		fifo_push(&f->q, sv);
 		return;
 	}
 	int is_new;
 	tree_find_or_put(f->next, sv, &is_new);
-	uint64_t k = tree_count(f->next);
-	uint64_t fifo = (k + f->q.per - 1) / f->q.per * (sizeof(struct chunk) + f->q.per * f->q.sz);
-	f->spill = tree_bytes(f->next) > fifo; /* FR-1 */
+	if (tree_count(f->next) == 1) /* FR-1 */
+		f->fifo_only = tree_bytes(f->next) > sizeof(struct chunk) + f->q.per * f->q.sz;
 }
 
 /* The next state in queue order into sv. */
@@ -680,21 +676,21 @@ static void frontier_level(struct frontier *f)
 {
 	tree_free(f->cur);
 	f->cur = f->next;
-	f->next = tree_new(f->q.sz);
+	f->next = f->fifo_only ? NULL : tree_new(f->q.sz);
 	f->pos = 0;
-	f->spill = 0;
 }
 
 static size_t frontier_bytes(const struct frontier *f)
 {
-	return (f->cur ? tree_bytes(f->cur) : 0) + tree_bytes(f->next) + fifo_bytes(&f->q);
+	return (f->cur ? tree_bytes(f->cur) : 0) + (f->next ? tree_bytes(f->next) : 0) + fifo_bytes(&f->q);
 }
 
 /* What the next push may allocate at once (growth_hit). */
 static size_t frontier_grow_bytes(const struct frontier *f)
 {
-	return f->spill ? (f->q.tpos == f->q.per || !f->q.tail ? sizeof(struct chunk) + f->q.per * f->q.sz : 0)
-	                : tree_grow_bytes(f->next);
+	if (!f->fifo_only)
+		return tree_grow_bytes(f->next);
+	return f->q.tpos == f->q.per || !f->q.tail ? sizeof(struct chunk) + f->q.per * f->q.sz : 0;
 }
 
 static void frontier_free(struct frontier *f)
