@@ -124,6 +124,6 @@ else
 fi
 for w in "${sizes[@]}"; do
 	for m in --exact --tree --compact "--compact --no-trace"; do
-		gpumc_row "d2-input128 wpc=$w" "$here/specs/d2-input128.gpu" $m -D warps_per_cta=$w
+		gpumc_row "d2-input128 wpc=$w" "$here/specs/d2-input128.gpu" "$m" -D warps_per_cta=$w
 	done
 done
