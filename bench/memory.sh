@@ -7,7 +7,8 @@
 # (read-only memory, bench/specs/d2-input128.gpu, no twin), each at one or
 # two sizes, it runs
 #   gpumc   --exact (flat records), --tree (tree compression), --compact
-#           (fingerprints, BFS queue of full vectors), all with
+#           (fingerprints, BFS frontier in per-level trees, parent links),
+#           --compact --no-trace (no parent links), all with
 #           --por=off --threads 1 (the graphs SPIN -DNOREDUCE explores);
 #   SPIN    pan -DCOLLAPSE (beside --exact/--tree) and -DHC4 (beside
 #           --compact), both -DSAFETY -DNOREDUCE -DNOCLAIM, spin -o3.
@@ -43,7 +44,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpumc-mem.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 cp "$GPUMC" "$tmp/gpumc"
 
-fmt='%-44s %-16s %10s %9s %11s %11s  %s\n'
+fmt='%-44s %-27s %10s %9s %11s %11s  %s\n'
 row() { # row LABEL MODE STATES RSS_KB STRUCT_BYTES NOTE
 	local bps_rss=- bps_own=- mib=-
 	if [ -n "$3" ] && [ "$3" != - ] && [ "$3" -gt 0 ] 2>/dev/null; then
@@ -105,6 +106,7 @@ twin() { # twin NAME "ctas wpc tpw sms q"
 	gpumc_row "$label" "$spec" --tree "${D[@]}"
 	[ $use_spin = 1 ] && spin_row "$label" "$pml" COLLAPSE "$n" CTAS=$1 WPC=$2 T=$3 S=$4 Q=$5
 	gpumc_row "$label" "$spec" --compact "${D[@]}"
+	gpumc_row "$label" "$spec" "--compact --no-trace" "${D[@]}"
 	[ $use_spin = 1 ] && spin_row "$label" "$pml" HC4 "$n" CTAS=$1 WPC=$2 T=$3 S=$4 Q=$5
 }
 
@@ -121,7 +123,7 @@ else
 	sizes=(4 5)
 fi
 for w in "${sizes[@]}"; do
-	for m in --exact --tree --compact; do
-		gpumc_row "d2-input128 wpc=$w" "$here/specs/d2-input128.gpu" $m -D warps_per_cta=$w
+	for m in --exact --tree --compact "--compact --no-trace"; do
+		gpumc_row "d2-input128 wpc=$w" "$here/specs/d2-input128.gpu" "$m" -D warps_per_cta=$w
 	done
 done

@@ -157,9 +157,12 @@ static int check_one(struct job *j, const struct run_opts *o, int more)
 	** gigabytes takes a noticeable part of a --time limit */
 	fflush(stdout);
 	explore_release(&r);
-	if (o->dot_file && (r.verdict == V_FAIL || r.witness))
+	if ((o->dot_file || o->trace_file) && r.no_trace && (r.verdict == V_FAIL || r.witness))
+		fprintf(stderr, "gpumc: --no-trace: no trace kept for %s; the report says how to get one\n",
+		        o->dot_file ? o->dot_file : o->trace_file);
+	else if (o->dot_file && (r.verdict == V_FAIL || r.witness))
 		save_dot(j, o, &r);
-	if (o->trace_file && ((r.verdict == V_FAIL && r.failed_kind != P_EXISTS) || r.witness))
+	if (o->trace_file && !r.no_trace && ((r.verdict == V_FAIL && r.failed_kind != P_EXISTS) || r.witness))
 		save_trace(j, o, &r);
 	int rc = verdict_exit(r.verdict);
 	explore_result_free(&r);

@@ -155,6 +155,7 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		if (!strcmp(a, "--bfs")) { o->ex.search = SEARCH_BFS; return 1; }
 		if (!strcmp(a, "--dfs")) { o->ex.search = SEARCH_DFS; return 1; }
 		if (!strcmp(a, "--compact")) { o->ex.compact = 1; return 1; }
+		if (!strcmp(a, "--no-trace")) { o->ex.no_trace = 1; return 1; }
 		if (!strcmp(a, "--check-model")) { o->ex.check_model = 1; return 1; }
 		if (!strcmp(a, "--exact")) { o->ex.compact = o->ex.tree = 0; return 1; }
 		if (!strcmp(a, "--tree")) { o->ex.compact = 0; o->ex.tree = 1; return 1; }
@@ -281,11 +282,33 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 	return -1;
 }
 
+void cli_rerun(struct strbuf *out, const struct run_opts *o)
+{
+	sb_puts(out, "gpumc");
+	for (int i = 0; i < o->argc; i++) {
+		const char *a = o->argv[i];
+		if (!strcmp(a, "--no-trace"))
+			continue;
+		sb_putc(out, ' ');
+		if (*a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=.,/:@%") ==
+		              strlen(a)) {
+			sb_puts(out, a);
+			continue;
+		}
+		sb_putc(out, '\'');
+		for (; *a; a++)
+			sb_puts(out, *a == '\'' ? "'\\''" : (char[]){ *a, 0 });
+		sb_putc(out, '\'');
+	}
+}
+
 int cli_parse_specs(struct run_opts *o, int argc, char **argv, const char *allowed, const char *usage,
                     const char ***files)
 {
 	*files = xcalloc((size_t)argc + 1, sizeof(char *));
 	int n = 0;
+	o->argv = argv;
+	o->argc = argc;
 	for (int i = 1; i < argc; i++) {
 		int k = cli_option(o, argc, argv, &i, allowed);
 		if (k < 0)

@@ -24,6 +24,8 @@ struct run_opts {
 	uint64_t seed;
 	uint64_t max_cycles;
 	int time_set, progress_set;
+	char **argv;           /* the command's words (argv[0] its name): a  */
+	int argc;              /* --no-trace report prints the re-run        */
 };
 
 /* A loaded spec with its machine and bound properties. */
@@ -59,6 +61,10 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 ** for the "no spec given" message. */
 int cli_parse_specs(struct run_opts *o, int argc, char **argv, const char *allowed, const char *usage,
                     const char ***files);
+struct strbuf;
+/* The command of o->argv again, shell-quoted, without --no-trace: the
+** re-run that finds the trace a --no-trace run did not keep. */
+void cli_rerun(struct strbuf *out, const struct run_opts *o);
 /* Load, apply -D, build the machine, resolve properties.  On error prints
 ** the diagnostics (or adds them to json) and returns -1. */
 int job_load(struct job *j, const char *path, const struct run_opts *o, struct diag *d);

@@ -31,6 +31,8 @@ static const char usage[] =
 	"  --crashes K        persist: a crash, then up to K-1 more during recovery (-D crashes=K)\n"
 	"  --bfs | --dfs      search order (default bfs: shortest counterexamples)\n"
 	"  --compact          store 64-bit fingerprints only; prints the omission bound\n"
+	"  --no-trace         with --compact (BFS): no parent links, 6 bytes a state less;\n"
+	"                     a violation then prints the command that re-runs for its trace\n"
 	"  --tree             exact, each state a tree of shared subvectors (a few bytes\n"
 	"                     a state; one thread)\n"
 	"  --check-model      verify the machine's contract on every state (deterministic\n"

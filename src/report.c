@@ -654,6 +654,15 @@ static void final_values(struct strbuf *out, const struct model *m, const struct
 	}
 }
 
+/* --no-trace: the search kept no parent links, so no path to show. */
+static void no_trace(struct strbuf *out, const struct run_opts *o)
+{
+	sb_puts(out, "  (no trace: --no-trace kept no parent links; the same search without it, about 6\n"
+	             "  bytes a state more, shows one:\n    ");
+	cli_rerun(out, o);
+	sb_puts(out, "\n  or --dfs, whose trace is its stack)\n");
+}
+
 void report_check(struct strbuf *out, const struct job *j, const struct explore_result *r, const struct run_opts *o,
                   const char *const *status)
 {
@@ -702,7 +711,14 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			sb_puts(out, "}");
 		}
 		int has_trace = r->verdict == V_FAIL ? r->failed_kind != P_EXISTS && r->states : r->witness;
-		if (has_trace && r->failed_kind == P_DETERMINISTIC && r->verdict == V_FAIL) {
+		if (has_trace && r->no_trace) {
+			sb_puts(out, ",\"trace_kept\":false,\"rerun\":");
+			struct strbuf cmd;
+			sb_init(&cmd);
+			cli_rerun(&cmd, o);
+			sb_json_str(out, sb_str(&cmd));
+			sb_free(&cmd);
+		} else if (has_trace && r->failed_kind == P_DETERMINISTIC && r->verdict == V_FAIL) {
 			/* schedule A is the one found first, as in the text report */
 			sb_puts(out, ",\"trace\":");
 			print_schedule(out, m, &r->trace2, 1, 0, sv);
@@ -746,7 +762,9 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		if (r->verdict == V_FAIL) {
 			sb_printf(out, "VIOLATED: %s: %s\n", fp ? fp->text : prop_kind_name(r->failed_kind),
 			          r->why ? r->why : "");
-			if (r->failed_kind == P_DETERMINISTIC) {
+			if (r->no_trace && r->failed_kind != P_EXISTS && r->states) {
+				no_trace(out, o);
+			} else if (r->failed_kind == P_DETERMINISTIC) {
 				print_determinism(out, m, r, fp, values);
 				note_race(out, m, &r->trace, sv);
 			} else if (r->failed_kind == P_EXISTS) {
@@ -798,7 +816,10 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 			             "  final states hold vacuously\n");
 		if (r->verdict == V_PASS)
 			report_checked(out, j, r);
-		if (r->witness && r->verdict != V_FAIL) {
+		if (r->witness && r->verdict != V_FAIL && r->no_trace) {
+			sb_puts(out, "exists: witness found\n");
+			no_trace(out, o);
+		} else if (r->witness && r->verdict != V_FAIL) {
 			sb_printf(out, "exists: witness found (%u step%s):\n", r->trace.len, r->trace.len == 1 ? "" : "s");
 			print_schedule(out, m, &r->trace, 0, values, sv);
 			sb_puts(out, "  values at the end: ");

@@ -3,9 +3,10 @@
 **
 **   BFS  states are numbered in discovery order, which is also queue order,
 **        so the queue is a cursor over the numbers (exact mode reads the
-**        vectors back from the visited set; compact mode keeps a FIFO of
-**        vectors).  Each state records its parent and the action index that
-**        reached it, so traces are shortest paths.
+**        vectors back from the visited set; compact mode keeps them in
+**        per-level tree stores, struct frontier).  Each state records its
+**        parent and the action index that reached it, so traces are
+**        shortest paths (unless --no-trace).
 **   DFS  a stack of frames, each with its vector and its enabled actions;
 **        the trace of the current state is the stack itself, so DFS needs
 **        no per-state bookkeeping beyond the visited set.
@@ -66,6 +67,7 @@
 #include "explore/progress.h"
 #include "state/hash.h"
 #include "state/sideset.h"
+#include "state/tree.h"
 #include "state/visited.h"
 #include "util/clock.h"
 #include "util/interrupt.h"
@@ -84,6 +86,7 @@ struct ctx {
 	/* BFS bookkeeping */
 	uint32_t *parent;
 	uint16_t *pact;
+	int links; /* BFS keeps parent links (not with --no-trace, explore) */
 	size_t pcap;
 	/* DFS stack */
 	uint8_t *dsv;
@@ -112,8 +115,8 @@ struct ctx {
 	uint64_t expansions;
 	uint64_t queue; /* for progress lines: BFS states waiting, DFS stack depth */
 	enum search_kind search;
-	size_t frontier_bytes; /* compact BFS: the queue of vectors */
-	struct fifo *frontier;  /* that queue, freed by explore_release */
+	size_t frontier_bytes;     /* compact BFS: the states queued */
+	struct frontier *frontier; /* those, freed by explore_release */
 	/* block hashes (state/hash.h): of the state being expanded, of a
 	** successor, and in DFS of every frame */
 	size_t nb;
@@ -189,6 +192,9 @@ static void current_path(struct ctx *c, uint32_t idx, int extra, struct trace *t
 		buf = xmalloc(sizeof *buf * (c->sp + 2));
 		for (uint32_t i = 0; i + 1 < c->sp; i++)
 			buf[n++] = c->dord[(size_t)i * (c->m->max_actions + 1) + c->frames[i].next - 1];
+	} else if (!c->links) { /* --no-trace: the report says how to get it */
+		trace_set(t, NULL, 0);
+		return;
 	} else {
 		for (uint32_t k = idx; c->parent[k] != NO_PARENT; k = c->parent[k])
 			n++;
@@ -374,6 +380,8 @@ static int memory_hit(struct ctx *c)
 ** set's table or the parent links at once (a table of 2^26 slots is half
 ** a gigabyte), more than the checks between expansions can catch; stop
 ** while the doubled one still fits. */
+static size_t frontier_grow_bytes(const struct frontier *f);
+
 static int growth_hit(struct ctx *c)
 {
 	if (!c->o->memory)
@@ -383,6 +391,8 @@ static int growth_hit(struct ctx *c)
 		g += 2 * c->pcap * (sizeof(uint32_t) + sizeof(uint16_t));
 	if (c->record && c->g.ne + c->m->max_actions > c->gcap)
 		g += 2 * c->gcap * (sizeof *c->g.dst + sizeof *c->g.via);
+	if (c->frontier)
+		g += frontier_grow_bytes(c->frontier);
 	if (!g || mem_bytes(c) + g < c->o->memory)
 		return 0;
 	c->r->limit = "--memory";
@@ -486,6 +496,8 @@ static void parent_reserve(struct ctx *c, uint64_t n)
 
 static void parent_put(struct ctx *c, uint32_t idx, uint32_t parent, uint16_t act)
 {
+	if (!c->links)
+		return;
 	parent_reserve(c, (uint64_t)idx + 1);
 	c->parent[idx] = parent;
 	c->pact[idx] = act;
@@ -548,9 +560,11 @@ static void crashes(struct ctx *c, const uint8_t *sv, uint32_t idx, const struct
 /* {=== BFS ================================================================ */
 
 /* Compact BFS keeps the vectors waiting for expansion (the visited set
-** holds only fingerprints): a queue of chunks of about 4 MB, so a push
-** never copies the queue (doubling one buffer of 800 KB vectors copied
-** gigabytes between two limit checks) and drained chunks are freed. */
+** holds only fingerprints) in struct frontier: each level in a tree store
+** of its own, the overflow in a FIFO.  The FIFO is a queue of chunks of
+** about 4 MB, so a push never copies the queue (doubling one buffer of
+** 800 KB vectors copied gigabytes between two limit checks) and drained
+** chunks are freed. */
 struct chunk {
 	struct chunk *next;
 	uint8_t sv[];
@@ -602,11 +616,90 @@ static size_t fifo_bytes(const struct fifo *f)
 
 static void fifo_free(struct fifo *f)
 {
-	while (f && f->head) {
+	while (f->head) {
 		struct chunk *k = f->head;
 		f->head = k->next;
 		free(k);
 	}
+}
+
+/* The frontier: level `cur` being expanded, level `next` being filled.
+** Each level goes into a tree store of its own (state/tree.c: subtrees
+** shared with the other states of the level, tens of bytes a state where
+** the FIFO takes the whole vector), numbered 0, 1, 2, ... in queue order
+** since every state queued is new; a level's tree is freed once expanded.
+** Rule FR-1 (when a tree costs more than it saves): when the tree of the
+** first state queued outweighs a FIFO chunk (a vector so large that its
+** tree's per-position arrays and first nodes, about 5 times the vector,
+** pass 4 MB: 800 KB vectors), every later state goes to the FIFO, the
+** vector size being fixed.  The FIFO's states come after that one tree
+** state, so expanding cur's tree, then popping the FIFO, is queue order.
+** Invariant FR-2: frontier_bytes counts all of it (--memory). */
+struct frontier {
+	struct tree *cur, *next;
+	uint32_t pos;  /* the next state of cur's tree to expand */
+	int fifo_only; /* FR-1 */
+	struct fifo q;
+};
+
+static struct frontier *frontier_new(size_t n)
+{
+	struct frontier *f = xcalloc(1, sizeof *f);
+	f->q = (struct fifo){ NULL, NULL, n, (4u << 20) / n ? (4u << 20) / n : 1, 0, 0, 0 };
+	f->next = tree_new(n);
+	return f;
+}
+
+static void frontier_push(struct frontier *f, const uint8_t *sv)
+{
+	if (f->fifo_only) {
+		fifo_push(&f->q, sv);
+		return;
+	}
+	int is_new;
+	tree_find_or_put(f->next, sv, &is_new);
+	if (tree_count(f->next) == 1) /* FR-1 */
+		f->fifo_only = tree_bytes(f->next) > sizeof(struct chunk) + f->q.per * f->q.sz;
+}
+
+/* The next state in queue order into sv. */
+static void frontier_pop(struct frontier *f, uint8_t *sv)
+{
+	if (f->cur && f->pos < tree_count(f->cur))
+		tree_decode(f->cur, f->pos++, sv);
+	else
+		fifo_pop(&f->q, sv);
+}
+
+/* The level queued is expanded next. */
+static void frontier_level(struct frontier *f)
+{
+	tree_free(f->cur);
+	f->cur = f->next;
+	f->next = f->fifo_only ? NULL : tree_new(f->q.sz);
+	f->pos = 0;
+}
+
+static size_t frontier_bytes(const struct frontier *f)
+{
+	return (f->cur ? tree_bytes(f->cur) : 0) + (f->next ? tree_bytes(f->next) : 0) + fifo_bytes(&f->q);
+}
+
+/* What the next push may allocate at once (growth_hit). */
+static size_t frontier_grow_bytes(const struct frontier *f)
+{
+	if (!f->fifo_only)
+		return tree_grow_bytes(f->next);
+	return f->q.tpos == f->q.per || !f->q.tail ? sizeof(struct chunk) + f->q.per * f->q.sz : 0;
+}
+
+static void frontier_free(struct frontier *f)
+{
+	if (!f)
+		return;
+	tree_free(f->cur);
+	tree_free(f->next);
+	fifo_free(&f->q);
 	free(f);
 }
 
@@ -639,15 +732,15 @@ static inline void graph_move(struct ctx *c, uint32_t k, unsigned i)
 }
 
 /* BFS: a new state k reached from h by action i. */
-static void bfs_new(struct ctx *c, struct fifo *q, const uint8_t *next, uint32_t k, uint32_t h, unsigned i,
+static void bfs_new(struct ctx *c, struct frontier *q, const uint8_t *next, uint32_t k, uint32_t h, unsigned i,
                     uint32_t level)
 {
 	parent_put(c, k, h, (uint16_t)i);
 	if (level + 1 > c->r->depth)
 		c->r->depth = level + 1;
 	if (c->o->compact) {
-		fifo_push(q, next);
-		c->frontier_bytes = fifo_bytes(q);
+		frontier_push(q, next);
+		c->frontier_bytes = frontier_bytes(q);
 	}
 	discovered(c, next, k);
 }
@@ -659,14 +752,15 @@ static void bfs(struct ctx *c)
 	size_t n = c->svn;
 	uint8_t *cur = xmalloc(n), *next = xmalloc(n);
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	struct fifo *q = c->frontier = xmalloc(sizeof *q);
-	*q = (struct fifo){ NULL, NULL, n, (4u << 20) / n ? (4u << 20) / n : 1, 0, 0, 0 };
+	struct frontier *q = o->compact ? c->frontier = frontier_new(n) : NULL;
 	int is_new;
 	m->init(m, cur);
 	uint32_t idx = vs_find_or_put(c->vs, cur, state_hash_blocks(cur, n, c->src_bh), &is_new);
 	parent_put(c, idx, NO_PARENT, 0);
-	if (o->compact)
-		fifo_push(q, cur);
+	if (o->compact) {
+		frontier_push(q, cur);
+		frontier_level(q);
+	}
 	discovered(c, cur, idx);
 	uint64_t head = 0, level_end = 1;
 	uint32_t level = 0; /* depth of the states being expanded */
@@ -674,6 +768,10 @@ static void bfs(struct ctx *c)
 		if (head == level_end) {
 			level++;
 			level_end = vs_count(c->vs);
+			if (o->compact) {
+				frontier_level(q);
+				c->frontier_bytes = frontier_bytes(q);
+			}
 		}
 		c->queue = vs_count(c->vs) - head;
 		if (limits_hit(c))
@@ -684,8 +782,8 @@ static void bfs(struct ctx *c)
 			graph_row(c, h);
 		const uint8_t *src;
 		if (o->compact) {
-			fifo_pop(q, cur);
-			c->frontier_bytes = fifo_bytes(q);
+			frontier_pop(q, cur);
+			c->frontier_bytes = frontier_bytes(q);
 			src = cur;
 		} else {
 			src = vs_state(c->vs, h); /* arena chunks never move */
@@ -1221,6 +1319,11 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		r->threads_off = "--tree: its node table is not shared between threads";
 	}
 	c.vs = vs_new(m->sv_size, o->compact ? VS_COMPACT : o->tree ? VS_TREE : VS_EXACT);
+	/* --no-trace drops the 6 bytes a state of the parent links where they
+	** weigh: compact mode's sequential BFS (DFS's trace is its stack; the
+	** ranks of --mpi hold their links apart) */
+	c.links = !(o->no_trace && o->compact && o->search == SEARCH_BFS && !c.mpi);
+	r->no_trace = !c.links;
 	/* the parallel search records no graph: its progress check re-expands;
 	** nor does --tree, whose point is memory (6 bytes a transition), and
 	** whose progress check re-expands only when the graph has a cycle */
@@ -1314,7 +1417,7 @@ void explore_release(struct explore_result *r)
 	free(c->src_bh);
 	free(c->next_bh);
 	vs_free(c->vs);
-	fifo_free(c->frontier);
+	frontier_free(c->frontier);
 	free(c);
 	r->held = NULL;
 }

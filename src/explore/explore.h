@@ -43,6 +43,7 @@ struct explore_opts {
 	                           reach a terminal one? (explore/progress.h) */
 	unsigned threads;       /* --threads: 0 every core, 1 the sequential search */
 	int mpi;                /* --mpi: the distributed search over the MPI job's ranks */
+	int no_trace;           /* --no-trace: compact BFS keeps no parent links */
 };
 
 enum verdict { V_PASS = 0, V_FAIL = 1, V_ERROR = 2, V_INCOMPLETE = 3 };
@@ -102,6 +103,9 @@ struct explore_result {
 	** (each then searched alone), why (a phrase) */
 	int ranks;
 	const char *mpi_off;
+	/* --no-trace took effect: the parent links were not kept, so trace,
+	** trace2 and a witness are empty (a re-run without it finds them) */
+	int no_trace;
 };
 
 void explore_opts_default(struct explore_opts *o);

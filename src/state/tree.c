@@ -340,8 +340,9 @@ size_t tree_grow_bytes(const struct tree *t)
 
 size_t tree_bytes(const struct tree *t)
 {
-	/* the tables, and the keys and roots written (a chunk's untouched
-	** pages cost nothing) */
+	/* the tables, the keys and roots written (a chunk's untouched pages
+	** cost nothing), and the reference and build arrays (for a large
+	** vector a tree of few states is mostly these) */
 	return (t->nodes.mask + 1 + t->states.mask + 1) * sizeof(uint32_t) + t->nnodes * sizeof(uint64_t) +
-	       t->nstates * sizeof(uint32_t);
+	       t->nstates * sizeof(uint32_t) + t->L * sizeof *t->ref_w + 2 * t->npos * sizeof *t->ref;
 }

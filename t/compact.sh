@@ -1,0 +1,65 @@
+#!/bin/sh
+# Compact mode's memory (issue 13 item 2 step 3): the BFS frontier in
+# per-level tree stores (explore.c struct frontier, rules FR-1 and FR-2)
+# and --no-trace (no parent links).
+. "$srcdir/t/lib.sh"
+plan 13
+
+# 1. --no-trace: same verdict and counts, no trace, and the report says how
+# to get one (the command again without --no-trace)
+f="$SPECS/baseline/barrier-divergence-deadlock.gpu"
+run "$GPUMC" check --compact --no-trace --threads 1 "$f"
+is "$rc" 1 "--no-trace: a violation is still one (exit 1)"
+like "$T/out" "no trace: --no-trace kept no parent links" "--no-trace: the report says no trace was kept"
+like "$T/out" "^    gpumc check --compact --threads 1 .*barrier-divergence-deadlock.gpu$" "--no-trace: the re-run command, without --no-trace"
+if grep -q "^trace (" "$T/out"; then r=1; else r=0; fi
+ok $r "--no-trace: no (empty) trace printed"
+run "$GPUMC" check -q --json --compact --no-trace --threads 1 --trace "$T/t.json" "$SPECS/persist/T1-bug-a.gpu"
+like "$T/out" '"trace_kept":false,"rerun":"gpumc check -q --json --compact --threads 1 --trace ' "--json: trace_kept false and the re-run"
+[ ! -e "$T/t.json" ]; ok $? "--no-trace --trace FILE: no empty trace file written"
+like "$T/err" "no trace kept for $T/t.json" "--trace FILE: says why there is none"
+# the re-run it prints finds the trace (the spec path has no quoting issue)
+cmd=$(sed -n 's/.*"rerun":"gpumc \([^"]*\)".*/\1/p' "$T/out" | sed 's/ --trace [^ ]*//')
+# shellcheck disable=SC2086
+run "$GPUMC" $cmd
+like "$T/out" '"trace":\[' "the printed re-run shows the trace"
+
+# 2. --no-trace drops the parent links from the bytes held (6 a state)
+f="$srcdir/bench/specs/ticket-counter.gpu"
+D="-D ctas=3 -D warps_per_cta=1 -D threads_per_warp=2 -D sms=2 -D icnt_queue=0"
+# shellcheck disable=SC2086
+run "$GPUMC" check -q --json --compact --por=off --threads 1 $D "$f"
+st=$(jnum states "$T/out"); with=$(jnum memory_bytes "$T/out")
+# shellcheck disable=SC2086
+run "$GPUMC" check -q --json --compact --por=off --threads 1 --no-trace $D "$f"
+is "$(jnum states "$T/out")" "$st" "--no-trace: the same $st states"
+without=$(jnum memory_bytes "$T/out")
+[ $((with - without)) -ge $((6 * st)) ]; ok $? "--no-trace: $with -> $without bytes held ($st states)"
+
+# 3. the frontier in trees: at its widest level the FIFO of full vectors
+# held 98,216 states' worth of 4 MB chunks (16 MB peak); the level trees
+# hold a few bytes a state.  Peak RSS of the whole process, under 12 MB
+# (library and binary pages included: about 5 MB of it)
+if grep -q __asan_init "$GPUMC" 2>/dev/null; then
+	ok 0 "# SKIP a sanitizer build: its shadow memory and quarantine are in the RSS"
+elif [ -x /usr/bin/time ]; then
+	# shellcheck disable=SC2086
+	/usr/bin/time -f '%M' -o "$T/tm" "$GPUMC" check -q --json --compact --por=off --threads 1 --no-trace $D "$f" > "$T/out"
+	kb=$(tail -1 "$T/tm")
+	[ "$kb" -lt 12288 ]; ok $? "compact BFS peak RSS $kb KB for $st states (16 MB with the FIFO)"
+else
+	ok 0 "# SKIP no /usr/bin/time"
+fi
+
+# 4. FR-1: 800 KB vectors (the tree of one state costs more than a FIFO
+# chunk) go to the FIFO after the first, in queue order: compact BFS stops
+# where exact BFS stops, with the same transitions and depth
+for m in --exact --compact; do
+	"$GPUMC" check -q --json --threads 1 --por=off --max-states 60 $m "$srcdir/t/limits/slow.gpu" > "$T/$m"
+done
+is "$(jnum transitions "$T/--compact")/$(jnum depth "$T/--compact")" \
+	"$(jnum transitions "$T/--exact")/$(jnum depth "$T/--exact")" "FR-1: compact BFS on 800 KB vectors in exact BFS's order"
+# and --memory counts the trees and the FIFO (t/honest.sh: --memory 100M)
+run "$GPUMC" check -q --json --compact --threads 1 --memory 30M "$srcdir/t/limits/slow.gpu"
+b=$(jnum memory_bytes "$T/out")
+[ "$rc" = 3 ] && [ "$b" -le $((30 * 1048576 * 105 / 100)) ]; ok $? "--compact --memory 30M on 800 KB vectors: exit 3 at $b bytes"
