@@ -5,7 +5,7 @@
 # completions apart from WPQ drains, L2 capacity evictions; every number
 # derived by hand before running.
 . "$srcdir/t/lib.sh"
-plan 16
+plan 17
 # spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
 # machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
 spec() {
@@ -106,3 +106,14 @@ is "$(($(cyc -D partitions=1 "$T/wb256.gpu") - $(cyc -D partitions=8 "$T/wb256.g
 	"l2wb: eight dirty lines on one partition take 7 cycles more than on eight"
 c1=$(cyc -D lat_icnt=120 "$T/wb256.gpu"); c2=$(cyc -D lat_icnt=220 "$T/wb256.gpu")
 is "$((c2 - c1))" 200 "l2wb: the request and its completion each cross the interconnect"
+
+# the host's copy (cudaMemcpy device to device, the undo log's) moves a
+# destination line a cycle in concrete mode, as a copy engine does: 256
+# words (8 lines) take 6 cycles more than 64 words (2 lines), where a word
+# a cycle took 192 more
+cpy() {
+	printf 'machine persist\nset line_bytes = 128\nglobal .u32 a[%s] = fill(1)\nglobal .u32 b[%s] = fill(0)\n' "$1" "$1"
+	printf 'kernel\n    exit\nend\nhost\n    copy b, a\n    sync\nend\ncheck deterministic b\nexpect pass\n'
+}
+cpy 64 > "$T/c64.gpu"; cpy 256 > "$T/c256.gpu"
+is "$(($(cyc "$T/c256.gpu") - $(cyc "$T/c64.gpu")))" 6 "copy: a destination line a cycle"

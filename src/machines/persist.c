@@ -969,7 +969,9 @@ static void host_step(const struct comp *c, uint8_t *sv)
 /* One device step.  A kernel ends when every warp exited and its atomics
 ** were performed; cudaL2WB writes back a line per step and cudaMemcpy
 ** copies a word per step (through the L2), so a crash can hit them
-** mid-way; pcommit is enabled once every WPQ is empty. */
+** mid-way (a concrete run: every dirty line at once, l2wb_cost(), and a
+** destination line per step); pcommit is enabled once every WPQ is
+** empty. */
 static void device_step(const struct comp *c, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
@@ -1002,14 +1004,24 @@ static void device_step(const struct comp *c, uint8_t *sv)
 			while (st->where && hs->cursor - 1u < n && !cta_selected(c, sv, st, (hs->cursor - 1u) / per))
 				hs->cursor++;
 			if (hs->cursor - 1u < n) {
-				uint32_t k = hs->cursor - 1u;
-				uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
-				uint32_t soff = st->index >= 0 ? st->value : k;
-				uint32_t d = g->prog->syms[st->sym].base / 4 + off;
-				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
-				pm_dirty(c, sv, d);
-				po_stored(g, rec(c, sv), d);
-				hs->cursor++;
+				/* a word a step; a concrete run (no crash between) moves
+				** the destination's whole line a step, as the copy engine
+				** does, while the elements are selected */
+				uint32_t line = UINT32_MAX;
+				do {
+					uint32_t k = hs->cursor - 1u;
+					uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
+					uint32_t soff = st->index >= 0 ? st->value : k;
+					uint32_t d = g->prog->syms[st->sym].base / 4 + off;
+					if (line != UINT32_MAX && line_of(g, d) != line)
+						break;
+					line = line_of(g, d);
+					vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
+					pm_dirty(c, sv, d);
+					po_stored(g, rec(c, sv), d);
+					hs->cursor++;
+				} while (((const struct pm_pending *)c->priv)->run && hs->cursor - 1u < n &&
+				         (!st->where || cta_selected(c, sv, st, (hs->cursor - 1u) / per)));
 				return;
 			}
 			hs->cursor = 0;
