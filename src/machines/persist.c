@@ -368,11 +368,12 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint16_t *cursor)
 	return 0;
 }
 
-/* Concrete mode: the cycles of the l2wb pass about to start.  The L2
-** tracks its dirty lines, and each partition's L2 unit writes back its own
-** in parallel (the paper's L2WB flushes each partition's dirty lines), one
-** line a cycle as a clwb completion does: the pass takes as many cycles as
-** the partition with the most dirty lines has.  Each line's WPQ entry
+/* Concrete mode: the cycles of the l2wb pass about to start.  The pass
+** runs in every partition's controller at once (the paper's l2wb), each
+** writing back its own dirty lines, one a cycle as a clwb completion does;
+** the L2 tracks its dirty lines (GPGPU-Sim's pass checks every line it
+** holds), so the pass takes as many cycles as the partition with the most
+** dirty lines has.  Each line's WPQ entry
 ** (subject) goes to NVM no sooner than lat_nvm_write after its partition
 ** wrote it back, as one a clwb or eviction queued (t: its updates). */
 static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing *t)
