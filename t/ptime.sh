@@ -5,7 +5,7 @@
 # completions apart from WPQ drains, L2 capacity evictions; every number
 # derived by hand before running.
 . "$srcdir/t/lib.sh"
-plan 13
+plan 17
 # spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
 # machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
 spec() {
@@ -89,3 +89,31 @@ spec "$T/cap.gpu" 320 "set partitions = 1" "$(each st 10)"
 is "$(nvm "$T/cap.gpu")" "0 0" "L2 capacity 128 KB: ten dirty lines stay"
 is "$(nvm "$T/cap.gpu" -D l2_kb=1)" "2 256" "L2 capacity 1 KB: the two oldest of ten lines are evicted"
 is "$(nvm "$T/cap.gpu" -D l2_kb=1 -D line_bytes=64)" "4 256" "1 KB of 64-byte lines: four of twenty evicted"
+
+# l2wb in concrete mode (issue 12 follow-up): the L2 tracks its dirty
+# lines and each partition writes back its own in parallel, a line a
+# cycle, so the pass costs the most dirty lines of one partition, not a
+# walk of global memory.  Eight lines stored, then l2wb: a[4096] (128
+# lines) costs what a[256] (8 lines) does (the walk cost 120 more lines);
+# on one partition the eight take 8 cycles, on eight partitions 1: 7 fewer;
+# the request and the completion cross the interconnect: +100 lat_icnt
+# costs 200
+spec "$T/wb256.gpu" 256 "" "$(each st 8)
+    l2wb"
+sed 's/a\[256\]/a[4096]/' "$T/wb256.gpu" > "$T/wb4096.gpu"
+is "$(cyc "$T/wb4096.gpu")" "$(cyc "$T/wb256.gpu")" "l2wb costs the dirty lines, not the size of global memory"
+is "$(($(cyc -D partitions=1 "$T/wb256.gpu") - $(cyc -D partitions=8 "$T/wb256.gpu")))" 7 \
+	"l2wb: eight dirty lines on one partition take 7 cycles more than on eight"
+c1=$(cyc -D lat_icnt=120 "$T/wb256.gpu"); c2=$(cyc -D lat_icnt=220 "$T/wb256.gpu")
+is "$((c2 - c1))" 200 "l2wb: the request and its completion each cross the interconnect"
+
+# the host's copy (cudaMemcpy device to device, the undo log's) moves a
+# destination line a cycle in concrete mode, as a copy engine does: 256
+# words (8 lines) take 6 cycles more than 64 words (2 lines), where a word
+# a cycle took 192 more
+cpy() {
+	printf 'machine persist\nset line_bytes = 128\nglobal .u32 a[%s] = fill(1)\nglobal .u32 b[%s] = fill(0)\n' "$1" "$1"
+	printf 'kernel\n    exit\nend\nhost\n    copy b, a\n    sync\nend\ncheck deterministic b\nexpect pass\n'
+}
+cpy 64 > "$T/c64.gpu"; cpy 256 > "$T/c256.gpu"
+is "$(($(cyc "$T/c256.gpu") - $(cyc "$T/c64.gpu")))" 6 "copy: a destination line a cycle"

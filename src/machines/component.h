@@ -269,8 +269,10 @@ struct port_warps {
 struct port_pm {
 	/* Warp w issues clwb, st.wt or l2wb (lanes m): 1 when handled. */
 	int (*op)(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m);
-	void (*timing_issue)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in,
-	                     struct timing *t);
+	/* Concrete mode: what the issue makes ready when, and the cycles
+	** it holds the issuing warp back beyond the instruction's own. */
+	unsigned (*timing_issue)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in,
+	                         struct timing *t);
 };
 
 struct port_barrier {

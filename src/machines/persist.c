@@ -55,7 +55,9 @@
 ** Concrete mode (timing(), man gpumc-machines(7)) takes no crash, and
 ** an EVICT only when a partition's dirty lines overfill its L2 (l2_kb);
 ** clwb completions and st.wt arrivals use the partition's L2 unit, WPQ
-** drains its memory controller's, and acknowledgements cross back.
+** drains its memory controller's, and acknowledgements cross back; an
+** l2wb pass writes back every dirty line in one step, timed as the
+** partitions doing it in parallel (l2wb_cost()).
 **
 ** After a crash the spec's recovery program runs on this same machine in
 ** place of the host program (pm_host.rec), explored every way it can go,
@@ -341,7 +343,9 @@ static void write_back(const struct comp *c, uint8_t *sv, uint32_t first)
 /* One step of an L2 write-back pass (the l2wb instruction, cudaL2WB):
 ** the next line (line_bytes) is written back, so a crash can come between
 ** any two lines.  *cursor is the next word + 1 (0: not started); returns
-** 1 when the pass is over. */
+** 1 when the pass is over.  A concrete run (p->run) takes no crash: there
+** the pass writes back every dirty line in one step and l2wb_cost() says
+** how long it takes. */
 static int l2wb_step(const struct comp *c, uint8_t *sv, uint16_t *cursor)
 {
 	const struct gpu *g = c->g;
@@ -350,9 +354,42 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint16_t *cursor)
 		*cursor = 0;
 		return 1;
 	}
+	if (((const struct pm_pending *)c->priv)->run) {
+		/* concrete mode: the whole pass in one step, which l2wb_cost()
+		** timed; the next step ends it, and other warps' global
+		** accesses wait until then */
+		for (; k < G_WORDS(g); k += per)
+			write_back(c, sv, k);
+		*cursor = (uint16_t)(G_WORDS(g) + 1);
+		return 0;
+	}
 	write_back(c, sv, k);
 	*cursor = (uint16_t)(k + per + 1 > G_WORDS(g) + 1 ? G_WORDS(g) + 1 : k + per + 1);
 	return 0;
+}
+
+/* Concrete mode: the cycles of the l2wb pass about to start.  The pass
+** runs in every partition's controller at once (the paper's l2wb), each
+** writing back its own dirty lines, one a cycle as a clwb completion does;
+** the L2 tracks its dirty lines (GPGPU-Sim's pass checks every line it
+** holds), so the pass takes as many cycles as the partition with the most
+** dirty lines has.  Each line's WPQ entry
+** (subject) goes to NVM no sooner than lat_nvm_write after its partition
+** wrote it back, as one a clwb or eviction queued (t: its updates). */
+static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing *t)
+{
+	const struct gpu *g = c->g;
+	unsigned rank[8] = { 0 }, most = 0; /* dirty lines so far per partition (at most 8) */
+	for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g))
+		if (line_has(c, sv, i, PM_DIRTY)) {
+			unsigned r = ++rank[gpu_partition_of(g, i * 4)];
+			most = r > most ? r : most;
+			if (t->n + 1 < TIMING_MAX_UPDATES) { /* one left for the pass's own subject */
+				t->upd[t->n].subject = c->subj0[0] + i;
+				t->upd[t->n++].delay = r + g->cfg.lat_nvm_write;
+			}
+		}
+	return most;
 }
 
 /* The warps in mask got their acknowledgement. */
@@ -529,18 +566,24 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 }
 
 /* Concrete mode: the words warp w's clwb or st.wt addresses can be acted
-** on by their memory controller after delay cycles. */
-static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in,
-                         struct timing *t)
+** on by their memory controller after delay cycles; an l2wb pass's start
+** holds the warp back (the cycles returned) while the request crosses the
+** interconnect, the partitions write back (l2wb_cost) and the completion
+** crosses back. */
+static unsigned timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in,
+                             struct timing *t)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
 	unsigned delay;
+	if (in->op == OP_L2WB)
+		return WARPS(c)->exec_mask(WC(c), sv, w) && !pw(c, sv, w)->cursor ? 2 * cf->lat_icnt + l2wb_cost(c, sv, t)
+		                                                                    : 0;
 	if (in->op == OP_CLWB) /* the write-back request crosses the interconnect */
 		delay = cf->lat_icnt;
 	else if (in->op == OP_ST && in->wt && in->space == SP_GLOBAL) /* the data crosses */
 		delay = cf->lat_icnt;
 	else
-		return;
+		return 0;
 	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w);
 	int fault = 0;
 	for (unsigned l = 0; l < cf->threads_per_warp; l++) {
@@ -555,6 +598,7 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, co
 			t->upd[t->n++].delay = delay;
 		}
 	}
+	return 0;
 }
 
 /* sfence and membar wait for this warp's acknowledgements; pcommit for
@@ -926,7 +970,9 @@ static void host_step(const struct comp *c, uint8_t *sv)
 /* One device step.  A kernel ends when every warp exited and its atomics
 ** were performed; cudaL2WB writes back a line per step and cudaMemcpy
 ** copies a word per step (through the L2), so a crash can hit them
-** mid-way; pcommit is enabled once every WPQ is empty. */
+** mid-way (a concrete run: every dirty line at once, l2wb_cost(), and a
+** destination line per step); pcommit is enabled once every WPQ is
+** empty. */
 static void device_step(const struct comp *c, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
@@ -959,14 +1005,24 @@ static void device_step(const struct comp *c, uint8_t *sv)
 			while (st->where && hs->cursor - 1u < n && !cta_selected(c, sv, st, (hs->cursor - 1u) / per))
 				hs->cursor++;
 			if (hs->cursor - 1u < n) {
-				uint32_t k = hs->cursor - 1u;
-				uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
-				uint32_t soff = st->index >= 0 ? st->value : k;
-				uint32_t d = g->prog->syms[st->sym].base / 4 + off;
-				vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
-				pm_dirty(c, sv, d);
-				po_stored(g, rec(c, sv), d);
-				hs->cursor++;
+				/* a word a step; a concrete run (no crash between) moves
+				** the destination's whole line a step, as the copy engine
+				** does, while the elements are selected */
+				uint32_t line = UINT32_MAX;
+				do {
+					uint32_t k = hs->cursor - 1u;
+					uint32_t off = st->index >= 0 ? (uint32_t)st->index : k;
+					uint32_t soff = st->index >= 0 ? st->value : k;
+					uint32_t d = g->prog->syms[st->sym].base / 4 + off;
+					if (line != UINT32_MAX && line_of(g, d) != line)
+						break;
+					line = line_of(g, d);
+					vis[d] = vis[g->prog->syms[st->sym2].base / 4 + soff];
+					pm_dirty(c, sv, d);
+					po_stored(g, rec(c, sv), d);
+					hs->cursor++;
+				} while (((const struct pm_pending *)c->priv)->run && hs->cursor - 1u < n &&
+				         (!st->where || cta_selected(c, sv, st, (hs->cursor - 1u) / per)));
 				return;
 			}
 			hs->cursor = 0;
@@ -1400,8 +1456,17 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		t->upd[t->n++].delay = cf->lat_nvm_write;
 		if (a->kind == c->kind0 + K_EVICT) /* a capacity eviction acknowledges no one */
 			return;
-	} else /* a host or device step: one cycle */
+	} else { /* a host or device step: one cycle; a cudaL2WB pass's start
+		** holds the device back while the partitions write back */
+		const struct pm_host *hs = host(c, sv);
+		int ns;
+		if (a->kind == c->kind0 + K_DEVICE && !hs->run && steps(c, sv, &ns)[hs->dev].op == H_L2WB && !hs->cursor) {
+			unsigned d = l2wb_cost(c, sv, t);
+			t->upd[t->n].subject = c->subj0[1];
+			t->upd[t->n++].delay = d ? d : 1;
+		}
 		return;
+	}
 	/* an acknowledgement (a clwb's, a st.wt's, pcommit's empty WPQs)
 	** crosses the interconnect back to the warp: a warp this action may
 	** release from sfence, membar or pcommit goes on lat_icnt later */

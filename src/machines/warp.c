@@ -507,7 +507,7 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, st
 		break;
 	}
 	if (pm->ops)
-		((const struct port_pm *)pm->ops)->timing_issue(pm->c, sv, w, in, t);
+		lat += ((const struct port_pm *)pm->ops)->timing_issue(pm->c, sv, w, in, t);
 	t->upd[t->n].subject = c->subj0[0] + w;
 	t->upd[t->n++].delay = lat;
 }
