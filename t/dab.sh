@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 209
+plan 215
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -35,6 +35,10 @@ v D8 "fail deterministic" -D scheduler=gto
 # issue, while warps of a full buffer run on: still deterministic
 for s in gwat srr gtrr gtar; do v T1-full-trigger pass -D scheduler=$s; done
 v T1-full-trigger "fail deterministic" -D scheduler=gto
+# T2: under SRR and GTRR, which move the turn past a refused warp, a full
+# buffer waits for its scheduler to stop (flushing at once is timing)
+for s in srr gtrr gtrr-bar gtar gwat; do v T2-srr-full pass -D scheduler=$s; done
+v T2-srr-full "fail deterministic" -D scheduler=gto
 # D9: every SM's flush FIFO holds all its warps' buffers (uneven CTAs
 # overflowed them and crashed under nr)
 for f in ordered nr nr-of nr-cif; do v D9 pass -D flush=$f; done
@@ -122,7 +126,7 @@ c S1-atomic-order "states 18 transitions 17" -D scheduler=srr
 c S1-atomic-order "states 27 transitions 35" -D scheduler=gtrr
 c S1-atomic-order "states 29 transitions 39" -D scheduler=gtar
 c S1-atomic-order "states 32 transitions 45" -D scheduler=gwat
-c S2-blocked-atomic "states 32 transitions 37" -D scheduler=srr
+c S2-blocked-atomic "states 26 transitions 25" -D scheduler=srr
 # S3: SRR skips a warp blocked at bar.sync (§IV-C1); one path under SRR:
 # warp 0 issues 5 instructions, warp 1 7, the barrier's flush (nothing
 # buffered yet), then one flush of the fused entry and one drain

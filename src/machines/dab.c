@@ -312,30 +312,51 @@ static int refused(const struct comp *c, const uint8_t *sv, unsigned w)
 	       !(instr_releasing(in) && (h->pending & PEND_DIRTY));
 }
 
+/* Does the warp refused for room keep its place in its scheduler's order
+** of atomics, so that no other atomic enters the buffer before the flush
+** whatever the other warps do meanwhile?  GWAT keeps the token, GTAR the
+** turn in its round (and the -bar variants); GTO imposes no order (not
+** deterministic anyway).  SRR and GTRR (dab_sched.c: sched_rule 1, 2 and
+** gtrr-bar 5) move the turn on every issue, the refused one's too: while
+** the flush runs the other warps' steps would move it by an amount set by
+** timing, so there a full buffer waits for its warps to stop, as the
+** paper's SRR does ("no instruction is issued" while warp A is blocked). */
+static int full_is_a_cut(const struct gpu_cfg *cf)
+{
+	return cf->sched_rule != 1 && cf->sched_rule != 2 && cf->sched_rule != 5;
+}
+
 /* Can scheduler buffer b be full: too few entries left for a whole warp?
 ** (A warp buffer with a warp that can issue is not: its one warp would be
 ** blocked.)  Cheap, so the scan for the full bit runs only then. */
 static int may_be_full(const struct comp *c, const uint8_t *sv, unsigned b)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
-	return cf->buffer_level && buf(c, sv, b)->count + cf->threads_per_warp > cf->entries;
+	return cf->buffer_level && full_is_a_cut(cf) && buf(c, sv, b)->count + cf->threads_per_warp > cf->entries;
 }
 
-/* The SMs (one bit each) of the buffers in `issuing` that are not full:
-** no warp of theirs is blocked at an atomic they had no room for. */
-static uint64_t not_full(const struct comp *c, const uint8_t *sv, const uint64_t *issuing)
+/* Scheduler buffer b's full bit: a warp of it is blocked at an atomic
+** it had no room for.  Its warps: those of the CTAs on its SM, every
+** `schedulers`-th from its scheduler (gpu_sched_of). */
+static int full(const struct comp *c, const uint8_t *sv, unsigned b)
 {
 	const struct gpu *g = c->g;
-	uint64_t full[4] = { 0 }, busy = 0;
-	if (!(issuing[0] | issuing[1] | issuing[2] | issuing[3]))
+	const struct gpu_cfg *cf = &g->cfg;
+	if (!may_be_full(c, sv, b))
 		return 0;
-	for (unsigned w = 0; w < g->nwarps; w++) {
-		unsigned b = buffer_of(c, w);
-		if ((issuing[b / 64] >> b % 64 & 1) && refused(c, sv, w))
-			full[b / 64] |= 1ull << b % 64;
-	}
+	for (unsigned cta = b / cf->schedulers; cta < cf->ctas; cta += cf->sms)
+		for (unsigned k = b % cf->schedulers; k < cf->warps_per_cta; k += cf->schedulers)
+			if (refused(c, sv, cta * cf->warps_per_cta + k))
+				return 1;
+	return 0;
+}
+
+/* The SMs (one bit each) of the buffers in `issuing` that are not full. */
+static uint64_t not_full(const struct comp *c, const uint8_t *sv, const uint64_t *issuing)
+{
+	uint64_t busy = 0;
 	for (unsigned b = 0; b < D(c)->nbufs; b++)
-		if ((issuing[b / 64] & ~full[b / 64]) >> b % 64 & 1)
+		if ((issuing[b / 64] >> b % 64 & 1) && !full(c, sv, b))
 			busy |= 1ull << sm_of_buffer(c, b);
 	return busy;
 }
