@@ -25,7 +25,9 @@
 ** a point fixed by the program, not by timing.  Warps of a full buffer
 ** that are not at an atomic run on, before and during the flush; one that
 ** reaches an atomic during an ordered or nr flush waits for its end
-** ("The buffers are then cleared and execution resumes").  The
+** ("The buffers are then cleared and execution resumes").  Under SRR and
+** GTRR, whose turn moves past the refused warp, a full buffer is ready
+** only once none of its warps can issue (full_is_a_cut).  The
 ** FLUSH moves every entry, SM by SM, buffer by buffer, in entry order, into
 ** the FIFO from its SM to its partition (the pre-flush message is the FIFO
 ** length: the expected count).  A DRAIN action lets partition p perform the
