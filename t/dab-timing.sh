@@ -15,7 +15,7 @@
 #            coalesce=on 4 (partition 3's 8 entries arrive 3 cycles after
 #            the first and take 8 cycles): 31 - (3 + 7) = 21 cycles fewer.
 . "$srcdir/t/lib.sh"
-plan 9
+plan 10
 cat > "$T/spread.gpu" <<'SPEC'
 machine baseline
 set sms = 1
@@ -76,3 +76,20 @@ verdict "$SPECS/dab/F1-fusion-order.gpu" pass
 verdict "$SPECS/dab/F1-fusion-order.gpu" "fail forall" -D offset_flush=1
 run "$GPUMC" run -D offset_flush=2000 "$SPECS/dab/F1-fusion-order.gpu"
 like "$T/err" "offset_flush.*(1024|range|between)" "offset_flush out of range: an error"
+# the flush trigger (DAB IV-D: "all buffers are full"): warp 0 fills the
+# shared scheduler buffer (32 entries) and blocks at its second red, while
+# warp 1 runs a 100-iteration ALU loop.  The buffer is full, so the flush
+# starts at once and overlaps the loop; warp 0's second red and exit follow
+# it, and the kernel-exit flush of those 32 entries starts when warp 1
+# exits (cycle 1213: 303 instructions at lat_alu 4), as the one flush of
+# the spec without the second red does: 1214 + lat_flush 20 + 31 sends +
+# 100 + the last entry performed = 1366 for both.  A GPU-wide "no warp can
+# issue" trigger waited for warp 1: the first flush then came after the
+# loop and the second red one flush later (1623, 257 cycles more).
+sed 's/^machine baseline/machine dab\nset scheduler = gto\nset buffer = scheduler\nset schedulers = 1\nset entries = 32\nset fusion = off/
+s/^set ctas = 1/set ctas = 1\nset warps_per_cta = 2/
+s|^    shl.b32            %r0, %tid, 7|    shr.u32            %r1, %tid, 5\n    setp.ne.u32        %p0, %r1, 0\n    @%p0 bra           LOOP\n    shl.b32            %r0, %tid, 7|
+s|^    exit|    exit\nLOOP:\n    add.u32            %r2, %r2, 1\n    setp.lt.u32        %p0, %r2, 100\n    @%p0 bra           LOOP\n    exit|
+s|^    .reg .u32 %r<4>|    .reg .u32 %r<4>\n    .reg .pred %p<1>|' "$T/spread.gpu" | grep -v '^set warps_per_cta = 1' > "$T/one.gpu"
+sed 's|^    red.global.add.u32 \[x + %r0\], 1|&\n&|' "$T/one.gpu" > "$T/two.gpu"
+is "$(cyc "$T/two.gpu")" "$(cyc "$T/one.gpu")" "flush trigger: a full buffer flushes while another warp runs (the second red costs nothing)"

@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 204
+plan 215
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -31,6 +31,14 @@ v D7 pass -D scheduler=gto
 v D7 pass -D scheduler=gwat
 for s in gtrr gtar gwat srr; do v D8 pass -D scheduler=$s; done
 v D8 "fail deterministic" -D scheduler=gto
+# T1: the flush fires once every buffer is full or has no warp that can
+# issue, while warps of a full buffer run on: still deterministic
+for s in gwat srr gtrr gtar; do v T1-full-trigger pass -D scheduler=$s; done
+v T1-full-trigger "fail deterministic" -D scheduler=gto
+# T2: under SRR and GTRR, which move the turn past a refused warp, a full
+# buffer waits for its scheduler to stop (flushing at once is timing)
+for s in srr gtrr gtrr-bar gtar gwat; do v T2-srr-full pass -D scheduler=$s; done
+v T2-srr-full "fail deterministic" -D scheduler=gto
 # D9: every SM's flush FIFO holds all its warps' buffers (uneven CTAs
 # overflowed them and crashed under nr)
 for f in ordered nr nr-of nr-cif; do v D9 pass -D flush=$f; done

@@ -26,15 +26,15 @@ run "$GPUMC" $C "$SPECS/persist/W2-wt-lanes-bug.gpu"
 like "$T/out" '"verdict":"fail durable"' "W2-wt-lanes-bug: the torn st.wt is still found"
 is "$(jnum states "$T/out")" 13 "W2-wt-lanes-bug: 13 states"
 
-for r in srr:4186 gtar:28651 gtrr:20826 gwat-bar:83611; do
+for r in srr:4186 gtar:29926 gtrr:20826 gwat-bar:84886; do
 	run "$GPUMC" $C -D scheduler=${r%:*} "$SPECS/dab/D2.gpu"
 	is "$(jnum states "$T/out")" ${r#*:} "D2 scheduler=${r%:*}: ${r#*:} states"
 done
 
 # D2's two CTAs on one SM with one slot: two batches, the second gated
-# until the first is done (605 states, as main before the change); all
-# resident: 23477
+# until the first is done (671 states; 605 before the flush fired on full
+# buffers beside running warps, DAB IV-D); all resident: 31344 (23477)
 run "$GPUMC" $C -D cta_slots=1 -D sms=1 "$SPECS/dab/D2.gpu"
-is "$(jnum states "$T/out")" 605 "D2 sms=1 cta_slots=1: batches gated, 605 states"
+is "$(jnum states "$T/out")" 671 "D2 sms=1 cta_slots=1: batches gated, 671 states"
 run "$GPUMC" $C -D sms=1 "$SPECS/dab/D2.gpu"
-is "$(jnum states "$T/out")" 23477 "D2 sms=1: all resident, no gate, 23477 states"
+is "$(jnum states "$T/out")" 31344 "D2 sms=1: all resident, no gate, 31344 states"

@@ -14,13 +14,20 @@
 ** are never fused and the warp waits for the flush that performs them
 ** (§IV-A: "atom ... by incurring a buffer flush").
 **
-** Flush (§IV-D): a FLUSH is enabled when no warp can issue (every warp is
-** blocked on a full buffer, at a fence, at an atomic its scheduler does not
-** allow yet, at a barrier, or done) and something is buffered, or a warp
-** waits at a volatile access or a CTA at bar.sync (§IV-A: both go "via a
-** buffer flush"; such a flush may be empty).  The paper's triggers -- all
-** buffers full, kernel exit, a fence -- are the cases of this rule; it
-** fires at a point fixed by the program, not by timing.  The
+** Flush (§IV-D: "only when either 1) all buffers are full, 2) the kernel
+** exits, or 3) a memory fence is reached"): a FLUSH is enabled when every
+** buffer is ready -- full (a warp of it is blocked at an atomic it had no
+** room for: the full bit) or with no warp that can issue (done, at a
+** fence, at a barrier, at an atomic its scheduler does not allow yet) --
+** and something is buffered, or a warp waits at a volatile access or a
+** CTA at bar.sync (§IV-A: both go "via a buffer flush"; such a flush may
+** be empty).  Kernel exit and a fence are cases of this rule; it fires at
+** a point fixed by the program, not by timing.  Warps of a full buffer
+** that are not at an atomic run on, before and during the flush; one that
+** reaches an atomic during an ordered or nr flush waits for its end
+** ("The buffers are then cleared and execution resumes").  Under SRR and
+** GTRR, whose turn moves past the refused warp, a full buffer is ready
+** only once none of its warps can issue (full_is_a_cut).  The
 ** FLUSH moves every entry, SM by SM, buffer by buffer, in entry order, into
 ** the FIFO from its SM to its partition (the pre-flush message is the FIFO
 ** length: the expected count).  A DRAIN action lets partition p perform the
@@ -144,6 +151,15 @@ static struct atomic_entry *fuse_target(const struct comp *c, struct atomic_entr
 	return NULL;
 }
 
+static int anything_in_flight(const struct comp *c, const uint8_t *sv)
+{
+	const struct gpu *g = c->g;
+	for (unsigned q = 0; q < g->nqueues; q++)
+		if (queue(c, sv, q)[0])
+			return 1;
+	return 0;
+}
+
 static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 {
 	const struct gpu *g = c->g;
@@ -154,6 +170,11 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	/* check every address first: a faulting lane buffers nothing */
 	if (atomic_entry_check(c, sv, w, m, in))
 		return PUSH_DONE;
+	/* a flush in flight: "The buffers are then cleared and execution
+	** resumes" (§IV-D) -- a warp that ran on to an atomic during the flush
+	** waits for its end (nr-of, nr-cif relax this: buffers refill at once) */
+	if (g->cfg.flush < DF_NR_OF && anything_in_flight(c, sv))
+		return PUSH_REFUSED;
 	unsigned need = 0;
 	uint32_t seen[32];
 	unsigned nt = 0;
@@ -214,15 +235,6 @@ static int anything_buffered(const struct comp *c, const uint8_t *sv, int sm)
 {
 	for (unsigned b = 0; b < D(c)->nbufs; b++)
 		if (buf(c, sv, b)->count && (sm < 0 || sm_of_buffer(c, b) == (unsigned)sm))
-			return 1;
-	return 0;
-}
-
-static int anything_in_flight(const struct comp *c, const uint8_t *sv)
-{
-	const struct gpu *g = c->g;
-	for (unsigned q = 0; q < g->nqueues; q++)
-		if (queue(c, sv, q)[0])
 			return 1;
 	return 0;
 }
@@ -289,35 +301,112 @@ static int room(const struct comp *c, const uint8_t *sv, unsigned sm)
 	return 1;
 }
 
+/* Is warp w blocked at an atomic its buffer had no room for (the paper's
+** full bit, §IV-B: "If there are insufficient entries the warp is blocked
+** from issuing and the full bit is set")?  A .release atomic waiting for
+** its fence is not. */
+static int refused(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
+	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
+	return h->status == W_WAIT && (in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL &&
+	       !(instr_releasing(in) && (h->pending & PEND_DIRTY));
+}
+
+/* Does the warp refused for room keep its place in its scheduler's order
+** of atomics, so that no other atomic enters the buffer before the flush
+** whatever the other warps do meanwhile?  GWAT keeps the token, GTAR the
+** turn in its round (and the -bar variants); GTO imposes no order (not
+** deterministic anyway).  SRR and GTRR (dab_sched.c: sched_rule 1, 2 and
+** gtrr-bar 5) move the turn on every issue, the refused one's too: while
+** the flush runs the other warps' steps would move it by an amount set by
+** timing, so there a full buffer waits for its warps to stop, as the
+** paper's SRR does ("no instruction is issued" while warp A is blocked). */
+static int full_is_a_cut(const struct gpu_cfg *cf)
+{
+	return cf->sched_rule != 1 && cf->sched_rule != 2 && cf->sched_rule != 5;
+}
+
+/* Can scheduler buffer b be full: too few entries left for a whole warp?
+** (A warp buffer with a warp that can issue is not: its one warp would be
+** blocked.)  Cheap, so the scan for the full bit runs only then. */
+static int may_be_full(const struct comp *c, const uint8_t *sv, unsigned b)
+{
+	const struct gpu_cfg *cf = &c->g->cfg;
+	return cf->buffer_level && full_is_a_cut(cf) && buf(c, sv, b)->count + cf->threads_per_warp > cf->entries;
+}
+
+/* Scheduler buffer b's full bit: a warp of it is blocked at an atomic
+** it had no room for.  Its warps: those of the CTAs on its SM, every
+** `schedulers`-th from its scheduler (gpu_sched_of). */
+static int full(const struct comp *c, const uint8_t *sv, unsigned b)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	if (!may_be_full(c, sv, b))
+		return 0;
+	for (unsigned cta = b / cf->schedulers; cta < cf->ctas; cta += cf->sms)
+		for (unsigned k = b % cf->schedulers; k < cf->warps_per_cta; k += cf->schedulers)
+			if (refused(c, sv, cta * cf->warps_per_cta + k))
+				return 1;
+	return 0;
+}
+
+/* The SMs (one bit each) of the buffers in `issuing` that are not full. */
+static uint64_t not_full(const struct comp *c, const uint8_t *sv, const uint64_t *issuing)
+{
+	uint64_t busy = 0;
+	for (unsigned b = 0; b < D(c)->nbufs; b++)
+		if ((issuing[b / 64] >> b % 64 & 1) && !full(c, sv, b))
+			busy |= 1ull << sm_of_buffer(c, b);
+	return busy;
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
 	(void)timed;
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
-	/* which SMs can still issue: a flush fires at a point fixed by the
-	** program, when no warp (of the SM, for nr-cif) can */
+	/* "DAB flushes buffers only when either 1) all buffers are full, 2)
+	** the kernel exits, or 3) a memory fence is reached" (§IV-D): a
+	** buffer is ready when it is full (a warp is blocked at an atomic it
+	** had no room for) or none of its warps can issue (done, at a fence,
+	** at a barrier, at an atomic its scheduler does not allow yet); the
+	** flush fires when every buffer (of the SM, for nr-cif) is ready.
+	** Warps of a full buffer that are not at an atomic run on meanwhile,
+	** and during the flush.  Both are points fixed by the program: a full
+	** buffer takes no more atomics, a buffer with no warp that can issue
+	** none until a flush. */
 	const struct bind *ib = REQ(c, P_ISSUE);
-	uint64_t sm_issue = 0; /* one bit per SM (at most 64) */
+	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
+	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
 	for (unsigned i = 0; i < nb; i++) {
 		long w = ((const struct port_issue *)ib->ops)->is_issue(ib->c, &before[i]);
-		if (w >= 0) {
-			sm_issue |= 1ull << gpu_sm_of(g, (unsigned)w);
-			if (cf->flush != DF_NR_CIF)
-				break; /* only whether any warp can issue matters */
-		}
+		if (w < 0)
+			continue;
+		unsigned b = buffer_of(c, (unsigned)w);
+		if (may_be_full(c, sv, b))
+			issuing[b / 64] |= 1ull << b % 64;
+		else
+			sm_busy |= 1ull << gpu_sm_of(g, (unsigned)w);
+		if (sm_busy && cf->flush != DF_NR_CIF)
+			break; /* only whether any such warp exists matters */
 	}
+	if (cf->flush == DF_NR_CIF || !sm_busy)
+		sm_busy |= not_full(c, sv, issuing);
 	/* nor while a CTA waits to be dispatched into a freed slot: it will
 	** issue (a free dispatcher's choice is a step of its own) */
 	const struct bind *gb = REQ(c, P_GRID);
 	for (unsigned s = 0; gb->ops && s < cf->sms; s++)
 		if (((const struct port_grid *)gb->ops)->pending(gb->c, sv, (int)s))
-			sm_issue |= 1ull << s;
-	int any_issue = sm_issue != 0;
+			sm_busy |= 1ull << s;
+	int any_issue = sm_busy != 0;
 	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
-			if (!(sm_issue >> s & 1) && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
+			if (!(sm_busy >> s & 1) && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)(flush_unit + s),
 				                            c->subj0[1] + 1 + s, s };
 	} else if (!any_issue && (anything_buffered(c, sv, -1) || sync_ready(c, sv, -1))) {
@@ -760,13 +849,15 @@ const struct comp_def comp_dab = {
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .notes = notes, .timing = timing, .count = count, .port = port,
-	/* a FLUSH (which clears the pending flags of the SM's warps and
-	** resumes its waiting ones) is enabled only when no warp (of the SM,
-	** nr-cif) can issue -- also the flushes for a CTA at bar.sync or a
-	** warp at a volatile access -- so never while a warp-local issue is
-	** enabled, and that issue stays enabled until it is taken; DRAINs
-	** touch a warp through its owed count (an atom's warp, which waits)
-	** and the resume of a waiting warp.  A volatile load is never
-	** warp-local (it waits for a flush: warp.c, local_table) */
+	/* a FLUSH clears the pending flags of the SM's warps and resumes its
+	** waiting ones; a warp-local issue (READY, not waiting) reads neither
+	** and touches only its own registers and stack, so the two commute.
+	** The issue cannot disable the FLUSH: it leaves no warp refused, and
+	** a buffer with no warp that can issue has no warp with a local issue
+	** (w's own buffer is ready only when full, which w's step does not
+	** change); the FLUSH disables no issue of a READY warp.  DRAINs touch
+	** a warp through its owed count (an atom's warp, which waits) and the
+	** resume of a waiting warp.  A volatile load is never warp-local (it
+	** waits for a flush: warp.c, local_table) */
 	.por = compose_por_independent,
 };

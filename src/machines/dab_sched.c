@@ -252,8 +252,8 @@ static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct d
 ** Under SRR, and GTRR (or gtrr-bar) once switched, the issue moves the
 ** round-robin turn, and it can be disabled by an earlier warp resuming;
 ** GTRR's switch, which w's step can trigger, disables other warps: not
-** independent.  The flush that releases a barrier is dab.c's (never
-** enabled while a warp can issue). */
+** independent.  The flush that releases a barrier is dab.c's (it
+** commutes with a warp-local issue: dab.c, por). */
 static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
 {
 	(void)sv, (void)w, (void)in;
