@@ -173,6 +173,10 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	uint64_t *ready = xcalloc(m->nsubjects, sizeof *ready);
 	uint64_t *unit_free = xcalloc(m->nunits, sizeof *unit_free);
 	uint32_t *last = xmalloc(sizeof *last * m->nunits);
+	/* what may have changed since a component last listed (readyset.c) */
+	uint64_t changed = 0, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
+	const char *check = getenv("GPUMC_CHECK_READY");
+	int check_ready = check && *check && *check != '0';
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
@@ -193,7 +197,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		/* readiness changes on events: first only the actions that can
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
-		struct timed_now tn = { now, run, ready, unit_free, now }, all = { UINT64_MAX, run, ready, unit_free, now };
+		struct timed_now tn = { now, run, ready, unit_free, now, changed, unit_changed, check_ready },
+		                 all = { UINT64_MAX, run, ready, unit_free, now, changed, unit_changed, check_ready };
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
 		uint64_t next = UINT64_MAX;
@@ -276,6 +281,10 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 				hook->action(hook->ctx, now, a, &t, sv);
 			if (m->count)
 				m->count(m, sv, a, r->counters);
+			if (m->local && m->local(m, sv, a, NULL, 0))
+				unit_changed[a->unit]++;
+			else
+				changed++;
 			m->apply(m, sv, a);
 			r->actions++;
 			unit_free[a->unit] = now + t.busy;
@@ -298,6 +307,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(ready);
 	free(unit_free);
 	free(last);
+	free(unit_changed);
 	free(act);
 	free(cand);
 	free(grouped);

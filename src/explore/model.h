@@ -86,11 +86,18 @@ struct timing {
 ** the cycle also while now is UINT64_MAX; then a warp's issue that cannot
 ** happen at clock may be left out where an issue of its SM is listed
 ** before it (what a KF_BEFORE guard reads of the list stays the same;
-** the driver finds the next cycle from its own event times). */
+** the driver finds the next cycle from its own event times).  changed,
+** unit_changed: counts of the applied actions that may change what can
+** issue, anywhere or only on that unit (a warp-local issue, model.local),
+** so a component may keep its ready sets until one moves (readyset.c);
+** check: recompute such sets anyway and compare (GPUMC_CHECK_READY). */
 struct timed_now {
 	uint64_t now, run;
 	const uint64_t *ready, *unit_free;
 	uint64_t clock;
+	uint64_t changed;
+	const uint64_t *unit_changed;
+	int check;
 };
 
 struct model {
