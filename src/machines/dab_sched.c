@@ -364,10 +364,19 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		uint64_t upto = tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
 		if (tn->unit_free[c->unit0[0] + k] > upto)
 			continue;
-		readyset_get(c->priv, tn, k, c->unit0[0] + k, &may, &with_view, fill, &ctx);
+		unsigned n0 = n;
+		uint64_t at = readyset_at(tn, c->unit0[0] + k, sm);
+		if (readyset_later(c->priv, tn, k, at, upto))
+			continue;
+		readyset_get(c->priv, tn, k, at, &may, &with_view, fill, &ctx);
+		uint64_t soon = UINT64_MAX, upto0 = upto;
 		for (unsigned i = g->sched_first[k]; may; i++, may >>= 1, with_view >>= 1) {
 			unsigned w = g->sched_warps[i];
-			if (!(may & 1) || tn->ready[s0 + w] > upto)
+			if (!(may & 1))
+				continue;
+			if (tn->ready[s0 + w] < soon)
+				soon = tn->ready[s0 + w];
+			if (tn->ready[s0 + w] > upto)
 				continue;
 			out[n++] = sched_action(c, w);
 			if (with_view & 1) {
@@ -376,6 +385,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 					upto = tn->clock;
 			}
 		}
+		readyset_listed(c->priv, tn, k, at, upto0, n - n0, soon);
 	}
 	return n;
 }

@@ -22,7 +22,11 @@
 ** path can be missed; GPUMC_CHECK_READY=1 (t/readyset.sh) recomputes
 ** every set on every use and stops at the first difference.
 **
-** Invariant READY-1: a valid set equals the full poll of the state.
+** The earliest ready time of a kept set's warps is kept too: a scheduler
+** whose warps are all in their latency is skipped without a look.
+**
+** Invariant READY-1: a kept set equals the full poll of the state, and no
+** warp of it is ready before its kept earliest ready time.
 */
 #include "config.h"
 #include "machines/readyset.h"
@@ -31,17 +35,6 @@
 #include <stdlib.h>
 
 #include "util/strbuf.h"
-
-struct entry {
-	uint64_t at;  /* the counts' sum when computed (UINT64_MAX: never) */
-	uint64_t may, viewed;
-};
-
-struct readyset {
-	uint64_t run; /* the concrete run the entries are of */
-	unsigned n;
-	struct entry e[];
-};
 
 struct readyset *readyset_new(unsigned nsched, unsigned most_warps)
 {
@@ -53,22 +46,16 @@ struct readyset *readyset_new(unsigned nsched, unsigned most_warps)
 	return rs;
 }
 
-void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t *may,
-                  uint64_t *viewed, void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed),
-                  const void *ctx)
+void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t *may,
+                   uint64_t *viewed, void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed),
+                   const void *ctx)
 {
 	if (rs->run != tn->run) { /* a new run: nothing known */
 		rs->run = tn->run;
 		for (unsigned i = 0; i < rs->n; i++)
 			rs->e[i].at = UINT64_MAX;
 	}
-	struct entry *e = &rs->e[k];
-	uint64_t at = tn->changed + tn->unit_changed[u];
-	if (e->at == at && !tn->check) {
-		*may = e->may;
-		*viewed = e->viewed;
-		return;
-	}
+	struct readyset_entry *e = &rs->e[k];
 	fill(ctx, k, may, viewed);
 	if (e->at == at && (e->may != *may || e->viewed != *viewed)) {
 		fprintf(stderr,
@@ -81,4 +68,19 @@ void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, u
 	e->at = at;
 	e->may = *may;
 	e->viewed = *viewed;
+	e->soon = 0;
+}
+
+void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
+                     unsigned n, uint64_t soon)
+{
+	struct readyset_entry *e = &rs->e[k];
+	if (tn->check && n && e->soon > upto && e->at == at) {
+		fprintf(stderr,
+		        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: kept ready time %llu, but a warp is "
+		        "ready by %llu\n",
+		        k, (unsigned long long)tn->clock, (unsigned long long)e->soon, (unsigned long long)upto);
+		abort();
+	}
+	e->soon = soon;
 }

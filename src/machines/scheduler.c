@@ -127,7 +127,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 			continue;
 		uint64_t may = 0, none;
 		if (c->priv)
-			readyset_get(c->priv, tn, k, u, &may, &none, gto_fill, &ctx);
+			readyset_get(c->priv, tn, k, readyset_at(tn, u, k / g->cfg.schedulers), &may, &none, gto_fill, &ctx);
 		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
 			unsigned w = g->sched_warps[i];
 			if (tn->ready[s0 + w] <= tn->now &&
