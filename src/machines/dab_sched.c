@@ -283,7 +283,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	*align = 8;
 	c->max_actions = g->nwarps;
 	c->units[0] = (struct pool_req){ "scheduler", nsched };
-	c->priv = readyset_new(nsched, most);
+	c->priv = readyset_new(nsched);
 	return (long)(sizeof(struct dab_sched_state) * nsched);
 }
 

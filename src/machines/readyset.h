@@ -20,9 +20,9 @@ struct readyset {
 	struct readyset_entry e[];
 };
 
-/* The sets of n schedulers (NULL where one has more than 64 warps: then
-** the scheduler polls).  Freed with free(). */
-struct readyset *readyset_new(unsigned nsched, unsigned most_warps);
+/* The sets of nsched schedulers of at most 64 warps each.  Freed with
+** free(). */
+struct readyset *readyset_new(unsigned nsched);
 /* Scheduler k, having seen `at` (readyset_at), at the clock tn: its set, bit i for the
 ** i-th warp of its list (*may), and those of them whose issue depends on
 ** the scheduler's view (*viewed).  `fill` recomputes both from the state

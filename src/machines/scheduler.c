@@ -15,7 +15,6 @@
 ** scheduler, subject = the warp.  No state of its own.
 */
 #include "config.h"
-#include "machines/readyset.h"
 #include "machines/scheduler.h"
 
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
@@ -72,31 +71,9 @@ static long gto_layout(struct comp *c, struct gpu *g, size_t *align, struct diag
 {
 	(void)d;
 	*align = 1;
-	unsigned nsched = g->cfg.sms * g->cfg.schedulers, most = 0;
-	for (unsigned k = 0; k < nsched; k++)
-		if (g->sched_first[k + 1] - g->sched_first[k] > most)
-			most = g->sched_first[k + 1] - g->sched_first[k];
 	c->max_actions = g->nwarps;
-	c->units[0] = (struct pool_req){ "scheduler", nsched };
-	c->priv = readyset_new(nsched, most);
+	c->units[0] = (struct pool_req){ "scheduler", g->cfg.sms * g->cfg.schedulers };
 	return 0;
-}
-
-struct fill_ctx {
-	const struct comp *c;
-	const uint8_t *sv;
-};
-
-/* Scheduler k's warps that may issue in this state: the full poll
-** (readyset.c); none needs a view. */
-static void gto_fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
-{
-	const struct comp *c = ((const struct fill_ctx *)ctx)->c;
-	const struct gpu *g = c->g;
-	*may = *viewed = 0;
-	for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
-		if (sched_ready(c, ((const struct fill_ctx *)ctx)->sv, g->sched_warps[i]))
-			*may |= 1ull << (i - g->sched_first[k]);
 }
 
 static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -116,23 +93,15 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	}
 	/* concrete mode, scheduler by scheduler (each unit's warps in id
 	** order, all model.enabled_now asks): a busy scheduler, or a warp
-	** still in its latency, is not asked; what the state allows comes
-	** from the scheduler's ready set (readyset.c), polled where it has
-	** more than 64 warps */
+	** still in its latency, is not asked */
 	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0];
-	struct fill_ctx ctx = { c, sv };
 	for (unsigned k = 0; k < g->cfg.sms * g->cfg.schedulers; k++) {
-		unsigned u = c->unit0[0] + k;
-		if (tn->unit_free[u] > tn->now)
+		if (tn->unit_free[c->unit0[0] + k] > tn->now)
 			continue;
-		uint64_t may = 0, none;
-		if (c->priv)
-			readyset_get(c->priv, tn, k, readyset_at(tn, u, k / g->cfg.schedulers), &may, &none, gto_fill, &ctx);
 		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
 			unsigned w = g->sched_warps[i];
-			if (tn->ready[s0 + w] <= tn->now &&
-			    (c->priv ? (int)(may >> (i - g->sched_first[k]) & 1) : sched_ready(c, sv, w)))
-				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, s0 + w, 0 };
+			if (tn->ready[s0 + w] <= tn->now && sched_ready(c, sv, w))
+				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + k), s0 + w, 0 };
 		}
 	}
 	return n;
