@@ -292,33 +292,42 @@ struct fill_ctx {
 	const uint8_t *sv;
 };
 
+/* May warp w of scheduler k issue in this state: 0 no, 1 yes, 2 yes as
+** the scheduler's view allows (computed into *v once: *seen). */
+static inline __attribute__((always_inline)) int allowed(const struct comp *c, const uint8_t *sv, unsigned k, unsigned w,
+                                                        unsigned r, struct dab_sched_view *v, int *seen)
+{
+	if (!sched_ready(c, sv, w))
+		return 0;
+	if (!needs_view(c->g, r, sv, w))
+		return 1;
+	if (!*seen) {
+		view(c, sv, k, v);
+		*seen = 1;
+	}
+	return may_issue(c, sv, w, v) ? 2 : 0;
+}
+
 /* Scheduler k's warps that may issue in this state (bit i: its i-th
-** warp), and those of them whose issue needed the view: concrete mode's
-** full poll (readyset.c), what enabled() lists in exhaustive mode. */
+** warp), and those of them the view allowed: concrete mode's full poll
+** (readyset.c). */
 static void fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
 {
 	const struct comp *c = ((const struct fill_ctx *)ctx)->c;
-	const uint8_t *sv = ((const struct fill_ctx *)ctx)->sv;
 	const struct gpu *g = c->g;
 	unsigned r = rule(g), first = g->sched_first[k];
 	struct dab_sched_view v;
 	int seen = 0;
-	*may = *viewed = 0;
+	uint64_t m = 0, vw = 0;
 	for (unsigned i = first; i < g->sched_first[k + 1]; i++) {
-		unsigned w = g->sched_warps[i];
-		if (!sched_ready(c, sv, w))
-			continue;
-		if (needs_view(g, r, sv, w)) {
-			if (!seen) {
-				view(c, sv, k, &v);
-				seen = 1;
-			}
-			if (!may_issue(c, sv, w, &v))
-				continue;
-			*viewed |= 1ull << (i - first);
-		}
-		*may |= 1ull << (i - first);
+		int a = allowed(c, ((const struct fill_ctx *)ctx)->sv, k, g->sched_warps[i], r, &v, &seen);
+		if (a)
+			m |= 1ull << (i - first);
+		if (a == 2)
+			vw |= 1ull << (i - first);
 	}
+	*may = m;
+	*viewed = vw;
 }
 
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -333,24 +342,13 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** asked (model.h, enabled_now), and what the state allows comes from
 	** the scheduler's ready set (readyset.c) */
 	const struct timed_now *tn = compose_now(c);
-	if (!tn) { /* exhaustive mode: every scheduler's fill, listed */
+	if (!tn) { /* exhaustive mode: every allowed warp */
 		for (unsigned k = 0; k < nsched; k++) {
 			struct dab_sched_view v;
-			int viewed = 0;
-			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
-				unsigned w = g->sched_warps[i];
-				if (!sched_ready(c, sv, w))
-					continue;
-				if (needs_view(g, r, sv, w)) {
-					if (!viewed) {
-						view(c, sv, k, &v);
-						viewed = 1;
-					}
-					if (!may_issue(c, sv, w, &v))
-						continue;
-				}
-				out[n++] = sched_action(c, w);
-			}
+			int seen = 0;
+			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
+				if (allowed(c, sv, k, g->sched_warps[i], r, &v, &seen))
+					out[n++] = sched_action(c, g->sched_warps[i]);
 		}
 		return n;
 	}
