@@ -26,6 +26,7 @@
 #include "explore/concrete.h"
 #include "explore/explore.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -173,6 +174,12 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	uint64_t *ready = xcalloc(m->nsubjects, sizeof *ready);
 	uint64_t *unit_free = xcalloc(m->nunits, sizeof *unit_free);
 	uint32_t *last = xmalloc(sizeof *last * m->nunits);
+	/* what may have changed since a component last listed (readyset.c) */
+	uint64_t changed = 0, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
+	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
+	const char *check = getenv("GPUMC_CHECK_READY");
+	int check_ready = check && *check && *check != '0', terminal = 0;
+	uint64_t status_at = UINT64_MAX; /* nonlocal when status() was asked */
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
@@ -188,12 +195,22 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
-		if (m->status(m, sv) == MS_TERMINAL)
+		if (nonlocal != status_at) { /* a warp-local issue leaves its warp READY: running */
+			status_at = nonlocal;
+			terminal = m->status(m, sv) == MS_TERMINAL;
+		} else if (check_ready && (m->status(m, sv) == MS_TERMINAL) != terminal) {
+			fprintf(stderr, "gpumc: internal error: READY-2: status changed by a warp-local issue at cycle %llu\n",
+			        (unsigned long long)now);
+			abort();
+		}
+		if (terminal)
 			break;
 		/* readiness changes on events: first only the actions that can
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
-		struct timed_now tn = { now, run, ready, unit_free, now }, all = { UINT64_MAX, run, ready, unit_free, now };
+		struct timed_now tn = { now, run, ready, unit_free, now, changed, unit_changed, sm_changed, check_ready },
+		                 all = { UINT64_MAX, run, ready, unit_free, now, changed, unit_changed, sm_changed,
+		                         check_ready };
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
 		uint64_t next = UINT64_MAX;
@@ -276,6 +293,16 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 				hook->action(hook->ctx, now, a, &t, sv);
 			if (m->count)
 				m->count(m, sv, a, r->counters);
+			if (m->local && m->local(m, sv, a, NULL, 0))
+				unit_changed[a->unit]++;
+			else {
+				int sm = m->reach ? m->reach(m, sv, a) : -1;
+				if (sm >= 0 && (unsigned)sm < m->nunits)
+					sm_changed[sm]++;
+				else
+					changed++;
+				nonlocal++;
+			}
 			m->apply(m, sv, a);
 			r->actions++;
 			unit_free[a->unit] = now + t.busy;
@@ -298,6 +325,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(ready);
 	free(unit_free);
 	free(last);
+	free(unit_changed);
+	free(sm_changed);
 	free(act);
 	free(cand);
 	free(grouped);

@@ -86,11 +86,19 @@ struct timing {
 ** the cycle also while now is UINT64_MAX; then a warp's issue that cannot
 ** happen at clock may be left out where an issue of its SM is listed
 ** before it (what a KF_BEFORE guard reads of the list stays the same;
-** the driver finds the next cycle from its own event times). */
+** the driver finds the next cycle from its own event times).  changed,
+** unit_changed, sm_changed: counts of the applied actions that may change
+** what can issue anywhere, only on that unit (a warp-local issue,
+** model.local) or only on that SM (model.reach), so a component may keep
+** its ready sets until one moves (readyset.c); check: recompute such sets
+** anyway and compare (GPUMC_CHECK_READY). */
 struct timed_now {
 	uint64_t now, run;
 	const uint64_t *ready, *unit_free;
 	uint64_t clock;
+	uint64_t changed;
+	const uint64_t *unit_changed, *sm_changed;
+	int check;
 };
 
 struct model {
@@ -201,6 +209,10 @@ struct model {
 	/* Concrete mode: `cycles` cycles pass in state sv (a model may add
 	** them to counters, e.g. time per mode).  NULL: nothing to count. */
 	void (*tick)(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *counters);
+	/* Concrete mode (optional): the SM whose warps alone action a,
+	** enabled in sv, may wake, block or reorder (readyset.c), below
+	** nunits; -1: any. */
+	int (*reach)(const struct model *m, const uint8_t *sv, const struct action *a);
 
 	/* Partial-order reduction (optional; NULL: the machine is never
 	** reduced).  Is action a, enabled in sv, local: independent of every

@@ -154,6 +154,8 @@ struct comp_def {
 	** keeps durable does not change.  NULL: not declared, and a machine
 	** with such a component is never reduced (compose.c, m_local). */
 	int (*por)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
+	/* Optional: model.reach for its actions (NULL: any SM). */
+	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	/* Optional: a commutative race (check comm_race_free), as model.h. */
 	int (*comm_race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
 	/* Optional: model.persist_order. */

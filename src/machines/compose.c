@@ -131,6 +131,12 @@ const struct timed_now *compose_now(const struct comp *c)
 	return MC(c->m)->now;
 }
 
+static int m_reach(const struct model *m, const uint8_t *sv, const struct action *a)
+{
+	const struct comp *c = owner(m, a->kind);
+	return c && c->def->reach ? c->def->reach(c, sv, a) : -1;
+}
+
 static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
 {
 	const struct comp *c = owner(m, a->kind);
@@ -799,6 +805,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			m->persist_order = m_persist_order;
 	m->check_step = m_check_step;
 	m->local = m_local;
+	m->reach = m_reach;
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (!x->comps[i].def->por)
 			m->local = NULL; /* a component that did not declare independence */

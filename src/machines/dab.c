@@ -541,6 +541,21 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		drain(c, sv, a->arg);
 }
 
+/* Concrete mode's ready sets (readyset.c): a drain that leaves something
+** in flight touches only its entry's warp (pending) and that warp's SM
+** (release); the last one completes the flush, as a flush touches all. */
+static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	if (a->kind != c->kind0 + K_DRAIN || queue(c, sv, a->arg)[0] == 1) {
+		unsigned q = 0;
+		while (q < c->g->nqueues && (q == a->arg || !queue(c, sv, q)[0]))
+			q++;
+		if (a->kind != c->kind0 + K_DRAIN || q == c->g->nqueues)
+			return -1;
+	}
+	return (int)gpu_sm_of(c->g, queue_entries(c, sv, a->arg)[0].warp);
+}
+
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
 	const struct gpu *g = c->g;
@@ -849,6 +864,7 @@ const struct comp_def comp_dab = {
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .notes = notes, .timing = timing, .count = count, .port = port,
+	.reach = reach,
 	/* a FLUSH clears the pending flags of the SM's warps and resumes its
 	** waiting ones; a warp-local issue (READY, not waiting) reads neither
 	** and touches only its own registers and stack, so the two commute.

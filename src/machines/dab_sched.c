@@ -47,6 +47,7 @@
 */
 #include "config.h"
 
+#include "machines/readyset.h"
 #include "machines/scheduler.h"
 #include "util/strbuf.h"
 
@@ -282,7 +283,51 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	*align = 8;
 	c->max_actions = g->nwarps;
 	c->units[0] = (struct pool_req){ "scheduler", nsched };
+	c->priv = readyset_new(nsched);
 	return (long)(sizeof(struct dab_sched_state) * nsched);
+}
+
+struct fill_ctx {
+	const struct comp *c;
+	const uint8_t *sv;
+};
+
+/* May warp w of scheduler k issue in this state: 0 no, 1 yes, 2 yes as
+** the scheduler's view allows (computed into *v once: *seen). */
+static inline __attribute__((always_inline)) int allowed(const struct comp *c, const uint8_t *sv, unsigned k, unsigned w,
+                                                        unsigned r, struct dab_sched_view *v, int *seen)
+{
+	if (!sched_ready(c, sv, w))
+		return 0;
+	if (!needs_view(c->g, r, sv, w))
+		return 1;
+	if (!*seen) {
+		view(c, sv, k, v);
+		*seen = 1;
+	}
+	return may_issue(c, sv, w, v) ? 2 : 0;
+}
+
+/* Scheduler k's warps that may issue in this state (bit i: its i-th
+** warp), and those of them the view allowed: concrete mode's full poll
+** (readyset.c). */
+static void fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
+{
+	const struct comp *c = ((const struct fill_ctx *)ctx)->c;
+	const struct gpu *g = c->g;
+	unsigned r = rule(g), first = g->sched_first[k];
+	struct dab_sched_view v;
+	int seen = 0;
+	uint64_t m = 0, vw = 0;
+	for (unsigned i = first; i < g->sched_first[k + 1]; i++) {
+		int a = allowed(c, ((const struct fill_ctx *)ctx)->sv, k, g->sched_warps[i], r, &v, &seen);
+		if (a)
+			m |= 1ull << (i - first);
+		if (a == 2)
+			vw |= 1ull << (i - first);
+	}
+	*may = m;
+	*viewed = vw;
 }
 
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -294,37 +339,51 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct gpu *g = c->g;
 	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0], r = rule(g);
 	/* concrete mode: a busy scheduler, a warp in its latency, is not
-	** asked (model.h, enabled_now) */
+	** asked (model.h, enabled_now), and what the state allows comes from
+	** the scheduler's ready set (readyset.c) */
 	const struct timed_now *tn = compose_now(c);
+	if (!tn) { /* exhaustive mode: every allowed warp */
+		for (unsigned k = 0; k < nsched; k++) {
+			struct dab_sched_view v;
+			int seen = 0;
+			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
+				if (allowed(c, sv, k, g->sched_warps[i], r, &v, &seen))
+					out[n++] = sched_action(c, g->sched_warps[i]);
+		}
+		return n;
+	}
+	struct fill_ctx ctx = { c, sv };
 	uint64_t listed = 0; /* SMs with an issue listed */
 	for (unsigned k = 0; k < nsched; k++) {
-		struct dab_sched_view v;
-		int viewed = 0;
+		uint64_t may, with_view;
 		unsigned sm = k / g->cfg.schedulers;
 		/* listing everything, an SM with an issue listed needs no more
 		** than what can issue at the clock (model.h, timed_now) */
-		uint64_t upto = !tn ? 0 : tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
-		if (tn && tn->unit_free[c->unit0[0] + k] > upto)
+		uint64_t upto = tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
+		if (tn->unit_free[c->unit0[0] + k] > upto)
 			continue;
-		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
+		unsigned n0 = n;
+		uint64_t at = readyset_at(tn, c->unit0[0] + k, sm);
+		if (readyset_later(c->priv, tn, k, at, upto))
+			continue;
+		readyset_get(c->priv, tn, k, at, &may, &with_view, fill, &ctx);
+		uint64_t soon = UINT64_MAX, upto0 = upto;
+		for (unsigned i = g->sched_first[k]; may; i++, may >>= 1, with_view >>= 1) {
 			unsigned w = g->sched_warps[i];
-			if ((tn && tn->ready[s0 + w] > upto) || !sched_ready(c, sv, w))
+			if (!(may & 1))
 				continue;
-			if (!needs_view(g, r, sv, w)) {
-				out[n++] = sched_action(c, w);
+			if (tn->ready[s0 + w] < soon)
+				soon = tn->ready[s0 + w];
+			if (tn->ready[s0 + w] > upto)
 				continue;
-			}
-			if (!viewed) {
-				view(c, sv, k, &v);
-				viewed = 1;
-			}
-			if (may_issue(c, sv, w, &v)) {
-				out[n++] = sched_action(c, w);
+			out[n++] = sched_action(c, w);
+			if (with_view & 1) {
 				listed |= 1ull << sm;
-				if (tn && tn->now == UINT64_MAX)
+				if (tn->now == UINT64_MAX)
 					upto = tn->clock;
 			}
 		}
+		readyset_listed(c->priv, tn, k, at, upto0, n - n0, soon);
 	}
 	return n;
 }

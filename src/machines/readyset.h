@@ -1,0 +1,69 @@
+/* Concrete mode's ready sets (readyset.c): per warp scheduler, which of
+** its warps may issue as far as the state goes, kept between cycles and
+** recomputed only after an event that may change it. */
+#ifndef GPUMC_READYSET_H
+#define GPUMC_READYSET_H
+
+#include <stdint.h>
+
+#include "explore/model.h"
+
+struct readyset_entry {
+	uint64_t at; /* the driver's counts' sum when computed (UINT64_MAX: never) */
+	uint64_t may, viewed;
+	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
+};
+
+struct readyset {
+	uint64_t run; /* the concrete run the entries are of */
+	unsigned n;
+	struct readyset_entry e[];
+};
+
+/* The sets of nsched schedulers of at most 64 warps each.  Freed with
+** free(). */
+struct readyset *readyset_new(unsigned nsched);
+/* Scheduler k, having seen `at` (readyset_at), at the clock tn: its set, bit i for the
+** i-th warp of its list (*may), and those of them whose issue depends on
+** the scheduler's view (*viewed).  `fill` recomputes both from the state
+** by full polling; it runs only when an event since the last call may
+** have changed them, and on every call under tn->check, where a
+** difference is a missed event: an internal error, reported and fatal. */
+/* What scheduler unit u of SM sm has seen happen: a set is kept while
+** this sum of the driver's counts (each only grows) stays the same. */
+static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsigned sm)
+{
+	return tn->changed + tn->unit_changed[u] + tn->sm_changed[sm];
+}
+void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t *may,
+                   uint64_t *viewed, void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed),
+                   const void *ctx);
+/* Asked for every free scheduler every cycle: the kept set inline. */
+static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at,
+                                uint64_t *may, uint64_t *viewed,
+                                void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed),
+                                const void *ctx)
+{
+	const struct readyset_entry *e = &rs->e[k];
+	if (rs->run == tn->run && e->at == at && !tn->check) {
+		*may = e->may;
+		*viewed = e->viewed;
+	} else
+		readyset_fill(rs, tn, k, at, may, viewed, fill, ctx);
+}
+
+/* Scheduler k's set is kept and none of its warps is ready before soon:
+** nothing to list before then (ready times move only with an event).
+** Never under tn->check, which lists and compares (readyset_listed). */
+static inline int readyset_later(const struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at,
+                                 uint64_t upto)
+{
+	const struct readyset_entry *e = &rs->e[k];
+	return rs->run == tn->run && e->at == at && !tn->check && e->soon > upto;
+}
+/* Scheduler k listed n warps up to upto; soon: the earliest ready time of
+** its set's warps. */
+void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
+                     unsigned n, uint64_t soon);
+
+#endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# Concrete mode's event-driven ready sets (src/machines/readyset.c): with
+# GPUMC_CHECK_READY=1 every scheduler recomputes its set by full polling
+# on every cycle it is asked and stops with "READY-1" where the kept set
+# differs (an event that wakes or blocks a warp went unsignalled).  Run
+# over the rows t/golden-run.sh pins -- every bundled spec, the -D
+# variants of t/golden.list, the bench kernels with their variants -- one
+# seeded run each.  (Planting a missed event, e.g. counting every action
+# as warp-local in concrete.c, stops pagerank at cycle 9408 here.)
+. "$srcdir/t/lib.sh"
+{
+	( cd "$srcdir" && find specs -name '*.gpu' | LC_ALL=C sort | sed 's/$/\t/' )
+	grep -v '^#' "$srcdir/t/golden.list" | awk -F'\t' '$2 != "" { print "specs/" $0 }'
+	grep -v '^#' "$srcdir/t/golden-run.list"
+} > "$T/rows"
+plan "$(grep -c . "$T/rows")"
+while IFS='	' read -r spec opts; do
+	[ -n "$spec" ] || continue
+	# shellcheck disable=SC2086
+	( cd "$srcdir" && GPUMC_CHECK_READY=1 "$GPUMC" run --json --seed 1 --runs 1 $opts "$spec" > "$T/j" 2> "$T/e" )
+	rc=$?
+	! grep -q READY-1 "$T/e" && [ "$rc" -lt 64 ]
+	ok $? "ready sets = full poll: $spec ${opts:--} (exit $rc)"
+done < "$T/rows"
