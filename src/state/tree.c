@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/slots.h"
 #include "util/strbuf.h"
 
 #define CHUNK_BITS 16 /* keys and roots are kept in chunks of 2^16 entries */
@@ -157,32 +158,23 @@ void tree_free(struct tree *t)
 	free(t);
 }
 
-/* Double a table (TREE-2); hash(i) gives entry i's hash. */
-static void grow(struct slots *s, const struct tree *t, uint64_t (*hash)(const struct tree *, uint32_t))
+static uint64_t node_hash(const void *ctx, uint64_t x)
 {
-	uint32_t *old = s->s;
-	uint64_t oldn = s->mask + 1;
-	s->mask = oldn * 2 - 1;
-	s->s = xcalloc(s->mask + 1, sizeof *s->s);
-	for (uint64_t i = 0; i < oldn; i++) {
-		if (!old[i])
-			continue;
-		uint64_t j = hash(t, old[i] - 1) & s->mask;
-		while (s->s[j])
-			j = (j + 1) & s->mask;
-		s->s[j] = old[i];
-	}
-	free(old);
+	return mix(key(ctx, (uint32_t)x - 1));
 }
 
-static uint64_t node_hash(const struct tree *t, uint32_t node)
+static uint64_t state_hash(const void *ctx, uint64_t x)
 {
-	return mix(key(t, node));
+	return mix(root_of(ctx, (uint32_t)x - 1));
 }
 
-static uint64_t state_hash(const struct tree *t, uint32_t state)
+/* Double a table in place (TREE-2, state/slots.c); hash(ctx, slot) gives
+** a slot's hash. */
+static void grow(struct slots *s, const struct tree *t, uint64_t (*hash)(const void *, uint64_t))
 {
-	return mix(root_of(t, state));
+	void *x = s->s;
+	slots_double(&x, sizeof *s->s, &s->mask, hash, t);
+	s->s = x;
 }
 
 /* The number of node k; a new node when put, else NONE if absent. */
@@ -330,9 +322,9 @@ size_t tree_grow_bytes(const struct tree *t)
 	/* a state adds at most npos nodes, and one state */
 	size_t b = 0;
 	if ((t->nodes.n + t->npos) * 4 > (t->nodes.mask + 1) * 3)
-		b += 2 * (t->nodes.mask + 1) * sizeof(uint32_t);
+		b += (t->nodes.mask + 1) * sizeof(uint32_t); /* the half added in place */
 	if ((t->states.n + 1) * 4 > (t->states.mask + 1) * 3)
-		b += 2 * (t->states.mask + 1) * sizeof(uint32_t);
+		b += (t->states.mask + 1) * sizeof(uint32_t);
 	if (((t->nnodes + t->npos) >> CHUNK_BITS) >= t->keys.nc)
 		b += sizeof(uint64_t) << CHUNK_BITS;
 	return b;
