@@ -6,19 +6,22 @@
 ** moved within it.
 **
 ** Doubling moves an entry of old home j to new home j or j + n (n: the old
-** size).  Processing the old half slot by slot from an empty slot e on
-** (cyclically), each entry taken out of its slot and put back by the
-** usual probe from its new home, keeps every entry reachable:
-** Invariant SLOTS-1: when the entry at old slot i is processed, every slot
-** of the cyclic run from its old home to i has been processed (the run has
-** no empty slot, e is empty), so a probe from new home j meets only slots
-** processed and i itself, now empty: it stops at or before i; a probe from
-** j + n, or one from j that runs past the old half, meets only the upper
-** half, which holds only entries already put back.  A slot once processed
-** is never emptied again, so no probe run put back gets a hole.
-** Rule SLOTS-2: the one probe that would wrap from the last slot to slot 0
-** could land on slots not yet processed; that entry waits in a side list
-** and is put back at the end, into a table with nothing left to process.
+** size).  The old half is processed slot by slot from an empty slot e on,
+** cyclically (e + 1, ..., n - 1, 0, ..., e - 1): each entry is taken out
+** of its slot and put back by the usual probe from its new home.
+** Invariant SLOTS-1: a slot once processed is never emptied again, and
+** every probe made meets only processed slots, slot i (the one being
+** processed, just emptied) and the upper half (entries put back), so no
+** probe run put back ever gets a hole:
+**  - the entry at old slot i: the cyclic run from its old home j to i has
+**    no empty slot, and e is empty, so j..i were processed before i; a
+**    probe from j stops at or before i, unless j > i (the run wrapped),
+**    when it goes on into the upper half;
+**  - a probe into the upper half wraps from the last slot to slot 0 only
+**    when i < e: before that, entries whose new homes lie in [H, 2n) came
+**    from old slots in [H - n, n), one too few to fill [H, 2n) and the
+**    entry being placed; after the wrap it meets slots 0..i - 1, processed,
+**    and stops at i at the latest.
 */
 #include "config.h"
 #include "state/slots.h"
@@ -56,8 +59,7 @@ void slots_double(void **tab, size_t width, uint64_t *mask, uint64_t (*hash)(con
 	const uint64_t n = *mask + 1, m = 2 * n - 1;
 	uint8_t *t = xrealloc(*tab, 2 * n * width);
 	memset(t + n * width, 0, n * width);
-	uint64_t e = 0, *late = NULL;
-	size_t nlate = 0;
+	uint64_t e = 0;
 	while (get(t, width, e))
 		e++;
 	for (uint64_t k = 1; k < n; k++) {
@@ -66,22 +68,10 @@ void slots_double(void **tab, size_t width, uint64_t *mask, uint64_t (*hash)(con
 			continue;
 		set(t, width, i, 0);
 		uint64_t j = hash(ctx, x) & m;
-		while (get(t, width, j) && j < m)
-			j++;
-		if (get(t, width, j)) { /* SLOTS-2 */
-			late = xrealloc(late, sizeof *late * (nlate + 1));
-			late[nlate++] = x;
-			continue;
-		}
-		set(t, width, j, x);
-	}
-	for (size_t k = 0; k < nlate; k++) {
-		uint64_t j = hash(ctx, late[k]) & m;
 		while (get(t, width, j))
 			j = (j + 1) & m;
-		set(t, width, j, late[k]);
+		set(t, width, j, x);
 	}
-	free(late);
 	*tab = t;
 	*mask = m;
 }
