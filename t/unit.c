@@ -87,6 +87,36 @@ static void test_visited(enum vs_mode mode)
 	vs_free(v);
 }
 
+/* --tree at the vector sizes whose trees differ in shape: one word (the
+** root key is the word), two (the root key is a pair of leaves), odd
+** levels carried up; every state new once, found again, decoded back. */
+static void test_tree_sizes(void)
+{
+	static const size_t sizes[] = { 1, 5, 8, 9, 16, 17, 24, 40 };
+	int good = 1;
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		const size_t n = sizes[s];
+		const uint64_t N = n == 1 ? 256 : 5000;
+		struct visited *v = vs_new(n, VS_TREE);
+		uint8_t buf[40];
+		int is_new;
+		for (uint64_t i = 0; i < N; i++) {
+			vec(buf, n, i);
+			good &= vs_find_or_put(v, buf, 0, &is_new) == i && is_new;
+		}
+		for (uint64_t i = 0; i < N; i += 3) {
+			uint64_t k = (i * 7919) % N;
+			vec(buf, n, k);
+			good &= memcmp(vs_state(v, (uint32_t)k), buf, n) == 0;
+			good &= vs_find_or_put(v, buf, 0, &is_new) == k && !is_new;
+			good &= vs_find(v, buf, 0) == k;
+		}
+		good &= vs_count(v) == N;
+		vs_free(v);
+	}
+	ok(good, "tree visited set at 1 to 40 bytes: states new once, found, decoded back");
+}
+
 static void test_exact_collisions(void)
 {
 	/* the same hash for different vectors must not merge them in exact mode */
@@ -265,6 +295,7 @@ int main(void)
 	test_visited(VS_COMPACT);
 	test_visited(VS_TREE);
 	test_exact_collisions();
+	test_tree_sizes();
 	test_slots_double();
 	test_sideset();
 	test_alu();
