@@ -8,7 +8,8 @@
 # two sizes, it runs
 #   gpumc   --exact (flat records), --tree (tree compression), --compact
 #           (fingerprints, BFS frontier in per-level trees, parent links),
-#           --compact --no-trace (no parent links), all with
+#           --compact --no-trace (no parent links), --compact --dfs
+#           (no frontier: the DFS stack holds the path), all with
 #           --por=off --threads 1 (the graphs SPIN -DNOREDUCE explores);
 #   SPIN    pan -DCOLLAPSE (beside --exact/--tree) and -DHC4 (beside
 #           --compact), both -DSAFETY -DNOREDUCE -DNOCLAIM, spin -o3.
@@ -16,7 +17,8 @@
 # RSS (everything the process held, program and libraries included), and
 # B/state from the structures: gpumc's own count (JSON memory_bytes: the
 # visited set, parent links, queue, recorded graph, at the end of the
-# search), SPIN's "actual memory usage for states" plus its hash table.
+# search), SPIN's "actual memory usage for states" plus its hash table,
+# and the CPU seconds (user + system, /usr/bin/time) of the run.
 #
 # usage: bench/memory.sh [--quick] [--no-spin]
 #   --quick    the smaller sizes only (about half a minute)
@@ -44,27 +46,31 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpumc-mem.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 cp "$GPUMC" "$tmp/gpumc"
 
-fmt='%-44s %-27s %10s %9s %11s %11s  %s\n'
-row() { # row LABEL MODE STATES RSS_KB STRUCT_BYTES NOTE
+fmt='%-44s %-27s %10s %9s %11s %11s %7s  %s\n'
+row() { # row LABEL MODE STATES RSS_KB STRUCT_BYTES NOTE (CPU seconds in $cpu)
 	local bps_rss=- bps_own=- mib=-
 	if [ -n "$3" ] && [ "$3" != - ] && [ "$3" -gt 0 ] 2>/dev/null; then
 		[ -n "$4" ] && bps_rss=$(awk -v k="$4" -v n="$3" 'BEGIN { printf "%.1f", k * 1024 / n }')
 		[ -n "$5" ] && bps_own=$(awk -v b="$5" -v n="$3" 'BEGIN { printf "%.1f", b / n }')
 	fi
 	[ -n "$4" ] && mib=$(awk -v k="$4" 'BEGIN { printf "%.1f", k / 1024 }')
-	printf "$fmt" "$1" "$2" "${3:--}" "$mib" "$bps_rss" "$bps_own" "${6:-}"
+	printf "$fmt" "$1" "$2" "${3:--}" "$mib" "$bps_rss" "$bps_own" "${cpu:--}" "${6:-}"
+}
+
+measure() { # measure COMMAND...: peak RSS (KB) into $kb, CPU seconds into $cpu
+	/usr/bin/time -f '%M %U %S' -o "$tmp/tm" "$@"
+	read -r kb u sy < <(tail -1 "$tmp/tm")
+	cpu=$(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.2f", u + s }')
 }
 
 gpumc_row() { # gpumc_row LABEL SPEC MODE-OPTION -D...
 	local label=$1 spec=$2 mode=$3
 	shift 3
-	/usr/bin/time -f '%M' -o "$tmp/tm" "$tmp/gpumc" check -q --json --por=off --threads 1 $mode "$@" "$spec" \
-		> "$tmp/j" 2> /dev/null
-	local st own v kb
+	local st own v kb cpu
+	measure "$tmp/gpumc" check -q --json --por=off --threads 1 $mode "$@" "$spec" > "$tmp/j" 2> /dev/null
 	st=$(grep -o '"states":[0-9]*' "$tmp/j" | head -1 | cut -d: -f2)
 	own=$(grep -o '"memory_bytes":[0-9]*' "$tmp/j" | head -1 | cut -d: -f2)
 	v=$(grep -o '"verdict":"[a-z]*"' "$tmp/j" | head -1 | cut -d'"' -f4)
-	kb=$(tail -1 "$tmp/tm")
 	row "$label" "gpumc $mode" "$st" "$kb" "$own" "verdict $v"
 }
 
@@ -77,13 +83,13 @@ spin_row() { # spin_row LABEL PML FLAG STATES SPIN-DEFINES...
 	for x in "$@"; do defs+=("-D$x"); done
 	if ! (cd "$d" && "$SPIN" -o3 "${defs[@]}" -a "$pml" > spin.out 2>&1 &&
 		"$CC" -O2 -DSAFETY -DNOREDUCE -DNOCLAIM -D"$flag" -DMEMLIM=16384 -o pan pan.c > cc.out 2>&1); then
-		row "$label" "SPIN -D$flag" - "" "" "spin or pan.c failed"
+		cpu= row "$label" "SPIN -D$flag" - "" "" "spin or pan.c failed"
 		return
 	fi
 	local w=18
 	while [ $w -lt 30 ] && [ $((1 << w)) -lt $((2 * ${want:-0})) ]; do w=$((w + 1)); done
-	/usr/bin/time -f '%M' -o "$tmp/tm" "$d/pan" -m100000 -w$w > "$d/pan.out" 2>&1
-	local st st_mem ht
+	local st st_mem ht kb cpu
+	measure "$d/pan" -m100000 -w$w > "$d/pan.out" 2>&1
 	st=$(awk '/states, stored/ { print $1; exit }' "$d/pan.out")
 	st_mem=$(awk '/actual memory usage for states/ { print $1; exit }' "$d/pan.out")
 	ht=$(awk '/memory used for hash table/ { print $1; exit }' "$d/pan.out")
@@ -91,7 +97,7 @@ spin_row() { # spin_row LABEL PML FLAG STATES SPIN-DEFINES...
 	own=$(awk -v a="${st_mem:-0}" -v b="${ht:-0}" 'BEGIN { printf "%.0f", (a + b) * 1048576 }')
 	local same="states as gpumc"
 	[ "$st" = "$want" ] || same="gpumc: $want states"
-	row "$label" "SPIN -D$flag" "$st" "$(tail -1 "$tmp/tm")" "$own" "$same"
+	row "$label" "SPIN -D$flag" "$st" "$kb" "$own" "$same"
 }
 
 twin() { # twin NAME "ctas wpc tpw sms q"
@@ -107,12 +113,13 @@ twin() { # twin NAME "ctas wpc tpw sms q"
 	[ $use_spin = 1 ] && spin_row "$label" "$pml" COLLAPSE "$n" CTAS=$1 WPC=$2 T=$3 S=$4 Q=$5
 	gpumc_row "$label" "$spec" --compact "${D[@]}"
 	gpumc_row "$label" "$spec" "--compact --no-trace" "${D[@]}"
+	gpumc_row "$label" "$spec" "--compact --dfs" "${D[@]}"
 	[ $use_spin = 1 ] && spin_row "$label" "$pml" HC4 "$n" CTAS=$1 WPC=$2 T=$3 S=$4 Q=$5
 }
 
 echo "gpumc: $GPUMC; --por=off --threads 1 (SPIN: -DSAFETY -DNOREDUCE -DNOCLAIM, spin -o3, pan -m100000 -wN)"
 echo "B/state RSS: peak resident set / states; B/state own: the store's own count / states"
-printf "$fmt" "spec, size" "store" states "RSS MiB" "B/st RSS" "B/st own" ""
+printf "$fmt" "spec, size" "store" states "RSS MiB" "B/st RSS" "B/st own" "CPU s" ""
 if [ $quick = 1 ]; then
 	twin lane-reduction "3 1 2 3 0"
 	twin ticket-counter "3 1 2 2 0"
@@ -123,7 +130,7 @@ else
 	sizes=(4 5)
 fi
 for w in "${sizes[@]}"; do
-	for m in --exact --tree --compact "--compact --no-trace"; do
+	for m in --exact --tree --compact "--compact --no-trace" "--compact --dfs"; do
 		gpumc_row "d2-input128 wpc=$w" "$here/specs/d2-input128.gpu" "$m" -D warps_per_cta=$w
 	done
 done

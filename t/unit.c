@@ -14,6 +14,7 @@
 #include "spec/spec.h"
 #include "state/hash.h"
 #include "state/sideset.h"
+#include "state/slots.h"
 #include "state/trace.h"
 #include "state/visited.h"
 #include "util/strbuf.h"
@@ -84,6 +85,36 @@ static void test_visited(enum vs_mode mode)
 		ok((double)vs_bytes(v) / (double)N <= 16.0, "compact mode stores at most 16 bytes/state here");
 	}
 	vs_free(v);
+}
+
+/* --tree at the vector sizes whose trees differ in shape: one word (the
+** root key is the word), two (the root key is a pair of leaves), odd
+** levels carried up; every state new once, found again, decoded back. */
+static void test_tree_sizes(void)
+{
+	static const size_t sizes[] = { 1, 5, 8, 9, 16, 17, 24, 40 };
+	int good = 1;
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+		const size_t n = sizes[s];
+		const uint64_t N = n == 1 ? 256 : 5000;
+		struct visited *v = vs_new(n, VS_TREE);
+		uint8_t buf[40];
+		int is_new;
+		for (uint64_t i = 0; i < N; i++) {
+			vec(buf, n, i);
+			good &= vs_find_or_put(v, buf, 0, &is_new) == i && is_new;
+		}
+		for (uint64_t i = 0; i < N; i += 3) {
+			uint64_t k = (i * 7919) % N;
+			vec(buf, n, k);
+			good &= memcmp(vs_state(v, (uint32_t)k), buf, n) == 0;
+			good &= vs_find_or_put(v, buf, 0, &is_new) == k && !is_new;
+			good &= vs_find(v, buf, 0) == k;
+		}
+		good &= vs_count(v) == N;
+		vs_free(v);
+	}
+	ok(good, "tree visited set at 1 to 40 bytes: states new once, found, decoded back");
 }
 
 static void test_exact_collisions(void)
@@ -205,12 +236,67 @@ static void test_trace_file(void)
 	remove(path);
 }
 
+/* slots_double on clustered homes: value v's hash is v >> 8, so a table
+** of 64 slots holds runs that wrap from the last slot to the first; after
+** each doubling every value is in its slot count and reachable (no empty
+** slot between its home and where it sits, SLOTS-1). */
+static uint64_t high_hash(const void *ctx, uint64_t v)
+{
+	(void)ctx;
+	return v >> 8;
+}
+
+static int probe_runs_whole(const uint32_t *t, uint64_t mask, uint64_t n)
+{
+	uint64_t seen = 0;
+	for (uint64_t p = 0; p <= mask; p++) {
+		if (!t[p])
+			continue;
+		seen++;
+		for (uint64_t j = high_hash(NULL, t[p]) & mask; j != p; j = (j + 1) & mask)
+			if (!t[j])
+				return 0;
+	}
+	return seen == n;
+}
+
+static void test_slots_double(void)
+{
+	int good = 1;
+	uint64_t rng = 88172645463325252ull;
+	for (int round = 0; round < 2000 && good; round++) {
+		uint64_t mask = 63, n = 0;
+		uint32_t *t = xcalloc(mask + 1, sizeof *t);
+		/* 3/4 load, homes in the last eighth or the first few slots
+		** of whichever table size, and the second-to-top bit random */
+		while (n < 48) {
+			rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+			uint64_t home = rng % 4 ? 56 + rng % 8 : rng % 4, v = (home | (rng >> 40 & 7) << 6) << 8 | 1;
+			uint64_t j = high_hash(NULL, v) & mask;
+			while (t[j])
+				j = (j + 1) & mask;
+			t[j] = (uint32_t)v;
+			n++;
+		}
+		for (int d = 0; d < 3 && good; d++) {
+			void *x = t;
+			slots_double(&x, sizeof *t, &mask, high_hash, NULL);
+			t = x;
+			good &= probe_runs_whole(t, mask, n);
+		}
+		free(t);
+	}
+	ok(good, "slots_double: 2000 clustered, wrapping tables doubled 3 times, every value reachable");
+}
+
 int main(void)
 {
 	test_visited(VS_EXACT);
 	test_visited(VS_COMPACT);
 	test_visited(VS_TREE);
 	test_exact_collisions();
+	test_tree_sizes();
+	test_slots_double();
 	test_sideset();
 	test_alu();
 	test_ipdom();

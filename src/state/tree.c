@@ -3,7 +3,7 @@
 ** and Weber's tree compression (the strongest form of SPIN's -DCOLLAPSE
 ** and LTSmin's tree database): a state is a binary tree over its 64-bit
 ** words, each node a pair of indices into one table of unique nodes, and
-** the state is kept as the index of its root.
+** the state is kept as its root (the pair of its two subtrees' indices).
 **
 ** States: a vector of n bytes is L = ceil(n / 8) leaf words (the last one
 ** zero-padded).  Level 0 holds the L leaves; level k+1 pairs the entries of
@@ -15,9 +15,12 @@
 ** key is (left number << 32 | right number).  A key means the same subtree
 ** wherever it is met, because a position's shape is fixed by the vector
 ** size: equal vectors give equal roots, and different vectors different
-** roots (induction over the levels), so a state is its root number.  A root
-** can equal an inner node of another state, so the states have their own
-** table: state number -> root (in `roots`), and root -> state number.
+** roots (induction over the levels).  The root itself is no node: a state
+** is its root's key (the pair of level-below numbers, or the word when the
+** vector is one word), kept in the states' own table: state number -> root
+** key (in `roots`), and root key -> state number.  A new state has a root
+** of its own, never shared: as a node it cost a key and a node slot more
+** (lane-reduction: 59 -> 45 bytes a state).
 **
 ** Transitions change a few words, so most subtrees of a successor are
 ** those of its parent: the tree of the last state decoded (BFS reads each
@@ -28,7 +31,7 @@
 ** root, so the cost per state approaches one node and a state slot.
 **
 ** Memory per node: its key (8 bytes) and a slot (4 bytes at load <= 3/4);
-** per state: its root (4 bytes) and a slot.
+** per state: its root key (8 bytes) and a slot.
 **
 ** Invariant TREE-1: node keys and roots never move or change once written
 ** (numbers are stable; decoding state k gives what was put as state k).
@@ -40,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/slots.h"
 #include "util/strbuf.h"
 
 #define CHUNK_BITS 16 /* keys and roots are kept in chunks of 2^16 entries */
@@ -63,7 +67,7 @@ struct tree {
 	size_t sv_size, L, npos; /* leaves, positions in all levels */
 	size_t nlevels, *lvl_off, *lvl_len;
 	struct slots nodes, states;
-	struct chunks keys, roots; /* uint64 per node, uint32 per state */
+	struct chunks keys, roots; /* uint64 per node, uint64 per state */
 	uint64_t nnodes, nstates;
 	/* the reference: the last state put or decoded, its words and every
 	** position's node number; cur: the tree being built */
@@ -101,9 +105,9 @@ static uint64_t key(const struct tree *t, uint32_t node)
 	return *(const uint64_t *)chunk_at(&t->keys, node);
 }
 
-static uint32_t root_of(const struct tree *t, uint32_t state)
+static uint64_t root_of(const struct tree *t, uint32_t state)
 {
-	return *(const uint32_t *)chunk_at(&t->roots, state);
+	return *(const uint64_t *)chunk_at(&t->roots, state);
 }
 
 struct tree *tree_new(size_t sv_size)
@@ -127,7 +131,7 @@ struct tree *tree_new(size_t sv_size)
 		t->npos += len;
 	}
 	t->keys.width = sizeof(uint64_t);
-	t->roots.width = sizeof(uint32_t);
+	t->roots.width = sizeof(uint64_t);
 	t->nodes.mask = t->states.mask = (1u << 12) - 1;
 	t->nodes.s = xcalloc(t->nodes.mask + 1, sizeof(uint32_t));
 	t->states.s = xcalloc(t->states.mask + 1, sizeof(uint32_t));
@@ -157,32 +161,23 @@ void tree_free(struct tree *t)
 	free(t);
 }
 
-/* Double a table (TREE-2); hash(i) gives entry i's hash. */
-static void grow(struct slots *s, const struct tree *t, uint64_t (*hash)(const struct tree *, uint32_t))
+static uint64_t node_hash(const void *ctx, uint64_t x)
 {
-	uint32_t *old = s->s;
-	uint64_t oldn = s->mask + 1;
-	s->mask = oldn * 2 - 1;
-	s->s = xcalloc(s->mask + 1, sizeof *s->s);
-	for (uint64_t i = 0; i < oldn; i++) {
-		if (!old[i])
-			continue;
-		uint64_t j = hash(t, old[i] - 1) & s->mask;
-		while (s->s[j])
-			j = (j + 1) & s->mask;
-		s->s[j] = old[i];
-	}
-	free(old);
+	return mix(key(ctx, (uint32_t)x - 1));
 }
 
-static uint64_t node_hash(const struct tree *t, uint32_t node)
+static uint64_t state_hash(const void *ctx, uint64_t x)
 {
-	return mix(key(t, node));
+	return mix(root_of(ctx, (uint32_t)x - 1));
 }
 
-static uint64_t state_hash(const struct tree *t, uint32_t state)
+/* Double a table in place (TREE-2, state/slots.c); hash(ctx, slot) gives
+** a slot's hash. */
+static void grow(struct slots *s, const struct tree *t, uint64_t (*hash)(const void *, uint64_t))
 {
-	return mix(root_of(t, state));
+	void *x = s->s;
+	slots_double(&x, sizeof *s->s, &s->mask, hash, t);
+	s->s = x;
 }
 
 /* The number of node k; a new node when put, else NONE if absent. */
@@ -204,21 +199,26 @@ static uint32_t node(struct tree *t, uint64_t k, int put)
 	return x;
 }
 
-/* Build sv's tree in cur (reusing the reference's subtrees); its root, or
-** NONE when a node is absent and put is 0. */
-static uint32_t build(struct tree *t, const uint8_t *sv, int put)
+/* Build sv's tree in cur (reusing the reference's subtrees) and its root
+** key into *root; 0 when a node is absent and put is 0. */
+static int build(struct tree *t, const uint8_t *sv, int put, uint64_t *root)
 {
 	uint32_t *cur = t->cur, *ref = t->ref;
 	int same = t->ref_ok;
+	if (t->nlevels == 1) { /* one word: the root key is the word */
+		*root = 0;
+		memcpy(root, sv, t->sv_size);
+		return 1;
+	}
 	for (size_t i = 0; i < t->L; i++) {
 		uint64_t w = 0;
 		memcpy(&w, sv + 8 * i, i + 1 < t->L || t->sv_size % 8 == 0 ? 8 : t->sv_size % 8);
 		if (same && w == t->ref_w[i])
 			cur[i] = ref[i];
 		else if ((cur[i] = node(t, w, put)) == NONE)
-			return NONE;
+			return 0;
 	}
-	for (size_t k = 1; k < t->nlevels; k++) {
+	for (size_t k = 1; k + 1 < t->nlevels; k++) {
 		const size_t below = t->lvl_off[k - 1], nb = t->lvl_len[k - 1], at = t->lvl_off[k];
 		for (size_t j = 0; j < t->lvl_len[k]; j++) {
 			size_t a = below + 2 * j;
@@ -227,10 +227,12 @@ static uint32_t build(struct tree *t, const uint8_t *sv, int put)
 			else if (same && cur[a] == ref[a] && cur[a + 1] == ref[a + 1])
 				cur[at + j] = ref[at + j];
 			else if ((cur[at + j] = node(t, (uint64_t)cur[a] << 32 | cur[a + 1], put)) == NONE)
-				return NONE;
+				return 0;
 		}
 	}
-	return cur[t->npos - 1];
+	const size_t a = t->lvl_off[t->nlevels - 2]; /* 2 entries: 2 -> 1 is the last step */
+	*root = (uint64_t)cur[a] << 32 | cur[a + 1];
+	return 1;
 }
 
 /* The tree just built (in cur, of vector sv) becomes the reference. */
@@ -246,9 +248,9 @@ static void keep(struct tree *t, const uint8_t *sv)
 	t->ref_ok = 1;
 }
 
-/* The state whose root is r: its number, or NONE; *j its slot or the
+/* The state whose root key is r: its number, or NONE; *j its slot or the
 ** empty slot where it goes. */
-static uint32_t state_of(const struct tree *t, uint32_t r, uint64_t *j)
+static uint32_t state_of(const struct tree *t, uint64_t r, uint64_t *j)
 {
 	const struct slots *s = &t->states;
 	for (*j = mix(r) & s->mask;; *j = (*j + 1) & s->mask) {
@@ -262,7 +264,8 @@ static uint32_t state_of(const struct tree *t, uint32_t r, uint64_t *j)
 
 uint32_t tree_find_or_put(struct tree *t, const uint8_t *sv, int *is_new)
 {
-	uint32_t r = build(t, sv, 1);
+	uint64_t r;
+	build(t, sv, 1, &r);
 	keep(t, sv);
 	uint64_t j;
 	uint32_t k = state_of(t, r, &j);
@@ -271,7 +274,7 @@ uint32_t tree_find_or_put(struct tree *t, const uint8_t *sv, int *is_new)
 		return k;
 	k = (uint32_t)t->nstates++;
 	chunk_reserve(&t->roots, k);
-	*(uint32_t *)chunk_at(&t->roots, k) = r;
+	*(uint64_t *)chunk_at(&t->roots, k) = r;
 	t->states.s[j] = k + 1;
 	if (++t->states.n * 4 > (t->states.mask + 1) * 3)
 		grow(&t->states, t, state_hash);
@@ -280,8 +283,8 @@ uint32_t tree_find_or_put(struct tree *t, const uint8_t *sv, int *is_new)
 
 uint32_t tree_find(struct tree *t, const uint8_t *sv)
 {
-	uint32_t r = build(t, sv, 0);
-	if (r == NONE)
+	uint64_t r;
+	if (!build(t, sv, 0, &r))
 		return NONE;
 	keep(t, sv);
 	uint64_t j;
@@ -291,8 +294,15 @@ uint32_t tree_find(struct tree *t, const uint8_t *sv)
 const uint8_t *tree_decode(struct tree *t, uint32_t state, uint8_t *out)
 {
 	uint32_t *cur = t->cur;
-	cur[t->npos - 1] = root_of(t, state);
-	for (size_t k = t->nlevels - 1; k > 0; k--) {
+	const uint64_t r = root_of(t, state);
+	if (t->nlevels == 1) { /* the word itself */
+		t->ref_w[0] = r;
+	} else {
+		const size_t a = t->lvl_off[t->nlevels - 2];
+		cur[a] = (uint32_t)(r >> 32);
+		cur[a + 1] = (uint32_t)r;
+	}
+	for (size_t k = t->nlevels - 1; k-- > 1;) {
 		const size_t below = t->lvl_off[k - 1], nb = t->lvl_len[k - 1], at = t->lvl_off[k];
 		for (size_t j = 0; j < t->lvl_len[k]; j++) {
 			size_t a = below + 2 * j;
@@ -308,7 +318,7 @@ const uint8_t *tree_decode(struct tree *t, uint32_t state, uint8_t *out)
 	uint32_t *x = t->ref;
 	t->ref = t->cur;
 	t->cur = x;
-	for (size_t i = 0; i < t->L; i++)
+	for (size_t i = 0; i < t->L && t->nlevels > 1; i++)
 		t->ref_w[i] = key(t, t->ref[i]);
 	t->ref_ok = t->pinned = 1;
 	memcpy(out, t->ref_w, t->sv_size);
@@ -330,9 +340,9 @@ size_t tree_grow_bytes(const struct tree *t)
 	/* a state adds at most npos nodes, and one state */
 	size_t b = 0;
 	if ((t->nodes.n + t->npos) * 4 > (t->nodes.mask + 1) * 3)
-		b += 2 * (t->nodes.mask + 1) * sizeof(uint32_t);
+		b += (t->nodes.mask + 1) * sizeof(uint32_t); /* the half added in place */
 	if ((t->states.n + 1) * 4 > (t->states.mask + 1) * 3)
-		b += 2 * (t->states.mask + 1) * sizeof(uint32_t);
+		b += (t->states.mask + 1) * sizeof(uint32_t);
 	if (((t->nnodes + t->npos) >> CHUNK_BITS) >= t->keys.nc)
 		b += sizeof(uint64_t) << CHUNK_BITS;
 	return b;
@@ -344,5 +354,5 @@ size_t tree_bytes(const struct tree *t)
 	** cost nothing), and the reference and build arrays (for a large
 	** vector a tree of few states is mostly these) */
 	return (t->nodes.mask + 1 + t->states.mask + 1) * sizeof(uint32_t) + t->nnodes * sizeof(uint64_t) +
-	       t->nstates * sizeof(uint32_t) + t->L * sizeof *t->ref_w + 2 * t->npos * sizeof *t->ref;
+	       t->nstates * sizeof(uint64_t) + t->L * sizeof *t->ref_w + 2 * t->npos * sizeof *t->ref;
 }

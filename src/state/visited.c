@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/slots.h"
 #include "state/tree.h"
 #include "util/strbuf.h"
 
@@ -192,27 +193,22 @@ const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out)
 	return out;
 }
 
-static uint64_t home(const struct visited *v, uint64_t slotval)
+/* A slot's hash (slots_double): the fingerprint itself, or the memoized
+** hash of the state it numbers. */
+static uint64_t slot_hash(const void *ctx, uint64_t slotval)
 {
+	const struct visited *v = ctx;
 	if (v->compact)
-		return slotval & v->mask;
-	return memo_hash(v, (uint32_t)slotval - 1) & v->mask;
+		return slotval;
+	return memo_hash(v, (uint32_t)slotval - 1);
 }
 
+/* Doubled in place (state/slots.c): never the old table beside the new. */
 static void grow(struct visited *v)
 {
-	uint64_t *old = v->slot, oldn = v->mask + 1;
-	v->mask = oldn * 2 - 1;
-	v->slot = xcalloc(v->mask + 1, sizeof *v->slot);
-	for (uint64_t i = 0; i < oldn; i++) {
-		if (!old[i])
-			continue;
-		uint64_t j = home(v, old[i]);
-		while (v->slot[j])
-			j = (j + 1) & v->mask;
-		v->slot[j] = old[i];
-	}
-	free(old);
+	void *t = v->slot;
+	slots_double(&t, sizeof *v->slot, &v->mask, slot_hash, v);
+	v->slot = t;
 }
 
 /* Store the record (len bytes at src) as state idx. */
@@ -289,8 +285,8 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 	}
 	uint64_t j = h & v->mask;
 	if (v->compact) {
-		uint64_t fp = h ? h : 1;
-		for (;; j = (j + 1) & v->mask) {
+		uint64_t fp = h ? h : 1; /* its home too, as slot_hash says */
+		for (j = fp & v->mask;; j = (j + 1) & v->mask) {
 			if (v->slot[j] == fp) {
 				*is_new = 0;
 				return 0; /* compact mode keeps no numbers for old states */
@@ -355,7 +351,7 @@ size_t vs_grow_bytes(const struct visited *v)
 		return tree_grow_bytes(v->tree);
 	uint64_t cap = v->mask + 1;
 	int due = v->compact ? (v->n + 1) * 5 > cap * 4 : (v->n + 1) * 4 > cap * 3;
-	return due ? 2 * cap * sizeof *v->slot : 0;
+	return due ? cap * sizeof *v->slot : 0; /* the half added in place */
 }
 
 double vs_omission(const struct visited *v)

@@ -1,0 +1,77 @@
+/*
+** In-place doubling of a linear-probing table.  Copying into a fresh table
+** holds both at the peak, 3 times the old table (a compact table of 2^26
+** slots doubling: 1.5 GB for a 1 GB result); here the block is resized
+** (glibc moves a large block with mremap, no copy) and the entries are
+** moved within it.
+**
+** Doubling moves an entry of old home j to new home j or j + n (n: the old
+** size).  The old half is processed slot by slot from an empty slot e on,
+** cyclically (e + 1, ..., n - 1, 0, ..., e - 1): each entry is taken out
+** of its slot and put back by the usual probe from its new home.
+** Invariant SLOTS-1: a slot once processed is never emptied again, and
+** every probe made meets only processed slots, slot i (the one being
+** processed, just emptied) and the upper half (entries put back), so no
+** probe run put back ever gets a hole:
+**  - the entry at old slot i: the cyclic run from its old home j to i has
+**    no empty slot, and e is empty, so j..i were processed before i; a
+**    probe from j stops at or before i, unless j > i (the run wrapped),
+**    when it goes on into the upper half;
+**  - a probe into the upper half wraps from the last slot to slot 0 only
+**    when i < e: before that, entries whose new homes lie in [H, 2n) came
+**    from old slots in [H - n, n), one too few to fill [H, 2n) and the
+**    entry being placed; after the wrap it meets slots 0..i - 1, processed,
+**    and stops at i at the latest.
+*/
+#include "config.h"
+#include "state/slots.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+
+static uint64_t get(const uint8_t *t, size_t width, uint64_t i)
+{
+	if (width == 4) {
+		uint32_t x;
+		memcpy(&x, t + 4 * i, 4);
+		return x;
+	}
+	uint64_t x;
+	memcpy(&x, t + 8 * i, 8);
+	return x;
+}
+
+static void set(uint8_t *t, size_t width, uint64_t i, uint64_t v)
+{
+	if (width == 4) {
+		uint32_t x = (uint32_t)v;
+		memcpy(t + 4 * i, &x, 4);
+	} else {
+		memcpy(t + 8 * i, &v, 8);
+	}
+}
+
+void slots_double(void **tab, size_t width, uint64_t *mask, uint64_t (*hash)(const void *ctx, uint64_t value),
+                  const void *ctx)
+{
+	const uint64_t n = *mask + 1, m = 2 * n - 1;
+	uint8_t *t = xrealloc(*tab, 2 * n * width);
+	memset(t + n * width, 0, n * width);
+	uint64_t e = 0;
+	while (get(t, width, e))
+		e++;
+	for (uint64_t k = 1; k < n; k++) {
+		uint64_t i = (e + k) & (n - 1), x = get(t, width, i);
+		if (!x)
+			continue;
+		set(t, width, i, 0);
+		uint64_t j = hash(ctx, x) & m;
+		while (get(t, width, j))
+			j = (j + 1) & m;
+		set(t, width, j, x);
+	}
+	*tab = t;
+	*mask = m;
+}
