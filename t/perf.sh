@@ -19,9 +19,9 @@ for o in --bfs --dfs; do
 	run "$GPUMC" check -q --json --por=off $o "$P/spin-some.gpu"
 	is "$(jnum stuck_states "$T/out")" 14 "spin-some $o --por=off: 14 stuck states"
 	run "$GPUMC" check -q --json $o "$P/spin-some.gpu"
-	n=10
-	[ $o = --dfs ] && n=9
-	is "$(jnum stuck_states "$T/out")" $n "spin-some $o (reduced): $n stuck states"
+	stuck=10
+	[ $o = --dfs ] && stuck=9
+	is "$(jnum stuck_states "$T/out")" $stuck "spin-some $o (reduced): $stuck stuck states"
 done
 # a cycle that can still be left is no livelock, in either order
 for o in --bfs --dfs; do
