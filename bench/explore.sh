@@ -44,7 +44,10 @@
 #   (compiler for pan.c, default gcc), PAN_CFLAGS (default -O2),
 #   SPIN_TIMEOUT (seconds per pan run, default 300), SCALE_TIMEOUT (seconds
 #   per scale run, default 60; 5 with --quick), OUT (where the
-#   PNG and the data go, default bench/out)
+#   PNG and the data go, default bench/out), LANE_SIZES and TICKET_SIZES
+#   (the twins' sizes, ';' between them, e.g. "4 1 3 2 0;5 1 2 2 0": at
+#   the default sizes SPIN's reduced runs take 0.1-0.5 s), TWINS_ONLY=1
+#   (the twins' tables and their done-when figures only)
 # Needs /usr/bin/time (CPU, wall, peak RSS); gnuplot for the PNG.
 
 set -u
@@ -277,6 +280,8 @@ if [ "$QUICK" = 1 ]; then
 	lane_sizes=("3 1 3 2 0")
 	ticket_sizes=("3 1 2 2 0")
 fi
+[ -n "${LANE_SIZES:-}" ] && IFS=';' read -r -a lane_sizes <<< "$LANE_SIZES"
+[ -n "${TICKET_SIZES:-}" ] && IFS=';' read -r -a ticket_sizes <<< "$TICKET_SIZES"
 
 twins() {
 	local n
@@ -460,8 +465,10 @@ else
 	echo "SPIN: not run: $spin_why"
 fi
 twins
-scale
-others
+if [ "${TWINS_ONLY:-0}" != 1 ]; then
+	scale
+	others
+fi
 echo
 echo "== done-when figures (issue 13)"
 if [ $spin_ok = 1 ]; then

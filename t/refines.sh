@@ -30,7 +30,7 @@ like "$T/out" "partition 0 performs the flushed atomic" "with the trace that rea
 like "$T/out" "^verdict: fail refines" "verdict names refines"
 run "$GPUMC" check -D fusion=off "$T/fuse.gpu"
 is "$rc" 0 "no fusion: every DAB outcome is a baseline outcome"
-like "$T/out" "refines baseline sum: machine baseline reaches 1 outcome \(12 states\)" "reports the reference run"
+like "$T/out" "refines baseline sum: machine baseline reaches 1 outcome \(11 states\)" "reports the reference run"
 run "$GPUMC" check --dfs --compact -D fusion=off "$T/fuse.gpu"
 is "$rc" 0 "the same under --dfs --compact"
 

@@ -47,6 +47,22 @@ static void arrive(const struct comp *c, uint8_t *sv, unsigned cta)
 
 static const struct port_barrier ops = { arrive };
 
+/* An exit is an arrival (the exited lanes are no longer waited for): it
+** may release a barrier, which other warps' arrivals race with.  So an
+** exit is declared independent only in a kernel without bar.sync, where
+** no warp is ever in BARRIER and arrive() writes nothing. */
+static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
+{
+	(void)sv, (void)w;
+	if (in->op != OP_EXIT)
+		return 1;
+	const struct program *p = c->g->prog;
+	for (int i = 0; i < p->nins; i++)
+		if (p->ins[i].op == OP_BAR)
+			return 0;
+	return 1;
+}
+
 static const void *port(const struct comp *c, enum port p)
 {
 	(void)c;
@@ -57,5 +73,5 @@ const struct comp_def comp_barrier = {
 	.name = "barrier", .desc = "bar.sync: CTA-wide barriers 0..15, per-thread arrival",
 	.provides = PORT(P_BARRIER), .requires = PORT(P_WARPS), .port_writes = PORT(P_WARPS), .port = port,
 	/* arrive() reads the live lanes and the warps in BARRIER only */
-	.por = compose_por_independent,
+	.por = por,
 };

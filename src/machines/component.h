@@ -150,8 +150,9 @@ struct comp_def {
 	** issue of warp-local instruction `in` (port_warps.local) is
 	** independent of it: none of its actions, guards or port calls reads
 	** what that issue writes (w's registers and SIMT stack; w stays READY
-	** with the same live lanes), none can disable the issue, and what it
-	** keeps durable does not change.  NULL: not declared, and a machine
+	** with the same live lanes, or, at an exit, retires whole: DONE with
+	** an empty stack), none can disable the issue, and what it keeps
+	** durable does not change.  NULL: not declared, and a machine
 	** with such a component is never reduced (compose.c, m_local). */
 	int (*por)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
 	/* Optional: model.reach for its actions (NULL: any SM). */
@@ -356,8 +357,13 @@ static inline void comp_count(const struct comp *c, uint64_t *ct, unsigned i, ui
 ** atomics performed: what cudaDeviceSynchronize waits for). */
 int compose_others_quiescent(const struct comp *self, const uint8_t *sv);
 /* A component's `por` declaration when none of its actions or ports can
-** touch a READY warp's registers, stack or enabledness. */
+** touch a READY warp's registers, stack or enabledness.  It does not
+** cover a warp's exit (the warp becomes DONE, which a component may read:
+** a CTA slot, a flush, a scheduler's rotation). */
 int compose_por_independent(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
+/* The same, exit included: nothing of the component reads whether a warp
+** is DONE, or what it reads only moves one way (machine baseline). */
+int compose_por_independent_of_exit(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
 /* The clock of the concrete run that is listing (enabled_now), else NULL:
 ** what a component may remember between cycles of one run. */
 const struct timed_now *compose_now(const struct comp *c);

@@ -257,9 +257,9 @@ static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct d
 ** commutes with a warp-local issue: dab.c, por). */
 static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
 {
-	(void)sv, (void)w, (void)in;
+	(void)sv, (void)w;
 	unsigned r = rule(c->g);
-	return r == DS_GTO || r == DS_GWAT || r == DS_GTAR;
+	return in->op != OP_EXIT && (r == DS_GTO || r == DS_GWAT || r == DS_GTAR); /* a DONE warp leaves the rotation */
 }
 
 /* {=== The component ==================================================== */

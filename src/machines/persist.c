@@ -1565,7 +1565,7 @@ static int persist_order(const struct comp *c, const uint8_t *sv, int mode, stru
 static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
 {
 	(void)c, (void)sv, (void)w;
-	return !(in->op == OP_LD && in->space == SP_GLOBAL);
+	return !(in->op == OP_LD && in->space == SP_GLOBAL) && in->op != OP_EXIT; /* exit: an epoch ends */
 }
 
 static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, m_store, m_rmw };

@@ -427,6 +427,8 @@ const struct comp_def comp_rop = {
 	** atom's values go to a warp that waits for them); LAB partials
 	** (AE_LAB) resume only waiting warps, and icnt_order=any only lets a
 	** partition take another entry: the same kinds of step.  Entries write
-	** words of atom/red targets, never a read-only variable */
-	.por = compose_por_independent,
+	** words of atom/red targets, never a read-only variable; an exit
+	** neither (a performed entry resumes only a warp in ATOMIC and counts
+	** down `pending`, which exit leaves alone) */
+	.por = compose_por_independent_of_exit,
 };

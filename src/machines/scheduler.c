@@ -119,7 +119,7 @@ const struct comp_def comp_gto = {
 	.layout = gto_layout, .enabled = gto_enabled, .apply = gto_apply,
 	/* whether another warp may issue depends on that warp alone; DAB's
 	** schedulers (dab_sched.c) rotate on issues and declare nothing */
-	.por = compose_por_independent,
+	.por = compose_por_independent_of_exit,
 };
 
 /* }=== */

@@ -588,7 +588,13 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 ** while no warp runs), and every pc it can lead to is inside the kernel,
 ** so the warp stays READY with the same live lanes (the bottom entry,
 ** whose rpc is the end, is neither popped nor replaced; main's SIMT rule
-** that a divergent branch never replaces it keeps this so). */
+** that a divergent branch never replaces it keeps this so).  An
+** unpredicated exit is a candidate too: taken with the whole warp
+** converged (local() checks), it retires the warp, DONE with an empty
+** stack; it is local only where every component declares exit
+** independent of itself (component.h, compose_por_independent_of_exit):
+** SPIN's twins take `done = 1` as a local step, and without this the
+** exits of lane-reduction's warps multiplied its reduced graph by 3.6. */
 static uint8_t *local_table(const struct program *p)
 {
 	uint8_t *t = xcalloc((size_t)p->nins + 1, 1);
@@ -602,7 +608,10 @@ static uint8_t *local_table(const struct program *p)
 		case OP_LD: /* a strong one may wait for its order (DAB: a flush) */
 			t[i] = inside && !instr_strong(in) && in->addr.sym >= 0 && program_read_only(p, in->space, in->addr.sym);
 			break;
-		case OP_BAR: case OP_MEMBAR: case OP_ST: case OP_ATOM: case OP_RED: case OP_EXIT:
+		case OP_EXIT:
+			t[i] = in->pred < 0;
+			break;
+		case OP_BAR: case OP_MEMBAR: case OP_ST: case OP_ATOM: case OP_RED:
 		case OP_CLWB: case OP_SFENCE: case OP_PCOMMIT: case OP_L2WB:
 			break;
 		default: /* ALU and nop */
@@ -614,15 +623,21 @@ static uint8_t *local_table(const struct program *p)
 }
 
 /* Warp w's next issue when it is warp-local: a READY warp at such an
-** instruction.  It may still fault (x/0, stack overflow, a bad address);
-** the explorer does not reduce on a step that ends in a fault. */
+** instruction (an exit with the warp converged: one stack entry, so every
+** live lane leaves).  It may still fault (x/0, stack overflow, a bad
+** address); the explorer does not reduce on a step that ends in a fault,
+** nor on the last exit (the kernel's status changes). */
 static const struct instr *local(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
+	const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
+	if (h->status != W_READY)
 		return NULL;
 	unsigned pc = gpu_pc(g, sv, w);
-	return ((const uint8_t *)c->priv)[pc] ? &g->prog->ins[pc] : NULL;
+	const struct instr *in = &g->prog->ins[pc];
+	if (!((const uint8_t *)c->priv)[pc] || (in->op == OP_EXIT && h->sp != 1))
+		return NULL;
+	return in;
 }
 
 /* }=== */
@@ -821,5 +836,5 @@ const struct comp_def comp_warps = {
 	.port_writes = SELF | PORT(P_MEM) | PORT(P_ATOMICS) | PORT(P_BARRIER) | PORT(P_PM) | PORT(P_SBUF),
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
-	.print = print, .port = port, .race = race, .por = compose_por_independent,
+	.print = print, .port = port, .race = race, .por = compose_por_independent_of_exit,
 };
