@@ -55,6 +55,7 @@
 #include "explore/explore.h"
 #include "explore/contract.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,8 @@ struct ctx {
 	struct timespec t0;
 	double before; /* seconds between opts.start and t0: spent on --time */
 	double next_rss; /* when to read the resident size again (rss_hit) */
+	int statm;       /* /proc/self/statm under --memory, else -1 */
+	size_t page;
 	double next_progress;
 	uint64_t expansions;
 	uint64_t queue; /* for progress lines: BFS states waiting, DFS stack depth */
@@ -137,7 +140,10 @@ struct ctx {
 	/* the clock and --memory are read every `every` expansions (limits_hit) */
 	unsigned every, until;
 	/* BFS with the progress check to come: the moves, recorded as they are
-	** made (rows in expansion order, which is state order) */
+	** made (rows in expansion order, which is state order) from the first
+	** expansion after the first move that makes the graph cyclic on (an
+	** acyclic graph needs no check; the check re-expands the states
+	** before g.from) */
 	int record;
 	struct progress_graph g;
 	size_t grows, gcap;
@@ -246,8 +252,9 @@ static void violation(struct ctx *c, const struct judgement *v, uint32_t idx, in
 		c->stop = 1;
 }
 
-/* A terminal state, once judged: count it and its outcome. */
-static void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
+/* A terminal state, once judged: count it and its outcome (not inlined:
+** discovered(), on every state, stays small). */
+static __attribute__((noinline)) void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
 {
 	const struct model *m = c->m;
 	struct explore_result *r = c->r;
@@ -338,17 +345,20 @@ static void near_limit(struct ctx *c, double t)
 	                "  would reach deep states (and most bugs) with far fewer states\n", which);
 }
 
-/* The process's resident memory (Linux: /proc/self/statm); 0 unknown. */
-static size_t rss_bytes(void)
+/* The process's resident memory (Linux: /proc/self/statm, kept open by
+** limits_init: one pread, not a stdio open and scan, every 5 ms); 0
+** unknown. */
+static size_t rss_bytes(const struct ctx *c)
 {
-	FILE *f = fopen("/proc/self/statm", "r");
-	unsigned long size = 0, res = 0;
-	if (!f)
+	char buf[128];
+	ssize_t n = c->statm >= 0 ? pread(c->statm, buf, sizeof buf - 1, 0) : -1;
+	if (n <= 0)
 		return 0;
-	int n = fscanf(f, "%lu %lu", &size, &res);
-	fclose(f);
-	long page = sysconf(_SC_PAGESIZE);
-	return n == 2 && page > 0 ? (size_t)res * (size_t)page : 0;
+	buf[n] = 0;
+	char *end;
+	strtoul(buf, &end, 10); /* size, then resident, in pages */
+	unsigned long res = strtoul(end, &end, 10);
+	return (size_t)res * c->page;
 }
 
 /* --memory by what the process holds, read every 5 ms of the search: what
@@ -359,7 +369,7 @@ static int rss_hit(struct ctx *c, double t)
 	if (!c->o->memory || t < c->next_rss)
 		return 0;
 	c->next_rss = t + 0.005;
-	if (rss_bytes() < c->o->memory)
+	if (rss_bytes(c) < c->o->memory)
 		return 0;
 	c->r->limit = "--memory";
 	return 1;
@@ -389,7 +399,7 @@ static int growth_hit(struct ctx *c)
 	size_t g = vs_grow_bytes(c->vs);
 	if (c->search == SEARCH_BFS && vs_count(c->vs) + 1 > c->pcap)
 		g += 2 * c->pcap * (sizeof(uint32_t) + sizeof(uint16_t));
-	if (c->record && c->g.ne + c->m->max_actions > c->gcap)
+	if (c->grows && c->g.ne + c->m->max_actions > c->gcap)
 		g += 2 * c->gcap * (sizeof *c->g.dst + sizeof *c->g.via);
 	if (c->frontier)
 		g += frontier_grow_bytes(c->frontier);
@@ -434,7 +444,8 @@ static int limits_poll(void *ctx)
 	return run_limits(ctx, 0);
 }
 
-static int limits_hit(struct ctx *c)
+/* limits_hit's checks (c->until counted down already) */
+static int limits_due(struct ctx *c)
 {
 	const struct explore_opts *o = c->o;
 	if (o->max_states && !c->warned)
@@ -451,7 +462,7 @@ static int limits_hit(struct ctx *c)
 	** make about 64 KB of successors at most (limits_init): a thousand
 	** expansions of large vectors could overshoot --memory by gigabytes,
 	** but reading them on every expansion of a small one costs 5% */
-	if (--c->until)
+	if (c->until)
 		return 0;
 	c->until = c->every;
 	{
@@ -474,8 +485,21 @@ static int limits_hit(struct ctx *c)
 	return 0;
 }
 
+/* Before each expansion: a signal and --max-states, and every `every`
+** expansions the clock and the bytes held.  Most expansions have nothing
+** to check: they cost one count down. */
+static inline int limits_hit(struct ctx *c)
+{
+	if (--c->until && !c->o->max_states && !interrupted)
+		return 0;
+	return limits_due(c);
+}
+
 static void limits_init(struct ctx *c)
 {
+	long page = sysconf(_SC_PAGESIZE);
+	c->page = page > 0 ? (size_t)page : 0;
+	c->statm = c->o->memory ? open("/proc/self/statm", O_RDONLY | O_CLOEXEC) : -1;
 	size_t step = c->svn * (c->m->max_actions + 1);
 	c->every = step >= 65536 / 64 ? (unsigned)(65536 / step) : 64;
 	if (!c->every)
@@ -504,7 +528,7 @@ static void parent_put(struct ctx *c, uint32_t idx, uint32_t parent, uint16_t ac
 }
 
 /* Deadlock check at expansion, and the model's contract with --check-model. */
-static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned nact, uint32_t idx)
+static int expand_checks(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned nact, uint32_t idx)
 {
 	struct judgement v;
 	if (c->o->check_model) {
@@ -524,6 +548,16 @@ static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *a
 		return 0;
 	}
 	return 1;
+}
+
+/* expand_checks, of which most expansions need none: without --check-model
+** a state whose first move is not a crash is no deadlock (judge_moves) */
+static inline int expand_check(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned nact,
+                               uint32_t idx)
+{
+	if (!c->o->check_model && nact && act[0].kind != ACT_CRASH)
+		return 1;
+	return expand_checks(c, sv, act, nact, idx);
 }
 
 /* Partial-order reduction: the index of an enabled action that may stand
@@ -650,7 +684,8 @@ static struct frontier *frontier_new(size_t n)
 	return f;
 }
 
-static void frontier_push(struct frontier *f, const uint8_t *sv)
+/* (not inlined: bfs_new, on every state, stays small without --compact) */
+static __attribute__((noinline)) void frontier_push(struct frontier *f, const uint8_t *sv)
 {
 	if (f->fifo_only) {
 		fifo_push(&f->q, sv);
@@ -704,9 +739,11 @@ static void frontier_free(struct frontier *f)
 }
 
 /* BFS, recording: state h's moves start here (h = the number of states:
-** the end of the last row). */
+** the end of the last row).  The first row says where the graph starts. */
 static void graph_row(struct ctx *c, uint32_t h)
 {
+	if (!c->grows)
+		c->g.from = h;
 	if (h + 1 >= c->grows) { /* h may leap: the end row after a cut-short search is the state count */
 		while (h + 1 >= c->grows)
 			c->grows = c->grows ? c->grows * 2 : 4096;
@@ -778,7 +815,8 @@ static void bfs(struct ctx *c)
 			break;
 		c->expansions++;
 		uint32_t h = (uint32_t)head++;
-		if (c->record)
+		int rec = c->record && c->cyclic; /* this state's moves go into the graph */
+		if (rec)
 			graph_row(c, h);
 		const uint8_t *src;
 		if (o->compact) {
@@ -808,7 +846,7 @@ static void bfs(struct ctx *c)
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
 			                            &is_new);
 			if (is_new) { /* the cycle proviso holds */
-				if (c->record)
+				if (rec)
 					graph_move(c, k, (unsigned)a);
 				c->r->reduced++;
 				bfs_new(c, q, next, k, h, (unsigned)a, level);
@@ -827,7 +865,7 @@ static void bfs(struct ctx *c)
 			c->r->transitions++;
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
 			                            &is_new);
-			if (c->record)
+			if (rec)
 				graph_move(c, k, i);
 			if (!is_new) {
 				c->cyclic |= k < level_end;
@@ -839,7 +877,7 @@ static void bfs(struct ctx *c)
 				break;
 		}
 	}
-	if (c->record)
+	if (c->grows)
 		graph_row(c, (uint32_t)vs_count(c->vs));
 	free(cur);
 	free(next);
@@ -1157,7 +1195,7 @@ static void progress(struct ctx *c)
 		stopped = mpi_progress(c->mp, progress_limit, c, &pr);
 	else
 #endif
-		stopped = progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr);
+		stopped = progress_check(c->m, c->vs, c->por, c->grows ? &c->g : NULL, progress_limit, c, &pr);
 	if (stopped)
 		return;
 	c->r->stuck = (int64_t)pr.stuck;
@@ -1244,6 +1282,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	}
 	struct ctx c;
 	memset(&c, 0, sizeof c);
+	c.statm = -1;
 	memset(r, 0, sizeof *r);
 	r->failed = -1;
 	r->stuck = -1;
@@ -1397,6 +1436,8 @@ void explore_release(struct explore_result *r)
 	if (!c)
 		return;
 	judge_free(c->jd);
+	if (c->statm >= 0)
+		close(c->statm);
 	free(c->first_final.step);
 	ss_free(c->outcomes);
 	ss_free(c->images);
