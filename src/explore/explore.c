@@ -139,6 +139,7 @@ struct ctx {
 	int faults;
 	/* the clock and --memory are read every `every` expansions (limits_hit) */
 	unsigned every, until;
+	int grow_far; /* GH-1: growth_hit has nothing to check (limits_due) */
 	/* BFS with the progress check to come: the moves, recorded as they are
 	** made (rows in expansion order, which is state order) from the first
 	** expansion after the first move that makes the graph cyclic on (an
@@ -167,7 +168,8 @@ static size_t mem_bytes(const struct ctx *c)
 	** counted would stop a search of large vectors at its first state */
 	size_t frames = c->fcap < (size_t)c->r->depth + 2 ? c->fcap : (size_t)c->r->depth + 2;
 	return vs_bytes(c->vs) + c->frontier_bytes + c->pcap * (sizeof(uint32_t) + sizeof(uint16_t)) +
-	       c->grows * sizeof *c->g.row + c->gcap * (sizeof *c->g.dst + sizeof *c->g.via) + c->oncap +
+	       c->grows * sizeof *c->g.row + c->gcap * (sizeof *c->g.dst + sizeof *c->g.via) +
+	       2 * c->g.nended * sizeof *c->g.ended + c->oncap +
 	       frames * (c->svn + sizeof(struct frame) + c->nb * sizeof(uint64_t) +
 	                 (c->m->max_actions + 1) * (sizeof(struct action) + sizeof(uint16_t)));
 }
@@ -279,6 +281,14 @@ static __attribute__((noinline)) void terminal(struct ctx *c, const uint8_t *sv,
 	r->outcomes[*slot].count++;
 }
 
+/* BFS, recording: state idx is terminal or faulted (progress_graph.ended). */
+static __attribute__((noinline)) void ended(struct ctx *c, uint32_t idx)
+{
+	if ((c->g.nended & (c->g.nended - 1)) == 0) /* 0, 1, 2, 4, ...: full */
+		c->g.ended = xrealloc(c->g.ended, sizeof *c->g.ended * (c->g.nended ? 2 * c->g.nended : 1));
+	c->g.ended[c->g.nended++] = idx;
+}
+
 /* Checks on a newly discovered state. */
 static void discovered(struct ctx *c, const uint8_t *sv, uint32_t idx)
 {
@@ -286,6 +296,8 @@ static void discovered(struct ctx *c, const uint8_t *sv, uint32_t idx)
 	if (judge_state(c->jd, sv, &v))
 		violation(c, &v, idx, -1);
 	c->faults |= v.status == MS_FAULT;
+	if (v.status != MS_RUNNING && c->record) /* for the progress check */
+		ended(c, idx);
 	if (v.witness && !c->r->witness) {
 		c->r->witness = 1;
 		if (c->r->verdict != V_FAIL)
@@ -354,11 +366,14 @@ static size_t rss_bytes(const struct ctx *c)
 	ssize_t n = c->statm >= 0 ? pread(c->statm, buf, sizeof buf - 1, 0) : -1;
 	if (n <= 0)
 		return 0;
-	buf[n] = 0;
-	char *end;
-	strtoul(buf, &end, 10); /* size, then resident, in pages */
-	unsigned long res = strtoul(end, &end, 10);
-	return (size_t)res * c->page;
+	/* size, then resident, in pages */
+	ssize_t k = 0;
+	while (k < n && buf[k] != ' ')
+		k++;
+	size_t res = 0;
+	while (++k < n && buf[k] >= '0' && buf[k] <= '9')
+		res = res * 10 + (size_t)(buf[k] - '0');
+	return res * c->page;
 }
 
 /* --memory by what the process holds, read every 5 ms of the search: what
@@ -392,10 +407,8 @@ static int memory_hit(struct ctx *c)
 ** while the doubled one still fits. */
 static size_t frontier_grow_bytes(const struct frontier *f);
 
-static int growth_hit(struct ctx *c)
+static int growth_due(struct ctx *c)
 {
-	if (!c->o->memory)
-		return 0;
 	size_t g = vs_grow_bytes(c->vs);
 	if (c->search == SEARCH_BFS && vs_count(c->vs) + 1 > c->pcap)
 		g += 2 * c->pcap * (sizeof(uint32_t) + sizeof(uint16_t));
@@ -408,6 +421,29 @@ static int growth_hit(struct ctx *c)
 	c->r->limit = "--memory";
 	c->stop = 1;
 	return 1;
+}
+
+/* Before each new state's growth: mostly nothing to check (GH-1). */
+static inline int growth_hit(struct ctx *c)
+{
+	return c->o->memory && !c->grow_far && growth_due(c);
+}
+
+/* Rule GH-1: growth_hit, on every new state, may skip its check until the
+** next limits_due (at most `every` expansions, each of at most
+** max_actions + 1 new states, k in all) when even the worst growth cannot
+** reach --memory: every store is in mem_bytes and grows by at most B
+** bytes a state (the vector 8 times over, its slot, parent link and graph
+** row and moves) and at most doubles its capacity when full; so k states
+** on, the bytes held are below 2 (mem + k B) plus the stores' smallest
+** sizes (under 16 MB), and the growth then asked about is at most twice
+** that plus a frontier chunk (4 MB or a vector).  8 (mem + k B) + 64 MB +
+** a vector below --memory is far. */
+static int growth_far(const struct ctx *c)
+{
+	uint64_t k = (uint64_t)c->every * (c->m->max_actions + 1u);
+	uint64_t b = 8 * (uint64_t)c->svn + 64 + 8 * (uint64_t)(c->m->max_actions + 2);
+	return 8 * ((uint64_t)mem_bytes(c) + k * b) + (64u << 20) + c->svn < c->o->memory;
 }
 
 /* The limits every phase honours, the search's own check adding
@@ -474,6 +510,7 @@ static int limits_due(struct ctx *c)
 		}
 		if (memory_hit(c) || rss_hit(c, t))
 			return 1;
+		c->grow_far = growth_far(c);
 		if (o->progress > 0 && t >= c->next_progress) {
 			c->next_progress = t + o->progress;
 			fprintf(stderr, "gpumc: %.0f s: %llu states, %llu transitions, depth %u, %s %llu, %.0f states/s, %.1f MB\n",
@@ -769,8 +806,8 @@ static inline void graph_move(struct ctx *c, uint32_t k, unsigned i)
 }
 
 /* BFS: a new state k reached from h by action i. */
-static void bfs_new(struct ctx *c, struct frontier *q, const uint8_t *next, uint32_t k, uint32_t h, unsigned i,
-                    uint32_t level)
+static inline void bfs_new(struct ctx *c, struct frontier *q, const uint8_t *next, uint32_t k, uint32_t h,
+                           unsigned i, uint32_t level)
 {
 	parent_put(c, k, h, (uint16_t)i);
 	if (level + 1 > c->r->depth)
@@ -1195,7 +1232,11 @@ static void progress(struct ctx *c)
 		stopped = mpi_progress(c->mp, progress_limit, c, &pr);
 	else
 #endif
-		stopped = progress_check(c->m, c->vs, c->por, c->grows ? &c->g : NULL, progress_limit, c, &pr);
+	{
+		if (c->record && !c->grows) /* no rows recorded */
+			c->g.from = (uint32_t)vs_count(c->vs);
+		stopped = progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr);
+	}
 	if (stopped)
 		return;
 	c->r->stuck = (int64_t)pr.stuck;
@@ -1366,7 +1407,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	/* the parallel search records no graph: its progress check re-expands;
 	** nor does --tree, whose point is memory (6 bytes a transition), and
 	** whose progress check re-expands only when the graph has a cycle */
-	c.record = o->livelock && !o->compact && !o->tree && o->search == SEARCH_BFS && r->threads <= 1;
+	c.record = o->livelock && !o->compact && !o->tree && o->search == SEARCH_BFS && r->threads <= 1 && !c.mpi;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	if (o->start.tv_sec || o->start.tv_nsec)
 		c.before = clock_between(o->start, c.t0);
@@ -1454,6 +1495,7 @@ void explore_release(struct explore_result *r)
 	free(c->g.row);
 	free(c->g.dst);
 	free(c->g.via);
+	free(c->g.ended);
 	free(c->frame_bh);
 	free(c->src_bh);
 	free(c->next_bh);

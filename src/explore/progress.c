@@ -139,7 +139,7 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, const
 	if (!rec || rec->from) {
 		if (expand_graph(m, vs, reduced, rec ? rec->from : n, limit, ctx, &own, r))
 			goto out;
-		if (rec)
+		if (rec && rec->from < n)
 			append_rows(&own, rec, n, r);
 	}
 	const struct progress_graph *g = rec && !rec->from ? rec : &own;
@@ -147,9 +147,13 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, const
 	const uint32_t *dst = g->dst;
 	const uint16_t *via = g->via;
 	size_t ne = g->ne;
-	for (uint32_t i = 0; i < n; i++)
-		if (m->status(m, vs_state(vs, i)) != MS_RUNNING)
-			done[i] = 1;
+	if (rec)
+		for (uint64_t k = 0; k < rec->nended; k++)
+			done[rec->ended[k]] = 1;
+	else
+		for (uint32_t i = 0; i < n; i++)
+			if (m->status(m, vs_state(vs, i)) != MS_RUNNING)
+				done[i] = 1;
 	r->edges = ne;
 	/* 2: the reversed graph, then backwards from every ended state; its
 	** storage is counted before it is taken, so a limit is not passed */

@@ -24,13 +24,18 @@ struct progress_result {
 ** via[...] (indices into its enabled list); crashes are not moves.  A
 ** recorded graph may start at state `from` (explore.c records from the
 ** first move that can close a cycle on): the moves of the states before
-** it are not there (row[0 .. from) unset) and are found by re-expansion. */
+** it are not there (row[0 .. from) unset; no rows at all when from is the
+** state count) and are found by re-expansion.  ended[0 .. nended): every
+** terminal or faulted state, as the search judged them (so the check asks
+** no state its status again). */
 struct progress_graph {
 	uint64_t *row;
 	uint32_t *dst;
 	uint16_t *via;
 	uint64_t ne;
 	uint32_t from;
+	uint32_t *ended;
+	uint64_t nended;
 };
 
 /* vs holds every reachable state of m (an exact, complete exploration),
