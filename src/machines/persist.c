@@ -822,11 +822,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	if (scan && tn)
 		n += pending_actions(c, sv, tn, out + n);
 	else if (scan) {
-		/* i: a line's first word; without a clwb anywhere (PM-3), a line
-		** with no flag has no action: not asked */
+		/* i: a line's first word; a line with no flag and no clwb has no
+		** action (line_actions): not asked */
 		const uint8_t *f = flags(c, sv);
+		const uint32_t *cm = clwb_mask(c, sv);
 		for (uint32_t i = 0, per = line_words(g); i < G_WORDS(g); i += per)
-			if (cnt->nclwb || any_flag(f + i, line_end(g, i) - i))
+			if (cm[i] || any_flag(f + i, line_end(g, i) - i))
 				n += line_actions(c, sv, i, out + n, timed);
 	}
 	/* the host's next step: without a launch step, once the kernel
