@@ -55,7 +55,12 @@ dab/D2.gpu	-D scheduler=gtrr
 persist/T3.gpu	-
 persist/O3-epoch.gpu	-"
 echo "$rows" > "$T/rows"
-plan $(($(wc -l < "$T/rows") * 3 + 23))
+plan $(($(wc -l < "$T/rows") * 3 + 24))
+
+# gpumc itself does not link Open MPI (the loader would resolve its
+# libraries on every run): --mpi execs the helper gpumc-mpi (mpi.c)
+if readelf -d "$GPUMC" | grep -q 'NEEDED.*libmpi'; then links=yes; else links=no; fi
+is "$links" no "gpumc links no libmpi (--mpi runs the helper gpumc-mpi)"
 
 while IFS='	' read -r spec opts; do
 	want=$(grep -F "$spec	$opts	bfs	" "$TABLE" | cut -f4)

@@ -62,6 +62,7 @@
 #include "explore/explore.h"
 #include "explore/contract.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,8 @@ struct ctx {
 	struct timespec t0;
 	double before; /* seconds between opts.start and t0: spent on --time */
 	double next_rss; /* when to read the resident size again (rss_hit) */
+	int statm;       /* /proc/self/statm under --memory, else -1 */
+	size_t page;
 	double next_progress;
 	uint64_t expansions;
 	uint64_t queue; /* for progress lines: BFS states waiting, DFS stack depth */
@@ -143,8 +146,12 @@ struct ctx {
 	int faults;
 	/* the clock and --memory are read every `every` expansions (limits_hit) */
 	unsigned every, until;
+	int grow_far; /* GH-1: growth_hit has nothing to check (limits_due) */
 	/* BFS with the progress check to come: the moves, recorded as they are
-	** made (rows in expansion order, which is state order) */
+	** made (rows in expansion order, which is state order) from the first
+	** expansion after the first move that makes the graph cyclic on (an
+	** acyclic graph needs no check; the check re-expands the states
+	** before g.from) */
 	int record;
 	struct progress_graph g;
 	size_t grows, gcap;
@@ -168,7 +175,8 @@ static size_t mem_bytes(const struct ctx *c)
 	** counted would stop a search of large vectors at its first state */
 	size_t frames = c->fcap < (size_t)c->r->depth + 2 ? c->fcap : (size_t)c->r->depth + 2;
 	return vs_bytes(c->vs) + c->frontier_bytes + c->pcap * (sizeof(uint32_t) + sizeof(uint16_t)) +
-	       c->grows * sizeof *c->g.row + c->gcap * (sizeof *c->g.dst + sizeof *c->g.via) + c->oncap +
+	       c->grows * sizeof *c->g.row + c->gcap * (sizeof *c->g.dst + sizeof *c->g.via) +
+	       2 * c->g.nended * sizeof *c->g.ended + c->oncap +
 	       frames * (c->svn + sizeof(struct frame) + c->nb * sizeof(uint64_t) +
 	                 (c->m->max_actions + 1) * (sizeof(struct action) + sizeof(uint16_t)));
 }
@@ -253,8 +261,9 @@ static void violation(struct ctx *c, const struct judgement *v, uint32_t idx, in
 		c->stop = 1;
 }
 
-/* A terminal state, once judged: count it and its outcome. */
-static void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
+/* A terminal state, once judged: count it and its outcome (not inlined:
+** discovered(), on every state, stays small). */
+static __attribute__((noinline)) void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
 {
 	const struct model *m = c->m;
 	struct explore_result *r = c->r;
@@ -279,6 +288,14 @@ static void terminal(struct ctx *c, const uint8_t *sv, uint32_t idx)
 	r->outcomes[*slot].count++;
 }
 
+/* BFS, recording: state idx is terminal or faulted (progress_graph.ended). */
+static __attribute__((noinline)) void ended(struct ctx *c, uint32_t idx)
+{
+	if ((c->g.nended & (c->g.nended - 1)) == 0) /* 0, 1, 2, 4, ...: full */
+		c->g.ended = xrealloc(c->g.ended, sizeof *c->g.ended * (c->g.nended ? 2 * c->g.nended : 1));
+	c->g.ended[c->g.nended++] = idx;
+}
+
 /* Checks on a newly discovered state. */
 static void discovered(struct ctx *c, const uint8_t *sv, uint32_t idx)
 {
@@ -286,6 +303,8 @@ static void discovered(struct ctx *c, const uint8_t *sv, uint32_t idx)
 	if (judge_state(c->jd, sv, &v))
 		violation(c, &v, idx, -1);
 	c->faults |= v.status == MS_FAULT;
+	if (v.status != MS_RUNNING && c->record) /* for the progress check */
+		ended(c, idx);
 	if (v.witness && !c->r->witness) {
 		c->r->witness = 1;
 		if (c->r->verdict != V_FAIL)
@@ -345,17 +364,23 @@ static void near_limit(struct ctx *c, double t)
 	                "  would reach deep states (and most bugs) with far fewer states\n", which);
 }
 
-/* The process's resident memory (Linux: /proc/self/statm); 0 unknown. */
-static size_t rss_bytes(void)
+/* The process's resident memory (Linux: /proc/self/statm, kept open by
+** limits_init: one pread, not a stdio open and scan, every 5 ms); 0
+** unknown. */
+static size_t rss_bytes(const struct ctx *c)
 {
-	FILE *f = fopen("/proc/self/statm", "r");
-	unsigned long size = 0, res = 0;
-	if (!f)
+	char buf[128];
+	ssize_t n = c->statm >= 0 ? pread(c->statm, buf, sizeof buf - 1, 0) : -1;
+	if (n <= 0)
 		return 0;
-	int n = fscanf(f, "%lu %lu", &size, &res);
-	fclose(f);
-	long page = sysconf(_SC_PAGESIZE);
-	return n == 2 && page > 0 ? (size_t)res * (size_t)page : 0;
+	/* size, then resident, in pages */
+	ssize_t k = 0;
+	while (k < n && buf[k] != ' ')
+		k++;
+	size_t res = 0;
+	while (++k < n && buf[k] >= '0' && buf[k] <= '9')
+		res = res * 10 + (size_t)(buf[k] - '0');
+	return res * c->page;
 }
 
 /* --memory by what the process holds, read every 5 ms of the search: what
@@ -366,7 +391,7 @@ static int rss_hit(struct ctx *c, double t)
 	if (!c->o->memory || t < c->next_rss)
 		return 0;
 	c->next_rss = t + 0.005;
-	if (rss_bytes() < c->o->memory)
+	if (rss_bytes(c) < c->o->memory)
 		return 0;
 	c->r->limit = "--memory";
 	return 1;
@@ -389,14 +414,12 @@ static int memory_hit(struct ctx *c)
 ** while the doubled one still fits. */
 static size_t frontier_grow_bytes(const struct frontier *f);
 
-static int growth_hit(struct ctx *c)
+static int growth_due(struct ctx *c)
 {
-	if (!c->o->memory)
-		return 0;
 	size_t g = vs_grow_bytes(c->vs);
 	if (c->search == SEARCH_BFS && vs_count(c->vs) + 1 > c->pcap)
 		g += 2 * c->pcap * (sizeof(uint32_t) + sizeof(uint16_t));
-	if (c->record && c->g.ne + c->m->max_actions > c->gcap)
+	if (c->grows && c->g.ne + c->m->max_actions > c->gcap)
 		g += 2 * c->gcap * (sizeof *c->g.dst + sizeof *c->g.via);
 	if (c->frontier)
 		g += frontier_grow_bytes(c->frontier);
@@ -405,6 +428,29 @@ static int growth_hit(struct ctx *c)
 	c->r->limit = "--memory";
 	c->stop = 1;
 	return 1;
+}
+
+/* Before each new state's growth: mostly nothing to check (GH-1). */
+static inline int growth_hit(struct ctx *c)
+{
+	return c->o->memory && !c->grow_far && growth_due(c);
+}
+
+/* Rule GH-1: growth_hit, on every new state, may skip its check until the
+** next limits_due (at most `every` expansions, each of at most
+** max_actions + 1 new states, k in all) when even the worst growth cannot
+** reach --memory: every store is in mem_bytes and grows by at most B
+** bytes a state (the vector 8 times over, its slot, parent link and graph
+** row and moves) and at most doubles its capacity when full; so k states
+** on, the bytes held are below 2 (mem + k B) plus the stores' smallest
+** sizes (under 16 MB), and the growth then asked about is at most twice
+** that plus a frontier chunk (4 MB or a vector).  8 (mem + k B) + 64 MB +
+** a vector below --memory is far. */
+static int growth_far(const struct ctx *c)
+{
+	uint64_t k = (uint64_t)c->every * (c->m->max_actions + 1u);
+	uint64_t b = 8 * (uint64_t)c->svn + 64 + 8 * (uint64_t)(c->m->max_actions + 2);
+	return 8 * ((uint64_t)mem_bytes(c) + k * b) + (64u << 20) + c->svn < c->o->memory;
 }
 
 /* The limits every phase honours, the search's own check adding
@@ -441,7 +487,8 @@ static int limits_poll(void *ctx)
 	return run_limits(ctx, 0);
 }
 
-static int limits_hit(struct ctx *c)
+/* limits_hit's checks (c->until counted down already) */
+static int limits_due(struct ctx *c)
 {
 	const struct explore_opts *o = c->o;
 	if (o->max_states && !c->warned)
@@ -458,7 +505,7 @@ static int limits_hit(struct ctx *c)
 	** make about 64 KB of successors at most (limits_init): a thousand
 	** expansions of large vectors could overshoot --memory by gigabytes,
 	** but reading them on every expansion of a small one costs 5% */
-	if (--c->until)
+	if (c->until)
 		return 0;
 	c->until = c->every;
 	{
@@ -470,6 +517,7 @@ static int limits_hit(struct ctx *c)
 		}
 		if (memory_hit(c) || rss_hit(c, t))
 			return 1;
+		c->grow_far = growth_far(c);
 		if (o->progress > 0 && t >= c->next_progress) {
 			c->next_progress = t + o->progress;
 			fprintf(stderr, "gpumc: %.0f s: %llu states, %llu transitions, depth %u, %s %llu, %.0f states/s, %.1f MB\n",
@@ -481,8 +529,21 @@ static int limits_hit(struct ctx *c)
 	return 0;
 }
 
+/* Before each expansion: a signal and --max-states, and every `every`
+** expansions the clock and the bytes held.  Most expansions have nothing
+** to check: they cost one count down. */
+static inline int limits_hit(struct ctx *c)
+{
+	if (--c->until && !c->o->max_states && !interrupted)
+		return 0;
+	return limits_due(c);
+}
+
 static void limits_init(struct ctx *c)
 {
+	long page = sysconf(_SC_PAGESIZE);
+	c->page = page > 0 ? (size_t)page : 0;
+	c->statm = c->o->memory ? open("/proc/self/statm", O_RDONLY | O_CLOEXEC) : -1;
 	size_t step = c->svn * (c->m->max_actions + 1);
 	c->every = step >= 65536 / 64 ? (unsigned)(65536 / step) : 64;
 	if (!c->every)
@@ -511,7 +572,7 @@ static void parent_put(struct ctx *c, uint32_t idx, uint32_t parent, uint16_t ac
 }
 
 /* Deadlock check at expansion, and the model's contract with --check-model. */
-static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned nact, uint32_t idx)
+static int expand_checks(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned nact, uint32_t idx)
 {
 	struct judgement v;
 	if (c->o->check_model) {
@@ -531,6 +592,16 @@ static int expand_check(struct ctx *c, const uint8_t *sv, const struct action *a
 		return 0;
 	}
 	return 1;
+}
+
+/* expand_checks, of which most expansions need none: without --check-model
+** a state whose first move is not a crash is no deadlock (judge_moves) */
+static inline int expand_check(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned nact,
+                               uint32_t idx)
+{
+	if (!c->o->check_model && nact && act[0].kind != ACT_CRASH)
+		return 1;
+	return expand_checks(c, sv, act, nact, idx);
 }
 
 /* Partial-order reduction: the index of an enabled action that may stand
@@ -657,7 +728,8 @@ static struct frontier *frontier_new(size_t n)
 	return f;
 }
 
-static void frontier_push(struct frontier *f, const uint8_t *sv)
+/* (not inlined: bfs_new, on every state, stays small without --compact) */
+static __attribute__((noinline)) void frontier_push(struct frontier *f, const uint8_t *sv)
 {
 	if (f->fifo_only) {
 		fifo_push(&f->q, sv);
@@ -711,9 +783,11 @@ static void frontier_free(struct frontier *f)
 }
 
 /* BFS, recording: state h's moves start here (h = the number of states:
-** the end of the last row). */
+** the end of the last row).  The first row says where the graph starts. */
 static void graph_row(struct ctx *c, uint32_t h)
 {
+	if (!c->grows)
+		c->g.from = h;
 	if (h + 1 >= c->grows) { /* h may leap: the end row after a cut-short search is the state count */
 		while (h + 1 >= c->grows)
 			c->grows = c->grows ? c->grows * 2 : 4096;
@@ -739,8 +813,8 @@ static inline void graph_move(struct ctx *c, uint32_t k, unsigned i)
 }
 
 /* BFS: a new state k reached from h by action i. */
-static void bfs_new(struct ctx *c, struct frontier *q, const uint8_t *next, uint32_t k, uint32_t h, unsigned i,
-                    uint32_t level)
+static inline void bfs_new(struct ctx *c, struct frontier *q, const uint8_t *next, uint32_t k, uint32_t h,
+                           unsigned i, uint32_t level)
 {
 	parent_put(c, k, h, (uint16_t)i);
 	if (level + 1 > c->r->depth)
@@ -785,7 +859,8 @@ static void bfs(struct ctx *c)
 			break;
 		c->expansions++;
 		uint32_t h = (uint32_t)head++;
-		if (c->record)
+		int rec = c->record && c->cyclic; /* this state's moves go into the graph */
+		if (rec)
 			graph_row(c, h);
 		const uint8_t *src;
 		if (o->compact) {
@@ -815,7 +890,7 @@ static void bfs(struct ctx *c)
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
 			                            &is_new);
 			if (k > h) { /* the cycle proviso holds: a state numbered after this one */
-				if (c->record)
+				if (rec)
 					graph_move(c, k, (unsigned)a);
 				c->r->reduced++;
 				if (is_new)
@@ -837,7 +912,7 @@ static void bfs(struct ctx *c)
 			c->r->transitions++;
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
 			                            &is_new);
-			if (c->record)
+			if (rec)
 				graph_move(c, k, i);
 			if (!is_new) {
 				c->cyclic |= k < level_end;
@@ -849,7 +924,7 @@ static void bfs(struct ctx *c)
 				break;
 		}
 	}
-	if (c->record)
+	if (c->grows)
 		graph_row(c, (uint32_t)vs_count(c->vs));
 	free(cur);
 	free(next);
@@ -1167,7 +1242,11 @@ static void progress(struct ctx *c)
 		stopped = mpi_progress(c->mp, progress_limit, c, &pr);
 	else
 #endif
+	{
+		if (c->record && !c->grows) /* no rows recorded */
+			c->g.from = (uint32_t)vs_count(c->vs);
 		stopped = progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr);
+	}
 	if (stopped)
 		return;
 	c->r->stuck = (int64_t)pr.stuck;
@@ -1254,6 +1333,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	}
 	struct ctx c;
 	memset(&c, 0, sizeof c);
+	c.statm = -1;
 	memset(r, 0, sizeof *r);
 	r->failed = -1;
 	r->stuck = -1;
@@ -1337,7 +1417,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	/* the parallel search records no graph: its progress check re-expands;
 	** nor does --tree, whose point is memory (6 bytes a transition), and
 	** whose progress check re-expands only when the graph has a cycle */
-	c.record = o->livelock && !o->compact && !o->tree && o->search == SEARCH_BFS && r->threads <= 1;
+	c.record = o->livelock && !o->compact && !o->tree && o->search == SEARCH_BFS && r->threads <= 1 && !c.mpi;
 	clock_gettime(CLOCK_MONOTONIC, &c.t0);
 	if (o->start.tv_sec || o->start.tv_nsec)
 		c.before = clock_between(o->start, c.t0);
@@ -1407,6 +1487,8 @@ void explore_release(struct explore_result *r)
 	if (!c)
 		return;
 	judge_free(c->jd);
+	if (c->statm >= 0)
+		close(c->statm);
 	free(c->first_final.step);
 	ss_free(c->outcomes);
 	ss_free(c->images);
@@ -1423,6 +1505,7 @@ void explore_release(struct explore_result *r)
 	free(c->g.row);
 	free(c->g.dst);
 	free(c->g.via);
+	free(c->g.ended);
 	free(c->frame_bh);
 	free(c->src_bh);
 	free(c->next_bh);

@@ -171,8 +171,9 @@ static void outcome_print(const struct model *m, const struct property *p, const
 	}
 }
 
-/* A terminal state: the final-state properties. */
-static void final(struct judge *j, const uint8_t *sv, struct judgement *v)
+/* A terminal state: the final-state properties (not inlined: judge_state,
+** on every state, stays small). */
+static __attribute__((noinline)) void final(struct judge *j, const uint8_t *sv, struct judgement *v)
 {
 	const struct model *m = j->m;
 	for (unsigned k = 0; k < j->n; k++) {
@@ -242,15 +243,11 @@ int judge_every_state(const struct judge *j)
 	return j->invariants || j->races || j->porder;
 }
 
-int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
+/* The properties of every state (judge_every_state): non-zero when one
+** stops the judging. */
+static __attribute__((noinline)) int every_state(struct judge *j, const uint8_t *sv, struct judgement *v)
 {
 	const struct model *m = j->m;
-	clear(v);
-	v->status = m->status(m, sv);
-	if (v->status == MS_FAULT) {
-		hit(j, v, -1, P_FAULT, "the machine faulted%s", "");
-		return 1;
-	}
 	for (unsigned k = 0; k < j->n && j->invariants; k++) {
 		if (j->props[k].kind == P_INVARIANT && !expr_eval(j->props[k].cond, m, sv) &&
 		    hit(j, v, (int)k, P_INVARIANT, "a reachable state violates the invariant%s", ""))
@@ -281,6 +278,20 @@ int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
 			        sb_str(&j->race)))
 				return 1;
 		}
+	return 0;
+}
+
+int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
+{
+	clear(v);
+	v->status = j->m->status(j->m, sv);
+	if (v->status == MS_FAULT) {
+		hit(j, v, -1, P_FAULT, "the machine faulted%s", "");
+		return 1;
+	}
+	/* most specs judge final states only: no loop over the properties */
+	if (judge_every_state(j) && every_state(j, sv, v))
+		return 1;
 	if (v->status == MS_TERMINAL)
 		final(j, sv, v);
 	return v->violated;

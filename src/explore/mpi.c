@@ -57,16 +57,17 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
 
 #if HAVE_MPI
 
 #include <mpi.h>
-#include <string.h>
 
 #include "state/hash.h"
 #include "state/sideset.h"
 #include "util/interrupt.h"
-#include "util/strbuf.h"
 
 #define NO_RANK (-1)
 #define ROUND_BYTES (1u << 20) /* records one rank sends in a round, about */
@@ -718,11 +719,72 @@ void mpi_finish(struct mpi_run *p, struct explore_result *r, struct mpi_at *at, 
 
 #else /* !HAVE_MPI */
 
+#include <unistd.h>
+
+/* gpumc itself links no MPI (Makefile.am): under --mpi it becomes the
+** helper gpumc-mpi, this file compiled with MPI, found beside the running
+** program (the build tree) or in PKGLIBEXECDIR (make install).  The same
+** process, arguments and environment, so mpirun's rank sees no change. */
+static const char *helper(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - sizeof "gpumc-mpi");
+	if (n > 0) {
+		buf[n] = 0;
+		char *slash = strrchr(buf, '/');
+		if (slash) {
+			strcpy(slash + 1, "gpumc-mpi");
+			if (!access(buf, X_OK))
+				return buf;
+		}
+	}
+#ifdef PKGLIBEXECDIR
+	return PKGLIBEXECDIR "/gpumc-mpi";
+#else /* compiled outside the Makefile (t/fuzz-lf.sh's harness): beside gpumc only */
+	return "gpumc-mpi (beside gpumc)";
+#endif
+}
+
+/* This process's arguments (Linux: /proc/self/cmdline, read into b), argv[0]
+** replaced by path; NULL when unreadable. */
+static char **arguments(const char *path, struct strbuf *b)
+{
+	FILE *f = fopen("/proc/self/cmdline", "rb");
+	if (!f)
+		return NULL;
+	int ch;
+	while ((ch = getc(f)) != EOF)
+		sb_putc(b, (char)ch);
+	fclose(f);
+	size_t n = 0;
+	for (size_t i = 0; i < b->len; i++)
+		n += !b->s[i];
+	if (!n)
+		return NULL;
+	char **argv = xmalloc(sizeof *argv * (n + 1));
+	for (size_t i = 0, k = 0; k < n; k++, i += strlen(b->s + i) + 1)
+		argv[k] = b->s + i;
+	argv[0] = (char *)path;
+	argv[n] = NULL;
+	return argv;
+}
+
 int mpi_start(void)
 {
-	fputs("gpumc: --mpi: this gpumc was built without MPI; install the Debian packages openmpi-bin and "
-	      "libopenmpi-dev and run configure again\n",
-	      stderr);
+	char buf[4096];
+	const char *path = helper(buf, sizeof buf);
+	struct strbuf b;
+	sb_init(&b);
+	char **argv = access(path, X_OK) ? NULL : arguments(path, &b);
+	if (argv) {
+		fflush(NULL);
+		execv(path, argv);
+		free(argv);
+	}
+	sb_free(&b);
+	fprintf(stderr,
+	        "gpumc: --mpi: no helper %s: this gpumc was built without MPI; install the Debian packages "
+	        "openmpi-bin and libopenmpi-dev and run configure again\n",
+	        path);
 	return -1;
 }
 

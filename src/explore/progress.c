@@ -41,9 +41,11 @@
 
 #define NONE UINT32_MAX
 
-/* Pass 1 by re-expansion into g; 0, or -1 when the limit stopped it or a
-** successor was not visited (an incomplete exploration: nothing to say). */
-static int expand_graph(const struct model *m, struct visited *vs, int reduced,
+/* Pass 1 by re-expansion into g, of states [0, to) (row[to] is set, the
+** room for rows up to the state count is there); 0, or -1 when the limit
+** stopped it or a successor was not visited (an incomplete exploration:
+** nothing to say). */
+static int expand_graph(const struct model *m, struct visited *vs, int reduced, uint32_t to,
                         int (*limit)(void *ctx, size_t bytes), void *ctx, struct progress_graph *g,
                         struct progress_result *r)
 {
@@ -56,7 +58,7 @@ static int expand_graph(const struct model *m, struct visited *vs, int reduced,
 	uint64_t *bh = xmalloc(hash_nblocks(svn) * sizeof *bh);
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	int rc = -1;
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < to; i++) {
 		size_t bytes = ne * (sizeof *dst + sizeof *via) + (size_t)n * (sizeof *row + 1);
 		if ((i & 1023) == 0 && limit(ctx, bytes))
 			goto out;
@@ -91,7 +93,7 @@ static int expand_graph(const struct model *m, struct visited *vs, int reduced,
 			via[ne++] = (uint16_t)a;
 		}
 	}
-	row[n] = ne;
+	row[to] = ne;
 	rc = 0;
 out:
 	g->row = row;
@@ -105,6 +107,24 @@ out:
 	return rc;
 }
 
+/* Rows rec->from .. n of the recorded graph after the re-expanded ones of
+** g, which end there. */
+static void append_rows(struct progress_graph *g, const struct progress_graph *rec, uint32_t n,
+                        struct progress_result *r)
+{
+	uint64_t base = rec->row[rec->from], more = rec->ne - base;
+	for (uint32_t i = rec->from + 1; i <= n; i++)
+		g->row[i] = g->ne + rec->row[i] - base;
+	g->dst = xrealloc(g->dst, sizeof *g->dst * (g->ne + more + 1));
+	g->via = xrealloc(g->via, sizeof *g->via * (g->ne + more + 1));
+	if (more) {
+		memcpy(g->dst + g->ne, rec->dst + base, sizeof *g->dst * more);
+		memcpy(g->via + g->ne, rec->via + base, sizeof *g->via * more);
+	}
+	g->ne += more;
+	r->bytes = g->ne * (sizeof *g->dst + sizeof *g->via) + (size_t)n * (sizeof *g->row + 1);
+}
+
 int progress_check(const struct model *m, struct visited *vs, int reduced, const struct progress_graph *rec,
                    int (*limit)(void *ctx, size_t bytes), void *ctx, struct progress_result *r)
 {
@@ -115,17 +135,25 @@ int progress_check(const struct model *m, struct visited *vs, int reduced, const
 	uint32_t *order = NULL, *parent = NULL, *rsrc = NULL;
 	uint64_t *rrow = NULL;
 	int rc = -1;
-	/* 1: the graph */
-	if (!rec && expand_graph(m, vs, reduced, limit, ctx, &own, r))
-		goto out;
-	const struct progress_graph *g = rec ? rec : &own;
+	/* 1: the graph: re-expanded where not recorded, then the recorded rows */
+	if (!rec || rec->from) {
+		if (expand_graph(m, vs, reduced, rec ? rec->from : n, limit, ctx, &own, r))
+			goto out;
+		if (rec && rec->from < n)
+			append_rows(&own, rec, n, r);
+	}
+	const struct progress_graph *g = rec && !rec->from ? rec : &own;
 	const uint64_t *row = g->row;
 	const uint32_t *dst = g->dst;
 	const uint16_t *via = g->via;
 	size_t ne = g->ne;
-	for (uint32_t i = 0; i < n; i++)
-		if (m->status(m, vs_state(vs, i)) != MS_RUNNING)
-			done[i] = 1;
+	if (rec)
+		for (uint64_t k = 0; k < rec->nended; k++)
+			done[rec->ended[k]] = 1;
+	else
+		for (uint32_t i = 0; i < n; i++)
+			if (m->status(m, vs_state(vs, i)) != MS_RUNNING)
+				done[i] = 1;
 	r->edges = ne;
 	/* 2: the reversed graph, then backwards from every ended state; its
 	** storage is counted before it is taken, so a limit is not passed */

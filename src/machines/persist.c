@@ -249,11 +249,21 @@ static uint32_t line_end(const struct gpu *g, uint32_t first)
 	return end < G_WORDS(g) ? end : G_WORDS(g);
 }
 
+/* Is one of the n flag bytes at f set? */
+static int any_flag(const uint8_t *f, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (f[k])
+			return 1;
+	return 0;
+}
+
 /* Does the line starting at word first hold a word with flag f? */
 static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uint8_t f)
 {
-	for (uint32_t i = first; i < line_end(c->g, first); i++)
-		if (flags(c, sv)[i] & f)
+	const uint8_t *fl = flags(c, sv);
+	for (uint32_t i = first, end = line_end(c->g, first); i < end; i++)
+		if (fl[i] & f)
 			return 1;
 	return 0;
 }
@@ -392,12 +402,15 @@ static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing
 	return most;
 }
 
-/* The warps in mask got their acknowledgement. */
-static void ack(const struct comp *c, uint8_t *sv, uint32_t mask)
+/* The warps in mask got their acknowledgement: non-zero when one of them
+** now has none outstanding (its sfence or membar may pass: clear()). */
+static int ack(const struct comp *c, uint8_t *sv, uint32_t mask)
 {
+	int freed = 0;
 	for (unsigned w = 0; mask; w++, mask >>= 1)
 		if (mask & 1)
-			pw(c, sv, w)->outstanding--;
+			freed |= !--pw(c, sv, w)->outstanding;
+	return freed;
 }
 
 static int wpq_empty(const struct comp *c, const uint8_t *sv)
@@ -414,16 +427,17 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 }
 
 /* The st.wt writes of word i are acknowledged.  Waiting warps re-check
-** only when what clear() reads changed: a warp's acknowledgement, or the
-** last WPQ entry gone (pcommit); most drains change neither. */
+** only when what clear() reads changed: a warp's last acknowledgement, or
+** the last WPQ entry gone (pcommit); most drains change neither. */
 static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
 {
 	uint32_t m = wt_words(c) ? wt_mask(c, sv)[i] : 0;
+	int freed = 0;
 	if (m) {
-		ack(c, sv, m);
+		freed = ack(c, sv, m);
 		wt_mask(c, sv)[i] = 0;
 	}
-	if (m || wpq_empty(c, sv))
+	if (freed || wpq_empty(c, sv))
 		pm_wake(c, sv);
 }
 
@@ -807,9 +821,15 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		n = capacity_evict(c, sv, out);
 	if (scan && tn)
 		n += pending_actions(c, sv, tn, out + n);
-	else if (scan)
-		for (uint32_t i = 0; i < G_WORDS(g); i += line_words(g)) /* i: a line's first word */
-			n += line_actions(c, sv, i, out + n, timed);
+	else if (scan) {
+		/* i: a line's first word; a line with no flag and no clwb has no
+		** action (line_actions): not asked */
+		const uint8_t *f = flags(c, sv);
+		const uint32_t *cm = clwb_mask(c, sv);
+		for (uint32_t i = 0, per = line_words(g); i < G_WORDS(g); i += per)
+			if (cm[i] || any_flag(f + i, line_end(g, i) - i))
+				n += line_actions(c, sv, i, out + n, timed);
+	}
 	/* the host's next step: without a launch step, once the kernel
 	** is over; a sync once the device caught up with the host */
 	const struct pm_host *hs = host(c, sv);
@@ -1043,13 +1063,15 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	case K_EVICT:
 		write_back(c, sv, i);
 		break;
-	case K_CLWB_DONE:
+	case K_CLWB_DONE: {
 		write_back(c, sv, i); /* a clean line just acknowledges */
-		ack(c, sv, clwb_mask(c, sv)[i]);
+		int freed = ack(c, sv, clwb_mask(c, sv)[i]);
 		clwb_mask(c, sv)[i] = 0;
 		host(c, sv)->nclwb--;
-		pm_wake(c, sv);
+		if (freed || wpq_empty(c, sv)) /* as wt_acked */
+			pm_wake(c, sv);
 		break;
+	}
 	case K_HOST:
 		host_step(c, sv);
 		break;
@@ -1065,19 +1087,22 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		if (c->g->cfg.wpq_durable) /* in the persistence domain now */
 			wt_acked(c, sv, i);
 		break;
-	case K_WPQ_DRAIN: /* the line's entry, in one NVM write */
-		for (uint32_t k = i; k < line_end(c->g, i); k++) {
-			if (!(flags(c, sv)[k] & PM_INWPQ))
+	case K_WPQ_DRAIN: { /* the line's entry, in one NVM write */
+		uint8_t *f = flags(c, sv);
+		uint32_t *q = wpq(c, sv);
+		for (uint32_t k = i, end = line_end(c->g, i); k < end; k++) {
+			if (!(f[k] & PM_INWPQ))
 				continue;
-			nvm(c, sv)[k] = wpq(c, sv)[k];
+			nvm(c, sv)[k] = q[k];
 			po_move(c->g, rec(c, sv), PO_NVM, PO_WPQ, k);
-			wpq(c, sv)[k] = 0;
-			flags(c, sv)[k] &= (uint8_t)~PM_INWPQ;
+			q[k] = 0;
+			f[k] &= (uint8_t)~PM_INWPQ;
 			host(c, sv)->ninwpq--;
-			if (!(flags(c, sv)[k] & PM_TRANSIT)) /* else a newer st.wt is still on its way */
+			if (!(f[k] & PM_TRANSIT)) /* else a newer st.wt is still on its way */
 				wt_acked(c, sv, k);
 		}
 		break;
+	}
 	default:
 		break;
 	}
