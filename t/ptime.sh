@@ -5,7 +5,7 @@
 # completions apart from WPQ drains, L2 capacity evictions; every number
 # derived by hand before running.
 . "$srcdir/t/lib.sh"
-plan 17
+plan 22
 # spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
 # machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
 spec() {
@@ -117,3 +117,29 @@ cpy() {
 }
 cpy 64 > "$T/c64.gpu"; cpy 256 > "$T/c256.gpu"
 is "$(($(cyc "$T/c256.gpu") - $(cyc "$T/c64.gpu")))" 6 "copy: a destination line a cycle"
+
+# grids past 32 warps (the paper's SMs hold 64 warps each): the warps
+# waiting on a clwb are a mask of as many u32 words as the grid needs.
+# 40 warps of a lane, each: st; clwb; sfence; st flag -- warps 32..39 are
+# in the masks' second word; were their acknowledgements lost, their
+# sfence would never clear (a deadlock); before, an error (32 warps at most)
+printf 'machine persist\nset ctas = 5\nset warps_per_cta = 8\nset threads_per_warp = 1\nset wpq = durable\n' > "$T/w40.gpu"
+printf 'global .u32 data[40] = fill(0)\nglobal .u32 flag[40] = fill(0)\nkernel\n    .reg .u32 %%r<1>\n    shl.b32 %%r0, %%gtid, 2\n' >> "$T/w40.gpu"
+printf '    st.global.u32 [data + %%r0], 7\n    clwb [data + %%r0]\n    sfence\n    st.global.u32 [flag + %%r0], 1\n    exit\nend\ncheck deterministic flag\nexpect pass\n' >> "$T/w40.gpu"
+"$GPUMC" run --json "$T/w40.gpu" > "$T/j" 2>&1
+like "$T/j" '"end":"finished"' "40 warps: every sfence clears (the warps past 32 get their acknowledgements)"
+like "$T/j" '"flag\[39\]":1' "40 warps: the last warp's flag is stored"
+# global memory past 65535 words: concrete mode runs it; an exploration,
+# whose traces index a state's actions in 16 bits, says so at the
+# declaration that makes memory that large; check persist_order (words
+# named in 16 bits) too
+printf 'machine persist\nglobal .u32 x = 0\nglobal .u32 big[70000] = fill(0)\nkernel\n    st.global.u32 [x], 1\n    exit\nend\ncheck deterministic x\nexpect pass\n' > "$T/big.gpu"
+run "$GPUMC" run "$T/big.gpu"
+like "$T/out" "finished after" "70001 global words: gpumc run runs it"
+run "$GPUMC" check "$T/big.gpu"
+like "$T/err" "big.gpu:3:13: error: machine persist may enable [0-9]+ actions in a state; an exploration's traces index at most 65536" \
+	"70001 global words: gpumc check errs at the large variable's declaration"
+sed 's/check deterministic x/check persist_order strict/' "$T/big.gpu" > "$T/bigpo.gpu"
+run "$GPUMC" check "$T/bigpo.gpu"
+like "$T/err" "bigpo.gpu:3:13: error: check persist_order tracks at most 65535 global words" \
+	"70001 global words: check persist_order errs at the declaration"

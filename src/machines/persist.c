@@ -69,13 +69,13 @@
 ** l2wb blocks L2 accesses) and the crash hooks; it requires the inner mem
 ** and warps.  The host program is part of it.
 **
-** Slice: nvm u32[G], wpq u32[G], clwb u32[G] (warps waiting on the clwb
-** of the line starting at that word) and, only when the kernel (as its
-** persistency model rewrote it) has a global st.wt,
-** wt u32[G] (warps waiting on that word's st.wt), transit u32[G]
-** (the value of a st.wt on its way); per warp
-** {outstanding u8, pad u8, l2wb cursor u16 (0: none, else next word + 1)},
-** flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
+** Slice: nvm u32[G], wpq u32[G], clwb u32[lines][M] (the warps waiting
+** on the line's clwb, a bit each: M = warps / 32 rounded up, so any grid
+** fits) and, only when the kernel (as its persistency model rewrote it)
+** has a global st.wt, wt u32[G][M] (warps waiting on that word's st.wt),
+** transit u32[G] (the value of a st.wt on its way); per warp
+** {outstanding u8, pad u8[3], l2wb cursor u32 (0: none, else next word +
+** 1)}, flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
 ** Invariants: PM-2 a warp's outstanding count equals the number of
 ** clwb/wt masks holding its bit; PM-3 the host's ninwpq, nclwb and
 ** ntransit equal the number of PM_INWPQ flags, of non-zero clwb masks and
@@ -83,8 +83,9 @@
 ** PM_TRANSIT; PM-5 a word with st.wt waiters has a st.wt in transit, or
 ** (volatile WPQs) a WPQ entry; PM-6 the device works only on what the
 ** host queued: busy implies dev < pc, and a running kernel is a launch
-** step in progress (or check idempotent's re-execution: dev at the end);
-** PM-7 a clwb mask sits only at the first word of a line.
+** step in progress (or check idempotent's re-execution: dev at the end).
+** (PM-7, a clwb mask only at a line's first word, is now the layout: one
+** mask per line.)
 */
 #include "config.h"
 
@@ -111,8 +112,8 @@ enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE, K_DEVICE };
 enum { PM_DIRTY = 1, PM_INWPQ = 2, PM_TRANSIT = 4 };
 
 struct pm_warp {
-	uint8_t outstanding, pad;
-	uint16_t cursor;
+	uint8_t outstanding, pad[3];
+	uint32_t cursor;
 };
 
 #define G_WORDS(g) ((g)->prog->global_words)
@@ -124,6 +125,7 @@ struct pm_warp {
 ** comparing and copying it pay for). */
 struct pm_layout {
 	uint32_t wt_words;
+	uint32_t mw; /* u32 words of a warp mask: warps / 32, rounded up */
 	size_t wpq, clwb, wt, transit, pw, host, flags, rec;
 };
 
@@ -142,13 +144,24 @@ static uint32_t *wpq(const struct comp *c, const uint8_t *sv)
 {
 	return (uint32_t *)(sv + c->off + LAYOUT(c)->wpq);
 }
-static uint32_t *clwb_mask(const struct comp *c, const uint8_t *sv)
+static uint32_t line_words(const struct gpu *g);
+/* The warps waiting on the clwb of the line starting at word first, and
+** on word i's st.wt: masks of LAYOUT(c)->mw u32 words. */
+static uint32_t *clwb_mask(const struct comp *c, const uint8_t *sv, uint32_t first)
 {
-	return (uint32_t *)(sv + c->off + LAYOUT(c)->clwb);
+	return (uint32_t *)(sv + c->off + LAYOUT(c)->clwb) + (size_t)first / line_words(c->g) * LAYOUT(c)->mw;
 }
-static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv)
+static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv, uint32_t i)
 {
-	return (uint32_t *)(sv + c->off + LAYOUT(c)->wt);
+	return (uint32_t *)(sv + c->off + LAYOUT(c)->wt) + (size_t)i * LAYOUT(c)->mw;
+}
+/* Does warp mask m hold a warp? */
+static int waited(const struct comp *c, const uint32_t *m)
+{
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		if (m[k])
+			return 1;
+	return 0;
 }
 static uint32_t *transit(const struct comp *c, const uint8_t *sv)
 {
@@ -171,7 +184,8 @@ static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 ** number of words in a WPQ, with a clwb and with a st.wt in flight, so
 ** the environment actions need no scan when there are none (PM-3). */
 struct pm_host {
-	uint16_t pc, cursor, dev;
+	uint16_t pc, dev;
+	uint32_t cursor;
 	uint8_t busy, run, rec; /* rec: the recovery program runs, not the host's */
 	uint8_t fault;          /* the recovery named an element past its variable */
 	uint32_t ninwpq, nclwb, ntransit;
@@ -282,7 +296,10 @@ struct pm_pending {
 	uint8_t listed[]; /* per line */
 };
 
-/* The line of word i has work for its controller now. */
+/* The line of word i has work for its controller now.  The list is kept
+** in address order: the driver sorts each unit's candidates by subject
+** (word), which is then one pass, where thousands of st.wt words in
+** transit in list order made it quadratic. */
 static void pending(const struct comp *c, uint32_t i)
 {
 	struct pm_pending *p = c->priv;
@@ -290,8 +307,18 @@ static void pending(const struct comp *c, uint32_t i)
 	if (p->run)
 		p->wake[k] = 0; /* new work: its readiness is looked at afresh */
 	if (p->run && !p->listed[k]) {
+		uint32_t first = k * line_words(c->g), lo = 0, hi = p->n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (p->line[mid] < first)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(p->line + lo + 1, p->line + lo, sizeof *p->line * (p->n - lo));
+		p->line[lo] = first;
 		p->listed[k] = 1;
-		p->line[p->n++] = k * line_words(c->g);
+		p->n++;
 	}
 }
 
@@ -346,7 +373,7 @@ static void write_back(const struct comp *c, uint8_t *sv, uint32_t first)
 ** 1 when the pass is over.  A concrete run (p->run) takes no crash: there
 ** the pass writes back every dirty line in one step and l2wb_cost() says
 ** how long it takes. */
-static int l2wb_step(const struct comp *c, uint8_t *sv, uint16_t *cursor)
+static int l2wb_step(const struct comp *c, uint8_t *sv, uint32_t *cursor)
 {
 	const struct gpu *g = c->g;
 	uint32_t k = *cursor ? *cursor - 1u : 0, per = g->cfg.line_bytes / 4;
@@ -360,11 +387,11 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint16_t *cursor)
 		** accesses wait until then */
 		for (; k < G_WORDS(g); k += per)
 			write_back(c, sv, k);
-		*cursor = (uint16_t)(G_WORDS(g) + 1);
+		*cursor = G_WORDS(g) + 1;
 		return 0;
 	}
 	write_back(c, sv, k);
-	*cursor = (uint16_t)(k + per + 1 > G_WORDS(g) + 1 ? G_WORDS(g) + 1 : k + per + 1);
+	*cursor = k + per + 1 > G_WORDS(g) + 1 ? G_WORDS(g) + 1 : k + per + 1;
 	return 0;
 }
 
@@ -392,12 +419,13 @@ static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing
 	return most;
 }
 
-/* The warps in mask got their acknowledgement. */
-static void ack(const struct comp *c, uint8_t *sv, uint32_t mask)
+/* The warps in mask got their acknowledgement; the mask is cleared. */
+static void ack(const struct comp *c, uint8_t *sv, uint32_t *mask)
 {
-	for (unsigned w = 0; mask; w++, mask >>= 1)
-		if (mask & 1)
-			pw(c, sv, w)->outstanding--;
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		for (unsigned w = 32 * k; mask[k]; w++, mask[k] >>= 1)
+			if (mask[k] & 1)
+				pw(c, sv, w)->outstanding--;
 }
 
 static int wpq_empty(const struct comp *c, const uint8_t *sv)
@@ -418,11 +446,9 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 ** last WPQ entry gone (pcommit); most drains change neither. */
 static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
 {
-	uint32_t m = wt_words(c) ? wt_mask(c, sv)[i] : 0;
-	if (m) {
-		ack(c, sv, m);
-		wt_mask(c, sv)[i] = 0;
-	}
+	int m = wt_words(c) && waited(c, wt_mask(c, sv, i));
+	if (m)
+		ack(c, sv, wt_mask(c, sv, i));
 	if (m || wpq_empty(c, sv))
 		pm_wake(c, sv);
 }
@@ -445,14 +471,14 @@ static long lane_word(const struct comp *c, uint8_t *sv, unsigned w, unsigned l,
 	return word;
 }
 
-/* Warp w now waits for the acknowledgement of word i in mask[i]. */
-static void await(const struct comp *c, uint8_t *sv, unsigned w, uint32_t *mask)
+/* Warp w now waits for the acknowledgement in mask (a line's clwb, a
+** word's st.wt). */
+static void await(const struct comp *c, uint8_t *sv, unsigned w, uint32_t *mask, int clwb)
 {
-	const struct gpu *g = c->g;
-	if (!*mask && mask >= clwb_mask(c, sv) && mask < clwb_mask(c, sv) + G_WORDS(g))
+	if (clwb && !waited(c, mask))
 		host(c, sv)->nclwb++;
-	if (!(*mask & (1u << w))) {
-		*mask |= 1u << w;
+	if (!(mask[w / 32] & (1u << w % 32))) {
+		mask[w / 32] |= 1u << w % 32;
 		pw(c, sv, w)->outstanding++;
 	}
 }
@@ -490,7 +516,7 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
 		pending(c, (uint32_t)i);
 		transit(c, sv)[i] = v;
-		await(c, sv, w, &wt_mask(c, sv)[i]);
+		await(c, sv, w, wt_mask(c, sv, (uint32_t)i), 0);
 	}
 	return 1;
 }
@@ -546,7 +572,7 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 			long i = lane_word(c, sv, w, l, in);
 			if (i < 0)
 				return 1;
-			await(c, sv, w, &clwb_mask(c, sv)[line_of(g, (uint32_t)i)]); /* the line, whichever of its words */
+			await(c, sv, w, clwb_mask(c, sv, line_of(g, (uint32_t)i)), 1); /* the line, whichever of its words */
 			pending(c, (uint32_t)i);
 		}
 		WARPS(c)->advance(WC(c), sv, w);
@@ -668,7 +694,8 @@ static unsigned line_actions(const struct comp *c, const uint8_t *sv, uint32_t i
 {
 	const struct gpu *g = c->g;
 	const uint8_t *f = flags(c, sv);
-	const uint32_t end = line_end(g, i), clwb = clwb_mask(c, sv)[i];
+	const uint32_t end = line_end(g, i);
+	const int clwb = waited(c, clwb_mask(c, sv, i));
 	uint8_t any = 0; /* the line's flags, in one pass */
 	for (uint32_t k = i; k < end; k++)
 		any |= f[k];
@@ -704,7 +731,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
 	memset(p->wake, 0, sizeof *p->wake * ((G_WORDS(c->g) + per - 1) / per));
 	for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
-		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || clwb_mask(c, sv)[i])
+		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || waited(c, clwb_mask(c, sv, i)))
 			pending(c, i);
 }
 
@@ -719,20 +746,19 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
                                 struct action *out)
 {
 	struct pm_pending *p = c->priv;
-	uint32_t per = line_words(c->g), n = 0;
-	for (uint32_t k = 0; k < p->n;) {
+	uint32_t per = line_words(c->g), n = 0, kept_lines = 0;
+	for (uint32_t k = 0; k < p->n; k++) {
 		uint32_t line = p->line[k] / per;
 		if (p->wake[line] > tn->now) {
-			k++;
+			p->line[kept_lines++] = p->line[k];
 			continue;
 		}
 		unsigned got = line_actions(c, sv, p->line[k], out + n, 1);
-		if (!got) {
+		if (!got) { /* off the list, which stays in order */
 			p->listed[line] = 0;
-			p->line[k] = p->line[--p->n];
 			continue;
 		}
-		k++;
+		p->line[kept_lines++] = p->line[k];
 		if (tn->now == UINT64_MAX) { /* everything, for the next wake-up */
 			n += got;
 			continue;
@@ -750,6 +776,7 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
 		n += kept;
 		p->wake[line] = kept ? 0 : wake;
 	}
+	p->n = kept_lines;
 	return n;
 }
 
@@ -957,7 +984,7 @@ static void host_step(const struct comp *c, uint8_t *sv)
 			if (*f & PM_INWPQ)
 				hs->ninwpq--;
 			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
-			if (!*f && wt_words(c) && wt_mask(c, sv)[first + k]) /* its queued entry is gone */
+			if (!*f && wt_words(c) && waited(c, wt_mask(c, sv, first + k))) /* its queued entry is gone */
 				wt_acked(c, sv, first + k);
 		}
 		break;
@@ -1045,8 +1072,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		break;
 	case K_CLWB_DONE:
 		write_back(c, sv, i); /* a clean line just acknowledges */
-		ack(c, sv, clwb_mask(c, sv)[i]);
-		clwb_mask(c, sv)[i] = 0;
+		ack(c, sv, clwb_mask(c, sv, i));
 		host(c, sv)->nclwb--;
 		pm_wake(c, sv);
 		break;
@@ -1496,32 +1522,53 @@ static void tick(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint6
 
 /* }=== */
 
+/* Add mask m's warps into out[warp]. */
+static void count_waiters(const struct comp *c, const uint32_t *m, unsigned *out)
+{
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		for (unsigned w = 32 * k, b = m[k]; b; w++, b >>= 1)
+			out[w] += b & 1;
+}
+
+/* PM-2: each warp's outstanding count against the masks. */
+static int check_outstanding(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	unsigned *out = xcalloc(g->nwarps, sizeof *out), bad = 0;
+	for (uint32_t i = 0; i < G_WORDS(g); i++) {
+		if (i == line_of(g, i))
+			count_waiters(c, clwb_mask(c, sv, i), out);
+		if (wt_words(c))
+			count_waiters(c, wt_mask(c, sv, i), out);
+	}
+	for (unsigned w = 0; w < g->nwarps && !bad; w++)
+		if (out[w] != pw(c, sv, w)->outstanding) {
+			sb_printf(why, "PM-2: warp %u counts %u outstanding acknowledgements, the masks hold %u", w,
+			          pw(c, sv, w)->outstanding, out[w]);
+			bad = 1;
+		}
+	free(out);
+	return bad;
+}
+
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
 	uint32_t nin = 0, ncl = 0, ntr = 0;
-	unsigned out[32] = { 0 };
 	for (uint32_t i = 0; i < G_WORDS(g); i++) {
 		uint8_t f = flags(c, sv)[i];
 		if (f & ~(PM_DIRTY | PM_INWPQ | PM_TRANSIT)) {
 			sb_printf(why, "PM-4: word %u has flags 0x%x", i, f);
 			return 1;
 		}
-		uint32_t wm = wt_words(c) ? wt_mask(c, sv)[i] : 0;
-		if (wm && !(f & PM_TRANSIT) && (g->cfg.wpq_durable || !(f & PM_INWPQ))) {
-			sb_printf(why, "PM-5: warps 0x%x wait on a st.wt of word %u that is neither in transit nor queued",
-			          wm, i);
-			return 1;
-		}
-		if (clwb_mask(c, sv)[i] && i != line_of(g, i)) {
-			sb_printf(why, "PM-7: a clwb waits on word %u, not on the first word of its line", i);
+		if (wt_words(c) && waited(c, wt_mask(c, sv, i)) && !(f & PM_TRANSIT) &&
+		    (g->cfg.wpq_durable || !(f & PM_INWPQ))) {
+			sb_printf(why, "PM-5: warps wait on a st.wt of word %u that is neither in transit nor queued", i);
 			return 1;
 		}
 		nin += (f & PM_INWPQ) != 0;
-		ncl += clwb_mask(c, sv)[i] != 0;
+		ncl += i == line_of(g, i) && waited(c, clwb_mask(c, sv, i));
 		ntr += (f & PM_TRANSIT) != 0;
-		for (unsigned w = 0; w < g->nwarps; w++)
-			out[w] += (clwb_mask(c, sv)[i] >> w & 1) + (wm >> w & 1);
 	}
 	if (nin != host(c, sv)->ninwpq || ncl != host(c, sv)->nclwb || ntr != host(c, sv)->ntransit) {
 		sb_printf(why, "PM-3: %u words in WPQs, %u clwbs and %u st.wt in flight, the counters say %u, %u and %u",
@@ -1536,13 +1583,7 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 		          hs->dev + 1u, hs->busy, hs->run, hs->pc + 1u);
 		return 1;
 	}
-	for (unsigned w = 0; w < g->nwarps; w++)
-		if (out[w] != pw(c, sv, w)->outstanding) {
-			sb_printf(why, "PM-2: warp %u counts %u outstanding acknowledgements, the masks hold %u", w,
-			          pw(c, sv, w)->outstanding, out[w]);
-			return 1;
-		}
-	return po_check(g, rec(c, sv), why);
+	return check_outstanding(c, sv, why) || po_check(g, rec(c, sv), why);
 }
 
 static int persist_order(const struct comp *c, const uint8_t *sv, int mode, struct strbuf *why)
@@ -1596,20 +1637,30 @@ static int rewrite(struct gpu *g, struct strbuf *err)
 	return pm_transform(g->own, &g->cfg, err) ? -1 : 0;
 }
 
+/* More than `most` global words for `what`: an error at the declaration
+** of the variable that goes past it. */
+static long too_many_words(const struct gpu *g, uint32_t most, const char *what, struct diag *d)
+{
+	const struct symbol *at = NULL;
+	for (int i = 0; i < g->prog->nsyms; i++) {
+		const struct symbol *s = &g->prog->syms[i];
+		if (s->space == SP_GLOBAL && s->base / 4 + s->nelems > most && (!at || s->base < at->base))
+			at = s;
+	}
+	diag_at(d, g->path, at ? at->line : 0, at ? at->col : 0,
+	        "%s tracks at most %u global words (%s takes the memory to %u)", what, most, at ? at->name : "it",
+	        G_WORDS(g));
+	return -1;
+}
+
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 {
-	if (G_WORDS(g) > 65000) { /* cursors are u16 word counts */
-		diag_at(d, g->path, 0, 0, "the persist machine tracks at most 65000 global words (have %u)", G_WORDS(g));
-		return -1;
-	}
 	if (g->cfg.line_bytes % 4) { /* lines hold whole words */
 		diag_at(d, g->path, 0, 0, "the persist machine needs line_bytes a multiple of 4 (have %u)", g->cfg.line_bytes);
 		return -1;
 	}
-	if (g->nwarps > 32) { /* clwb/wt masks are u32 */
-		diag_at(d, g->path, 0, 0, "the persist machine tracks at most 32 warps (have %u)", g->nwarps);
-		return -1;
-	}
+	if (g->persist_order && G_WORDS(g) > UINT16_MAX) /* its record names words in u16 */
+		return too_many_words(g, UINT16_MAX, "check persist_order", d);
 	for (int i = 0; i < g->prog->nrecovery; i++) {
 		const struct host_step *st = &g->prog->recovery[i];
 		if (st->where && g->prog->syms[st->wsym].nelems < g->cfg.ctas) {
@@ -1621,19 +1672,20 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	}
 	struct pm_layout lay = { 0 }, *pl = &lay;
 	size_t gw = G_WORDS(g);
+	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
 	for (int i = 0; i < g->prog->nins; i++)
 		if (g->prog->ins[i].wt && g->prog->ins[i].space == SP_GLOBAL)
 			pl->wt_words = (uint32_t)gw;
+	pl->mw = (g->nwarps + 31) / 32;
 	pl->wpq = 4 * gw;
 	pl->clwb = pl->wpq + 4 * gw;
-	pl->wt = pl->clwb + 4 * gw;
-	pl->transit = pl->wt + 4 * (size_t)pl->wt_words;
+	pl->wt = pl->clwb + 4 * (size_t)nlines * pl->mw;
+	pl->transit = pl->wt + 4 * (size_t)pl->wt_words * pl->mw;
 	pl->pw = pl->transit + 4 * (size_t)pl->wt_words;
 	pl->host = pl->pw + sizeof(struct pm_warp) * g->nwarps;
 	pl->flags = pl->host + sizeof(struct pm_host);
 	pl->rec = (pl->flags + gw + 7) & ~(size_t)7;
 	*align = 8;
-	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
 	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
@@ -1673,8 +1725,6 @@ static const struct kind_def kinds[] = {
 
 #define GP(field) offsetof(struct gpu_cfg, field)
 static const struct param_def params[] = {
-	{ "ctas", 1, 1, 32, NULL, GP(ctas), "CTAs in the grid (all resident)" },
-	{ "warps_per_cta", 1, 1, 32, NULL, GP(warps_per_cta), "warps per CTA (at most 32 warps in all)" },
 	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
 	{ "persistency", 0, 0, 5, "none|strict-clwb|strict-wt|epoch-kernel|epoch-cta|epoch-loop", GP(pm_model), "rewrite the kernel for a persistency model (persist_models.c)" },
 	{ "scope", 1, 1, 1000, NULL, GP(scope), "epoch-loop: iterations of the outermost loop per epoch" },
