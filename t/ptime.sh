@@ -5,7 +5,7 @@
 # completions apart from WPQ drains, L2 capacity evictions; every number
 # derived by hand before running.
 . "$srcdir/t/lib.sh"
-plan 22
+plan 25
 # spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
 # machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
 spec() {
@@ -143,3 +143,19 @@ sed 's/check deterministic x/check persist_order strict/' "$T/big.gpu" > "$T/big
 run "$GPUMC" check "$T/bigpo.gpu"
 like "$T/err" "bigpo.gpu:3:13: error: check persist_order tracks at most 65535 global words" \
 	"70001 global words: check persist_order errs at the declaration"
+
+# the copy's source is read from NVM (device memory; the undo log's copy
+# reads the output it backs up): the first line after lat_global, the
+# later reads pipelined behind it, a line a cycle -- 100 more cycles of
+# NVM read latency cost the copy 100 (before: untimed, 0)
+c1=$(cyc -D lat_global=192 "$T/c64.gpu"); c2=$(cyc -D lat_global=292 "$T/c64.gpu")
+is "$((c2 - c1))" 100 "copy: its source lines are read from NVM (lat_global), pipelined"
+
+# l2wb_scan=all: the pass walks every line of each partition's L2, a line
+# a cycle, as GPGPU-Sim's does: eight dirty lines on eight partitions cost
+# 1 cycle with the dirty-line tracking L2 (the default), 128 KB / 128 B =
+# 1024 with the walk, 1023 more; in a 1 KB L2 (8 lines) 7 more
+c1=$(cyc -D partitions=8 "$T/wb256.gpu"); c2=$(cyc -D partitions=8 -D l2wb_scan=all "$T/wb256.gpu")
+is "$((c2 - c1))" 1023 "l2wb_scan=all: the pass walks the 1024 lines of a 128 KB partition"
+c1=$(cyc -D partitions=8 -D l2_kb=1 "$T/wb256.gpu"); c2=$(cyc -D partitions=8 -D l2_kb=1 -D l2wb_scan=all "$T/wb256.gpu")
+is "$((c2 - c1))" 7 "l2wb_scan=all: a 1 KB partition's 8 lines"

@@ -397,10 +397,12 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint32_t *cursor)
 
 /* Concrete mode: the cycles of the l2wb pass about to start.  The pass
 ** runs in every partition's controller at once (the paper's l2wb), each
-** writing back its own dirty lines, one a cycle as a clwb completion does;
-** the L2 tracks its dirty lines (GPGPU-Sim's pass checks every line it
-** holds), so the pass takes as many cycles as the partition with the most
-** dirty lines has.  Each line's WPQ entry
+** writing back its own dirty lines, one a cycle as a clwb completion does.
+** With l2wb_scan=dirty (the default) the L2 tracks its dirty lines, so
+** the pass takes as many cycles as the partition with the most dirty
+** lines has; with l2wb_scan=all it walks every line its L2 holds, a line
+** a cycle, as GPGPU-Sim's pass does (l2_kb / line_bytes cycles, or the
+** dirty lines where the partition holds more).  Each line's WPQ entry
 ** (subject) goes to NVM no sooner than lat_nvm_write after its partition
 ** wrote it back, as one a clwb or eviction queued (t: its updates). */
 static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing *t)
@@ -416,7 +418,8 @@ static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing
 				t->upd[t->n++].delay = r + g->cfg.lat_nvm_write;
 			}
 		}
-	return most;
+	uint64_t lines = g->cfg.l2_kb * 1024ull / g->cfg.line_bytes;
+	return g->cfg.l2wb_scan && lines > most ? (unsigned)lines : most;
 }
 
 /* The warps in mask got their acknowledgement; the mask is cleared. */
@@ -1483,11 +1486,16 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		if (a->kind == c->kind0 + K_EVICT) /* a capacity eviction acknowledges no one */
 			return;
 	} else { /* a host or device step: one cycle; a cudaL2WB pass's start
-		** holds the device back while the partitions write back */
+		** holds the device back while the partitions write back; a
+		** copy's start while its first source line is read from NVM
+		** (lat_global; the copy engine pipelines the later reads, a
+		** line a cycle) */
 		const struct pm_host *hs = host(c, sv);
 		int ns;
-		if (a->kind == c->kind0 + K_DEVICE && !hs->run && steps(c, sv, &ns)[hs->dev].op == H_L2WB && !hs->cursor) {
-			unsigned d = l2wb_cost(c, sv, t);
+		enum host_op op = a->kind == c->kind0 + K_DEVICE && !hs->run && !hs->cursor ? steps(c, sv, &ns)[hs->dev].op
+		                                                                           : H_SYNC;
+		if (op == H_L2WB || op == H_COPY) {
+			unsigned d = op == H_COPY ? cf->lat_global : l2wb_cost(c, sv, t);
 			t->upd[t->n].subject = c->subj0[1];
 			t->upd[t->n++].delay = d ? d : 1;
 		}
@@ -1735,6 +1743,7 @@ static const struct param_def params[] = {
 	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
 	{ "l2_kb", 128, 1, 1048576, NULL, GP(l2_kb), "L2 per partition in KB (Table II: 2048 KB in 16 partitions); concrete mode evicts the line dirty the longest past it" },
 	{ "mc_bw", 32, 1, 4096, NULL, GP(mc_bw), "bytes a memory controller writes to NVM per cycle (307 GB/s over 8 controllers at 1.2 GHz)" },
+	{ "l2wb_scan", 0, 0, 1, "dirty|all", GP(l2wb_scan), "concrete mode: an l2wb pass costs each partition's dirty lines (dirty) or walks all its L2 lines (all, GPGPU-Sim)" },
 };
 
 const struct comp_def comp_persist = {
