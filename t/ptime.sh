@@ -5,7 +5,7 @@
 # completions apart from WPQ drains, L2 capacity evictions; every number
 # derived by hand before running.
 . "$srcdir/t/lib.sh"
-plan 25
+plan 26
 # spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
 # machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
 spec() {
@@ -159,3 +159,15 @@ c1=$(cyc -D partitions=8 "$T/wb256.gpu"); c2=$(cyc -D partitions=8 -D l2wb_scan=
 is "$((c2 - c1))" 1023 "l2wb_scan=all: the pass walks the 1024 lines of a 128 KB partition"
 c1=$(cyc -D partitions=8 -D l2_kb=1 "$T/wb256.gpu"); c2=$(cyc -D partitions=8 -D l2_kb=1 -D l2wb_scan=all "$T/wb256.gpu")
 is "$((c2 - c1))" 7 "l2wb_scan=all: a 1 KB partition's 8 lines"
+
+# a warp with 256 acknowledgements outstanding: one warp's st.wt to eight
+# lines (256 words) with lat_icnt=5000, so all are in flight at once, then
+# sfence: it waits for the last word to cross (5000) and its
+# acknowledgement to cross back (5000): more than 10000 cycles.  (The
+# count was a u8: 256 wrapped to 0, the sfence cleared at once and the run
+# ended after 1737 cycles with every word still in transit.)
+wt8=$(k=0; while [ $k -lt 8 ]; do echo "    st.wt.global.u32 [a + %r0 + $((k * 128))], 1"; k=$((k + 1)); done)
+spec "$T/wt8.gpu" 320 "set wpq = durable" "$wt8
+    sfence"
+c=$(cyc -D lat_icnt=5000 "$T/wt8.gpu")
+ok "$([ "$c" -gt 10000 ]; echo $?)" "sfence after 256 st.wt words waits for all 256 (no u8 wrap; $c cycles)"

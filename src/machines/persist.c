@@ -74,8 +74,8 @@
 ** fits) and, only when the kernel (as its persistency model rewrote it)
 ** has a global st.wt, wt u32[G][M] (warps waiting on that word's st.wt),
 ** transit u32[G] (the value of a st.wt on its way); per warp
-** {outstanding u8, pad u8[3], l2wb cursor u32 (0: none, else next word +
-** 1)}, flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
+** {outstanding u32 (a u8 wrapped past 255 st.wt words in flight and
+** let sfence pass), l2wb cursor u32 (0: none, else next word + 1)}, flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
 ** Invariants: PM-2 a warp's outstanding count equals the number of
 ** clwb/wt masks holding its bit; PM-3 the host's ninwpq, nclwb and
 ** ntransit equal the number of PM_INWPQ flags, of non-zero clwb masks and
@@ -112,8 +112,7 @@ enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE, K_DEVICE };
 enum { PM_DIRTY = 1, PM_INWPQ = 2, PM_TRANSIT = 4 };
 
 struct pm_warp {
-	uint8_t outstanding, pad[3];
-	uint32_t cursor;
+	uint32_t outstanding, cursor;
 };
 
 #define G_WORDS(g) ((g)->prog->global_words)
