@@ -5,7 +5,7 @@
 # completions apart from WPQ drains, L2 capacity evictions; every number
 # derived by hand before running.
 . "$srcdir/t/lib.sh"
-plan 26
+plan 27
 # spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
 # machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
 spec() {
@@ -171,3 +171,16 @@ spec "$T/wt8.gpu" 320 "set wpq = durable" "$wt8
     sfence"
 c=$(cyc -D lat_icnt=5000 "$T/wt8.gpu")
 ok "$([ "$c" -gt 10000 ]; echo $?)" "sfence after 256 st.wt words waits for all 256 (no u8 wrap; $c cycles)"
+
+# a warp's st.wt to one line is one request to the L2 (GPGPU-Sim: one
+# access a line; the paper: write-through "does not incur additional
+# traffic"): its 32 words arrive together, so 32 lanes cost what one does
+# (st.wt; sfence, lat_global=1 so the sfence waits for the acknowledgement:
+# 4 + 1 + 120 across + 120 back = 245); before, the words arrived a cycle
+# apart on the partition's L2 unit: 31 cycles more
+spec "$T/wt1.gpu" 32 "set partitions = 1
+set wpq = durable" "    st.wt.global.u32 [a + %r0], 1
+    sfence"
+c1=$(cyc -D lat_global=1 -D icnt_jitter=0 -D threads_per_warp=1 "$T/wt1.gpu")
+c32=$(cyc -D lat_global=1 -D icnt_jitter=0 "$T/wt1.gpu")
+is "$((c32 - c1))" 0 "st.wt: a warp's words of one line arrive as one request"

@@ -54,7 +54,8 @@
 **
 ** Concrete mode (timing(), man gpumc-machines(7)) takes no crash, and
 ** an EVICT only when a partition's dirty lines overfill its L2 (l2_kb);
-** clwb completions and st.wt arrivals use the partition's L2 unit, WPQ
+** clwb completions and st.wt arrivals use the partition's L2 unit (the
+** words of a line that have crossed arrive as one request), WPQ
 ** drains its memory controller's, and acknowledgements cross back; an
 ** l2wb pass writes back every dirty line in one step, timed as the
 ** partitions doing it in parallel (l2wb_cost()).
@@ -288,6 +289,8 @@ struct pm_pending {
 	uint64_t *wake;     /* per line: none of its actions can issue before */
 	uint64_t *since;    /* per line: when it last became dirty (stamp) */
 	uint64_t stamp;
+	const uint64_t *ready; /* the run's subject ready times, at cycle now */
+	uint64_t now;
 	uint32_t full;      /* partitions whose dirty lines may exceed the L2 */
 	int overfill;       /* a partition has more lines than its L2 holds */
 	uint32_t n;
@@ -825,8 +828,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct pm_host *cnt = host(c, sv);
 	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
 	const struct timed_now *tn = compose_now(c);
-	if (tn)
+	if (tn) {
+		struct pm_pending *p = c->priv;
 		pending_run(c, sv, tn->run);
+		p->ready = tn->ready; /* for apply: which st.wt words have crossed */
+		p->now = tn->clock;
+	}
 	if (scan && tn) { /* concrete mode: no line moves while every partition and controller is busy */
 		scan = 0;
 		for (unsigned p = 0; p < g->cfg.partitions; p++)
@@ -1065,6 +1072,18 @@ static void device_step(const struct comp *c, uint8_t *sv)
 	hs->dev = next_device_step(c, sv, hs->dev + 1);
 }
 
+/* The st.wt of word i arrives at its controller's WPQ. */
+static void wt_arrive(const struct comp *c, uint8_t *sv, uint32_t i)
+{
+	flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
+	host(c, sv)->ntransit--;
+	into_wpq(c, sv, i, transit(c, sv)[i]);
+	po_move(c->g, rec(c, sv), PO_WPQ, PO_TRANSIT, i);
+	transit(c, sv)[i] = 0;
+	if (c->g->cfg.wpq_durable) /* in the persistence domain now */
+		wt_acked(c, sv, i);
+}
+
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
 	uint32_t i = a->arg;
@@ -1084,15 +1103,17 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	case K_DEVICE:
 		device_step(c, sv);
 		break;
-	case K_WT_ARRIVE:
-		flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
-		host(c, sv)->ntransit--;
-		into_wpq(c, sv, i, transit(c, sv)[i]);
-		po_move(c->g, rec(c, sv), PO_WPQ, PO_TRANSIT, i);
-		transit(c, sv)[i] = 0;
-		if (c->g->cfg.wpq_durable) /* in the persistence domain now */
-			wt_acked(c, sv, i);
+	case K_WT_ARRIVE: {
+		const struct pm_pending *p = c->priv;
+		wt_arrive(c, sv, i);
+		/* concrete mode: the line's other words that have crossed
+		** arrive with it -- a warp's st.wt to a line is one request to
+		** the L2 (GPGPU-Sim: one access a line), not a word a cycle */
+		for (uint32_t k = line_of(c->g, i); p->run && p->ready && k < line_end(c->g, i); k++)
+			if (flags(c, sv)[k] & PM_TRANSIT && p->ready[c->subj0[0] + k] <= p->now)
+				wt_arrive(c, sv, k);
 		break;
+	}
 	case K_WPQ_DRAIN: /* the line's entry, in one NVM write */
 		for (uint32_t k = i; k < line_end(c->g, i); k++) {
 			if (!(flags(c, sv)[k] & PM_INWPQ))
