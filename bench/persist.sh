@@ -1,7 +1,14 @@
 #!/bin/sh
 # GPU persistency in concrete mode, beside the paper (Lin et al., "Exploring
 # Memory Persistency Models for GPUs"; shared/notes/persistency.md §7).
-# Two kernels (bench/specs/persist-*.gpu, 32 warps of 32 lanes on 8 SMs):
+# Two kernels (bench/specs/persist-*.gpu), run at the paper's occupancy:
+# its SMs hold up to 64 warps (Table II, per-SM limit 64 warps, 2048
+# threads, 32 CTAs), so by default (WARPS_PER_SM=64) each kernel gets 16
+# times the threads it is written with: 64 CTAs of 8 warps of 32 lanes on
+# 8 SMs and 4 partitions (8 CTAs, 64 warps an SM), every per-thread array
+# and stride scaled with it (the paper gives no input sizes).
+# WARPS_PER_SM=4 runs them as written (8 CTAs of 4 warps: 4 warps an SM),
+# as this bench did while the machine held at most 32 warps.
 # lbm, Parboil lbm's D3Q19 collide-and-stream of one cell a thread, and
 # histo, a 48-inputs-a-thread histogram (histo_kernel_2 style), under no
 # persistency, strict persistency (clwb, write-through), kernel-level
@@ -10,11 +17,18 @@
 # persist-histo-loop.gpu, the same histogram storing its running bins each
 # iteration, which a loop epoch needs), with durable and volatile WPQs,
 # and the loop epoch alone at scopes 1, 4 and 12 over the loop kernel
-# without persistency (loop-sN); plus histo as a kernel-level undo-log
+# without persistency (loop-sN).  Every thread of the loop kernel runs the
+# loop 48 times, so the loop rows use the paper's per-CTA loop epoch
+# (loop_sync=cta, Fig. 5(b): bar.sync; thread 0's l2wb; bar.sync), which
+# cannot deadlock on uniform trip counts; loop-s1-warp is the per-warp
+# form, the rewrite's default for uneven ones.  Plus histo as a kernel-level undo-log
 # transaction and as an idempotent (re-executed) one, their pcommit steps removed for durable WPQs (the
 # paper's {sfence; pcommit;} pair exists only for volatile ones).  NVM:
 # read 160 ns, write 480 ns at 1.2 GHz (lat_global 192, lat_nvm_write 576
-# cycles), 32 bytes a cycle per controller.
+# cycles), 32 bytes a cycle per controller; the undo log's copy reads
+# its source from NVM (lat_global, then a line a cycle); l2wb passes cost
+# the dirty lines (l2wb_scan=dirty; GPGPU-Sim's walk of every line is
+# -D l2wb_scan=all).
 #
 # Prints, per row, the cycles over no persistency with durable and with
 # volatile WPQs, the NVM line writes (durable WPQs), and the paper's
@@ -23,9 +37,16 @@
 # uses volatile WPQs); then the summary's five orderings (§VI-F) and the
 # durable-WPQ findings checked on these runs.  Writes bench/out/persist.csv
 # and (with gnuplot) bench/out/persist.png.
-#   usage: sh bench/persist.sh
+#   usage: [WARPS_PER_SM=64|4] sh bench/persist.sh
+# At 64 warps an SM (about 2 minutes of CPU): strict persistency costs
+# lbm +35.1% (clwb, durable WPQs) and +5.9% / +64.6% (wt, durable /
+# volatile; paper -0.6% SP+wt), histo +2.9% (clwb; paper 0.3%) and -0.3%
+# / +3.2% (wt; paper 0.2%); three of the summary's orderings then fail
+# (CTA epochs with wt beat clwb on both kernels; histo's strict wt is no
+# dearer than its epochs): see gpumc-machines(7), Concrete mode.
 set -e
 . "$(dirname "$0")/lib.sh"
+WARPS_PER_SM=${WARPS_PER_SM:-64}
 CSV=$OUT/persist.csv
 echo "kernel,model,wpq,cycles,overhead,nvm_line_writes,nvm_bytes" > "$CSV"
 
@@ -42,10 +63,34 @@ row() { # row KERNEL MODEL WPQ BASE SPEC OPTIONS...
 	set -- $(run1 "$@")
 	echo "$k,$m,$w,$1,$(awk -v c="$1" -v b="$b" 'BEGIN { printf "%.3f", c / b }'),$2,$3" >> "$CSV"
 }
-sed '/^ *pcommit/d' bench/specs/persist-histo-undo.gpu > "$OUT/persist-histo-undo-durable.gpu"
-sed '/^ *pcommit/d' bench/specs/persist-histo-idem.gpu > "$OUT/persist-histo-idem-durable.gpu"
+# the kernels at WARPS_PER_SM: as written (4), or with 16 times the
+# threads (64: 64 CTAs of 8 warps; every number that is a multiple of 1024
+# -- an array of so many elements a thread, a stride of 1024 threads --
+# times 16; comment lines as they are)
+for k in lbm histo histo-loop histo-undo histo-idem; do
+	case $WARPS_PER_SM in
+	4) cp bench/specs/persist-$k.gpu "$OUT/persist-$k.gpu" ;;
+	64) awk '/^#/ { print; next }
+		/^set ctas = 8$/ { print "set ctas = 64"; next }
+		/^set warps_per_cta = 4$/ { print "set warps_per_cta = 8"; next }
+		{
+			out = ""; s = $0
+			while (match(s, /[0-9]+/)) {
+				pre = substr(s, 1, RSTART - 1); n = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
+				# a whole decimal number: not part of a name, a register or 0f...
+				if (pre !~ /[0-9A-Za-z_%]$/ && s !~ /^[0-9A-Za-z_]/ && n + 0 > 0 && n % 1024 == 0)
+					n = n * 16
+				out = out pre n
+			}
+			print out s
+		}' bench/specs/persist-$k.gpu > "$OUT/persist-$k.gpu" ;;
+	*) echo "WARPS_PER_SM is 4 or 64" >&2; exit 2 ;;
+	esac
+done
+sed '/^ *pcommit/d' "$OUT/persist-histo-undo.gpu" > "$OUT/persist-histo-undo-durable.gpu"
+sed '/^ *pcommit/d' "$OUT/persist-histo-idem.gpu" > "$OUT/persist-histo-idem-durable.gpu"
 for k in lbm histo; do
-	spec=bench/specs/persist-$k.gpu
+	spec=$OUT/persist-$k.gpu
 	base=$(run1 -D persistency=none "$spec" | cut -d' ' -f1)
 	for wpq in durable volatile; do
 		row $k none $wpq "$base" -D persistency=none -D wpq=$wpq "$spec"
@@ -56,18 +101,24 @@ for k in lbm histo; do
 			row $k epoch-cta-$op $wpq "$base" -D persistency=epoch-cta -D epoch_op=$op -D wpq=$wpq "$spec"
 		done
 		if [ $k = histo ]; then
-			row $k epoch-loop $wpq "$base" -D persistency=epoch-loop -D wpq=$wpq bench/specs/persist-histo-loop.gpu
+			# every thread runs the loop 48 times: the paper's per-CTA
+			# loop epoch (loop_sync=cta, Fig. 5) cannot deadlock here
+			row $k epoch-loop $wpq "$base" -D persistency=epoch-loop -D loop_sync=cta -D wpq=$wpq \
+				"$OUT/persist-histo-loop.gpu"
 			# the loop epoch alone: over the loop kernel without
 			# persistency, at scope 1, Fig. 5's 4, and 12 (every
 			# iteration: the paper takes the largest scope whose epoch
 			# is under 100 us, and this kernel is about 17 us)
-			lbase=$(run1 -D persistency=none bench/specs/persist-histo-loop.gpu | cut -d' ' -f1)
+			lbase=$(run1 -D persistency=none "$OUT/persist-histo-loop.gpu" | cut -d' ' -f1)
 			for s in 1 4 12; do
-				row $k loop-s$s $wpq "$lbase" -D persistency=epoch-loop -D scope=$s -D wpq=$wpq \
-					bench/specs/persist-histo-loop.gpu
+				row $k loop-s$s $wpq "$lbase" -D persistency=epoch-loop -D loop_sync=cta -D scope=$s \
+					-D wpq=$wpq "$OUT/persist-histo-loop.gpu"
 			done
+			# the per-warp form (the default, for uneven trip counts)
+			row $k loop-s1-warp $wpq "$lbase" -D persistency=epoch-loop -D scope=1 -D wpq=$wpq \
+				"$OUT/persist-histo-loop.gpu"
 			for tx in undo idem; do
-				s=bench/specs/persist-histo-$tx.gpu
+				s=$OUT/persist-histo-$tx.gpu
 				[ $wpq = durable ] && s=$OUT/persist-histo-$tx-durable.gpu
 				row $k tx-$tx $wpq "$base" -D wpq=$wpq "$s"
 			done

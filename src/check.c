@@ -235,7 +235,7 @@ static int sweep(const struct run_opts *o, const char **files, int nfiles)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct spec_cmd c = { "check", "Dejtom", 1, NULL, check_one };
+	static const struct spec_cmd c = { "check", "Dejtom", 1, NULL, check_one, 0 };
 	struct run_opts o;
 	run_opts_default(&o);
 	const char **files;

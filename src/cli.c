@@ -530,8 +530,14 @@ int job_load(struct job *j, const char *path, const struct run_opts *o, struct d
 	spec_expect_for(j->spec, j->model->name);
 	struct strbuf why;
 	sb_init(&why);
-	if (model_check(j->model, &why))
-		diag_at(d, path, 0, 0, "%s", sb_str(&why));
+	if (model_check(j->model, !o->concrete, &why)) {
+		/* too many actions: global memory is what makes them many */
+		const struct symbol *big = NULL;
+		for (int i = 0; i < j->spec->prog.nsyms; i++)
+			if (j->spec->prog.syms[i].space == SP_GLOBAL && (!big || j->spec->prog.syms[i].nelems > big->nelems))
+				big = &j->spec->prog.syms[i];
+		diag_at(d, path, big ? big->line : 0, big ? big->col : 0, "%s", sb_str(&why));
+	}
 	sb_free(&why);
 	if (d->nerr || bind_props(j, d))
 		return -1;
@@ -574,6 +580,7 @@ int cli_each_spec(const struct spec_cmd *c, int argc, char **argv)
 	run_opts_default(&o);
 	const char **files;
 	int nfiles = cli_parse_specs(&o, argc, argv, c->allowed, c->name, &files), rc = EXIT_HOLDS;
+	o.concrete = c->concrete;
 	if (nfiles < 0)
 		return EXIT_INPUT;
 	for (int f = 0; f < nfiles && !interrupted; f++) {

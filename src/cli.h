@@ -24,6 +24,7 @@ struct run_opts {
 	uint64_t seed;
 	uint64_t max_cycles;
 	int time_set, progress_set;
+	int concrete;          /* run: no traces, so no bound on a state's actions */
 	char **argv;           /* the command's words (argv[0] its name): a  */
 	int argc;              /* --no-trace report prints the re-run        */
 };
@@ -78,6 +79,7 @@ struct spec_cmd {
 	int json_errors;     /* with --json, input errors also go to stdout as JSON */
 	int (*vet)(const struct job *j, struct diag *d);
 	int (*one)(struct job *j, const struct run_opts *o, int more); /* more: another spec follows */
+	int concrete; /* run_opts.concrete */
 };
 int cli_each_spec(const struct spec_cmd *c, int argc, char **argv);
 /* Combine exit codes of several inputs: input error > violation >

@@ -269,6 +269,6 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 
 int cmd_run(int argc, char **argv)
 {
-	static const struct spec_cmd c = { "run", "Djr", 0, vet_timed, run_one };
+	static const struct spec_cmd c = { "run", "Djr", 0, vet_timed, run_one, 1 };
 	return cli_each_spec(&c, argc, argv);
 }

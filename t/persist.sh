@@ -4,7 +4,7 @@
 # showing the crash point, the durable image and the broken invariant.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 63
+plan 65
 run "$GPUMC" suite "$P"; is "$rc" 0 "gpumc suite specs/persist: every declared verdict"
 v() { spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$P/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -111,6 +111,11 @@ run "$GPUMC" check -q --crashes 2 "$T/r2.gpu"; is "$rc" 1 "a recovery that does 
 # epoch rewrites: the final partial loop epoch, predicated exits (item 6)
 v L1-loop-tail pass
 v L1-loop-tail "fail persisted" -D persistency=none
+# loop_sync=cta, the paper's per-CTA loop epoch (Fig. 5(b)) with F3's
+# barrier after thread 0's l2wb: passes on uniform trip counts (without
+# that barrier: fail durable, seen by removing it), deadlocks on uneven ones
+v models-loop pass -D loop_sync=cta
+v L2-loop-trips "fail deadlock_free" -D loop_sync=cta
 v C1-cta-predexit pass
 # a recovery `where` variable needs an element per CTA: an input error at load time
 printf 'machine persist\nset ctas = 2\nset threads_per_warp = 1\nglobal .u32 x[2] = fill(0)\nglobal .u32 flag = 0\nkernel\n exit\nend\nrecovery\n launch where flag[cta] != 2\nend\ncheck recoverable x[0] == 0\n' > "$T/wh.gpu"

@@ -88,6 +88,6 @@ static int one(struct job *j, const struct run_opts *o, int more)
 
 int main(int argc, char **argv)
 {
-	static const struct spec_cmd cmd = { "por", "De", 0, NULL, one };
+	static const struct spec_cmd cmd = { "por", "De", 0, NULL, one, 0 };
 	return cli_each_spec(&cmd, argc, argv);
 }

@@ -5,7 +5,7 @@
 # completions apart from WPQ drains, L2 capacity evictions; every number
 # derived by hand before running.
 . "$srcdir/t/lib.sh"
-plan 17
+plan 27
 # spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
 # machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
 spec() {
@@ -117,3 +117,70 @@ cpy() {
 }
 cpy 64 > "$T/c64.gpu"; cpy 256 > "$T/c256.gpu"
 is "$(($(cyc "$T/c256.gpu") - $(cyc "$T/c64.gpu")))" 6 "copy: a destination line a cycle"
+
+# grids past 32 warps (the paper's SMs hold 64 warps each): the warps
+# waiting on a clwb are a mask of as many u32 words as the grid needs.
+# 40 warps of a lane, each: st; clwb; sfence; st flag -- warps 32..39 are
+# in the masks' second word; were their acknowledgements lost, their
+# sfence would never clear (a deadlock); before, an error (32 warps at most)
+printf 'machine persist\nset ctas = 5\nset warps_per_cta = 8\nset threads_per_warp = 1\nset wpq = durable\n' > "$T/w40.gpu"
+printf 'global .u32 data[40] = fill(0)\nglobal .u32 flag[40] = fill(0)\nkernel\n    .reg .u32 %%r<1>\n    shl.b32 %%r0, %%gtid, 2\n' >> "$T/w40.gpu"
+printf '    st.global.u32 [data + %%r0], 7\n    clwb [data + %%r0]\n    sfence\n    st.global.u32 [flag + %%r0], 1\n    exit\nend\ncheck deterministic flag\nexpect pass\n' >> "$T/w40.gpu"
+"$GPUMC" run --json "$T/w40.gpu" > "$T/j" 2>&1
+like "$T/j" '"end":"finished"' "40 warps: every sfence clears (the warps past 32 get their acknowledgements)"
+like "$T/j" '"flag\[39\]":1' "40 warps: the last warp's flag is stored"
+# global memory past 65535 words: concrete mode runs it; an exploration,
+# whose traces index a state's actions in 16 bits, says so at the
+# declaration that makes memory that large; check persist_order (words
+# named in 16 bits) too
+printf 'machine persist\nglobal .u32 x = 0\nglobal .u32 big[70000] = fill(0)\nkernel\n    st.global.u32 [x], 1\n    exit\nend\ncheck deterministic x\nexpect pass\n' > "$T/big.gpu"
+run "$GPUMC" run "$T/big.gpu"
+like "$T/out" "finished after" "70001 global words: gpumc run runs it"
+run "$GPUMC" check "$T/big.gpu"
+like "$T/err" "big.gpu:3:13: error: machine persist may enable [0-9]+ actions in a state; an exploration's traces index at most 65536" \
+	"70001 global words: gpumc check errs at the large variable's declaration"
+sed 's/check deterministic x/check persist_order strict/' "$T/big.gpu" > "$T/bigpo.gpu"
+run "$GPUMC" check "$T/bigpo.gpu"
+like "$T/err" "bigpo.gpu:3:13: error: check persist_order tracks at most 65535 global words" \
+	"70001 global words: check persist_order errs at the declaration"
+
+# the copy's source is read from NVM (device memory; the undo log's copy
+# reads the output it backs up): the first line after lat_global, the
+# later reads pipelined behind it, a line a cycle -- 100 more cycles of
+# NVM read latency cost the copy 100 (before: untimed, 0)
+c1=$(cyc -D lat_global=192 "$T/c64.gpu"); c2=$(cyc -D lat_global=292 "$T/c64.gpu")
+is "$((c2 - c1))" 100 "copy: its source lines are read from NVM (lat_global), pipelined"
+
+# l2wb_scan=all: the pass walks every line of each partition's L2, a line
+# a cycle, as GPGPU-Sim's does: eight dirty lines on eight partitions cost
+# 1 cycle with the dirty-line tracking L2 (the default), 128 KB / 128 B =
+# 1024 with the walk, 1023 more; in a 1 KB L2 (8 lines) 7 more
+c1=$(cyc -D partitions=8 "$T/wb256.gpu"); c2=$(cyc -D partitions=8 -D l2wb_scan=all "$T/wb256.gpu")
+is "$((c2 - c1))" 1023 "l2wb_scan=all: the pass walks the 1024 lines of a 128 KB partition"
+c1=$(cyc -D partitions=8 -D l2_kb=1 "$T/wb256.gpu"); c2=$(cyc -D partitions=8 -D l2_kb=1 -D l2wb_scan=all "$T/wb256.gpu")
+is "$((c2 - c1))" 7 "l2wb_scan=all: a 1 KB partition's 8 lines"
+
+# a warp with 256 acknowledgements outstanding: one warp's st.wt to eight
+# lines (256 words) with lat_icnt=5000, so all are in flight at once, then
+# sfence: it waits for the last word to cross (5000) and its
+# acknowledgement to cross back (5000): more than 10000 cycles.  (The
+# count was a u8: 256 wrapped to 0, the sfence cleared at once and the run
+# ended after 1737 cycles with every word still in transit.)
+wt8=$(k=0; while [ $k -lt 8 ]; do echo "    st.wt.global.u32 [a + %r0 + $((k * 128))], 1"; k=$((k + 1)); done)
+spec "$T/wt8.gpu" 320 "set wpq = durable" "$wt8
+    sfence"
+c=$(cyc -D lat_icnt=5000 "$T/wt8.gpu")
+ok "$([ "$c" -gt 10000 ]; echo $?)" "sfence after 256 st.wt words waits for all 256 (no u8 wrap; $c cycles)"
+
+# a warp's st.wt to one line is one request to the L2 (GPGPU-Sim: one
+# access a line; the paper: write-through "does not incur additional
+# traffic"): its 32 words arrive together, so 32 lanes cost what one does
+# (st.wt; sfence, lat_global=1 so the sfence waits for the acknowledgement:
+# 4 + 1 + 120 across + 120 back = 245); before, the words arrived a cycle
+# apart on the partition's L2 unit: 31 cycles more
+spec "$T/wt1.gpu" 32 "set partitions = 1
+set wpq = durable" "    st.wt.global.u32 [a + %r0], 1
+    sfence"
+c1=$(cyc -D lat_global=1 -D icnt_jitter=0 -D threads_per_warp=1 "$T/wt1.gpu")
+c32=$(cyc -D lat_global=1 -D icnt_jitter=0 "$T/wt1.gpu")
+is "$((c32 - c1))" 0 "st.wt: a warp's words of one line arrive as one request"

@@ -8,7 +8,7 @@
 #include "state/trace.h"
 #include "util/strbuf.h"
 
-int model_check(const struct model *m, struct strbuf *why)
+int model_check(const struct model *m, int traced, struct strbuf *why)
 {
 	const char *miss = !m->init ? "init" : !m->enabled ? "enabled" : !m->apply ? "apply"
 	                   : !m->status ? "status"
@@ -17,8 +17,8 @@ int model_check(const struct model *m, struct strbuf *why)
 		sb_printf(why, "machine %s has no %s function", m->name, miss);
 		return -1;
 	}
-	if (m->max_actions > TRACE_MAX_ACTIONS) {
-		sb_printf(why, "machine %s may enable %u actions in a state; traces index at most %u",
+	if (traced && m->max_actions > TRACE_MAX_ACTIONS) {
+		sb_printf(why, "machine %s may enable %u actions in a state; an exploration's traces index at most %u (gpumc run has no such limit)",
 		          m->name, m->max_actions, TRACE_MAX_ACTIONS);
 		return -1;
 	}

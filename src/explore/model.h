@@ -244,8 +244,9 @@ struct model {
 };
 
 /* 0, or -1 with the reason in why when m lacks a required hook or breaks
-** a bound of the contract above. */
-int model_check(const struct model *m, struct strbuf *why);
+** a bound of the contract above; `traced`: an exploration, whose traces
+** bound max_actions (a concrete run keeps none). */
+int model_check(const struct model *m, int traced, struct strbuf *why);
 /* The optional hooks, with what stands in when a model has none. */
 void model_describe(const struct model *m, const uint8_t *sv, const struct action *a, struct strbuf *out);
 void model_print_state(const struct model *m, const uint8_t *sv, struct strbuf *out);

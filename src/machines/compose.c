@@ -762,13 +762,8 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	if (bind_ports(x, wr, d, s->path))
 		goto fail;
 	m->sv_size = (end + 7) & ~(size_t)7;
-	/* trace files and parent links store an action's index as a u16 */
+	/* at most TRACE_MAX_ACTIONS where traced: job_load checks */
 	m->max_actions = max_actions + 1; /* + a crash */
-	if (m->max_actions > TRACE_MAX_ACTIONS) {
-		diag_at(d, s->path, 0, 0, "the machine can enable %u actions in a state; traces hold at most %u",
-		        m->max_actions, TRACE_MAX_ACTIONS);
-		goto fail;
-	}
 	/* action kinds in wiring order */
 	for (unsigned i = 0; i < x->ncomps; i++)
 		x->nkinds += x->comps[i].def->nkinds;

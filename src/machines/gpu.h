@@ -49,6 +49,8 @@ struct gpu_cfg {
 	/* persistency (persist.c) */
 	unsigned wpq_durable, lat_nvm_write, pm_model, scope, crashes, epoch_op;
 	unsigned mc_bw, l2_kb; /* persist: bytes per cycle a memory controller writes to NVM; L2 per partition */
+	unsigned l2wb_scan;    /* persist, concrete mode: an l2wb pass costs 0 the dirty lines, 1 every L2 line */
+	unsigned loop_sync;    /* persist, epoch-loop: 0 each warp ends its epoch, 1 the CTA (Fig. 5) */
 	unsigned memory; /* 0 SC (memory.c), 1 ics13, 2 ics13-fixed, 3 ptx (weakmem.c) */
 	/* GPUDet (gpudet_mode.c, gpudet_sbuf.c, zbuffer.c) */
 	unsigned quantum, quanta, serial, bta, slots, distribution, sbuf_entries, ztest, commit, lat_gbar, lat_z, lat_log;

@@ -54,7 +54,8 @@
 **
 ** Concrete mode (timing(), man gpumc-machines(7)) takes no crash, and
 ** an EVICT only when a partition's dirty lines overfill its L2 (l2_kb);
-** clwb completions and st.wt arrivals use the partition's L2 unit, WPQ
+** clwb completions and st.wt arrivals use the partition's L2 unit (the
+** words of a line that have crossed arrive as one request), WPQ
 ** drains its memory controller's, and acknowledgements cross back; an
 ** l2wb pass writes back every dirty line in one step, timed as the
 ** partitions doing it in parallel (l2wb_cost()).
@@ -69,13 +70,13 @@
 ** l2wb blocks L2 accesses) and the crash hooks; it requires the inner mem
 ** and warps.  The host program is part of it.
 **
-** Slice: nvm u32[G], wpq u32[G], clwb u32[G] (warps waiting on the clwb
-** of the line starting at that word) and, only when the kernel (as its
-** persistency model rewrote it) has a global st.wt,
-** wt u32[G] (warps waiting on that word's st.wt), transit u32[G]
-** (the value of a st.wt on its way); per warp
-** {outstanding u8, pad u8, l2wb cursor u16 (0: none, else next word + 1)},
-** flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
+** Slice: nvm u32[G], wpq u32[G], clwb u32[lines][M] (the warps waiting
+** on the line's clwb, a bit each: M = warps / 32 rounded up, so any grid
+** fits) and, only when the kernel (as its persistency model rewrote it)
+** has a global st.wt, wt u32[G][M] (warps waiting on that word's st.wt),
+** transit u32[G] (the value of a st.wt on its way); per warp
+** {outstanding u32 (a u8 wrapped past 255 st.wt words in flight and
+** let sfence pass), l2wb cursor u32 (0: none, else next word + 1)}, flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
 ** Invariants: PM-2 a warp's outstanding count equals the number of
 ** clwb/wt masks holding its bit; PM-3 the host's ninwpq, nclwb and
 ** ntransit equal the number of PM_INWPQ flags, of non-zero clwb masks and
@@ -83,8 +84,9 @@
 ** PM_TRANSIT; PM-5 a word with st.wt waiters has a st.wt in transit, or
 ** (volatile WPQs) a WPQ entry; PM-6 the device works only on what the
 ** host queued: busy implies dev < pc, and a running kernel is a launch
-** step in progress (or check idempotent's re-execution: dev at the end);
-** PM-7 a clwb mask sits only at the first word of a line.
+** step in progress (or check idempotent's re-execution: dev at the end).
+** (PM-7, a clwb mask only at a line's first word, is now the layout: one
+** mask per line.)
 */
 #include "config.h"
 
@@ -111,8 +113,7 @@ enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE, K_DEVICE };
 enum { PM_DIRTY = 1, PM_INWPQ = 2, PM_TRANSIT = 4 };
 
 struct pm_warp {
-	uint8_t outstanding, pad;
-	uint16_t cursor;
+	uint32_t outstanding, cursor;
 };
 
 #define G_WORDS(g) ((g)->prog->global_words)
@@ -124,6 +125,7 @@ struct pm_warp {
 ** comparing and copying it pay for). */
 struct pm_layout {
 	uint32_t wt_words;
+	uint32_t mw; /* u32 words of a warp mask: warps / 32, rounded up */
 	size_t wpq, clwb, wt, transit, pw, host, flags, rec;
 };
 
@@ -142,13 +144,24 @@ static uint32_t *wpq(const struct comp *c, const uint8_t *sv)
 {
 	return (uint32_t *)(sv + c->off + LAYOUT(c)->wpq);
 }
-static uint32_t *clwb_mask(const struct comp *c, const uint8_t *sv)
+static uint32_t line_words(const struct gpu *g);
+/* The warps waiting on the clwb of the line starting at word first, and
+** on word i's st.wt: masks of LAYOUT(c)->mw u32 words. */
+static uint32_t *clwb_mask(const struct comp *c, const uint8_t *sv, uint32_t first)
 {
-	return (uint32_t *)(sv + c->off + LAYOUT(c)->clwb);
+	return (uint32_t *)(sv + c->off + LAYOUT(c)->clwb) + (size_t)first / line_words(c->g) * LAYOUT(c)->mw;
 }
-static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv)
+static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv, uint32_t i)
 {
-	return (uint32_t *)(sv + c->off + LAYOUT(c)->wt);
+	return (uint32_t *)(sv + c->off + LAYOUT(c)->wt) + (size_t)i * LAYOUT(c)->mw;
+}
+/* Does warp mask m hold a warp? */
+static int waited(const struct comp *c, const uint32_t *m)
+{
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		if (m[k])
+			return 1;
+	return 0;
 }
 static uint32_t *transit(const struct comp *c, const uint8_t *sv)
 {
@@ -171,7 +184,8 @@ static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 ** number of words in a WPQ, with a clwb and with a st.wt in flight, so
 ** the environment actions need no scan when there are none (PM-3). */
 struct pm_host {
-	uint16_t pc, cursor, dev;
+	uint16_t pc, dev;
+	uint32_t cursor;
 	uint8_t busy, run, rec; /* rec: the recovery program runs, not the host's */
 	uint8_t fault;          /* the recovery named an element past its variable */
 	uint32_t ninwpq, nclwb, ntransit;
@@ -285,6 +299,8 @@ struct pm_pending {
 	uint64_t *wake;     /* per line: none of its actions can issue before */
 	uint64_t *since;    /* per line: when it last became dirty (stamp) */
 	uint64_t stamp;
+	const uint64_t *ready; /* the run's subject ready times, at cycle now */
+	uint64_t now;
 	uint32_t full;      /* partitions whose dirty lines may exceed the L2 */
 	int overfill;       /* a partition has more lines than its L2 holds */
 	uint32_t n;
@@ -292,7 +308,10 @@ struct pm_pending {
 	uint8_t listed[]; /* per line */
 };
 
-/* The line of word i has work for its controller now. */
+/* The line of word i has work for its controller now.  The list is kept
+** in address order: the driver sorts each unit's candidates by subject
+** (word), which is then one pass, where thousands of st.wt words in
+** transit in list order made it quadratic. */
 static void pending(const struct comp *c, uint32_t i)
 {
 	struct pm_pending *p = c->priv;
@@ -300,8 +319,18 @@ static void pending(const struct comp *c, uint32_t i)
 	if (p->run)
 		p->wake[k] = 0; /* new work: its readiness is looked at afresh */
 	if (p->run && !p->listed[k]) {
+		uint32_t first = k * line_words(c->g), lo = 0, hi = p->n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (p->line[mid] < first)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(p->line + lo + 1, p->line + lo, sizeof *p->line * (p->n - lo));
+		p->line[lo] = first;
 		p->listed[k] = 1;
-		p->line[p->n++] = k * line_words(c->g);
+		p->n++;
 	}
 }
 
@@ -356,7 +385,7 @@ static void write_back(const struct comp *c, uint8_t *sv, uint32_t first)
 ** 1 when the pass is over.  A concrete run (p->run) takes no crash: there
 ** the pass writes back every dirty line in one step and l2wb_cost() says
 ** how long it takes. */
-static int l2wb_step(const struct comp *c, uint8_t *sv, uint16_t *cursor)
+static int l2wb_step(const struct comp *c, uint8_t *sv, uint32_t *cursor)
 {
 	const struct gpu *g = c->g;
 	uint32_t k = *cursor ? *cursor - 1u : 0, per = g->cfg.line_bytes / 4;
@@ -370,20 +399,22 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint16_t *cursor)
 		** accesses wait until then */
 		for (; k < G_WORDS(g); k += per)
 			write_back(c, sv, k);
-		*cursor = (uint16_t)(G_WORDS(g) + 1);
+		*cursor = G_WORDS(g) + 1;
 		return 0;
 	}
 	write_back(c, sv, k);
-	*cursor = (uint16_t)(k + per + 1 > G_WORDS(g) + 1 ? G_WORDS(g) + 1 : k + per + 1);
+	*cursor = k + per + 1 > G_WORDS(g) + 1 ? G_WORDS(g) + 1 : k + per + 1;
 	return 0;
 }
 
 /* Concrete mode: the cycles of the l2wb pass about to start.  The pass
 ** runs in every partition's controller at once (the paper's l2wb), each
-** writing back its own dirty lines, one a cycle as a clwb completion does;
-** the L2 tracks its dirty lines (GPGPU-Sim's pass checks every line it
-** holds), so the pass takes as many cycles as the partition with the most
-** dirty lines has.  Each line's WPQ entry
+** writing back its own dirty lines, one a cycle as a clwb completion does.
+** With l2wb_scan=dirty (the default) the L2 tracks its dirty lines, so
+** the pass takes as many cycles as the partition with the most dirty
+** lines has; with l2wb_scan=all it walks every line its L2 holds, a line
+** a cycle, as GPGPU-Sim's pass does (l2_kb / line_bytes cycles, or the
+** dirty lines where the partition holds more).  Each line's WPQ entry
 ** (subject) goes to NVM no sooner than lat_nvm_write after its partition
 ** wrote it back, as one a clwb or eviction queued (t: its updates). */
 static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing *t)
@@ -399,17 +430,20 @@ static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing
 				t->upd[t->n++].delay = r + g->cfg.lat_nvm_write;
 			}
 		}
-	return most;
+	uint64_t lines = g->cfg.l2_kb * 1024ull / g->cfg.line_bytes;
+	return g->cfg.l2wb_scan && lines > most ? (unsigned)lines : most;
 }
 
-/* The warps in mask got their acknowledgement: non-zero when one of them
-** now has none outstanding (its sfence or membar may pass: clear()). */
-static int ack(const struct comp *c, uint8_t *sv, uint32_t mask)
+/* The warps in mask got their acknowledgement; the mask is cleared.
+** Non-zero when one of them now has none outstanding (its sfence or
+** membar may pass: clear()). */
+static int ack(const struct comp *c, uint8_t *sv, uint32_t *mask)
 {
 	int freed = 0;
-	for (unsigned w = 0; mask; w++, mask >>= 1)
-		if (mask & 1)
-			freed |= !--pw(c, sv, w)->outstanding;
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		for (unsigned w = 32 * k; mask[k]; w++, mask[k] >>= 1)
+			if (mask[k] & 1)
+				freed |= !--pw(c, sv, w)->outstanding;
 	return freed;
 }
 
@@ -431,12 +465,7 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 ** the last WPQ entry gone (pcommit); most drains change neither. */
 static void wt_acked(const struct comp *c, uint8_t *sv, uint32_t i)
 {
-	uint32_t m = wt_words(c) ? wt_mask(c, sv)[i] : 0;
-	int freed = 0;
-	if (m) {
-		freed = ack(c, sv, m);
-		wt_mask(c, sv)[i] = 0;
-	}
+	int freed = wt_words(c) && waited(c, wt_mask(c, sv, i)) && ack(c, sv, wt_mask(c, sv, i));
 	if (freed || wpq_empty(c, sv))
 		pm_wake(c, sv);
 }
@@ -459,14 +488,14 @@ static long lane_word(const struct comp *c, uint8_t *sv, unsigned w, unsigned l,
 	return word;
 }
 
-/* Warp w now waits for the acknowledgement of word i in mask[i]. */
-static void await(const struct comp *c, uint8_t *sv, unsigned w, uint32_t *mask)
+/* Warp w now waits for the acknowledgement in mask (a line's clwb, a
+** word's st.wt). */
+static void await(const struct comp *c, uint8_t *sv, unsigned w, uint32_t *mask, int clwb)
 {
-	const struct gpu *g = c->g;
-	if (!*mask && mask >= clwb_mask(c, sv) && mask < clwb_mask(c, sv) + G_WORDS(g))
+	if (clwb && !waited(c, mask))
 		host(c, sv)->nclwb++;
-	if (!(*mask & (1u << w))) {
-		*mask |= 1u << w;
+	if (!(mask[w / 32] & (1u << w % 32))) {
+		mask[w / 32] |= 1u << w % 32;
 		pw(c, sv, w)->outstanding++;
 	}
 }
@@ -504,7 +533,7 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
 		pending(c, (uint32_t)i);
 		transit(c, sv)[i] = v;
-		await(c, sv, w, &wt_mask(c, sv)[i]);
+		await(c, sv, w, wt_mask(c, sv, (uint32_t)i), 0);
 	}
 	return 1;
 }
@@ -560,7 +589,7 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 			long i = lane_word(c, sv, w, l, in);
 			if (i < 0)
 				return 1;
-			await(c, sv, w, &clwb_mask(c, sv)[line_of(g, (uint32_t)i)]); /* the line, whichever of its words */
+			await(c, sv, w, clwb_mask(c, sv, line_of(g, (uint32_t)i)), 1); /* the line, whichever of its words */
 			pending(c, (uint32_t)i);
 		}
 		WARPS(c)->advance(WC(c), sv, w);
@@ -682,7 +711,8 @@ static unsigned line_actions(const struct comp *c, const uint8_t *sv, uint32_t i
 {
 	const struct gpu *g = c->g;
 	const uint8_t *f = flags(c, sv);
-	const uint32_t end = line_end(g, i), clwb = clwb_mask(c, sv)[i];
+	const uint32_t end = line_end(g, i);
+	const int clwb = waited(c, clwb_mask(c, sv, i));
 	uint8_t any = 0; /* the line's flags, in one pass */
 	for (uint32_t k = i; k < end; k++)
 		any |= f[k];
@@ -718,7 +748,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
 	memset(p->wake, 0, sizeof *p->wake * ((G_WORDS(c->g) + per - 1) / per));
 	for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
-		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || clwb_mask(c, sv)[i])
+		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || waited(c, clwb_mask(c, sv, i)))
 			pending(c, i);
 }
 
@@ -733,20 +763,19 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
                                 struct action *out)
 {
 	struct pm_pending *p = c->priv;
-	uint32_t per = line_words(c->g), n = 0;
-	for (uint32_t k = 0; k < p->n;) {
+	uint32_t per = line_words(c->g), n = 0, kept_lines = 0;
+	for (uint32_t k = 0; k < p->n; k++) {
 		uint32_t line = p->line[k] / per;
 		if (p->wake[line] > tn->now) {
-			k++;
+			p->line[kept_lines++] = p->line[k];
 			continue;
 		}
 		unsigned got = line_actions(c, sv, p->line[k], out + n, 1);
-		if (!got) {
+		if (!got) { /* off the list, which stays in order */
 			p->listed[line] = 0;
-			p->line[k] = p->line[--p->n];
 			continue;
 		}
-		k++;
+		p->line[kept_lines++] = p->line[k];
 		if (tn->now == UINT64_MAX) { /* everything, for the next wake-up */
 			n += got;
 			continue;
@@ -764,6 +793,7 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
 		n += kept;
 		p->wake[line] = kept ? 0 : wake;
 	}
+	p->n = kept_lines;
 	return n;
 }
 
@@ -810,8 +840,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct pm_host *cnt = host(c, sv);
 	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
 	const struct timed_now *tn = compose_now(c);
-	if (tn)
+	if (tn) {
+		struct pm_pending *p = c->priv;
 		pending_run(c, sv, tn->run);
+		p->ready = tn->ready; /* for apply: which st.wt words have crossed */
+		p->now = tn->clock;
+	}
 	if (scan && tn) { /* concrete mode: no line moves while every partition and controller is busy */
 		scan = 0;
 		for (unsigned p = 0; p < g->cfg.partitions; p++)
@@ -825,9 +859,8 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		/* i: a line's first word; a line with no flag and no clwb has no
 		** action (line_actions): not asked */
 		const uint8_t *f = flags(c, sv);
-		const uint32_t *cm = clwb_mask(c, sv);
 		for (uint32_t i = 0, per = line_words(g); i < G_WORDS(g); i += per)
-			if (cm[i] || any_flag(f + i, line_end(g, i) - i))
+			if (any_flag(f + i, line_end(g, i) - i) || waited(c, clwb_mask(c, sv, i)))
 				n += line_actions(c, sv, i, out + n, timed);
 	}
 	/* the host's next step: without a launch step, once the kernel
@@ -977,7 +1010,7 @@ static void host_step(const struct comp *c, uint8_t *sv)
 			if (*f & PM_INWPQ)
 				hs->ninwpq--;
 			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
-			if (!*f && wt_words(c) && wt_mask(c, sv)[first + k]) /* its queued entry is gone */
+			if (!*f && wt_words(c) && waited(c, wt_mask(c, sv, first + k))) /* its queued entry is gone */
 				wt_acked(c, sv, first + k);
 		}
 		break;
@@ -1056,6 +1089,18 @@ static void device_step(const struct comp *c, uint8_t *sv)
 	hs->dev = next_device_step(c, sv, hs->dev + 1);
 }
 
+/* The st.wt of word i arrives at its controller's WPQ. */
+static void wt_arrive(const struct comp *c, uint8_t *sv, uint32_t i)
+{
+	flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
+	host(c, sv)->ntransit--;
+	into_wpq(c, sv, i, transit(c, sv)[i]);
+	po_move(c->g, rec(c, sv), PO_WPQ, PO_TRANSIT, i);
+	transit(c, sv)[i] = 0;
+	if (c->g->cfg.wpq_durable) /* in the persistence domain now */
+		wt_acked(c, sv, i);
+}
+
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
 	uint32_t i = a->arg;
@@ -1065,8 +1110,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		break;
 	case K_CLWB_DONE: {
 		write_back(c, sv, i); /* a clean line just acknowledges */
-		int freed = ack(c, sv, clwb_mask(c, sv)[i]);
-		clwb_mask(c, sv)[i] = 0;
+		int freed = ack(c, sv, clwb_mask(c, sv, i));
 		host(c, sv)->nclwb--;
 		if (freed || wpq_empty(c, sv)) /* as wt_acked */
 			pm_wake(c, sv);
@@ -1078,15 +1122,17 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	case K_DEVICE:
 		device_step(c, sv);
 		break;
-	case K_WT_ARRIVE:
-		flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
-		host(c, sv)->ntransit--;
-		into_wpq(c, sv, i, transit(c, sv)[i]);
-		po_move(c->g, rec(c, sv), PO_WPQ, PO_TRANSIT, i);
-		transit(c, sv)[i] = 0;
-		if (c->g->cfg.wpq_durable) /* in the persistence domain now */
-			wt_acked(c, sv, i);
+	case K_WT_ARRIVE: {
+		const struct pm_pending *p = c->priv;
+		wt_arrive(c, sv, i);
+		/* concrete mode: the line's other words that have crossed
+		** arrive with it -- a warp's st.wt to a line is one request to
+		** the L2 (GPGPU-Sim: one access a line), not a word a cycle */
+		for (uint32_t k = line_of(c->g, i); p->run && p->ready && k < line_end(c->g, i); k++)
+			if (flags(c, sv)[k] & PM_TRANSIT && p->ready[c->subj0[0] + k] <= p->now)
+				wt_arrive(c, sv, k);
 		break;
+	}
 	case K_WPQ_DRAIN: { /* the line's entry, in one NVM write */
 		uint8_t *f = flags(c, sv);
 		uint32_t *q = wpq(c, sv);
@@ -1482,11 +1528,16 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		if (a->kind == c->kind0 + K_EVICT) /* a capacity eviction acknowledges no one */
 			return;
 	} else { /* a host or device step: one cycle; a cudaL2WB pass's start
-		** holds the device back while the partitions write back */
+		** holds the device back while the partitions write back; a
+		** copy's start while its first source line is read from NVM
+		** (lat_global; the copy engine pipelines the later reads, a
+		** line a cycle) */
 		const struct pm_host *hs = host(c, sv);
 		int ns;
-		if (a->kind == c->kind0 + K_DEVICE && !hs->run && steps(c, sv, &ns)[hs->dev].op == H_L2WB && !hs->cursor) {
-			unsigned d = l2wb_cost(c, sv, t);
+		enum host_op op = a->kind == c->kind0 + K_DEVICE && !hs->run && !hs->cursor ? steps(c, sv, &ns)[hs->dev].op
+		                                                                           : H_SYNC;
+		if (op == H_L2WB || op == H_COPY) {
+			unsigned d = op == H_COPY ? cf->lat_global : l2wb_cost(c, sv, t);
 			t->upd[t->n].subject = c->subj0[1];
 			t->upd[t->n++].delay = d ? d : 1;
 		}
@@ -1521,32 +1572,53 @@ static void tick(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint6
 
 /* }=== */
 
+/* Add mask m's warps into out[warp]. */
+static void count_waiters(const struct comp *c, const uint32_t *m, unsigned *out)
+{
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		for (unsigned w = 32 * k, b = m[k]; b; w++, b >>= 1)
+			out[w] += b & 1;
+}
+
+/* PM-2: each warp's outstanding count against the masks. */
+static int check_outstanding(const struct comp *c, const uint8_t *sv, struct strbuf *why)
+{
+	const struct gpu *g = c->g;
+	unsigned *out = xcalloc(g->nwarps, sizeof *out), bad = 0;
+	for (uint32_t i = 0; i < G_WORDS(g); i++) {
+		if (i == line_of(g, i))
+			count_waiters(c, clwb_mask(c, sv, i), out);
+		if (wt_words(c))
+			count_waiters(c, wt_mask(c, sv, i), out);
+	}
+	for (unsigned w = 0; w < g->nwarps && !bad; w++)
+		if (out[w] != pw(c, sv, w)->outstanding) {
+			sb_printf(why, "PM-2: warp %u counts %u outstanding acknowledgements, the masks hold %u", w,
+			          pw(c, sv, w)->outstanding, out[w]);
+			bad = 1;
+		}
+	free(out);
+	return bad;
+}
+
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
 	uint32_t nin = 0, ncl = 0, ntr = 0;
-	unsigned out[32] = { 0 };
 	for (uint32_t i = 0; i < G_WORDS(g); i++) {
 		uint8_t f = flags(c, sv)[i];
 		if (f & ~(PM_DIRTY | PM_INWPQ | PM_TRANSIT)) {
 			sb_printf(why, "PM-4: word %u has flags 0x%x", i, f);
 			return 1;
 		}
-		uint32_t wm = wt_words(c) ? wt_mask(c, sv)[i] : 0;
-		if (wm && !(f & PM_TRANSIT) && (g->cfg.wpq_durable || !(f & PM_INWPQ))) {
-			sb_printf(why, "PM-5: warps 0x%x wait on a st.wt of word %u that is neither in transit nor queued",
-			          wm, i);
-			return 1;
-		}
-		if (clwb_mask(c, sv)[i] && i != line_of(g, i)) {
-			sb_printf(why, "PM-7: a clwb waits on word %u, not on the first word of its line", i);
+		if (wt_words(c) && waited(c, wt_mask(c, sv, i)) && !(f & PM_TRANSIT) &&
+		    (g->cfg.wpq_durable || !(f & PM_INWPQ))) {
+			sb_printf(why, "PM-5: warps wait on a st.wt of word %u that is neither in transit nor queued", i);
 			return 1;
 		}
 		nin += (f & PM_INWPQ) != 0;
-		ncl += clwb_mask(c, sv)[i] != 0;
+		ncl += i == line_of(g, i) && waited(c, clwb_mask(c, sv, i));
 		ntr += (f & PM_TRANSIT) != 0;
-		for (unsigned w = 0; w < g->nwarps; w++)
-			out[w] += (clwb_mask(c, sv)[i] >> w & 1) + (wm >> w & 1);
 	}
 	if (nin != host(c, sv)->ninwpq || ncl != host(c, sv)->nclwb || ntr != host(c, sv)->ntransit) {
 		sb_printf(why, "PM-3: %u words in WPQs, %u clwbs and %u st.wt in flight, the counters say %u, %u and %u",
@@ -1561,13 +1633,7 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 		          hs->dev + 1u, hs->busy, hs->run, hs->pc + 1u);
 		return 1;
 	}
-	for (unsigned w = 0; w < g->nwarps; w++)
-		if (out[w] != pw(c, sv, w)->outstanding) {
-			sb_printf(why, "PM-2: warp %u counts %u outstanding acknowledgements, the masks hold %u", w,
-			          pw(c, sv, w)->outstanding, out[w]);
-			return 1;
-		}
-	return po_check(g, rec(c, sv), why);
+	return check_outstanding(c, sv, why) || po_check(g, rec(c, sv), why);
 }
 
 static int persist_order(const struct comp *c, const uint8_t *sv, int mode, struct strbuf *why)
@@ -1621,20 +1687,30 @@ static int rewrite(struct gpu *g, struct strbuf *err)
 	return pm_transform(g->own, &g->cfg, err) ? -1 : 0;
 }
 
+/* More than `most` global words for `what`: an error at the declaration
+** of the variable that goes past it. */
+static long too_many_words(const struct gpu *g, uint32_t most, const char *what, struct diag *d)
+{
+	const struct symbol *at = NULL;
+	for (int i = 0; i < g->prog->nsyms; i++) {
+		const struct symbol *s = &g->prog->syms[i];
+		if (s->space == SP_GLOBAL && s->base / 4 + s->nelems > most && (!at || s->base < at->base))
+			at = s;
+	}
+	diag_at(d, g->path, at ? at->line : 0, at ? at->col : 0,
+	        "%s tracks at most %u global words (%s takes the memory to %u)", what, most, at ? at->name : "it",
+	        G_WORDS(g));
+	return -1;
+}
+
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 {
-	if (G_WORDS(g) > 65000) { /* cursors are u16 word counts */
-		diag_at(d, g->path, 0, 0, "the persist machine tracks at most 65000 global words (have %u)", G_WORDS(g));
-		return -1;
-	}
 	if (g->cfg.line_bytes % 4) { /* lines hold whole words */
 		diag_at(d, g->path, 0, 0, "the persist machine needs line_bytes a multiple of 4 (have %u)", g->cfg.line_bytes);
 		return -1;
 	}
-	if (g->nwarps > 32) { /* clwb/wt masks are u32 */
-		diag_at(d, g->path, 0, 0, "the persist machine tracks at most 32 warps (have %u)", g->nwarps);
-		return -1;
-	}
+	if (g->persist_order && G_WORDS(g) > UINT16_MAX) /* its record names words in u16 */
+		return too_many_words(g, UINT16_MAX, "check persist_order", d);
 	for (int i = 0; i < g->prog->nrecovery; i++) {
 		const struct host_step *st = &g->prog->recovery[i];
 		if (st->where && g->prog->syms[st->wsym].nelems < g->cfg.ctas) {
@@ -1646,19 +1722,20 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	}
 	struct pm_layout lay = { 0 }, *pl = &lay;
 	size_t gw = G_WORDS(g);
+	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
 	for (int i = 0; i < g->prog->nins; i++)
 		if (g->prog->ins[i].wt && g->prog->ins[i].space == SP_GLOBAL)
 			pl->wt_words = (uint32_t)gw;
+	pl->mw = (g->nwarps + 31) / 32;
 	pl->wpq = 4 * gw;
 	pl->clwb = pl->wpq + 4 * gw;
-	pl->wt = pl->clwb + 4 * gw;
-	pl->transit = pl->wt + 4 * (size_t)pl->wt_words;
+	pl->wt = pl->clwb + 4 * (size_t)nlines * pl->mw;
+	pl->transit = pl->wt + 4 * (size_t)pl->wt_words * pl->mw;
 	pl->pw = pl->transit + 4 * (size_t)pl->wt_words;
 	pl->host = pl->pw + sizeof(struct pm_warp) * g->nwarps;
 	pl->flags = pl->host + sizeof(struct pm_host);
 	pl->rec = (pl->flags + gw + 7) & ~(size_t)7;
 	*align = 8;
-	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
 	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
@@ -1698,11 +1775,10 @@ static const struct kind_def kinds[] = {
 
 #define GP(field) offsetof(struct gpu_cfg, field)
 static const struct param_def params[] = {
-	{ "ctas", 1, 1, 32, NULL, GP(ctas), "CTAs in the grid (all resident)" },
-	{ "warps_per_cta", 1, 1, 32, NULL, GP(warps_per_cta), "warps per CTA (at most 32 warps in all)" },
 	{ "wpq", 0, 0, 1, "volatile|durable", GP(wpq_durable), "are the write-pending queues in the persistence domain?" },
 	{ "persistency", 0, 0, 5, "none|strict-clwb|strict-wt|epoch-kernel|epoch-cta|epoch-loop", GP(pm_model), "rewrite the kernel for a persistency model (persist_models.c)" },
 	{ "scope", 1, 1, 1000, NULL, GP(scope), "epoch-loop: iterations of the outermost loop per epoch" },
+	{ "loop_sync", 0, 0, 1, "warp|cta", GP(loop_sync), "epoch-loop: each warp ends its epoch with its own l2wb (warp), or the CTA does, as Fig. 5 (cta: bar.sync, thread 0's l2wb, bar.sync; deadlocks where trip counts differ)" },
 	{ "epoch_op", 0, 0, 2, "l2wb|clwb|wt", GP(epoch_op), "epoch-cta: how the CTA's epoch persists (clwb: Algorithm 1, the paper's default)" },
 	{ "crashes", 2, 1, 8, NULL, GP(crashes), "crashes per run: the first, then up to crashes-1 during recovery" },
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
@@ -1710,6 +1786,7 @@ static const struct param_def params[] = {
 	{ "lat_nvm_write", 576, 1, 1000000, NULL, GP(lat_nvm_write), "cycles a memory controller needs to write a WPQ entry to NVM (480 ns)" },
 	{ "l2_kb", 128, 1, 1048576, NULL, GP(l2_kb), "L2 per partition in KB (Table II: 2048 KB in 16 partitions); concrete mode evicts the line dirty the longest past it" },
 	{ "mc_bw", 32, 1, 4096, NULL, GP(mc_bw), "bytes a memory controller writes to NVM per cycle (307 GB/s over 8 controllers at 1.2 GHz)" },
+	{ "l2wb_scan", 0, 0, 1, "dirty|all", GP(l2wb_scan), "concrete mode: an l2wb pass costs each partition's dirty lines (dirty) or walks all its L2 lines (all, GPGPU-Sim)" },
 };
 
 const struct comp_def comp_persist = {

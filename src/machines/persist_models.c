@@ -38,7 +38,13 @@
 **                 loop epochs are ordered within a warp, and threads that
 **                 run fewer iterations must not be waited for; and at the
 **                 exits as epoch-cta: the final, partial epoch and the
-**                 stores after the loop
+**                 stores after the loop.  loop_sync=cta: the paper's
+**                 per-CTA form (Fig. 5(b)) where trip counts are
+**                 uniform: bar.sync; thread 0 runs l2wb; {sfence;
+**                 pcommit;} sfence; bar.sync -- the second barrier is
+**                 F3's fix (no warp starts the next epoch before this
+**                 one is durable); with uneven trip counts it deadlocks,
+**                 and a check says so
 **
 ** Undo-log transactions depend on what the program writes and are written
 ** out in the spec (specs/persist/T5..T10).
@@ -261,7 +267,14 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			** per warp ("epochs in different warps ... can be executed
 			** in parallel"), and a CTA barrier here would wait for lanes
 			** that left the loop, which never arrive */
-			persist_l2(&o, in, -1, 0, volatile_wpq);
+			if (c->loop_sync) {
+				cta_epoch_end(&o, in, pred, volatile_wpq, pred_exit);
+				struct instr b = plain(OP_BAR, in);
+				b.barrier = 15;
+				emit(&o, b, "bar.sync 15 (epoch-loop cta: the epoch is durable)");
+			} else {
+				persist_l2(&o, in, -1, 0, volatile_wpq);
+			}
 			o.ins[skip_at].target = -2 - o.n; /* the original branch comes next */
 		}
 		emit(&o, *in, NULL);
