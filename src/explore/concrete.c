@@ -195,7 +195,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
-		if (nonlocal != status_at) { /* a warp-local issue leaves its warp READY: running */
+		if (nonlocal != status_at) { /* a warp-local issue other than an exit leaves its warp READY: running */
 			status_at = nonlocal;
 			terminal = m->status(m, sv) == MS_TERMINAL;
 		} else if (check_ready && (m->status(m, sv) == MS_TERMINAL) != terminal) {
@@ -293,9 +293,12 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 				hook->action(hook->ctx, now, a, &t, sv);
 			if (m->count)
 				m->count(m, sv, a, r->counters);
-			if (m->local && m->local(m, sv, a, NULL, 0))
+			int local = m->local ? m->local(m, sv, a, NULL, 0) : 0;
+			if (local) {
 				unit_changed[a->unit]++;
-			else {
+				if (local == 2) /* an exit: the kernel may be over */
+					status_at = UINT64_MAX;
+			} else {
 				int sm = m->reach ? m->reach(m, sv, a) : -1;
 				if (sm >= 0 && (unsigned)sm < m->nunits)
 					sm_changed[sm]++;

@@ -221,7 +221,10 @@ struct model {
 	** and changes nothing they read), deterministic, and invisible: it
 	** changes no location in observed[0..nobserved), nothing durable and
 	** nothing status() reads?  The explorer may then expand sv with a
-	** alone (explore.c states the provisos it adds). */
+	** alone (explore.c states the provisos it adds).  2: local, but a
+	** converged warp's exit, which changes what status() reads (the
+	** kernel may end): the explorer checks the successor's status, and
+	** concrete mode asks status() again. */
 	int (*local)(const struct model *m, const uint8_t *sv, const struct action *a, const int *observed,
 	             unsigned nobserved);
 

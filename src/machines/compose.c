@@ -299,7 +299,7 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (!x->comps[i].def->por(&x->comps[i], sv, (unsigned)w, in))
 			return 0;
-	return 1;
+	return in->op == OP_EXIT ? 2 : 1; /* 2: the warp's exit may end the kernel (model.h) */
 }
 
 int compose_por_independent(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
