@@ -82,6 +82,7 @@ struct par {
 	unsigned nthreads, every; /* every: a thread's expansions between two checks of the limits */
 	int judge_all;
 	_Atomic int grow, halt, last, cut; /* halt: a limit; last: a violation */
+	_Atomic int faults; /* a faulted state was found: expand() must look (set once, read per expansion) */
 	/* set in meet() only (PAR-2), read freely between */
 	int done;
 	uint64_t lo, hi, room; /* the level's states [lo, hi); parent link room */
@@ -231,7 +232,10 @@ static void found(struct worker *w, const uint8_t *sv, uint32_t k, uint32_t from
 	h->parent(h->ctx, k, from, (uint16_t)ai);
 	if (p->level + 1 > w->depth)
 		w->depth = p->level + 1;
-	if (p->judge_all || p->m->status(p->m, sv) != MS_RUNNING) {
+	enum model_status st = p->m->status(p->m, sv);
+	if (st == MS_FAULT && !atomic_load_explicit(&p->faults, memory_order_relaxed))
+		atomic_store_explicit(&p->faults, 1, memory_order_relaxed);
+	if (p->judge_all || st != MS_RUNNING) {
 		lock(w);
 		unlock(w, h->discovered(h->ctx, sv, k));
 	}
@@ -299,7 +303,9 @@ static void expand(struct worker *w, uint32_t k)
 			return;
 	}
 	const uint8_t *src = vs_local_state(p->vs, w->vl, k);
-	if (m->status(m, src) == MS_FAULT)
+	/* as the sequential search: no fault found, none to skip (the flag
+	** was set before the barrier that opened this level) */
+	if (atomic_load_explicit(&p->faults, memory_order_relaxed) && m->status(m, src) == MS_FAULT)
 		return;
 	unsigned na = m->enabled(m, src, w->act), moves = 0;
 	for (unsigned i = 0; i < na && !moves; i++)
@@ -380,6 +386,7 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	p.room = h->reserve(h->ctx, 1);
 	h->parent(h->ctx, k, UINT32_MAX, 0);
 	p.hi = 1;
+	p.faults = m->status(m, w[0].next) == MS_FAULT;
 	p.done = h->discovered(h->ctx, w[0].next, k);
 	unsigned started = 1;
 	for (; started < nthreads; started++)
