@@ -121,10 +121,12 @@ unsigned par_threads(const struct explore_opts *o)
 
 const char *par_refuse(const struct explore_opts *o, int por)
 {
-	/* not yet by default: a violation ends the multi-core search at the
-	** end of its level (PAR-3) and the reduced counts differ from the
-	** sequential search's (PAR-4), so the default's figures would depend
-	** on the number of cores */
+	/* not by default: a violation ends the multi-core search at the end
+	** of its level (PAR-3), the violation reported is the first judged,
+	** and the reduced counts differ from the sequential search's (PAR-4),
+	** so the default's figures would depend on the number of cores; the
+	** sequential proviso cannot be decided in parallel without expanding
+	** every state of a level in full (gpumc(1), --threads) */
 	if (por && !o->threads)
 		return "partial-order reduction: --threads N reduces on N threads";
 	if (o->search == SEARCH_DFS)
