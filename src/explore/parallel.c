@@ -3,12 +3,15 @@
 **
 ** States are numbered by the shared visited set as they are found, so a
 ** BFS level is a range of numbers [lo, hi): the states found while the
-** level before was expanded.  Threads take CHUNK numbers of the level at a
-** time from an atomic cursor (work sharing without queues: a thread that
-** runs dry takes the next chunk, so none idles while the level has work),
-** and meet at a barrier when it is used up; the next level is then every
-** number handed out meanwhile.  States are expanded exactly as the
-** sequential BFS expands them (explore.c), one level after another, so a
+** level before was expanded.  Each thread keeps a list of the states it
+** found, and expands first those of its own list, CHUNK at a time (so
+** that it mostly reads records and hash slots it wrote itself, which may
+** still be in its core's cache), then takes chunks from the others' lists
+** (work stealing: none idles while the level has work); the threads meet
+** at a barrier when every list is used up, and the lists of the states
+** found meanwhile become the next level's (4 bytes for each state of two
+** levels, which --memory does not count).  States are expanded exactly as
+** the sequential BFS expands them (explore.c), one level after another, so a
 ** complete run finds the same states, transitions, terminal states, crash
 ** images and depth at every thread count, and parent links lead back
 ** through earlier levels: traces are shortest paths and replay.
@@ -71,14 +74,15 @@
 #define MAX_THREADS 256
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
 
-/* Read-mostly fields first; the lock, the cursor and the rendezvous, each
-** written often by every thread, on lines of their own. */
+/* Read-mostly fields first; the lock and the rendezvous, each written
+** often by every thread, on lines of their own. */
 struct par {
 	const struct model *m;
 	const struct explore_opts *o;
 	struct explore_result *r;
 	struct visited *vs;
 	const struct par_hooks *h;
+	struct worker *w; /* the threads' */
 	unsigned nthreads, every; /* every: a thread's expansions between two checks of the limits */
 	int judge_all;
 	_Atomic int grow, halt, last, cut; /* halt: a limit; last: a violation */
@@ -90,8 +94,6 @@ struct par {
 	char pad0[LINE];
 	pthread_mutex_t lock; /* the hooks, and r */
 	char pad1[LINE];
-	_Atomic uint64_t cursor;
-	char pad2[LINE];
 	/* rendezvous */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -111,6 +113,11 @@ struct worker {
 	uint32_t depth;
 	int cyclic; /* a move back to this level or an earlier one */
 	unsigned since; /* expansions since the limits were checked */
+	/* the states of this level it found (cur, to expand) and of the next
+	** (nxt, written by it alone until the barrier swaps them) */
+	uint32_t *cur, *nxt;
+	uint64_t ncur, nnxt, capcur, capnxt;
+	_Alignas(LINE) _Atomic uint64_t take; /* cur's next chunk: its own and thieves' */
 };
 
 unsigned par_threads(const struct explore_opts *o)
@@ -142,6 +149,23 @@ const char *par_refuse(const struct explore_opts *o, int por)
 
 /* {=== Rendezvous ========================================================= */
 
+/* The states found in the level ending become the ones to expand. */
+static void next_level(struct par *p)
+{
+	for (unsigned t = 0; t < p->nthreads; t++) {
+		struct worker *w = &p->w[t];
+		uint32_t *l = w->cur;
+		uint64_t cap = w->capcur;
+		w->cur = w->nxt;
+		w->capcur = w->capnxt;
+		w->ncur = w->nnxt;
+		w->nxt = l;
+		w->capnxt = cap;
+		w->nnxt = 0;
+		atomic_store(&w->take, 0);
+	}
+}
+
 /* The last thread to stop: grow what must grow (PAR-2); at the barrier,
 ** open the next level (PAR-1). */
 static void all_stopped(struct par *p)
@@ -154,7 +178,7 @@ static void all_stopped(struct par *p)
 		p->lo = p->hi;
 		p->hi = vs_count(p->vs);
 		p->level++;
-		atomic_store(&p->cursor, p->lo);
+		next_level(p);
 		p->done = p->lo == p->hi || atomic_load(&p->halt) || atomic_load(&p->last);
 		p->waiting = 0;
 		p->level_no++;
@@ -224,11 +248,22 @@ static int halted(const struct par *p)
 	return atomic_load_explicit(&p->halt, memory_order_relaxed);
 }
 
+/* State k goes to the next level, in its finder's list. */
+static void push(struct worker *w, uint32_t k)
+{
+	if (w->nnxt == w->capnxt) {
+		w->capnxt = w->capnxt ? 2 * w->capnxt : 1024;
+		w->nxt = xrealloc(w->nxt, sizeof *w->nxt * w->capnxt);
+	}
+	w->nxt[w->nnxt++] = k;
+}
+
 /* A new state k reached from state `from` by action ai. */
 static void found(struct worker *w, const uint8_t *sv, uint32_t k, uint32_t from, unsigned ai)
 {
 	struct par *p = w->p;
 	const struct par_hooks *h = p->h;
+	push(w, k);
 	if (vs_share_full(p->vs) || k >= p->room)
 		grow(p);
 	h->parent(h->ctx, k, from, (uint16_t)ai);
@@ -345,16 +380,29 @@ static void expand(struct worker *w, uint32_t k)
 	}
 }
 
+/* Expand the next chunk of `from`'s list; 0: it had none left. */
+static int chunk(struct worker *w, struct worker *from)
+{
+	uint64_t i = atomic_fetch_add_explicit(&from->take, CHUNK, memory_order_relaxed);
+	if (i >= from->ncur)
+		return 0;
+	uint64_t end = i + CHUNK < from->ncur ? i + CHUNK : from->ncur;
+	for (; i < end && !halted(w->p); i++)
+		expand(w, from->cur[i]);
+	return 1;
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 	struct par *p = w->p;
+	unsigned self = (unsigned)(w - p->w);
 	while (!p->done) {
-		uint64_t k = atomic_fetch_add(&p->cursor, CHUNK), end = k + CHUNK < p->hi ? k + CHUNK : p->hi;
-		for (; k < end && !halted(p); k++)
-			expand(w, (uint32_t)k);
-		if (k >= p->hi || halted(p))
-			meet(p, 1);
+		/* its own list, then each other's in turn */
+		for (unsigned t = 0; t < p->nthreads && !halted(p);)
+			if (!chunk(w, &p->w[(self + t) % p->nthreads]))
+				t++;
+		meet(p, 1);
 	}
 	return NULL;
 }
@@ -370,6 +418,7 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	struct worker *w = xcalloc_aligned(LINE, sizeof *w * nthreads);
+	p.w = w;
 	size_t nb = hash_nblocks(m->sv_size);
 	vs_share(vs, 1);
 	for (unsigned t = 0; t < nthreads; t++) {
@@ -388,6 +437,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	p.room = h->reserve(h->ctx, 1);
 	h->parent(h->ctx, k, UINT32_MAX, 0);
 	p.hi = 1;
+	push(&w[0], k);
+	next_level(&p);
 	p.faults = m->status(m, w[0].next) == MS_FAULT;
 	p.done = h->discovered(h->ctx, w[0].next, k);
 	unsigned started = 1;
@@ -417,6 +468,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		free(w[t].act);
 		free(w[t].src_bh);
 		free(w[t].next_bh);
+		free(w[t].cur);
+		free(w[t].nxt);
 	}
 	vs_share(vs, 0);
 	*cut = atomic_load(&p.cut);
