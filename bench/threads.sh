@@ -76,7 +76,8 @@ echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # CPUs: on a busy machine a second thread then adds no CPU at all
 [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] &&
 	echo "# kernel.sched_autogroup_enabled=1: busy sessions share the cores per session, not per thread"
-printf '%-18s %9s %7s %7s %8s %9s %8s %7s %5s %s\n' config states "cpu@1" "cpu@$nt" "cpu$nt/1" "idle-est×" "search×" "wall×" load check
+printf '%-18s %9s %7s %7s %8s %9s %8s %7s %5s %s\n' config states "cpu@1" "cpu@$nt" "cpu$nt/1" "idle-est×" \
+	"search×" "wall×" load check
 for c in "${configs[@]}"; do
 	IFS='|' read -r name spec opts <<< "$c"
 	: > "$tmp/c1s"; : > "$tmp/cNs"; : > "$tmp/sp"; : > "$tmp/wp"; : > "$tmp/cp"; : > "$tmp/es"
