@@ -83,6 +83,7 @@ struct par {
 	struct visited *vs;
 	const struct par_hooks *h;
 	struct worker *w; /* the threads' */
+	unsigned nw; /* workers made (nthreads: started, fewer when one could not be) */
 	unsigned nthreads, every; /* every: a thread's expansions between two checks of the limits */
 	int judge_all;
 	_Atomic int grow, halt, last, cut; /* halt: a limit; last: a violation */
@@ -152,7 +153,7 @@ const char *par_refuse(const struct explore_opts *o, int por)
 /* The states found in the level ending become the ones to expand. */
 static void next_level(struct par *p)
 {
-	for (unsigned t = 0; t < p->nthreads; t++) {
+	for (unsigned t = 0; t < p->nw; t++) {
 		struct worker *w = &p->w[t];
 		uint32_t *l = w->cur;
 		uint64_t cap = w->capcur;
@@ -398,9 +399,11 @@ static void *work(void *arg)
 	struct par *p = w->p;
 	unsigned self = (unsigned)(w - p->w);
 	while (!p->done) {
-		/* its own list, then each other's in turn */
-		for (unsigned t = 0; t < p->nthreads && !halted(p);)
-			if (!chunk(w, &p->w[(self + t) % p->nthreads]))
+		/* its own list, then each other's in turn (nw, not nthreads,
+		** which a failed start lowers under the rendezvous lock: a
+		** worker never started has an empty list) */
+		for (unsigned t = 0; t < p->nw && !halted(p);)
+			if (!chunk(w, &p->w[(self + t) % p->nw]))
 				t++;
 		meet(p, 1);
 	}
@@ -419,6 +422,7 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	pthread_cond_init(&p.cv, NULL);
 	struct worker *w = xcalloc_aligned(LINE, sizeof *w * nthreads);
 	p.w = w;
+	p.nw = nthreads;
 	size_t nb = hash_nblocks(m->sv_size);
 	vs_share(vs, 1);
 	for (unsigned t = 0; t < nthreads; t++) {
