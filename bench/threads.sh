@@ -9,18 +9,22 @@
 # states and transitions, with it the same verdict and terminal states
 # (the multi-core search's cycle proviso may keep other states than the
 # sequential one's: parallel.c, PAR-4); else the row says DIFFER.
-# Printed per configuration: states, the median states/s of the search
-# phase (JSON search_seconds: the exploration, which runs on every thread)
-# at 1 and 2 threads, the median of the paired speed-ups of the search,
-# and the median paired speed-up of the whole run (its wall time, which
-# adds the sequential progress check after the search), and the work
-# inflation: the CPU time (user + system) of the run at N threads over that
-# at 1, which the load does not hide (1.00: the threads add no work, so on
-# N idle cores the search would run N times as fast, barriers aside).  The
-# load average before and after is printed: the machine may be shared, and
-# a loaded machine (or one with autogroup scheduling, where all the threads
-# of a session share one session's fair share of the cores) cannot show a
-# wall-clock speed-up.
+# Printed per configuration: states; the medians of the CPU time (user +
+# system) of the whole run at 1 and N threads and of the paired ratios
+# CPU@N/CPU@1 (the work the threads add: shared-structure costs, the
+# progress check's re-expansion; the load does not hide it, 1.00 = none);
+# the wall speed-up that ratio implies on N idle cores, labelled an
+# estimate: CPU@1 / ((CPU@N - s) / N + s), where s, the part of the run
+# at N threads that is sequential (JSON seconds - search_seconds: the
+# progress check after the search), is counted at its wall time, which
+# the load only lengthens (so the estimate errs low; time a thread waits
+# at a level barrier is not CPU time and is not in it either); the
+# measured medians of the paired speed-ups of the search phase (JSON
+# search_seconds) and of the whole run's wall time; and the 1-minute load
+# average when the row started.  The measured wall figures stay: on a
+# loaded machine (or one with autogroup scheduling, where all the threads
+# of a session share one session's fair share of the cores) a second
+# thread may get no second core, and only the CPU figures are honest.
 #
 # usage: bench/threads.sh [--quick] [--repeat N] [--threads N]
 #   --quick      a smaller configuration (seconds in all)
@@ -72,10 +76,12 @@ echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # CPUs: on a busy machine a second thread then adds no CPU at all
 [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] &&
 	echo "# kernel.sched_autogroup_enabled=1: busy sessions share the cores per session, not per thread"
-printf '%-20s %10s %12s %12s %9s %9s %9s %s\n' config states "st/s@1" "st/s@$nt" "search×" "wall×" "cpu@$nt/1" check
+printf '%-18s %9s %7s %7s %8s %9s %8s %7s %5s %s\n' config states "cpu@1" "cpu@$nt" "cpu$nt/1" "idle-est×" \
+	"search×" "wall×" load check
 for c in "${configs[@]}"; do
 	IFS='|' read -r name spec opts <<< "$c"
-	: > "$tmp/r1"; : > "$tmp/r2"; : > "$tmp/sp"; : > "$tmp/wp"; : > "$tmp/cp"
+	: > "$tmp/c1s"; : > "$tmp/cNs"; : > "$tmp/sp"; : > "$tmp/wp"; : > "$tmp/cp"; : > "$tmp/es"
+	load=$(cut -d' ' -f1 /proc/loadavg)
 	check=same
 	for ((i = 0; i < repeat; i++)); do
 		for t in 1 "$nt"; do
@@ -93,13 +99,18 @@ for c in "${configs[@]}"; do
 		esac
 		[ "$(same "$tmp/j1")" = "$(same "$tmp/j$nt")" ] || check=DIFFER
 		a=$(num search_seconds "$tmp/j1") b=$(num search_seconds "$tmp/j$nt")
-		echo "$st / $a" | bc -l >> "$tmp/r1"
-		echo "$st / $b" | bc -l >> "$tmp/r2"
+		c1=$(echo "$(cat "$tmp/c1")" | bc -l) cn=$(echo "$(cat "$tmp/c$nt")" | bc -l)
+		echo "$c1" >> "$tmp/c1s"
+		echo "$cn" >> "$tmp/cNs"
 		echo "$a / $b" | bc -l >> "$tmp/sp"
 		echo "$(cat "$tmp/w1") / $(cat "$tmp/w$nt")" | bc -l >> "$tmp/wp"
-		echo "($(cat "$tmp/c$nt")) / ($(cat "$tmp/c1"))" | bc -l >> "$tmp/cp"
+		echo "$cn / $c1" | bc -l >> "$tmp/cp"
+		# the idle estimate: the sequential tail s at its wall time
+		echo "s = $(num seconds "$tmp/j$nt") - $b; if (s > $cn) s = $cn; $c1 / (($cn - s) / $nt + s)" |
+			bc -l >> "$tmp/es"
 	done
-	printf '%-20s %10s %12.0f %12.0f %9.2f %9.2f %9.2f %s\n' "$name" "$st" "$(median < "$tmp/r1")" \
-		"$(median < "$tmp/r2")" "$(median < "$tmp/sp")" "$(median < "$tmp/wp")" "$(median < "$tmp/cp")" "$check"
+	printf '%-18s %9s %7.2f %7.2f %8.3f %9.2f %8.2f %7.2f %5s %s\n' "$name" "$st" "$(median < "$tmp/c1s")" \
+		"$(median < "$tmp/cNs")" "$(median < "$tmp/cp")" "$(median < "$tmp/es")" "$(median < "$tmp/sp")" \
+		"$(median < "$tmp/wp")" "$load" "$check"
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -3,12 +3,15 @@
 **
 ** States are numbered by the shared visited set as they are found, so a
 ** BFS level is a range of numbers [lo, hi): the states found while the
-** level before was expanded.  Threads take CHUNK numbers of the level at a
-** time from an atomic cursor (work sharing without queues: a thread that
-** runs dry takes the next chunk, so none idles while the level has work),
-** and meet at a barrier when it is used up; the next level is then every
-** number handed out meanwhile.  States are expanded exactly as the
-** sequential BFS expands them (explore.c), one level after another, so a
+** level before was expanded.  Each thread keeps a list of the states it
+** found, and expands first those of its own list, CHUNK at a time (so
+** that it mostly reads records and hash slots it wrote itself, which may
+** still be in its core's cache), then takes chunks from the others' lists
+** (work stealing: none idles while the level has work); the threads meet
+** at a barrier when every list is used up, and the lists of the states
+** found meanwhile become the next level's (4 bytes for each state of two
+** levels, which --memory does not count).  States are expanded exactly as
+** the sequential BFS expands them (explore.c), one level after another, so a
 ** complete run finds the same states, transitions, terminal states, crash
 ** images and depth at every thread count, and parent links lead back
 ** through earlier levels: traces are shortest paths and replay.
@@ -71,17 +74,20 @@
 #define MAX_THREADS 256
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
 
-/* Read-mostly fields first; the lock, the cursor and the rendezvous, each
-** written often by every thread, on lines of their own. */
+/* Read-mostly fields first; the lock and the rendezvous, each written
+** often by every thread, on lines of their own. */
 struct par {
 	const struct model *m;
 	const struct explore_opts *o;
 	struct explore_result *r;
 	struct visited *vs;
 	const struct par_hooks *h;
+	struct worker *w; /* the threads' */
+	unsigned nw; /* workers made (nthreads: started, fewer when one could not be) */
 	unsigned nthreads, every; /* every: a thread's expansions between two checks of the limits */
 	int judge_all;
 	_Atomic int grow, halt, last, cut; /* halt: a limit; last: a violation */
+	_Atomic int faults; /* a faulted state was found: expand() must look (set once, read per expansion) */
 	/* set in meet() only (PAR-2), read freely between */
 	int done;
 	uint64_t lo, hi, room; /* the level's states [lo, hi); parent link room */
@@ -89,8 +95,6 @@ struct par {
 	char pad0[LINE];
 	pthread_mutex_t lock; /* the hooks, and r */
 	char pad1[LINE];
-	_Atomic uint64_t cursor;
-	char pad2[LINE];
 	/* rendezvous */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -110,6 +114,11 @@ struct worker {
 	uint32_t depth;
 	int cyclic; /* a move back to this level or an earlier one */
 	unsigned since; /* expansions since the limits were checked */
+	/* the states of this level it found (cur, to expand) and of the next
+	** (nxt, written by it alone until the barrier swaps them) */
+	uint32_t *cur, *nxt;
+	uint64_t ncur, nnxt, capcur, capnxt;
+	_Alignas(LINE) _Atomic uint64_t take; /* cur's next chunk: its own and thieves' */
 };
 
 unsigned par_threads(const struct explore_opts *o)
@@ -120,10 +129,12 @@ unsigned par_threads(const struct explore_opts *o)
 
 const char *par_refuse(const struct explore_opts *o, int por)
 {
-	/* not yet by default: a violation ends the multi-core search at the
-	** end of its level (PAR-3) and the reduced counts differ from the
-	** sequential search's (PAR-4), so the default's figures would depend
-	** on the number of cores */
+	/* not by default: a violation ends the multi-core search at the end
+	** of its level (PAR-3), the violation reported is the first judged,
+	** and the reduced counts differ from the sequential search's (PAR-4),
+	** so the default's figures would depend on the number of cores; the
+	** sequential proviso cannot be decided in parallel without expanding
+	** every state of a level in full (gpumc(1), --threads) */
 	if (por && !o->threads)
 		return "partial-order reduction: --threads N reduces on N threads";
 	if (o->search == SEARCH_DFS)
@@ -139,6 +150,23 @@ const char *par_refuse(const struct explore_opts *o, int por)
 
 /* {=== Rendezvous ========================================================= */
 
+/* The states found in the level ending become the ones to expand. */
+static void next_level(struct par *p)
+{
+	for (unsigned t = 0; t < p->nw; t++) {
+		struct worker *w = &p->w[t];
+		uint32_t *l = w->cur;
+		uint64_t cap = w->capcur;
+		w->cur = w->nxt;
+		w->capcur = w->capnxt;
+		w->ncur = w->nnxt;
+		w->nxt = l;
+		w->capnxt = cap;
+		w->nnxt = 0;
+		atomic_store(&w->take, 0);
+	}
+}
+
 /* The last thread to stop: grow what must grow (PAR-2); at the barrier,
 ** open the next level (PAR-1). */
 static void all_stopped(struct par *p)
@@ -151,7 +179,7 @@ static void all_stopped(struct par *p)
 		p->lo = p->hi;
 		p->hi = vs_count(p->vs);
 		p->level++;
-		atomic_store(&p->cursor, p->lo);
+		next_level(p);
 		p->done = p->lo == p->hi || atomic_load(&p->halt) || atomic_load(&p->last);
 		p->waiting = 0;
 		p->level_no++;
@@ -221,17 +249,31 @@ static int halted(const struct par *p)
 	return atomic_load_explicit(&p->halt, memory_order_relaxed);
 }
 
+/* State k goes to the next level, in its finder's list. */
+static void push(struct worker *w, uint32_t k)
+{
+	if (w->nnxt == w->capnxt) {
+		w->capnxt = w->capnxt ? 2 * w->capnxt : 1024;
+		w->nxt = xrealloc(w->nxt, sizeof *w->nxt * w->capnxt);
+	}
+	w->nxt[w->nnxt++] = k;
+}
+
 /* A new state k reached from state `from` by action ai. */
 static void found(struct worker *w, const uint8_t *sv, uint32_t k, uint32_t from, unsigned ai)
 {
 	struct par *p = w->p;
 	const struct par_hooks *h = p->h;
+	push(w, k);
 	if (vs_share_full(p->vs) || k >= p->room)
 		grow(p);
 	h->parent(h->ctx, k, from, (uint16_t)ai);
 	if (p->level + 1 > w->depth)
 		w->depth = p->level + 1;
-	if (p->judge_all || p->m->status(p->m, sv) != MS_RUNNING) {
+	enum model_status st = p->m->status(p->m, sv);
+	if (st == MS_FAULT && !atomic_load_explicit(&p->faults, memory_order_relaxed))
+		atomic_store_explicit(&p->faults, 1, memory_order_relaxed);
+	if (p->judge_all || st != MS_RUNNING) {
 		lock(w);
 		unlock(w, h->discovered(h->ctx, sv, k));
 	}
@@ -299,7 +341,9 @@ static void expand(struct worker *w, uint32_t k)
 			return;
 	}
 	const uint8_t *src = vs_local_state(p->vs, w->vl, k);
-	if (m->status(m, src) == MS_FAULT)
+	/* as the sequential search: no fault found, none to skip (the flag
+	** was set before the barrier that opened this level) */
+	if (atomic_load_explicit(&p->faults, memory_order_relaxed) && m->status(m, src) == MS_FAULT)
 		return;
 	unsigned na = m->enabled(m, src, w->act), moves = 0;
 	for (unsigned i = 0; i < na && !moves; i++)
@@ -337,16 +381,31 @@ static void expand(struct worker *w, uint32_t k)
 	}
 }
 
+/* Expand the next chunk of `from`'s list; 0: it had none left. */
+static int chunk(struct worker *w, struct worker *from)
+{
+	uint64_t i = atomic_fetch_add_explicit(&from->take, CHUNK, memory_order_relaxed);
+	if (i >= from->ncur)
+		return 0;
+	uint64_t end = i + CHUNK < from->ncur ? i + CHUNK : from->ncur;
+	for (; i < end && !halted(w->p); i++)
+		expand(w, from->cur[i]);
+	return 1;
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 	struct par *p = w->p;
+	unsigned self = (unsigned)(w - p->w);
 	while (!p->done) {
-		uint64_t k = atomic_fetch_add(&p->cursor, CHUNK), end = k + CHUNK < p->hi ? k + CHUNK : p->hi;
-		for (; k < end && !halted(p); k++)
-			expand(w, (uint32_t)k);
-		if (k >= p->hi || halted(p))
-			meet(p, 1);
+		/* its own list, then each other's in turn (nw, not nthreads,
+		** which a failed start lowers under the rendezvous lock: a
+		** worker never started has an empty list) */
+		for (unsigned t = 0; t < p->nw && !halted(p);)
+			if (!chunk(w, &p->w[(self + t) % p->nw]))
+				t++;
+		meet(p, 1);
 	}
 	return NULL;
 }
@@ -362,6 +421,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
 	struct worker *w = xcalloc_aligned(LINE, sizeof *w * nthreads);
+	p.w = w;
+	p.nw = nthreads;
 	size_t nb = hash_nblocks(m->sv_size);
 	vs_share(vs, 1);
 	for (unsigned t = 0; t < nthreads; t++) {
@@ -380,6 +441,9 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	p.room = h->reserve(h->ctx, 1);
 	h->parent(h->ctx, k, UINT32_MAX, 0);
 	p.hi = 1;
+	push(&w[0], k);
+	next_level(&p);
+	p.faults = m->status(m, w[0].next) == MS_FAULT;
 	p.done = h->discovered(h->ctx, w[0].next, k);
 	unsigned started = 1;
 	for (; started < nthreads; started++)
@@ -408,6 +472,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		free(w[t].act);
 		free(w[t].src_bh);
 		free(w[t].next_bh);
+		free(w[t].cur);
+		free(w[t].nxt);
 	}
 	vs_share(vs, 0);
 	*cut = atomic_load(&p.cut);
