@@ -325,7 +325,7 @@ static int refused(const struct comp *c, const uint8_t *sv, unsigned w)
 ** paper's SRR does ("no instruction is issued" while warp A is blocked). */
 static int full_is_a_cut(const struct gpu_cfg *cf)
 {
-	return cf->sched_rule != 1 && cf->sched_rule != 2 && cf->sched_rule != 5;
+	return dab_rule(cf) != DS_SRR && dab_rule(cf) != DS_GTRR; /* gtrr-bar too */
 }
 
 /* Can scheduler buffer b be full: too few entries left for a whole warp?

@@ -51,14 +51,6 @@
 #include "machines/scheduler.h"
 #include "util/strbuf.h"
 
-enum dab_sched { DS_GTO, DS_SRR, DS_GTRR, DS_GTAR, DS_GWAT, DS_BAR = 3 }; /* + DS_BAR: the -bar variant */
-
-/* The paper's rule that sched_rule names (gtrr-bar: GTRR, and so on). */
-static unsigned rule(const struct gpu *g)
-{
-	return g->cfg.sched_rule > DS_GWAT ? g->cfg.sched_rule - DS_BAR : g->cfg.sched_rule;
-}
-
 /* Does warp w sit out the scheduler's order: exited (or faulted), or, for
 ** the -bar variants, blocked at a barrier? */
 static int out_of_order(const struct gpu *g, const uint8_t *sv, unsigned w)
@@ -160,7 +152,7 @@ static void view(const struct comp *c, const uint8_t *sv, unsigned k, struct dab
 	v->srr = 0;
 	v->rr_warp = v->atom_warp = UINT32_MAX;
 	v->round = 0;
-	switch (rule(g)) {
+	switch (dab_rule(&g->cfg)) {
 	case DS_GTRR:
 		v->srr = s->srr || all_at_atomic(c, sv, k, v) != 0;
 		break;
@@ -201,7 +193,7 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w, const 
 	if (v->srr)
 		return w == v->rr_warp;
 	int atomic = gpu_at_global_atomic(g, sv, w);
-	switch (rule(g)) {
+	switch (dab_rule(&g->cfg)) {
 	case DS_GTRR: return !atomic;
 	case DS_GTAR: return atomic ? w == v->atom_warp : 1;
 	case DS_GWAT: return atomic ? w == v->atom_warp : 1;
@@ -226,15 +218,15 @@ static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct d
 	struct dab_sched_state *s = state(c, sv, gpu_sched_of(g, w));
 	unsigned idx = g->warp_idx[w], next = v->lo + (idx + 1 - v->lo) % (v->hi - v->lo);
 	if (v->srr) {
-		s->srr = rule(g) == DS_GTRR;
+		s->srr = dab_rule(&g->cfg) == DS_GTRR;
 		s->rr = (uint8_t)next;
 		return;
 	}
 	if (!atomic)
 		return;
-	if (rule(g) == DS_GTAR) /* a blocked atomic keeps its turn */
+	if (dab_rule(&g->cfg) == DS_GTAR) /* a blocked atomic keeps its turn */
 		s->todo = buffered ? v->round & ~(1ull << idx) : v->round;
-	else if (rule(g) == DS_GWAT && buffered)
+	else if (dab_rule(&g->cfg) == DS_GWAT && buffered)
 		s->token = (uint8_t)next;
 }
 
@@ -258,7 +250,7 @@ static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct d
 static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
 {
 	(void)sv, (void)w;
-	unsigned r = rule(c->g);
+	unsigned r = dab_rule(&c->g->cfg);
 	return in->op != OP_EXIT && (r == DS_GTO || r == DS_GWAT || r == DS_GTAR); /* a DONE warp leaves the rotation */
 }
 
@@ -315,7 +307,7 @@ static void fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
 {
 	const struct comp *c = ((const struct fill_ctx *)ctx)->c;
 	const struct gpu *g = c->g;
-	unsigned r = rule(g), first = g->sched_first[k];
+	unsigned r = dab_rule(&g->cfg), first = g->sched_first[k];
 	struct dab_sched_view v;
 	int seen = 0;
 	uint64_t m = 0, vw = 0;
@@ -337,7 +329,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	(void)nb;
 	(void)timed;
 	const struct gpu *g = c->g;
-	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0], r = rule(g);
+	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&g->cfg);
 	/* concrete mode: a busy scheduler, a warp in its latency, is not
 	** asked (model.h, enabled_now), and what the state allows comes from
 	** the scheduler's ready set (readyset.c) */
@@ -393,7 +385,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	const struct gpu *g = c->g;
 	const struct comp *wc = REQ(c, P_WARPS)->c;
 	unsigned w = a->subject - wc->subj0[0], pc = gpu_pc(g, sv, w);
-	if (!needs_view(g, rule(g), sv, w)) { /* allowed, and issued() changes nothing */
+	if (!needs_view(g, dab_rule(&g->cfg), sv, w)) { /* allowed, and issued() changes nothing */
 		WARPS(c)->issue(wc, sv, w);
 		return;
 	}
@@ -427,13 +419,13 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 				          gpu_batch_of(g, g->sched_warps[g->sched_first[k] + v.lo]));
 			else if (v.srr)
 				sb_puts(out, "strict round robin, not its turn\n");
-			else if (rule(g) == DS_GTRR)
+			else if (dab_rule(&g->cfg) == DS_GTRR)
 				sb_puts(out, "atomics wait until every warp is at an atomic or exited\n");
 			else if (v.atom_warp == UINT32_MAX)
-				sb_puts(out, rule(g) == DS_GTAR ? "the round waits until every warp is at an atomic or exited\n"
+				sb_puts(out, dab_rule(&g->cfg) == DS_GTAR ? "the round waits until every warp is at an atomic or exited\n"
 				                                : "no warp can take the token\n");
 			else
-				sb_printf(out, "%s warp %u\n", rule(g) == DS_GTAR ? "this round's atomic turn is" : "the token is with",
+				sb_printf(out, "%s warp %u\n", dab_rule(&g->cfg) == DS_GTAR ? "this round's atomic turn is" : "the token is with",
 				          v.atom_warp);
 		}
 	}

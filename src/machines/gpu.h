@@ -40,7 +40,7 @@ struct gpu_cfg {
 	unsigned lat_alu, lat_shared, lat_global, global_jitter, lat_icnt, icnt_jitter, lat_rop, lat_bar, icnt_bw;
 	unsigned sched_policy; /* concrete mode: 0 GTO, 1 any ready warp at random */
 	/* DAB (dab.c, dab_sched.c) */
-	unsigned sched_rule, buffer_level, entries, fusion, coalesce, offset_flush, flush;
+	unsigned sched_rule, buffer_level, entries, fusion, coalesce, offset_flush, flush; /* sched_rule: enum dab_sched */
 	unsigned lat_flush;
 	unsigned icnt_queue; /* ROP FIFO entries per SM and partition; 0: 2 x lanes */
 	unsigned icnt_order; /* 0 FIFO per SM and partition, 1 any order (rop.c) */
@@ -57,6 +57,16 @@ struct gpu_cfg {
 	/* occupancy and CTA dispatch (cta_dispatch.c) */
 	unsigned cta_slots, warp_slots, dispatch;
 };
+
+/* DAB's warp scheduling rules (dab_sched.c), the values of sched_rule:
+** DS_BAR + a rule is its -bar variant (gtrr-bar, gtar-bar, gwat-bar). */
+enum dab_sched { DS_GTO, DS_SRR, DS_GTRR, DS_GTAR, DS_GWAT, DS_BAR = 3 };
+
+/* The paper's rule that sched_rule names (gtrr-bar: GTRR, and so on). */
+static inline unsigned dab_rule(const struct gpu_cfg *cf)
+{
+	return cf->sched_rule > DS_GWAT ? cf->sched_rule - DS_BAR : cf->sched_rule;
+}
 
 struct stack_entry {
 	uint16_t pc, rpc;
