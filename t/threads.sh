@@ -5,9 +5,11 @@
 # the same verdict, and when the run is complete the same states,
 # transitions, terminal states, crash images and depth.  A violation ends
 # the multi-core search at the end of its level (parallel.c, PAR-3), where
-# the sequential one stops at once: there the verdict is compared, the
-# counts must be the same at 2 and 3 threads, and the trace must replay to
-# the verdict.  Then the same rows with partial-order reduction (the
+# the sequential one stops at once: there the verdict and failed property
+# are compared, the counts must be the same at 2 and 3 threads, the trace
+# must replay to the verdict, and it must be the sequential search's trace,
+# byte for byte (the level's checks are made in the sequential order,
+# PAR-5).  Then the same rows with partial-order reduction (the
 # default) at --threads 2 and 3 against the sequential reduced search:
 # the same verdict (and failed property), and when it passes the same
 # terminal states, crash images and final values (a violation ends the
@@ -47,6 +49,10 @@ while IFS='	' read -r spec opts mode want; do
 			"$GPUMC" replay "$T/trail" > "$T/rep" 2>&1
 			[ $? -eq 1 ] && grep -q "recorded verdict: $(echo "$want" | cut -d' ' -f1-2)" "$T/rep" ||
 				bad="$bad; --threads $t: the trace does not replay"
+			# the sequential search's order of events (PAR-5): its trace
+			if [ $t = 1 ]; then mv "$T/trail" "$T/trail1"
+			else cmp -s "$T/trail" "$T/trail1" || bad="$bad; --threads $t: another trace than --threads 1's"
+			fi
 			;;
 		*) [ "$got" = "$want" ] || bad="$bad; --threads $t: $got" ;;
 		esac

@@ -22,10 +22,11 @@
 ** thread uses them.  The last thread to stop does the growing (and, when
 ** all are at the barrier, opens the next level) and wakes the others.
 **
-** Everything that decides a verdict stays in explore.c and runs under one
-** lock (hooks): the judge of new terminal and faulted states (of every
-** state when an invariant or race_free asks), crashes, deadlocks, limits.
-** A running state no property looks at (the common case) takes no lock.
+** Everything that decides a verdict stays in explore.c (hooks): the judge
+** of new terminal and faulted states (of every state when an invariant or
+** race_free asks), crashes and deadlocks run at the level barrier in the
+** sequential order (below); the limits under one lock.  A running state no
+** property looks at (the common case) takes no lock.
 ** Partial-order reduction (hooks->ample set): a state of level L is
 ** expanded with its ample action alone when the action's successor is new
 ** or was found in level L too, i.e. lies in level L+1: the breadth-first
@@ -37,10 +38,26 @@
 ** Verdicts, terminal states and crash images are those of the full graph
 ** either way (explore.c).
 **
+** The sequential order (judging): the sequential search numbers the states
+** of a level in the order it finds them, so that order is the one of their
+** first finders: by (the finder's place in its own level, the action's
+** index), lowest first.  This search keeps that key for each state of the
+** next level (the least over the moves into it, whichever thread makes
+** them), and at the level barrier sorts the next level by it: the level's
+** rank is then the sequential search's order, and its parent links those
+** of the sequential search (the parent with the least key).  The checks
+** whose outcome depends on order (judging a new state: the first terminal
+** state of `deterministic`, the outcome list; a crash image; a deadlock)
+** are not made as the threads meet them but collected, each with its key,
+** and made at the barrier in key order, stopping at the first violation:
+** the sequential search's order of events.  So without reduction the
+** violation reported and its trace are the sequential search's, at every
+** thread count (PAR-5).
+**
 ** What is not exact across thread counts: where a limit stops the search,
-** --max-states (overshot by at most one state per thread), which of
-** several violations of one level is reported and its trace (the first
-** judged).
+** --max-states (overshot by at most one state per thread); the events of a
+** level cut short by a limit are judged in the order of the keys found so
+** far.
 **
 ** Invariants:
 **   PAR-1 levels are expanded in order; no state of level L+1 is expanded
@@ -56,6 +73,12 @@
 **   PAR-4 a reduced move goes from level L to level L+1: every cycle of
 **         the reduced graph has a move to an earlier-or-equal level, made
 **         by a state expanded in full, so no action is postponed forever.
+**   PAR-5 after the barrier of level L, rank[k - lo] is state k's place in
+**         the sequential search's order of level L+1 (order[] its
+**         inverse), its parent link is the move with the least key, and
+**         every check of level L's expansions has been made in key order;
+**         key[k - hi] holds, during the expansion of level L, the least
+**         key of the moves into state k of level L+1 found so far.
 */
 #include "config.h"
 #include "explore/parallel.h"
@@ -73,6 +96,20 @@
 #define CHUNK 16         /* states a thread takes from the level at once */
 #define MAX_THREADS 256
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
+
+/* A key (PAR-5): the finder's rank in its level << SLOT_BITS | the action's
+** index + 1 (0: the check of the state's moves, made before its actions). */
+#define SLOT_BITS 17
+#define JUDGE (UINT64_C(1) << 63) /* in key[]: the state is to be judged */
+#define NO_KEY (JUDGE - 1)
+
+/* A check collected for the barrier: a crash (ai >= 0) or the moves (-1) of
+** state idx, at key. */
+struct event {
+	uint64_t key;
+	uint32_t idx;
+	int32_t ai;
+};
 
 /* Read-mostly fields first; the lock and the rendezvous, each written
 ** often by every thread, on lines of their own. */
@@ -92,6 +129,10 @@ struct par {
 	int done;
 	uint64_t lo, hi, room; /* the level's states [lo, hi); parent link room */
 	uint32_t level;
+	_Atomic uint64_t *key; /* PAR-5: of the next level's states, [0, nkey) */
+	uint64_t nkey;
+	uint32_t *rank, *order; /* PAR-5: of this level's */
+	struct action *act;     /* the barrier's */
 	char pad0[LINE];
 	pthread_mutex_t lock; /* the hooks, and r */
 	char pad1[LINE];
@@ -112,6 +153,9 @@ struct worker {
 	uint64_t *src_bh, *next_bh;
 	uint64_t transitions, expanded, reduced; /* not yet added to r */
 	uint32_t depth;
+	uint64_t kbase; /* the key of the state being expanded, slot 0 */
+	struct event *ev; /* this level's checks, for the barrier */
+	uint64_t nev, capev;
 	int cyclic; /* a move back to this level or an earlier one */
 	unsigned since; /* expansions since the limits were checked */
 	/* the states of this level it found (cur, to expand) and of the next
@@ -130,8 +174,7 @@ unsigned par_threads(const struct explore_opts *o)
 const char *par_refuse(const struct explore_opts *o, int por)
 {
 	/* not by default: a violation ends the multi-core search at the end
-	** of its level (PAR-3), the violation reported is the first judged,
-	** and the reduced counts differ from the sequential search's (PAR-4),
+	** of its level (PAR-3), and the reduced counts differ from the sequential search's (PAR-4),
 	** so the default's figures would depend on the number of cores; the
 	** sequential proviso cannot be decided in parallel without expanding
 	** every state of a level in full (gpumc(1), --threads) */
@@ -167,15 +210,119 @@ static void next_level(struct par *p)
 	}
 }
 
-/* The last thread to stop: grow what must grow (PAR-2); at the barrier,
-** open the next level (PAR-1). */
-static void all_stopped(struct par *p)
+/* The next level's key of state k (PAR-5), without its JUDGE bit. */
+static uint64_t key_of(const struct par *p, uint64_t k)
+{
+	return atomic_load_explicit(&p->key[k - p->hi], memory_order_relaxed) & ~JUDGE;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct event *)a)->key, y = ((const struct event *)b)->key;
+	return (x > y) - (x < y);
+}
+
+/* The barrier, with the other threads stopped: the next level's states
+** [hi, n) put in the sequential search's order by their keys (a counting
+** sort by the finder's rank, then by the action within one finder's),
+** their parent links set, and the level's checks made in key order until
+** one stops the search (PAR-5). */
+static void judge_level(struct par *p, struct worker *w)
+{
+	const struct par_hooks *h = p->h;
+	uint64_t lo = p->hi, n = vs_count(p->vs) - lo, ncur = p->hi - p->lo;
+	uint32_t *start = xcalloc(ncur + 1, sizeof *start);
+	uint32_t *order = xmalloc(sizeof *order * (n ? n : 1)), *rank = xmalloc(sizeof *rank * (n ? n : 1));
+	for (uint64_t k = lo; k < lo + n; k++)
+		start[(key_of(p, k) >> SLOT_BITS) + 1]++;
+	for (uint64_t r = 0; r < ncur; r++)
+		start[r + 1] += start[r];
+	for (uint64_t k = lo; k < lo + n; k++)
+		order[start[key_of(p, k) >> SLOT_BITS]++] = (uint32_t)k; /* start[r]: the end of r's */
+	for (uint64_t r = 0, b = 0; r < ncur; b = start[r++])
+		for (uint64_t i = b + 1; i < start[r]; i++) /* one finder's few, by action */
+			for (uint64_t j = i; j > b && key_of(p, order[j - 1]) > key_of(p, order[j]); j--) {
+				uint32_t t = order[j];
+				order[j] = order[j - 1];
+				order[j - 1] = t;
+			}
+	free(start);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t k = order[i], key = key_of(p, k);
+		rank[k - lo] = (uint32_t)i;
+		h->parent(h->ctx, (uint32_t)k, p->order[key >> SLOT_BITS],
+		          (uint16_t)((key & ((UINT64_C(1) << SLOT_BITS) - 1)) - 1));
+	}
+	/* the checks: the threads' collected ones and the new states to be
+	** judged, merged by key */
+	uint64_t nev = 0;
+	for (unsigned t = 0; t < p->nw; t++)
+		nev += p->w[t].nev;
+	struct event *ev = xmalloc(sizeof *ev * (nev ? nev : 1));
+	nev = 0;
+	for (unsigned t = 0; t < p->nw; t++) {
+		memcpy(ev + nev, p->w[t].ev, sizeof *ev * p->w[t].nev);
+		nev += p->w[t].nev;
+		p->w[t].nev = 0;
+	}
+	qsort(ev, nev, sizeof *ev, key_cmp);
+	pthread_mutex_lock(&p->lock);
+	int stop = 0;
+	for (uint64_t e = 0, i = 0; !stop;) {
+		while (i < n && !(atomic_load_explicit(&p->key[order[i] - lo], memory_order_relaxed) & JUDGE))
+			i++;
+		if (e == nev && i == n)
+			break;
+		if (i == n || (e < nev && ev[e].key < key_of(p, order[i]))) {
+			const uint8_t *sv = vs_local_state(p->vs, w->vl, ev[e].idx);
+			if (ev[e].ai >= 0) {
+				stop = h->crash(h->ctx, sv, ev[e].idx, (unsigned)ev[e].ai);
+			} else {
+				unsigned na = p->m->enabled(p->m, sv, p->act);
+				stop = h->moves(h->ctx, sv, p->act, na, ev[e].idx);
+			}
+			e++;
+		} else {
+			stop = h->discovered(h->ctx, vs_local_state(p->vs, w->vl, order[i]), order[i]);
+			i++;
+		}
+	}
+	if (stop)
+		atomic_store(p->r->verdict == V_FAIL && !p->r->limit ? &p->last : &p->halt, 1);
+	pthread_mutex_unlock(&p->lock);
+	free(ev);
+	for (uint64_t i = 0; i < n; i++)
+		atomic_store_explicit(&p->key[i], NO_KEY, memory_order_relaxed);
+	free(p->rank);
+	free(p->order);
+	p->rank = rank;
+	p->order = order;
+}
+
+/* Room in key[] for every state found in the next level, and more. */
+static void key_room(struct par *p)
+{
+	uint64_t need = vs_count(p->vs) - p->hi + 1;
+	if (need <= p->nkey)
+		return;
+	uint64_t nk = p->nkey * 2 > need ? p->nkey * 2 : need < 1024 ? 1024 : need;
+	p->key = xrealloc(p->key, sizeof *p->key * nk);
+	for (uint64_t i = p->nkey; i < nk; i++)
+		atomic_init(&p->key[i], NO_KEY);
+	p->nkey = nk;
+}
+
+/* The last thread to stop (w): grow what must grow (PAR-2); at the
+** barrier, judge the level and open the next one (PAR-1, PAR-5). */
+static void all_stopped(struct par *p, struct worker *w)
 {
 	vs_share_grow(p->vs);
 	if (p->room <= vs_count(p->vs))
 		p->room = p->h->reserve(p->h->ctx, vs_count(p->vs) + 1);
+	key_room(p);
 	atomic_store(&p->grow, 0);
 	if (p->waiting == p->nthreads) {
+		judge_level(p, w);
 		p->lo = p->hi;
 		p->hi = vs_count(p->vs);
 		p->level++;
@@ -191,24 +338,25 @@ static void all_stopped(struct par *p)
 
 /* Stop until the others have: at the level barrier (returns when the next
 ** level opens) or at a safe point (returns after the growing). */
-static void meet(struct par *p, int barrier)
+static void meet(struct worker *w, int barrier)
 {
+	struct par *p = w->p;
 	pthread_mutex_lock(&p->mu);
 	uint64_t gen = p->gen, level = p->level_no;
 	p->stopped++;
 	p->waiting += (unsigned)barrier;
 	if (p->stopped == p->nthreads)
-		all_stopped(p);
+		all_stopped(p, w);
 	while (barrier ? p->level_no == level : p->gen == gen)
 		pthread_cond_wait(&p->cv, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 }
 
 /* A safe point: ask for the growing and wait for it. */
-static void grow(struct par *p)
+static void grow(struct worker *w)
 {
-	atomic_store(&p->grow, 1);
-	meet(p, 0);
+	atomic_store(&w->p->grow, 1);
+	meet(w, 0);
 }
 
 /* }=== */
@@ -259,41 +407,60 @@ static void push(struct worker *w, uint32_t k)
 	w->nxt[w->nnxt++] = k;
 }
 
-/* A new state k reached from state `from` by action ai. */
-static void found(struct worker *w, const uint8_t *sv, uint32_t k, uint32_t from, unsigned ai)
+/* A new state k of the next level. */
+static void found(struct worker *w, const uint8_t *sv, uint32_t k)
 {
 	struct par *p = w->p;
 	const struct par_hooks *h = p->h;
 	push(w, k);
-	if (vs_share_full(p->vs) || k >= p->room)
-		grow(p);
-	h->parent(h->ctx, k, from, (uint16_t)ai);
+	if (vs_share_full(p->vs) || k >= p->room || k - p->hi >= p->nkey)
+		grow(w);
 	if (p->level + 1 > w->depth)
 		w->depth = p->level + 1;
 	enum model_status st = p->m->status(p->m, sv);
 	if (st == MS_FAULT && !atomic_load_explicit(&p->faults, memory_order_relaxed))
 		atomic_store_explicit(&p->faults, 1, memory_order_relaxed);
-	if (p->judge_all || st != MS_RUNNING) {
-		lock(w);
-		unlock(w, h->discovered(h->ctx, sv, k));
-	}
+	if (p->judge_all || st != MS_RUNNING) /* at the barrier, in order (PAR-5) */
+		atomic_fetch_or_explicit(&p->key[k - p->hi], JUDGE, memory_order_relaxed);
 	if (p->o->max_states && (uint64_t)k + 1 >= p->o->max_states) {
 		lock(w);
 		unlock(w, h->limits(h->ctx));
 	}
 }
 
-/* Put w->next, reached from state k by action ai (hash hh): its number;
-** *is_new says whether it was found here. */
-static uint32_t put(struct worker *w, uint64_t hh, uint32_t k, unsigned ai, int *is_new)
+/* Put w->next, reached by action ai of the state being expanded (hash
+** hh): its number; *is_new says whether it was found here.  A move into
+** the next level lowers the key of the state it reaches (PAR-5). */
+static uint32_t put(struct worker *w, uint64_t hh, unsigned ai, int *is_new)
 {
 	struct par *p = w->p;
 	if (atomic_load_explicit(&p->grow, memory_order_relaxed))
-		meet(p, 0);
+		meet(w, 0);
 	uint32_t k2 = vs_share_put(p->vs, w->vl, w->next, hh, is_new);
 	if (*is_new)
-		found(w, w->next, k2, k, ai);
+		found(w, w->next, k2);
+	if (k2 < p->hi)
+		return k2;
+	if (k2 - p->hi >= p->nkey) /* found by a thread yet to make room */
+		grow(w);
+	_Atomic uint64_t *s = &p->key[k2 - p->hi];
+	uint64_t key = w->kbase | (ai + 1), old = atomic_load_explicit(s, memory_order_relaxed);
+	while ((old & ~JUDGE) > key &&
+	       !atomic_compare_exchange_weak_explicit(s, &old, (old & JUDGE) | key, memory_order_relaxed,
+	                                              memory_order_relaxed))
+		;
 	return k2;
+}
+
+/* A check of the state being expanded (k), for the barrier: its crash
+** action ai, or its moves (ai -1). */
+static void defer(struct worker *w, uint32_t k, int ai)
+{
+	if (w->nev == w->capev) {
+		w->capev = w->capev ? 2 * w->capev : 64;
+		w->ev = xrealloc(w->ev, sizeof *w->ev * w->capev);
+	}
+	w->ev[w->nev++] = (struct event){ w->kbase | (uint64_t)(ai + 1), k, ai };
 }
 
 /* Partial-order reduction: state k, with its na > 1 actions in w->act and
@@ -303,22 +470,19 @@ static uint32_t put(struct worker *w, uint64_t hh, uint32_t k, unsigned ai, int 
 static int reduce(struct worker *w, const uint8_t *src, uint32_t k, unsigned na)
 {
 	struct par *p = w->p;
-	const struct par_hooks *h = p->h;
-	int a = h->ample(h->ctx, src, w->act, na, w->next);
+	int a = p->h->ample(p->h->ctx, src, w->act, na, w->next);
 	if (a < 0)
 		return 0;
 	w->transitions++;
 	int is_new;
-	uint32_t k2 = put(w, state_hash_delta(src, w->src_bh, w->next, p->m->sv_size, w->next_bh), k, (unsigned)a,
+	uint32_t k2 = put(w, state_hash_delta(src, w->src_bh, w->next, p->m->sv_size, w->next_bh), (unsigned)a,
 	                  &is_new);
 	if (!is_new && k2 < p->hi)
 		return 0;
 	w->reduced++;
-	for (unsigned i = 0; i < na && !halted(p); i++)
-		if (w->act[i].kind == ACT_CRASH) {
-			lock(w);
-			unlock(w, h->crash(h->ctx, src, k, i));
-		}
+	for (unsigned i = 0; i < na; i++)
+		if (w->act[i].kind == ACT_CRASH)
+			defer(w, k, (int)i);
 	return 1;
 }
 
@@ -345,16 +509,12 @@ static void expand(struct worker *w, uint32_t k)
 	** was set before the barrier that opened this level) */
 	if (atomic_load_explicit(&p->faults, memory_order_relaxed) && m->status(m, src) == MS_FAULT)
 		return;
+	w->kbase = (uint64_t)p->rank[k - p->lo] << SLOT_BITS;
 	unsigned na = m->enabled(m, src, w->act), moves = 0;
 	for (unsigned i = 0; i < na && !moves; i++)
 		moves = w->act[i].kind != ACT_CRASH;
-	if (!moves) {
-		lock(w);
-		int stop = h->moves(h->ctx, src, w->act, na, k);
-		unlock(w, stop);
-		if (stop)
-			return;
-	}
+	if (!moves)
+		defer(w, k, -1); /* the deadlock check */
 	if (p->o->max_depth && p->level >= p->o->max_depth) {
 		if (na)
 			atomic_store(&p->cut, 1);
@@ -368,15 +528,14 @@ static void expand(struct worker *w, uint32_t k)
 		return;
 	for (unsigned i = 0; i < na && !halted(p); i++) {
 		if (w->act[i].kind == ACT_CRASH) {
-			lock(w);
-			unlock(w, h->crash(h->ctx, src, k, i));
+			defer(w, k, (int)i);
 			continue;
 		}
 		memcpy(w->next, src, n);
 		m->apply(m, w->next, &w->act[i]);
 		w->transitions++;
 		int is_new;
-		uint32_t k2 = put(w, state_hash_delta(src, w->src_bh, w->next, n, w->next_bh), k, i, &is_new);
+		uint32_t k2 = put(w, state_hash_delta(src, w->src_bh, w->next, n, w->next_bh), i, &is_new);
 		w->cyclic |= !is_new && k2 < p->hi;
 	}
 }
@@ -405,7 +564,7 @@ static void *work(void *arg)
 		for (unsigned t = 0; t < p->nw && !halted(p);)
 			if (!chunk(w, &p->w[(self + t) % p->nw]))
 				t++;
-		meet(p, 1);
+		meet(w, 1);
 	}
 	return NULL;
 }
@@ -441,6 +600,11 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	p.room = h->reserve(h->ctx, 1);
 	h->parent(h->ctx, k, UINT32_MAX, 0);
 	p.hi = 1;
+	p.rank = xcalloc(1, sizeof *p.rank);
+	p.order = xmalloc(sizeof *p.order);
+	p.order[0] = k;
+	p.act = xmalloc(sizeof *p.act * (m->max_actions + 1));
+	key_room(&p);
 	push(&w[0], k);
 	next_level(&p);
 	p.faults = m->status(m, w[0].next) == MS_FAULT;
@@ -453,7 +617,7 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 			pthread_mutex_lock(&p.mu);
 			p.nthreads = started;
 			if (p.stopped == p.nthreads)
-				all_stopped(&p);
+				all_stopped(&p, &w[0]);
 			pthread_mutex_unlock(&p.mu);
 			fprintf(stderr, "gpumc: could not start thread %u of %u; going on with %u\n", started + 1, nthreads,
 			        started);
@@ -474,7 +638,12 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		free(w[t].next_bh);
 		free(w[t].cur);
 		free(w[t].nxt);
+		free(w[t].ev);
 	}
+	free(p.key);
+	free(p.rank);
+	free(p.order);
+	free(p.act);
 	vs_share(vs, 0);
 	*cut = atomic_load(&p.cut);
 	free(w);
