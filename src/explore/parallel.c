@@ -10,7 +10,8 @@
 ** (work stealing: none idles while the level has work); the threads meet
 ** at a barrier when every list is used up, and the lists of the states
 ** found meanwhile become the next level's (4 bytes for each state of two
-** levels, which --memory does not count).  States are expanded exactly as
+** levels, and 16 for each of the level and the next for the sequential
+** order below, which --memory does not count).  States are expanded exactly as
 ** the sequential BFS expands them (explore.c), one level after another, so a
 ** complete run finds the same states, transitions, terminal states, crash
 ** images and depth at every thread count, and parent links lead back
