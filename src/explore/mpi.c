@@ -135,8 +135,9 @@ static void stop_mpi(void)
 		MPI_Finalize();
 }
 
-int mpi_start(void)
+int mpi_start(int argc, char **argv)
 {
+	(void)argc, (void)argv; /* this is the helper: MPI_Init needs neither */
 	if (started)
 		return 0;
 	int init = 0;
@@ -744,43 +745,21 @@ static const char *helper(char *buf, size_t size)
 #endif
 }
 
-/* This process's arguments (Linux: /proc/self/cmdline, read into b), argv[0]
-** replaced by path; NULL when unreadable. */
-static char **arguments(const char *path, struct strbuf *b)
-{
-	FILE *f = fopen("/proc/self/cmdline", "rb");
-	if (!f)
-		return NULL;
-	int ch;
-	while ((ch = getc(f)) != EOF)
-		sb_putc(b, (char)ch);
-	fclose(f);
-	size_t n = 0;
-	for (size_t i = 0; i < b->len; i++)
-		n += !b->s[i];
-	if (!n)
-		return NULL;
-	char **argv = xmalloc(sizeof *argv * (n + 1));
-	for (size_t i = 0, k = 0; k < n; k++, i += strlen(b->s + i) + 1)
-		argv[k] = b->s + i;
-	argv[0] = (char *)path;
-	argv[n] = NULL;
-	return argv;
-}
-
-int mpi_start(void)
+/* The helper runs the same command: path, then the command's arguments
+** as main passed them on (argv[0] is the command). */
+int mpi_start(int argc, char **argv)
 {
 	char buf[4096];
 	const char *path = helper(buf, sizeof buf);
-	struct strbuf b;
-	sb_init(&b);
-	char **argv = access(path, X_OK) ? NULL : arguments(path, &b);
-	if (argv) {
+	if (!access(path, X_OK)) {
+		char **args = xmalloc(sizeof *args * ((size_t)argc + 2));
+		args[0] = (char *)path;
+		memcpy(args + 1, argv, sizeof *args * (size_t)argc);
+		args[argc + 1] = NULL;
 		fflush(NULL);
-		execv(path, argv);
-		free(argv);
+		execv(path, args);
+		free(args);
 	}
-	sb_free(&b);
 	fprintf(stderr,
 	        "gpumc: --mpi: no helper %s: this gpumc was built without MPI; install the Debian packages "
 	        "openmpi-bin and libopenmpi-dev and run configure again\n",
