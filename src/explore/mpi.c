@@ -723,25 +723,29 @@ void mpi_finish(struct mpi_run *p, struct explore_result *r, struct mpi_at *at, 
 #include <unistd.h>
 
 /* gpumc itself links no MPI (Makefile.am): under --mpi it becomes the
-** helper gpumc-mpi, this file compiled with MPI, found beside the running
-** program (the build tree) or in PKGLIBEXECDIR (make install).  The same
-** process, arguments and environment, so mpirun's rank sees no change. */
+** helper gpumc-mpi, this file compiled with MPI.  Which helper: the build
+** tree's when this gpumc is the build tree's own (GPUMC_BUILDDIR/gpumc,
+** running uninstalled), else the installed one in PKGLIBEXECDIR -- never
+** a gpumc-mpi that happens to lie beside a copied or moved binary, which
+** would run with this process's arguments and environment.  The same
+** process, so mpirun's rank sees no change. */
 static const char *helper(char *buf, size_t size)
 {
-	ssize_t n = readlink("/proc/self/exe", buf, size - sizeof "gpumc-mpi");
-	if (n > 0) {
+#ifdef GPUMC_BUILDDIR
+	char own[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	if (n > 0 && realpath(GPUMC_BUILDDIR "/gpumc", own)) {
 		buf[n] = 0;
-		char *slash = strrchr(buf, '/');
-		if (slash) {
-			strcpy(slash + 1, "gpumc-mpi");
-			if (!access(buf, X_OK))
-				return buf;
-		}
+		if (!strcmp(buf, own))
+			return GPUMC_BUILDDIR "/gpumc-mpi";
 	}
+#else
+	(void)buf, (void)size;
+#endif
 #ifdef PKGLIBEXECDIR
 	return PKGLIBEXECDIR "/gpumc-mpi";
-#else /* compiled outside the Makefile (t/fuzz-lf.sh's harness): beside gpumc only */
-	return "gpumc-mpi (beside gpumc)";
+#else /* compiled outside the Makefile (t/fuzz-lf.sh's harness): none */
+	return "gpumc-mpi (this gpumc was compiled outside the Makefile)";
 #endif
 }
 
@@ -761,8 +765,10 @@ int mpi_start(int argc, char **argv)
 		free(args);
 	}
 	fprintf(stderr,
-	        "gpumc: --mpi: no helper %s: this gpumc was built without MPI; install the Debian packages "
-	        "openmpi-bin and libopenmpi-dev and run configure again\n",
+	        "gpumc: --mpi: no helper %s (gpumc-mpi: the build tree's for the build tree's gpumc, else the "
+	        "installed one; never one beside a copied gpumc): this gpumc was built without MPI, or is not "
+	        "installed; install the Debian packages openmpi-bin and libopenmpi-dev and run configure again, "
+	        "or make install\n",
 	        path);
 	return -1;
 }
