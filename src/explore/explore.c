@@ -371,16 +371,12 @@ static size_t rss_bytes(const struct ctx *c)
 {
 	char buf[128];
 	ssize_t n = c->statm >= 0 ? pread(c->statm, buf, sizeof buf - 1, 0) : -1;
+	size_t size, res;
 	if (n <= 0)
 		return 0;
+	buf[n] = 0;
 	/* size, then resident, in pages */
-	ssize_t k = 0;
-	while (k < n && buf[k] != ' ')
-		k++;
-	size_t res = 0;
-	while (++k < n && buf[k] >= '0' && buf[k] <= '9')
-		res = res * 10 + (size_t)(buf[k] - '0');
-	return res * c->page;
+	return sscanf(buf, "%zu %zu", &size, &res) == 2 ? res * c->page : 0;
 }
 
 /* --memory by what the process holds, read every 5 ms of the search: what
