@@ -267,15 +267,19 @@ static uint32_t line_end(const struct gpu *g, uint32_t first)
 	return end < G_WORDS(g) ? end : G_WORDS(g);
 }
 
-/* The flags of the words of the line starting at word first, or-ed in
-** one pass. */
-static uint8_t line_flags(const struct comp *c, const uint8_t *sv, uint32_t first)
+/* The flag bytes f[first..end) or-ed in one pass (end > first). */
+static uint8_t or_flags(const uint8_t *f, uint32_t first, uint32_t end)
 {
-	const uint8_t *f = flags(c, sv);
 	uint8_t any = f[first];
-	for (uint32_t i = first + 1, end = line_end(c->g, first); i < end; i++)
+	for (uint32_t i = first + 1; i < end; i++)
 		any |= f[i];
 	return any;
+}
+
+/* The flags of the words of the line starting at word first, or-ed. */
+static uint8_t line_flags(const struct comp *c, const uint8_t *sv, uint32_t first)
+{
+	return or_flags(flags(c, sv), first, line_end(c->g, first));
 }
 
 /* Does the line starting at word first hold a word with flag f? */
@@ -861,9 +865,15 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	if (tn) {
 		n = timed_lines(c, sv, tn, out);
 	} else {
+		const uint8_t *f = flags(c, sv);
 		const uint32_t *cm = (const uint32_t *)(sv + c->off + l->clwb);
-		for (uint32_t i = 0; i < G_WORDS(g); i += l->per, cm += l->mw)
-			n += line_actions(c, sv, i, line_flags(c, sv, i), waited(c, cm), out + n, timed);
+		const uint32_t words = G_WORDS(g), per = l->per, mw = l->mw;
+		for (uint32_t i = 0; i < words; i += per, cm += mw) {
+			uint8_t any = or_flags(f, i, i + per < words ? i + per : words);
+			int clwb = cm[0] || (mw > 1 && waited(c, cm));
+			if (any || clwb)
+				n += line_actions(c, sv, i, any, clwb, out + n, timed);
+		}
 	}
 	/* the host's next step: without a launch step, once the kernel
 	** is over; a sync once the device caught up with the host */
