@@ -15,13 +15,22 @@
 #     (D2 under SRR, GTAR, GTRR; the counts main had before the change).
 #  3. cta_dispatch offers no gate when every CTA is resident: with fewer
 #     slots (batches) the gate is still there.
+#  4. crash images are told apart by the bytes durable() may write
+#     (model.durable_key: persist's memory words), not the whole vector.
 . "${srcdir:-.}/t/lib.sh"
-plan 13
+plan 15
 C="check -q --json --por=off --threads 1"
 
 run "$GPUMC" $C "$SPECS/persist/T3.gpu"
 is "$(jnum state_vector_bytes "$T/out")" 336 "T3: no st.wt arrays, no clwb/st.wt counters: 336-byte vector (as d96fd21)"
 is "$(jnum states "$T/out")" 8023 "T3: 8023 states"
+# the set of crash images keys on the image's memory words (persist's
+# durable_key): 16 distinct images as with whole vectors, and
+# --check-model's C-5 finds no byte past them set (with the key planted one
+# word short: 8 images, and C-5 names byte 12)
+is "$(jnum crash_images "$T/out")" 16 "T3: 16 crash images, keyed on the durable words"
+run "$GPUMC" check -q --check-model "$SPECS/persist/T3.gpu"
+is "$rc" 0 "T3 --check-model: C-5, the durable image is zero past its key"
 run "$GPUMC" $C -D persistency=strict-wt "$SPECS/persist/T3.gpu"
 is "$(jnum state_vector_bytes "$T/out")" 368 "T3 strict-wt: the rewrite's st.wt brings the arrays: 368 bytes"
 is "$(jnum states "$T/out")" 849 "T3 strict-wt: 849 states"

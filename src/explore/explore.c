@@ -320,7 +320,7 @@ static void discovered(struct ctx *c, const uint8_t *sv, uint32_t idx)
 static void crash_image(struct ctx *c, const uint8_t *img, uint32_t idx, unsigned ai)
 {
 	int is_new;
-	ss_put(c->images, img, c->m->durable_size, &is_new);
+	ss_put(c->images, img, c->m->durable_key, &is_new);
 	if (!is_new)
 		return;
 	c->r->crash_images++;

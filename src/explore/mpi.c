@@ -258,7 +258,7 @@ static void expand(struct mpi_run *p, const uint8_t *sv, uint32_t k)
 				continue;
 			int is_new;
 			m->durable(m, sv, p->img);
-			ss_put(p->images, p->img, m->durable_size, &is_new);
+			ss_put(p->images, p->img, m->durable_key, &is_new);
 			if (is_new)
 				add(p, 0, REC_CRASH, 0, k, i, p->img, m->durable_size);
 			continue;

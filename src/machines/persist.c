@@ -88,6 +88,17 @@
 ** step in progress (or check idempotent's re-execution: dev at the end).
 ** (PM-7, a clwb mask only at a line's first word, is now the layout: one
 ** mask per line.)
+**
+** The exploration's hot path (issue 8): enabled() looks at each line once
+** -- its flag bytes or-ed in one pass, its clwb mask walked beside them
+** -- and builds the line's actions (line_actions) only when one is set;
+** nothing is counted per state that the flags already say (only ninwpq,
+** for pcommit; concrete mode's own list of lines with work, struct
+** pm_pending, replaces the clwb and st.wt counters it once read); the
+** persist_order hooks are inline tests when the spec does not check it;
+** and durable() writes only the memory words, which start the image
+** (durable_key: the crash images are told apart by those bytes, checked
+** by --check-model's C-5).
 */
 #include "config.h"
 
@@ -1750,6 +1761,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->line = (uint32_t *)(p->since + nlines);
 	p->lay = lay;
 	c->priv = p; /* one block: the composer frees priv */
+	c->durable_key = 4 * gw; /* durable() writes the memory words, which start the image */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
 	/* per partition its memory controller (WPQ drains to NVM), apart from
