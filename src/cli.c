@@ -240,7 +240,7 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		}
 	}
 	if (OK('m') && !strcmp(a, "--mpi")) { /* check only: every rank runs the same command */
-		if (mpi_start())
+		if (mpi_start(argc, argv))
 			return -1;
 		o->ex.mpi = 1;
 		return 1;

@@ -3,26 +3,36 @@
 # work takes must not change what is explored.
 #  1. persist keeps its st.wt arrays (wt, transit: 8 bytes per global word)
 #     only when the kernel, as its persistency model rewrote it, has a
-#     global st.wt: T3 (clwb only) is d96fd21's 336-byte vector plus 4
-#     bytes a warp since the persist per-warp record holds a u32
-#     outstanding count and l2wb cursor (a u8 count wrapped past 255 acks;
-#     a u16 cursor capped global memory): 344; its strict-wt rewrite
-#     (every store a st.wt) has them: 344 + 8 x 4 words = 376; a st.wt
+#     global st.wt, and its host record counts only the WPQ entries (the
+#     clwb and st.wt counters, which only concrete mode read, are gone: its
+#     pending-line list says the same): T3 (clwb only) is d96fd21's
+#     336-byte vector (the per-warp record's u32 count and cursor, 4 bytes
+#     a warp more, paid for by the 8 counter bytes); its strict-wt rewrite
+#     (every store a st.wt) has them: 336 + 8 x 4 words = 368; a st.wt
 #     kernel still finds its bug.
 #  2. DAB schedulers compute their view (turn, round, token) only for the
 #     issues that read or move it: every rule keeps its state count
 #     (D2 under SRR, GTAR, GTRR; the counts main had before the change).
 #  3. cta_dispatch offers no gate when every CTA is resident: with fewer
 #     slots (batches) the gate is still there.
+#  4. crash images are told apart by the bytes durable() may write
+#     (model.durable_key: persist's memory words), not the whole vector.
 . "${srcdir:-.}/t/lib.sh"
-plan 13
+plan 15
 C="check -q --json --por=off --threads 1"
 
 run "$GPUMC" $C "$SPECS/persist/T3.gpu"
-is "$(jnum state_vector_bytes "$T/out")" 344 "T3: no st.wt, no st.wt arrays: 344-byte vector (d96fd21's 336 + u32 count and cursor)"
+is "$(jnum state_vector_bytes "$T/out")" 336 "T3: no st.wt arrays, no clwb/st.wt counters: 336-byte vector (as d96fd21)"
 is "$(jnum states "$T/out")" 8023 "T3: 8023 states"
+# the set of crash images keys on the image's memory words (persist's
+# durable_key): 16 distinct images as with whole vectors, and
+# --check-model's C-5 finds no byte past them set (with the key planted one
+# word short: 8 images, and C-5 names byte 12)
+is "$(jnum crash_images "$T/out")" 16 "T3: 16 crash images, keyed on the durable words"
+run "$GPUMC" check -q --check-model "$SPECS/persist/T3.gpu"
+is "$rc" 0 "T3 --check-model: C-5, the durable image is zero past its key"
 run "$GPUMC" $C -D persistency=strict-wt "$SPECS/persist/T3.gpu"
-is "$(jnum state_vector_bytes "$T/out")" 376 "T3 strict-wt: the rewrite's st.wt brings the arrays: 376 bytes"
+is "$(jnum state_vector_bytes "$T/out")" 368 "T3 strict-wt: the rewrite's st.wt brings the arrays: 368 bytes"
 is "$(jnum states "$T/out")" 849 "T3 strict-wt: 849 states"
 like "$T/out" '"verdict":"pass"' "T3 strict-wt: passes"
 run "$GPUMC" $C "$SPECS/persist/W2-wt-lanes-bug.gpu"

@@ -7,7 +7,9 @@
 **       the state gives equal bytes;
 **   C-4 an action writes only the slices its kind declares (check_step;
 **       the composer also checks there that an action the model calls
-**       local for partial-order reduction wrote only its warp: POR-1).
+**       local for partial-order reduction wrote only its warp: POR-1);
+**   C-5 durable() leaves the image zero past durable_key (the set of
+**       crash images judged keys on that prefix alone).
 ** A violation is reported like a property's, with the trace to the state
 ** (and the offending action as its last step).
 */
@@ -31,6 +33,14 @@ int contract_check(const struct model *m, const uint8_t *sv, const struct action
 		bad = -1;
 	} else if (m->check_state && m->check_state(m, sv, why)) {
 		bad = -1;
+	} else if (m->durable) {
+		m->durable(m, sv, a);
+		for (size_t k = m->durable_key; k < m->durable_size && bad == CONTRACT_OK; k++)
+			if (a[k]) {
+				sb_printf(why, "C-5: the durable image has byte %zu non-zero, past the %zu it is keyed on", k,
+				          m->durable_key);
+				bad = -1;
+			}
 	}
 	for (unsigned i = 0; i < n && bad == CONTRACT_OK; i++) {
 		if (act[i].kind == ACT_CRASH)

@@ -22,6 +22,11 @@ int model_check(const struct model *m, int traced, struct strbuf *why)
 		          m->name, m->max_actions, TRACE_MAX_ACTIONS);
 		return -1;
 	}
+	if (m->durable && (m->durable_key == 0 || m->durable_key > m->durable_size)) {
+		sb_printf(why, "machine %s: its durable images are keyed on %zu of their %zu bytes", m->name,
+		          m->durable_key, m->durable_size);
+		return -1;
+	}
 	if (m->durable && m->durable_size != m->sv_size) {
 		sb_printf(why, "machine %s: its durable image is not a state vector (%zu bytes, not %zu)",
 		          m->name, m->durable_size, m->sv_size);

@@ -157,6 +157,10 @@ struct model {
 	** limit of the run (--time, --memory, a signal) was hit, and recover()
 	** stops with RECOVER_CUT (nothing decided). */
 	size_t durable_size;
+	/* durable() makes at most the image's first durable_key bytes
+	** (<= durable_size) non-zero: images are told apart by those alone
+	** (a crash image's key in the set of images judged, explore.c). */
+	size_t durable_key;
 	void (*durable)(const struct model *m, const uint8_t *sv, uint8_t *img);
 	int (*recover)(const struct model *m, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
 	               struct strbuf *why);

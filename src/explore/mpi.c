@@ -135,8 +135,9 @@ static void stop_mpi(void)
 		MPI_Finalize();
 }
 
-int mpi_start(void)
+int mpi_start(int argc, char **argv)
 {
+	(void)argc, (void)argv; /* this is the helper: MPI_Init needs neither */
 	if (started)
 		return 0;
 	int init = 0;
@@ -257,7 +258,7 @@ static void expand(struct mpi_run *p, const uint8_t *sv, uint32_t k)
 				continue;
 			int is_new;
 			m->durable(m, sv, p->img);
-			ss_put(p->images, p->img, m->durable_size, &is_new);
+			ss_put(p->images, p->img, m->durable_key, &is_new);
 			if (is_new)
 				add(p, 0, REC_CRASH, 0, k, i, p->img, m->durable_size);
 			continue;
@@ -722,68 +723,52 @@ void mpi_finish(struct mpi_run *p, struct explore_result *r, struct mpi_at *at, 
 #include <unistd.h>
 
 /* gpumc itself links no MPI (Makefile.am): under --mpi it becomes the
-** helper gpumc-mpi, this file compiled with MPI, found beside the running
-** program (the build tree) or in PKGLIBEXECDIR (make install).  The same
-** process, arguments and environment, so mpirun's rank sees no change. */
+** helper gpumc-mpi, this file compiled with MPI.  Which helper: the build
+** tree's when this gpumc is the build tree's own (GPUMC_BUILDDIR/gpumc,
+** running uninstalled), else the installed one in PKGLIBEXECDIR -- never
+** a gpumc-mpi that happens to lie beside a copied or moved binary, which
+** would run with this process's arguments and environment.  The same
+** process, so mpirun's rank sees no change. */
 static const char *helper(char *buf, size_t size)
 {
-	ssize_t n = readlink("/proc/self/exe", buf, size - sizeof "gpumc-mpi");
-	if (n > 0) {
+#ifdef GPUMC_BUILDDIR
+	char own[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	if (n > 0 && realpath(GPUMC_BUILDDIR "/gpumc", own)) {
 		buf[n] = 0;
-		char *slash = strrchr(buf, '/');
-		if (slash) {
-			strcpy(slash + 1, "gpumc-mpi");
-			if (!access(buf, X_OK))
-				return buf;
-		}
+		if (!strcmp(buf, own))
+			return GPUMC_BUILDDIR "/gpumc-mpi";
 	}
+#else
+	(void)buf, (void)size;
+#endif
 #ifdef PKGLIBEXECDIR
 	return PKGLIBEXECDIR "/gpumc-mpi";
-#else /* compiled outside the Makefile (t/fuzz-lf.sh's harness): beside gpumc only */
-	return "gpumc-mpi (beside gpumc)";
+#else /* compiled outside the Makefile (t/fuzz-lf.sh's harness): none */
+	return "gpumc-mpi (this gpumc was compiled outside the Makefile)";
 #endif
 }
 
-/* This process's arguments (Linux: /proc/self/cmdline, read into b), argv[0]
-** replaced by path; NULL when unreadable. */
-static char **arguments(const char *path, struct strbuf *b)
-{
-	FILE *f = fopen("/proc/self/cmdline", "rb");
-	if (!f)
-		return NULL;
-	int ch;
-	while ((ch = getc(f)) != EOF)
-		sb_putc(b, (char)ch);
-	fclose(f);
-	size_t n = 0;
-	for (size_t i = 0; i < b->len; i++)
-		n += !b->s[i];
-	if (!n)
-		return NULL;
-	char **argv = xmalloc(sizeof *argv * (n + 1));
-	for (size_t i = 0, k = 0; k < n; k++, i += strlen(b->s + i) + 1)
-		argv[k] = b->s + i;
-	argv[0] = (char *)path;
-	argv[n] = NULL;
-	return argv;
-}
-
-int mpi_start(void)
+/* The helper runs the same command: path, then the command's arguments
+** as main passed them on (argv[0] is the command). */
+int mpi_start(int argc, char **argv)
 {
 	char buf[4096];
 	const char *path = helper(buf, sizeof buf);
-	struct strbuf b;
-	sb_init(&b);
-	char **argv = access(path, X_OK) ? NULL : arguments(path, &b);
-	if (argv) {
+	if (!access(path, X_OK)) {
+		char **args = xmalloc(sizeof *args * ((size_t)argc + 2));
+		args[0] = (char *)path;
+		memcpy(args + 1, argv, sizeof *args * (size_t)argc);
+		args[argc + 1] = NULL;
 		fflush(NULL);
-		execv(path, argv);
-		free(argv);
+		execv(path, args);
+		free(args);
 	}
-	sb_free(&b);
 	fprintf(stderr,
-	        "gpumc: --mpi: no helper %s: this gpumc was built without MPI; install the Debian packages "
-	        "openmpi-bin and libopenmpi-dev and run configure again\n",
+	        "gpumc: --mpi: no helper %s (gpumc-mpi: the build tree's for the build tree's gpumc, else the "
+	        "installed one; never one beside a copied gpumc): this gpumc was built without MPI, or is not "
+	        "installed; install the Debian packages openmpi-bin and libopenmpi-dev and run configure again, "
+	        "or make install\n",
 	        path);
 	return -1;
 }

@@ -49,9 +49,11 @@ struct mpi_hooks {
 };
 
 /* --mpi on the command line: MPI_Init (once), rank 0 alone keeps
-** standard output.  Non-zero, after saying why, when this gpumc was
-** built without MPI. */
-int mpi_start(void);
+** standard output.  Without MPI in this gpumc it execs the helper
+** gpumc-mpi on the same command: argc, argv are the command's arguments
+** as main passed them on (argv[0] the command, "check"); non-zero, after
+** saying why, when there is no helper. */
+int mpi_start(int argc, char **argv);
 /* The ranks of the job (1 without --mpi). */
 int mpi_size(void);
 /* Why the distributed search cannot run with these options (a phrase

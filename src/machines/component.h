@@ -181,6 +181,9 @@ struct comp {
 	struct bind req[P_NPORTS][MAX_BIND];
 	unsigned nreq[P_NPORTS];
 	unsigned *counter_map; /* its counter i -> the machine's counter */
+	/* set by layout when def->durable writes only the image's first
+	** durable_key bytes (0: any of them; model.durable_key) */
+	size_t durable_key;
 	void *priv;
 };
 

@@ -36,6 +36,9 @@ struct machine {
 	** twice per state: no NULL tests on the hot path) */
 	const struct comp *faulted[MAX_COMPS], *quiescent[MAX_COMPS];
 	unsigned nfaulted, nquiescent;
+	/* the components with a durable hook, for m_durable (every crash) */
+	const struct comp *durable[MAX_COMPS];
+	unsigned ndurable;
 	/* the components with actions, in wiring order, for enabled */
 	const struct comp *acting[MAX_COMPS];
 	unsigned nacting;
@@ -194,9 +197,8 @@ static void m_durable(const struct model *m, const uint8_t *sv, uint8_t *img)
 {
 	const struct machine *x = MC(m);
 	memset(img, 0, m->sv_size);
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->durable)
-			x->comps[i].def->durable(&x->comps[i], sv, img);
+	for (unsigned i = 0; i < x->ndurable; i++)
+		x->durable[i]->def->durable(x->durable[i], sv, img);
 }
 
 static int m_recover(const struct model *m, uint8_t *img, int (*bad)(void *ctx, const uint8_t *sv), void *ctx,
@@ -715,7 +717,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	for (unsigned i = 0; i < wr->ncomps; i++) {
 		x->comps[i] = (struct comp){ .def = wr->comps[i], .g = g, .m = m, .index = i };
 		if (wr->comps[i]->durable)
-			x->crash = &x->comps[i];
+			x->crash = x->durable[x->ndurable++] = &x->comps[i];
 		if (wr->comps[i]->faulted)
 			x->faulted[x->nfaulted++] = &x->comps[i];
 		if (wr->comps[i]->quiescent)
@@ -818,6 +820,11 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	if (x->crash) {
 		m->durable_size = m->sv_size;
 		m->durable = m_durable;
+		/* the images differ only where a durable hook writes */
+		for (unsigned i = 0; i < x->ndurable; i++) {
+			size_t k = x->durable[i]->durable_key ? x->durable[i]->durable_key : m->sv_size;
+			m->durable_key = k > m->durable_key ? k : m->durable_key;
+		}
 		if (x->crash->def->recover && g->prog->recovery)
 			m->recover = m_recover;
 		if (x->crash->def->reexecute)

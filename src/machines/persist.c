@@ -76,17 +76,29 @@
 ** has a global st.wt, wt u32[G][M] (warps waiting on that word's st.wt),
 ** transit u32[G] (the value of a st.wt on its way); per warp
 ** {outstanding u32 (a u8 wrapped past 255 st.wt words in flight and
-** let sfence pass), l2wb cursor u32 (0: none, else next word + 1)}, flags u8[G] (PM_DIRTY, PM_INWPQ, PM_TRANSIT).
+** let sfence pass), l2wb cursor u32 (0: none, else next word + 1)}, the
+** host record (struct pm_host), flags u8[G] (PM_DIRTY, PM_INWPQ,
+** PM_TRANSIT).
 ** Invariants: PM-2 a warp's outstanding count equals the number of
-** clwb/wt masks holding its bit; PM-3 the host's ninwpq, nclwb and
-** ntransit equal the number of PM_INWPQ flags, of non-zero clwb masks and
-** of PM_TRANSIT flags; PM-4 flags hold only PM_DIRTY, PM_INWPQ and
+** clwb/wt masks holding its bit; PM-3 the host's ninwpq equals the number
+** of PM_INWPQ flags; PM-4 flags hold only PM_DIRTY, PM_INWPQ and
 ** PM_TRANSIT; PM-5 a word with st.wt waiters has a st.wt in transit, or
 ** (volatile WPQs) a WPQ entry; PM-6 the device works only on what the
 ** host queued: busy implies dev < pc, and a running kernel is a launch
 ** step in progress (or check idempotent's re-execution: dev at the end).
 ** (PM-7, a clwb mask only at a line's first word, is now the layout: one
 ** mask per line.)
+**
+** The exploration's hot path (issue 8): enabled() looks at each line once
+** -- its flag bytes or-ed in one pass, its clwb mask walked beside them
+** -- and builds the line's actions (line_actions) only when one is set;
+** nothing is counted per state that the flags already say (only ninwpq,
+** for pcommit; concrete mode's own list of lines with work, struct
+** pm_pending, replaces the clwb and st.wt counters it once read); the
+** persist_order hooks are inline tests when the spec does not check it;
+** and durable() writes only the memory words, which start the image
+** (durable_key: the crash images are told apart by those bytes, checked
+** by --check-model's C-5).
 */
 #include "config.h"
 
@@ -125,7 +137,8 @@ struct pm_warp {
 ** comparing and copying it pay for). */
 struct pm_layout {
 	uint32_t wt_words;
-	uint32_t mw; /* u32 words of a warp mask: warps / 32, rounded up */
+	uint32_t mw;  /* u32 words of a warp mask: warps / 32, rounded up */
+	uint32_t per; /* words of a line (line_bytes / 4) */
 	size_t wpq, clwb, wt, transit, pw, host, flags, rec;
 };
 
@@ -144,12 +157,12 @@ static uint32_t *wpq(const struct comp *c, const uint8_t *sv)
 {
 	return (uint32_t *)(sv + c->off + LAYOUT(c)->wpq);
 }
-static uint32_t line_words(const struct gpu *g);
 /* The warps waiting on the clwb of the line starting at word first, and
 ** on word i's st.wt: masks of LAYOUT(c)->mw u32 words. */
 static uint32_t *clwb_mask(const struct comp *c, const uint8_t *sv, uint32_t first)
 {
-	return (uint32_t *)(sv + c->off + LAYOUT(c)->clwb) + (size_t)first / line_words(c->g) * LAYOUT(c)->mw;
+	const struct pm_layout *l = LAYOUT(c);
+	return (uint32_t *)(sv + c->off + l->clwb) + (size_t)(l->per == 1 ? first : first / l->per) * l->mw;
 }
 static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv, uint32_t i)
 {
@@ -158,7 +171,9 @@ static uint32_t *wt_mask(const struct comp *c, const uint8_t *sv, uint32_t i)
 /* Does warp mask m hold a warp? */
 static int waited(const struct comp *c, const uint32_t *m)
 {
-	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+	if (m[0])
+		return 1;
+	for (uint32_t k = 1; k < LAYOUT(c)->mw; k++)
 		if (m[k])
 			return 1;
 	return 0;
@@ -181,14 +196,14 @@ static struct pm_warp *pw(const struct comp *c, const uint8_t *sv, unsigned w)
 ** memory) wait for the device to catch up.  Without a
 ** launch step the kernel runs first (run stays 0) and the host starts
 ** once it is over.  Also the
-** number of words in a WPQ, with a clwb and with a st.wt in flight, so
-** the environment actions need no scan when there are none (PM-3). */
+** number of words in a WPQ, so that pcommit's test (wpq_empty) needs no
+** scan (PM-3). */
 struct pm_host {
 	uint16_t pc, dev;
 	uint32_t cursor;
 	uint8_t busy, run, rec; /* rec: the recovery program runs, not the host's */
 	uint8_t fault;          /* the recovery named an element past its variable */
-	uint32_t ninwpq, nclwb, ntransit;
+	uint32_t ninwpq;
 };
 
 static struct pm_host *host(const struct comp *c, const uint8_t *sv)
@@ -263,23 +278,25 @@ static uint32_t line_end(const struct gpu *g, uint32_t first)
 	return end < G_WORDS(g) ? end : G_WORDS(g);
 }
 
-/* Is one of the n flag bytes at f set? */
-static int any_flag(const uint8_t *f, uint32_t n)
+/* The flag bytes f[first..end) or-ed in one pass (end > first). */
+static uint8_t or_flags(const uint8_t *f, uint32_t first, uint32_t end)
 {
-	for (uint32_t k = 0; k < n; k++)
-		if (f[k])
-			return 1;
-	return 0;
+	uint8_t any = f[first];
+	for (uint32_t i = first + 1; i < end; i++)
+		any |= f[i];
+	return any;
+}
+
+/* The flags of the words of the line starting at word first, or-ed. */
+static uint8_t line_flags(const struct comp *c, const uint8_t *sv, uint32_t first)
+{
+	return or_flags(flags(c, sv), first, line_end(c->g, first));
 }
 
 /* Does the line starting at word first hold a word with flag f? */
 static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uint8_t f)
 {
-	const uint8_t *fl = flags(c, sv);
-	for (uint32_t i = first, end = line_end(c->g, first); i < end; i++)
-		if (fl[i] & f)
-			return 1;
-	return 0;
+	return (line_flags(c, sv, first) & f) != 0;
 }
 
 /* Concrete mode's own bookkeeping, outside the state vector (c->priv).
@@ -315,10 +332,11 @@ struct pm_pending {
 static void pending(const struct comp *c, uint32_t i)
 {
 	struct pm_pending *p = c->priv;
+	if (!p->run) /* an exploration keeps no list */
+		return;
 	uint32_t k = i / line_words(c->g);
-	if (p->run)
-		p->wake[k] = 0; /* new work: its readiness is looked at afresh */
-	if (p->run && !p->listed[k]) {
+	p->wake[k] = 0; /* new work: its readiness is looked at afresh */
+	if (!p->listed[k]) {
 		uint32_t first = k * line_words(c->g), lo = 0, hi = p->n;
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
@@ -355,11 +373,13 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 {
 	uint8_t *f = &flags(c, sv)[word];
 	struct pm_pending *p = c->priv;
-	if (p->run && !(*f & PM_INWPQ)) {
-		p->writes[0] += !line_has(c, sv, line_of(c->g, word), PM_INWPQ);
-		p->writes[1] += 4;
+	if (p->run) {
+		if (!(*f & PM_INWPQ)) {
+			p->writes[0] += !line_has(c, sv, line_of(c->g, word), PM_INWPQ);
+			p->writes[1] += 4;
+		}
+		pending(c, word);
 	}
-	pending(c, word);
 	if (!(*f & PM_INWPQ))
 		host(c, sv)->ninwpq++;
 	wpq(c, sv)[word] = value;
@@ -372,7 +392,7 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 ** order, so the merge loses no durable image). */
 static void write_back(const struct comp *c, uint8_t *sv, uint32_t first)
 {
-	for (uint32_t i = first; i < line_end(c->g, first); i++)
+	for (uint32_t i = first, end = line_end(c->g, first); i < end; i++)
 		if (flags(c, sv)[i] & PM_DIRTY) {
 			into_wpq(c, sv, i, ((uint32_t *)sv)[i]);
 			po_move(c->g, rec(c, sv), PO_WPQ, PO_VIS, i);
@@ -490,10 +510,8 @@ static long lane_word(const struct comp *c, uint8_t *sv, unsigned w, unsigned l,
 
 /* Warp w now waits for the acknowledgement in mask (a line's clwb, a
 ** word's st.wt). */
-static void await(const struct comp *c, uint8_t *sv, unsigned w, uint32_t *mask, int clwb)
+static void await(const struct comp *c, uint8_t *sv, unsigned w, uint32_t *mask)
 {
-	if (clwb && !waited(c, mask))
-		host(c, sv)->nclwb++;
 	if (!(mask[w / 32] & (1u << w % 32))) {
 		mask[w / 32] |= 1u << w % 32;
 		pw(c, sv, w)->outstanding++;
@@ -528,12 +546,10 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 		INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
 		po_stored(c->g, rec(c, sv), (uint32_t)i);
 		po_move(c->g, rec(c, sv), PO_TRANSIT, PO_VIS, (uint32_t)i);
-		if (!(*f & PM_TRANSIT))
-			host(c, sv)->ntransit++;
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
 		pending(c, (uint32_t)i);
 		transit(c, sv)[i] = v;
-		await(c, sv, w, wt_mask(c, sv, (uint32_t)i), 0);
+		await(c, sv, w, wt_mask(c, sv, (uint32_t)i));
 	}
 	return 1;
 }
@@ -589,7 +605,7 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 			long i = lane_word(c, sv, w, l, in);
 			if (i < 0)
 				return 1;
-			await(c, sv, w, clwb_mask(c, sv, line_of(g, (uint32_t)i)), 1); /* the line, whichever of its words */
+			await(c, sv, w, clwb_mask(c, sv, line_of(g, (uint32_t)i))); /* the line, whichever of its words */
 			pending(c, (uint32_t)i);
 		}
 		WARPS(c)->advance(WC(c), sv, w);
@@ -706,18 +722,16 @@ static int reads_device(enum host_op op)
 	return op == H_SYNC || op == H_IF || op == H_LD || op == H_WHILE;
 }
 
-/* The environment actions of the line starting at word i into out. */
-static unsigned line_actions(const struct comp *c, const uint8_t *sv, uint32_t i, struct action *out, int timed)
+/* The environment actions of the line starting at word i into out: any,
+** its flags (line_flags), and clwb, whether warps wait on its clwb. */
+static unsigned line_actions(const struct comp *c, const uint8_t *sv, uint32_t i, uint8_t any, int clwb,
+                             struct action *out, int timed)
 {
+	if (!any && !clwb)
+		return 0; /* nothing moves */
 	const struct gpu *g = c->g;
 	const uint8_t *f = flags(c, sv);
 	const uint32_t end = line_end(g, i);
-	const int clwb = waited(c, clwb_mask(c, sv, i));
-	uint8_t any = 0; /* the line's flags, in one pass */
-	for (uint32_t k = i; k < end; k++)
-		any |= f[k];
-	if (!any && !clwb)
-		return 0; /* nothing moves */
 	unsigned n = 0, part = gpu_partition_of(g, i * 4), l2 = c->unit0[0] + part, mc = c->unit0[1] + part;
 	for (uint32_t k = i; any & PM_TRANSIT && k < end; k++) /* each lane's st.wt crosses alone */
 		if (f[k] & PM_TRANSIT)
@@ -770,7 +784,9 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
 			p->line[kept_lines++] = p->line[k];
 			continue;
 		}
-		unsigned got = line_actions(c, sv, p->line[k], out + n, 1);
+		uint32_t first = p->line[k];
+		unsigned got = line_actions(c, sv, first, line_flags(c, sv, first), waited(c, clwb_mask(c, sv, first)),
+		                            out + n, 1);
 		if (!got) { /* off the list, which stays in order */
 			p->listed[line] = 0;
 			continue;
@@ -826,42 +842,49 @@ static unsigned capacity_evict(const struct comp *c, const uint8_t *sv, struct a
 	return n;
 }
 
+/* Concrete mode's line actions: capacity evictions, then the listed
+** lines' (pending_actions) unless every partition and controller is busy
+** (no line moves then) or no line is listed. */
+static unsigned timed_lines(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, struct action *out)
+{
+	struct pm_pending *p = c->priv;
+	pending_run(c, sv, tn->run);
+	p->ready = tn->ready; /* for apply: which st.wt words have crossed */
+	p->now = tn->clock;
+	unsigned n = p->full ? capacity_evict(c, sv, out) : 0;
+	int scan = 0;
+	for (unsigned k = 0; p->n && k < c->g->cfg.partitions; k++)
+		scan |= tn->unit_free[c->unit0[0] + k] <= tn->now || tn->unit_free[c->unit0[1] + k] <= tn->now;
+	return scan ? n + pending_actions(c, sv, tn, out + n) : n;
+}
+
 /* Environment actions: arg = word.  EVICT and CRASH have no
 ** concrete-mode unit (concrete runs keep dirty lines until something
 ** writes them back or the L2 overfills, and never crash); with `timed`
-** they are left out. */
+** they are left out.  An exploration looks at each line once: its
+** flags in one pass and its clwb mask (walked beside it), and asks for
+** its actions only when one is set. */
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
 	(void)before;
 	(void)nb;
 	const struct gpu *g = c->g;
-	unsigned n = 0;
-	const struct pm_host *cnt = host(c, sv);
-	int scan = !timed || cnt->ninwpq || cnt->nclwb || cnt->ntransit;
+	const struct pm_layout *l = LAYOUT(c);
 	const struct timed_now *tn = compose_now(c);
+	unsigned n = 0;
 	if (tn) {
-		struct pm_pending *p = c->priv;
-		pending_run(c, sv, tn->run);
-		p->ready = tn->ready; /* for apply: which st.wt words have crossed */
-		p->now = tn->clock;
-	}
-	if (scan && tn) { /* concrete mode: no line moves while every partition and controller is busy */
-		scan = 0;
-		for (unsigned p = 0; p < g->cfg.partitions; p++)
-			scan |= tn->unit_free[c->unit0[0] + p] <= tn->now || tn->unit_free[c->unit0[1] + p] <= tn->now;
-	}
-	if (tn && ((struct pm_pending *)c->priv)->full)
-		n = capacity_evict(c, sv, out);
-	if (scan && tn)
-		n += pending_actions(c, sv, tn, out + n);
-	else if (scan) {
-		/* i: a line's first word; a line with no flag and no clwb has no
-		** action (line_actions): not asked */
+		n = timed_lines(c, sv, tn, out);
+	} else {
 		const uint8_t *f = flags(c, sv);
-		for (uint32_t i = 0, per = line_words(g); i < G_WORDS(g); i += per)
-			if (any_flag(f + i, line_end(g, i) - i) || waited(c, clwb_mask(c, sv, i)))
-				n += line_actions(c, sv, i, out + n, timed);
+		const uint32_t *cm = (const uint32_t *)(sv + c->off + l->clwb);
+		const uint32_t words = G_WORDS(g), per = l->per, mw = l->mw;
+		for (uint32_t i = 0; i < words; i += per, cm += mw) {
+			uint8_t any = or_flags(f, i, i + per < words ? i + per : words);
+			int clwb = cm[0] || (mw > 1 && waited(c, cm));
+			if (any || clwb)
+				n += line_actions(c, sv, i, any, clwb, out + n, timed);
+		}
 	}
 	/* the host's next step: without a launch step, once the kernel
 	** is over; a sync once the device caught up with the host */
@@ -1093,7 +1116,6 @@ static void device_step(const struct comp *c, uint8_t *sv)
 static void wt_arrive(const struct comp *c, uint8_t *sv, uint32_t i)
 {
 	flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
-	host(c, sv)->ntransit--;
 	into_wpq(c, sv, i, transit(c, sv)[i]);
 	po_move(c->g, rec(c, sv), PO_WPQ, PO_TRANSIT, i);
 	transit(c, sv)[i] = 0;
@@ -1111,7 +1133,6 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	case K_CLWB_DONE: {
 		write_back(c, sv, i); /* a clean line just acknowledges */
 		int freed = ack(c, sv, clwb_mask(c, sv, i));
-		host(c, sv)->nclwb--;
 		if (freed || wpq_empty(c, sv)) /* as wt_acked */
 			pm_wake(c, sv);
 		break;
@@ -1604,7 +1625,7 @@ static int check_outstanding(const struct comp *c, const uint8_t *sv, struct str
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
-	uint32_t nin = 0, ncl = 0, ntr = 0;
+	uint32_t nin = 0;
 	for (uint32_t i = 0; i < G_WORDS(g); i++) {
 		uint8_t f = flags(c, sv)[i];
 		if (f & ~(PM_DIRTY | PM_INWPQ | PM_TRANSIT)) {
@@ -1617,12 +1638,9 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 			return 1;
 		}
 		nin += (f & PM_INWPQ) != 0;
-		ncl += i == line_of(g, i) && waited(c, clwb_mask(c, sv, i));
-		ntr += (f & PM_TRANSIT) != 0;
 	}
-	if (nin != host(c, sv)->ninwpq || ncl != host(c, sv)->nclwb || ntr != host(c, sv)->ntransit) {
-		sb_printf(why, "PM-3: %u words in WPQs, %u clwbs and %u st.wt in flight, the counters say %u, %u and %u",
-		          nin, ncl, ntr, host(c, sv)->ninwpq, host(c, sv)->nclwb, host(c, sv)->ntransit);
+	if (nin != host(c, sv)->ninwpq) {
+		sb_printf(why, "PM-3: %u words in WPQs, the counter says %u", nin, host(c, sv)->ninwpq);
 		return 1;
 	}
 	const struct pm_host *hs = host(c, sv);
@@ -1727,6 +1745,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		if (g->prog->ins[i].wt && g->prog->ins[i].space == SP_GLOBAL)
 			pl->wt_words = (uint32_t)gw;
 	pl->mw = (g->nwarps + 31) / 32;
+	pl->per = g->cfg.line_bytes / 4;
 	pl->wpq = 4 * gw;
 	pl->clwb = pl->wpq + 4 * gw;
 	pl->wt = pl->clwb + 4 * (size_t)nlines * pl->mw;
@@ -1742,6 +1761,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->line = (uint32_t *)(p->since + nlines);
 	p->lay = lay;
 	c->priv = p; /* one block: the composer frees priv */
+	c->durable_key = 4 * gw; /* durable() writes the memory words, which start the image */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
 	c->units[0] = (struct pool_req){ "partition", g->cfg.partitions };
 	/* per partition its memory controller (WPQ drains to NVM), apart from

@@ -129,16 +129,14 @@ int po_issue(const struct gpu *g, uint8_t *rec, unsigned w, unsigned l, uint32_t
 	return 0;
 }
 
-void po_stored(const struct gpu *g, uint8_t *rec, uint32_t word)
+void po_stored_rec(const struct gpu *g, uint8_t *rec, uint32_t word)
 {
-	if (g->persist_order)
-		ver(g, rec, PO_VIS)[word]++;
+	ver(g, rec, PO_VIS)[word]++;
 }
 
-void po_move(const struct gpu *g, uint8_t *rec, enum po_where to, enum po_where from, uint32_t word)
+void po_move_rec(const struct gpu *g, uint8_t *rec, enum po_where to, enum po_where from, uint32_t word)
 {
-	if (g->persist_order)
-		ver(g, rec, to)[word] = ver(g, rec, from)[word];
+	ver(g, rec, to)[word] = ver(g, rec, from)[word];
 }
 
 /* {=== The order and the check ========================================== */
@@ -188,10 +186,8 @@ static int find(const struct gpu *g, uint8_t *rec, const uint8_t *inwpq, unsigne
 	return 0;
 }
 
-void po_prune(const struct gpu *g, uint8_t *rec, const uint8_t *inwpq, unsigned bit)
+void po_prune_rec(const struct gpu *g, uint8_t *rec, const uint8_t *inwpq, unsigned bit)
 {
-	if (!g->persist_order)
-		return;
 	for (unsigned tb = 0; tb < nthreads(g); tb++) {
 		struct po_thr *t = thr(g, rec, tb);
 		unsigned keep = 0, ta, i;

@@ -31,14 +31,32 @@ void po_barrier(const struct gpu *g, uint8_t *rec, unsigned w, int l2wb);
 ** be the word's version `ahead` from now (1: the next).  0, or -1 when
 ** the thread has more stores not yet durable than the record holds. */
 int po_issue(const struct gpu *g, uint8_t *rec, unsigned w, unsigned l, uint32_t word, unsigned pc, unsigned ahead);
+/* The next three run on every step of the persist machine: inline, they
+** cost a test when the spec does not check persist_order (the _rec
+** functions keep the record, only when it does). */
+void po_stored_rec(const struct gpu *g, uint8_t *rec, uint32_t word);
+void po_move_rec(const struct gpu *g, uint8_t *rec, enum po_where to, enum po_where from, uint32_t word);
+void po_prune_rec(const struct gpu *g, uint8_t *rec, const uint8_t *inwpq, unsigned bit);
 /* A store to word was performed (its visible value is a new version). */
-void po_stored(const struct gpu *g, uint8_t *rec, uint32_t word);
+static inline void po_stored(const struct gpu *g, uint8_t *rec, uint32_t word)
+{
+	if (g->persist_order)
+		po_stored_rec(g, rec, word);
+}
 /* The value at `from` moved to `to` (a write-back, an arrival, a drain). */
-void po_move(const struct gpu *g, uint8_t *rec, enum po_where to, enum po_where from, uint32_t word);
+static inline void po_move(const struct gpu *g, uint8_t *rec, enum po_where to, enum po_where from, uint32_t word)
+{
+	if (g->persist_order)
+		po_move_rec(g, rec, to, from, word);
+}
 /* Forget the stores that are durable and that no store still volatile
 ** precedes: they can be in no violation any more.  inwpq[word] & bit:
 ** the word has a WPQ entry (durable when the WPQs are). */
-void po_prune(const struct gpu *g, uint8_t *rec, const uint8_t *inwpq, unsigned bit);
+static inline void po_prune(const struct gpu *g, uint8_t *rec, const uint8_t *inwpq, unsigned bit)
+{
+	if (g->persist_order)
+		po_prune_rec(g, rec, inwpq, bit);
+}
 /* mode PO_STRICT or PO_EPOCH: 1, both stores named in why, when a crash
 ** now leaves a store durable and a store it must follow not. */
 int po_violated(const struct gpu *g, const uint8_t *rec, const uint8_t *inwpq, unsigned bit, int mode,

@@ -10,9 +10,13 @@
 ** timed_now):
 **
 **   - a warp-local issue (model.local: it writes only the warp's registers
-**     and stack, the warp stays READY, and it enables or disables no other
-**     action) can change only its own scheduler's set (the warp's next
-**     instruction, the DAB rule's round or turn): that unit's count;
+**     and stack, and it enables or disables no other action) can change
+**     only its own scheduler's set (the warp's next instruction, the DAB
+**     rule's round or turn): that unit's count.  The warp stays READY:
+**     these sets are DAB's, and dab_sched's por refuses a local exit.
+**     (model.local may answer 2, a converged warp's exit, whose warp is
+**     then done: on the baseline, whose gto keeps no ready set, and
+**     concrete mode asks status() again for it);
 **   - an action whose component declares the one SM it may touch
 **     (model.reach: a DAB drain that leaves something in flight) changes
 **     only the sets of that SM's schedulers: that SM's count;
