@@ -302,7 +302,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 				int sm = m->reach ? m->reach(m, sv, a) : -1;
 				if (sm >= 0 && (unsigned)sm < m->nunits)
 					sm_changed[sm]++;
-				else
+				else if (sm != REACH_NONE)
 					changed++;
 				nonlocal++;
 			}

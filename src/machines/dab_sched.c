@@ -346,36 +346,37 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	}
 	struct fill_ctx ctx = { c, sv };
 	uint64_t listed = 0; /* SMs with an issue listed */
-	for (unsigned k = 0; k < nsched; k++) {
-		uint64_t may, with_view;
-		unsigned sm = k / g->cfg.schedulers;
-		/* listing everything, an SM with an issue listed needs no more
-		** than what can issue at the clock (model.h, timed_now) */
-		uint64_t upto = tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
-		if (tn->unit_free[c->unit0[0] + k] > upto)
-			continue;
-		unsigned n0 = n;
-		uint64_t at = readyset_at(tn, c->unit0[0] + k, sm);
-		if (readyset_later(c->priv, tn, k, at, upto))
-			continue;
-		readyset_get(c->priv, tn, k, at, &may, &with_view, fill, &ctx);
-		uint64_t soon = UINT64_MAX, upto0 = upto;
-		for (unsigned i = g->sched_first[k]; may; i++, may >>= 1, with_view >>= 1) {
-			unsigned w = g->sched_warps[i];
-			if (!(may & 1))
+	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
+		/* what the SM's schedulers have seen, less their own issues */
+		uint64_t seen = tn->changed + tn->sm_changed[sm];
+		for (unsigned j = 0; j < g->cfg.schedulers; j++, k++) {
+			unsigned u = c->unit0[0] + k;
+			/* listing everything, an SM with an issue listed needs no
+			** more than what can issue at the clock (model.h, timed_now) */
+			uint64_t upto = tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
+			uint64_t at = seen + tn->unit_changed[u], may, with_view;
+			if (readyset_later(c->priv, tn, k, at, upto) || tn->unit_free[u] > upto)
 				continue;
-			if (tn->ready[s0 + w] < soon)
-				soon = tn->ready[s0 + w];
-			if (tn->ready[s0 + w] > upto)
-				continue;
-			out[n++] = sched_action(c, w);
-			if (with_view & 1) {
-				listed |= 1ull << sm;
+			unsigned n0 = n;
+			readyset_get(c->priv, tn, k, at, &may, &with_view, fill, &ctx);
+			uint64_t soon = UINT64_MAX, upto0 = upto;
+			for (; may; may &= may - 1) {
+				unsigned i = (unsigned)__builtin_ctzll(may), w = g->sched_warps[g->sched_first[k] + i];
+				uint64_t r = tn->ready[s0 + w];
+				if (r < soon)
+					soon = r;
+				if (r > upto)
+					continue;
+				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, s0 + w, 0 };
+				if (with_view >> i & 1)
+					listed |= 1ull << sm;
+				/* dab.c's guard reads of before[] which buffers and SMs
+				** have an issue: one of this scheduler's is enough */
 				if (tn->now == UINT64_MAX)
 					upto = tn->clock;
 			}
+			readyset_listed(c->priv, tn, k, at, upto0, n - n0, soon);
 		}
-		readyset_listed(c->priv, tn, k, at, upto0, n - n0, soon);
 	}
 	return n;
 }
@@ -396,6 +397,20 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	/* taken by the atomics provider: moved on, or waits for its values */
 	int buffered = atomic && (gpu_pc(g, sv, w) != pc || gpu_warp(g, sv, w)->status == W_ATOMIC);
 	issued(c, sv, w, &v, atomic, buffered);
+}
+
+/* Concrete mode's ready sets (readyset.c): a global atomic's issue into
+** DAB's buffers changes only the warp, its buffer (the warp's or its
+** scheduler's, always_room: no other warp's room) and its scheduler's
+** turn, token or round: its SM.  What it does to the flush guard is
+** dab.c's, asked every cycle.  Every other issue that is not warp-local
+** may reach anything (a barrier, an exit, a fence, a store). */
+static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	unsigned w = a->subject - REQ(c, P_WARPS)->c->subj0[0];
+	if (REQ(c, P_ATOMICS)->c->def != &comp_dab || !gpu_at_global_atomic(c->g, sv, w))
+		return -1;
+	return (int)gpu_sm_of(c->g, w);
 }
 
 /* Why the rule holds back a ready warp's atomic (a deadlock's end state
@@ -458,6 +473,7 @@ const struct comp_def comp_dab_sched = {
 	.params = params, .nparams = 1,
 	SCHED_COMMON,
 	.layout = layout, .enabled = enabled, .apply = apply, .check = check, .print = print, .por = por,
+	.reach = reach,
 };
 
 /* }=== */
