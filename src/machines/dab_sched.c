@@ -279,11 +279,6 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	return (long)(sizeof(struct dab_sched_state) * nsched);
 }
 
-struct fill_ctx {
-	const struct comp *c;
-	const uint8_t *sv;
-};
-
 /* May warp w of scheduler k issue in this state: 0 no, 1 yes, 2 yes as
 ** the scheduler's view allows (computed into *v once: *seen). */
 static inline __attribute__((always_inline)) int allowed(const struct comp *c, const uint8_t *sv, unsigned k, unsigned w,
@@ -305,14 +300,14 @@ static inline __attribute__((always_inline)) int allowed(const struct comp *c, c
 ** (readyset.c). */
 static void fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
 {
-	const struct comp *c = ((const struct fill_ctx *)ctx)->c;
+	const struct comp *c = ((const struct readyset_src *)ctx)->c;
 	const struct gpu *g = c->g;
 	unsigned r = dab_rule(&g->cfg), first = g->sched_first[k];
 	struct dab_sched_view v;
 	int seen = 0;
 	uint64_t m = 0, vw = 0;
 	for (unsigned i = first; i < g->sched_first[k + 1]; i++) {
-		int a = allowed(c, ((const struct fill_ctx *)ctx)->sv, k, g->sched_warps[i], r, &v, &seen);
+		int a = allowed(c, ((const struct readyset_src *)ctx)->sv, k, g->sched_warps[i], r, &v, &seen);
 		if (a)
 			m |= 1ull << (i - first);
 		if (a == 2)
@@ -344,7 +339,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		}
 		return n;
 	}
-	struct fill_ctx ctx = { c, sv };
+	struct readyset_src ctx = { c, sv };
 	uint64_t listed = 0; /* SMs with an issue listed */
 	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
 		/* what the SM's schedulers have seen, less their own issues */
@@ -355,27 +350,27 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			** more than what can issue at the clock (model.h, timed_now) */
 			uint64_t upto = tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
 			uint64_t at = seen + tn->unit_changed[u], may, with_view;
-			if (readyset_later(c->priv, tn, k, at, upto) || tn->unit_free[u] > upto)
-				continue;
 			unsigned n0 = n;
-			readyset_get(c->priv, tn, k, at, &may, &with_view, fill, &ctx);
-			uint64_t soon = UINT64_MAX, upto0 = upto;
-			for (; may; may &= may - 1) {
-				unsigned i = (unsigned)__builtin_ctzll(may), w = g->sched_warps[g->sched_first[k] + i];
-				uint64_t r = tn->ready[s0 + w];
-				if (r < soon)
-					soon = r;
-				if (r > upto)
-					continue;
-				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, s0 + w, 0 };
-				if (with_view >> i & 1)
+			int later = readyset_later(c->priv, tn, k, at, upto), viewed;
+			if (later)
+				may = readyset_kept(c->priv, k);
+			else if (tn->unit_free[u] > upto)
+				readyset_get(c->priv, tn, k, at, &may, &with_view, fill, &ctx);
+			else {
+				n += readyset_list(c->priv, tn, k, at, upto, c->kind0, u, s0, g->sched_warps + g->sched_first[k],
+				                   fill, &ctx, out + n, &may, &viewed);
+				if (viewed)
 					listed |= 1ull << sm;
-				/* dab.c's guard reads of before[] which buffers and SMs
-				** have an issue: one of this scheduler's is enough */
-				if (tn->now == UINT64_MAX)
-					upto = tn->clock;
 			}
-			readyset_listed(c->priv, tn, k, at, upto0, n - n0, soon);
+			/* dab.c's FLUSH guard (KF_BEFORE) reads of before[] only
+			** which buffers and SMs have an issue: listing everything, one
+			** of the scheduler's is enough; listing what can issue now,
+			** one that cannot stands in for them, so that the guard
+			** answers as it would on the whole list and the composer
+			** need not ask for it (compose.c, m_enabled_now) */
+			if (n == n0 && may && tn->now != UINT64_MAX)
+				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u,
+				                            s0 + g->sched_warps[g->sched_first[k] + (unsigned)__builtin_ctzll(may)], 0 };
 		}
 	}
 	return n;

@@ -91,3 +91,26 @@ void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k
 	}
 	e->soon = soon;
 }
+
+unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
+                       unsigned kind, unsigned u, unsigned s0, const unsigned *warps,
+                       void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed), const void *ctx,
+                       struct action *out, uint64_t *may, int *viewed)
+{
+	uint64_t with_view, soon = UINT64_MAX;
+	unsigned n = 0;
+	readyset_get(rs, tn, k, at, may, &with_view, fill, ctx);
+	*viewed = 0;
+	for (uint64_t m = *may; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
+		uint64_t r = tn->ready[s0 + w];
+		if (r < soon)
+			soon = r;
+		if (r > (n && tn->now == UINT64_MAX ? tn->clock : upto))
+			continue;
+		out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
+		*viewed |= (int)(with_view >> i & 1);
+	}
+	readyset_listed(rs, tn, k, at, upto, n, soon);
+	return n;
+}

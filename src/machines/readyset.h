@@ -8,6 +8,8 @@
 
 #include "explore/model.h"
 
+struct comp;
+
 struct readyset_entry {
 	uint64_t at; /* the driver's counts' sum when computed (UINT64_MAX: never) */
 	uint64_t may, viewed;
@@ -60,6 +62,25 @@ static inline int readyset_later(const struct readyset *rs, const struct timed_n
 {
 	const struct readyset_entry *e = &rs->e[k];
 	return rs->run == tn->run && e->at == at && !tn->check && e->soon > upto;
+}
+/* What a scheduler component's fill reads: itself and the state. */
+struct readyset_src {
+	const struct comp *c;
+	const uint8_t *sv;
+};
+/* Scheduler k (unit u, its warps warps[0..), subjects from s0): list its
+** set's warps ready by upto as actions of kind into out, the first only,
+** then those ready at the clock, when listing everything (tn->now =
+** UINT64_MAX); returns their number, *may the set, *viewed whether one
+** listed was allowed by the view. */
+unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
+                       unsigned kind, unsigned u, unsigned s0, const unsigned *warps,
+                       void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed), const void *ctx,
+                       struct action *out, uint64_t *may, int *viewed);
+/* Scheduler k's kept set, where readyset_later said it is kept. */
+static inline uint64_t readyset_kept(const struct readyset *rs, unsigned k)
+{
+	return rs->e[k].may;
 }
 /* Scheduler k listed n warps up to upto; soon: the earliest ready time of
 ** its set's warps. */
