@@ -1,24 +1,31 @@
 /*
-** Concrete mode's ready sets (DAB's scheduler component, dab_sched.c).  A
-** warp scheduler that polled every warp every cycle (READY?  gates open?
-** the DAB rule's view: round, token, turn, batch) spent most of a DAB run
-** on warps blocked for thousands of cycles.  Instead each scheduler keeps
-** the set of its warps that may issue as far as the state goes (timing
-** aside: the driver's ready times and busy units filter it each cycle),
-** and recomputes it only after an event that may change it.  The events
-** are the state changes, as the driver counts them (model.h, struct
-** timed_now):
+** Concrete mode's ready sets (the warp scheduler components: dab_sched.c,
+** and gto in scheduler.c).  A warp scheduler that polled every warp every
+** cycle (READY?  room for its atomic?  gates open?  the DAB rule's view:
+** round, token, turn, batch) spent most of a run on warps blocked for
+** thousands of cycles.  Instead each scheduler keeps the set of its warps
+** that may issue as far as the state goes (timing aside: the driver's
+** ready times and busy units filter it each cycle), and recomputes it only
+** after an event that may change it.  The events are the state changes,
+** as the driver counts them (model.h, struct timed_now):
 **
 **   - a warp-local issue (model.local: it writes only the warp's registers
 **     and stack, the warp stays READY, and it enables or disables no other
 **     action) can change only its own scheduler's set (the warp's next
 **     instruction, the DAB rule's round or turn): that unit's count;
 **   - an action whose component declares the one SM it may touch
-**     (model.reach: a DAB drain that leaves something in flight) changes
-**     only the sets of that SM's schedulers: that SM's count;
-**   - every other action -- a memory or atomic instruction's issue, a
-**     flush and its last drain, a barrier's release, a CTA launch, a gate
-**     -- may wake or block any warp: the global count.
+**     (model.reach) changes only the sets of that SM's schedulers: that
+**     SM's count.  They are a global atomic's issue into DAB's buffers or
+**     the ROP's FIFOs (the warp, its buffer or its SM's FIFOs, its
+**     scheduler's turn), a ROP performing an entry (room in its SM's
+**     FIFOs, a resumed warp of that SM), a DAB drain that leaves
+**     something in flight and returns a value;
+**   - an action that declares it reaches no set (REACH_NONE: a DAB drain
+**     of a red that leaves something in flight: memory and FIFOs only)
+**     changes none;
+**   - every other action -- a memory instruction's issue, a flush and its
+**     last drain, a barrier's release, a CTA launch, a gate -- may wake or
+**     block any warp: the global count.
 **
 ** A set is kept while the sum of the three counts it was computed at is
 ** unchanged (each only grows).  Signalling by what a state change may
@@ -29,10 +36,8 @@
 ** The earliest ready time of a kept set's warps is kept too: a scheduler
 ** whose warps are all in their latency is skipped without a look.
 **
-** The baseline's and persistency's gto polls as before: its sets are
-** invalidated every cycle or two by ROP and memory actions, and keeping
-** them cost more than it saved (measured: baseline pagerank 1.23 G -> 1.28 G
-** instructions).
+** gto keeps sets only where no scheduler has more than 64 warps (one bit
+** each); past that it polls every warp each cycle, as before.
 **
 ** Invariant READY-1: a kept set equals the full poll of the state, and no
 ** warp of it is ready before its kept earliest ready time.
