@@ -99,6 +99,7 @@ struct timed_now {
 	uint64_t changed;
 	const uint64_t *unit_changed, *sm_changed;
 	int check;
+	const uint32_t *last; /* per unit, the subject it issued last (UINT32_MAX: none) */
 };
 
 struct model {

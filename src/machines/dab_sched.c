@@ -298,16 +298,16 @@ static inline __attribute__((always_inline)) int allowed(const struct comp *c, c
 /* Scheduler k's warps that may issue in this state (bit i: its i-th
 ** warp), and those of them the view allowed: concrete mode's full poll
 ** (readyset.c). */
-static void fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
+static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
 {
-	const struct comp *c = ((const struct readyset_src *)ctx)->c;
+	const struct comp *c = src->c;
 	const struct gpu *g = c->g;
 	unsigned r = dab_rule(&g->cfg), first = g->sched_first[k];
 	struct dab_sched_view v;
 	int seen = 0;
 	uint64_t m = 0, vw = 0;
 	for (unsigned i = first; i < g->sched_first[k + 1]; i++) {
-		int a = allowed(c, ((const struct readyset_src *)ctx)->sv, k, g->sched_warps[i], r, &v, &seen);
+		int a = allowed(c, src->sv, k, g->sched_warps[i], r, &v, &seen);
 		if (a)
 			m |= 1ull << (i - first);
 		if (a == 2)
@@ -315,6 +315,26 @@ static void fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
 	}
 	*may = m;
 	*viewed = vw;
+}
+
+/* After a warp-local issue by warp `subject` (it stays READY, por above),
+** under GTO and GWAT (and gwat-bar) only its own bits change: the token
+** holder depends only on which warps sit out the order, which a warp-local
+** issue changes for none.  (GTAR's round may start when the warp arrives
+** at its atomic; SRR and GTRR move the turn on every issue.) */
+static int one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
+{
+	const struct comp *c = src->c;
+	const struct gpu *g = c->g;
+	unsigned r = dab_rule(&g->cfg), w = subject - REQ(c, P_WARPS)->c->subj0[0];
+	if ((r != DS_GTO && r != DS_GWAT) || gpu_warp(g, (uint8_t *)src->sv, w)->status != W_READY)
+		return 0;
+	struct dab_sched_view v;
+	int seen = 0, a = allowed(c, src->sv, k, w, r, &v, &seen);
+	uint64_t bit = 1ull << g->warp_idx[w];
+	*may = a ? *may | bit : *may & ~bit;
+	*viewed = a == 2 ? *viewed | bit : *viewed & ~bit;
+	return 1;
 }
 
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -339,7 +359,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		}
 		return n;
 	}
-	struct readyset_src ctx = { c, sv };
+	const struct readyset_src ctx = { c, sv, fill, one };
 	uint64_t listed = 0; /* SMs with an issue listed */
 	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
 		/* what the SM's schedulers have seen, less their own issues */
@@ -355,10 +375,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			if (later)
 				may = readyset_kept(c->priv, k);
 			else if (tn->unit_free[u] > upto)
-				readyset_get(c->priv, tn, k, at, &may, &with_view, fill, &ctx);
+				readyset_get(c->priv, tn, k, u, at, &may, &with_view, &ctx);
 			else {
-				n += readyset_list(c->priv, tn, k, at, upto, c->kind0, u, s0, g->sched_warps + g->sched_first[k],
-				                   fill, &ctx, out + n, &may, &viewed);
+				n += readyset_list(c->priv, tn, k, u, at, upto, c->kind0, s0, g->sched_warps + g->sched_first[k],
+				                   &ctx, out + n, &may, &viewed);
 				if (viewed)
 					listed |= 1ull << sm;
 			}

@@ -58,9 +58,8 @@ struct readyset *readyset_new(unsigned nsched)
 	return rs;
 }
 
-void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t *may,
-                   uint64_t *viewed, void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed),
-                   const void *ctx)
+void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
+                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
 {
 	if (rs->run != tn->run) { /* a new run: nothing known */
 		rs->run = tn->run;
@@ -68,22 +67,35 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 			rs->e[i].at = UINT64_MAX;
 	}
 	struct readyset_entry *e = &rs->e[k];
-	fill(ctx, k, may, viewed);
-	if (e->at == at && (e->may != *may || e->viewed != *viewed)) {
-		fprintf(stderr,
-		        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: event-driven set %#llx (viewed "
-		        "%#llx), full poll %#llx (viewed %#llx): an event did not signal\n",
-		        k, (unsigned long long)tn->clock, (unsigned long long)e->may, (unsigned long long)e->viewed,
-		        (unsigned long long)*may, (unsigned long long)*viewed);
-		abort();
+	/* the only event since: one warp-local issue by the unit, the
+	** subject it issued last (a unit issues once per listing of its set) */
+	uint64_t m = e->may, v = e->viewed;
+	int one = e->at != UINT64_MAX && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
+	          src->one(src, k, tn->last[u], &m, &v);
+	if (one && !tn->check) {
+		*may = m;
+		*viewed = v;
+	} else {
+		src->fill(src, k, may, viewed);
+		if ((e->at == at || one) && (m != *may || v != *viewed)) {
+			fprintf(stderr,
+			        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: event-driven set %#llx (viewed "
+			        "%#llx), full poll %#llx (viewed %#llx): an event did not signal\n",
+			        k, (unsigned long long)tn->clock, (unsigned long long)m, (unsigned long long)v,
+			        (unsigned long long)*may, (unsigned long long)*viewed);
+			abort();
+		}
 	}
 	e->at = at;
+	e->unit = tn->unit_changed[u];
 	e->may = *may;
 	e->viewed = *viewed;
 	e->soon = 0;
 }
 
-void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
+/* Scheduler k listed n warps up to upto; soon: the earliest ready time of
+** its set's warps. */
+static void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
                      unsigned n, uint64_t soon)
 {
 	struct readyset_entry *e = &rs->e[k];
@@ -97,14 +109,13 @@ void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k
 	e->soon = soon;
 }
 
-unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
-                       unsigned kind, unsigned u, unsigned s0, const unsigned *warps,
-                       void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed), const void *ctx,
-                       struct action *out, uint64_t *may, int *viewed)
+unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
+                       uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
+                       const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed)
 {
 	uint64_t with_view, soon = UINT64_MAX;
 	unsigned n = 0;
-	readyset_get(rs, tn, k, at, may, &with_view, fill, ctx);
+	readyset_get(rs, tn, k, u, at, may, &with_view, src);
 	*viewed = 0;
 	for (uint64_t m = *may; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];

@@ -86,16 +86,29 @@ static long gto_layout(struct comp *c, struct gpu *g, size_t *align, struct diag
 }
 
 /* Scheduler k's warps that may issue in this state (readyset.c). */
-static void gto_fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
+static void gto_fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
 {
-	const struct readyset_src *x = ctx;
-	const struct gpu *g = x->c->g;
+	const struct gpu *g = src->c->g;
 	uint64_t m = 0;
 	for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
-		if (sched_ready(x->c, x->sv, g->sched_warps[i]))
+		if (sched_ready(src->c, src->sv, g->sched_warps[i]))
 			m |= 1ull << (i - g->sched_first[k]);
 	*may = m;
 	*viewed = 0;
+}
+
+/* After a warp-local issue (model.local: it enables and disables no other
+** action; an exit is local only in a kernel without bar.sync, barrier.c)
+** only the issuing warp's bit changes. */
+static int gto_one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
+{
+	(void)k;
+	const struct gpu *g = src->c->g;
+	unsigned w = subject - REQ(src->c, P_WARPS)->c->subj0[0];
+	uint64_t bit = 1ull << g->warp_idx[w];
+	*may = sched_ready(src->c, src->sv, w) ? *may | bit : *may & ~bit;
+	*viewed = 0;
+	return 1;
 }
 
 static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -118,7 +131,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	** still in its latency, is not asked; what the state allows comes
 	** from the scheduler's ready set (readyset.c) */
 	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0];
-	struct readyset_src src = { c, sv };
+	const struct readyset_src src = { c, sv, gto_fill, gto_one };
 	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
 		uint64_t seen = tn->changed + tn->sm_changed[sm];
 		for (unsigned j = 0; j < g->cfg.schedulers; j++, k++) {
@@ -129,8 +142,8 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 				continue;
 			if (c->priv) {
 				if (!readyset_later(c->priv, tn, k, at, tn->now))
-					n += readyset_list(c->priv, tn, k, at, tn->now, c->kind0, u, s0,
-					                   g->sched_warps + g->sched_first[k], gto_fill, &src, out + n, &may, &viewed);
+					n += readyset_list(c->priv, tn, k, u, at, tn->now, c->kind0, s0,
+					                   g->sched_warps + g->sched_first[k], &src, out + n, &may, &viewed);
 				continue;
 			}
 			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
