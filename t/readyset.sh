@@ -1,12 +1,15 @@
 #!/bin/sh
-# Concrete mode's event-driven ready sets (src/machines/readyset.c): with
+# Concrete mode's event-driven ready sets (src/machines/readyset.c; DAB's
+# schedulers and gto): with
 # GPUMC_CHECK_READY=1 every scheduler recomputes its set by full polling
 # on every cycle it is asked and stops with "READY-1" where the kept set
 # differs (an event that wakes or blocks a warp went unsignalled).  Run
 # over the rows t/golden-run.sh pins -- every bundled spec, the -D
 # variants of t/golden.list, the bench kernels with their variants -- one
 # seeded run each.  (Planting a missed event, e.g. counting every action
-# as warp-local in concrete.c, stops pagerank at cycle 9408 here.)
+# as warp-local in concrete.c, stops pagerank at cycle 9408 here; a ROP
+# perform declared to reach no set, in rop.c's reach, stops 11 rows, the
+# baseline's pagerank at cycle 7219.)
 . "$srcdir/t/lib.sh"
 {
 	( cd "$srcdir" && find specs -name '*.gpu' | LC_ALL=C sort | sed 's/$/\t/' )

@@ -87,9 +87,10 @@ static void by_subject(struct action *a, unsigned n)
 ** others can.  No unit: an environment choice concrete mode does not take
 ** (a crash, a spontaneous eviction). */
 static unsigned candidates(unsigned n, const struct action *act, const struct timed_now *v, struct action *cand,
-                           unsigned *per_unit, uint64_t *wake)
+                           unsigned *per_unit, uint64_t *wake, int *sorted)
 {
 	unsigned nc = 0;
+	*sorted = 1;
 	for (unsigned i = 0; i < n; i++) {
 		if (act[i].unit == UINT16_MAX)
 			continue;
@@ -97,6 +98,7 @@ static unsigned candidates(unsigned n, const struct action *act, const struct ti
 		if (v->unit_free[act[i].unit] > at)
 			at = v->unit_free[act[i].unit];
 		if (at <= v->now) {
+			*sorted &= !nc || cand[nc - 1].unit <= act[i].unit;
 			cand[nc++] = act[i];
 			per_unit[act[i].unit]++;
 		} else if (at < *wake)
@@ -184,8 +186,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	struct action *cand = xmalloc(sizeof *cand * (m->max_actions + 1));
-	struct action *grouped = xmalloc(sizeof *grouped * (m->max_actions + 1));
-	/* candidates per unit, and where each unit's run starts in grouped */
+	struct action *sorting = xmalloc(sizeof *sorting * (m->max_actions + 1));
+	/* candidates per unit, and where each unit's run starts in sorting */
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
 	struct events ev = { 0 };
@@ -208,14 +210,15 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		/* readiness changes on events: first only the actions that can
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
-		struct timed_now tn = { now, run, ready, unit_free, now, changed, unit_changed, sm_changed, check_ready },
+		struct timed_now tn = { now, run, ready, unit_free, now, changed, unit_changed, sm_changed, check_ready, last },
 		                 all = { UINT64_MAX, run, ready, unit_free, now, changed, unit_changed, sm_changed,
-		                         check_ready };
+		                         check_ready, last };
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
+		int sorted = 1; /* the candidates come grouped by unit already */
 		uint64_t next = UINT64_MAX;
 		if (m->enabled_now) {
-			nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, per_unit, &wake);
+			nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, per_unit, &wake, &sorted);
 			next = nc ? 0 : ev_next(&ev, now);
 			if (!nc && next != UINT64_MAX && !interrupted && !(max_cycles && next >= max_cycles)) {
 				if (idle_from == UINT64_MAX)
@@ -228,7 +231,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
 			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 			wake = UINT64_MAX;
-			nc = n ? candidates(n, act, &tn, cand, per_unit, &wake) : 0;
+			nc = n ? candidates(n, act, &tn, cand, per_unit, &wake, &sorted) : 0;
 			if (!nc && wake != UINT64_MAX && m->enabled_now && next < wake)
 				wake = next; /* the list may leave out what cannot issue now */
 			if (n == 0 || (!nc && wake == UINT64_MAX)) {
@@ -264,15 +267,23 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		}
 		/* the units in increasing order, each one's candidates in subject
 		** order and, within a subject, in enabled() order: a counting
-		** sort by unit, stable */
-		for (unsigned u = 0, at = 0; u < m->nunits; u++) {
-			unsigned k = per_unit[u];
-			per_unit[u] = at;
-			at += k;
+		** sort by unit, stable (nothing to do where the components listed
+		** them unit by unit, as the schedulers do) */
+		struct action *grouped = cand;
+		if (sorted)
+			for (unsigned i = 0; i < nc; i++)
+				per_unit[cand[i].unit] = 0;
+		else {
+			for (unsigned u = 0, at = 0; u < m->nunits; u++) {
+				unsigned k = per_unit[u];
+				per_unit[u] = at;
+				at += k;
+			}
+			for (unsigned i = 0; i < nc; i++)
+				sorting[per_unit[cand[i].unit]++] = cand[i];
+			memset(per_unit, 0, sizeof *per_unit * m->nunits);
+			grouped = sorting;
 		}
-		for (unsigned i = 0; i < nc; i++)
-			grouped[per_unit[cand[i].unit]++] = cand[i];
-		memset(per_unit, 0, sizeof *per_unit * m->nunits);
 		unsigned busy_units = 0;
 		for (unsigned i = 0; i < nc;) {
 			unsigned j = i;
@@ -302,7 +313,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 				int sm = m->reach ? m->reach(m, sv, a) : -1;
 				if (sm >= 0 && (unsigned)sm < m->nunits)
 					sm_changed[sm]++;
-				else
+				else if (sm != REACH_NONE)
 					changed++;
 				nonlocal++;
 			}
@@ -332,7 +343,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(sm_changed);
 	free(act);
 	free(cand);
-	free(grouped);
+	free(sorting);
 	free(per_unit);
 	free(ev.t);
 	r->seconds = clock_since(t0);

@@ -99,6 +99,7 @@ struct timed_now {
 	uint64_t changed;
 	const uint64_t *unit_changed, *sm_changed;
 	int check;
+	const uint32_t *last; /* per unit, the subject it issued last (UINT32_MAX: none) */
 };
 
 struct model {
@@ -215,8 +216,10 @@ struct model {
 	void (*tick)(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *counters);
 	/* Concrete mode (optional): the SM whose warps alone action a,
 	** enabled in sv, may wake, block or reorder (readyset.c), below
-	** nunits; -1: any. */
+	** nunits; -1: any; REACH_NONE: none (it changes nothing a warp
+	** scheduler's ready set reads, nor a warp's ready time). */
 	int (*reach)(const struct model *m, const uint8_t *sv, const struct action *a);
+#define REACH_NONE (-2)
 
 	/* Partial-order reduction (optional; NULL: the machine is never
 	** reduced).  Is action a, enabled in sv, local: independent of every

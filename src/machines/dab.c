@@ -543,7 +543,9 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 
 /* Concrete mode's ready sets (readyset.c): a drain that leaves something
 ** in flight touches only its entry's warp (pending) and that warp's SM
-** (release); the last one completes the flush, as a flush touches all. */
+** (release), and with an entry that returns no value (a red) neither:
+** only memory, which no scheduler reads, and the FIFOs; the last one
+** completes the flush, as a flush touches all. */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	if (a->kind != c->kind0 + K_DRAIN || queue(c, sv, a->arg)[0] == 1) {
@@ -553,7 +555,8 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 		if (a->kind != c->kind0 + K_DRAIN || q == c->g->nqueues)
 			return -1;
 	}
-	return (int)gpu_sm_of(c->g, queue_entries(c, sv, a->arg)[0].warp);
+	const struct atomic_entry *head = queue_entries(c, sv, a->arg);
+	return head->ret ? (int)gpu_sm_of(c->g, head->warp) : REACH_NONE;
 }
 
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)

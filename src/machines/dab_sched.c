@@ -279,11 +279,6 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	return (long)(sizeof(struct dab_sched_state) * nsched);
 }
 
-struct fill_ctx {
-	const struct comp *c;
-	const uint8_t *sv;
-};
-
 /* May warp w of scheduler k issue in this state: 0 no, 1 yes, 2 yes as
 ** the scheduler's view allows (computed into *v once: *seen). */
 static inline __attribute__((always_inline)) int allowed(const struct comp *c, const uint8_t *sv, unsigned k, unsigned w,
@@ -303,16 +298,16 @@ static inline __attribute__((always_inline)) int allowed(const struct comp *c, c
 /* Scheduler k's warps that may issue in this state (bit i: its i-th
 ** warp), and those of them the view allowed: concrete mode's full poll
 ** (readyset.c). */
-static void fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
+static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
 {
-	const struct comp *c = ((const struct fill_ctx *)ctx)->c;
+	const struct comp *c = src->c;
 	const struct gpu *g = c->g;
 	unsigned r = dab_rule(&g->cfg), first = g->sched_first[k];
 	struct dab_sched_view v;
 	int seen = 0;
 	uint64_t m = 0, vw = 0;
 	for (unsigned i = first; i < g->sched_first[k + 1]; i++) {
-		int a = allowed(c, ((const struct fill_ctx *)ctx)->sv, k, g->sched_warps[i], r, &v, &seen);
+		int a = allowed(c, src->sv, k, g->sched_warps[i], r, &v, &seen);
 		if (a)
 			m |= 1ull << (i - first);
 		if (a == 2)
@@ -320,6 +315,26 @@ static void fill(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed)
 	}
 	*may = m;
 	*viewed = vw;
+}
+
+/* After a warp-local issue by warp `subject` (it stays READY, por above),
+** under GTO and GWAT (and gwat-bar) only its own bits change: the token
+** holder depends only on which warps sit out the order, which a warp-local
+** issue changes for none.  (GTAR's round may start when the warp arrives
+** at its atomic; SRR and GTRR move the turn on every issue.) */
+static int one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
+{
+	const struct comp *c = src->c;
+	const struct gpu *g = c->g;
+	unsigned r = dab_rule(&g->cfg), w = subject - REQ(c, P_WARPS)->c->subj0[0];
+	if ((r != DS_GTO && r != DS_GWAT) || gpu_warp(g, (uint8_t *)src->sv, w)->status != W_READY)
+		return 0;
+	struct dab_sched_view v;
+	int seen = 0, a = allowed(c, src->sv, k, w, r, &v, &seen);
+	uint64_t bit = 1ull << g->warp_idx[w];
+	*may = a ? *may | bit : *may & ~bit;
+	*viewed = a == 2 ? *viewed | bit : *viewed & ~bit;
+	return 1;
 }
 
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -344,38 +359,39 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		}
 		return n;
 	}
-	struct fill_ctx ctx = { c, sv };
+	const struct readyset_src ctx = { c, sv, fill, one };
 	uint64_t listed = 0; /* SMs with an issue listed */
-	for (unsigned k = 0; k < nsched; k++) {
-		uint64_t may, with_view;
-		unsigned sm = k / g->cfg.schedulers;
-		/* listing everything, an SM with an issue listed needs no more
-		** than what can issue at the clock (model.h, timed_now) */
-		uint64_t upto = tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
-		if (tn->unit_free[c->unit0[0] + k] > upto)
-			continue;
-		unsigned n0 = n;
-		uint64_t at = readyset_at(tn, c->unit0[0] + k, sm);
-		if (readyset_later(c->priv, tn, k, at, upto))
-			continue;
-		readyset_get(c->priv, tn, k, at, &may, &with_view, fill, &ctx);
-		uint64_t soon = UINT64_MAX, upto0 = upto;
-		for (unsigned i = g->sched_first[k]; may; i++, may >>= 1, with_view >>= 1) {
-			unsigned w = g->sched_warps[i];
-			if (!(may & 1))
-				continue;
-			if (tn->ready[s0 + w] < soon)
-				soon = tn->ready[s0 + w];
-			if (tn->ready[s0 + w] > upto)
-				continue;
-			out[n++] = sched_action(c, w);
-			if (with_view & 1) {
-				listed |= 1ull << sm;
-				if (tn->now == UINT64_MAX)
-					upto = tn->clock;
+	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
+		/* what the SM's schedulers have seen, less their own issues */
+		uint64_t seen = tn->changed + tn->sm_changed[sm];
+		for (unsigned j = 0; j < g->cfg.schedulers; j++, k++) {
+			unsigned u = c->unit0[0] + k;
+			/* listing everything, an SM with an issue listed needs no
+			** more than what can issue at the clock (model.h, timed_now) */
+			uint64_t upto = tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
+			uint64_t at = seen + tn->unit_changed[u], may, with_view;
+			unsigned n0 = n;
+			int later = readyset_later(c->priv, tn, k, at, upto), viewed;
+			if (later)
+				may = readyset_kept(c->priv, k);
+			else if (tn->unit_free[u] > upto)
+				readyset_get(c->priv, tn, k, u, at, &may, &with_view, &ctx);
+			else {
+				n += readyset_list(c->priv, tn, k, u, at, upto, c->kind0, s0, g->sched_warps + g->sched_first[k],
+				                   &ctx, out + n, &may, &viewed);
+				if (viewed)
+					listed |= 1ull << sm;
 			}
+			/* dab.c's FLUSH guard (KF_BEFORE) reads of before[] only
+			** which buffers and SMs have an issue: listing everything, one
+			** of the scheduler's is enough; listing what can issue now,
+			** one that cannot stands in for them, so that the guard
+			** answers as it would on the whole list and the composer
+			** need not ask for it (compose.c, m_enabled_now) */
+			if (n == n0 && may && tn->now != UINT64_MAX)
+				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u,
+				                            s0 + g->sched_warps[g->sched_first[k] + (unsigned)__builtin_ctzll(may)], 0 };
 		}
-		readyset_listed(c->priv, tn, k, at, upto0, n - n0, soon);
 	}
 	return n;
 }
@@ -396,6 +412,20 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	/* taken by the atomics provider: moved on, or waits for its values */
 	int buffered = atomic && (gpu_pc(g, sv, w) != pc || gpu_warp(g, sv, w)->status == W_ATOMIC);
 	issued(c, sv, w, &v, atomic, buffered);
+}
+
+/* Concrete mode's ready sets (readyset.c): a global atomic's issue into
+** DAB's buffers changes only the warp, its buffer (the warp's or its
+** scheduler's, always_room: no other warp's room) and its scheduler's
+** turn, token or round: its SM.  What it does to the flush guard is
+** dab.c's, asked every cycle.  Every other issue that is not warp-local
+** may reach anything (a barrier, an exit, a fence, a store). */
+static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	unsigned w = a->subject - REQ(c, P_WARPS)->c->subj0[0];
+	if (REQ(c, P_ATOMICS)->c->def != &comp_dab || !gpu_at_global_atomic(c->g, sv, w))
+		return -1;
+	return (int)gpu_sm_of(c->g, w);
 }
 
 /* Why the rule holds back a ready warp's atomic (a deadlock's end state
@@ -458,6 +488,7 @@ const struct comp_def comp_dab_sched = {
 	.params = params, .nparams = 1,
 	SCHED_COMMON,
 	.layout = layout, .enabled = enabled, .apply = apply, .check = check, .print = print, .por = por,
+	.reach = reach,
 };
 
 /* }=== */

@@ -1,13 +1,13 @@
 /*
-** Concrete mode's ready sets (DAB's scheduler component, dab_sched.c).  A
-** warp scheduler that polled every warp every cycle (READY?  gates open?
-** the DAB rule's view: round, token, turn, batch) spent most of a DAB run
-** on warps blocked for thousands of cycles.  Instead each scheduler keeps
-** the set of its warps that may issue as far as the state goes (timing
-** aside: the driver's ready times and busy units filter it each cycle),
-** and recomputes it only after an event that may change it.  The events
-** are the state changes, as the driver counts them (model.h, struct
-** timed_now):
+** Concrete mode's ready sets (the warp scheduler components: dab_sched.c,
+** and gto in scheduler.c).  A warp scheduler that polled every warp every
+** cycle (READY?  room for its atomic?  gates open?  the DAB rule's view:
+** round, token, turn, batch) spent most of a run on warps blocked for
+** thousands of cycles.  Instead each scheduler keeps the set of its warps
+** that may issue as far as the state goes (timing aside: the driver's
+** ready times and busy units filter it each cycle), and recomputes it only
+** after an event that may change it.  The events are the state changes,
+** as the driver counts them (model.h, struct timed_now):
 **
 **   - a warp-local issue (model.local: it writes only the warp's registers
 **     and stack, and it enables or disables no other action) can change
@@ -18,11 +18,18 @@
 **     then done: on the baseline, whose gto keeps no ready set, and
 **     concrete mode asks status() again for it);
 **   - an action whose component declares the one SM it may touch
-**     (model.reach: a DAB drain that leaves something in flight) changes
-**     only the sets of that SM's schedulers: that SM's count;
-**   - every other action -- a memory or atomic instruction's issue, a
-**     flush and its last drain, a barrier's release, a CTA launch, a gate
-**     -- may wake or block any warp: the global count.
+**     (model.reach) changes only the sets of that SM's schedulers: that
+**     SM's count.  They are a global atomic's issue into DAB's buffers or
+**     the ROP's FIFOs (the warp, its buffer or its SM's FIFOs, its
+**     scheduler's turn), a ROP performing an entry (room in its SM's
+**     FIFOs, a resumed warp of that SM), a DAB drain that leaves
+**     something in flight and returns a value;
+**   - an action that declares it reaches no set (REACH_NONE: a DAB drain
+**     of a red that leaves something in flight: memory and FIFOs only)
+**     changes none;
+**   - every other action -- a memory instruction's issue, a flush and its
+**     last drain, a barrier's release, a CTA launch, a gate -- may wake or
+**     block any warp: the global count.
 **
 ** A set is kept while the sum of the three counts it was computed at is
 ** unchanged (each only grows).  Signalling by what a state change may
@@ -33,10 +40,8 @@
 ** The earliest ready time of a kept set's warps is kept too: a scheduler
 ** whose warps are all in their latency is skipped without a look.
 **
-** The baseline's and persistency's gto polls as before: its sets are
-** invalidated every cycle or two by ROP and memory actions, and keeping
-** them cost more than it saved (measured: baseline pagerank 1.23 G -> 1.28 G
-** instructions).
+** gto keeps sets only where no scheduler has more than 64 warps (one bit
+** each); past that it polls every warp each cycle, as before.
 **
 ** Invariant READY-1: a kept set equals the full poll of the state, and no
 ** warp of it is ready before its kept earliest ready time.
@@ -57,9 +62,8 @@ struct readyset *readyset_new(unsigned nsched)
 	return rs;
 }
 
-void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t *may,
-                   uint64_t *viewed, void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed),
-                   const void *ctx)
+void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
+                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
 {
 	if (rs->run != tn->run) { /* a new run: nothing known */
 		rs->run = tn->run;
@@ -67,22 +71,35 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 			rs->e[i].at = UINT64_MAX;
 	}
 	struct readyset_entry *e = &rs->e[k];
-	fill(ctx, k, may, viewed);
-	if (e->at == at && (e->may != *may || e->viewed != *viewed)) {
-		fprintf(stderr,
-		        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: event-driven set %#llx (viewed "
-		        "%#llx), full poll %#llx (viewed %#llx): an event did not signal\n",
-		        k, (unsigned long long)tn->clock, (unsigned long long)e->may, (unsigned long long)e->viewed,
-		        (unsigned long long)*may, (unsigned long long)*viewed);
-		abort();
+	/* the only event since: one warp-local issue by the unit, the
+	** subject it issued last (a unit issues once per listing of its set) */
+	uint64_t m = e->may, v = e->viewed;
+	int one = e->at != UINT64_MAX && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
+	          src->one(src, k, tn->last[u], &m, &v);
+	if (one && !tn->check) {
+		*may = m;
+		*viewed = v;
+	} else {
+		src->fill(src, k, may, viewed);
+		if ((e->at == at || one) && (m != *may || v != *viewed)) {
+			fprintf(stderr,
+			        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: event-driven set %#llx (viewed "
+			        "%#llx), full poll %#llx (viewed %#llx): an event did not signal\n",
+			        k, (unsigned long long)tn->clock, (unsigned long long)m, (unsigned long long)v,
+			        (unsigned long long)*may, (unsigned long long)*viewed);
+			abort();
+		}
 	}
 	e->at = at;
+	e->unit = tn->unit_changed[u];
 	e->may = *may;
 	e->viewed = *viewed;
 	e->soon = 0;
 }
 
-void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
+/* Scheduler k listed n warps up to upto; soon: the earliest ready time of
+** its set's warps. */
+static void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
                      unsigned n, uint64_t soon)
 {
 	struct readyset_entry *e = &rs->e[k];
@@ -94,4 +111,26 @@ void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k
 		abort();
 	}
 	e->soon = soon;
+}
+
+unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
+                       uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
+                       const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed)
+{
+	uint64_t with_view, soon = UINT64_MAX;
+	unsigned n = 0;
+	readyset_get(rs, tn, k, u, at, may, &with_view, src);
+	*viewed = 0;
+	for (uint64_t m = *may; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
+		uint64_t r = tn->ready[s0 + w];
+		if (r < soon)
+			soon = r;
+		if (r > (n && tn->now == UINT64_MAX ? tn->clock : upto))
+			continue;
+		out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
+		*viewed |= (int)(with_view >> i & 1);
+	}
+	readyset_listed(rs, tn, k, at, upto, n, soon);
+	return n;
 }

@@ -8,8 +8,11 @@
 
 #include "explore/model.h"
 
+struct comp;
+
 struct readyset_entry {
-	uint64_t at; /* the driver's counts' sum when computed (UINT64_MAX: never) */
+	uint64_t at;   /* the driver's counts' sum when computed (UINT64_MAX: never) */
+	uint64_t unit; /* of which the scheduler's own unit's count */
 	uint64_t may, viewed;
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
 };
@@ -20,36 +23,46 @@ struct readyset {
 	struct readyset_entry e[];
 };
 
+/* What a scheduler component recomputes its sets from: itself, the state,
+** and two polls.  fill: scheduler k's warps that may issue (bit i: its
+** i-th warp, *may) and those of them whose issue depends on the
+** scheduler's view (*viewed).  one (NULL: never): after one warp-local
+** issue by the warp of `subject`, its bits alone, where the rule lets that
+** issue change no other warp's (returns 0 where it does not). */
+struct readyset_src {
+	const struct comp *c;
+	const uint8_t *sv;
+	void (*fill)(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed);
+	int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed);
+};
+
 /* The sets of nsched schedulers of at most 64 warps each.  Freed with
 ** free(). */
 struct readyset *readyset_new(unsigned nsched);
-/* Scheduler k, having seen `at` (readyset_at), at the clock tn: its set, bit i for the
-** i-th warp of its list (*may), and those of them whose issue depends on
-** the scheduler's view (*viewed).  `fill` recomputes both from the state
-** by full polling; it runs only when an event since the last call may
-** have changed them, and on every call under tn->check, where a
-** difference is a missed event: an internal error, reported and fatal. */
 /* What scheduler unit u of SM sm has seen happen: a set is kept while
 ** this sum of the driver's counts (each only grows) stays the same. */
 static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsigned sm)
 {
 	return tn->changed + tn->unit_changed[u] + tn->sm_changed[sm];
 }
-void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t *may,
-                   uint64_t *viewed, void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed),
-                   const void *ctx);
+/* Scheduler k (unit u), having seen `at` (readyset_at), at the clock tn:
+** its set (*may) and those of them whose issue depends on the scheduler's
+** view (*viewed), recomputed through src only when an event since the
+** last call may have changed them, and on every call under tn->check,
+** where a difference is a missed event: an internal error, reported and
+** fatal. */
+void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
+                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src);
 /* Asked for every free scheduler every cycle: the kept set inline. */
-static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at,
-                                uint64_t *may, uint64_t *viewed,
-                                void (*fill)(const void *ctx, unsigned k, uint64_t *may, uint64_t *viewed),
-                                const void *ctx)
+static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
+                                uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
 {
 	const struct readyset_entry *e = &rs->e[k];
 	if (rs->run == tn->run && e->at == at && !tn->check) {
 		*may = e->may;
 		*viewed = e->viewed;
 	} else
-		readyset_fill(rs, tn, k, at, may, viewed, fill, ctx);
+		readyset_fill(rs, tn, k, u, at, may, viewed, src);
 }
 
 /* Scheduler k's set is kept and none of its warps is ready before soon:
@@ -61,9 +74,18 @@ static inline int readyset_later(const struct readyset *rs, const struct timed_n
 	const struct readyset_entry *e = &rs->e[k];
 	return rs->run == tn->run && e->at == at && !tn->check && e->soon > upto;
 }
-/* Scheduler k listed n warps up to upto; soon: the earliest ready time of
-** its set's warps. */
-void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
-                     unsigned n, uint64_t soon);
+/* Scheduler k (unit u, its warps warps[0..), subjects from s0): list its
+** set's warps ready by upto as actions of kind into out, the first only,
+** then those ready at the clock, when listing everything (tn->now =
+** UINT64_MAX); returns their number, *may the set, *viewed whether one
+** listed was allowed by the view. */
+unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
+                       uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
+                       const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed);
+/* Scheduler k's kept set, where readyset_later said it is kept. */
+static inline uint64_t readyset_kept(const struct readyset *rs, unsigned k)
+{
+	return rs->e[k].may;
+}
 
 #endif

@@ -333,6 +333,15 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		WARPS(c)->resume(WC(c), sv, w); /* an atom's values, or a fence */
 }
 
+/* Concrete mode's ready sets (readyset.c): performing the head of FIFO q
+** frees room in its SM's FIFOs and resumes or times only warps of that SM
+** (a LAB partial's: the SM it came from, q's too). */
+static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	(void)sv;
+	return (int)(a->arg % c->g->nqueues / c->g->cfg.partitions);
+}
+
 static int quiescent(const struct comp *c, const uint8_t *sv)
 {
 	for (unsigned q = 0; q < c->g->nqueues; q++)
@@ -421,7 +430,7 @@ const struct comp_def comp_rop = {
 	.kinds = kinds, .nkinds = 1, .port_writes = SELF | PORT(P_WARPS),
 	.counters = counters, .ncounters = 1,
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
-	.describe = describe, .timing = timing, .count = count, .port = port,
+	.describe = describe, .timing = timing, .count = count, .port = port, .reach = reach,
 	/* a FIFO entry carries its operands; a warp's slice is touched only
 	** through its pending count and the resume of a waiting warp (an
 	** atom's values go to a warp that waits for them); LAB partials

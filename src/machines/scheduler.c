@@ -17,6 +17,8 @@
 #include "config.h"
 #include "machines/scheduler.h"
 
+#include "machines/readyset.h"
+
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 
 const struct kind_def sched_kinds[1] = { { "issue", SELF | PORT(P_WARPS), 0 } };
@@ -70,10 +72,43 @@ static const struct param_def gto_params[] = {
 static long gto_layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 {
 	(void)d;
+	unsigned nsched = g->cfg.sms * g->cfg.schedulers, most = 0;
 	*align = 1;
 	c->max_actions = g->nwarps;
-	c->units[0] = (struct pool_req){ "scheduler", g->cfg.sms * g->cfg.schedulers };
+	c->units[0] = (struct pool_req){ "scheduler", nsched };
+	for (unsigned k = 0; k < nsched; k++)
+		if (g->sched_first[k + 1] - g->sched_first[k] > most)
+			most = g->sched_first[k + 1] - g->sched_first[k];
+	/* concrete mode's ready sets (readyset.c) hold up to 64 warps per
+	** scheduler; past that each cycle polls every warp */
+	c->priv = most <= 64 ? readyset_new(nsched) : NULL;
 	return 0;
+}
+
+/* Scheduler k's warps that may issue in this state (readyset.c). */
+static void gto_fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
+{
+	const struct gpu *g = src->c->g;
+	uint64_t m = 0;
+	for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
+		if (sched_ready(src->c, src->sv, g->sched_warps[i]))
+			m |= 1ull << (i - g->sched_first[k]);
+	*may = m;
+	*viewed = 0;
+}
+
+/* After a warp-local issue (model.local: it enables and disables no other
+** action; an exit is local only in a kernel without bar.sync, barrier.c)
+** only the issuing warp's bit changes. */
+static int gto_one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
+{
+	(void)k;
+	const struct gpu *g = src->c->g;
+	unsigned w = subject - REQ(src->c, P_WARPS)->c->subj0[0];
+	uint64_t bit = 1ull << g->warp_idx[w];
+	*may = sched_ready(src->c, src->sv, w) ? *may | bit : *may & ~bit;
+	*viewed = 0;
+	return 1;
 }
 
 static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -93,18 +128,42 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	}
 	/* concrete mode, scheduler by scheduler (each unit's warps in id
 	** order, all model.enabled_now asks): a busy scheduler, or a warp
-	** still in its latency, is not asked */
+	** still in its latency, is not asked; what the state allows comes
+	** from the scheduler's ready set (readyset.c) */
 	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0];
-	for (unsigned k = 0; k < g->cfg.sms * g->cfg.schedulers; k++) {
-		if (tn->unit_free[c->unit0[0] + k] > tn->now)
-			continue;
-		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
-			unsigned w = g->sched_warps[i];
-			if (tn->ready[s0 + w] <= tn->now && sched_ready(c, sv, w))
-				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + k), s0 + w, 0 };
+	const struct readyset_src src = { c, sv, gto_fill, gto_one };
+	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
+		uint64_t seen = tn->changed + tn->sm_changed[sm];
+		for (unsigned j = 0; j < g->cfg.schedulers; j++, k++) {
+			unsigned u = c->unit0[0] + k;
+			uint64_t at = seen + tn->unit_changed[u], may;
+			int viewed;
+			if (tn->unit_free[u] > tn->now)
+				continue;
+			if (c->priv) {
+				if (!readyset_later(c->priv, tn, k, at, tn->now))
+					n += readyset_list(c->priv, tn, k, u, at, tn->now, c->kind0, s0,
+					                   g->sched_warps + g->sched_first[k], &src, out + n, &may, &viewed);
+				continue;
+			}
+			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
+				unsigned w = g->sched_warps[i];
+				if (tn->ready[s0 + w] <= tn->now && sched_ready(c, sv, w))
+					out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, s0 + w, 0 };
+			}
 		}
 	}
 	return n;
+}
+
+/* Concrete mode's ready sets: a global atomic's issue into the ROP's FIFOs
+** changes only the warp and the room of its SM's FIFOs (rop.c, reach). */
+static int gto_reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	unsigned w = warp_of(c, a);
+	if (REQ(c, P_ATOMICS)->c->def != &comp_rop || !gpu_at_global_atomic(c->g, sv, w))
+		return -1;
+	return (int)gpu_sm_of(c->g, w);
 }
 
 static void gto_apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -116,7 +175,7 @@ const struct comp_def comp_gto = {
 	.name = "gto", .desc = "free choice among ready warps (GTO in concrete mode)",
 	.params = gto_params, .nparams = 1,
 	SCHED_COMMON,
-	.layout = gto_layout, .enabled = gto_enabled, .apply = gto_apply,
+	.layout = gto_layout, .enabled = gto_enabled, .apply = gto_apply, .reach = gto_reach,
 	/* whether another warp may issue depends on that warp alone; DAB's
 	** schedulers (dab_sched.c) rotate on issues and declare nothing */
 	.por = compose_por_independent_of_exit,
