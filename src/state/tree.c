@@ -25,10 +25,17 @@
 ** Transitions change a few words, so most subtrees of a successor are
 ** those of its parent: the tree of the last state decoded (BFS reads each
 ** state back before expanding it), or else of the last one put (DFS), is
-** kept as the reference, and a successor's node is looked up only when a
-** child differs from the reference's, about log2(L) lookups where a
-** successor differs in one word.  New states mostly add nodes near the
-** root, so the cost per state approaches one node and a state slot.
+** kept as the reference, every position's node number and the leaf words.
+** A successor is built in place in the reference: the leaves that differ
+** are found by comparing words (four at a time), and only they and the
+** nodes above them are looked up, about log2(L) lookups a changed word,
+** each written position logged; the log undoes the build when the
+** reference is a decoded state (BFS: its successors all start from it) or
+** the build failed (a lookup of an absent state).  Decoding goes top
+** down and reads only the subtrees whose numbers differ from the
+** reference's (BFS decodes siblings one after the other).  New states
+** mostly add nodes near the root, so the cost per state approaches one
+** node and a state slot.
 **
 ** Memory per node: its key (8 bytes) and a slot (4 bytes at load <= 3/4);
 ** per state: its root key (8 bytes) and a slot.
@@ -36,6 +43,9 @@
 ** Invariant TREE-1: node keys and roots never move or change once written
 ** (numbers are stable; decoding state k gives what was put as state k).
 ** Invariant TREE-2: both tables stay below 3/4 load after every insertion.
+** Invariant TREE-3: between calls, ref_w holds the reference's words and
+** ref every position's node number of its tree (ref_ok), so a build or a
+** decode may skip every subtree whose words or number are the same.
 */
 #include "config.h"
 #include "state/tree.h"
@@ -49,6 +59,12 @@
 #define CHUNK_BITS 16 /* keys and roots are kept in chunks of 2^16 entries */
 #define CHUNK (1u << CHUNK_BITS)
 #define NONE UINT32_MAX
+
+/* A position of the reference (leaf word i: npos + i) and its old value. */
+struct undo {
+	size_t pos;
+	uint64_t old;
+};
 
 /* An open-addressing table of numbers + 1 (0: empty) whose keys live
 ** elsewhere: the caller compares. */
@@ -70,11 +86,14 @@ struct tree {
 	struct chunks keys, roots; /* uint64 per node, uint64 per state */
 	uint64_t nnodes, nstates;
 	/* the reference: the last state put or decoded, its words and every
-	** position's node number; cur: the tree being built */
+	** position's node number (ref_ok: there is one) */
 	uint64_t *ref_w;
-	uint32_t *ref, *cur;
+	uint32_t *ref;
 	int ref_ok;
 	int pinned; /* the reference was decoded: puts leave it */
+	uint32_t *dirty, *dirty2; /* positions of one level that changed */
+	struct undo *log;         /* what build wrote into the reference */
+	size_t nundo;
 };
 
 static uint64_t mix(uint64_t x)
@@ -137,7 +156,9 @@ struct tree *tree_new(size_t sv_size)
 	t->states.s = xcalloc(t->states.mask + 1, sizeof(uint32_t));
 	t->ref_w = xcalloc(t->L, sizeof *t->ref_w);
 	t->ref = xcalloc(t->npos, sizeof *t->ref);
-	t->cur = xcalloc(t->npos, sizeof *t->cur);
+	t->dirty = xmalloc(sizeof *t->dirty * t->L);
+	t->dirty2 = xmalloc(sizeof *t->dirty2 * t->L);
+	t->log = xmalloc(sizeof *t->log * (t->npos + t->L));
 	return t;
 }
 
@@ -157,7 +178,9 @@ void tree_free(struct tree *t)
 	free(t->lvl_len);
 	free(t->ref_w);
 	free(t->ref);
-	free(t->cur);
+	free(t->dirty);
+	free(t->dirty2);
+	free(t->log);
 	free(t);
 }
 
@@ -199,53 +222,115 @@ static uint32_t node(struct tree *t, uint64_t k, int put)
 	return x;
 }
 
-/* Build sv's tree in cur (reusing the reference's subtrees) and its root
-** key into *root; 0 when a node is absent and put is 0. */
+/* Undo what build wrote into the reference, newest first. */
+static void undo(struct tree *t)
+{
+	while (t->nundo) {
+		const struct undo *u = &t->log[--t->nundo];
+		if (u->pos < t->npos)
+			t->ref[u->pos] = (uint32_t)u->old;
+		else
+			t->ref_w[u->pos - t->npos] = u->old;
+	}
+}
+
+/* Position (or, at npos + i, leaf word i) of the reference set to v. */
+static void set(struct tree *t, size_t pos, uint64_t v)
+{
+	uint64_t *w = pos < t->npos ? NULL : &t->ref_w[pos - t->npos];
+	t->log[t->nundo++] = (struct undo){ pos, w ? *w : t->ref[pos] };
+	if (w)
+		*w = v;
+	else
+		t->ref[pos] = (uint32_t)v;
+}
+
+/* The leaves of sv that differ from the reference's words (all of them
+** when there is none), in increasing order, into t->dirty; their count. */
+static size_t changed_leaves(struct tree *t, const uint8_t *sv)
+{
+	size_t nd = 0, i = 0;
+	const size_t full = t->sv_size / 8;
+	if (!t->ref_ok) {
+		for (; i < t->L; i++)
+			t->dirty[nd++] = (uint32_t)i;
+		return nd;
+	}
+	const uint64_t *r = t->ref_w;
+	for (; i + 4 <= full; i += 4) { /* four words at once: most are equal */
+		uint64_t w[4];
+		memcpy(w, sv + 8 * i, sizeof w);
+		if (!((w[0] ^ r[i]) | (w[1] ^ r[i + 1]) | (w[2] ^ r[i + 2]) | (w[3] ^ r[i + 3])))
+			continue;
+		for (size_t k = 0; k < 4; k++)
+			if (w[k] != r[i + k])
+				t->dirty[nd++] = (uint32_t)(i + k);
+	}
+	for (; i < t->L; i++) {
+		uint64_t w = 0;
+		memcpy(&w, sv + 8 * i, i < full ? 8 : t->sv_size % 8);
+		if (w != r[i])
+			t->dirty[nd++] = (uint32_t)i;
+	}
+	return nd;
+}
+
+/* Turn the reference into sv's tree in place, logging every position
+** written (t->log), and sv's root key into *root: only the leaves that
+** differ and the nodes above them are looked up (TREE-3).  0 when a node
+** is absent and put is 0 (the log still holds what was written). */
 static int build(struct tree *t, const uint8_t *sv, int put, uint64_t *root)
 {
-	uint32_t *cur = t->cur, *ref = t->ref;
-	int same = t->ref_ok;
 	if (t->nlevels == 1) { /* one word: the root key is the word */
 		*root = 0;
 		memcpy(root, sv, t->sv_size);
 		return 1;
 	}
-	for (size_t i = 0; i < t->L; i++) {
+	uint32_t *d = t->dirty;
+	size_t nd = changed_leaves(t, sv);
+	for (size_t k = 0; k < nd; k++) {
+		const size_t i = d[k];
 		uint64_t w = 0;
 		memcpy(&w, sv + 8 * i, i + 1 < t->L || t->sv_size % 8 == 0 ? 8 : t->sv_size % 8);
-		if (same && w == t->ref_w[i])
-			cur[i] = ref[i];
-		else if ((cur[i] = node(t, w, put)) == NONE)
+		uint32_t x = node(t, w, put);
+		if (x == NONE)
 			return 0;
+		set(t, t->npos + i, w);
+		set(t, i, x);
 	}
 	for (size_t k = 1; k + 1 < t->nlevels; k++) {
 		const size_t below = t->lvl_off[k - 1], nb = t->lvl_len[k - 1], at = t->lvl_off[k];
-		for (size_t j = 0; j < t->lvl_len[k]; j++) {
-			size_t a = below + 2 * j;
-			if (2 * j + 1 == nb) /* odd: carried up */
-				cur[at + j] = cur[a];
-			else if (same && cur[a] == ref[a] && cur[a + 1] == ref[a + 1])
-				cur[at + j] = ref[at + j];
-			else if ((cur[at + j] = node(t, (uint64_t)cur[a] << 32 | cur[a + 1], put)) == NONE)
+		size_t np = 0;
+		for (size_t q = 0; q < nd; q++) { /* the parents, each once (d is sorted) */
+			const uint32_t j = d[q] / 2;
+			if (np && d[np - 1] == j)
+				continue;
+			d[np++] = j;
+			const size_t a = below + 2 * j;
+			uint32_t x = 2 * j + 1 == nb ? t->ref[a] /* odd: carried up */
+			                             : node(t, (uint64_t)t->ref[a] << 32 | t->ref[a + 1], put);
+			if (x == NONE)
 				return 0;
+			set(t, at + j, x);
 		}
+		nd = np;
 	}
 	const size_t a = t->lvl_off[t->nlevels - 2]; /* 2 entries: 2 -> 1 is the last step */
-	*root = (uint64_t)cur[a] << 32 | cur[a + 1];
+	*root = (uint64_t)t->ref[a] << 32 | t->ref[a + 1];
 	return 1;
 }
 
-/* The tree just built (in cur, of vector sv) becomes the reference. */
-static void keep(struct tree *t, const uint8_t *sv)
+/* After build: sv's tree stays the reference (the last state put, DFS)
+** unless a decoded state is pinned there (BFS) or the build failed. */
+static void keep(struct tree *t, int ok)
 {
-	if (t->pinned)
+	if (t->pinned || !ok) {
+		undo(t);
 		return;
-	uint32_t *x = t->ref;
-	t->ref = t->cur;
-	t->cur = x;
-	memset(t->ref_w, 0, 8 * t->L);
-	memcpy(t->ref_w, sv, t->sv_size);
-	t->ref_ok = 1;
+	}
+	t->nundo = 0;
+	if (t->nlevels > 1)
+		t->ref_ok = 1;
 }
 
 /* The state whose root key is r: its number, or NONE; *j its slot or the
@@ -265,8 +350,7 @@ static uint32_t state_of(const struct tree *t, uint64_t r, uint64_t *j)
 uint32_t tree_find_or_put(struct tree *t, const uint8_t *sv, int *is_new)
 {
 	uint64_t r;
-	build(t, sv, 1, &r);
-	keep(t, sv);
+	keep(t, build(t, sv, 1, &r));
 	uint64_t j;
 	uint32_t k = state_of(t, r, &j);
 	*is_new = k == NONE;
@@ -284,42 +368,63 @@ uint32_t tree_find_or_put(struct tree *t, const uint8_t *sv, int *is_new)
 uint32_t tree_find(struct tree *t, const uint8_t *sv)
 {
 	uint64_t r;
-	if (!build(t, sv, 0, &r))
+	int ok = build(t, sv, 0, &r);
+	keep(t, ok);
+	if (!ok)
 		return NONE;
-	keep(t, sv);
 	uint64_t j;
 	return state_of(t, r, &j);
 }
 
+/* Reference position pos (level k, entry j) set to v by a decode: a
+** change is listed in d (of *n) for the level below; every one when
+** there was no reference. */
+static void descend(struct tree *t, size_t pos, uint32_t j, uint32_t v, uint32_t *d, size_t *n)
+{
+	if (t->ref_ok && t->ref[pos] == v)
+		return; /* the same subtree: nothing below it changes */
+	t->ref[pos] = v;
+	d[(*n)++] = j;
+}
+
+/* Decoding a state makes it the reference, top down: only the subtrees
+** whose numbers differ from the reference's are read (TREE-3). */
 const uint8_t *tree_decode(struct tree *t, uint32_t state, uint8_t *out)
 {
-	uint32_t *cur = t->cur;
 	const uint64_t r = root_of(t, state);
+	t->nundo = 0;
 	if (t->nlevels == 1) { /* the word itself */
 		t->ref_w[0] = r;
-	} else {
-		const size_t a = t->lvl_off[t->nlevels - 2];
-		cur[a] = (uint32_t)(r >> 32);
-		cur[a + 1] = (uint32_t)r;
+		memcpy(out, t->ref_w, t->sv_size);
+		t->pinned = 1;
+		return out;
 	}
-	for (size_t k = t->nlevels - 1; k-- > 1;) {
+	uint32_t *d = t->dirty, *e = t->dirty2;
+	size_t nd = 0;
+	const size_t top = t->lvl_off[t->nlevels - 2];
+	descend(t, top, 0, (uint32_t)(r >> 32), d, &nd);
+	descend(t, top + 1, 1, (uint32_t)r, d, &nd);
+	for (size_t k = t->nlevels - 2; k >= 1; k--) {
 		const size_t below = t->lvl_off[k - 1], nb = t->lvl_len[k - 1], at = t->lvl_off[k];
-		for (size_t j = 0; j < t->lvl_len[k]; j++) {
-			size_t a = below + 2 * j;
-			if (2 * j + 1 == nb) {
-				cur[a] = cur[at + j];
-			} else {
-				uint64_t x = key(t, cur[at + j]);
-				cur[a] = (uint32_t)(x >> 32);
-				cur[a + 1] = (uint32_t)x;
+		size_t ne = 0;
+		for (size_t q = 0; q < nd; q++) {
+			const uint32_t j = d[q], v = t->ref[at + j];
+			const size_t a = below + 2 * j;
+			if (2 * j + 1 == nb) { /* odd: carried up */
+				descend(t, a, 2 * j, v, e, &ne);
+				continue;
 			}
+			const uint64_t x = key(t, v);
+			descend(t, a, 2 * j, (uint32_t)(x >> 32), e, &ne);
+			descend(t, a + 1, 2 * j + 1, (uint32_t)x, e, &ne);
 		}
+		uint32_t *s = d;
+		d = e;
+		e = s;
+		nd = ne;
 	}
-	uint32_t *x = t->ref;
-	t->ref = t->cur;
-	t->cur = x;
-	for (size_t i = 0; i < t->L && t->nlevels > 1; i++)
-		t->ref_w[i] = key(t, t->ref[i]);
+	for (size_t q = 0; q < nd; q++)
+		t->ref_w[d[q]] = key(t, t->ref[d[q]]);
 	t->ref_ok = t->pinned = 1;
 	memcpy(out, t->ref_w, t->sv_size);
 	return out;
@@ -354,5 +459,6 @@ size_t tree_bytes(const struct tree *t)
 	** cost nothing), and the reference and build arrays (for a large
 	** vector a tree of few states is mostly these) */
 	return (t->nodes.mask + 1 + t->states.mask + 1) * sizeof(uint32_t) + t->nnodes * sizeof(uint64_t) +
-	       t->nstates * sizeof(uint64_t) + t->L * sizeof *t->ref_w + 2 * t->npos * sizeof *t->ref;
+	       t->nstates * sizeof(uint64_t) + t->L * sizeof *t->ref_w + t->npos * sizeof *t->ref +
+	       2 * t->L * sizeof *t->dirty + (t->npos + t->L) * sizeof *t->log;
 }
