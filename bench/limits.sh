@@ -57,7 +57,7 @@ row() {
 	if ! grep -qi "incomplete\|\"complete\":false" "$T/out"; then note="$note no stop (rc ${rc:-0})"; fi
 	printf '%-24s %-13s %10s %12s %8s %8s %8s  %s\n' "$eng" "$kind" "$lim" "$got" "$ratio" "$rep" "$rratio" "$note"
 }
-for e in "bfs exact|" "dfs exact|--dfs" "bfs compact|--compact" "dfs compact|--compact --dfs" \
+for e in "bfs exact|" "dfs exact|--dfs" "bfs compact|--compact --bfs" "dfs compact|--compact --dfs" \
 	"swarm 4|--swarm 4" "outcomes|--outcomes"; do
 	name=${e%%|*}; opt=${e#*|}
 	# shellcheck disable=SC2086

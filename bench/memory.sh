@@ -7,9 +7,10 @@
 # (read-only memory, bench/specs/d2-input128.gpu, no twin), each at one or
 # two sizes, it runs
 #   gpumc   --exact (flat records), --tree (tree compression), --compact
-#           (fingerprints, BFS frontier in per-level trees, parent links),
-#           --compact --no-trace (no parent links), --compact --dfs
-#           (no frontier: the DFS stack holds the path), all with
+#           (fingerprints, depth-first by default: no frontier, the DFS
+#           stack holds the path), --compact --bfs (BFS frontier in
+#           per-level trees, parent links), --compact --bfs --no-trace
+#           (no parent links), all with
 #           --por=off --threads 1 (the graphs SPIN -DNOREDUCE explores);
 #   SPIN    pan -DCOLLAPSE (beside --exact/--tree) and -DHC4 (beside
 #           --compact), both -DSAFETY -DNOREDUCE -DNOCLAIM, spin -o3.
@@ -112,8 +113,8 @@ twin() { # twin NAME "ctas wpc tpw sms q"
 	gpumc_row "$label" "$spec" --tree "${D[@]}"
 	[ $use_spin = 1 ] && spin_row "$label" "$pml" COLLAPSE "$n" CTAS=$1 WPC=$2 T=$3 S=$4 Q=$5
 	gpumc_row "$label" "$spec" --compact "${D[@]}"
-	gpumc_row "$label" "$spec" "--compact --no-trace" "${D[@]}"
-	gpumc_row "$label" "$spec" "--compact --dfs" "${D[@]}"
+	gpumc_row "$label" "$spec" "--compact --bfs" "${D[@]}"
+	gpumc_row "$label" "$spec" "--compact --bfs --no-trace" "${D[@]}"
 	[ $use_spin = 1 ] && spin_row "$label" "$pml" HC4 "$n" CTAS=$1 WPC=$2 T=$3 S=$4 Q=$5
 }
 
@@ -130,7 +131,7 @@ else
 	sizes=(4 5)
 fi
 for w in "${sizes[@]}"; do
-	for m in --exact --tree --compact "--compact --no-trace" "--compact --dfs"; do
+	for m in --exact --tree --compact "--compact --bfs" "--compact --bfs --no-trace"; do
 		gpumc_row "d2-input128 wpc=$w" "$here/specs/d2-input128.gpu" "$m" -D warps_per_cta=$w
 	done
 done

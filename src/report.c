@@ -843,6 +843,8 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		          r->states ? (double)r->bytes / (double)r->states : 0.0, (double)r->bytes / 1048576.0);
 		if (r->omission > 0)
 			sb_printf(out, "compact mode: P[some state omitted] <= %.3g\n", r->omission);
+		if (r->dfs_default)
+			sb_puts(out, "search: depth-first, --compact's default (--bfs: shortest counterexamples)\n");
 		if (r->swarm_runs && r->verdict == V_FAIL)
 			sb_printf(out, "swarm: randomized depth-first search %u found the violation\n", r->swarm_runs);
 		if (r->por)

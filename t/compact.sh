@@ -1,21 +1,22 @@
 #!/bin/sh
 # Compact mode's memory (issue 13 item 2 step 3): the BFS frontier in
 # per-level tree stores (explore.c struct frontier, rules FR-1 and FR-2)
-# and --no-trace (no parent links).
+# and --no-trace (no parent links); depth-first unless --bfs (issue 13
+# item 2: <= 16 bytes a state by default).
 . "$srcdir/t/lib.sh"
-plan 14
+plan 19
 
 # 1. --no-trace: same verdict and counts, no trace, and the report says how
 # to get one (the command again without --no-trace)
 f="$SPECS/baseline/barrier-divergence-deadlock.gpu"
-run "$GPUMC" check --compact --no-trace --threads 1 "$f"
+run "$GPUMC" check --compact --bfs --no-trace --threads 1 "$f"
 is "$rc" 1 "--no-trace: a violation is still one (exit 1)"
 like "$T/out" "no trace: --no-trace kept no parent links" "--no-trace: the report says no trace was kept"
-like "$T/out" "^    gpumc check --compact --threads 1 .*barrier-divergence-deadlock.gpu$" "--no-trace: the re-run command, without --no-trace"
+like "$T/out" "^    gpumc check --compact --bfs --threads 1 .*barrier-divergence-deadlock.gpu$" "--no-trace: the re-run command, without --no-trace"
 if grep -q "^trace (" "$T/out"; then r=1; else r=0; fi
 ok $r "--no-trace: no (empty) trace printed"
-run "$GPUMC" check -q --json --compact --no-trace --threads 1 --trace "$T/t.json" "$SPECS/persist/T1-bug-a.gpu"
-like "$T/out" '"trace_kept":false,"rerun":"gpumc check -q --json --compact --threads 1 --trace ' "--json: trace_kept false and the re-run"
+run "$GPUMC" check -q --json --compact --bfs --no-trace --threads 1 --trace "$T/t.json" "$SPECS/persist/T1-bug-a.gpu"
+like "$T/out" '"trace_kept":false,"rerun":"gpumc check -q --json --compact --bfs --threads 1 --trace ' "--json: trace_kept false and the re-run"
 [ ! -e "$T/t.json" ]; ok $? "--no-trace --trace FILE: no empty trace file written"
 like "$T/err" "no trace kept for $T/t.json" "--trace FILE: says why there is none"
 # the re-run it prints finds the trace (the spec path has no quoting issue)
@@ -28,10 +29,10 @@ like "$T/out" '"trace":\[' "the printed re-run shows the trace"
 f="$srcdir/bench/specs/ticket-counter.gpu"
 D="-D ctas=3 -D warps_per_cta=1 -D threads_per_warp=2 -D sms=2 -D icnt_queue=0"
 # shellcheck disable=SC2086
-run "$GPUMC" check -q --json --compact --por=off --threads 1 $D "$f"
+run "$GPUMC" check -q --json --compact --bfs --por=off --threads 1 $D "$f"
 st=$(jnum states "$T/out"); with=$(jnum memory_bytes "$T/out")
 # shellcheck disable=SC2086
-run "$GPUMC" check -q --json --compact --por=off --threads 1 --no-trace $D "$f"
+run "$GPUMC" check -q --json --compact --bfs --por=off --threads 1 --no-trace $D "$f"
 is "$(jnum states "$T/out")" "$st" "--no-trace: the same $st states"
 without=$(jnum memory_bytes "$T/out")
 [ $((with - without)) -ge $((6 * st)) ]; ok $? "--no-trace: $with -> $without bytes held ($st states)"
@@ -44,7 +45,7 @@ if grep -q __asan_init "$GPUMC" 2>/dev/null; then
 	ok 0 "# SKIP a sanitizer build: its shadow memory and quarantine are in the RSS"
 elif [ -x /usr/bin/time ]; then
 	# shellcheck disable=SC2086
-	/usr/bin/time -f '%M' -o "$T/tm" "$GPUMC" check -q --json --compact --por=off --threads 1 --no-trace $D "$f" > "$T/out"
+	/usr/bin/time -f '%M' -o "$T/tm" "$GPUMC" check -q --json --compact --bfs --por=off --threads 1 --no-trace $D "$f" > "$T/out"
 	kb=$(tail -1 "$T/tm")
 	[ "$kb" -lt 12288 ]; ok $? "compact BFS peak RSS $kb KB for $st states (16 MB with the FIFO)"
 else
@@ -55,18 +56,19 @@ fi
 # chunk) go to the FIFO after the first, in queue order: compact BFS stops
 # where exact BFS stops, with the same transitions and depth
 for m in --exact --compact; do
-	"$GPUMC" check -q --json --threads 1 --por=off --max-states 60 $m "$srcdir/t/limits/slow.gpu" > "$T/$m"
+	"$GPUMC" check -q --json --bfs --threads 1 --por=off --max-states 60 $m "$srcdir/t/limits/slow.gpu" > "$T/$m"
 done
 is "$(jnum transitions "$T/--compact")/$(jnum depth "$T/--compact")" \
 	"$(jnum transitions "$T/--exact")/$(jnum depth "$T/--exact")" "FR-1: compact BFS on 800 KB vectors in exact BFS's order"
 # and --memory counts the trees and the FIFO (t/honest.sh: --memory 100M)
-run "$GPUMC" check -q --json --compact --threads 1 --memory 30M "$srcdir/t/limits/slow.gpu"
+run "$GPUMC" check -q --json --compact --bfs --threads 1 --memory 30M "$srcdir/t/limits/slow.gpu"
 b=$(jnum memory_bytes "$T/out")
 [ "$rc" = 3 ] && [ "$b" -le $((30 * 1048576 * 105 / 100)) ]; ok $? "--compact --memory 30M on 800 KB vectors: exit 3 at $b bytes"
 
 # 5. issue 13's compact target, <= 16 bytes a state by peak RSS (library
-# and binary pages included): DFS keeps no frontier, and the fingerprint
-# table doubles in place (state/slots.c).  lane-reduction, 1,629,924
+# and binary pages included), by default: --compact searches depth-first
+# (DFS keeps no frontier) and the fingerprint table doubles in place
+# (state/slots.c).  lane-reduction, 1,629,924
 # states: 22.7 MB; with the old table beside the new at the last doubling
 # it was 29.7 MB, 19 bytes a state
 f="$srcdir/bench/specs/lane-reduction.gpu"
@@ -75,9 +77,32 @@ if grep -q __asan_init "$GPUMC" 2>/dev/null; then
 	ok 0 "# SKIP a sanitizer build: its shadow memory and quarantine are in the RSS"
 elif [ -x /usr/bin/time ]; then
 	# shellcheck disable=SC2086
-	/usr/bin/time -f '%M' -o "$T/tm" "$GPUMC" check -q --json --compact --dfs --por=off --threads 1 $D "$f" > "$T/out"
+	/usr/bin/time -f '%M' -o "$T/tm" "$GPUMC" check -q --json --compact --por=off --threads 1 $D "$f" > "$T/out"
 	kb=$(tail -1 "$T/tm") st=$(jnum states "$T/out")
-	[ "$st" = 1629924 ] && [ $((kb * 1024)) -le $((16 * st)) ]; ok $? "compact DFS: peak RSS $kb KB for $st states (<= 16 B/state)"
+	[ "$st" = 1629924 ] && [ $((kb * 1024)) -le $((16 * st)) ]; ok $? "--compact (DFS): peak RSS $kb KB for $st states (<= 16 B/state)"
 else
 	ok 0 "# SKIP no /usr/bin/time"
 fi
+
+# 6. the order: --compact alone is depth-first and says so, with how to
+# get shortest counterexamples; --bfs gives them; --mpi stays breadth-first
+# (mpi.c), and --exact stays breadth-first.  Told apart by the depth
+# after the first 2000 states: BFS is still at level 41, DFS's stack at 57
+f="$SPECS/baseline/barrier-divergence-deadlock.gpu"
+run "$GPUMC" check --compact "$f"
+like "$T/out" "^search: depth-first, --compact.s default \\(--bfs: shortest counterexamples\\)$" "--compact: depth-first, and the report says so"
+run "$GPUMC" check --compact --bfs "$f"
+if grep -q "^search: depth-first" "$T/out"; then r=1; else r=0; fi
+ok $r "--compact --bfs: no such line"
+run "$GPUMC" check --compact --dfs "$f"
+if grep -q "^search: depth-first" "$T/out"; then r=1; else r=0; fi
+ok $r "--compact --dfs: asked for, so no such line"
+f="$srcdir/bench/specs/ticket-counter.gpu"
+D="-D ctas=3 -D warps_per_cta=1 -D threads_per_warp=2 -D sms=2 -D icnt_queue=0"
+for m in "--dfs" "" "--bfs"; do
+	# shellcheck disable=SC2086
+	"$GPUMC" check -q --json --compact $m --threads 1 --max-states 2000 $D "$f" > "$T/o$m"
+done
+is "$(jnum states "$T/o")/$(jnum depth "$T/o")" "$(jnum states "$T/o--dfs")/$(jnum depth "$T/o--dfs")" \
+	"--compact: the first 2000 states reach the depth of --compact --dfs's"
+[ "$(jnum depth "$T/o--bfs")" -lt "$(jnum depth "$T/o")" ]; ok $? "--compact --bfs: a BFS (depth $(jnum depth "$T/o--bfs"), DFS's stack $(jnum depth "$T/o"))"

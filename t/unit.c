@@ -117,6 +117,56 @@ static void test_tree_sizes(void)
 	ok(good, "tree visited set at 1 to 40 bytes: states new once, found, decoded back");
 }
 
+/* --tree's incremental build and decode (tree.c, TREE-3): successors
+** that differ from a decoded or last-put state in a few words, lookups of
+** absent states in between (a failed build undoes what it wrote), states
+** decoded back in any order; the numbers are checked against a list. */
+static void test_tree_incremental(void)
+{
+	enum { N = 3000, SZ = 203 }; /* 26 words, the last one partial */
+	static uint8_t st[N][SZ];
+	uint64_t x = 88172645463325252ull;
+	int good = 1;
+	for (int mode = 0; mode < 2; mode++) { /* 0: BFS-like (decode), 1: DFS-like (put only) */
+		struct visited *v = vs_new(SZ, VS_TREE);
+		uint32_t n = 0;
+		int is_new;
+		memset(st[0], 0, SZ);
+		good &= vs_find_or_put(v, st[0], 0, &is_new) == 0 && is_new;
+		n = 1;
+		uint8_t buf[SZ];
+		while (n < N) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			uint32_t from = mode ? n - 1 - (uint32_t)(x % (n < 4 ? n : 4)) : (uint32_t)(x % n);
+			if (!mode)
+				good &= memcmp(vs_state(v, from), st[from], SZ) == 0;
+			memcpy(buf, st[from], SZ);
+			for (unsigned k = 0; k < 1 + x % 3; k++) /* a few words change */
+				buf[(x >> (8 + 8 * k)) % SZ] ^= (uint8_t)(1 + (x >> (32 + k)) % 255);
+			uint32_t want = n;
+			for (uint32_t i = 0; i < n; i++)
+				if (!memcmp(st[i], buf, SZ)) {
+					want = i;
+					break;
+				}
+			buf[SZ - 1] ^= 0x80; /* an absent neighbour first: not found, nothing kept */
+			int absent = want == n;
+			for (uint32_t i = 0; i < n && absent; i++)
+				absent = memcmp(st[i], buf, SZ) != 0;
+			if (absent)
+				good &= vs_find(v, buf, 0) == UINT32_MAX;
+			buf[SZ - 1] ^= 0x80;
+			good &= vs_find_or_put(v, buf, 0, &is_new) == want && is_new == (want == n);
+			if (want == n)
+				memcpy(st[n++], buf, SZ);
+		}
+		for (uint32_t i = 0; i < N; i += 7)
+			good &= memcmp(vs_state(v, (N - 1 - i) * 13 % N), st[(N - 1 - i) * 13 % N], SZ) == 0;
+		vs_free(v);
+	}
+	ok(good, "tree visited set: successors of decoded and put states, absent look-ups, decoded back");
+}
+
 static void test_exact_collisions(void)
 {
 	/* the same hash for different vectors must not merge them in exact mode */
@@ -296,6 +346,7 @@ int main(void)
 	test_visited(VS_TREE);
 	test_exact_collisions();
 	test_tree_sizes();
+	test_tree_incremental();
 	test_slots_double();
 	test_sideset();
 	test_alu();

@@ -1264,7 +1264,7 @@ static void progress(struct ctx *c)
 void explore_opts_default(struct explore_opts *o)
 {
 	memset(o, 0, sizeof *o);
-	o->search = SEARCH_BFS;
+	o->search = SEARCH_AUTO;
 	o->por = 1;
 	o->threads = 1; /* the command line asks for every core (cli.c) */
 }
@@ -1327,6 +1327,19 @@ void explore(const struct model *m, struct property *props, unsigned n,
 {
 	if (o->swarm) {
 		swarm(m, props, n, o, r);
+		return;
+	}
+	if (o->search == SEARCH_AUTO) {
+		/* --compact means the largest space in the least memory: DFS
+		** keeps no frontier (the stack is the trace), 13-15 bytes a
+		** state where BFS's level trees and parent links cost 20-22
+		** (bench/memory.sh), and reaches deep states, where most bugs
+		** are, first; --bfs asks for the shortest counterexamples.
+		** --mpi's search is breadth-first, so it stays. */
+		struct explore_opts ao = *o;
+		ao.search = o->compact && !o->mpi ? SEARCH_DFS : SEARCH_BFS;
+		explore(m, props, n, &ao, r);
+		r->dfs_default = ao.search == SEARCH_DFS;
 		return;
 	}
 	struct ctx c;

@@ -15,7 +15,9 @@
 #include "explore/prop.h"
 #include "state/trace.h"
 
-enum search_kind { SEARCH_BFS, SEARCH_DFS };
+/* SEARCH_AUTO, the default: DFS with --compact (but --mpi), else BFS
+** (explore() decides; gpumc(1), --compact says why) */
+enum search_kind { SEARCH_BFS, SEARCH_DFS, SEARCH_AUTO };
 
 struct explore_opts {
 	enum search_kind search;
@@ -106,6 +108,9 @@ struct explore_result {
 	/* --no-trace took effect: the parent links were not kept, so trace,
 	** trace2 and a witness are empty (a re-run without it finds them) */
 	int no_trace;
+	/* the search was depth-first because --compact asked for no order
+	** (SEARCH_AUTO): the report says so and how to get BFS */
+	int dfs_default;
 };
 
 void explore_opts_default(struct explore_opts *o);

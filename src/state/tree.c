@@ -25,10 +25,17 @@
 ** Transitions change a few words, so most subtrees of a successor are
 ** those of its parent: the tree of the last state decoded (BFS reads each
 ** state back before expanding it), or else of the last one put (DFS), is
-** kept as the reference, and a successor's node is looked up only when a
-** child differs from the reference's, about log2(L) lookups where a
-** successor differs in one word.  New states mostly add nodes near the
-** root, so the cost per state approaches one node and a state slot.
+** kept as the reference, every position's node number and the leaf words.
+** A successor is built in place in the reference: the leaves that differ
+** are found by comparing words (four at a time), and only they and the
+** nodes above them are looked up, about log2(L) lookups a changed word,
+** each written position logged; the log undoes the build when the
+** reference is a decoded state (BFS: its successors all start from it) or
+** the build failed (a lookup of an absent state).  Decoding goes top
+** down and reads only the subtrees whose numbers differ from the
+** reference's (BFS decodes siblings one after the other).  New states
+** mostly add nodes near the root, so the cost per state approaches one
+** node and a state slot.
 **
 ** Memory per node: its key (8 bytes) and a slot (4 bytes at load <= 3/4);
 ** per state: its root key (8 bytes) and a slot.
@@ -36,6 +43,9 @@
 ** Invariant TREE-1: node keys and roots never move or change once written
 ** (numbers are stable; decoding state k gives what was put as state k).
 ** Invariant TREE-2: both tables stay below 3/4 load after every insertion.
+** Invariant TREE-3: between calls, ref_w holds the reference's words and
+** ref every position's node number of its tree (ref_ok), so a build or a
+** decode may skip every subtree whose words or number are the same.
 */
 #include "config.h"
 #include "state/tree.h"
@@ -50,11 +60,22 @@
 #define CHUNK (1u << CHUNK_BITS)
 #define NONE UINT32_MAX
 
+/* A position of the reference (leaf word i: npos + i) and its old value. */
+struct undo {
+	size_t pos;
+	uint64_t old;
+};
+
 /* An open-addressing table of numbers + 1 (0: empty) whose keys live
-** elsewhere: the caller compares. */
+** elsewhere: the caller compares.  A slot of a table of 2^b slots holds
+** the number + 1 in its low b bits (numbers stay below 3/4 of 2^b:
+** TREE-2) and above them the top 32 - b bits of the key's hash, a tag
+** that spares most probes the fetch of a key from elsewhere in memory
+** (ticket-counter 2x1x8: 4 probes a lookup, each a cache miss without it). */
 struct slots {
 	uint32_t *s;
 	uint64_t mask, n;
+	unsigned b; /* log2(mask + 1) */
 };
 
 /* A growable array of chunks, so entries never move (TREE-1). */
@@ -70,11 +91,14 @@ struct tree {
 	struct chunks keys, roots; /* uint64 per node, uint64 per state */
 	uint64_t nnodes, nstates;
 	/* the reference: the last state put or decoded, its words and every
-	** position's node number; cur: the tree being built */
+	** position's node number (ref_ok: there is one) */
 	uint64_t *ref_w;
-	uint32_t *ref, *cur;
+	uint32_t *ref;
 	int ref_ok;
 	int pinned; /* the reference was decoded: puts leave it */
+	uint32_t *dirty, *dirty2; /* positions of one level that changed */
+	struct undo *log;         /* what build wrote into the reference */
+	size_t nundo;
 };
 
 static uint64_t mix(uint64_t x)
@@ -132,12 +156,15 @@ struct tree *tree_new(size_t sv_size)
 	}
 	t->keys.width = sizeof(uint64_t);
 	t->roots.width = sizeof(uint64_t);
+	t->nodes.b = t->states.b = 12;
 	t->nodes.mask = t->states.mask = (1u << 12) - 1;
 	t->nodes.s = xcalloc(t->nodes.mask + 1, sizeof(uint32_t));
 	t->states.s = xcalloc(t->states.mask + 1, sizeof(uint32_t));
 	t->ref_w = xcalloc(t->L, sizeof *t->ref_w);
 	t->ref = xcalloc(t->npos, sizeof *t->ref);
-	t->cur = xcalloc(t->npos, sizeof *t->cur);
+	t->dirty = xmalloc(sizeof *t->dirty * t->L);
+	t->dirty2 = xmalloc(sizeof *t->dirty2 * t->L);
+	t->log = xmalloc(sizeof *t->log * (t->npos + t->L));
 	return t;
 }
 
@@ -157,125 +184,214 @@ void tree_free(struct tree *t)
 	free(t->lvl_len);
 	free(t->ref_w);
 	free(t->ref);
-	free(t->cur);
+	free(t->dirty);
+	free(t->dirty2);
+	free(t->log);
 	free(t);
 }
 
+/* Slots (struct slots): the tag of hash h; the number a slot holds. */
+static uint32_t tag_of(uint64_t h, unsigned b)
+{
+	return b >= 32 ? 0 : (uint32_t)(h >> (32 + b));
+}
+
+static uint32_t number(const struct slots *s, uint32_t x)
+{
+	return (uint32_t)((x & s->mask) - 1);
+}
+
+/* (slots_double leaves the mask as it was until the table is rehashed:
+** these read the old layout) */
 static uint64_t node_hash(const void *ctx, uint64_t x)
 {
-	return mix(key(ctx, (uint32_t)x - 1));
+	const struct tree *t = ctx;
+	return mix(key(t, number(&t->nodes, (uint32_t)x)));
 }
 
 static uint64_t state_hash(const void *ctx, uint64_t x)
 {
-	return mix(root_of(ctx, (uint32_t)x - 1));
+	const struct tree *t = ctx;
+	return mix(root_of(t, number(&t->states, (uint32_t)x)));
 }
 
 /* Double a table in place (TREE-2, state/slots.c); hash(ctx, slot) gives
-** a slot's hash. */
+** a slot's hash.  Then every tag loses its lowest bit to the number. */
 static void grow(struct slots *s, const struct tree *t, uint64_t (*hash)(const void *, uint64_t))
 {
 	void *x = s->s;
+	const unsigned b = s->b++;
+	const uint64_t low = s->mask;
 	slots_double(&x, sizeof *s->s, &s->mask, hash, t);
 	s->s = x;
+	for (uint64_t j = 0; j <= s->mask; j++)
+		if (s->s[j])
+			s->s[j] = (uint32_t)((uint64_t)(s->s[j] >> b) >> 1 << (b + 1) | (s->s[j] & low));
 }
 
 /* The number of node k; a new node when put, else NONE if absent. */
 static uint32_t node(struct tree *t, uint64_t k, int put)
 {
 	struct slots *s = &t->nodes;
-	uint64_t j = mix(k) & s->mask;
+	const uint64_t h = mix(k);
+	const unsigned b = s->b;
+	const uint32_t tag = tag_of(h, b);
+	uint64_t j = h & s->mask;
 	for (uint32_t x; (x = s->s[j]); j = (j + 1) & s->mask)
-		if (key(t, x - 1) == k)
-			return x - 1;
+		if ((uint64_t)x >> b == tag && key(t, number(s, x)) == k)
+			return number(s, x);
 	if (!put)
 		return NONE;
 	uint32_t x = (uint32_t)t->nnodes++;
 	chunk_reserve(&t->keys, x);
 	*(uint64_t *)chunk_at(&t->keys, x) = k;
-	s->s[j] = x + 1;
+	s->s[j] = (uint32_t)((uint64_t)tag << b | (x + 1));
 	if (++s->n * 4 > (s->mask + 1) * 3)
 		grow(s, t, node_hash);
 	return x;
 }
 
-/* Build sv's tree in cur (reusing the reference's subtrees) and its root
-** key into *root; 0 when a node is absent and put is 0. */
+/* Undo what build wrote into the reference, newest first. */
+static void undo(struct tree *t)
+{
+	while (t->nundo) {
+		const struct undo *u = &t->log[--t->nundo];
+		if (u->pos < t->npos)
+			t->ref[u->pos] = (uint32_t)u->old;
+		else
+			t->ref_w[u->pos - t->npos] = u->old;
+	}
+}
+
+/* Position (or, at npos + i, leaf word i) of the reference set to v. */
+static void set(struct tree *t, size_t pos, uint64_t v)
+{
+	uint64_t *w = pos < t->npos ? NULL : &t->ref_w[pos - t->npos];
+	t->log[t->nundo++] = (struct undo){ pos, w ? *w : t->ref[pos] };
+	if (w)
+		*w = v;
+	else
+		t->ref[pos] = (uint32_t)v;
+}
+
+/* The leaves of sv that differ from the reference's words (all of them
+** when there is none), in increasing order, into t->dirty; their count. */
+static size_t changed_leaves(struct tree *t, const uint8_t *sv)
+{
+	size_t nd = 0, i = 0;
+	const size_t full = t->sv_size / 8;
+	if (!t->ref_ok) {
+		for (; i < t->L; i++)
+			t->dirty[nd++] = (uint32_t)i;
+		return nd;
+	}
+	const uint64_t *r = t->ref_w;
+	for (; i + 4 <= full; i += 4) { /* four words at once: most are equal */
+		uint64_t w[4];
+		memcpy(w, sv + 8 * i, sizeof w);
+		if (!((w[0] ^ r[i]) | (w[1] ^ r[i + 1]) | (w[2] ^ r[i + 2]) | (w[3] ^ r[i + 3])))
+			continue;
+		for (size_t k = 0; k < 4; k++)
+			if (w[k] != r[i + k])
+				t->dirty[nd++] = (uint32_t)(i + k);
+	}
+	for (; i < t->L; i++) {
+		uint64_t w = 0;
+		memcpy(&w, sv + 8 * i, i < full ? 8 : t->sv_size % 8);
+		if (w != r[i])
+			t->dirty[nd++] = (uint32_t)i;
+	}
+	return nd;
+}
+
+/* Turn the reference into sv's tree in place, logging every position
+** written (t->log), and sv's root key into *root: only the leaves that
+** differ and the nodes above them are looked up (TREE-3).  0 when a node
+** is absent and put is 0 (the log still holds what was written). */
 static int build(struct tree *t, const uint8_t *sv, int put, uint64_t *root)
 {
-	uint32_t *cur = t->cur, *ref = t->ref;
-	int same = t->ref_ok;
 	if (t->nlevels == 1) { /* one word: the root key is the word */
 		*root = 0;
 		memcpy(root, sv, t->sv_size);
 		return 1;
 	}
-	for (size_t i = 0; i < t->L; i++) {
+	uint32_t *d = t->dirty;
+	size_t nd = changed_leaves(t, sv);
+	for (size_t k = 0; k < nd; k++) {
+		const size_t i = d[k];
 		uint64_t w = 0;
 		memcpy(&w, sv + 8 * i, i + 1 < t->L || t->sv_size % 8 == 0 ? 8 : t->sv_size % 8);
-		if (same && w == t->ref_w[i])
-			cur[i] = ref[i];
-		else if ((cur[i] = node(t, w, put)) == NONE)
+		uint32_t x = node(t, w, put);
+		if (x == NONE)
 			return 0;
+		set(t, t->npos + i, w);
+		set(t, i, x);
 	}
 	for (size_t k = 1; k + 1 < t->nlevels; k++) {
 		const size_t below = t->lvl_off[k - 1], nb = t->lvl_len[k - 1], at = t->lvl_off[k];
-		for (size_t j = 0; j < t->lvl_len[k]; j++) {
-			size_t a = below + 2 * j;
-			if (2 * j + 1 == nb) /* odd: carried up */
-				cur[at + j] = cur[a];
-			else if (same && cur[a] == ref[a] && cur[a + 1] == ref[a + 1])
-				cur[at + j] = ref[at + j];
-			else if ((cur[at + j] = node(t, (uint64_t)cur[a] << 32 | cur[a + 1], put)) == NONE)
+		size_t np = 0;
+		for (size_t q = 0; q < nd; q++) { /* the parents, each once (d is sorted) */
+			const uint32_t j = d[q] / 2;
+			if (np && d[np - 1] == j)
+				continue;
+			d[np++] = j;
+			const size_t a = below + 2 * j;
+			uint32_t x = 2 * j + 1 == nb ? t->ref[a] /* odd: carried up */
+			                             : node(t, (uint64_t)t->ref[a] << 32 | t->ref[a + 1], put);
+			if (x == NONE)
 				return 0;
+			set(t, at + j, x);
 		}
+		nd = np;
 	}
 	const size_t a = t->lvl_off[t->nlevels - 2]; /* 2 entries: 2 -> 1 is the last step */
-	*root = (uint64_t)cur[a] << 32 | cur[a + 1];
+	*root = (uint64_t)t->ref[a] << 32 | t->ref[a + 1];
 	return 1;
 }
 
-/* The tree just built (in cur, of vector sv) becomes the reference. */
-static void keep(struct tree *t, const uint8_t *sv)
+/* After build: sv's tree stays the reference (the last state put, DFS)
+** unless a decoded state is pinned there (BFS) or the build failed. */
+static void keep(struct tree *t, int ok)
 {
-	if (t->pinned)
+	if (t->pinned || !ok) {
+		undo(t);
 		return;
-	uint32_t *x = t->ref;
-	t->ref = t->cur;
-	t->cur = x;
-	memset(t->ref_w, 0, 8 * t->L);
-	memcpy(t->ref_w, sv, t->sv_size);
-	t->ref_ok = 1;
+	}
+	t->nundo = 0;
+	if (t->nlevels > 1)
+		t->ref_ok = 1;
 }
 
 /* The state whose root key is r: its number, or NONE; *j its slot or the
-** empty slot where it goes. */
-static uint32_t state_of(const struct tree *t, uint64_t r, uint64_t *j)
+** empty slot where it goes, *tag the tag it gets there. */
+static uint32_t state_of(const struct tree *t, uint64_t r, uint64_t *j, uint32_t *tag)
 {
 	const struct slots *s = &t->states;
-	for (*j = mix(r) & s->mask;; *j = (*j + 1) & s->mask) {
+	const uint64_t h = mix(r);
+	const unsigned b = s->b;
+	*tag = tag_of(h, b);
+	for (*j = h & s->mask;; *j = (*j + 1) & s->mask) {
 		uint32_t x = s->s[*j];
 		if (!x)
 			return NONE;
-		if (root_of(t, x - 1) == r)
-			return x - 1;
+		if ((uint64_t)x >> b == *tag && root_of(t, number(s, x)) == r)
+			return number(s, x);
 	}
 }
 
 uint32_t tree_find_or_put(struct tree *t, const uint8_t *sv, int *is_new)
 {
 	uint64_t r;
-	build(t, sv, 1, &r);
-	keep(t, sv);
+	keep(t, build(t, sv, 1, &r));
 	uint64_t j;
-	uint32_t k = state_of(t, r, &j);
+	uint32_t tag, k = state_of(t, r, &j, &tag);
 	*is_new = k == NONE;
 	if (k != NONE)
 		return k;
 	k = (uint32_t)t->nstates++;
 	chunk_reserve(&t->roots, k);
 	*(uint64_t *)chunk_at(&t->roots, k) = r;
-	t->states.s[j] = k + 1;
+	t->states.s[j] = (uint32_t)((uint64_t)tag << t->states.b | (k + 1));
 	if (++t->states.n * 4 > (t->states.mask + 1) * 3)
 		grow(&t->states, t, state_hash);
 	return k;
@@ -284,42 +400,64 @@ uint32_t tree_find_or_put(struct tree *t, const uint8_t *sv, int *is_new)
 uint32_t tree_find(struct tree *t, const uint8_t *sv)
 {
 	uint64_t r;
-	if (!build(t, sv, 0, &r))
+	int ok = build(t, sv, 0, &r);
+	keep(t, ok);
+	if (!ok)
 		return NONE;
-	keep(t, sv);
 	uint64_t j;
-	return state_of(t, r, &j);
+	uint32_t tag;
+	return state_of(t, r, &j, &tag);
 }
 
+/* Reference position pos (level k, entry j) set to v by a decode: a
+** change is listed in d (of *n) for the level below; every one when
+** there was no reference. */
+static void descend(struct tree *t, size_t pos, uint32_t j, uint32_t v, uint32_t *d, size_t *n)
+{
+	if (t->ref_ok && t->ref[pos] == v)
+		return; /* the same subtree: nothing below it changes */
+	t->ref[pos] = v;
+	d[(*n)++] = j;
+}
+
+/* Decoding a state makes it the reference, top down: only the subtrees
+** whose numbers differ from the reference's are read (TREE-3). */
 const uint8_t *tree_decode(struct tree *t, uint32_t state, uint8_t *out)
 {
-	uint32_t *cur = t->cur;
 	const uint64_t r = root_of(t, state);
+	t->nundo = 0;
 	if (t->nlevels == 1) { /* the word itself */
 		t->ref_w[0] = r;
-	} else {
-		const size_t a = t->lvl_off[t->nlevels - 2];
-		cur[a] = (uint32_t)(r >> 32);
-		cur[a + 1] = (uint32_t)r;
+		memcpy(out, t->ref_w, t->sv_size);
+		t->pinned = 1;
+		return out;
 	}
-	for (size_t k = t->nlevels - 1; k-- > 1;) {
+	uint32_t *d = t->dirty, *e = t->dirty2;
+	size_t nd = 0;
+	const size_t top = t->lvl_off[t->nlevels - 2];
+	descend(t, top, 0, (uint32_t)(r >> 32), d, &nd);
+	descend(t, top + 1, 1, (uint32_t)r, d, &nd);
+	for (size_t k = t->nlevels - 2; k >= 1; k--) {
 		const size_t below = t->lvl_off[k - 1], nb = t->lvl_len[k - 1], at = t->lvl_off[k];
-		for (size_t j = 0; j < t->lvl_len[k]; j++) {
-			size_t a = below + 2 * j;
-			if (2 * j + 1 == nb) {
-				cur[a] = cur[at + j];
-			} else {
-				uint64_t x = key(t, cur[at + j]);
-				cur[a] = (uint32_t)(x >> 32);
-				cur[a + 1] = (uint32_t)x;
+		size_t ne = 0;
+		for (size_t q = 0; q < nd; q++) {
+			const uint32_t j = d[q], v = t->ref[at + j];
+			const size_t a = below + 2 * j;
+			if (2 * j + 1 == nb) { /* odd: carried up */
+				descend(t, a, 2 * j, v, e, &ne);
+				continue;
 			}
+			const uint64_t x = key(t, v);
+			descend(t, a, 2 * j, (uint32_t)(x >> 32), e, &ne);
+			descend(t, a + 1, 2 * j + 1, (uint32_t)x, e, &ne);
 		}
+		uint32_t *s = d;
+		d = e;
+		e = s;
+		nd = ne;
 	}
-	uint32_t *x = t->ref;
-	t->ref = t->cur;
-	t->cur = x;
-	for (size_t i = 0; i < t->L && t->nlevels > 1; i++)
-		t->ref_w[i] = key(t, t->ref[i]);
+	for (size_t q = 0; q < nd; q++)
+		t->ref_w[d[q]] = key(t, t->ref[d[q]]);
 	t->ref_ok = t->pinned = 1;
 	memcpy(out, t->ref_w, t->sv_size);
 	return out;
@@ -354,5 +492,6 @@ size_t tree_bytes(const struct tree *t)
 	** cost nothing), and the reference and build arrays (for a large
 	** vector a tree of few states is mostly these) */
 	return (t->nodes.mask + 1 + t->states.mask + 1) * sizeof(uint32_t) + t->nnodes * sizeof(uint64_t) +
-	       t->nstates * sizeof(uint64_t) + t->L * sizeof *t->ref_w + 2 * t->npos * sizeof *t->ref;
+	       t->nstates * sizeof(uint64_t) + t->L * sizeof *t->ref_w + t->npos * sizeof *t->ref +
+	       2 * t->L * sizeof *t->dirty + (t->npos + t->L) * sizeof *t->log;
 }
