@@ -58,7 +58,9 @@
 ** words of a line that have crossed arrive as one request), WPQ
 ** drains its memory controller's, and acknowledgements cross back; an
 ** l2wb pass writes back every dirty line in one step, timed as the
-** partitions doing it in parallel (l2wb_cost()).
+** partitions doing it in parallel (l2wb_cost()); other warps' global
+** accesses wait for the walk only, not for the l2wb's interconnect
+** crossings (timing_issue()).
 **
 ** After a crash the spec's recovery program runs on this same machine in
 ** place of the host program (pm_host.rec), explored every way it can go,
@@ -407,7 +409,9 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint32_t *cursor)
 	return 0;
 }
 
-/* Concrete mode: the cycles of the l2wb pass about to start.  The pass
+/* Concrete mode: the cycles of the l2wb pass about to start, `at` cycles
+** from now (an l2wb instruction's request crosses the interconnect
+** first: lat_icnt; a host cudaL2WB: 0).  The pass
 ** runs in every partition's controller at once (the paper's l2wb), each
 ** writing back its own dirty lines, one a cycle as a clwb completion does.
 ** With l2wb_scan=dirty (the default) the L2 tracks its dirty lines, so
@@ -417,7 +421,7 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint32_t *cursor)
 ** dirty lines where the partition holds more).  Each line's WPQ entry
 ** (subject) goes to NVM no sooner than lat_nvm_write after its partition
 ** wrote it back, as one a clwb or eviction queued (t: its updates). */
-static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing *t)
+static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing *t, unsigned at)
 {
 	const struct gpu *g = c->g;
 	unsigned rank[8] = { 0 }, most = 0; /* dirty lines so far per partition (at most 8) */
@@ -427,7 +431,7 @@ static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing
 			most = r > most ? r : most;
 			if (t->n + 1 < TIMING_MAX_UPDATES) { /* one left for the pass's own subject */
 				t->upd[t->n].subject = c->subj0[0] + i;
-				t->upd[t->n++].delay = r + g->cfg.lat_nvm_write;
+				t->upd[t->n++].delay = at + r + g->cfg.lat_nvm_write;
 			}
 		}
 	uint64_t lines = g->cfg.l2_kb * 1024ull / g->cfg.line_bytes;
@@ -609,18 +613,26 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 }
 
 /* Concrete mode: the words warp w's clwb or st.wt addresses can be acted
-** on by their memory controller after delay cycles; an l2wb pass's start
-** holds the warp back (the cycles returned) while the request crosses the
-** interconnect, the partitions write back (l2wb_cost) and the completion
-** crosses back. */
+** on by their memory controller after delay cycles.  An l2wb is two
+** issues (l2wb_step): the first holds the warp (the cycles returned)
+** while the partitions walk (l2wb_cost), and other warps' global accesses
+** wait meanwhile (may_issue); the second, once the pass is over, holds it
+** while the request crosses the interconnect and the completion crosses
+** back.  The walk "blocks subsequent L2 accesses until all the cache
+** lines are checked" (the paper, §V): a global access issued t cycles
+** after the l2wb reaches the L2 t cycles after the l2wb's request does
+** (each crosses in lat_icnt), so the accesses the walk blocks are exactly
+** those issued while it runs; the crossings block nothing. */
 static unsigned timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in,
                              struct timing *t)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
 	unsigned delay;
-	if (in->op == OP_L2WB)
-		return WARPS(c)->exec_mask(WC(c), sv, w) && !pw(c, sv, w)->cursor ? 2 * cf->lat_icnt + l2wb_cost(c, sv, t)
-		                                                                    : 0;
+	if (in->op == OP_L2WB) {
+		if (!WARPS(c)->exec_mask(WC(c), sv, w)) /* guarded off: no pass */
+			return 0;
+		return !pw(c, sv, w)->cursor ? l2wb_cost(c, sv, t, cf->lat_icnt) : 2 * cf->lat_icnt;
+	}
 	if (in->op == OP_CLWB) /* the write-back request crosses the interconnect */
 		delay = cf->lat_icnt;
 	else if (in->op == OP_ST && in->wt && in->space == SP_GLOBAL) /* the data crosses */
@@ -1537,7 +1549,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		enum host_op op = a->kind == c->kind0 + K_DEVICE && !hs->run && !hs->cursor ? steps(c, sv, &ns)[hs->dev].op
 		                                                                           : H_SYNC;
 		if (op == H_L2WB || op == H_COPY) {
-			unsigned d = op == H_COPY ? cf->lat_global : l2wb_cost(c, sv, t);
+			unsigned d = op == H_COPY ? cf->lat_global : l2wb_cost(c, sv, t, 0);
 			t->upd[t->n].subject = c->subj0[1];
 			t->upd[t->n++].delay = d ? d : 1;
 		}
