@@ -5,7 +5,7 @@
 # completions apart from WPQ drains, L2 capacity evictions; every number
 # derived by hand before running.
 . "$srcdir/t/lib.sh"
-plan 29
+plan 33
 # spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
 # machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
 spec() {
@@ -205,3 +205,23 @@ is "$((c32 - c1))" 0 "st.wt: a warp's words of one line arrive as one request"
 } > "$T/blk.gpu"
 is "$(cyc -D lat_icnt=120 "$T/blk.gpu")" 1166 "l2wb: another warp's load waits only for the walk (lat_icnt 120)"
 is "$(cyc -D lat_icnt=220 "$T/blk.gpu")" 1166 "l2wb: the interconnect crossings block no other warp (lat_icnt 220)"
+
+# a st.wt's acknowledgement (the paper, sec. V: "sent by the memory
+# controller once the data is written to device memory"; with durable
+# WPQs, once it is in the persistence domain, on arrival at the WPQ)
+# crosses the interconnect back whether or not the warp waits yet.  One
+# warp: st.wt at cycle 4 (it costs lat_global, 192), sfence at 196.
+# Durable WPQs: the data arrives at 124, the acknowledgement reaches the
+# warp at 244, when the sfence passes: exit at 244, 245 cycles, whatever
+# lat_nvm_write (before: 201, the sfence found nothing outstanding at 196
+# and passed while the acknowledgement was still crossing).  Volatile: the
+# WPQ writes it to NVM at 124 + 576 = 700, the acknowledgement is back at
+# 820: 821 cycles, 1000 more with lat_nvm_write 1576
+is "$(cyc -D icnt_jitter=0 -D wpq=durable "$T/wt1.gpu")" 245 \
+	"st.wt; sfence, durable WPQs: the acknowledgement on arrival crosses back (245 cycles)"
+is "$(cyc -D icnt_jitter=0 -D wpq=durable -D lat_nvm_write=1576 "$T/wt1.gpu")" 245 \
+	"st.wt; sfence, durable WPQs: NVM's write latency does not count"
+is "$(cyc -D icnt_jitter=0 -D wpq=volatile "$T/wt1.gpu")" 821 \
+	"st.wt; sfence, volatile WPQs: acknowledged once written to NVM (821 cycles)"
+is "$(cyc -D icnt_jitter=0 -D wpq=volatile -D lat_nvm_write=1576 "$T/wt1.gpu")" 1821 \
+	"st.wt; sfence, volatile WPQs: 1000 more cycles of NVM write latency cost 1000"

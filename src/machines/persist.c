@@ -300,6 +300,7 @@ struct pm_pending {
 	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
 	uint64_t *wake;     /* per line: none of its actions can issue before */
 	uint64_t *since;    /* per line: when it last became dirty (stamp) */
+	uint64_t *acked;    /* per warp: when its latest acknowledgement reaches it */
 	uint64_t stamp;
 	const uint64_t *ready; /* the run's subject ready times, at cycle now */
 	uint64_t now;
@@ -633,6 +634,13 @@ static unsigned timing_issue(const struct comp *c, const uint8_t *sv, unsigned w
 			return 0;
 		return !pw(c, sv, w)->cursor ? l2wb_cost(c, sv, t, cf->lat_icnt) : 2 * cf->lat_icnt;
 	}
+	if ((in->op == OP_SFENCE || in->op == OP_MEMBAR) && !pw(c, sv, w)->outstanding) {
+		/* nothing outstanding: it passes once the warp's latest
+		** acknowledgement has crossed back (acks_cross) */
+		const struct pm_pending *p = c->priv;
+		uint64_t next = p->now + cf->lat_alu;
+		return p->acked[w] > next ? (unsigned)(p->acked[w] - next) : 0;
+	}
 	if (in->op == OP_CLWB) /* the write-back request crosses the interconnect */
 		delay = cf->lat_icnt;
 	else if (in->op == OP_ST && in->wt && in->space == SP_GLOBAL) /* the data crosses */
@@ -759,6 +767,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	p->overfill = own > c->g->cfg.l2_kb * 1024ull / c->g->cfg.line_bytes;
 	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
 	memset(p->wake, 0, sizeof *p->wake * ((G_WORDS(c->g) + per - 1) / per));
+	memset(p->acked, 0, sizeof *p->acked * c->g->nwarps);
 	for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
 		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || waited(c, clwb_mask(c, sv, i)))
 			pending(c, i);
@@ -1518,6 +1527,44 @@ static void durable(const struct comp *c, const uint8_t *sv, uint8_t *img)
 
 /* {=== Concrete mode ==================================================== */
 
+/* The warps in mask get an acknowledgement now: it reaches them lat_icnt
+** later. */
+static void ack_crosses(const struct comp *c, const uint32_t *mask)
+{
+	struct pm_pending *p = c->priv;
+	uint64_t at = p->now + c->g->cfg.lat_icnt;
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		for (unsigned w = 32 * k, b = mask[k]; b; w++, b >>= 1)
+			if (b & 1 && p->acked[w] < at)
+				p->acked[w] = at;
+}
+
+/* The acknowledgements action a (about to be applied) sends, as apply()
+** decides them: a CLWB_DONE's to its line's waiters; a WT_ARRIVE's (durable
+** WPQs) to the waiters of every word of the line that has crossed by now
+** (they arrive together); a WPQ_DRAIN's to the waiters of the st.wt words
+** it writes to NVM.  A warp that reaches its sfence or membar after one
+** was sent, with nothing outstanding, passes no sooner than it arrives
+** (timing_issue): the acknowledgement crosses back whether or not the
+** warp is waiting yet. */
+static void acks_cross(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	const struct pm_pending *p = c->priv;
+	const uint8_t *f = flags(c, sv);
+	uint32_t i = a->arg;
+	if (a->kind == c->kind0 + K_CLWB_DONE) {
+		ack_crosses(c, clwb_mask(c, sv, i));
+		return;
+	}
+	int arrive = a->kind == c->kind0 + K_WT_ARRIVE;
+	if (!wt_words(c) || (arrive ? !c->g->cfg.wpq_durable : a->kind != c->kind0 + K_WPQ_DRAIN))
+		return;
+	for (uint32_t k = line_of(c->g, i); k < line_end(c->g, i); k++)
+		if (arrive ? f[k] & PM_TRANSIT && (k == i || (p->ready && p->ready[c->subj0[0] + k] <= p->now))
+		           : (f[k] & (PM_INWPQ | PM_TRANSIT)) == PM_INWPQ)
+			ack_crosses(c, wt_mask(c, sv, k));
+}
+
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
@@ -1533,8 +1580,10 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		for (uint32_t k = a->arg; k < line_end(g, a->arg); k++)
 			bytes += flags(c, sv)[k] & PM_INWPQ ? 4 : 0;
 		t->busy = (bytes + cf->mc_bw - 1) / cf->mc_bw;
+		acks_cross(c, sv, a);
 	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE ||
 	           a->kind == c->kind0 + K_EVICT) { /* in the WPQ now */
+		acks_cross(c, sv, a);
 		t->upd[t->n].subject = c->subj0[0] + a->arg;
 		t->upd[t->n++].delay = cf->lat_nvm_write;
 		if (a->kind == c->kind0 + K_EVICT) /* a capacity eviction acknowledges no one */
@@ -1748,10 +1797,11 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	pl->flags = pl->host + sizeof(struct pm_host);
 	pl->rec = (pl->flags + gw + 7) & ~(size_t)7;
 	*align = 8;
-	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8);
+	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
-	p->line = (uint32_t *)(p->since + nlines);
+	p->acked = p->since + nlines;
+	p->line = (uint32_t *)(p->acked + g->nwarps);
 	p->lay = lay;
 	c->priv = p; /* one block: the composer frees priv */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
