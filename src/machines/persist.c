@@ -290,8 +290,11 @@ static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uin
 ** enabled() walks these instead of every word of global memory (which
 ** was 80% of a persist run): a superset, a line is listed when it gets
 ** work and dropped when enabled() finds it has none.  Also the NVM writes
-** not yet counted (tick) and when each line became dirty (capacity
-** evictions).  Only a concrete run keeps it (run: that run's number, 0
+** not yet counted (tick), when each line became dirty and, per partition,
+** its dirty lines: a count and a queue in the order they became dirty
+** (capacity evictions: the oldest is the queue's first entry that is
+** still dirty since then, where a scan of the partition's lines every
+** cycle was 64% of a 64-warp lbm run).  Only a concrete run keeps it (run: that run's number, 0
 ** outside one; the exploration's threads never write it), and a new run
 ** rebuilds it from the state. */
 struct pm_pending {
@@ -306,6 +309,12 @@ struct pm_pending {
 	uint64_t now;
 	uint32_t full;      /* partitions whose dirty lines may exceed the L2 */
 	int overfill;       /* a partition has more lines than its L2 holds */
+	/* per partition (8 at most): its dirty lines; its queue, qcap entries
+	** from qline/qstamp + partition * qcap (a line and the stamp it was
+	** queued with: stale once the line is clean or dirty again since) */
+	uint32_t ndirty[8], qhead[8], qn[8], qcap;
+	uint32_t *qline;
+	uint64_t *qstamp;
 	uint32_t n;
 	uint32_t *line;   /* the listed lines' first words */
 	uint8_t listed[]; /* per line */
@@ -337,16 +346,56 @@ static void pending(const struct comp *c, uint32_t i)
 	}
 }
 
+/* Concrete mode: the line starting at word first became dirty; queued
+** last in its partition's order (capacity_evict).  A full queue first
+** drops its stale entries (it holds twice the partition's lines, so this
+** is rare). */
+static void lru_dirty(const struct comp *c, uint32_t first)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t line = first / line_words(c->g), part = gpu_partition_of(c->g, first * 4);
+	uint32_t *ql = p->qline + (size_t)part * p->qcap;
+	uint64_t *qs = p->qstamp + (size_t)part * p->qcap;
+	if (p->qn[part] == p->qcap) {
+		uint32_t kept = 0;
+		for (uint32_t k = 0; k < p->qn[part]; k++) {
+			uint32_t at = (p->qhead[part] + k) % p->qcap;
+			if (p->since[ql[at]] == qs[at]) { /* in order: the ring's start */
+				ql[kept] = ql[at];
+				qs[kept++] = qs[at];
+			}
+		}
+		p->qhead[part] = 0;
+		p->qn[part] = kept;
+	}
+	p->since[line] = ++p->stamp;
+	uint32_t at = (p->qhead[part] + p->qn[part]++) % p->qcap;
+	ql[at] = line;
+	qs[at] = p->stamp;
+	p->ndirty[part]++;
+	p->full |= 1u << part;
+}
+
+/* Concrete mode: the line starting at word first is clean now (written
+** back, or its last dirty word superseded by a st.wt); its queue entry is
+** stale. */
+static void lru_clean(const struct comp *c, uint32_t first)
+{
+	struct pm_pending *p = c->priv;
+	if (p->run && p->overfill) {
+		p->ndirty[gpu_partition_of(c->g, first * 4)]--;
+		p->since[first / line_words(c->g)] = 0;
+	}
+}
+
 /* A store leaves word `word` dirty in the L2.  In a concrete run a line
 ** that was clean may overfill its partition's L2 (capacity_evict). */
 static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
 {
 	struct pm_pending *p = c->priv;
 	uint32_t first = line_of(c->g, word);
-	if (p->run && p->overfill && !line_has(c, sv, first, PM_DIRTY)) {
-		p->since[first / line_words(c->g)] = ++p->stamp;
-		p->full |= 1u << gpu_partition_of(c->g, first * 4);
-	}
+	if (p->run && p->overfill && !line_has(c, sv, first, PM_DIRTY))
+		lru_dirty(c, first);
 	flags(c, sv)[word] |= PM_DIRTY;
 }
 
@@ -375,11 +424,15 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 ** order, so the merge loses no durable image). */
 static void write_back(const struct comp *c, uint8_t *sv, uint32_t first)
 {
+	int was = 0;
 	for (uint32_t i = first; i < line_end(c->g, first); i++)
 		if (flags(c, sv)[i] & PM_DIRTY) {
 			into_wpq(c, sv, i, ((uint32_t *)sv)[i]);
 			po_move(c->g, rec(c, sv), PO_WPQ, PO_VIS, i);
+			was = 1;
 		}
+	if (was)
+		lru_clean(c, first);
 }
 
 /* One step of an L2 write-back pass (the l2wb instruction, cudaL2WB):
@@ -530,12 +583,15 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 			v = (INNER(c)->load(IC(c), sv, SP_GLOBAL, 0, i) & keep) | (v << 8 * at & ~keep);
 		}
 		uint8_t *f = &flags(c, sv)[i];
+		int was = *f & PM_DIRTY;
 		INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
 		po_stored(c->g, rec(c, sv), (uint32_t)i);
 		po_move(c->g, rec(c, sv), PO_TRANSIT, PO_VIS, (uint32_t)i);
 		if (!(*f & PM_TRANSIT))
 			host(c, sv)->ntransit++;
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
+		if (was && !line_has(c, sv, line_of(c->g, (uint32_t)i), PM_DIRTY)) /* its line is clean now */
+			lru_clean(c, line_of(c->g, (uint32_t)i));
 		pending(c, (uint32_t)i);
 		transit(c, sv)[i] = v;
 		await(c, sv, w, wt_mask(c, sv, (uint32_t)i), 0);
@@ -768,9 +824,16 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
 	memset(p->wake, 0, sizeof *p->wake * ((G_WORDS(c->g) + per - 1) / per));
 	memset(p->acked, 0, sizeof *p->acked * c->g->nwarps);
-	for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
+	memset(p->since, 0, sizeof *p->since * ((G_WORDS(c->g) + per - 1) / per));
+	memset(p->ndirty, 0, sizeof p->ndirty);
+	memset(p->qhead, 0, sizeof p->qhead);
+	memset(p->qn, 0, sizeof p->qn);
+	for (uint32_t i = 0; i < G_WORDS(c->g); i += per) {
 		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || waited(c, clwb_mask(c, sv, i)))
 			pending(c, i);
+		if (p->overfill && line_has(c, sv, i, PM_DIRTY))
+			lru_dirty(c, i);
+	}
 }
 
 /* Concrete mode: the listed lines' actions (struct pm_pending); a line
@@ -827,21 +890,25 @@ static unsigned capacity_evict(const struct comp *c, const uint8_t *sv, struct a
 {
 	const struct gpu *g = c->g;
 	struct pm_pending *p = c->priv;
+	(void)sv;
 	uint32_t per = line_words(g), cap = (uint32_t)(g->cfg.l2_kb * 1024ull / g->cfg.line_bytes), n = 0;
 	for (unsigned part = 0; part < g->cfg.partitions; part++) {
 		if (!(p->full >> part & 1))
 			continue;
-		uint32_t dirty = 0, oldest = UINT32_MAX;
-		for (uint32_t i = part * per; i < G_WORDS(g); i += per * g->cfg.partitions)
-			if (line_has(c, sv, i, PM_DIRTY)) {
-				dirty++;
-				if (oldest == UINT32_MAX || p->since[i / per] < p->since[oldest / per])
-					oldest = i;
-			}
-		if (dirty <= cap) {
+		if (p->ndirty[part] <= cap) {
 			p->full &= ~(1u << part);
 			continue;
 		}
+		/* the oldest: the first entry still dirty since it was queued */
+		const uint32_t *ql = p->qline + (size_t)part * p->qcap;
+		const uint64_t *qs = p->qstamp + (size_t)part * p->qcap;
+		while (p->qn[part] && p->since[ql[p->qhead[part]]] != qs[p->qhead[part]]) {
+			p->qhead[part] = (p->qhead[part] + 1) % p->qcap;
+			p->qn[part]--;
+		}
+		if (!p->qn[part]) /* cannot be: every dirty line has its entry */
+			continue;
+		uint32_t oldest = ql[p->qhead[part]] * per;
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), (uint16_t)(c->unit0[0] + part), c->subj0[0] + oldest, oldest };
 	}
 	return n;
@@ -1026,11 +1093,14 @@ static void host_step(const struct comp *c, uint8_t *sv)
 	case H_PERSIST:
 		for (uint32_t k = 0; k < n; k++) {
 			uint8_t *f = &flags(c, sv)[first + k];
+			int was = *f & PM_DIRTY;
 			nvm(c, sv)[first + k] = vis[first + k];
 			po_move(g, rec(c, sv), PO_NVM, PO_VIS, first + k);
 			if (*f & PM_INWPQ)
 				hs->ninwpq--;
 			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
+			if (was && !line_has(c, sv, line_of(g, first + k), PM_DIRTY))
+				lru_clean(c, line_of(g, first + k));
 			if (!*f && wt_words(c) && waited(c, wt_mask(c, sv, first + k))) /* its queued entry is gone */
 				wt_acked(c, sv, first + k);
 		}
@@ -1797,11 +1867,17 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	pl->flags = pl->host + sizeof(struct pm_host);
 	pl->rec = (pl->flags + gw + 7) & ~(size_t)7;
 	*align = 8;
-	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 8);
+	/* a partition's queue: twice its lines (lru_dirty) */
+	uint32_t qcap = 2 * ((nlines + g->cfg.partitions - 1) / g->cfg.partitions) + 1;
+	size_t qsize = (size_t)qcap * g->cfg.partitions;
+	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
 	p->acked = p->since + nlines;
-	p->line = (uint32_t *)(p->acked + g->nwarps);
+	p->qstamp = p->acked + g->nwarps;
+	p->qline = (uint32_t *)(p->qstamp + qsize);
+	p->qcap = qcap;
+	p->line = p->qline + qsize;
 	p->lay = lay;
 	c->priv = p; /* one block: the composer frees priv */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
