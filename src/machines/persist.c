@@ -128,6 +128,7 @@ struct pm_warp {
 struct pm_layout {
 	uint32_t wt_words;
 	uint32_t mw; /* u32 words of a warp mask: warps / 32, rounded up */
+	int l2wb;    /* the kernel has an l2wb: a warp's pass may be running */
 	size_t wpq, clwb, wt, transit, pw, host, flags, rec;
 };
 
@@ -239,7 +240,9 @@ static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 	int n;
 	if (hs->busy && !hs->run && steps(c, sv, &n)[hs->dev].op == H_L2WB) /* a cudaL2WB pass */
 		return 1;
-	for (unsigned w = 0; w < g->nwarps; w++)
+	/* a warp's pass: asked for every global access of every warp (a
+	** scan of the warps each time), so not where no warp can run one */
+	for (unsigned w = 0; LAYOUT(c)->l2wb && w < g->nwarps; w++)
 		if (pw(c, sv, w)->cursor)
 			return 1;
 	return 0;
@@ -1854,9 +1857,11 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	struct pm_layout lay = { 0 }, *pl = &lay;
 	size_t gw = G_WORDS(g);
 	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
-	for (int i = 0; i < g->prog->nins; i++)
+	for (int i = 0; i < g->prog->nins; i++) {
 		if (g->prog->ins[i].wt && g->prog->ins[i].space == SP_GLOBAL)
 			pl->wt_words = (uint32_t)gw;
+		pl->l2wb |= g->prog->ins[i].op == OP_L2WB;
+	}
 	pl->mw = (g->nwarps + 31) / 32;
 	pl->wpq = 4 * gw;
 	pl->clwb = pl->wpq + 4 * gw;
