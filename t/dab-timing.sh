@@ -124,31 +124,9 @@ is "$(cyc "$T/two.gpu")" "$(cyc "$T/one.gpu")" "flush trigger: a full buffer flu
 # partition 0 ends at t0 + 111 (12 transactions from t0 + 100): 4 cycles
 # less.  The same on DAB, whose flush (nr: no reorder, warp buffers)
 # sends the same transactions.
-cat > "$T/hol.gpu" <<'SPEC'
-machine baseline
-set sms = 2
-set partitions = 4
-set line_bytes = 128
-set ctas = 2
-set warps_per_cta = 1
-set threads_per_warp = 8
-set lat_icnt = 100
-set icnt_jitter = 0
-set global_jitter = 0
-global .u32 x[2048] = fill(0)
-kernel
-    .reg .u32 %r<4>
-    shr.u32            %r1, %tid, 2
-    mul.lo.u32         %r1, %r1, %ctaid
-    shl.b32            %r1, %r1, 7
-    shl.b32            %r0, %tid, 9
-    add.u32            %r0, %r0, %r1
-    red.global.add.u32 [x + %r0], 1
-    exit
-end
-check deterministic x
-expect pass
-SPEC
+sed 's/set sms = 1/set sms = 2/; s/set ctas = 1/set ctas = 2/; s/set threads_per_warp = 32/set threads_per_warp = 8/
+s|^    shl.b32            %r0, %tid, 7|    shr.u32            %r1, %tid, 2\n    mul.lo.u32         %r1, %r1, %ctaid\n    shl.b32            %r1, %r1, 7\n    shl.b32            %r0, %tid, 9\n    add.u32            %r0, %r0, %r1|' \
+	"$T/spread.gpu" > "$T/hol.gpu"
 is "$(($(cyc "$T/hol.gpu") - $(cyc -D icnt_eject=0 "$T/hol.gpu")))" 4 \
 	"baseline: partition 0's ejection port, taken by SM 0, holds SM 1's transactions for partition 1: 4 cycles"
 W="-D machine=dab -D buffer=warp -D entries=8 -D scheduler=gwat -D fusion=off -D flush=nr"
