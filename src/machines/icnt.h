@@ -19,15 +19,17 @@
 ** stay in order).
 **
 ** Each partition has one ejection port that takes icnt_eject transactions
-** a cycle from all SMs together (GPGPU-Sim pops one packet per memory
-** sub-partition per cycle from the interconnect; DAB §V, Table I: "Cluster
-** Ejection Buffer Size 32"): a transaction that reaches a partition whose
-** port is taken that cycle waits for the next free cycle.  This is the
-** congestion offset flushing relieves (DAB §VI-B2: "if every buffer
-** flushes to the same set of memory addresses in the same order (hence,
-** the same memory partitions), the interconnect becomes congested").  The
-** port's cycles are a calendar of ICNT_WINDOW cycles per partition, taken
-** in the order the sends are timed.
+** a cycle from all SMs together (GPGPU-Sim, which the paper extends, pops
+** one packet per memory sub-partition a cycle from the interconnect): a
+** transaction that reaches a partition whose port is taken that cycle
+** waits for the next free cycle, and holds its SM's port meanwhile (an
+** SM's requests leave in order, so the ones behind it wait too: head of
+** line).  This is the congestion offset flushing relieves (DAB §VI-B2:
+** "if every buffer flushes to the same set of memory addresses in the
+** same order (hence, the same memory partitions), the interconnect
+** becomes congested, which would lead to longer buffer flushes and more
+** issue stalls").  The port's cycles are a calendar of ICNT_WINDOW cycles
+** per partition, taken in the order the sends are timed.
 **
 ** At the ROP a coalesced transaction is one operation (DAB §IV-F: atomics
 ** coalesce "into a single transaction per cache sector"; GPGPU-Sim's L2
