@@ -22,7 +22,8 @@
 # (issue 11): Fig. 17 conv moved from +2.3% to +20.7% (paper +13%), and
 # Fig. 16 compares with what the paper says of a kernel like this conv,
 # whose CTAs share addresses four by four (cnv3_3: "minimal performance
-# gain"), instead of with a gain.
+# gain"), instead of with a gain.  Each row that still differs has its
+# measured cause in the text printed after the table (the cat below).
 # Writes bench/out/dab.csv; prints the simulator's throughput (warp
 # instructions per CPU second, start-up included).
 #   usage: sh bench/dab.sh [SEEDS]        (default 3 seeds per point)
