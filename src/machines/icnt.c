@@ -17,8 +17,10 @@
 
 size_t icnt_size(const struct gpu *g, unsigned nq, unsigned cap)
 {
-	return sizeof(struct icnt) + sizeof(uint64_t) * (g->cfg.sms + (size_t)nq * cap) + sizeof(uint32_t) * nq +
-	       (sizeof(uint64_t) + 1) * (size_t)g->cfg.partitions * ICNT_WINDOW;
+	/* head[] is rounded up to an even count: the calendar after it is
+	** 8-aligned (icnt_init) */
+	return sizeof(struct icnt) + sizeof(uint64_t) * (g->cfg.sms + (size_t)nq * cap) +
+	       sizeof(uint32_t) * (((size_t)nq + 1) / 2 * 2) + (sizeof(uint64_t) + 1) * (size_t)g->cfg.partitions * ICNT_WINDOW;
 }
 
 struct icnt *icnt_init(void *mem, const struct gpu *g, unsigned nq, unsigned cap)
@@ -33,8 +35,7 @@ struct icnt *icnt_init(void *mem, const struct gpu *g, unsigned nq, unsigned cap
 	ic->head = (uint32_t *)(ic->arr + (size_t)nq * cap);
 	ic->parts = g->cfg.partitions;
 	ic->eject = g->cfg.icnt_eject;
-	/* 8-aligned: head[] holds nq words, rounded up to an even count */
-	ic->cal = (uint64_t *)(ic->head + (nq + 1) / 2 * 2);
+	ic->cal = (uint64_t *)(ic->head + (nq + 1) / 2 * 2); /* see icnt_size */
 	ic->taken = (uint8_t *)(ic->cal + (size_t)ic->parts * ICNT_WINDOW);
 	return ic;
 }
