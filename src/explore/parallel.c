@@ -262,7 +262,8 @@ static void judge_level(struct par *p, struct worker *w)
 	struct event *ev = xmalloc(sizeof *ev * (nev ? nev : 1));
 	nev = 0;
 	for (unsigned t = 0; t < p->nw; t++) {
-		memcpy(ev + nev, p->w[t].ev, sizeof *ev * p->w[t].nev);
+		if (p->w[t].nev) /* ev is NULL in a worker that collected none */
+			memcpy(ev + nev, p->w[t].ev, sizeof *ev * p->w[t].nev);
 		nev += p->w[t].nev;
 		p->w[t].nev = 0;
 	}
