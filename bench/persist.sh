@@ -38,12 +38,45 @@
 # durable-WPQ findings checked on these runs.  Writes bench/out/persist.csv
 # and (with gnuplot) bench/out/persist.png.
 #   usage: [WARPS_PER_SM=64|4] sh bench/persist.sh
-# At 64 warps an SM (about 2 minutes of CPU): strict persistency costs
-# lbm +35.1% (clwb, durable WPQs) and +5.9% / +64.6% (wt, durable /
-# volatile; paper -0.6% SP+wt), histo +2.9% (clwb; paper 0.3%) and -0.3%
-# / +3.2% (wt; paper 0.2%); three of the summary's orderings then fail
-# (CTA epochs with wt beat clwb on both kernels; histo's strict wt is no
-# dearer than its epochs): see gpumc-machines(7), Concrete mode.
+# At 64 warps an SM (about 2 minutes of CPU), durable / volatile WPQs
+# (the paper's Table IV figure in brackets; its wt rows use volatile WPQs):
+#   lbm   strict-clwb +35.1 / +134.1    strict-wt +11.6 / +64.6  [-0.6]
+#   histo strict-clwb  +2.9 / +12.5  [0.3]   strict-wt +1.1 / +3.7  [0.2]
+#   histo epoch-kernel +1.1 / +5.6   [3.7]   tx-undo +7.1 / +16.1  [16.0]
+#   lbm epoch-cta-l2wb +6.1 / +10.5  [16.2]  tx-idem +1.1 / +5.7   [4.0]
+#   histo loop-s1 +26.9 / +50.5, loop-s12 +11.4 / +14.5           [3.1]
+# and three of the summary's orderings fail; each for a measured cause:
+# - (3) CTA epochs with wt cost less than with clwb, on lbm (+3.8% against
+#   +12.9%, volatile) and histo (+2.4 / +3.6).  The paper's reason for
+#   clwb (sad-1: write-back combines the updates of poorly coalesced
+#   streaming stores) is absent here: every store of these kernels writes
+#   whole 128-byte lines once (lbm: 9728 NVM line writes with clwb and with
+#   wt), so EP_C+clwb pays its clwb, sfence and pcommit round trips for no
+#   fewer writes -- the paper's stencil/cutcp/spmv/sgemm behave so too
+#   (Table IV recommends EP_C+wt for them).
+# - (1) histo's strict wt (+3.7%, volatile) costs less than its kernel
+#   epoch (+5.6%): each thread stores its 4 bins once, at its end, so
+#   strict persistency is a few st.wt that overlap other warps' work,
+#   where EP_K's cudaL2WB and pcommit run after the kernel, in series (the
+#   paper's stencil: "only one store at the end of the kernel", where the
+#   CTA epoch "is the same as the strict persistency model").
+# lbm's strict wt with volatile WPQs (+64.6%, paper -0.6%) is latency, not
+# a missing mechanism: a st.wt is acknowledged once written to NVM (the
+# paper's simulator, sec. V) and each of a warp's 19 stores waits for it;
+# 100 more cycles of lat_nvm_write cost 1808 more cycles (19 x 95), and
+# all 512 warps run in one wave.  With 4 waves (256 CTAs, 4 times the
+# cells) it costs +27.4% (strict clwb +87.3%): the paper's input sizes are
+# not given, and an input of many waves hides the wait in other warps.
+# Loop epochs (tpacf 3.1%): loop-s12's +11.4% is its two passes a CTA
+# (bar.sync; l2wb; bar.sync), each blocking every SM's global accesses
+# while the partitions walk (2412 walk cycles in the run) -- tpacf keeps
+# its data in shared memory, so its passes find little dirty; the
+# crossings are 1.6 points of it (lat_icnt 20: +9.8%).
+# Before issue 12's last timing fixes (an l2wb blocked other warps also
+# while its request and completion crossed the interconnect; an
+# acknowledgement reached a warp not yet at its sfence at once): loop-s1
+# +51.5 / +84.3, loop-s12 +21.8 / +20.4, lbm epoch-cta-l2wb +12.2 / +15.9,
+# lbm strict-wt +5.9 / +64.6.  See gpumc-machines(7), Concrete mode.
 set -e
 . "$(dirname "$0")/lib.sh"
 WARPS_PER_SM=${WARPS_PER_SM:-64}

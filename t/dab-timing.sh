@@ -12,10 +12,11 @@
 #   sectors: lanes 8i..8i+7 add to consecutive words of line i: 4
 #            sectors.  DAB coalesce=off sends 32 transactions (the last
 #            entry of partition 3 leaves 31 cycles after the first),
-#            coalesce=on 4 (partition 3's 8 entries arrive 3 cycles after
-#            the first and take 8 cycles): 31 - (3 + 7) = 21 cycles fewer.
+#            coalesce=on 4 (partition 3's sector arrives 3 cycles after
+#            the first and is one ROP operation): 31 - 3 = 28 cycles fewer
+#            (21 while the ROP performed a lane a cycle).
 . "$srcdir/t/lib.sh"
-plan 10
+plan 16
 cat > "$T/spread.gpu" <<'SPEC'
 machine baseline
 set sms = 1
@@ -53,11 +54,28 @@ is "$((d1 - d32))" 24 "dab: the same flush pays the same interconnect bandwidth"
 on=$(cyc $D "$T/sectors.gpu")
 # shellcheck disable=SC2086
 off=$(cyc $D -D coalesce=off "$T/sectors.gpu")
-is "$((off - on))" 21 "dab: flush coalescing sends 4 transactions instead of 32: 21 cycles fewer"
+is "$((off - on))" 28 "dab: flush coalescing sends 4 transactions instead of 32: 28 cycles fewer"
 # the baseline coalesces too: 4 sectors leave t0..t0 + 3, partition 3
-# performs its 8 lanes by t0 + 110, 3 cycles after spread at icnt_bw 32
-# (plus 16 cycles for the 4 extra ALU instructions that form the address)
-is "$(cyc "$T/sectors.gpu")" "$((b32 + 19))" "baseline: a warp's lanes coalesce into one transaction per sector"
+# performs its sector in one step at t0 + 103, 4 cycles before spread at
+# icnt_bw 32 ends (t0 + 107; plus 16 cycles for the 4 extra ALU
+# instructions that form the address)
+is "$(cyc "$T/sectors.gpu")" "$((b32 + 12))" "baseline: a warp's lanes coalesce into one transaction per sector"
+# The ROP performs a coalesced transaction as one operation (DAB IV-F:
+# "The baseline GPU coalesces atomics into a single transaction per cache
+# sector"; "buffer flushes that access the same cache sector can be
+# coalesced to a single transaction", VI-B3).  line: lane l adds to word
+# l, one 128-byte line in partition 0, 4 sectors.  coalesce=on: 4
+# transactions leave t0..t0 + 3, arrive t0 + 100..103 and are performed
+# one a cycle: the last at t0 + 103.  coalesce=off: 32 transactions, the
+# last arrives and is performed at t0 + 131: 28 cycles more, on both
+# machines.  (While the ROP performed a lane a cycle both took until
+# t0 + 131: coalescing saved nothing behind a busy ROP.)
+sed 's|    shl.b32            %r0, %tid, 7|    shl.b32            %r0, %tid, 2|' "$T/spread.gpu" > "$T/line.gpu"
+is "$(($(cyc -D coalesce=off "$T/line.gpu") - $(cyc "$T/line.gpu")))" 28 \
+	"baseline: the ROP performs a sector's 8 lanes as one operation: 28 cycles fewer for 32 lanes in 4 sectors"
+# shellcheck disable=SC2086
+is "$(($(cyc $D -D coalesce=off "$T/line.gpu") - $(cyc $D "$T/line.gpu")))" 28 \
+	"dab: the same for a coalesced flush: 28 cycles fewer"
 # coalesce=off: 32 transactions, partition 3's last lane arrives at
 # t0 + 131 as in spread (plus the 16 ALU cycles)
 is "$(cyc -D coalesce=off "$T/sectors.gpu")" "$((b1 + 16))" "baseline coalesce=off: one transaction per lane"
@@ -93,3 +111,41 @@ s|^    exit|    exit\nLOOP:\n    add.u32            %r2, %r2, 1\n    setp.lt.u32
 s|^    .reg .u32 %r<4>|    .reg .u32 %r<4>\n    .reg .pred %p<1>|' "$T/spread.gpu" | grep -v '^set warps_per_cta = 1' > "$T/one.gpu"
 sed 's|^    red.global.add.u32 \[x + %r0\], 1|&\n&|' "$T/one.gpu" > "$T/two.gpu"
 is "$(cyc "$T/two.gpu")" "$(cyc "$T/one.gpu")" "flush trigger: a full buffer flushes while another warp runs (the second red costs nothing)"
+# The partition's ejection port (GPGPU-Sim pops one packet per memory
+# sub-partition a cycle; icnt_eject = 1): a transaction that finds it
+# taken waits and holds its SM's port (head of line).  hol: 2 SMs, a warp
+# of 8 lanes each; lane l adds to line 4l (partition 0), except that SM
+# 1's lanes 4..7 add to line 4l + 1 (partition 1).  Both send from t0,
+# SM 0 first: its 8 transactions take partition 0's port at t0 + 100..107.
+# SM 1's first finds it taken until t0 + 108 and holds SM 1's port; its
+# next three follow at t0 + 109..111 and its 4 for partition 1, which
+# then sit behind them, at t0 + 112..115.  icnt_eject = 0 (no limit): SM
+# 1's 4 for partition 1 arrive and are performed at t0 + 104..107, and
+# partition 0 ends at t0 + 111 (12 transactions from t0 + 100): 4 cycles
+# less.  The same on DAB, whose flush (nr: no reorder, warp buffers)
+# sends the same transactions.
+sed 's/set sms = 1/set sms = 2/; s/set ctas = 1/set ctas = 2/; s/set threads_per_warp = 32/set threads_per_warp = 8/
+s|^    shl.b32            %r0, %tid, 7|    shr.u32            %r1, %tid, 2\n    mul.lo.u32         %r1, %r1, %ctaid\n    shl.b32            %r1, %r1, 7\n    shl.b32            %r0, %tid, 9\n    add.u32            %r0, %r0, %r1|' \
+	"$T/spread.gpu" > "$T/hol.gpu"
+is "$(($(cyc "$T/hol.gpu") - $(cyc -D icnt_eject=0 "$T/hol.gpu")))" 4 \
+	"baseline: partition 0's ejection port, taken by SM 0, holds SM 1's transactions for partition 1: 4 cycles"
+W="-D machine=dab -D buffer=warp -D entries=8 -D scheduler=gwat -D fusion=off -D flush=nr"
+# shellcheck disable=SC2086
+is "$(($(cyc $W "$T/hol.gpu") - $(cyc $W -D icnt_eject=0 "$T/hol.gpu")))" 4 \
+	"dab: the flush pays the same ejection port: 4 cycles"
+# Offset flushing (DAB VI-B2: "if every buffer flushes to the same set of
+# memory addresses in the same order (hence, the same memory partitions),
+# the interconnect becomes congested ... each SM starts flushing at a
+# different index to spread out the writes to each memory partition").
+# offset: both SMs' lanes 0..3 add to lines 0, 4, 8, 12 (partition 0),
+# lanes 4..7 to lines 1, 5, 9, 13 (partition 1).  Without offset both
+# flush partition 0's 4 first: SM 1's wait behind SM 0's (t0 + 104..107,
+# holding its port) and its partition 1 ones end at t0 + 111.  With
+# offset_flush = 4, SM 0 (even) sends its partition 1 entries first: no
+# port is taken twice in a cycle, all end by t0 + 107: 4 cycles less.
+sed 's|^    mul.lo.u32         %r1, %r1, %ctaid|    and.b32            %r2, %tid, 3\n    shl.b32            %r2, %r2, 9|; s|^    shl.b32            %r0, %tid, 9|    mov.u32            %r0, %r2|' "$T/hol.gpu" > "$T/offset.gpu"
+# shellcheck disable=SC2086
+is "$(($(cyc $W "$T/offset.gpu") - $(cyc $W -D offset_flush=4 "$T/offset.gpu")))" 4 \
+	"dab: offset flushing spreads the two SMs' flushes over the partitions: 4 cycles fewer"
+run "$GPUMC" run -D icnt_eject=65 "$T/hol.gpu"
+like "$T/err" "icnt_eject" "icnt_eject out of range: an error"

@@ -19,9 +19,10 @@ done
 cases="$cases
 ../t/good/lost-update.gpu|
 ../t/good/por-volatile.gpu|
-../t/good/por-ignore.gpu|"
+../t/good/por-ignore.gpu|
+../t/good/por-exit-barrier.gpu|"
 ncases=$(echo "$cases" | wc -l)
-plan $((ncases * 6 + 12))
+plan $((ncases * 6 + 13))
 echo "$cases" > "$T/cases"
 while IFS='|' read -r spec opts; do
 	for search in bfs dfs; do
@@ -58,6 +59,11 @@ like "$T/out" '^verdict: pass' "lost update under --check-model: POR-1 holds"
 # a volatile load waits for a DAB flush: never warp-local (POR-1 held)
 run "$GPUMC" check -q --check-model "$srcdir/t/good/por-volatile.gpu"
 like "$T/out" '^verdict: pass' "volatile load on dab under --check-model: POR-1 holds"
+# an exit that releases a barrier writes the released warp's record: not
+# warp-local, so barrier.c refuses exits in kernels with bar.sync (letting
+# them through breaks POR-1 here)
+run "$GPUMC" check -q --check-model "$srcdir/t/good/por-exit-barrier.gpu"
+like "$T/out" '^verdict: pass' "exit releasing a barrier under --check-model: POR-1 holds"
 # race_free keeps POR on (explore.c: a racy state stays racy after a
 # local step); comm_race_free turns it off and the report says so
 run "$GPUMC" check "$SPECS/dab/R1-race.gpu"

@@ -5,7 +5,7 @@
 # completions apart from WPQ drains, L2 capacity evictions; every number
 # derived by hand before running.
 . "$srcdir/t/lib.sh"
-plan 27
+plan 33
 # spec FILE WORDS SETS BODY [HOST]: one warp of 32 lanes on the persist
 # machine, 128-byte lines, global a[WORDS], %r0 the lane's byte offset
 spec() {
@@ -184,3 +184,44 @@ set wpq = durable" "    st.wt.global.u32 [a + %r0], 1
 c1=$(cyc -D lat_global=1 -D icnt_jitter=0 -D threads_per_warp=1 "$T/wt1.gpu")
 c32=$(cyc -D lat_global=1 -D icnt_jitter=0 "$T/wt1.gpu")
 is "$((c32 - c1))" 0 "st.wt: a warp's words of one line arrive as one request"
+
+# an l2wb blocks other warps' global accesses only while the partitions
+# walk the L2 (the paper: it "blocks subsequent L2 accesses until all the
+# cache lines are checked"), not while its request and completion cross
+# the interconnect: an access issued t cycles after the l2wb reaches the
+# L2 t cycles after its request does.  Warp 0 stores a line, then l2wb
+# (issued at 208: a walk of 1 line, 4 + 1 cycles, then the crossings,
+# 2 lat_icnt + 4); warp 1 meanwhile runs 6 dependent loads of lat_global
+# (192) from cycle 13 and exits at 13 + 6 x 192 = 1165: the run is 1166
+# cycles whatever lat_icnt (120 or 220) -- before, its third load waited
+# for the whole l2wb (208 + 4 + 240 + 1 = 453): 1223 and 1423 cycles
+{
+	printf 'machine persist\nset threads_per_warp = 32\nset warps_per_cta = 2\nset partitions = 1\nset wpq = durable\n'
+	printf 'global .u32 a[256] = fill(0)\nglobal .u32 b[32] = fill(0)\nkernel\n    .reg .u32 %%r<3>\n    .reg .pred %%p<1>\n'
+	printf '    shr.u32 %%r1, %%tid, 5\n    setp.eq.u32 %%p0, %%r1, 0\n    @%%p0 bra W0\n    ld.global.u32 %%r2, [b]\n'
+	for k in 1 2 3 4 5; do printf '    ld.global.u32 %%r2, [b + %%r2]\n'; done
+	printf '    exit\nW0:\n    shl.b32 %%r0, %%tid, 2\n    st.global.u32 [a + %%r0], 1\n    l2wb\n    exit\nend\n'
+	printf 'check deterministic a\nexpect pass\n'
+} > "$T/blk.gpu"
+is "$(cyc -D lat_icnt=120 "$T/blk.gpu")" 1166 "l2wb: another warp's load waits only for the walk (lat_icnt 120)"
+is "$(cyc -D lat_icnt=220 "$T/blk.gpu")" 1166 "l2wb: the interconnect crossings block no other warp (lat_icnt 220)"
+
+# a st.wt's acknowledgement (the paper, sec. V: "sent by the memory
+# controller once the data is written to device memory"; with durable
+# WPQs, once it is in the persistence domain, on arrival at the WPQ)
+# crosses the interconnect back whether or not the warp waits yet.  One
+# warp: st.wt at cycle 4 (it costs lat_global, 192), sfence at 196.
+# Durable WPQs: the data arrives at 124, the acknowledgement reaches the
+# warp at 244, when the sfence passes: exit at 244, 245 cycles, whatever
+# lat_nvm_write (before: 201, the sfence found nothing outstanding at 196
+# and passed while the acknowledgement was still crossing).  Volatile: the
+# WPQ writes it to NVM at 124 + 576 = 700, the acknowledgement is back at
+# 820: 821 cycles, 1000 more with lat_nvm_write 1576
+is "$(cyc -D icnt_jitter=0 -D wpq=durable "$T/wt1.gpu")" 245 \
+	"st.wt; sfence, durable WPQs: the acknowledgement on arrival crosses back (245 cycles)"
+is "$(cyc -D icnt_jitter=0 -D wpq=durable -D lat_nvm_write=1576 "$T/wt1.gpu")" 245 \
+	"st.wt; sfence, durable WPQs: NVM's write latency does not count"
+is "$(cyc -D icnt_jitter=0 -D wpq=volatile "$T/wt1.gpu")" 821 \
+	"st.wt; sfence, volatile WPQs: acknowledged once written to NVM (821 cycles)"
+is "$(cyc -D icnt_jitter=0 -D wpq=volatile -D lat_nvm_write=1576 "$T/wt1.gpu")" 1821 \
+	"st.wt; sfence, volatile WPQs: 1000 more cycles of NVM write latency cost 1000"

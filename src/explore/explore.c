@@ -127,10 +127,12 @@ struct ctx {
 	enum search_kind search;
 	size_t frontier_bytes;     /* compact BFS: the states queued */
 	struct frontier *frontier; /* those, freed by explore_release */
-	/* block hashes (state/hash.h): of the state being expanded, of a
-	** successor, and in DFS of every frame */
+	/* block hashes (state/hash.h): BFS, of the state being expanded
+	** (from the hash the visited set memoizes, vs_hash); DFS, of every
+	** frame */
 	size_t nb;
-	uint64_t *src_bh, *next_bh, *frame_bh;
+	struct hash_src hsrc;
+	uint64_t *frame_bh;
 	int warned; /* BFS near a limit: said so once */
 	unsigned long rec_steps; /* steps of the recovery of this crash image */
 	/* partial-order reduction: on, and the locations properties observe */
@@ -834,7 +836,7 @@ static void bfs(struct ctx *c)
 	struct frontier *q = o->compact ? c->frontier = frontier_new(n) : NULL;
 	int is_new;
 	m->init(m, cur);
-	uint32_t idx = vs_find_or_put(c->vs, cur, state_hash_blocks(cur, n, c->src_bh), &is_new);
+	uint32_t idx = vs_find_or_put(c->vs, cur, state_hash(cur, n), &is_new);
 	parent_put(c, idx, NO_PARENT, 0);
 	if (o->compact) {
 		frontier_push(q, cur);
@@ -873,20 +875,19 @@ static void bfs(struct ctx *c)
 		unsigned na = m->enabled(m, src, act);
 		if (!expand_check(c, src, act, na, h))
 			break;
-		if (na)
-			state_hash_blocks(src, n, c->src_bh);
 		if (o->max_depth && level >= o->max_depth) {
 			if (na)
 				c->cut = 1;
 			continue;
 		}
-		if (na)
-			c->r->expanded++;
+		if (!na)
+			continue;
+		c->r->expanded++;
+		hash_src_set(&c->hsrc, src, vs_hash(c->vs, h, src), n);
 		int a = c->por && na > 1 ? ample(c, src, act, na, next) : -1;
 		if (a >= 0) {
 			c->r->transitions++;
-			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
-			                            &is_new);
+			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
 			if (k > h) { /* the cycle proviso holds: a state numbered after this one */
 				if (rec)
 					graph_move(c, k, (unsigned)a);
@@ -908,8 +909,7 @@ static void bfs(struct ctx *c)
 			memcpy(next, src, n);
 			m->apply(m, next, &act[i]);
 			c->r->transitions++;
-			uint32_t k = vs_find_or_put(c->vs, next, state_hash_delta(src, c->src_bh, next, n, c->next_bh),
-			                            &is_new);
+			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
 			if (rec)
 				graph_move(c, k, i);
 			if (!is_new) {
@@ -1357,8 +1357,8 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.search = o->search;
 	c.rng = o->dfs_seed;
 	c.nb = hash_nblocks(m->sv_size);
-	c.src_bh = xmalloc(c.nb * sizeof *c.src_bh);
-	c.next_bh = xmalloc(c.nb * sizeof *c.next_bh);
+	c.hsrc.bh = xmalloc(c.nb * sizeof *c.hsrc.bh);
+	c.hsrc.known = xmalloc(c.nb);
 	c.jd = judge_new(m, props, n, o->keep_going);
 	judge_set_poll(c.jd, limits_poll, &c);
 	c.outcome_prop = -1;
@@ -1518,8 +1518,8 @@ void explore_release(struct explore_result *r)
 	free(c->g.via);
 	free(c->g.ended);
 	free(c->frame_bh);
-	free(c->src_bh);
-	free(c->next_bh);
+	free(c->hsrc.bh);
+	free(c->hsrc.known);
 	vs_free(c->vs);
 	frontier_free(c->frontier);
 	free(c);

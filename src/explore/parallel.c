@@ -151,7 +151,7 @@ struct worker {
 	struct vs_local *vl;
 	uint8_t *next;
 	struct action *act;
-	uint64_t *src_bh, *next_bh;
+	struct hash_src hsrc; /* the state being expanded */
 	uint64_t transitions, expanded, reduced; /* not yet added to r */
 	uint32_t depth;
 	uint64_t kbase; /* the key of the state being expanded, slot 0 */
@@ -466,7 +466,7 @@ static void defer(struct worker *w, uint32_t k, int ai)
 }
 
 /* Partial-order reduction: state k, with its na > 1 actions in w->act and
-** its block hashes in w->src_bh, expanded with its ample action alone when
+** its hashes in w->hsrc, expanded with its ample action alone when
 ** that action's successor lies in the next level (PAR-4); 0: expand it in
 ** full.  Its crashes are judged as in a full expansion, after the move. */
 static int reduce(struct worker *w, const uint8_t *src, uint32_t k, unsigned na)
@@ -477,8 +477,7 @@ static int reduce(struct worker *w, const uint8_t *src, uint32_t k, unsigned na)
 		return 0;
 	w->transitions++;
 	int is_new;
-	uint32_t k2 = put(w, state_hash_delta(src, w->src_bh, w->next, p->m->sv_size, w->next_bh), (unsigned)a,
-	                  &is_new);
+	uint32_t k2 = put(w, state_hash_step(&w->hsrc, w->next, p->m->sv_size), (unsigned)a, &is_new);
 	if (!is_new && k2 < p->hi)
 		return 0;
 	w->reduced++;
@@ -525,7 +524,7 @@ static void expand(struct worker *w, uint32_t k)
 	if (!na)
 		return;
 	w->expanded++;
-	state_hash_blocks(src, n, w->src_bh);
+	hash_src_set(&w->hsrc, src, vs_hash(p->vs, k, src), n);
 	if (h->ample && na > 1 && reduce(w, src, k, na))
 		return;
 	for (unsigned i = 0; i < na && !halted(p); i++) {
@@ -537,7 +536,7 @@ static void expand(struct worker *w, uint32_t k)
 		m->apply(m, w->next, &w->act[i]);
 		w->transitions++;
 		int is_new;
-		uint32_t k2 = put(w, state_hash_delta(src, w->src_bh, w->next, n, w->next_bh), i, &is_new);
+		uint32_t k2 = put(w, state_hash_step(&w->hsrc, w->next, n), i, &is_new);
 		w->cyclic |= !is_new && k2 < p->hi;
 	}
 }
@@ -584,21 +583,20 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	struct worker *w = xcalloc_aligned(LINE, sizeof *w * nthreads);
 	p.w = w;
 	p.nw = nthreads;
-	size_t nb = hash_nblocks(m->sv_size);
 	vs_share(vs, 1);
 	for (unsigned t = 0; t < nthreads; t++) {
 		w[t].p = &p;
 		w[t].vl = vs_local_new(vs);
 		w[t].next = xmalloc(m->sv_size);
 		w[t].act = xmalloc(sizeof *w[t].act * (m->max_actions + 1));
-		w[t].src_bh = xmalloc(nb * sizeof *w[t].src_bh);
-		w[t].next_bh = xmalloc(nb * sizeof *w[t].next_bh);
+		w[t].hsrc.bh = xmalloc(hash_nblocks(m->sv_size) * sizeof *w[t].hsrc.bh);
+		w[t].hsrc.known = xmalloc(hash_nblocks(m->sv_size));
 		w[t].since = p.every - 1; /* the limits before the first expansion */
 	}
 	/* level 0: the initial state */
 	m->init(m, w[0].next);
 	int is_new;
-	uint32_t k = vs_share_put(vs, w[0].vl, w[0].next, state_hash_blocks(w[0].next, m->sv_size, w[0].src_bh), &is_new);
+	uint32_t k = vs_share_put(vs, w[0].vl, w[0].next, state_hash(w[0].next, m->sv_size), &is_new);
 	p.room = h->reserve(h->ctx, 1);
 	h->parent(h->ctx, k, UINT32_MAX, 0);
 	p.hi = 1;
@@ -636,8 +634,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		vs_local_free(vs, w[t].vl);
 		free(w[t].next);
 		free(w[t].act);
-		free(w[t].src_bh);
-		free(w[t].next_bh);
+		free(w[t].hsrc.bh);
+		free(w[t].hsrc.known);
 		free(w[t].cur);
 		free(w[t].nxt);
 		free(w[t].ev);

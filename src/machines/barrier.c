@@ -48,9 +48,12 @@ static void arrive(const struct comp *c, uint8_t *sv, unsigned cta)
 static const struct port_barrier ops = { arrive };
 
 /* An exit is an arrival (the exited lanes are no longer waited for): it
-** may release a barrier, which other warps' arrivals race with.  So an
-** exit is declared independent only in a kernel without bar.sync, where
-** no warp is ever in BARRIER and arrive() writes nothing. */
+** may release the warps of its CTA waiting at a barrier, writing their
+** records, which no warp-local step may do (POR-1, compose.c; readyset.c
+** counts a local issue as waking no other warp).  So an exit is declared
+** independent only in a kernel without bar.sync, where no warp is ever in
+** BARRIER and arrive() writes nothing (t/good/por-exit-barrier.gpu breaks
+** POR-1 under --check-model without this refusal). */
 static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
 {
 	(void)sv, (void)w;

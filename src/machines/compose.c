@@ -858,7 +858,7 @@ static const struct param_def grid_params[] = {
 	** drains and persist's clwb requests all cross it */
 	{ "lat_icnt", 120, 1, 100000, NULL, GP(lat_icnt), "SM-to-partition interconnect latency, each way" },
 	{ "icnt_jitter", 40, 0, 100000, NULL, GP(icnt_jitter), "random extra interconnect delay in [0, icnt_jitter] (seeded)" },
-	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic lane performed (one partition, one lane at a time)" },
+	{ "lat_rop", 1, 1, 10000, NULL, GP(lat_rop), "ROP cycles per atomic transaction performed (one partition, one at a time; concrete mode: a coalesced sector)" },
 };
 
 static void add_rows(const struct param_def *rows, unsigned n, const struct param_def **out, unsigned *k, unsigned max)

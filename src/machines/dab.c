@@ -33,7 +33,12 @@
 ** length: the expected count).  A DRAIN action lets partition p perform the
 ** head of one FIFO:
 **   ordered  only the FIFO of the SM whose turn it is (round robin over the
-**            SMs that still have entries for p): the flush reorder buffer;
+**            SMs that still have entries for p): the flush reorder buffer.
+**            A turn is one message (§IV-D: "use the expected number of
+**            messages from each SM to re-order the atomics in round robin
+**            order"): with coalesce on, the entries of one buffer and one
+**            32-byte sector that follow each other in the FIFO are one
+**            transaction (§IV-F), and the turn stays while they last;
 **   nr       any SM's head (no reorder: arrival order is free);
 **   nr-of    nr, and warps resume as soon as the buffers are pushed, so a
 **            next flush overlaps the previous one in the FIFOs;
@@ -45,7 +50,10 @@
 ** Component "dab": ports atomics and order; requires mem, warps and issue
 ** (its FLUSH guard reads the issues in before[]).  Actions FLUSH (unit: the
 ** flush engine; subject: the flush, per SM for nr-cif) and DRAIN (unit:
-** the partition; subject: the FIFO).
+** the partition; subject: the FIFO; arg: q + nqueues * (entries - 1)).
+** In concrete mode a DRAIN performs the head's whole transaction (the
+** entries that arrived with it: icnt_run) in one step of lat_rop, as the
+** baseline's ROP does (rop.c); it is that many explored drains in a row.
 **
 ** Slice:
 **   bufs    per buffer: count u16, pad u16, entries x struct atomic_entry
@@ -133,6 +141,15 @@ static int fusable(enum atom_op op)
 {
 	return op == AT_ADD || op == AT_MIN || op == AT_MAX || op == AT_AND || op == AT_OR ||
 	       op == AT_XOR || op == AT_EXCH;
+}
+
+/* Entries a and b of one SM's FIFO belong to one flush transaction: one
+** buffer's, in one sector (flush coalescing, §IV-F). */
+static int same_tx(const struct comp *c, const void *a, const void *b)
+{
+	const struct atomic_entry *x = a, *y = b;
+	return c->g->cfg.coalesce && buffer_of(c, x->warp) == buffer_of(c, y->warp) &&
+	       x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR;
 }
 
 /* The entry this atomic fuses into, or NULL: the buffer's last entry for
@@ -366,7 +383,6 @@ static uint64_t not_full(const struct comp *c, const uint8_t *sv, const uint64_t
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
-	(void)timed;
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	/* "DAB flushes buffers only when either 1) all buffers are full, 2)
@@ -421,10 +437,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			/* ordered: only the SM whose turn it is (the reorder buffer) */
 			if (cf->flush == DF_ORDERED && s != *prr(c, sv, p))
 				continue;
-			unsigned q = s * cf->partitions + p;
-			if (queue(c, sv, q)[0])
+			unsigned q = s * cf->partitions + p, k = queue(c, sv, q)[0];
+			if (k && timed) /* concrete mode: the head's transaction */
+				k = icnt_run(D(c)->ic, c, q, k, queue_entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
+			if (k)
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(drain_unit + p),
-				                            c->subj0[0] + q, q };
+				                            c->subj0[0] + q, q + g->nqueues * (timed ? k - 1 : 0) };
 		}
 	}
 	return n;
@@ -524,8 +542,8 @@ static void drain(const struct comp *c, uint8_t *sv, unsigned q)
 	if (atomic_entry_perform(c, sv, &head))
 		gpu_warp(g, sv, head.warp)->pending--;
 	unsigned p = q % cf->partitions, s = q / cf->partitions;
-	if (cf->flush == DF_ORDERED)
-		next_turn(c, sv, p, s + 1);
+	if (cf->flush == DF_ORDERED && !(qh[0] && same_tx(c, &head, e)))
+		next_turn(c, sv, p, s + 1); /* the message is over */
 	if (!anything_in_flight(c, sv))
 		complete(c, sv);
 	else if (cf->flush >= DF_NR_OF && head.ret)
@@ -538,7 +556,8 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	if (a->kind == c->kind0 + K_FLUSH)
 		flush(c, sv, a->arg < g->cfg.sms ? (int)a->arg : -1);
 	else
-		drain(c, sv, a->arg);
+		for (unsigned k = a->arg / g->nqueues + 1; k--;)
+			drain(c, sv, a->arg % g->nqueues);
 }
 
 /* Concrete mode's ready sets (readyset.c): a drain that leaves something
@@ -548,15 +567,26 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 ** completes the flush, as a flush touches all. */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
-	if (a->kind != c->kind0 + K_DRAIN || queue(c, sv, a->arg)[0] == 1) {
+	unsigned aq = a->arg % c->g->nqueues;
+	if (a->kind != c->kind0 + K_DRAIN || queue(c, sv, aq)[0] == a->arg / c->g->nqueues + 1) {
 		unsigned q = 0;
-		while (q < c->g->nqueues && (q == a->arg || !queue(c, sv, q)[0]))
+		while (q < c->g->nqueues && (q == aq || !queue(c, sv, q)[0]))
 			q++;
 		if (a->kind != c->kind0 + K_DRAIN || q == c->g->nqueues)
 			return -1;
 	}
-	const struct atomic_entry *head = queue_entries(c, sv, a->arg);
-	return head->ret ? (int)gpu_sm_of(c->g, head->warp) : REACH_NONE;
+	/* a step performs the k entries of one transaction (dabpaper11): none
+	** returning a value reaches no scheduler; those that do, their SM */
+	const struct atomic_entry *e = queue_entries(c, sv, aq);
+	int sm = REACH_NONE;
+	for (unsigned k = a->arg / c->g->nqueues + 1, i = 0; i < k; i++)
+		if (e[i].ret) {
+			int s = (int)gpu_sm_of(c->g, e[i].warp);
+			if (sm != REACH_NONE && sm != s)
+				return -1;
+			sm = s;
+		}
+	return sm;
 }
 
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
@@ -569,9 +599,11 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 			sb_puts(out, "DAB flush of every atomic buffer (pre-flush counts sent)");
 		return;
 	}
-	unsigned q = a->arg;
+	unsigned q = a->arg % g->nqueues;
 	sb_printf(out, "partition %u performs the flushed atomic from sm %u: ", q % g->cfg.partitions,
 	          q / g->cfg.partitions);
+	if (a->arg >= g->nqueues)
+		sb_printf(out, "%u entries of one transaction, the first ", a->arg / g->nqueues + 1);
 	atomic_entry_describe(c, queue_entries(c, sv, q), out);
 }
 
@@ -660,8 +692,8 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 			for (unsigned y = 0; cf->coalesce && y < j && x == j; y++)
 				if (e[(o + y) % bf->count].addr / ICNT_SECTOR == e[i].addr / ICNT_SECTOR)
 					x = y;
-			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, t->now + cf->lat_flush, rnd, rng);
 			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, pos = queue(c, sv, q)[0] + k[p]++;
+			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, p, t->now + cf->lat_flush, rnd, rng);
 			icnt_arrive(ic, q, pos, at[j]);
 			if (!pos) /* a new head */
 				icnt_ready(t, c->subj0[0] + q, at[j]);
@@ -680,16 +712,16 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	t->n = 0;
 	icnt_begin(D(c)->ic, t);
 	if (a->kind == c->kind0 + K_DRAIN) {
-		unsigned q = a->arg;
+		unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
 		t->busy = cf->lat_rop;
-		uint64_t next = icnt_take(D(c)->ic, q, 0, queue(c, sv, q)[0], t->now, t->busy);
+		uint64_t next = icnt_take(D(c)->ic, q, 0, k, queue(c, sv, q)[0], t->now, t->busy);
 		if (next)
 			icnt_ready(t, c->subj0[0] + q, next);
-		/* the last entry of a flush releases the waiting warps */
+		/* the last entries of a flush release the waiting warps */
 		unsigned left = 0;
 		for (unsigned x = 0; x < g->nqueues; x++)
 			left += queue(c, sv, x)[0];
-		for (unsigned w = 0; w < g->nwarps && left == 1 && t->n < TIMING_MAX_UPDATES; w++)
+		for (unsigned w = 0; w < g->nwarps && left == k && t->n < TIMING_MAX_UPDATES; w++)
 			if (WARPS(c)->waiting(WC(c), sv, w)) {
 				t->upd[t->n].subject = warp0 + w;
 				t->upd[t->n++].delay = cf->lat_rop + cf->lat_icnt;
@@ -722,7 +754,7 @@ static const char *const counters[CT_N] = {
 static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
 {
 	if (a->kind == c->kind0 + K_DRAIN) {
-		comp_count(c, ct, CT_LANES, 1);
+		comp_count(c, ct, CT_LANES, a->arg / c->g->nqueues + 1);
 		return;
 	}
 	comp_count(c, ct, CT_FLUSH, 1);
@@ -800,7 +832,8 @@ static const struct param_def params[] = {
 	{ "buffer", 1, 0, 1, "warp|scheduler", GP(buffer_level), "atomic buffer per warp or per warp scheduler" },
 	{ "entries", 4, 1, 1024, NULL, GP(entries), "entries per atomic buffer" },
 	{ "fusion", 1, 0, 1, "off|on", GP(fusion), "fold atomics to the same address and opcode into one entry" },
-	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "flush one transaction per 32-byte sector (concrete-mode traffic)" },
+	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "flush one transaction per 32-byte sector and buffer: one message of the reorder buffer, one ROP operation (concrete-mode timing)" },
+	ICNT_EJECT_PARAM,
 	{ "offset_flush", 0, 0, 1024, NULL, GP(offset_flush), "even SMs start flushing each buffer at this entry (the paper's offset flushing: 32); 0: off" },
 	{ "flush", 0, 0, 3, "ordered|nr|nr-of|nr-cif", GP(flush), "flush protocol: ordered (reorder buffers), or the relaxed variants" },
 	{ "lat_flush", 20, 0, 100000, NULL, GP(lat_flush), "cycles of the pre-flush message round before entries move" },

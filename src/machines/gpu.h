@@ -38,6 +38,7 @@ struct gpu_cfg {
 	unsigned ctas, warps_per_cta, threads_per_warp;
 	/* concrete-mode latencies (cycles) */
 	unsigned lat_alu, lat_shared, lat_global, global_jitter, lat_icnt, icnt_jitter, lat_rop, lat_bar, icnt_bw;
+	unsigned icnt_eject; /* transactions a partition's ejection port takes per cycle (0: no limit) */
 	unsigned sched_policy; /* concrete mode: 0 GTO, 1 any ready warp at random */
 	/* DAB (dab.c, dab_sched.c) */
 	unsigned sched_rule, buffer_level, entries, fusion, coalesce, offset_flush, flush; /* sched_rule: enum dab_sched */

@@ -6,7 +6,9 @@
 ** Invariants:
 **   ICNT-1 an SM's port never sends more than icnt_bw transactions in a
 **          cycle (port[] only grows, one slot per transaction);
-**   ICNT-2 arrival cycles along a FIFO never decrease (icnt_arrive).
+**   ICNT-2 arrival cycles along a FIFO never decrease (icnt_arrive);
+**   ICNT-3 a partition's ejection port takes at most icnt_eject
+**          transactions in a cycle (taken[] counts them per cycle).
 */
 #include "config.h"
 #include "machines/icnt.h"
@@ -15,7 +17,10 @@
 
 size_t icnt_size(const struct gpu *g, unsigned nq, unsigned cap)
 {
-	return sizeof(struct icnt) + sizeof(uint64_t) * (g->cfg.sms + (size_t)nq * cap) + sizeof(uint32_t) * nq;
+	/* head[] is rounded up to an even count: the calendar after it is
+	** 8-aligned (icnt_init) */
+	return sizeof(struct icnt) + sizeof(uint64_t) * (g->cfg.sms + (size_t)nq * cap) +
+	       sizeof(uint32_t) * (((size_t)nq + 1) / 2 * 2) + (sizeof(uint64_t) + 1) * (size_t)g->cfg.partitions * ICNT_WINDOW;
 }
 
 struct icnt *icnt_init(void *mem, const struct gpu *g, unsigned nq, unsigned cap)
@@ -28,6 +33,10 @@ struct icnt *icnt_init(void *mem, const struct gpu *g, unsigned nq, unsigned cap
 	ic->port = (uint64_t *)(ic + 1);
 	ic->arr = ic->port + ic->sms;
 	ic->head = (uint32_t *)(ic->arr + (size_t)nq * cap);
+	ic->parts = g->cfg.partitions;
+	ic->eject = g->cfg.icnt_eject;
+	ic->cal = (uint64_t *)(ic->head + (nq + 1) / 2 * 2); /* see icnt_size */
+	ic->taken = (uint8_t *)(ic->cal + (size_t)ic->parts * ICNT_WINDOW);
 	return ic;
 }
 
@@ -38,16 +47,46 @@ void icnt_begin(struct icnt *ic, const struct timing *t)
 	ic->run = t->run;
 	memset(ic->port, 0, sizeof *ic->port * ic->sms);
 	memset(ic->head, 0, sizeof *ic->head * ic->nq);
+	if (ic->eject)
+		memset(ic->taken, 0, (size_t)ic->parts * ICNT_WINDOW);
 }
 
-uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, uint64_t from,
+/* The first cycle from `at` on that partition p's ejection port has room,
+** taken.  A slot of the calendar is free for cycle x when it was last
+** taken for another cycle: the calendar covers ICNT_WINDOW cycles ahead,
+** more than a flush of every buffer spans (a farther one is not delayed). */
+static uint64_t eject(struct icnt *ic, unsigned p, uint64_t at)
+{
+	if (!ic->eject)
+		return at;
+	for (uint64_t x = at; x < at + ICNT_WINDOW; x++) {
+		size_t k = (size_t)p * ICNT_WINDOW + x % ICNT_WINDOW;
+		if (ic->cal[k] != x || !ic->taken[k]) {
+			ic->cal[k] = x;
+			ic->taken[k] = 1;
+			return x;
+		}
+		if (ic->taken[k] < ic->eject) {
+			ic->taken[k]++;
+			return x;
+		}
+	}
+	return at;
+}
+
+uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, unsigned p, uint64_t from,
                    uint64_t (*rnd)(void *), void *rng)
 {
-	uint64_t *p = &ic->port[sm];
-	if (*p < from * ic->bw)
-		*p = from * ic->bw; /* the port was idle: no credit for it */
-	uint64_t left = (*p)++ / ic->bw;
-	return left + cf->lat_icnt + (cf->icnt_jitter ? rnd(rng) % (cf->icnt_jitter + 1) : 0);
+	uint64_t *port = &ic->port[sm];
+	if (*port < from * ic->bw)
+		*port = from * ic->bw; /* the port was idle: no credit for it */
+	uint64_t left = (*port)++ / ic->bw, travel = cf->lat_icnt + (cf->icnt_jitter ? rnd(rng) % (cf->icnt_jitter + 1) : 0);
+	uint64_t at = eject(ic, p, left + travel);
+	/* a transaction the partition cannot take yet holds the SM's port
+	** (head of line): the ones behind it leave after it */
+	if (at > left + travel && *port < (at - travel) * ic->bw + 1)
+		*port = (at - travel) * ic->bw + 1;
+	return at;
 }
 
 uint64_t icnt_free_at(const struct icnt *ic, unsigned sm)
@@ -67,15 +106,29 @@ void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at)
 	*slot(ic, q, pos) = at;
 }
 
-uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned n, uint64_t now, unsigned busy)
+unsigned icnt_run(const struct icnt *ic, const struct comp *c, unsigned q, unsigned n, const void *e, size_t size,
+                  int (*same_tx)(const struct comp *c, const void *a, const void *b))
 {
-	/* entry i leaves (i > 0 only on the relaxed icnt_order=any): the
-	** ones behind it close up, as the FIFO's entries do */
+	unsigned k = 1;
+	if (!c->g->cfg.coalesce)
+		return 1;
+	const uint64_t *arr = ic->arr + (size_t)q * ic->cap;
+	uint64_t at = arr[ic->head[q]];
+	while (k < n && arr[(ic->head[q] + k) % ic->cap] == at &&
+	       same_tx(c, e, (const char *)e + size * k))
+		k++;
+	return k;
+}
+
+uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned k, unsigned n, uint64_t now, unsigned busy)
+{
+	/* entries i..i+k-1 leave (i > 0 only on the relaxed icnt_order=any,
+	** with k = 1): the ones behind them close up, as the FIFO's do */
 	if (i == 0)
-		ic->head[q] = (ic->head[q] + 1) % ic->cap;
-	for (unsigned k = i; i && k + 1 < n; k++)
-		*slot(ic, q, k) = *slot(ic, q, k + 1);
-	if (n <= 1)
+		ic->head[q] = (ic->head[q] + k) % ic->cap;
+	for (unsigned j = i; i && j + 1 < n; j++)
+		*slot(ic, q, j) = *slot(ic, q, j + 1);
+	if (n <= k)
 		return 0;
 	uint64_t at = *slot(ic, q, 0);
 	return at > now + busy ? at : now + busy;

@@ -17,6 +17,25 @@
 ** that: entries stream in at the port's rate instead of all at once.
 ** Arrivals are kept monotone per FIFO (an SM's requests to a partition
 ** stay in order).
+**
+** Each partition has one ejection port that takes icnt_eject transactions
+** a cycle from all SMs together (GPGPU-Sim, which the paper extends, pops
+** one packet per memory sub-partition a cycle from the interconnect): a
+** transaction that reaches a partition whose port is taken that cycle
+** waits for the next free cycle, and holds its SM's port meanwhile (an
+** SM's requests leave in order, so the ones behind it wait too: head of
+** line).  This is the congestion offset flushing relieves (DAB §VI-B2:
+** "if every buffer flushes to the same set of memory addresses in the
+** same order (hence, the same memory partitions), the interconnect
+** becomes congested, which would lead to longer buffer flushes and more
+** issue stalls").  The port's cycles are a calendar of ICNT_WINDOW cycles
+** per partition, taken in the order the sends are timed.
+**
+** At the ROP a coalesced transaction is one operation (DAB §IV-F: atomics
+** coalesce "into a single transaction per cache sector"; GPGPU-Sim's L2
+** performs a sector request's lanes together): icnt_run tells how many
+** FIFO entries from the head arrived with one transaction, so a partition
+** performs them in one step of lat_rop cycles.
 */
 #ifndef GPUMC_ICNT_H
 #define GPUMC_ICNT_H
@@ -24,17 +43,25 @@
 #include "machines/component.h"
 
 #define ICNT_SECTOR 32u /* bytes a transaction covers */
+#define ICNT_WINDOW 16384u /* cycles of a partition's ejection calendar */
 /* The port's rate: a parameter of each component that sends through it. */
 #define ICNT_BW_PARAM                                                                                          \
 	{ "icnt_bw", 1, 1, 64, NULL, offsetof(struct gpu_cfg, icnt_bw),                                            \
 	  "transactions (32-byte sectors) each SM sends into the interconnect per cycle (concrete-mode timing)" }
 
+#define ICNT_EJECT_PARAM                                                                                       \
+	{ "icnt_eject", 1, 0, 64, NULL, offsetof(struct gpu_cfg, icnt_eject),                                      \
+	  "transactions each partition's ejection port takes per cycle from all SMs; 0: no limit (concrete-mode timing)" }
+
 struct icnt {
-	unsigned nq, cap, sms, bw;
+	unsigned nq, cap, sms, bw, parts, eject;
 	uint64_t run;    /* the concrete run the cycles below belong to */
 	uint64_t *port;  /* per SM: injection slots used, in 1/bw cycles */
 	uint64_t *arr;   /* per FIFO: cap arrival cycles, a ring         */
 	uint32_t *head;  /* per FIFO: ring index of the head entry        */
+	uint64_t *cal;   /* per partition, ICNT_WINDOW slots: the cycle a
+	                 ** slot was last taken for ...                   */
+	uint8_t *taken;  /* ... and by how many transactions              */
 };
 
 /* Bytes icnt_init needs for nq FIFOs of cap entries each. */
@@ -43,17 +70,23 @@ size_t icnt_size(const struct gpu *g, unsigned nq, unsigned cap);
 struct icnt *icnt_init(void *mem, const struct gpu *g, unsigned nq, unsigned cap);
 /* Called first by each timing hook: a new run starts with idle ports. */
 void icnt_begin(struct icnt *ic, const struct timing *t);
-/* One transaction from SM sm leaving no earlier than cycle from: the
-** cycle it arrives at its partition. */
-uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, uint64_t from,
+/* One transaction from SM sm to partition p leaving no earlier than cycle
+** from: the cycle the partition's ejection port takes it. */
+uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, unsigned p, uint64_t from,
                    uint64_t (*rnd)(void *), void *rng);
 /* The first cycle SM sm's port has a free slot. */
 uint64_t icnt_free_at(const struct icnt *ic, unsigned sm);
 /* The FIFO entry q[pos] arrives at cycle at. */
 void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at);
-/* Entry i of FIFO q (n entries) leaves for the ROP at cycle now, busy
-** cycles long: when FIFO q can give its next entry (0: it is empty). */
-uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned n, uint64_t now, unsigned busy);
+/* How many of FIFO q's n entries e (of size bytes each), from the head,
+** arrived in the head's transaction: consecutive, with the head's arrival
+** cycle, and same_tx(c, head, entry) (the provider's sender and sector);
+** 1 with coalesce off. */
+unsigned icnt_run(const struct icnt *ic, const struct comp *c, unsigned q, unsigned n, const void *e, size_t size,
+                  int (*same_tx)(const struct comp *c, const void *a, const void *b));
+/* Entries i..i+k-1 of FIFO q (n entries) leave for the ROP at cycle now,
+** busy cycles long: when FIFO q can give its next entry (0: empty). */
+uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned k, unsigned n, uint64_t now, unsigned busy);
 /* Sets t's ready time of FIFO subject subj, q[0] arriving at cycle at. */
 void icnt_ready(struct timing *t, uint32_t subj, uint64_t at);
 

@@ -58,7 +58,9 @@
 ** words of a line that have crossed arrive as one request), WPQ
 ** drains its memory controller's, and acknowledgements cross back; an
 ** l2wb pass writes back every dirty line in one step, timed as the
-** partitions doing it in parallel (l2wb_cost()).
+** partitions doing it in parallel (l2wb_cost()); other warps' global
+** accesses wait for the walk only, not for the l2wb's interconnect
+** crossings (timing_issue()).
 **
 ** After a crash the spec's recovery program runs on this same machine in
 ** place of the host program (pm_host.rec), explored every way it can go,
@@ -139,6 +141,7 @@ struct pm_layout {
 	uint32_t wt_words;
 	uint32_t mw;  /* u32 words of a warp mask: warps / 32, rounded up */
 	uint32_t per; /* words of a line (line_bytes / 4) */
+	int l2wb;     /* the kernel has an l2wb: a warp's pass may be running */
 	size_t wpq, clwb, wt, transit, pw, host, flags, rec;
 };
 
@@ -252,7 +255,9 @@ static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 	int n;
 	if (hs->busy && !hs->run && steps(c, sv, &n)[hs->dev].op == H_L2WB) /* a cudaL2WB pass */
 		return 1;
-	for (unsigned w = 0; w < g->nwarps; w++)
+	/* a warp's pass: asked for every global access of every warp (a
+	** scan of the warps each time), so not where no warp can run one */
+	for (unsigned w = 0; LAYOUT(c)->l2wb && w < g->nwarps; w++)
 		if (pw(c, sv, w)->cursor)
 			return 1;
 	return 0;
@@ -305,8 +310,11 @@ static int line_has(const struct comp *c, const uint8_t *sv, uint32_t first, uin
 ** enabled() walks these instead of every word of global memory (which
 ** was 80% of a persist run): a superset, a line is listed when it gets
 ** work and dropped when enabled() finds it has none.  Also the NVM writes
-** not yet counted (tick) and when each line became dirty (capacity
-** evictions).  Only a concrete run keeps it (run: that run's number, 0
+** not yet counted (tick), when each line became dirty and, per partition,
+** its dirty lines: a count and a queue in the order they became dirty
+** (capacity evictions: the oldest is the queue's first entry that is
+** still dirty since then, where a scan of the partition's lines every
+** cycle was 64% of a 64-warp lbm run).  Only a concrete run keeps it (run: that run's number, 0
 ** outside one; the exploration's threads never write it), and a new run
 ** rebuilds it from the state. */
 struct pm_pending {
@@ -315,11 +323,18 @@ struct pm_pending {
 	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
 	uint64_t *wake;     /* per line: none of its actions can issue before */
 	uint64_t *since;    /* per line: when it last became dirty (stamp) */
+	uint64_t *acked;    /* per warp: when its latest acknowledgement reaches it */
 	uint64_t stamp;
 	const uint64_t *ready; /* the run's subject ready times, at cycle now */
 	uint64_t now;
 	uint32_t full;      /* partitions whose dirty lines may exceed the L2 */
 	int overfill;       /* a partition has more lines than its L2 holds */
+	/* per partition (8 at most): its dirty lines; its queue, qcap entries
+	** from qline/qstamp + partition * qcap (a line and the stamp it was
+	** queued with: stale once the line is clean or dirty again since) */
+	uint32_t ndirty[8], qhead[8], qn[8], qcap;
+	uint32_t *qline;
+	uint64_t *qstamp;
 	uint32_t n;
 	uint32_t *line;   /* the listed lines' first words */
 	uint8_t listed[]; /* per line */
@@ -352,16 +367,56 @@ static void pending(const struct comp *c, uint32_t i)
 	}
 }
 
+/* Concrete mode: the line starting at word first became dirty; queued
+** last in its partition's order (capacity_evict).  A full queue first
+** drops its stale entries (it holds twice the partition's lines, so this
+** is rare). */
+static void lru_dirty(const struct comp *c, uint32_t first)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t line = first / line_words(c->g), part = gpu_partition_of(c->g, first * 4);
+	uint32_t *ql = p->qline + (size_t)part * p->qcap;
+	uint64_t *qs = p->qstamp + (size_t)part * p->qcap;
+	if (p->qn[part] == p->qcap) {
+		uint32_t kept = 0;
+		for (uint32_t k = 0; k < p->qn[part]; k++) {
+			uint32_t at = (p->qhead[part] + k) % p->qcap;
+			if (p->since[ql[at]] == qs[at]) { /* in order: the ring's start */
+				ql[kept] = ql[at];
+				qs[kept++] = qs[at];
+			}
+		}
+		p->qhead[part] = 0;
+		p->qn[part] = kept;
+	}
+	p->since[line] = ++p->stamp;
+	uint32_t at = (p->qhead[part] + p->qn[part]++) % p->qcap;
+	ql[at] = line;
+	qs[at] = p->stamp;
+	p->ndirty[part]++;
+	p->full |= 1u << part;
+}
+
+/* Concrete mode: the line starting at word first is clean now (written
+** back, or its last dirty word superseded by a st.wt); its queue entry is
+** stale. */
+static void lru_clean(const struct comp *c, uint32_t first)
+{
+	struct pm_pending *p = c->priv;
+	if (p->run && p->overfill) {
+		p->ndirty[gpu_partition_of(c->g, first * 4)]--;
+		p->since[first / line_words(c->g)] = 0;
+	}
+}
+
 /* A store leaves word `word` dirty in the L2.  In a concrete run a line
 ** that was clean may overfill its partition's L2 (capacity_evict). */
 static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
 {
 	struct pm_pending *p = c->priv;
 	uint32_t first = line_of(c->g, word);
-	if (p->run && p->overfill && !line_has(c, sv, first, PM_DIRTY)) {
-		p->since[first / line_words(c->g)] = ++p->stamp;
-		p->full |= 1u << gpu_partition_of(c->g, first * 4);
-	}
+	if (p->run && p->overfill && !line_has(c, sv, first, PM_DIRTY))
+		lru_dirty(c, first);
 	flags(c, sv)[word] |= PM_DIRTY;
 }
 
@@ -392,11 +447,15 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 ** order, so the merge loses no durable image). */
 static void write_back(const struct comp *c, uint8_t *sv, uint32_t first)
 {
+	int was = 0;
 	for (uint32_t i = first, end = line_end(c->g, first); i < end; i++)
 		if (flags(c, sv)[i] & PM_DIRTY) {
 			into_wpq(c, sv, i, ((uint32_t *)sv)[i]);
 			po_move(c->g, rec(c, sv), PO_WPQ, PO_VIS, i);
+			was = 1;
 		}
+	if (was)
+		lru_clean(c, first);
 }
 
 /* One step of an L2 write-back pass (the l2wb instruction, cudaL2WB):
@@ -427,7 +486,9 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint32_t *cursor)
 	return 0;
 }
 
-/* Concrete mode: the cycles of the l2wb pass about to start.  The pass
+/* Concrete mode: the cycles of the l2wb pass about to start, `at` cycles
+** from now (an l2wb instruction's request crosses the interconnect
+** first: lat_icnt; a host cudaL2WB: 0).  The pass
 ** runs in every partition's controller at once (the paper's l2wb), each
 ** writing back its own dirty lines, one a cycle as a clwb completion does.
 ** With l2wb_scan=dirty (the default) the L2 tracks its dirty lines, so
@@ -437,7 +498,7 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint32_t *cursor)
 ** dirty lines where the partition holds more).  Each line's WPQ entry
 ** (subject) goes to NVM no sooner than lat_nvm_write after its partition
 ** wrote it back, as one a clwb or eviction queued (t: its updates). */
-static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing *t)
+static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing *t, unsigned at)
 {
 	const struct gpu *g = c->g;
 	unsigned rank[8] = { 0 }, most = 0; /* dirty lines so far per partition (at most 8) */
@@ -447,7 +508,7 @@ static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing
 			most = r > most ? r : most;
 			if (t->n + 1 < TIMING_MAX_UPDATES) { /* one left for the pass's own subject */
 				t->upd[t->n].subject = c->subj0[0] + i;
-				t->upd[t->n++].delay = r + g->cfg.lat_nvm_write;
+				t->upd[t->n++].delay = at + r + g->cfg.lat_nvm_write;
 			}
 		}
 	uint64_t lines = g->cfg.l2_kb * 1024ull / g->cfg.line_bytes;
@@ -543,10 +604,13 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 			v = (INNER(c)->load(IC(c), sv, SP_GLOBAL, 0, i) & keep) | (v << 8 * at & ~keep);
 		}
 		uint8_t *f = &flags(c, sv)[i];
+		int was = *f & PM_DIRTY;
 		INNER(c)->store(IC(c), sv, SP_GLOBAL, 0, i, v);
 		po_stored(c->g, rec(c, sv), (uint32_t)i);
 		po_move(c->g, rec(c, sv), PO_TRANSIT, PO_VIS, (uint32_t)i);
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
+		if (was && !line_has(c, sv, line_of(c->g, (uint32_t)i), PM_DIRTY)) /* its line is clean now */
+			lru_clean(c, line_of(c->g, (uint32_t)i));
 		pending(c, (uint32_t)i);
 		transit(c, sv)[i] = v;
 		await(c, sv, w, wt_mask(c, sv, (uint32_t)i));
@@ -625,18 +689,33 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 }
 
 /* Concrete mode: the words warp w's clwb or st.wt addresses can be acted
-** on by their memory controller after delay cycles; an l2wb pass's start
-** holds the warp back (the cycles returned) while the request crosses the
-** interconnect, the partitions write back (l2wb_cost) and the completion
-** crosses back. */
+** on by their memory controller after delay cycles.  An l2wb is two
+** issues (l2wb_step): the first holds the warp (the cycles returned)
+** while the partitions walk (l2wb_cost), and other warps' global accesses
+** wait meanwhile (may_issue); the second, once the pass is over, holds it
+** while the request crosses the interconnect and the completion crosses
+** back.  The walk "blocks subsequent L2 accesses until all the cache
+** lines are checked" (the paper, §V): a global access issued t cycles
+** after the l2wb reaches the L2 t cycles after the l2wb's request does
+** (each crosses in lat_icnt), so the accesses the walk blocks are exactly
+** those issued while it runs; the crossings block nothing. */
 static unsigned timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in,
                              struct timing *t)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
 	unsigned delay;
-	if (in->op == OP_L2WB)
-		return WARPS(c)->exec_mask(WC(c), sv, w) && !pw(c, sv, w)->cursor ? 2 * cf->lat_icnt + l2wb_cost(c, sv, t)
-		                                                                    : 0;
+	if (in->op == OP_L2WB) {
+		if (!WARPS(c)->exec_mask(WC(c), sv, w)) /* guarded off: no pass */
+			return 0;
+		return !pw(c, sv, w)->cursor ? l2wb_cost(c, sv, t, cf->lat_icnt) : 2 * cf->lat_icnt;
+	}
+	if ((in->op == OP_SFENCE || in->op == OP_MEMBAR) && !pw(c, sv, w)->outstanding) {
+		/* nothing outstanding: it passes once the warp's latest
+		** acknowledgement has crossed back (acks_cross) */
+		const struct pm_pending *p = c->priv;
+		uint64_t next = p->now + cf->lat_alu;
+		return p->acked[w] > next ? (unsigned)(p->acked[w] - next) : 0;
+	}
 	if (in->op == OP_CLWB) /* the write-back request crosses the interconnect */
 		delay = cf->lat_icnt;
 	else if (in->op == OP_ST && in->wt && in->space == SP_GLOBAL) /* the data crosses */
@@ -761,9 +840,17 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	p->overfill = own > c->g->cfg.l2_kb * 1024ull / c->g->cfg.line_bytes;
 	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
 	memset(p->wake, 0, sizeof *p->wake * ((G_WORDS(c->g) + per - 1) / per));
-	for (uint32_t i = 0; i < G_WORDS(c->g); i += per)
+	memset(p->acked, 0, sizeof *p->acked * c->g->nwarps);
+	memset(p->since, 0, sizeof *p->since * ((G_WORDS(c->g) + per - 1) / per));
+	memset(p->ndirty, 0, sizeof p->ndirty);
+	memset(p->qhead, 0, sizeof p->qhead);
+	memset(p->qn, 0, sizeof p->qn);
+	for (uint32_t i = 0; i < G_WORDS(c->g); i += per) {
 		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || waited(c, clwb_mask(c, sv, i)))
 			pending(c, i);
+		if (p->overfill && line_has(c, sv, i, PM_DIRTY))
+			lru_dirty(c, i);
+	}
 }
 
 /* Concrete mode: the listed lines' actions (struct pm_pending); a line
@@ -822,21 +909,25 @@ static unsigned capacity_evict(const struct comp *c, const uint8_t *sv, struct a
 {
 	const struct gpu *g = c->g;
 	struct pm_pending *p = c->priv;
+	(void)sv;
 	uint32_t per = line_words(g), cap = (uint32_t)(g->cfg.l2_kb * 1024ull / g->cfg.line_bytes), n = 0;
 	for (unsigned part = 0; part < g->cfg.partitions; part++) {
 		if (!(p->full >> part & 1))
 			continue;
-		uint32_t dirty = 0, oldest = UINT32_MAX;
-		for (uint32_t i = part * per; i < G_WORDS(g); i += per * g->cfg.partitions)
-			if (line_has(c, sv, i, PM_DIRTY)) {
-				dirty++;
-				if (oldest == UINT32_MAX || p->since[i / per] < p->since[oldest / per])
-					oldest = i;
-			}
-		if (dirty <= cap) {
+		if (p->ndirty[part] <= cap) {
 			p->full &= ~(1u << part);
 			continue;
 		}
+		/* the oldest: the first entry still dirty since it was queued */
+		const uint32_t *ql = p->qline + (size_t)part * p->qcap;
+		const uint64_t *qs = p->qstamp + (size_t)part * p->qcap;
+		while (p->qn[part] && p->since[ql[p->qhead[part]]] != qs[p->qhead[part]]) {
+			p->qhead[part] = (p->qhead[part] + 1) % p->qcap;
+			p->qn[part]--;
+		}
+		if (!p->qn[part]) /* cannot be: every dirty line has its entry */
+			continue;
+		uint32_t oldest = ql[p->qhead[part]] * per;
 		out[n++] = (struct action){ (uint16_t)(c->kind0 + K_EVICT), (uint16_t)(c->unit0[0] + part), c->subj0[0] + oldest, oldest };
 	}
 	return n;
@@ -1028,11 +1119,14 @@ static void host_step(const struct comp *c, uint8_t *sv)
 	case H_PERSIST:
 		for (uint32_t k = 0; k < n; k++) {
 			uint8_t *f = &flags(c, sv)[first + k];
+			int was = *f & PM_DIRTY;
 			nvm(c, sv)[first + k] = vis[first + k];
 			po_move(g, rec(c, sv), PO_NVM, PO_VIS, first + k);
 			if (*f & PM_INWPQ)
 				hs->ninwpq--;
 			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
+			if (was && !line_has(c, sv, line_of(g, first + k), PM_DIRTY))
+				lru_clean(c, line_of(g, first + k));
 			if (!*f && wt_words(c) && waited(c, wt_mask(c, sv, first + k))) /* its queued entry is gone */
 				wt_acked(c, sv, first + k);
 		}
@@ -1527,6 +1621,44 @@ static void durable(const struct comp *c, const uint8_t *sv, uint8_t *img)
 
 /* {=== Concrete mode ==================================================== */
 
+/* The warps in mask get an acknowledgement now: it reaches them lat_icnt
+** later. */
+static void ack_crosses(const struct comp *c, const uint32_t *mask)
+{
+	struct pm_pending *p = c->priv;
+	uint64_t at = p->now + c->g->cfg.lat_icnt;
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		for (unsigned w = 32 * k, b = mask[k]; b; w++, b >>= 1)
+			if (b & 1 && p->acked[w] < at)
+				p->acked[w] = at;
+}
+
+/* The acknowledgements action a (about to be applied) sends, as apply()
+** decides them: a CLWB_DONE's to its line's waiters; a WT_ARRIVE's (durable
+** WPQs) to the waiters of every word of the line that has crossed by now
+** (they arrive together); a WPQ_DRAIN's to the waiters of the st.wt words
+** it writes to NVM.  A warp that reaches its sfence or membar after one
+** was sent, with nothing outstanding, passes no sooner than it arrives
+** (timing_issue): the acknowledgement crosses back whether or not the
+** warp is waiting yet. */
+static void acks_cross(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	const struct pm_pending *p = c->priv;
+	const uint8_t *f = flags(c, sv);
+	uint32_t i = a->arg;
+	if (a->kind == c->kind0 + K_CLWB_DONE) {
+		ack_crosses(c, clwb_mask(c, sv, i));
+		return;
+	}
+	int arrive = a->kind == c->kind0 + K_WT_ARRIVE;
+	if (!wt_words(c) || (arrive ? !c->g->cfg.wpq_durable : a->kind != c->kind0 + K_WPQ_DRAIN))
+		return;
+	for (uint32_t k = line_of(c->g, i); k < line_end(c->g, i); k++)
+		if (arrive ? f[k] & PM_TRANSIT && (k == i || (p->ready && p->ready[c->subj0[0] + k] <= p->now))
+		           : (f[k] & (PM_INWPQ | PM_TRANSIT)) == PM_INWPQ)
+			ack_crosses(c, wt_mask(c, sv, k));
+}
+
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
@@ -1542,8 +1674,10 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		for (uint32_t k = a->arg; k < line_end(g, a->arg); k++)
 			bytes += flags(c, sv)[k] & PM_INWPQ ? 4 : 0;
 		t->busy = (bytes + cf->mc_bw - 1) / cf->mc_bw;
+		acks_cross(c, sv, a);
 	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE ||
 	           a->kind == c->kind0 + K_EVICT) { /* in the WPQ now */
+		acks_cross(c, sv, a);
 		t->upd[t->n].subject = c->subj0[0] + a->arg;
 		t->upd[t->n++].delay = cf->lat_nvm_write;
 		if (a->kind == c->kind0 + K_EVICT) /* a capacity eviction acknowledges no one */
@@ -1558,7 +1692,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		enum host_op op = a->kind == c->kind0 + K_DEVICE && !hs->run && !hs->cursor ? steps(c, sv, &ns)[hs->dev].op
 		                                                                           : H_SYNC;
 		if (op == H_L2WB || op == H_COPY) {
-			unsigned d = op == H_COPY ? cf->lat_global : l2wb_cost(c, sv, t);
+			unsigned d = op == H_COPY ? cf->lat_global : l2wb_cost(c, sv, t, 0);
 			t->upd[t->n].subject = c->subj0[1];
 			t->upd[t->n++].delay = d ? d : 1;
 		}
@@ -1741,9 +1875,11 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	struct pm_layout lay = { 0 }, *pl = &lay;
 	size_t gw = G_WORDS(g);
 	uint32_t nlines = (G_WORDS(g) + g->cfg.line_bytes / 4 - 1) / (g->cfg.line_bytes / 4);
-	for (int i = 0; i < g->prog->nins; i++)
+	for (int i = 0; i < g->prog->nins; i++) {
 		if (g->prog->ins[i].wt && g->prog->ins[i].space == SP_GLOBAL)
 			pl->wt_words = (uint32_t)gw;
+		pl->l2wb |= g->prog->ins[i].op == OP_L2WB;
+	}
 	pl->mw = (g->nwarps + 31) / 32;
 	pl->per = g->cfg.line_bytes / 4;
 	pl->wpq = 4 * gw;
@@ -1755,10 +1891,17 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	pl->flags = pl->host + sizeof(struct pm_host);
 	pl->rec = (pl->flags + gw + 7) & ~(size_t)7;
 	*align = 8;
-	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8);
+	/* a partition's queue: twice its lines (lru_dirty) */
+	uint32_t qcap = 2 * ((nlines + g->cfg.partitions - 1) / g->cfg.partitions) + 1;
+	size_t qsize = (size_t)qcap * g->cfg.partitions;
+	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
-	p->line = (uint32_t *)(p->since + nlines);
+	p->acked = p->since + nlines;
+	p->qstamp = p->acked + g->nwarps;
+	p->qline = (uint32_t *)(p->qstamp + qsize);
+	p->qcap = qcap;
+	p->line = p->qline + qsize;
 	p->lay = lay;
 	c->priv = p; /* one block: the composer frees priv */
 	c->durable_key = 4 * gw; /* durable() writes the memory words, which start the image */

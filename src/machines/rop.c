@@ -22,12 +22,20 @@
 ** reach the L2 out of order, notes B.4 L7).
 **
 ** Concrete timing: requests cross the interconnect model of icnt.c (one
-** transaction per sector and send, icnt_bw per cycle per SM), the same
-** one DAB's flushes use, and a partition performs one lane per lat_rop.
+** transaction per sector and send, icnt_bw per cycle per SM, icnt_eject
+** per cycle into each partition), the same one DAB's flushes use, and a
+** partition performs one transaction -- the lanes of one warp's atomic in
+** one sector, consecutive in the FIFO -- per lat_rop, in one step (DAB
+** §IV-F: "the baseline GPU coalesces atomics into a single transaction
+** per cache sector"; GPGPU-Sim's L2 performs a sector request whole).
+** Such a step is the lane steps one after another, so concrete runs stay
+** among the explored ones; exploration performs one lane per step.
 **
 ** Component "rop": ports atomics and order; requires mem (it performs
 ** through it) and warps (resume, registers).  Action ROP: partition p
-** performs the head of FIFO q (unit: the partition, subject: the FIFO).
+** performs the head of FIFO q (unit: the partition, subject: the FIFO;
+** arg: q + nqueues * (entry under icnt_order=any) + nqueues * cap *
+** (entries of the run - 1), the run > 1 only in concrete mode).
 **
 ** Slice: per SM x partition FIFO: count u16, pad u16, cap entries.
 ** Invariants:
@@ -179,7 +187,7 @@ static void timing_send(const struct comp *c, const uint8_t *sv, unsigned sm, co
 	icnt_begin(R(c)->ic, t);
 	for (unsigned p = 0; p < cf->partitions; p++)
 		for (unsigned k = 0; k < need[p]; k++)
-			arrive(c, sv, sm * cf->partitions + p, k, icnt_send(R(c)->ic, cf, sm, t->now, rnd, rng), t);
+			arrive(c, sv, sm * cf->partitions + p, k, icnt_send(R(c)->ic, cf, sm, p, t->now, rnd, rng), t);
 }
 
 /* A warp's atom/red: its lanes coalesced into one transaction per sector
@@ -203,11 +211,11 @@ static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, str
 		unsigned i = cf->coalesce ? 0 : nt; /* coalesce=off: a transaction per lane */
 		while (i < nt && sector[i] != a / ICNT_SECTOR)
 			i++;
+		unsigned p = gpu_partition_of(g, a);
 		if (i == nt) {
 			sector[nt] = a / ICNT_SECTOR;
-			at[nt++] = icnt_send(R(c)->ic, cf, sm, t->now, rnd, rng);
+			at[nt++] = icnt_send(R(c)->ic, cf, sm, p, t->now, rnd, rng);
 		}
-		unsigned p = gpu_partition_of(g, a);
 		arrive(c, sv, sm * cf->partitions + p, k[p]++, at[i], t);
 	}
 }
@@ -248,6 +256,32 @@ static unsigned in_flight(const struct comp *c, const uint8_t *sv, unsigned sm, 
 	return n;
 }
 
+/* Entries a and b came in one transaction if one warp's atomic put them
+** in one sector (its lanes, consecutive in the FIFO, arrived together:
+** icnt_run checks that); a LAB's partials travel one by one. */
+static int same_tx(const struct comp *c, const void *a, const void *b)
+{
+	(void)c;
+	const struct atomic_entry *x = a, *y = b;
+	return x->warp != AE_LAB && x->warp == y->warp && x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR;
+}
+
+/* The FIFO, entry and run length of a ROP action (see the file top). */
+static unsigned act_q(const struct comp *c, const struct action *a)
+{
+	return a->arg % c->g->nqueues;
+}
+
+static unsigned act_i(const struct comp *c, const struct action *a)
+{
+	return a->arg % (c->g->nqueues * R(c)->cap) / c->g->nqueues;
+}
+
+static unsigned act_k(const struct comp *c, const struct action *a)
+{
+	return a->arg / (c->g->nqueues * R(c)->cap) + 1;
+}
+
 static const struct port_atomics atomics_ops = { room, push, owed, timing_push, room_sent, send, in_flight, timing_send,
 	                                               NULL };
 static const struct port_order order_ops = { clear };
@@ -259,7 +293,8 @@ static const struct param_def params[] = {
 	{ "icnt_queue", 0, 0, 4096, NULL, GP(icnt_queue), "atomic entries each SM-to-partition FIFO holds (0: twice the lanes)" },
 	{ "icnt_order", 0, 0, 1, "fifo|any", GP(icnt_order), "fifo: an SM's requests reach a partition in order; any: in any order (relaxed interconnect)" },
 	ICNT_BW_PARAM,
-	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "one interconnect transaction per 32-byte sector of a warp's atomic, as the paper's baseline (concrete-mode traffic)" },
+	ICNT_EJECT_PARAM,
+	{ "coalesce", 1, 0, 1, "off|on", GP(coalesce), "one interconnect transaction and one ROP operation per 32-byte sector of a warp's atomic, as the paper's baseline (concrete-mode timing)" },
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
@@ -295,23 +330,26 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 {
 	(void)before;
 	(void)nb;
-	(void)timed;
-	unsigned n = 0, P = c->g->cfg.partitions, cap = R(c)->cap;
+	unsigned n = 0, P = c->g->cfg.partitions, cap = R(c)->cap, nq = c->g->nqueues;
 	/* a partition's ROP is one unit: it serves one FIFO per cycle (its
-	** head; under icnt_order=any, any entry: arg = q + nqueues * i) */
-	for (unsigned q = 0; q < c->g->nqueues; q++) {
+	** head; under icnt_order=any, any entry: arg = q + nqueues * i); in
+	** concrete mode the head's whole transaction */
+	for (unsigned q = 0; q < nq; q++) {
 		unsigned k = c->g->cfg.icnt_order ? fifo(c, sv, q)[0] : fifo(c, sv, q)[0] > 0;
+		unsigned run = timed && k && !c->g->cfg.icnt_order ?
+		                       icnt_run(R(c)->ic, c, q, fifo(c, sv, q)[0], entries(c, sv, q), sizeof(struct atomic_entry), same_tx) :
+		                       1;
 		for (unsigned i = 0; i < k && i < cap; i++)
 			out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(c->unit0[0] + q % P), c->subj0[0] + q,
-				                    q + c->g->nqueues * i };
+				                    q + nq * i + nq * cap * (run - 1) };
 	}
 	return n;
 }
 
-static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
+/* Entry i of FIFO q is performed. */
+static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
 {
 	const struct gpu *g = c->g;
-	unsigned q = a->arg % g->nqueues, i = a->arg / g->nqueues;
 	uint16_t *f = fifo(c, sv, q);
 	struct atomic_entry *e = entries(c, sv, q), head = e[i];
 	memmove(e + i, e + i + 1, sizeof *e * (size_t)(f[0] - 1 - i));
@@ -333,13 +371,19 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		WARPS(c)->resume(WC(c), sv, w); /* an atom's values, or a fence */
 }
 
-/* Concrete mode's ready sets (readyset.c): performing the head of FIFO q
+/* Concrete mode's ready sets (readyset.c): performing entries of FIFO q
 ** frees room in its SM's FIFOs and resumes or times only warps of that SM
 ** (a LAB partial's: the SM it came from, q's too). */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	(void)sv;
-	return (int)(a->arg % c->g->nqueues / c->g->cfg.partitions);
+	return (int)(act_q(c, a) / c->g->cfg.partitions);
+}
+
+static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
+{
+	for (unsigned k = act_k(c, a); k--;)
+		perform(c, sv, act_q(c, a), act_i(c, a));
 }
 
 static int quiescent(const struct comp *c, const uint8_t *sv)
@@ -382,9 +426,11 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
-	unsigned q = a->arg % c->g->nqueues, P = c->g->cfg.partitions;
+	unsigned q = act_q(c, a), P = c->g->cfg.partitions;
 	sb_printf(out, "partition %u ROP performs from sm %u: ", q % P, q / P);
-	atomic_entry_describe(c, &entries(c, sv, q)[a->arg / c->g->nqueues], out);
+	if (act_k(c, a) > 1)
+		sb_printf(out, "%u lanes of one sector, the first ", act_k(c, a));
+	atomic_entry_describe(c, &entries(c, sv, q)[act_i(c, a)], out);
 }
 
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
@@ -394,15 +440,15 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	(void)rng;
 	const struct gpu_cfg *cf = &c->g->cfg;
 	const struct gpu *g = c->g;
-	unsigned q = a->arg % g->nqueues, w = entries(c, sv, q)[a->arg / g->nqueues].warp;
+	unsigned q = act_q(c, a), k = act_k(c, a), w = entries(c, sv, q)[act_i(c, a)].warp;
 	t->busy = cf->lat_rop;
 	icnt_begin(R(c)->ic, t);
-	uint64_t next = icnt_take(R(c)->ic, q, a->arg / g->nqueues, fifo(c, sv, q)[0], t->now, t->busy);
+	uint64_t next = icnt_take(R(c)->ic, q, act_i(c, a), k, fifo(c, sv, q)[0], t->now, t->busy);
 	if (next)
 		icnt_ready(t, c->subj0[0] + q, next);
-	/* a warp waiting for this, its last atomic, hears back over the
-	** interconnect */
-	if (w != AE_LAB && WARPS(c)->waiting(WC(c), sv, w) && gpu_warp(g, (uint8_t *)sv, w)->pending == 1) {
+	/* a warp waiting for these, its last atomics (a run is one warp's),
+	** hears back over the interconnect */
+	if (w != AE_LAB && WARPS(c)->waiting(WC(c), sv, w) && gpu_warp(g, (uint8_t *)sv, w)->pending == k) {
 		t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
 		t->upd[t->n++].delay = t->busy + cf->lat_icnt;
 	}
@@ -413,8 +459,7 @@ static const char *const counters[] = { "atomic lane-ops at ROP" };
 static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
 {
 	(void)sv;
-	(void)a;
-	comp_count(c, ct, 0, 1);
+	comp_count(c, ct, 0, act_k(c, a));
 }
 
 static const void *port(const struct comp *c, enum port p)

@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "state/hash.h"
 #include "state/slots.h"
 #include "state/tree.h"
 #include "util/strbuf.h"
@@ -141,18 +142,32 @@ void vs_free(struct visited *v)
 	free(v);
 }
 
-/* Encode sv into enc; returns the record's length. */
+/* Encode sv into enc; returns the record's length.  Whole words without a
+** branch on their value (every word is stored at the next place, which
+** only a non-zero word keeps): zero and non-zero words mix at random, and
+** a variable-length copy per word was a libc call (wide warps: 60% of the
+** exact-mode run in this function and its copies). */
 static size_t encode(const struct visited *v, const uint8_t *sv, uint8_t *enc)
 {
 	uint8_t *bm = enc, *out = enc + v->bitmap_bytes;
 	memset(bm, 0, v->bitmap_bytes);
-	size_t k = 0;
-	for (size_t w = 0; w < v->nwords; w++) {
+	size_t k = 0, full = v->sv_size / 8, w = 0;
+	for (; w < full; w += 8) { /* the words of one bitmap byte */
+		unsigned bits = 0, m = full - w < 8 ? (unsigned)(full - w) : 8;
+		for (unsigned j = 0; j < m; j++) {
+			uint64_t x;
+			memcpy(&x, sv + 8 * (w + j), 8);
+			memcpy(out + 8 * k, &x, 8); /* room: k <= w + j < nwords */
+			bits |= (unsigned)(x != 0) << j;
+			k += x != 0;
+		}
+		bm[w >> 3] = (uint8_t)bits;
+	}
+	if (full < v->nwords) { /* a last, partial word */
 		uint64_t x = 0;
-		size_t len = w + 1 < v->nwords ? 8 : v->sv_size - 8 * w;
-		memcpy(&x, sv + 8 * w, len);
+		memcpy(&x, sv + 8 * full, v->sv_size - 8 * full);
 		if (x) {
-			bm[w >> 3] |= (uint8_t)(1u << (w & 7));
+			bm[full >> 3] |= (uint8_t)(1u << (full & 7));
 			memcpy(out + 8 * k++, &x, 8);
 		}
 	}
@@ -169,6 +184,11 @@ static uint64_t memo_hash(const struct visited *v, uint32_t idx)
 	return v->hashes[idx >> SIDE_BITS][idx & ((1u << SIDE_BITS) - 1)];
 }
 
+uint64_t vs_hash(const struct visited *v, uint32_t idx, const uint8_t *sv)
+{
+	return v->compact || v->tree ? state_hash(sv, v->sv_size) : memo_hash(v, idx);
+}
+
 const uint8_t *vs_state(const struct visited *v, uint32_t idx)
 {
 	/* decode into the scratch vector: valid until the next vs_state */
@@ -183,7 +203,11 @@ const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out)
 	if (v->raw)
 		return rec;
 	for (size_t w = 0; w < v->nwords; w++) {
-		if (rec[w >> 3] >> (w & 7) & 1) {
+		/* eight words of one bitmap byte at once when all are zero */
+		if (!(w & 7) && !rec[w >> 3] && w + 8 <= v->nwords) {
+			memset(out + 8 * w, 0, 64);
+			w += 7;
+		} else if (rec[w >> 3] >> (w & 7) & 1) {
 			memcpy(out + 8 * w, in, 8);
 			in += 8;
 		} else {
