@@ -64,10 +64,13 @@
 **   DAB-2 a warp's owed count (warp_hdr.pending & PEND_COUNT) equals the
 **         returning entries of that warp in the buffers and FIFOs;
 **   DAB-3 buffers and FIFOs hold at most their capacity; unused entries
-**         are zero.
+**         are zero;
+**   DAB-SYNC (concrete mode) the flush guard's kept sync_ready equals a
+**         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY).
 */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +96,10 @@ struct dab {
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
 	unsigned fused_f32_pc; /* a global .f32 red.add fusion folds (nins: none) */
 	struct icnt *ic; /* concrete mode: the interconnect (same block) */
+	/* concrete mode: sync_ready(-1) as of the run and event count it was
+	** computed at (sync_ready_now) */
+	uint64_t sync_run, sync_at;
+	int sync_val;
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -303,6 +310,38 @@ static int sync_ready(const struct comp *c, const uint8_t *sv, int sm)
 	return 0;
 }
 
+/* sync_ready(-1) for the flush guard, asked every idle cycle of a
+** concrete run: it reads only warps' status, pc and barrier arrival, which
+** change only at an action that may reach a ready set (readyset.c: the
+** driver's global and per-SM counts).  Neither a warp-local issue (its
+** warp READY before and after: an exit is never warp-local here, por)
+** nor an action that reaches no set (REACH_NONE: memory and FIFOs only)
+** changes it, so it is kept while their sum stays the same; under
+** GPUMC_CHECK_READY it is recomputed and compared (invariant DAB-SYNC). */
+static int sync_ready_now(const struct comp *c, const uint8_t *sv)
+{
+	const struct timed_now *tn = compose_now(c);
+	if (!tn)
+		return sync_ready(c, sv, -1);
+	struct dab *d = (struct dab *)c->priv;
+	uint64_t at = tn->changed;
+	for (unsigned s = 0; s < c->g->cfg.sms; s++)
+		at += tn->sm_changed[s];
+	int kept = d->sync_run == tn->run && d->sync_at == at;
+	if (kept && !tn->check)
+		return d->sync_val;
+	int v = sync_ready(c, sv, -1);
+	if (kept && v != d->sync_val) {
+		fprintf(stderr, "gpumc: internal error: DAB-SYNC: kept sync_ready %d, full scan %d at cycle %llu: an event did not signal\n",
+		        d->sync_val, v, (unsigned long long)tn->clock);
+		abort();
+	}
+	d->sync_run = tn->run;
+	d->sync_at = at;
+	d->sync_val = v;
+	return v;
+}
+
 static int quiescent(const struct comp *c, const uint8_t *sv)
 {
 	return !anything_buffered(c, sv, -1) && !anything_in_flight(c, sv);
@@ -425,7 +464,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			if (!(sm_busy >> s & 1) && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)(flush_unit + s),
 				                            c->subj0[1] + 1 + s, s };
-	} else if (!any_issue && (anything_buffered(c, sv, -1) || sync_ready(c, sv, -1))) {
+	} else if (!any_issue && (anything_buffered(c, sv, -1) || sync_ready_now(c, sv))) {
 		int ok = cf->flush == DF_NR_OF;
 		for (unsigned s = 0; ok && s < cf->sms; s++)
 			ok = room(c, sv, s);
@@ -433,10 +472,13 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1], cf->sms };
 	}
 	for (unsigned p = 0; p < cf->partitions; p++) {
-		for (unsigned s = 0; s < cf->sms; s++) {
-			/* ordered: only the SM whose turn it is (the reorder buffer) */
-			if (cf->flush == DF_ORDERED && s != *prr(c, sv, p))
-				continue;
+		/* ordered: only the SM whose turn it is (the reorder buffer) */
+		unsigned s = 0, end = cf->sms;
+		if (cf->flush == DF_ORDERED) {
+			s = *prr(c, sv, p);
+			end = s < cf->sms ? s + 1 : 0;
+		}
+		for (; s < end; s++) {
 			unsigned q = s * cf->partitions + p, k = queue(c, sv, q)[0];
 			if (k && timed) /* concrete mode: the head's transaction */
 				k = icnt_run(D(c)->ic, c, q, k, queue_entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
