@@ -275,7 +275,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	*align = 8;
 	c->max_actions = g->nwarps;
 	c->units[0] = (struct pool_req){ "scheduler", nsched };
-	c->priv = readyset_new(nsched);
+	c->priv = readyset_new(nsched, g->cfg.sms, g->cfg.schedulers);
 	return (long)(sizeof(struct dab_sched_state) * nsched);
 }
 
@@ -360,24 +360,46 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		return n;
 	}
 	const struct readyset_src ctx = { c, sv, fill, one };
+	struct readyset *rs = c->priv;
+	const uint64_t *unit_changed = tn->unit_changed + c->unit0[0];
+	unsigned nper = g->cfg.schedulers;
+	int all = tn->now == UINT64_MAX;
 	uint64_t listed = 0; /* SMs with an issue listed */
 	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
 		/* what the SM's schedulers have seen, less their own issues */
-		uint64_t seen = tn->changed + tn->sm_changed[sm];
-		for (unsigned j = 0; j < g->cfg.schedulers; j++, k++) {
+		uint64_t seen = tn->changed + tn->sm_changed[sm], sm_at = seen;
+		/* listing what can issue now, an SM whose schedulers all wait out
+		** their warps' latencies lists what it did last time: its
+		** stand-ins (readyset_group_kept), at the cost of one look */
+		unsigned kept = 0, n_sm = n;
+		for (unsigned j = 0; !all && j < nper; j++)
+			sm_at += unit_changed[k + j];
+		if (!all && readyset_group_kept(rs, tn, sm, sm_at, out + n, &kept)) {
+			n += kept;
+			k += nper;
+			continue;
+		}
+		int quiet = 1;
+		uint64_t soon = UINT64_MAX;
+		for (unsigned j = 0; j < nper; j++, k++) {
 			unsigned u = c->unit0[0] + k;
 			/* listing everything, an SM with an issue listed needs no
 			** more than what can issue at the clock (model.h, timed_now) */
-			uint64_t upto = tn->now == UINT64_MAX && (listed >> sm & 1) ? tn->clock : tn->now;
-			uint64_t at = seen + tn->unit_changed[u], may, with_view;
+			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
+			uint64_t at = seen + unit_changed[k], may, with_view;
 			unsigned n0 = n;
-			int later = readyset_later(c->priv, tn, k, at, upto), viewed;
+			int later = readyset_later(rs, tn, k, at, upto), viewed;
+			if (!all && readyset_quiet(rs, tn, k, at)) {
+				if (rs->e[k].soon < soon)
+					soon = rs->e[k].soon;
+			} else
+				quiet = 0;
 			if (later)
-				may = readyset_kept(c->priv, k);
+				may = rs->e[k].may;
 			else if (tn->unit_free[u] > upto)
-				readyset_get(c->priv, tn, k, u, at, &may, &with_view, &ctx);
+				readyset_get(rs, tn, k, u, at, &may, &with_view, &ctx);
 			else {
-				n += readyset_list(c->priv, tn, k, u, at, upto, c->kind0, s0, g->sched_warps + g->sched_first[k],
+				n += readyset_list(rs, tn, k, u, at, upto, c->kind0, s0, g->sched_warps + g->sched_first[k],
 				                   &ctx, out + n, &may, &viewed);
 				if (viewed)
 					listed |= 1ull << sm;
@@ -388,10 +410,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			** one that cannot stands in for them, so that the guard
 			** answers as it would on the whole list and the composer
 			** need not ask for it (compose.c, m_enabled_now) */
-			if (n == n0 && may && tn->now != UINT64_MAX)
+			if (n == n0 && may && !all)
 				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u,
 				                            s0 + g->sched_warps[g->sched_first[k] + (unsigned)__builtin_ctzll(may)], 0 };
 		}
+		if (!all)
+			readyset_group_listed(rs, tn, sm, sm_at, quiet, soon, out + n_sm, n - n_sm);
 	}
 	return n;
 }

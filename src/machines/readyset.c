@@ -51,15 +51,43 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/strbuf.h"
 
-struct readyset *readyset_new(unsigned nsched)
+struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per)
 {
-	struct readyset *rs = xmalloc(sizeof *rs + sizeof *rs->e * nsched);
-	rs->run = 0;
+	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
+	size_t groups = sizeof(struct readyset_group) * ngroups;
+	struct readyset *rs = xcalloc(1, head + groups + sizeof(struct action) * ngroups * per);
 	rs->n = nsched;
+	rs->ngroups = ngroups;
+	rs->group = (struct readyset_group *)((char *)rs + head);
+	for (unsigned i = 0; i < ngroups; i++)
+		rs->group[i].out = (struct action *)((char *)rs->group + groups) + (size_t)i * per;
 	return rs;
+}
+
+void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
+                           uint64_t soon, const struct action *out, unsigned n)
+{
+	struct readyset_group *g = &rs->group[gi];
+	if (tn->check && g->run == tn->run && g->at == at && g->soon > tn->now &&
+	    (g->n != n || memcmp(g->out, out, sizeof *out * n))) {
+		fprintf(stderr,
+		        "gpumc: internal error: READY-3: scheduler group %u at cycle %llu: kept listing of %u actions, "
+		        "listed %u: an event did not signal\n",
+		        gi, (unsigned long long)tn->clock, g->n, n);
+		abort();
+	}
+	g->run = 0;
+	if (!quiet) /* it listed more than stand-ins, or an event moved a set */
+		return;
+	g->run = tn->run;
+	g->at = at;
+	g->soon = soon;
+	g->n = n;
+	memcpy(g->out, out, sizeof *out * n);
 }
 
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
@@ -90,11 +118,14 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 			abort();
 		}
 	}
+	/* a kept set (recomputed only under tn->check) keeps its earliest
+	** ready time, as it would unchecked: the check sees what runs */
+	if (e->at != at)
+		e->soon = 0;
 	e->at = at;
 	e->unit = tn->unit_changed[u];
 	e->may = *may;
 	e->viewed = *viewed;
-	e->soon = 0;
 }
 
 /* Scheduler k listed n warps up to upto; soon: the earliest ready time of

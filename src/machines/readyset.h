@@ -17,9 +17,21 @@ struct readyset_entry {
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
 };
 
+/* A group of schedulers (an SM's) whose every set was kept with no warp
+** ready by the clock when last listed: what it listed then (stand-ins,
+** dab_sched.c) is what it lists while none of the group's sets can change
+** (the sum of their counts, at, is the same: each only grows) and the
+** clock is before the earliest ready time of their warps (soon). */
+struct readyset_group {
+	uint64_t run, at, soon; /* run 0: nothing kept */
+	unsigned n;
+	struct action *out; /* at most the group's schedulers' actions */
+};
+
 struct readyset {
 	uint64_t run; /* the concrete run the entries are of */
-	unsigned n;
+	unsigned n, ngroups;
+	struct readyset_group *group;
 	struct readyset_entry e[];
 };
 
@@ -36,9 +48,10 @@ struct readyset_src {
 	int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed);
 };
 
-/* The sets of nsched schedulers of at most 64 warps each.  Freed with
+/* The sets of nsched schedulers of at most 64 warps each, and ngroups
+** groups of per schedulers each (per actions listed).  Freed with
 ** free(). */
-struct readyset *readyset_new(unsigned nsched);
+struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per);
 /* What scheduler unit u of SM sm has seen happen: a set is kept while
 ** this sum of the driver's counts (each only grows) stays the same. */
 static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsigned sm)
@@ -82,10 +95,35 @@ static inline int readyset_later(const struct readyset *rs, const struct timed_n
 unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                        uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
                        const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed);
-/* Scheduler k's kept set, where readyset_later said it is kept. */
-static inline uint64_t readyset_kept(const struct readyset *rs, unsigned k)
+
+/* Group gi, having seen at (the sum of its schedulers' readyset_at):
+** listing what can issue at the clock, is its last listing kept?  Then
+** (not under tn->check) it is copied to out, *n its length: 1.  Else 0,
+** and the caller lists the group's schedulers and calls
+** readyset_group_listed. */
+static inline int readyset_group_kept(const struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at,
+                                      struct action *out, unsigned *n)
 {
-	return rs->e[k].may;
+	const struct readyset_group *g = &rs->group[gi];
+	if (tn->check || g->run != tn->run || g->at != at || g->soon <= tn->now)
+		return 0;
+	for (unsigned i = 0; i < g->n; i++) /* a few: no memcpy call */
+		out[i] = g->out[i];
+	*n = g->n;
+	return 1;
+}
+/* Group gi listed out[0..n) at the clock, having seen at; quiet: every
+** one of its sets was kept with no warp ready by the clock, the earliest
+** ready time soon.  Under tn->check a kept listing that differs is a
+** missed event: an internal error (READY-3), reported and fatal. */
+void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
+                           uint64_t soon, const struct action *out, unsigned n);
+/* Scheduler k's set is kept, with no warp ready by the clock: what a
+** group's quiet is made of. */
+static inline int readyset_quiet(const struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at)
+{
+	const struct readyset_entry *e = &rs->e[k];
+	return rs->run == tn->run && e->at == at && e->soon > tn->now;
 }
 
 #endif
