@@ -98,15 +98,20 @@ void sb_putc(struct strbuf *b, char c)
 void sb_printf(struct strbuf *b, const char *fmt, ...)
 {
 	va_list ap;
+	reserve(b, 63); /* most fit: formatted once (a report prints thousands) */
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		b->s[b->len] = 0;
 		return;
-	reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if (b->len + (size_t)n >= b->cap) {
+		reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 
