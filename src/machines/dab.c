@@ -64,10 +64,13 @@
 **   DAB-2 a warp's owed count (warp_hdr.pending & PEND_COUNT) equals the
 **         returning entries of that warp in the buffers and FIFOs;
 **   DAB-3 buffers and FIFOs hold at most their capacity; unused entries
-**         are zero.
+**         are zero;
+**   DAB-4 (concrete mode) the kept SMs with a warp waiting for a flush
+**         equal a full scan (sync_sms; checked under GPUMC_CHECK_READY).
 */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +96,9 @@ struct dab {
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
 	unsigned fused_f32_pc; /* a global .f32 red.add fusion folds (nins: none) */
 	struct icnt *ic; /* concrete mode: the interconnect (same block) */
+	/* concrete mode: the SMs with a warp waiting for a flush (sync_sms),
+	** as of the run and event count they were found at */
+	uint64_t sync_run, sync_at, sync_mask;
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -287,25 +293,76 @@ static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcod
 	return !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY);
 }
 
-/* A warp of SM sm (-1: any) waits for a flush that lets it pass with
-** nothing buffered: at a volatile access, or at bar.sync with its whole
-** CTA there. */
+/* Does warp w wait for a flush that lets it pass with nothing buffered:
+** at a volatile access, or at bar.sync with its whole CTA there? */
+static int waits_for_flush(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_WAIT)
+		return 0;
+	enum opcode op = g->prog->ins[gpu_pc(g, sv, w)].op;
+	return op == OP_LD || op == OP_ST || (op == OP_BAR && cta_at_barrier(g, sv, w));
+}
+
+/* A warp of SM sm (-1: any) waits for a flush (waits_for_flush). */
 static int sync_ready(const struct comp *c, const uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
-	for (unsigned w = 0; w < g->nwarps; w++) {
-		if ((sm >= 0 && gpu_sm_of(g, w) != (unsigned)sm) || gpu_warp(g, (uint8_t *)sv, w)->status != W_WAIT)
-			continue;
-		enum opcode op = g->prog->ins[gpu_pc(g, sv, w)].op;
-		if (op == OP_LD || op == OP_ST || (op == OP_BAR && cta_at_barrier(g, sv, w)))
+	for (unsigned w = 0; w < g->nwarps; w++)
+		if ((sm < 0 || gpu_sm_of(g, w) == (unsigned)sm) && waits_for_flush(g, sv, w))
 			return 1;
-	}
 	return 0;
+}
+
+/* The SMs (one bit each) with a warp that waits for a flush: the flush
+** guard's question, asked every cycle of a concrete run with nothing
+** buffered.  It reads only warps' status, pc and barrier arrival; of the
+** actions the driver counts (model.h, timed_now), only those counted in
+** `changed` or an SM's sm_changed (readyset.c) change those.  A warp-local
+** issue leaves its warp READY (an exit is never warp-local here: por), and
+** an action that reaches no ready set (REACH_NONE) changes memory and
+** FIFOs only.  So the mask is kept while their sum is unchanged;
+** GPUMC_CHECK_READY recomputes it every time and stops at a difference
+** (invariant DAB-4).  Exhaustive mode (no clock) asks sync_ready, which
+** stops at the first such warp. */
+static uint64_t sync_sms(const struct comp *c, const uint8_t *sv, const struct timed_now *tn)
+{
+	const struct gpu *g = c->g;
+	struct dab *d = (struct dab *)c->priv;
+	uint64_t at = tn->changed, mask = 0;
+	for (unsigned s = 0; s < g->cfg.sms; s++)
+		at += tn->sm_changed[s];
+	int kept = d->sync_run == tn->run && d->sync_at == at;
+	if (kept && !tn->check)
+		return d->sync_mask;
+	for (unsigned w = 0; w < g->nwarps; w++)
+		if (waits_for_flush(g, sv, w))
+			mask |= 1ull << gpu_sm_of(g, w);
+	if (kept && mask != d->sync_mask) {
+		fprintf(stderr,
+		        "gpumc: internal error: DAB-4: cycle %llu: kept SMs waiting for a flush %#llx, full scan %#llx: an "
+		        "event did not signal\n",
+		        (unsigned long long)tn->clock, (unsigned long long)d->sync_mask, (unsigned long long)mask);
+		abort();
+	}
+	d->sync_run = tn->run;
+	d->sync_at = at;
+	d->sync_mask = mask;
+	return mask;
 }
 
 static int quiescent(const struct comp *c, const uint8_t *sv)
 {
 	return !anything_buffered(c, sv, -1) && !anything_in_flight(c, sv);
+}
+
+/* A warp of SM sm (-1: any) waits for a flush: kept between events in
+** concrete mode (tn), polled in exhaustive mode. */
+static int flush_awaited(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, int sm)
+{
+	if (!tn)
+		return sync_ready(c, sv, sm);
+	uint64_t m = sync_sms(c, sv, tn);
+	return sm < 0 ? m != 0 : (int)(m >> sm & 1);
 }
 
 /* Room in every FIFO of SM sm for its buffers (overlapping flushes). */
@@ -396,6 +453,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** buffer takes no more atomics, a buffer with no warp that can issue
 	** none until a flush. */
 	const struct bind *ib = REQ(c, P_ISSUE);
+	const struct timed_now *tn = compose_now(c); /* concrete mode's clock */
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
 	for (unsigned i = 0; i < nb; i++) {
@@ -422,10 +480,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
-			if (!(sm_busy >> s & 1) && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
+			if (!(sm_busy >> s & 1) && (anything_buffered(c, sv, (int)s) || flush_awaited(c, sv, tn, (int)s)) && room(c, sv, s))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)(flush_unit + s),
 				                            c->subj0[1] + 1 + s, s };
-	} else if (!any_issue && (anything_buffered(c, sv, -1) || sync_ready(c, sv, -1))) {
+	} else if (!any_issue && (anything_buffered(c, sv, -1) || flush_awaited(c, sv, tn, -1))) {
 		int ok = cf->flush == DF_NR_OF;
 		for (unsigned s = 0; ok && s < cf->sms; s++)
 			ok = room(c, sv, s);
@@ -638,6 +696,37 @@ static void notes(const struct comp *c, int failed, struct strbuf *out)
 		          D(c)->fused_f32_pc);
 }
 
+/* Coalescing (§IV-F) groups a buffer's entries by 32-byte sector: the
+** first entry of each sector in flush order, from a hash of the sectors
+** seen (open addressing, at most half full; a scan of the earlier entries
+** for each entry was quadratic in the buffer size). */
+struct sectors {
+	unsigned size;
+	uint32_t sector[2048];
+	uint16_t first[2048]; /* 1 + its index in flush order; 0: free */
+};
+
+static void sectors_reset(struct sectors *x, unsigned n)
+{
+	for (x->size = 2; x->size < 2 * n; x->size *= 2)
+		;
+	memset(x->first, 0, sizeof *x->first * x->size);
+}
+
+/* The index in flush order of the first entry in addr's sector, j (the
+** entry's own index) where it is the first. */
+static unsigned sectors_first(struct sectors *x, uint32_t addr, unsigned j)
+{
+	uint32_t sec = addr / ICNT_SECTOR, h = sec * 2654435761u & (x->size - 1);
+	while (x->first[h] && x->sector[h] != sec)
+		h = (h + 1) & (x->size - 1);
+	if (x->first[h])
+		return x->first[h] - 1u;
+	x->sector[h] = sec;
+	x->first[h] = (uint16_t)(j + 1);
+	return j;
+}
+
 static unsigned flush_entries(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
@@ -654,17 +743,15 @@ static unsigned flush_transactions(const struct comp *c, const uint8_t *sv, cons
 {
 	const struct gpu *g = c->g;
 	unsigned n = 0;
+	struct sectors x;
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (a->arg < g->cfg.sms && sm_of_buffer(c, b) != a->arg)
 			continue;
 		const struct dab_buf *bf = buf(c, sv, b);
 		const struct atomic_entry *e = buf_entries(c, sv, b);
-		for (unsigned i = 0; i < bf->count; i++) {
-			int seen = 0;
-			for (unsigned k = 0; g->cfg.coalesce && k < i && !seen; k++)
-				seen = e[k].addr / ICNT_SECTOR == e[i].addr / ICNT_SECTOR;
-			n += !seen;
-		}
+		sectors_reset(&x, bf->count);
+		for (unsigned i = 0; i < bf->count; i++)
+			n += !g->cfg.coalesce || sectors_first(&x, e[i].addr, i) == i;
 	}
 	return n;
 }
@@ -681,17 +768,16 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 	const struct gpu_cfg *cf = &g->cfg;
 	struct icnt *ic = D(c)->ic;
 	unsigned P = cf->partitions, k[8] = { 0 };
+	struct sectors sec;
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (sm_of_buffer(c, b) != s)
 			continue;
 		const struct dab_buf *bf = buf(c, sv, b);
 		const struct atomic_entry *e = buf_entries(c, sv, b);
 		uint64_t at[1024];
+		sectors_reset(&sec, bf->count);
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
-			unsigned i = (o + j) % bf->count, x = j;
-			for (unsigned y = 0; cf->coalesce && y < j && x == j; y++)
-				if (e[(o + y) % bf->count].addr / ICNT_SECTOR == e[i].addr / ICNT_SECTOR)
-					x = y;
+			unsigned i = (o + j) % bf->count, x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
 			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, pos = queue(c, sv, q)[0] + k[p]++;
 			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, p, t->now + cf->lat_flush, rnd, rng);
 			icnt_arrive(ic, q, pos, at[j]);
@@ -719,7 +805,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 			icnt_ready(t, c->subj0[0] + q, next);
 		/* the last entries of a flush release the waiting warps */
 		unsigned left = 0;
-		for (unsigned x = 0; x < g->nqueues; x++)
+		for (unsigned x = 0; x < g->nqueues && left <= k; x++) /* past k: not the last */
 			left += queue(c, sv, x)[0];
 		for (unsigned w = 0; w < g->nwarps && left == k && t->n < TIMING_MAX_UPDATES; w++)
 			if (WARPS(c)->waiting(WC(c), sv, w)) {
