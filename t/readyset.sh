@@ -9,10 +9,9 @@
 # seeded run each.  (Planting a missed event, e.g. counting every action
 # as warp-local in concrete.c, stops pagerank at cycle 9408 here; a ROP
 # perform declared to reach no set, in rop.c's reach, stops 11 rows, the
-# baseline's pagerank at cycle 7219.  The flush guard's kept SMs with a
-# warp waiting for a flush, dab.c's sync_sms, are checked the same way,
-# "DAB-4": keeping them across every event stops S3-barrier-skip at cycle
-# 39, D4, R2, S4 and S5.)
+# baseline's pagerank at cycle 7219.  dab.c's flush guard keeps its
+# sync_ready scan the same way and stops with "DAB-SYNC": planting a key
+# that never moves within a run, in sync_ready_now, stops 7 rows, D4 first.)
 . "$srcdir/t/lib.sh"
 {
 	( cd "$srcdir" && find specs -name '*.gpu' | LC_ALL=C sort | sed 's/$/\t/' )
@@ -25,6 +24,6 @@ while IFS='	' read -r spec opts; do
 	# shellcheck disable=SC2086
 	( cd "$srcdir" && GPUMC_CHECK_READY=1 "$GPUMC" run --json --seed 1 --runs 1 $opts "$spec" > "$T/j" 2> "$T/e" )
 	rc=$?
-	! grep -q 'READY-1\|DAB-4' "$T/e" && [ "$rc" -lt 64 ]
+	! grep -q 'READY-[13]\|DAB-SYNC' "$T/e" && [ "$rc" -lt 64 ]
 	ok $? "ready sets = full poll: $spec ${opts:--} (exit $rc)"
 done < "$T/rows"

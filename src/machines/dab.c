@@ -65,8 +65,8 @@
 **         returning entries of that warp in the buffers and FIFOs;
 **   DAB-3 buffers and FIFOs hold at most their capacity; unused entries
 **         are zero;
-**   DAB-4 (concrete mode) the kept SMs with a warp waiting for a flush
-**         equal a full scan (sync_sms; checked under GPUMC_CHECK_READY).
+**   DAB-SYNC (concrete mode) the flush guard's kept sync_ready equals a
+**         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -96,9 +96,10 @@ struct dab {
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
 	unsigned fused_f32_pc; /* a global .f32 red.add fusion folds (nins: none) */
 	struct icnt *ic; /* concrete mode: the interconnect (same block) */
-	/* concrete mode: the SMs with a warp waiting for a flush (sync_sms),
-	** as of the run and event count they were found at */
-	uint64_t sync_run, sync_at, sync_mask;
+	/* concrete mode: sync_ready(-1) as of the run and event count it was
+	** computed at (sync_ready_now) */
+	uint64_t sync_run, sync_at;
+	int sync_val;
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -293,76 +294,57 @@ static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcod
 	return !(gpu_warp(g, (uint8_t *)sv, w)->pending & PEND_DIRTY);
 }
 
-/* Does warp w wait for a flush that lets it pass with nothing buffered:
-** at a volatile access, or at bar.sync with its whole CTA there? */
-static int waits_for_flush(const struct gpu *g, const uint8_t *sv, unsigned w)
-{
-	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_WAIT)
-		return 0;
-	enum opcode op = g->prog->ins[gpu_pc(g, sv, w)].op;
-	return op == OP_LD || op == OP_ST || (op == OP_BAR && cta_at_barrier(g, sv, w));
-}
-
-/* A warp of SM sm (-1: any) waits for a flush (waits_for_flush). */
+/* A warp of SM sm (-1: any) waits for a flush that lets it pass with
+** nothing buffered: at a volatile access, or at bar.sync with its whole
+** CTA there. */
 static int sync_ready(const struct comp *c, const uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
-	for (unsigned w = 0; w < g->nwarps; w++)
-		if ((sm < 0 || gpu_sm_of(g, w) == (unsigned)sm) && waits_for_flush(g, sv, w))
+	for (unsigned w = 0; w < g->nwarps; w++) {
+		if ((sm >= 0 && gpu_sm_of(g, w) != (unsigned)sm) || gpu_warp(g, (uint8_t *)sv, w)->status != W_WAIT)
+			continue;
+		enum opcode op = g->prog->ins[gpu_pc(g, sv, w)].op;
+		if (op == OP_LD || op == OP_ST || (op == OP_BAR && cta_at_barrier(g, sv, w)))
 			return 1;
+	}
 	return 0;
 }
 
-/* The SMs (one bit each) with a warp that waits for a flush: the flush
-** guard's question, asked every cycle of a concrete run with nothing
-** buffered.  It reads only warps' status, pc and barrier arrival; of the
-** actions the driver counts (model.h, timed_now), only those counted in
-** `changed` or an SM's sm_changed (readyset.c) change those.  A warp-local
-** issue leaves its warp READY (an exit is never warp-local here: por), and
-** an action that reaches no ready set (REACH_NONE) changes memory and
-** FIFOs only.  So the mask is kept while their sum is unchanged;
-** GPUMC_CHECK_READY recomputes it every time and stops at a difference
-** (invariant DAB-4).  Exhaustive mode (no clock) asks sync_ready, which
-** stops at the first such warp. */
-static uint64_t sync_sms(const struct comp *c, const uint8_t *sv, const struct timed_now *tn)
+/* sync_ready(-1) for the flush guard, asked every idle cycle of a
+** concrete run: it reads only warps' status, pc and barrier arrival, which
+** change only at an action that may reach a ready set (readyset.c: the
+** driver's global and per-SM counts).  Neither a warp-local issue (its
+** warp READY before and after: an exit is never warp-local here, por)
+** nor an action that reaches no set (REACH_NONE: memory and FIFOs only)
+** changes it, so it is kept while their sum stays the same; under
+** GPUMC_CHECK_READY it is recomputed and compared (invariant DAB-SYNC). */
+static int sync_ready_now(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
+	const struct timed_now *tn = compose_now(c);
+	if (!tn)
+		return sync_ready(c, sv, -1);
 	struct dab *d = (struct dab *)c->priv;
-	uint64_t at = tn->changed, mask = 0;
-	for (unsigned s = 0; s < g->cfg.sms; s++)
+	uint64_t at = tn->changed;
+	for (unsigned s = 0; s < c->g->cfg.sms; s++)
 		at += tn->sm_changed[s];
 	int kept = d->sync_run == tn->run && d->sync_at == at;
 	if (kept && !tn->check)
-		return d->sync_mask;
-	for (unsigned w = 0; w < g->nwarps; w++)
-		if (waits_for_flush(g, sv, w))
-			mask |= 1ull << gpu_sm_of(g, w);
-	if (kept && mask != d->sync_mask) {
-		fprintf(stderr,
-		        "gpumc: internal error: DAB-4: cycle %llu: kept SMs waiting for a flush %#llx, full scan %#llx: an "
-		        "event did not signal\n",
-		        (unsigned long long)tn->clock, (unsigned long long)d->sync_mask, (unsigned long long)mask);
+		return d->sync_val;
+	int v = sync_ready(c, sv, -1);
+	if (kept && v != d->sync_val) {
+		fprintf(stderr, "gpumc: internal error: DAB-SYNC: kept sync_ready %d, full scan %d at cycle %llu: an event did not signal\n",
+		        d->sync_val, v, (unsigned long long)tn->clock);
 		abort();
 	}
 	d->sync_run = tn->run;
 	d->sync_at = at;
-	d->sync_mask = mask;
-	return mask;
+	d->sync_val = v;
+	return v;
 }
 
 static int quiescent(const struct comp *c, const uint8_t *sv)
 {
 	return !anything_buffered(c, sv, -1) && !anything_in_flight(c, sv);
-}
-
-/* A warp of SM sm (-1: any) waits for a flush: kept between events in
-** concrete mode (tn), polled in exhaustive mode. */
-static int flush_awaited(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, int sm)
-{
-	if (!tn)
-		return sync_ready(c, sv, sm);
-	uint64_t m = sync_sms(c, sv, tn);
-	return sm < 0 ? m != 0 : (int)(m >> sm & 1);
 }
 
 /* Room in every FIFO of SM sm for its buffers (overlapping flushes). */
@@ -453,7 +435,6 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** buffer takes no more atomics, a buffer with no warp that can issue
 	** none until a flush. */
 	const struct bind *ib = REQ(c, P_ISSUE);
-	const struct timed_now *tn = compose_now(c); /* concrete mode's clock */
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
 	for (unsigned i = 0; i < nb; i++) {
@@ -480,10 +461,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
-			if (!(sm_busy >> s & 1) && (anything_buffered(c, sv, (int)s) || flush_awaited(c, sv, tn, (int)s)) && room(c, sv, s))
+			if (!(sm_busy >> s & 1) && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
 				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)(flush_unit + s),
 				                            c->subj0[1] + 1 + s, s };
-	} else if (!any_issue && (anything_buffered(c, sv, -1) || flush_awaited(c, sv, tn, -1))) {
+	} else if (!any_issue && (anything_buffered(c, sv, -1) || sync_ready_now(c, sv))) {
 		int ok = cf->flush == DF_NR_OF;
 		for (unsigned s = 0; ok && s < cf->sms; s++)
 			ok = room(c, sv, s);
@@ -491,10 +472,13 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1], cf->sms };
 	}
 	for (unsigned p = 0; p < cf->partitions; p++) {
-		for (unsigned s = 0; s < cf->sms; s++) {
-			/* ordered: only the SM whose turn it is (the reorder buffer) */
-			if (cf->flush == DF_ORDERED && s != *prr(c, sv, p))
-				continue;
+		/* ordered: only the SM whose turn it is (the reorder buffer) */
+		unsigned s = 0, end = cf->sms;
+		if (cf->flush == DF_ORDERED) {
+			s = *prr(c, sv, p);
+			end = s < cf->sms ? s + 1 : 0;
+		}
+		for (; s < end; s++) {
 			unsigned q = s * cf->partitions + p, k = queue(c, sv, q)[0];
 			if (k && timed) /* concrete mode: the head's transaction */
 				k = icnt_run(D(c)->ic, c, q, k, queue_entries(c, sv, q), sizeof(struct atomic_entry), same_tx);

@@ -95,26 +95,10 @@ void sb_putc(struct strbuf *b, char c)
 	b->s[b->len] = 0;
 }
 
-void sb_put_uint(struct strbuf *b, uint64_t v)
-{
-	char d[20];
-	unsigned n = 0;
-	do
-		d[n++] = (char)('0' + v % 10);
-	while (v /= 10);
-	reserve(b, n);
-	while (n)
-		b->s[b->len++] = d[--n];
-	b->s[b->len] = 0;
-}
-
-/* Formats once into the spare room (made at least 64 bytes), and again
-** only when that was too short: measuring every string first doubled the
-** cost of printing a report's thousands of values. */
 void sb_printf(struct strbuf *b, const char *fmt, ...)
 {
 	va_list ap;
-	reserve(b, 64);
+	reserve(b, 63); /* most fit: formatted once (a report prints thousands) */
 	va_start(ap, fmt);
 	int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
@@ -122,7 +106,7 @@ void sb_printf(struct strbuf *b, const char *fmt, ...)
 		b->s[b->len] = 0;
 		return;
 	}
-	if ((size_t)n >= b->cap - b->len) {
+	if (b->len + (size_t)n >= b->cap) {
 		reserve(b, (size_t)n);
 		va_start(ap, fmt);
 		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
@@ -192,4 +176,17 @@ void sb_dot_str(struct strbuf *b, const char *s)
 const char *sb_str(const struct strbuf *b)
 {
 	return b->s ? b->s : "";
+}
+
+void sb_put_uint(struct strbuf *b, uint64_t v)
+{
+	char d[20];
+	unsigned n = 0;
+	do
+		d[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	reserve(b, n);
+	while (n)
+		b->s[b->len++] = d[--n];
+	b->s[b->len] = 0;
 }
