@@ -229,12 +229,17 @@ void value_json(uint32_t v, enum vtype t, struct strbuf *out)
 	memcpy(&f, &v, 4);
 	if (t == VT_F32 && !isfinite(f))
 		sb_printf(out, "\"%s\"", isnan(f) ? "nan" : f > 0 ? "inf" : "-inf");
+	else if (t == VT_F32 && f == 0) /* as %.9g writes it: common in large arrays */
+		sb_puts(out, signbit(f) ? "-0" : "0");
 	else if (t == VT_F32)
 		sb_printf(out, "%.9g", (double)f);
-	else if (t == VT_S32)
-		sb_printf(out, "%d", (int32_t)v);
-	else
-		sb_printf(out, "%u", v);
+	else {
+		if (t == VT_S32 && (int32_t)v < 0) {
+			sb_putc(out, '-');
+			v = -v;
+		}
+		sb_put_uint(out, v);
+	}
 }
 
 void prop_free(struct property *p)

@@ -153,7 +153,10 @@ struct comp_def {
 	** with the same live lanes, or, at an exit, retires whole: DONE with
 	** an empty stack), none can disable the issue, and what it keeps
 	** durable does not change.  NULL: not declared, and a machine
-	** with such a component is never reduced (compose.c, m_local). */
+	** with such a component is never reduced (compose.c, m_local).  The
+	** answer may depend only on `in` and the configuration: compose.c
+	** asks once per instruction when it builds the machine (sv NULL, w
+	** UINT_MAX). */
 	int (*por)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
 	/* Optional: model.reach for its actions (NULL: any SM). */
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "machines/component.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,10 @@ struct machine {
 	unsigned nkinds;                 /* kinds from ACT_MODEL on */
 	const struct comp **kind_owner;  /* by kind - ACT_MODEL */
 	unsigned *kind_writes;           /* comps a kind may write (bitmask) */
+	/* by pc: every component declares a warp's issue of that instruction
+	** independent of itself (por, asked once per instruction: m_local
+	** runs for every action of a concrete run) */
+	uint8_t *por_pc;
 	const struct comp *crash;        /* the component with the crash hooks */
 	/* the components with a faulted / quiescent hook, for m_status (called
 	** twice per state: no NULL tests on the hot path) */
@@ -298,9 +303,8 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
 		if (k / nregs / tpw == (unsigned)w && (int)(k % nregs) == in->dst)
 			return 0;
 	}
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (!x->comps[i].def->por(&x->comps[i], sv, (unsigned)w, in))
-			return 0;
+	if (!x->por_pc[in - g->prog->ins])
+		return 0;
 	return in->op == OP_EXIT ? 2 : 1; /* 2: the warp's exit may end the kernel (model.h) */
 }
 
@@ -395,10 +399,13 @@ static void m_loc_name(const struct model *m, int loc, struct strbuf *out)
 		return;
 	}
 	const struct symbol *s = sym_at(p, (unsigned)loc);
-	if (s && s->is_array)
-		sb_printf(out, "%s[%u]", s->name, (unsigned)loc - s->base / 4);
-	else if (s)
+	if (s)
 		sb_puts(out, s->name);
+	if (s && s->is_array) { /* one per reported word: no printf */
+		sb_putc(out, '[');
+		sb_put_uint(out, (unsigned)loc - s->base / 4);
+		sb_putc(out, ']');
+	}
 }
 
 static enum vtype m_loc_type(const struct model *m, int loc)
@@ -540,6 +547,7 @@ static void machine_free(struct machine *x)
 	}
 	free(x->kind_owner);
 	free(x->kind_writes);
+	free(x->por_pc);
 	free(x->counter_names);
 	free(x->g.pc_atomic);
 	free(x->g.gword);
@@ -817,6 +825,12 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (!x->comps[i].def->por)
 			m->local = NULL; /* a component that did not declare independence */
+	x->por_pc = xcalloc((size_t)g->prog->nins + 1, 1);
+	for (int pc = 0; m->local && pc < g->prog->nins; pc++) {
+		x->por_pc[pc] = 1;
+		for (unsigned i = 0; i < x->ncomps && x->por_pc[pc]; i++)
+			x->por_pc[pc] = (uint8_t)x->comps[i].def->por(&x->comps[i], NULL, UINT_MAX, &g->prog->ins[pc]);
+	}
 	if (x->crash) {
 		m->durable_size = m->sv_size;
 		m->durable = m_durable;

@@ -680,6 +680,37 @@ static void notes(const struct comp *c, int failed, struct strbuf *out)
 		          D(c)->fused_f32_pc);
 }
 
+/* Coalescing (§IV-F) groups a buffer's entries by 32-byte sector: the
+** first entry of each sector in flush order, from a hash of the sectors
+** seen (open addressing, at most half full; a scan of the earlier entries
+** for each entry was quadratic in the buffer size). */
+struct sectors {
+	unsigned size;
+	uint32_t sector[2048];
+	uint16_t first[2048]; /* 1 + its index in flush order; 0: free */
+};
+
+static void sectors_reset(struct sectors *x, unsigned n)
+{
+	for (x->size = 2; x->size < 2 * n; x->size *= 2)
+		;
+	memset(x->first, 0, sizeof *x->first * x->size);
+}
+
+/* The index in flush order of the first entry in addr's sector, j (the
+** entry's own index) where it is the first. */
+static unsigned sectors_first(struct sectors *x, uint32_t addr, unsigned j)
+{
+	uint32_t sec = addr / ICNT_SECTOR, h = sec * 2654435761u & (x->size - 1);
+	while (x->first[h] && x->sector[h] != sec)
+		h = (h + 1) & (x->size - 1);
+	if (x->first[h])
+		return x->first[h] - 1u;
+	x->sector[h] = sec;
+	x->first[h] = (uint16_t)(j + 1);
+	return j;
+}
+
 static unsigned flush_entries(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
@@ -696,17 +727,15 @@ static unsigned flush_transactions(const struct comp *c, const uint8_t *sv, cons
 {
 	const struct gpu *g = c->g;
 	unsigned n = 0;
+	struct sectors x;
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (a->arg < g->cfg.sms && sm_of_buffer(c, b) != a->arg)
 			continue;
 		const struct dab_buf *bf = buf(c, sv, b);
 		const struct atomic_entry *e = buf_entries(c, sv, b);
-		for (unsigned i = 0; i < bf->count; i++) {
-			int seen = 0;
-			for (unsigned k = 0; g->cfg.coalesce && k < i && !seen; k++)
-				seen = e[k].addr / ICNT_SECTOR == e[i].addr / ICNT_SECTOR;
-			n += !seen;
-		}
+		sectors_reset(&x, bf->count);
+		for (unsigned i = 0; i < bf->count; i++)
+			n += !g->cfg.coalesce || sectors_first(&x, e[i].addr, i) == i;
 	}
 	return n;
 }
@@ -723,17 +752,16 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 	const struct gpu_cfg *cf = &g->cfg;
 	struct icnt *ic = D(c)->ic;
 	unsigned P = cf->partitions, k[8] = { 0 };
+	struct sectors sec;
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (sm_of_buffer(c, b) != s)
 			continue;
 		const struct dab_buf *bf = buf(c, sv, b);
 		const struct atomic_entry *e = buf_entries(c, sv, b);
 		uint64_t at[1024];
+		sectors_reset(&sec, bf->count);
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
-			unsigned i = (o + j) % bf->count, x = j;
-			for (unsigned y = 0; cf->coalesce && y < j && x == j; y++)
-				if (e[(o + y) % bf->count].addr / ICNT_SECTOR == e[i].addr / ICNT_SECTOR)
-					x = y;
+			unsigned i = (o + j) % bf->count, x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
 			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, pos = queue(c, sv, q)[0] + k[p]++;
 			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, p, t->now + cf->lat_flush, rnd, rng);
 			icnt_arrive(ic, q, pos, at[j]);
@@ -761,7 +789,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 			icnt_ready(t, c->subj0[0] + q, next);
 		/* the last entries of a flush release the waiting warps */
 		unsigned left = 0;
-		for (unsigned x = 0; x < g->nqueues; x++)
+		for (unsigned x = 0; x < g->nqueues && left <= k; x++) /* past k: not the last */
 			left += queue(c, sv, x)[0];
 		for (unsigned w = 0; w < g->nwarps && left == k && t->n < TIMING_MAX_UPDATES; w++)
 			if (WARPS(c)->waiting(WC(c), sv, w)) {

@@ -177,3 +177,16 @@ const char *sb_str(const struct strbuf *b)
 {
 	return b->s ? b->s : "";
 }
+
+void sb_put_uint(struct strbuf *b, uint64_t v)
+{
+	char d[20];
+	unsigned n = 0;
+	do
+		d[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	reserve(b, n);
+	while (n)
+		b->s[b->len++] = d[--n];
+	b->s[b->len] = 0;
+}

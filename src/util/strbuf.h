@@ -3,6 +3,7 @@
 #define GPUMC_STRBUF_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct strbuf {
@@ -16,6 +17,9 @@ void sb_reset(struct strbuf *b);
 void sb_puts(struct strbuf *b, const char *s);
 void sb_putc(struct strbuf *b, char c);
 void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* v in decimal, as "%" PRIu64 would write it (no printf on hot paths:
+** a report's thousands of names and values) */
+void sb_put_uint(struct strbuf *b, uint64_t v);
 /* JSON string literal with quotes and escapes. */
 void sb_json_str(struct strbuf *b, const char *s);
 /* s as a Graphviz (DOT) string: quoted, with " and \ escaped */
