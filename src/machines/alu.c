@@ -41,9 +41,9 @@ static uint32_t fop(enum opcode op, float a, float b, float c)
 	}
 }
 
-/* Inline so that alu_lanes_exec's loops, calling it with op and t
+/* Always inline so that alu_lanes_exec's loops, calling it with op and t
 ** constant, fold its switches away: one definition of each operation. */
-static inline uint32_t op_inline(enum opcode op, enum vtype t, uint32_t a, uint32_t b, uint32_t c, int *fault)
+static inline __attribute__((always_inline)) uint32_t op_inline(enum opcode op, enum vtype t, uint32_t a, uint32_t b, uint32_t c, int *fault)
 {
 	if (t == VT_F32 && op != OP_MOV && op != OP_AND && op != OP_OR && op != OP_XOR &&
 	    op != OP_NOT && op != OP_SELP)
@@ -113,7 +113,7 @@ uint32_t alu_cvt(enum vtype dst, enum vtype src, uint32_t v, int round_nearest)
 	return (uint32_t)r;
 }
 
-static inline int cmp_inline(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
+static inline __attribute__((always_inline)) int cmp_inline(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 {
 	/* order: -1, 0, 1, or 2 when unordered (a NaN: only != holds) */
 	int o;
@@ -143,34 +143,46 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 
 /* {=== A register instruction in all lanes of a warp ==================== */
 
-/* Lanes a source is read in: its register row where it has one, else its
-** values for lanes 0..n-1 written to tmp. */
+/* Lanes a source is read in: its register row where it has one, zeros
+** for an absent one, else its values for lanes 0..n-1 written to tmp. */
 static const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
 {
+	static const uint32_t zero[32];
 	if (x->r && !x->base)
 		return x->r;
-	for (unsigned l = 0; l < n; l++)
-		tmp[l] = alu_lane(x, l);
+	if (x->r) {
+		for (unsigned l = 0; l < n; l++)
+			tmp[l] = x->base + x->r[l];
+	} else if (x->base || x->step) {
+		for (unsigned l = 0; l < n; l++)
+			tmp[l] = x->base + x->step * l;
+	} else {
+		return zero;
+	}
 	return tmp;
 }
 
 /* One loop per (op, type) below: called with constants, op_inline's
-** tests fold away and the loop body is the operation alone. */
-static inline int op_lanes(enum opcode op, enum vtype t, uint32_t m, const uint32_t *a, const uint32_t *b,
-                           const uint32_t *c, uint32_t *dst)
+** tests fold away and the loop body is the operation alone.  Lanes
+** 0..n-1 all active (the common case) take a plain loop the compiler may
+** vectorise (no fault to stop at there: the fast ops have none). */
+static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum vtype t, uint32_t m, unsigned n, const uint32_t *a,
+                           const uint32_t *b, const uint32_t *c, uint32_t *dst)
 {
+	int f = 0;
+	if (m == 0xffffffffu >> (32 - n)) {
+		for (unsigned l = 0; l < n; l++)
+			dst[l] = op_inline(op, t, a[l], b[l], c[l], &f);
+		return f;
+	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		int f = 0;
-		uint32_t v = op_inline(op, t, a[l], b[l], c[l], &f);
-		if (f)
-			return f;
-		dst[l] = v;
+		dst[l] = op_inline(op, t, a[l], b[l], c[l], &f);
 	}
-	return 0;
+	return f;
 }
 
-static inline int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m, const uint32_t *a, const uint32_t *b,
+static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m, const uint32_t *a, const uint32_t *b,
                             uint32_t *dst)
 {
 	for (; m; m &= m - 1) {
@@ -193,7 +205,7 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 	enum vtype t = in->type == VT_F32 ? VT_F32 : VT_U32;
 	switch (in->op) {
 #define OP_CASE(o) \
-	case o: return t == VT_F32 ? op_lanes(o, VT_F32, m, a, b, c, dst) : op_lanes(o, VT_U32, m, a, b, c, dst);
+	case o: return t == VT_F32 ? op_lanes(o, VT_F32, m, n, a, b, c, dst) : op_lanes(o, VT_U32, m, n, a, b, c, dst);
 	OP_CASE(OP_ADD)
 	OP_CASE(OP_SUB)
 	OP_CASE(OP_MUL)
@@ -205,7 +217,7 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 #undef OP_CASE
 	case OP_SHL:
 		if (t == VT_U32)
-			return op_lanes(OP_SHL, VT_U32, m, a, b, c, dst);
+			return op_lanes(OP_SHL, VT_U32, m, n, a, b, c, dst);
 		break;
 	case OP_SETP:
 		switch (in->type) {

@@ -294,6 +294,21 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	/* addresses and sources once for the warp (alu.h) */
 	struct alu_lanes ad = address_lanes(c, sv, w), s0 = lanes_of(c, sv, w, &in->src[0]),
 	                 s1 = lanes_of(c, sv, w, &in->src[1]);
+	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
+		uint32_t *d = gpu_regs(c->g, sv, w) + (size_t)in->dst * c->g->cfg.threads_per_warp;
+		for (; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			int f = 0;
+			long word = mem->word(mc, sv, in->space, cta, in->addr.sym, alu_lane(&ad, l), &f);
+			if (word < 0) {
+				fault(c, sv, w, f);
+				return;
+			}
+			d[l] = mem->load(mc, sv, in->space, cta, word);
+		}
+		advance(c, sv, w);
+		return;
+	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;
