@@ -43,7 +43,8 @@ static uint32_t fop(enum opcode op, float a, float b, float c)
 
 /* Always inline so that alu_lanes_exec's loops, calling it with op and t
 ** constant, fold its switches away: one definition of each operation. */
-static inline __attribute__((always_inline)) uint32_t op_inline(enum opcode op, enum vtype t, uint32_t a, uint32_t b, uint32_t c, int *fault)
+static inline __attribute__((always_inline)) uint32_t op_inline(enum opcode op, enum vtype t, uint32_t a, uint32_t b,
+                                                                uint32_t c, int *fault)
 {
 	if (t == VT_F32 && op != OP_MOV && op != OP_AND && op != OP_OR && op != OP_XOR &&
 	    op != OP_NOT && op != OP_SELP)
@@ -166,8 +167,9 @@ static const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32
 ** tests fold away and the loop body is the operation alone.  Lanes
 ** 0..n-1 all active (the common case) take a plain loop the compiler may
 ** vectorise (no fault to stop at there: the fast ops have none). */
-static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum vtype t, uint32_t m, unsigned n, const uint32_t *a,
-                           const uint32_t *b, const uint32_t *c, uint32_t *dst)
+static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum vtype t, uint32_t m, unsigned n,
+                                                         const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                                                         uint32_t *dst)
 {
 	int f = 0;
 	if (m == 0xffffffffu >> (32 - n)) {
@@ -182,8 +184,8 @@ static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum v
 	return f;
 }
 
-static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m, const uint32_t *a, const uint32_t *b,
-                            uint32_t *dst)
+static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m,
+                                                          const uint32_t *a, const uint32_t *b, uint32_t *dst)
 {
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
