@@ -218,6 +218,11 @@ static void test_alu(void)
 	ok(alu_cvt(VT_S32, VT_F32, fb(-2.5f), 0) == (uint32_t)-2 && alu_cvt(VT_S32, VT_F32, fb(-2.5f), 1) == (uint32_t)-2 &&
 	   alu_cvt(VT_S32, VT_F32, fb(3.5f), 1) == 4, "cvt.rzi truncates, cvt.rni rounds half to even");
 	ok(alu_cmp(C_LT, VT_S32, (uint32_t)-1, 0) && !alu_cmp(C_LT, VT_U32, (uint32_t)-1, 0), "signed vs unsigned compare");
+	ok(alu_op(OP_NEG, VT_S32, 0x80000000u, 0, 0, &fault) == 0x80000000u, "neg.s32 of INT_MIN wraps (no signed overflow)");
+	ok(alu_op(OP_ADD, VT_F32, 0x7fc00001u, 0xffc00002u, 0, &fault) == 0x7fffffffu &&
+	   alu_op(OP_ADD, VT_F32, 0xffc00002u, 0x7fc00001u, 0, &fault) == 0x7fffffffu &&
+	   alu_op(OP_NEG, VT_F32, 0x7fc00001u, 0, 0, &fault) == 0xffc00001u,
+	   "fp32 NaN results are the canonical NaN whatever the operand order; neg flips the sign bit");
 }
 
 /* alu_lanes_exec (the warp's per-opcode loops over the active lanes)

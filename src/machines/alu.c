@@ -26,16 +26,26 @@ static uint32_t bits(float x)
 	return b;
 }
 
+/* A NaN result is the one NaN 0x7fffffff (PTX's canonical NaN): IEEE
+** leaves which input's payload a NaN result carries open, and the C
+** compiler may swap the operands of a + b, so two compilations of one
+** operation (alu_op, alu_lanes_exec's loops) could differ in the bits of
+** a NaN; neg only flips the sign bit. */
+static uint32_t nan_canonical(float x)
+{
+	return isnan(x) ? 0x7fffffffu : bits(x);
+}
+
 static uint32_t fop(enum opcode op, float a, float b, float c)
 {
 	switch (op) {
-	case OP_ADD: return bits(a + b);
-	case OP_SUB: return bits(a - b);
-	case OP_MUL: return bits(a * b);
-	case OP_MAD: return bits(fmaf(a, b, c));
-	case OP_DIV: return bits(a / b);
-	case OP_MIN: return bits(fminf(a, b));
-	case OP_MAX: return bits(fmaxf(a, b));
+	case OP_ADD: return nan_canonical(a + b);
+	case OP_SUB: return nan_canonical(a - b);
+	case OP_MUL: return nan_canonical(a * b);
+	case OP_MAD: return nan_canonical(fmaf(a, b, c));
+	case OP_DIV: return nan_canonical(a / b);
+	case OP_MIN: return nan_canonical(fminf(a, b));
+	case OP_MAX: return nan_canonical(fmaxf(a, b));
 	case OP_NEG: return bits(-a);
 	default: return 0;
 	}
@@ -77,7 +87,7 @@ static inline __attribute__((always_inline)) uint32_t op_inline(enum opcode op, 
 		return b > 31 ? 0 : a >> b;
 	case OP_MIN: return t == VT_S32 ? (uint32_t)(sa < sb ? sa : sb) : (a < b ? a : b);
 	case OP_MAX: return t == VT_S32 ? (uint32_t)(sa > sb ? sa : sb) : (a > b ? a : b);
-	case OP_NEG: return (uint32_t)-sa;
+	case OP_NEG: return 0u - a; /* -INT_MIN wraps to itself, as in PTX (no signed overflow) */
 	case OP_SELP: return c ? a : b;
 	default: return 0;
 	}
