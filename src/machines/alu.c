@@ -26,22 +26,35 @@ static uint32_t bits(float x)
 	return b;
 }
 
+/* A NaN result is the one NaN 0x7fffffff (PTX's canonical NaN): IEEE
+** leaves which input's payload a NaN result carries open, and the C
+** compiler may swap the operands of a + b, so two compilations of one
+** operation (alu_op, alu_lanes_exec's loops) could differ in the bits of
+** a NaN; neg only flips the sign bit. */
+static uint32_t nan_canonical(float x)
+{
+	return isnan(x) ? 0x7fffffffu : bits(x);
+}
+
 static uint32_t fop(enum opcode op, float a, float b, float c)
 {
 	switch (op) {
-	case OP_ADD: return bits(a + b);
-	case OP_SUB: return bits(a - b);
-	case OP_MUL: return bits(a * b);
-	case OP_MAD: return bits(fmaf(a, b, c));
-	case OP_DIV: return bits(a / b);
-	case OP_MIN: return bits(fminf(a, b));
-	case OP_MAX: return bits(fmaxf(a, b));
+	case OP_ADD: return nan_canonical(a + b);
+	case OP_SUB: return nan_canonical(a - b);
+	case OP_MUL: return nan_canonical(a * b);
+	case OP_MAD: return nan_canonical(fmaf(a, b, c));
+	case OP_DIV: return nan_canonical(a / b);
+	case OP_MIN: return nan_canonical(fminf(a, b));
+	case OP_MAX: return nan_canonical(fmaxf(a, b));
 	case OP_NEG: return bits(-a);
 	default: return 0;
 	}
 }
 
-uint32_t alu_op(enum opcode op, enum vtype t, uint32_t a, uint32_t b, uint32_t c, int *fault)
+/* Always inline so that alu_lanes_exec's loops, calling it with op and t
+** constant, fold its switches away: one definition of each operation. */
+static inline __attribute__((always_inline)) uint32_t op_inline(enum opcode op, enum vtype t, uint32_t a, uint32_t b,
+                                                                uint32_t c, int *fault)
 {
 	if (t == VT_F32 && op != OP_MOV && op != OP_AND && op != OP_OR && op != OP_XOR &&
 	    op != OP_NOT && op != OP_SELP)
@@ -74,10 +87,15 @@ uint32_t alu_op(enum opcode op, enum vtype t, uint32_t a, uint32_t b, uint32_t c
 		return b > 31 ? 0 : a >> b;
 	case OP_MIN: return t == VT_S32 ? (uint32_t)(sa < sb ? sa : sb) : (a < b ? a : b);
 	case OP_MAX: return t == VT_S32 ? (uint32_t)(sa > sb ? sa : sb) : (a > b ? a : b);
-	case OP_NEG: return (uint32_t)-sa;
+	case OP_NEG: return 0u - a; /* -INT_MIN wraps to itself, as in PTX (no signed overflow) */
 	case OP_SELP: return c ? a : b;
 	default: return 0;
 	}
+}
+
+uint32_t alu_op(enum opcode op, enum vtype t, uint32_t a, uint32_t b, uint32_t c, int *fault)
+{
+	return op_inline(op, t, a, b, c, fault);
 }
 
 uint32_t alu_cvt(enum vtype dst, enum vtype src, uint32_t v, int round_nearest)
@@ -106,7 +124,7 @@ uint32_t alu_cvt(enum vtype dst, enum vtype src, uint32_t v, int round_nearest)
 	return (uint32_t)r;
 }
 
-int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
+static inline __attribute__((always_inline)) int cmp_inline(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 {
 	/* order: -1, 0, 1, or 2 when unordered (a NaN: only != holds) */
 	int o;
@@ -128,6 +146,114 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 	}
 	return 0;
 }
+
+int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
+{
+	return cmp_inline(c, t, a, b);
+}
+
+/* {=== A register instruction in all lanes of a warp ==================== */
+
+/* Lanes a source is read in: its register row where it has one, zeros
+** for an absent one, else its values for lanes 0..n-1 written to tmp. */
+static const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
+{
+	static const uint32_t zero[32];
+	if (x->r && !x->base)
+		return x->r;
+	if (x->r) {
+		for (unsigned l = 0; l < n; l++)
+			tmp[l] = x->base + x->r[l];
+	} else if (x->base || x->step) {
+		for (unsigned l = 0; l < n; l++)
+			tmp[l] = x->base + x->step * l;
+	} else {
+		return zero;
+	}
+	return tmp;
+}
+
+/* One loop per (op, type) below: called with constants, op_inline's
+** tests fold away and the loop body is the operation alone.  Lanes
+** 0..n-1 all active (the common case) take a plain loop the compiler may
+** vectorise (no fault to stop at there: the fast ops have none). */
+static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum vtype t, uint32_t m, unsigned n,
+                                                         const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                                                         uint32_t *dst)
+{
+	int f = 0;
+	if (m == 0xffffffffu >> (32 - n)) {
+		for (unsigned l = 0; l < n; l++)
+			dst[l] = op_inline(op, t, a[l], b[l], c[l], &f);
+		return f;
+	}
+	for (; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		dst[l] = op_inline(op, t, a[l], b[l], c[l], &f);
+	}
+	return f;
+}
+
+static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m,
+                                                          const uint32_t *a, const uint32_t *b, uint32_t *dst)
+{
+	for (; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l]);
+	}
+	return 0;
+}
+
+int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes src[3], uint32_t *dst)
+{
+	if (!m)
+		return 0;
+	unsigned n = 32u - (unsigned)__builtin_clz(m);
+	uint32_t tmp[3][32];
+	const uint32_t *a = lane_values(&src[0], n, tmp[0]), *b = lane_values(&src[1], n, tmp[1]),
+	               *c = lane_values(&src[2], n, tmp[2]);
+	/* integer add .. shl read their type only to tell f32 apart (not:
+	** .pred is logical, so it stays on the general path) */
+	enum vtype t = in->type == VT_F32 ? VT_F32 : VT_U32;
+	switch (in->op) {
+#define OP_CASE(o) \
+	case o: return t == VT_F32 ? op_lanes(o, VT_F32, m, n, a, b, c, dst) : op_lanes(o, VT_U32, m, n, a, b, c, dst);
+	OP_CASE(OP_ADD)
+	OP_CASE(OP_SUB)
+	OP_CASE(OP_MUL)
+	OP_CASE(OP_MAD)
+	OP_CASE(OP_MOV)
+	OP_CASE(OP_AND)
+	OP_CASE(OP_OR)
+	OP_CASE(OP_XOR)
+#undef OP_CASE
+	case OP_SHL:
+		if (t == VT_U32)
+			return op_lanes(OP_SHL, VT_U32, m, n, a, b, c, dst);
+		break;
+	case OP_SETP:
+		switch (in->type) {
+		case VT_U32: return cmp_lanes(in->cmp, VT_U32, m, a, b, dst);
+		case VT_S32: return cmp_lanes(in->cmp, VT_S32, m, a, b, dst);
+		case VT_F32: return cmp_lanes(in->cmp, VT_F32, m, a, b, dst);
+		default: break;
+		}
+		break;
+	default:
+		break;
+	}
+	for (; m; m &= m - 1) { /* the rest: lane by lane */
+		unsigned l = (unsigned)__builtin_ctz(m);
+		int f = 0;
+		uint32_t v = alu_exec(in, a[l], b[l], c[l], &f);
+		if (f)
+			return f;
+		dst[l] = v;
+	}
+	return 0;
+}
+
+/* }=== */
 
 uint32_t alu_atomic(enum atom_op op, enum vtype t, uint32_t old, uint32_t b, uint32_t c)
 {

@@ -21,6 +21,27 @@ static inline uint32_t alu_exec(const struct instr *in, uint32_t a, uint32_t b, 
 		return (uint32_t)alu_cmp(in->cmp, in->type, a, b);
 	return alu_op(in->op, in->type, a, b, c, fault);
 }
+/* An operand's value in every lane of a warp, decided once per issue
+** rather than once per lane: lane l reads base + (r ? r[l] : step * l).
+** A register is its row (base 0); an immediate, a symbol or a special
+** register uniform across the warp has step 0; %tid, %laneid and %gtid
+** step 1; an address [sym + reg + offset] is base sym + offset, r the
+** register's row. */
+struct alu_lanes {
+	const uint32_t *r;
+	uint32_t base, step;
+};
+static inline uint32_t alu_lane(const struct alu_lanes *x, unsigned l)
+{
+	return x->base + (x->r ? x->r[l] : x->step * l);
+}
+/* Register instruction `in` in the lanes of mask m, in lane order, from
+** source values src[0..2], writing dst[l] (dst may be a source's row: a
+** lane reads its own sources before writing).  Returns 0, or the fault of
+** the first faulting lane with the lanes before it written: exactly
+** alu_exec lane by lane (t/unit.c compares the two on random
+** instructions). */
+int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes src[3], uint32_t *dst);
 /* New memory value of an atomic (the old value is what atom returns). */
 uint32_t alu_atomic(enum atom_op op, enum vtype t, uint32_t old, uint32_t b, uint32_t c);
 

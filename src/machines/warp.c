@@ -89,42 +89,51 @@ static unsigned kernel_cta(const struct comp *c, const uint8_t *sv, unsigned w)
 	return gb->ops ? ((const struct port_grid *)gb->ops)->ctaid(gb->c, sv, p) : p;
 }
 
-/* Out of line: inlined, its port call made operand() (the hottest
-** function of a warp step) save and restore registers on every call. */
-static __attribute__((noinline)) uint32_t special(const struct comp *cp, const uint8_t *sv, unsigned w, unsigned lane, int sr)
+/* Special register sr in warp w as lanes (alu.h): uniform across the warp
+** but for %tid, %laneid and %gtid, which step by one per lane.  Out of
+** line: inlined, its port call made lanes_of() save and restore registers
+** on every call. */
+static __attribute__((noinline)) struct alu_lanes special(const struct comp *cp, const uint8_t *sv, unsigned w, int sr)
 {
 	const struct gpu *g = cp->g;
 	const struct gpu_cfg *c = &g->cfg;
 	unsigned cta = kernel_cta(cp, sv, w);
 	unsigned wc = w % c->warps_per_cta;
-	unsigned tid = wc * c->threads_per_warp + lane;
+	unsigned tid0 = wc * c->threads_per_warp; /* %tid of lane 0 */
 	unsigned ntid = c->warps_per_cta * c->threads_per_warp;
 	switch (sr) {
-	case SR_TID: return tid;
-	case SR_NTID: return ntid;
-	case SR_CTAID: return cta;
-	case SR_NCTAID: return c->ctas;
-	case SR_LANEID: return lane;
-	case SR_WARPID: return wc;
-	case SR_NWARPID: return c->warps_per_cta;
-	case SR_SMID: return gpu_sm_of(g, w);
-	case SR_GTID: return cta * ntid + tid;
-	case SR_GWARPID: return cta * c->warps_per_cta + wc;
-	case SR_WARPSZ: return c->threads_per_warp;
+	case SR_TID: return (struct alu_lanes){ NULL, tid0, 1 };
+	case SR_NTID: return (struct alu_lanes){ NULL, ntid, 0 };
+	case SR_CTAID: return (struct alu_lanes){ NULL, cta, 0 };
+	case SR_NCTAID: return (struct alu_lanes){ NULL, c->ctas, 0 };
+	case SR_LANEID: return (struct alu_lanes){ NULL, 0, 1 };
+	case SR_WARPID: return (struct alu_lanes){ NULL, wc, 0 };
+	case SR_NWARPID: return (struct alu_lanes){ NULL, c->warps_per_cta, 0 };
+	case SR_SMID: return (struct alu_lanes){ NULL, gpu_sm_of(g, w), 0 };
+	case SR_GTID: return (struct alu_lanes){ NULL, cta * ntid + tid0, 1 };
+	case SR_GWARPID: return (struct alu_lanes){ NULL, cta * c->warps_per_cta + wc, 0 };
+	case SR_WARPSZ: return (struct alu_lanes){ NULL, c->threads_per_warp, 0 };
 	}
-	return 0;
+	return (struct alu_lanes){ NULL, 0, 0 };
+}
+
+/* Operand o of warp w in every lane, evaluated once per issue. */
+static struct alu_lanes lanes_of(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o)
+{
+	const struct gpu *g = c->g;
+	switch (o->kind) {
+	case O_REG: return (struct alu_lanes){ gpu_regs(g, (uint8_t *)sv, w) + (size_t)o->reg * g->cfg.threads_per_warp, 0, 0 };
+	case O_IMM: return (struct alu_lanes){ NULL, o->imm, 0 };
+	case O_SPECIAL: return special(c, sv, w, o->special);
+	case O_SYM: return (struct alu_lanes){ NULL, g->prog->syms[o->sym].base, 0 };
+	default: return (struct alu_lanes){ NULL, 0, 0 };
+	}
 }
 
 static uint32_t operand(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane, const struct operand *o)
 {
-	const struct gpu *g = c->g;
-	switch (o->kind) {
-	case O_REG: return gpu_regs(g, (uint8_t *)sv, w)[(size_t)o->reg * g->cfg.threads_per_warp + lane];
-	case O_IMM: return o->imm;
-	case O_SPECIAL: return special(c, sv, w, lane, o->special);
-	case O_SYM: return g->prog->syms[o->sym].base;
-	default: return 0;
-	}
+	struct alu_lanes x = lanes_of(c, sv, w, o);
+	return alu_lane(&x, lane);
 }
 
 static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int r, uint32_t v)
@@ -137,9 +146,11 @@ static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const stru
 {
 	uint32_t r = 0;
 	const uint32_t *p = gpu_regs(g, sv, w) + (size_t)in->pred * g->cfg.threads_per_warp;
-	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
-		if (m >> l & 1 && (p[l] != 0) != in->pred_neg)
+	for (; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		if ((p[l] != 0) != in->pred_neg)
 			r |= 1u << l;
+	}
 	return r;
 }
 
@@ -154,27 +165,29 @@ static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
 	return guarded(g, s, w, in, m);
 }
 
-static uint32_t address(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane)
-{
-	const struct gpu *g = c->g;
-	const struct address *a = &cur(g, sv, w)->addr;
-	uint32_t addr = (uint32_t)a->offset;
-	if (a->sym >= 0)
-		addr += g->prog->syms[a->sym].base;
-	if (a->reg >= 0)
-		addr += gpu_regs(g, (uint8_t *)sv, w)[(size_t)a->reg * g->cfg.threads_per_warp + lane];
-	return addr;
-}
-
-static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out)
+/* The address of the current instruction in every lane (alu.h). */
+static struct alu_lanes address_lanes(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	const struct address *a = &cur(g, sv, w)->addr;
 	uint32_t base = (uint32_t)a->offset + (a->sym >= 0 ? g->prog->syms[a->sym].base : 0);
 	const uint32_t *r = a->reg >= 0 ? gpu_regs(g, (uint8_t *)sv, w) + (size_t)a->reg * g->cfg.threads_per_warp : NULL;
-	for (unsigned l = 0; m; l++, m >>= 1)
-		if (m & 1)
-			out[l] = base + (r ? r[l] : 0);
+	return (struct alu_lanes){ r, base, 0 };
+}
+
+static uint32_t address(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane)
+{
+	struct alu_lanes a = address_lanes(c, sv, w);
+	return alu_lane(&a, lane);
+}
+
+static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out)
+{
+	struct alu_lanes a = address_lanes(c, sv, w);
+	for (; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		out[l] = alu_lane(&a, l);
+	}
 }
 
 /* Pop entries that reached their reconvergence point (WARP-2). */
@@ -259,21 +272,15 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 
 static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
-	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
-		if (!(m >> l & 1))
-			continue;
-		uint32_t a = operand(c, sv, w, l, &in->src[0]);
-		uint32_t b = operand(c, sv, w, l, &in->src[1]);
-		uint32_t x = operand(c, sv, w, l, &in->src[2]);
-		int f = 0;
-		uint32_t v = alu_exec(in, a, b, x, &f);
-		if (f) {
-			fault(c, sv, w, f);
-			return;
-		}
-		write_reg(c, sv, w, l, in->dst, v);
-	}
-	advance(c, sv, w);
+	const struct gpu *g = c->g;
+	struct alu_lanes src[3];
+	for (int k = 0; k < 3; k++)
+		src[k] = lanes_of(c, sv, w, &in->src[k]);
+	int f = alu_lanes_exec(in, m, src, gpu_regs(g, sv, w) + (size_t)in->dst * g->cfg.threads_per_warp);
+	if (f)
+		fault(c, sv, w, f);
+	else
+		advance(c, sv, w);
 }
 
 /* ld/st and shared-memory atomics: performed in lane order in this step. */
@@ -284,11 +291,28 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	/* global ld/st through a store buffer when there is one (GPUDet) */
 	const struct comp *sb = in->space == SP_GLOBAL ? REQ(c, P_SBUF)->c : NULL;
 	unsigned cta = gpu_cta_of(c->g, w);
-	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
-		if (!(m >> l & 1))
-			continue;
+	/* addresses and sources once for the warp (alu.h) */
+	struct alu_lanes ad = address_lanes(c, sv, w), s0 = lanes_of(c, sv, w, &in->src[0]),
+	                 s1 = lanes_of(c, sv, w, &in->src[1]);
+	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
+		uint32_t *d = gpu_regs(c->g, sv, w) + (size_t)in->dst * c->g->cfg.threads_per_warp;
+		for (; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			int f = 0;
+			long word = mem->word(mc, sv, in->space, cta, in->addr.sym, alu_lane(&ad, l), &f);
+			if (word < 0) {
+				fault(c, sv, w, f);
+				return;
+			}
+			d[l] = mem->load(mc, sv, in->space, cta, word);
+		}
+		advance(c, sv, w);
+		return;
+	}
+	for (; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;
-		uint32_t addr = address(c, sv, w, l), at = addr & 3;
+		uint32_t addr = alu_lane(&ad, l), at = addr & 3;
 		if (in->width && addr % (unsigned)in->width) { /* natural alignment */
 			fault(c, sv, w, F_ALIGN);
 			return;
@@ -302,7 +326,7 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 		if (in->width == 8) { /* st.u64: both words in this one step */
 			for (int k = 0; k < 2; k++) {
 				long wk = k ? hi : word;
-				uint32_t vk = operand(c, sv, w, l, &in->src[k]);
+				uint32_t vk = alu_lane(k ? &s1 : &s0, l);
 				if (sb)
 					SBUF(c)->store(sb, sv, w, wk, vk, 0xf);
 				else
@@ -312,7 +336,7 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 		}
 		/* st.u8/.u16: the register's low bytes into their place in the word */
 		unsigned bytes = in->width ? ((1u << in->width) - 1) << at : 0xf;
-		uint32_t v = in->op == OP_ST ? operand(c, sv, w, l, &in->src[0]) << 8 * (in->width ? at : 0) : 0;
+		uint32_t v = in->op == OP_ST ? alu_lane(&s0, l) << 8 * (in->width ? at : 0) : 0;
 		if (sb && in->op == OP_LD) {
 			write_reg(c, sv, w, l, in->dst, SBUF(c)->load(sb, sv, w, word));
 		} else if (sb && in->op == OP_ST) {
@@ -326,7 +350,7 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 			mem->store(mc, sv, in->space, cta, word, v);
 		} else {
 			uint32_t old = mem->rmw(mc, sv, in->space, cta, word, in->aop, in->type,
-			                        operand(c, sv, w, l, &in->src[0]), operand(c, sv, w, l, &in->src[1]));
+			                        alu_lane(&s0, l), alu_lane(&s1, l));
 			if (in->op == OP_ATOM)
 				write_reg(c, sv, w, l, in->dst, old);
 		}
