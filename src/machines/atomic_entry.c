@@ -6,27 +6,14 @@
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 #define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
 
-int atomic_entry_check(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in)
-{
-	const struct comp *wc = REQ(c, P_WARPS)->c, *mc = REQ(c, P_MEM)->c;
-	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++) {
-		int fault = 0;
-		if (m >> l & 1 &&
-		    MEM(c)->word(mc, sv, SP_GLOBAL, 0, in->addr.sym, WARPS(c)->address(wc, sv, w, l), &fault) < 0) {
-			WARPS(c)->fault(wc, sv, w, fault);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l,
-                                    const struct instr *in)
+/* Lane l's entry, its address already computed. */
+static struct atomic_entry entry_at(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l,
+                                    const struct instr *in, uint32_t addr)
 {
 	const struct port_warps *wp = WARPS(c);
 	const struct comp *wc = REQ(c, P_WARPS)->c;
 	struct atomic_entry e = {
-		wp->address(wc, sv, w, l), wp->operand(wc, sv, w, l, &in->src[0]), wp->operand(wc, sv, w, l, &in->src[1]),
+		addr, wp->operand(wc, sv, w, l, &in->src[0]), wp->operand(wc, sv, w, l, &in->src[1]),
 		(uint8_t)in->aop, (uint8_t)in->type, (uint8_t)l, 0, (uint16_t)w, 0
 	};
 	if (in->op == OP_ATOM) {
@@ -34,6 +21,37 @@ struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, uns
 		e.ret = 1;
 	}
 	return e;
+}
+
+int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in,
+                   struct atomic_entry *out)
+{
+	const struct port_warps *wp = WARPS(c);
+	const struct comp *wc = REQ(c, P_WARPS)->c, *mc = REQ(c, P_MEM)->c;
+	uint32_t addr[32];
+	wp->addresses(wc, sv, w, m, addr); /* once for the warp, not per lane and use */
+	/* every address first: a faulting lane makes the warp fault, and no
+	** lane's entry is made; only the active lanes are visited */
+	for (uint32_t b = m; b; b &= b - 1) {
+		unsigned l = (unsigned)__builtin_ctz(b);
+		int fault = 0;
+		if (MEM(c)->word(mc, sv, SP_GLOBAL, 0, in->addr.sym, addr[l], &fault) < 0) {
+			wp->fault(wc, sv, w, fault);
+			return -1;
+		}
+	}
+	int n = 0;
+	for (uint32_t b = m; b; b &= b - 1) {
+		unsigned l = (unsigned)__builtin_ctz(b);
+		out[n++] = entry_at(c, sv, w, l, in, addr[l]);
+	}
+	return n;
+}
+
+struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l,
+                                    const struct instr *in)
+{
+	return entry_at(c, sv, w, l, in, WARPS(c)->address(REQ(c, P_WARPS)->c, sv, w, l));
 }
 
 int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_entry *e)

@@ -21,8 +21,12 @@ _Static_assert(sizeof(struct atomic_entry) == 20, "atomic entry is 20 bytes");
 
 /* The functions below run inside an atomics provider c, which requires
 ** mem and warps. */
-/* Fault warp w if a lane of m addresses outside memory; 1 if it did. */
-int atomic_entry_check(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in);
+/* Warp w's current atom/red in the lanes of m: one entry per lane, in lane
+** order, into out[] (up to 32), each lane's address computed once.
+** Returns the number of entries, or -1 when a lane addresses outside
+** memory: warp w faulted (at the first such lane) and out holds nothing. */
+int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in,
+                   struct atomic_entry *out);
 /* Lane l of warp w's current atom/red as an entry. */
 struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l,
                                     const struct instr *in);

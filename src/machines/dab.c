@@ -188,46 +188,54 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 {
 	const struct gpu *g = c->g;
 	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
-	unsigned b = buffer_of(c, w), lanes = g->cfg.threads_per_warp;
+	unsigned b = buffer_of(c, w);
 	struct dab_buf *bf = buf(c, sv, b);
-	struct atomic_entry *e = buf_entries(c, sv, b);
-	/* check every address first: a faulting lane buffers nothing */
-	if (atomic_entry_check(c, sv, w, m, in))
+	struct atomic_entry *e = buf_entries(c, sv, b), n[32];
+	/* every address first: a faulting lane buffers nothing */
+	int nl = atomic_entries(c, sv, w, m, in, n);
+	if (nl < 0)
 		return PUSH_DONE;
 	/* a flush in flight: "The buffers are then cleared and execution
 	** resumes" (§IV-D) -- a warp that ran on to an atomic during the flush
 	** waits for its end (nr-of, nr-cif relax this: buffers refill at once) */
 	if (g->cfg.flush < DF_NR_OF && anything_in_flight(c, sv))
 		return PUSH_REFUSED;
-	unsigned need = 0;
-	uint32_t seen[32];
-	unsigned nt = 0;
-	for (unsigned l = 0; l < lanes; l++) {
-		if (!(m >> l & 1))
-			continue;
-		uint32_t a = WARPS(c)->address(WC(c), sv, w, l);
-		/* lanes fusing with each other or with the buffer need no entry */
-		int fuses = fuse_target(c, e, bf->count, a, in) != NULL;
-		for (unsigned k = 0; k < nt && !fuses; k++)
-			fuses = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop) && seen[k] == a;
-		seen[nt++] = a;
-		if (!fuses)
-			need++;
+	/* Lanes fusing with each other or with the buffer need no entry.  Per
+	** lane i: first[i], the first lane with its address; for such a first
+	** lane, tgt[i], the buffer entry it fuses into (-1: a new entry), found
+	** once (fuse_target) rather than again at the insertion: the entries
+	** this push appends carry earlier lanes' addresses, so a first lane
+	** finds what it found in the buffer before, and a later lane fuses
+	** where its first lane went (a red's new entry fuses: same op and
+	** type, nothing returned). */
+	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
+	unsigned first[32], need = fuse ? 0 : (unsigned)nl;
+	for (int i = 0; fuse && i < nl; i++) {
+		first[i] = (unsigned)i;
+		for (int k = 0; k < i; k++)
+			if (n[k].addr == n[i].addr) {
+				first[i] = (unsigned)k;
+				break;
+			}
+		if (first[i] == (unsigned)i) {
+			struct atomic_entry *t = fuse_target(c, e, bf->count, n[i].addr, in);
+			tgt[i] = t ? (int)(t - e) : -1;
+			need += !t;
+		}
 	}
 	if (bf->count + need > g->cfg.entries)
 		return PUSH_REFUSED; /* full: wait for a flush */
 	unsigned owed = 0;
-	for (unsigned l = 0; l < lanes; l++) {
-		if (!(m >> l & 1))
-			continue;
-		struct atomic_entry n = atomic_entry_of(c, sv, w, l, in);
-		struct atomic_entry *t = fuse_target(c, e, bf->count, n.addr, in);
-		if (t) {
-			t->arg = alu_atomic(in->aop, in->type, t->arg, n.arg, 0);
+	for (int i = 0; i < nl; i++) {
+		int t = fuse ? tgt[first[i]] : -1;
+		if (t >= 0) {
+			e[t].arg = alu_atomic(in->aop, in->type, e[t].arg, n[i].arg, 0);
 			continue;
 		}
-		e[bf->count++] = n;
-		owed += n.ret;
+		if (fuse)
+			tgt[i] = bf->count; /* a first lane's new entry */
+		e[bf->count++] = n[i];
+		owed += n[i].ret;
 	}
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	h->pending |= (uint8_t)(PEND_DIRTY | owed);

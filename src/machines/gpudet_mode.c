@@ -413,13 +413,9 @@ static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 {
 	const struct instr *in = &c->g->prog->ins[gpu_pc(c->g, sv, w)];
-	if (atomic_entry_check(c, sv, w, m, in))
-		return PUSH_DONE;
-	for (unsigned l = 0; l < c->g->cfg.threads_per_warp; l++)
-		if (m >> l & 1) {
-			struct atomic_entry e = atomic_entry_of(c, sv, w, l, in);
-			atomic_entry_perform(c, sv, &e);
-		}
+	struct atomic_entry e[32];
+	for (int i = 0, n = atomic_entries(c, sv, w, m, in, e); i < n; i++) /* n < 0: the warp faulted */
+		atomic_entry_perform(c, sv, &e[i]);
 	return PUSH_DONE;
 }
 

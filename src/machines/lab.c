@@ -369,13 +369,12 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	if (g->comm_race)
 		race_record(c, sv, w, m, in);
 	if (g->cfg.lab_size) {
-		if (atomic_entry_check(c, sv, w, m, in))
+		struct atomic_entry a[32];
+		int n = atomic_entries(c, sv, w, m, in, a);
+		if (n < 0)
 			return PUSH_DONE; /* the warp faulted */
-		for (unsigned l = 0; l < g->cfg.threads_per_warp; l++)
-			if (m >> l & 1) {
-				struct atomic_entry a = atomic_entry_of(c, sv, w, l, in);
-				ghost_take(c, sv, &a, comm);
-			}
+		for (int i = 0; i < n; i++)
+			ghost_take(c, sv, &a[i], comm);
 	}
 	if (!comm)
 		return ROP(c)->push(RC(c), sv, w, m);

@@ -138,17 +138,16 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 {
 	const struct gpu *g = c->g;
 	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
-	if (atomic_entry_check(c, sv, w, m, in))
+	struct atomic_entry e[32];
+	int n = atomic_entries(c, sv, w, m, in, e);
+	if (n < 0)
 		return PUSH_DONE; /* the warp faulted */
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	unsigned sm = gpu_sm_of(g, w);
-	for (unsigned l = 0; l < g->cfg.threads_per_warp; l++) {
-		if (!(m >> l & 1))
-			continue;
-		struct atomic_entry e = atomic_entry_of(c, sv, w, l, in);
-		unsigned q = sm * g->cfg.partitions + gpu_partition_of(g, e.addr);
+	for (int i = 0; i < n; i++) {
+		unsigned q = sm * g->cfg.partitions + gpu_partition_of(g, e[i].addr);
 		uint16_t *f = fifo(c, sv, q);
-		entries(c, sv, q)[f[0]++] = e;
+		entries(c, sv, q)[f[0]++] = e[i];
 		h->pending++;
 	}
 	return in->op == OP_ATOM ? PUSH_WAIT_VALUES : PUSH_DONE;
