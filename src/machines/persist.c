@@ -269,13 +269,25 @@ static uint32_t line_end(const struct gpu *g, uint32_t first)
 	return end < G_WORDS(g) ? end : G_WORDS(g);
 }
 
-/* The flag bytes f[first..end) or-ed in one pass (end > first). */
+/* The flag bytes f[first..end) or-ed in one pass (end > first), eight
+** at a time: a 128-byte line is 32 bytes, and concrete mode's l2wb passes
+** (l2wb_cost, l2wb_step) look at every line of global memory. */
 static uint8_t or_flags(const uint8_t *f, uint32_t first, uint32_t end)
 {
-	uint8_t any = f[first];
-	for (uint32_t i = first + 1; i < end; i++)
+	uint64_t wide = 0, x;
+	uint32_t i = first;
+	for (; end - i >= 8; i += 8) {
+		memcpy(&x, f + i, 8);
+		wide |= x;
+	}
+	uint8_t any = 0;
+	for (; i < end; i++)
 		any |= f[i];
-	return any;
+	if (!wide)
+		return any;
+	wide |= wide >> 32;
+	wide |= wide >> 16;
+	return (uint8_t)(any | wide | wide >> 8);
 }
 
 /* The flags of the words of the line starting at word first, or-ed. */
@@ -495,7 +507,8 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint32_t *cursor)
 		** timed; the next step ends it, and other warps' global
 		** accesses wait until then */
 		for (; k < G_WORDS(g); k += per)
-			write_back(c, sv, k);
+			if (line_has(c, sv, k, PM_DIRTY)) /* most are clean: or-ed flags first */
+				write_back(c, sv, k);
 		*cursor = G_WORDS(g) + 1;
 		return 0;
 	}
