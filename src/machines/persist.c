@@ -269,10 +269,10 @@ static uint32_t line_end(const struct gpu *g, uint32_t first)
 	return end < G_WORDS(g) ? end : G_WORDS(g);
 }
 
-/* The flag bytes f[first..end) or-ed in one pass (end > first), eight
-** at a time: a 128-byte line is 32 bytes, and concrete mode's l2wb passes
+/* The flag bytes f[first..end) or-ed eight at a time (end - first >= 8):
+** a 128-byte line is 32 bytes, and concrete mode's l2wb passes
 ** (l2wb_cost, l2wb_step) look at every line of global memory. */
-static uint8_t or_flags(const uint8_t *f, uint32_t first, uint32_t end)
+static uint8_t or_wide(const uint8_t *f, uint32_t first, uint32_t end)
 {
 	uint64_t wide = 0, x;
 	uint32_t i = first;
@@ -283,11 +283,21 @@ static uint8_t or_flags(const uint8_t *f, uint32_t first, uint32_t end)
 	uint8_t any = 0;
 	for (; i < end; i++)
 		any |= f[i];
-	if (!wide)
-		return any;
 	wide |= wide >> 32;
 	wide |= wide >> 16;
 	return (uint8_t)(any | wide | wide >> 8);
+}
+
+/* The flag bytes f[first..end) or-ed in one pass (end > first); short
+** lines (the explorations' word lines) byte by byte, inline. */
+static uint8_t or_flags(const uint8_t *f, uint32_t first, uint32_t end)
+{
+	if (end - first >= 16)
+		return or_wide(f, first, end);
+	uint8_t any = f[first];
+	for (uint32_t i = first + 1; i < end; i++)
+		any |= f[i];
+	return any;
 }
 
 /* The flags of the words of the line starting at word first, or-ed. */
