@@ -1956,7 +1956,8 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->qcap = qcap;
 	p->line = p->qline + qsize;
 	p->lay = lay;
-	p->check = getenv("GPUMC_CHECK_PERSIST") != NULL;
+	const char *check = getenv("GPUMC_CHECK_PERSIST");
+	p->check = check && *check && strcmp(check, "0") != 0;
 	c->priv = p; /* one block: the composer frees priv */
 	c->durable_key = 4 * gw; /* durable() writes the memory words, which start the image */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
