@@ -9,9 +9,13 @@
 # With GPUMC_BEFORE=path/to/older/gpumc also that binary's time and ratio
 # (the baseline time is the current binary's).  Writes bench/out/persist-speed.csv.
 #   usage: sh bench/persist-speed.sh     (GPUMC, GPUMC_BEFORE; REPEAT)
-# Measured on issue 12's last change (load 12-18 on 2 cores, so about
-# +-15%): lbm epoch-cta l2wb 2.23x -> 1.11x, histo strict-clwb 2.15x ->
-# 1.85x; every row under 2x after.
+# On a shared machine CPU seconds move by 2x from run to run (load 7-18 on
+# 2 cores: one run gave every row under 2x, the next lbm strict-wt 2.9x);
+# instructions (valgrind --tool=callgrind, one run) do not: persist over
+# baseline at 64 warps an SM, lbm epoch-cta l2wb 3.13x -> 1.55x (an
+# l2wb-pass scan of every warp per global access, and byte-wise line
+# walks), lbm strict-clwb 1.70x, strict-wt 1.63x, epoch-cta clwb 1.51x,
+# histo strict-clwb 1.67x.
 set -e
 . "$(dirname "$0")/lib.sh"
 CSV=$OUT/persist-speed.csv
