@@ -15,7 +15,11 @@
 # baseline at 64 warps an SM, lbm epoch-cta l2wb 3.13x -> 1.55x (an
 # l2wb-pass scan of every warp per global access, and byte-wise line
 # walks), lbm strict-clwb 1.70x, strict-wt 1.63x, epoch-cta clwb 1.51x,
-# histo strict-clwb 1.67x.
+# histo strict-clwb 1.67x.  CPU seconds at load 1.4-2 (after / before):
+# lbm 1.96-2.18x (l2wb 3.51x before; epoch-cta-wt 2.98x in that run, 1.19x
+# in another), histo 1.11-1.72x: lbm's CPU ratio stays above its
+# instruction ratio (the persist state -- NVM image, WPQ, flags -- misses
+# the cache more), so lbm sits at the 2x target, not clearly under it.
 set -e
 . "$(dirname "$0")/lib.sh"
 CSV=$OUT/persist-speed.csv
