@@ -103,20 +103,7 @@ row() { # row KERNEL MODEL WPQ BASE SPEC OPTIONS...
 for k in lbm histo histo-loop histo-undo histo-idem; do
 	case $WARPS_PER_SM in
 	4) cp bench/specs/persist-$k.gpu "$OUT/persist-$k.gpu" ;;
-	64) awk '/^#/ { print; next }
-		/^set ctas = 8$/ { print "set ctas = 64"; next }
-		/^set warps_per_cta = 4$/ { print "set warps_per_cta = 8"; next }
-		{
-			out = ""; s = $0
-			while (match(s, /[0-9]+/)) {
-				pre = substr(s, 1, RSTART - 1); n = substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH)
-				# a whole decimal number: not part of a name, a register or 0f...
-				if (pre !~ /[0-9A-Za-z_%]$/ && s !~ /^[0-9A-Za-z_]/ && n + 0 > 0 && n % 1024 == 0)
-					n = n * 16
-				out = out pre n
-			}
-			print out s
-		}' bench/specs/persist-$k.gpu > "$OUT/persist-$k.gpu" ;;
+	64) warps64 bench/specs/persist-$k.gpu > "$OUT/persist-$k.gpu" ;;
 	*) echo "WARPS_PER_SM is 4 or 64" >&2; exit 2 ;;
 	esac
 done

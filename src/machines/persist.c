@@ -104,6 +104,7 @@
 */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,21 +249,6 @@ static const struct host_step *steps(const struct comp *c, const uint8_t *sv, in
 	return rec ? p->recovery : p->host;
 }
 
-static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
-{
-	const struct gpu *g = c->g;
-	const struct pm_host *hs = host(c, sv);
-	int n;
-	if (hs->busy && !hs->run && steps(c, sv, &n)[hs->dev].op == H_L2WB) /* a cudaL2WB pass */
-		return 1;
-	/* a warp's pass: asked for every global access of every warp (a
-	** scan of the warps each time), so not where no warp can run one */
-	for (unsigned w = 0; LAYOUT(c)->l2wb && w < g->nwarps; w++)
-		if (pw(c, sv, w)->cursor)
-			return 1;
-	return 0;
-}
-
 /* Words per L2 line; the line is the unit of dirtiness, eviction,
 ** write-back, clwb and WPQ entries (line_bytes = 4: words alone). */
 static uint32_t line_words(const struct gpu *g)
@@ -283,9 +269,31 @@ static uint32_t line_end(const struct gpu *g, uint32_t first)
 	return end < G_WORDS(g) ? end : G_WORDS(g);
 }
 
-/* The flag bytes f[first..end) or-ed in one pass (end > first). */
+/* The flag bytes f[first..end) or-ed eight at a time (end - first >= 8):
+** a 128-byte line is 32 bytes, and concrete mode's l2wb passes
+** (l2wb_cost, l2wb_step) look at every line of global memory. */
+static uint8_t or_wide(const uint8_t *f, uint32_t first, uint32_t end)
+{
+	uint64_t wide = 0, x;
+	uint32_t i = first;
+	for (; end - i >= 8; i += 8) {
+		memcpy(&x, f + i, 8);
+		wide |= x;
+	}
+	uint8_t any = 0;
+	for (; i < end; i++)
+		any |= f[i];
+	wide |= wide >> 32;
+	wide |= wide >> 16;
+	return (uint8_t)(any | wide | wide >> 8);
+}
+
+/* The flag bytes f[first..end) or-ed in one pass (end > first); short
+** lines (the explorations' word lines) byte by byte, inline. */
 static uint8_t or_flags(const uint8_t *f, uint32_t first, uint32_t end)
 {
+	if (end - first >= 16)
+		return or_wide(f, first, end);
 	uint8_t any = f[first];
 	for (uint32_t i = first + 1; i < end; i++)
 		any |= f[i];
@@ -328,6 +336,8 @@ struct pm_pending {
 	const uint64_t *ready; /* the run's subject ready times, at cycle now */
 	uint64_t now;
 	uint32_t full;      /* partitions whose dirty lines may exceed the L2 */
+	uint32_t passes;    /* warps in an l2wb pass (cursor set): may_issue */
+	int check;          /* GPUMC_CHECK_PERSIST: may_issue checks passes by a scan */
 	int overfill;       /* a partition has more lines than its L2 holds */
 	/* per partition (8 at most): its dirty lines; its queue, qcap entries
 	** from qline/qstamp + partition * qcap (a line and the stamp it was
@@ -339,6 +349,36 @@ struct pm_pending {
 	uint32_t *line;   /* the listed lines' first words */
 	uint8_t listed[]; /* per line */
 };
+
+/* The warps in an l2wb pass (cursor set), by a scan of the warps. */
+static uint32_t warp_passes(const struct comp *c, const uint8_t *sv)
+{
+	uint32_t n = 0;
+	for (unsigned w = 0; LAYOUT(c)->l2wb && w < c->g->nwarps; w++)
+		n += pw(c, sv, w)->cursor != 0;
+	return n;
+}
+
+static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
+{
+	const struct pm_pending *p = c->priv;
+	const struct pm_host *hs = host(c, sv);
+	int n;
+	if (hs->busy && !hs->run && steps(c, sv, &n)[hs->dev].op == H_L2WB) /* a cudaL2WB pass */
+		return 1;
+	/* a warp's pass: asked for every global access of every warp, so a
+	** concrete run counts the passes (p->passes, which a scan of the
+	** warps each time made 44% of a 64-warp lbm run with CTA epochs);
+	** an exploration scans, and not where no warp can run one */
+	if (!p->run)
+		return warp_passes(c, sv) != 0;
+	if (p->check && p->passes != warp_passes(c, sv)) {
+		fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: %u warps in an l2wb pass counted, %u by a scan\n",
+		        p->passes, warp_passes(c, sv));
+		abort();
+	}
+	return p->passes != 0;
+}
 
 /* The line of word i has work for its controller now.  The list is kept
 ** in address order: the driver sorts each unit's candidates by subject
@@ -477,7 +517,8 @@ static int l2wb_step(const struct comp *c, uint8_t *sv, uint32_t *cursor)
 		** timed; the next step ends it, and other warps' global
 		** accesses wait until then */
 		for (; k < G_WORDS(g); k += per)
-			write_back(c, sv, k);
+			if (line_has(c, sv, k, PM_DIRTY)) /* most are clean: or-ed flags first */
+				write_back(c, sv, k);
 		*cursor = G_WORDS(g) + 1;
 		return 0;
 	}
@@ -677,9 +718,15 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 	case OP_L2WB:
 		if (!m) /* guarded off: no pass */
 			WARPS(c)->advance(WC(c), sv, w);
-		else if (l2wb_step(c, sv, &p->cursor)) {
-			WARPS(c)->advance(WC(c), sv, w);
-			po_barrier(g, rec(c, sv), w, 1);
+		else {
+			struct pm_pending *q = c->priv;
+			uint32_t was = p->cursor != 0;
+			if (l2wb_step(c, sv, &p->cursor)) {
+				WARPS(c)->advance(WC(c), sv, w);
+				po_barrier(g, rec(c, sv), w, 1);
+			}
+			if (q->run) /* a pass started or ended (pm_l2wb_busy) */
+				q->passes += (p->cursor != 0) - was;
 		}
 		po_prune(g, rec(c, sv), flags(c, sv), PM_INWPQ);
 		return 1;
@@ -836,6 +883,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	p->n = 0;
 	p->writes[0] = p->writes[1] = 0;
 	p->full = 0;
+	p->passes = warp_passes(c, sv);
 	uint32_t lines = (G_WORDS(c->g) + per - 1) / per, own = (lines + c->g->cfg.partitions - 1) / c->g->cfg.partitions;
 	p->overfill = own > c->g->cfg.l2_kb * 1024ull / c->g->cfg.line_bytes;
 	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
@@ -1069,6 +1117,11 @@ static void init(const struct comp *c, uint8_t *sv)
 	/* the initial data is in device memory, i.e. NVM */
 	memcpy(nvm(c, sv), sv, 4 * (size_t)G_WORDS(g)); /* the mem slice starts the vector */
 	hs->dev = next_device_step(c, sv, 0);
+	/* a concrete run starts: the warps (listed before this component)
+	** may ask may_issue before pending_run() sees the new run */
+	struct pm_pending *p = c->priv;
+	if (p->run)
+		p->passes = 0;
 }
 
 /* One host step.  Device work is only queued; a host store goes through
@@ -1903,6 +1956,8 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->qcap = qcap;
 	p->line = p->qline + qsize;
 	p->lay = lay;
+	const char *check = getenv("GPUMC_CHECK_PERSIST");
+	p->check = check && *check && strcmp(check, "0") != 0;
 	c->priv = p; /* one block: the composer frees priv */
 	c->durable_key = 4 * gw; /* durable() writes the memory words, which start the image */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */
