@@ -8,8 +8,12 @@
 ** encoding is canonical (equal vectors, equal records), so lookups compare
 ** records with memcmp.  Smaller vectors are stored as they are: encoding
 ** costs more time than their memory costs (bench/explore.sh measured both
-** ways).  Records are appended to 4 MB arena blocks; each state's record
-** address and full hash are kept in side arrays.
+** ways).  Compressed records are appended to 4 MB arena blocks, each
+** state's record address kept in a side array; a raw record has a fixed
+** size, so state i's lies at a fixed place (block i >> rshift, slot i &
+** (2^rshift - 1)): a hit finds it with no side entry to load (a cache miss
+** of its own on every hit; issue 13) and no 8 bytes a state for the
+** address.  Every state's full hash is kept in a side array.
 **
 ** Exact mode slot: bits 63..32 are the high half of the state's hash (a
 ** cheap filter before memcmp), bits 31..0 its number + 1 (0 = empty).  The
@@ -47,6 +51,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "state/hash.h"
 #include "state/slots.h"
@@ -68,11 +73,11 @@ struct visited {
 	/* exact mode: record arena and per-state side arrays (chunked, so
 	** records and entries never move) */
 	uint8_t **block;
-	size_t nblocks, used; /* bytes used in the last block */
-	uint8_t ***where;     /* where[i >> SIDE_BITS][i & mask]: record   */
+	size_t nblocks, used; /* bytes used in the last block (compressed) */
+	unsigned rshift;      /* raw: 2^rshift records a block */
+	uint8_t ***where;     /* where[i >> SIDE_BITS][i & mask]: record (compressed only) */
 	uint64_t **hashes;    /* the same shape: memoized hash            */
 	size_t nside;
-	size_t record_bytes;  /* arena bytes in records                   */
 	uint8_t *enc, *dec;   /* scratch: the record being looked up, a decoded state */
 	/* shared mode: numbers handed out, bytes allocated (arena blocks and
 	** side chunks), and the lock for the block list and side chunks */
@@ -95,6 +100,7 @@ struct vs_local {
 	uint8_t *block;
 	_Atomic size_t used;
 	size_t nside; /* side chunks this thread knows to exist */
+	size_t nblocks; /* raw: arena blocks this thread knows to exist */
 	struct vs_local *link; /* the set's list of locals */
 };
 
@@ -111,7 +117,9 @@ struct visited *vs_new(size_t sv_size, enum vs_mode mode)
 		v->dec = xmalloc(sv_size ? sv_size : 1);
 		return v;
 	}
-	v->raw = sv_size < COMPRESS_FROM;
+	v->raw = !v->compact && sv_size < COMPRESS_FROM;
+	while (v->rshift < 20 && (sv_size << (v->rshift + 1)) <= BLOCK_BYTES)
+		v->rshift++;
 	v->mask = (1u << 12) - 1;
 	v->slot = xcalloc(v->mask + 1, sizeof *v->slot);
 	if (!v->compact && !v->raw) {
@@ -128,7 +136,8 @@ void vs_free(struct visited *v)
 	for (size_t i = 0; i < v->nblocks; i++)
 		free(v->block[i]);
 	for (size_t i = 0; i < v->nside; i++) {
-		free(v->where[i]);
+		if (v->where)
+			free(v->where[i]);
 		free(v->hashes[i]);
 	}
 	free(v->block);
@@ -176,6 +185,8 @@ static size_t encode(const struct visited *v, const uint8_t *sv, uint8_t *enc)
 
 static const uint8_t *record(const struct visited *v, uint32_t idx)
 {
+	if (v->raw)
+		return v->block[idx >> v->rshift] + (size_t)(idx & ((1u << v->rshift) - 1)) * v->sv_size;
 	return v->where[idx >> SIDE_BITS][idx & ((1u << SIDE_BITS) - 1)];
 }
 
@@ -235,28 +246,85 @@ static void grow(struct visited *v)
 	v->slot = t;
 }
 
+/* A new arena block with room for a record of len bytes, its pages made
+** present at once (one madvise, not a page fault for every 4 KB the
+** records first touch: the faults were 15-30% of exact mode's CPU, issue
+** 13; bench: system time -25% on lane-reduction).  Huge pages measured
+** worse here (a VM: system time x3).  Only a hint: no error without it. */
+static uint8_t *arena_block(size_t len)
+{
+	size_t n = BLOCK_BYTES > len ? BLOCK_BYTES : len;
+	uint8_t *b = xmalloc(n);
+#ifdef MADV_POPULATE_WRITE
+	/* madvise wants a page-aligned start: from the block's first whole page */
+	uintptr_t a = ((uintptr_t)b + 4095) & ~(uintptr_t)4095, e = ((uintptr_t)b + n) & ~(uintptr_t)4095;
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
+#endif
+	return b;
+}
+
+/* Raw mode: the arena blocks up to block b made (in shared mode under
+** the lock, the directory at its full size). */
+static void raw_blocks(struct visited *v, size_t b)
+{
+	for (; v->nblocks <= b; v->nblocks++) {
+		if (!v->shared)
+			v->block = xrealloc(v->block, sizeof *v->block * (v->nblocks + 1));
+		v->block[v->nblocks] = arena_block((size_t)v->sv_size << v->rshift);
+	}
+}
+
+/* The bytes of one side chunk: hashes, and record addresses unless raw. */
+static size_t side_chunk_bytes(const struct visited *v)
+{
+	return ((v->raw ? 0 : sizeof(uint8_t *)) + sizeof(uint64_t)) << SIDE_BITS;
+}
+
+/* Side chunk c made (the directories have room for it). */
+static void side_chunk(struct visited *v, size_t c)
+{
+	if (!v->raw)
+		v->where[c] = xmalloc(sizeof **v->where << SIDE_BITS);
+	v->hashes[c] = xmalloc(sizeof **v->hashes << SIDE_BITS);
+}
+
 /* Store the record (len bytes at src) as state idx. */
 static void append(struct visited *v, uint32_t idx, const uint8_t *src, size_t len, uint64_t h)
 {
-	if (!v->nblocks || v->used + len > BLOCK_BYTES) {
-		v->block = xrealloc(v->block, sizeof *v->block * (v->nblocks + 1));
-		v->block[v->nblocks++] = xmalloc(BLOCK_BYTES > len ? BLOCK_BYTES : len);
-		v->used = 0;
+	uint8_t *rec;
+	if (v->raw) {
+		raw_blocks(v, idx >> v->rshift);
+		rec = (uint8_t *)record(v, idx);
+	} else {
+		if (!v->nblocks || v->used + len > BLOCK_BYTES) {
+			v->block = xrealloc(v->block, sizeof *v->block * (v->nblocks + 1));
+			v->block[v->nblocks++] = arena_block(len);
+			v->used = 0;
+		}
+		rec = v->block[v->nblocks - 1] + v->used;
+		v->used += len;
 	}
-	uint8_t *rec = v->block[v->nblocks - 1] + v->used;
 	memcpy(rec, src, len);
-	v->used += len;
-	v->record_bytes += len;
 	size_t c = idx >> SIDE_BITS;
 	if (c == v->nside) {
-		v->where = xrealloc(v->where, sizeof *v->where * (c + 1));
+		if (!v->raw)
+			v->where = xrealloc(v->where, sizeof *v->where * (c + 1));
 		v->hashes = xrealloc(v->hashes, sizeof *v->hashes * (c + 1));
-		v->where[c] = xmalloc(sizeof **v->where << SIDE_BITS);
-		v->hashes[c] = xmalloc(sizeof **v->hashes << SIDE_BITS);
+		side_chunk(v, c);
 		v->nside++;
 	}
-	v->where[c][idx & ((1u << SIDE_BITS) - 1)] = rec;
+	if (!v->raw)
+		v->where[c][idx & ((1u << SIDE_BITS) - 1)] = rec;
 	v->hashes[c][idx & ((1u << SIDE_BITS) - 1)] = h;
+}
+
+/* Whether stored record rec is key (n bytes, its first head the bitmap;
+** head 0: a raw vector).  Equal bitmaps mean equal lengths: only then the
+** words, each byte compared once. */
+static inline int same_record(const uint8_t *rec, const uint8_t *key, size_t head, size_t n)
+{
+	return (!head || !memcmp(rec, key, head)) && !memcmp(rec + head, key + head, n - head);
 }
 
 /* Exact mode: the slot of state sv (hash h), or the empty slot where it
@@ -269,17 +337,16 @@ static inline uint64_t lookup(struct visited *v, const uint8_t *sv, uint64_t h, 
 	uint32_t hi = (uint32_t)(h >> 32);
 	const uint8_t *k = v->raw ? sv : v->enc;
 	size_t n = v->raw ? v->sv_size : encode(v, sv, v->enc);
-	size_t head = v->raw ? n : v->bitmap_bytes;
+	size_t head = v->raw ? 0 : v->bitmap_bytes;
 	const uint64_t *slot = v->slot, mask = v->mask;
 	uint64_t j = h & mask, s;
 	for (;; j = (j + 1) & mask) {
 		s = slot[j];
 		if (!s)
 			break;
-		/* equal bitmaps mean equal lengths: only then the words */
 		if ((uint32_t)(s >> 32) == hi) {
 			const uint8_t *rec = record(v, (uint32_t)s - 1);
-			if (!memcmp(rec, k, head) && !memcmp(rec, k, n))
+			if (same_record(rec, k, head, n))
 				break;
 		}
 	}
@@ -350,10 +417,14 @@ size_t vs_bytes(const struct visited *v)
 	if (v->tree)
 		return tree_bytes(v->tree);
 	size_t b = (v->mask + 1) * sizeof *v->slot;
+	if (v->raw) /* the records, at their places, and the side chunks */
+		b += vs_count(v) * v->sv_size;
 	if (v->shared) {
 		/* the bytes in use, as below: a new block's untouched pages
 		** cost nothing */
 		b += atomic_load_explicit(&v->abytes, memory_order_relaxed);
+		if (v->raw)
+			return b;
 		pthread_mutex_lock((pthread_mutex_t *)&v->mu);
 		for (const struct vs_local *l = v->locals; l; l = l->link)
 			b += atomic_load_explicit(&l->used, memory_order_relaxed);
@@ -363,9 +434,9 @@ size_t vs_bytes(const struct visited *v)
 	/* arena: the blocks filled, and what the last one holds so far (its
 	** untouched pages cost nothing, and counting them would let one new
 	** block overshoot a small --memory by 4 MB) */
-	if (v->nblocks)
+	if (v->nblocks && !v->raw)
 		b += (v->nblocks - 1) * (size_t)BLOCK_BYTES + v->used;
-	b += v->nside * ((sizeof(uint8_t *) + sizeof(uint64_t)) << SIDE_BITS);
+	b += v->nside * side_chunk_bytes(v);
 	return b - v->slack;
 }
 
@@ -393,10 +464,14 @@ void vs_share(struct visited *v, int on)
 	if (on) {
 		/* the side directory at its full size: chunks are then added
 		** under the lock without moving what other threads read */
-		v->where = xrealloc(v->where, sizeof *v->where * SIDE_CHUNKS);
+		if (v->raw) /* the block directory too: 2^32 states */
+			v->block = xrealloc(v->block, sizeof *v->block * ((((uint64_t)1 << 32) >> v->rshift) + 1));
+		else
+			v->where = xrealloc(v->where, sizeof *v->where * SIDE_CHUNKS);
 		v->hashes = xrealloc(v->hashes, sizeof *v->hashes * SIDE_CHUNKS);
 		atomic_store(&v->an, v->n);
-		atomic_store(&v->abytes, vs_bytes(v) - (v->mask + 1) * sizeof *v->slot);
+		atomic_store(&v->abytes,
+		             vs_bytes(v) - (v->mask + 1) * sizeof *v->slot - (v->raw ? v->n * v->sv_size : 0));
 	} else {
 		size_t real = vs_bytes(v);
 		v->shared = 0;
@@ -441,34 +516,40 @@ const uint8_t *vs_local_state(const struct visited *v, struct vs_local *l, uint3
 	return vs_decode(v, idx, l->dec);
 }
 
-/* Shared append: the record into the thread's block, then the side
-** entries of idx (its chunk made under the lock when it is new). */
+/* Shared append: the record into the thread's block (raw: at its place,
+** its block made under the lock when it is new), then the side entries
+** of idx (its chunk made under the lock when it is new). */
 static void share_append(struct visited *v, struct vs_local *l, uint32_t idx, const uint8_t *src, size_t len,
                          uint64_t h)
 {
 	size_t c = idx >> SIDE_BITS, used = atomic_load_explicit(&l->used, memory_order_relaxed);
-	if (!l->block || used + len > BLOCK_BYTES || c >= l->nside) {
+	int new_block = v->raw ? idx >> v->rshift >= l->nblocks : !l->block || used + len > BLOCK_BYTES;
+	if (new_block || c >= l->nside) {
 		pthread_mutex_lock(&v->mu);
-		if (!l->block || used + len > BLOCK_BYTES) {
+		if (v->raw) {
+			raw_blocks(v, idx >> v->rshift);
+			l->nblocks = v->nblocks;
+		} else if (new_block) {
 			v->block = xrealloc(v->block, sizeof *v->block * (v->nblocks + 1));
-			l->block = v->block[v->nblocks++] = xmalloc(BLOCK_BYTES > len ? BLOCK_BYTES : len);
+			l->block = v->block[v->nblocks++] = arena_block(len);
 			/* the block filled counts in full from now on */
 			atomic_fetch_add(&v->abytes, used);
 			used = 0;
 			atomic_store_explicit(&l->used, 0, memory_order_relaxed);
 		}
 		for (; v->nside <= c; v->nside++) {
-			v->where[v->nside] = xmalloc(sizeof **v->where << SIDE_BITS);
-			v->hashes[v->nside] = xmalloc(sizeof **v->hashes << SIDE_BITS);
-			atomic_fetch_add(&v->abytes, (sizeof(uint8_t *) + sizeof(uint64_t)) << SIDE_BITS);
+			side_chunk(v, v->nside);
+			atomic_fetch_add(&v->abytes, side_chunk_bytes(v));
 		}
 		l->nside = v->nside;
 		pthread_mutex_unlock(&v->mu);
 	}
-	uint8_t *rec = l->block + used;
+	uint8_t *rec = v->raw ? (uint8_t *)record(v, idx) : l->block + used;
 	memcpy(rec, src, len);
-	atomic_store_explicit(&l->used, used + len, memory_order_relaxed);
-	v->where[c][idx & ((1u << SIDE_BITS) - 1)] = rec;
+	if (!v->raw) {
+		atomic_store_explicit(&l->used, used + len, memory_order_relaxed);
+		v->where[c][idx & ((1u << SIDE_BITS) - 1)] = rec;
+	}
 	v->hashes[c][idx & ((1u << SIDE_BITS) - 1)] = h;
 }
 
@@ -481,7 +562,7 @@ uint32_t vs_share_put(struct visited *v, struct vs_local *l, const uint8_t *sv, 
 	uint64_t hi = h >> 32;
 	const uint8_t *key = v->raw ? sv : l->enc;
 	size_t len = v->raw ? v->sv_size : encode(v, sv, l->enc);
-	size_t head = v->raw ? len : v->bitmap_bytes;
+	size_t head = v->raw ? 0 : v->bitmap_bytes;
 	for (uint64_t j = h & v->mask;; j = (j + 1) & v->mask) {
 		uint64_t s = atomic_load_explicit(&slot[j], memory_order_acquire);
 		if (!s) {
@@ -501,7 +582,7 @@ uint32_t vs_share_put(struct visited *v, struct vs_local *l, const uint8_t *sv, 
 		while ((uint32_t)s == BUSY) /* VS-2: the number comes */
 			s = atomic_load_explicit(&slot[j], memory_order_acquire);
 		const uint8_t *rec = record(v, (uint32_t)s - 1);
-		if (!memcmp(rec, key, head) && !memcmp(rec, key, len)) {
+		if (same_record(rec, key, head, len)) {
 			*is_new = 0;
 			return (uint32_t)s - 1;
 		}
