@@ -4,39 +4,44 @@
 ** local action (explore.c's partial-order reduction) leads to a state
 ** that is often expanded the same way again: a warp's run of ALU steps,
 ** branches and loads of memory nothing writes.  Such a run is one move:
-** its first step is the ample action, then chain_follow keeps taking the
-** ample action of each successor without storing it (no hash, no
-** look-up, no judging), and only the chain's end is stored.  Lane-
-** reduction 4x1x2 stored 100,514 states with single ample steps, 87 K of
-** them in the middle of such runs.
+** from every successor a search makes (of an ample step or of a full
+** expansion), chain_follow keeps taking the ample action of each state
+** without storing it (no hash, no look-up, no judging), and only the
+** chain's end is stored.  Lane-reduction 3x1x4 stored 100,514 states with
+** single ample steps, 87 K of them in the middle of such runs; with
+** chains 13,306, the 130,809 transitions taken being the same.
 **
 ** States: a chain's intermediate states are not in the visited set; the
-** stored one before it (the start) and its end are.  Transitions: the
-** chain's first step is what explore.c's proviso sees (the end must be
-** numbered after the start, BFS; off the stack, DFS; in the next level,
-** multi-core); each further step is an ample step of its own state.
+** stored state it leaves (the start) and its end are.  Transitions: a
+** chain is one move of the start, whose end is what explore.c's proviso
+** sees (numbered after the start, BFS; off the stack, DFS; in the next
+** level, multi-core); each step after the first is an ample step of its
+** own state.
 **
 ** Invariants (why every verdict stays what single ample steps give):
-**   CH-1 every step of a chain is chain_ample's choice in its state: a
-**        local action (model.h: independent of all else, invisible to
-**        the properties, to status and to the durable image), not a
-**        crash, whose successor is running.  So an intermediate state is
-**        never terminal, faulted or a deadlock (it has a move), its
-**        crashes leave the image the start's crashes leave (judged at
-**        the start), an invariant or outcome location has the value it
-**        has at the chain's end (a local step writes no observed
-**        location: compose.c, m_local), a race_free violation at an
-**        intermediate state persists to the end (the argument of
-**        explore.c for one local step, step by step), and a
+**   CH-1 every step of a chain after the first is chain_ample's choice in
+**        its state: a local action (model.h: independent of all else,
+**        invisible to the properties, to status and to the durable
+**        image), not a crash, whose successor is running.  So an
+**        intermediate state is never terminal, faulted or a deadlock (it
+**        has a move), its crashes leave the image the end's crashes leave
+**        (judged when the end is expanded), an invariant or outcome
+**        location has the value it has at the chain's end (a local step
+**        writes no observed location: compose.c, m_local), a race_free
+**        violation at an intermediate state persists to the end (the
+**        argument of explore.c for one local step, step by step), and a
 **        persist_order record is not touched by a local step.  Judging
 **        the end judges the chain.
-**   CH-2 (cycle proviso) a chain is at most CHAIN_MAX steps (CH-3), so a
-**        cycle of the machine made of local steps passes through a stored
-**        state; the stored states of a cycle of the reduced graph are
-**        joined by moves the searches' provisos check as before (a chain
-**        back to its own start fails them: the start is then expanded
-**        in full, and from there the single steps are stored).  Every
-**        cycle of the reduced graph thus has a fully expanded state.
+**   CH-2 (cycle proviso) a chain is at most CHAIN_MAX steps, so a cycle
+**        of the reduced graph (intermediate states included) made of
+**        local steps passes through a stored state, as does every other
+**        cycle.  Each stored state of the cycle either was expanded in
+**        full or left by a move the proviso accepted (numbers grow, BFS;
+**        off the stack, DFS; next level, multi-core), and those cannot
+**        all hold around a cycle: every cycle of the reduced graph has a
+**        fully expanded state, the proviso of the ample-set theorem.  A
+**        chain that comes back to its start fails the proviso: the start
+**        is expanded in full.
 **   CH-3 chains are deterministic: the same state after the first step
 **        gives the same chain (chain_ample takes the first candidate in
 **        enabled()'s order, model.h asks that order to be deterministic).

@@ -55,6 +55,14 @@
 ** reads records a machine keeps about accesses (lab.c), which no
 ** declaration covers: POR is off for a spec that checks it, and the report
 ** says so (today no component of machine lab declares anything anyway).
+** Chains (chain.c): every successor, of an ample step or of a full
+** expansion, is first followed along the ample steps of its own states
+** (at most CHAIN_MAX in all), and only the chain's end is stored and
+** judged; the proviso above is asked of that end.  A move's index then
+** carries CHAIN_BIT (parent links, recorded rows, DFS frames), and the
+** traces are unfolded into every action before the result is returned
+** (chain_unfold): replay and the two-trace report see plain indices.
+** --por=nochain stores every state the reduction reaches.
 ** With --por=off (or a model without the hook) every interleaving is
 ** explored, so state counts are exactly those of the machine.
 */
