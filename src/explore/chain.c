@@ -82,16 +82,21 @@ unsigned chain_follow(const struct chain *ch, uint8_t *sv, uint8_t *tmp, struct 
 {
 	const struct model *m = ch->m;
 	unsigned n = 0;
+	uint8_t *cur = sv, *alt = tmp; /* each step into the other one */
 	while (n + 1 < ch->max) {
-		unsigned na = m->enabled(m, sv, act);
-		int a = chain_ample(ch, sv, act, na, tmp);
+		unsigned na = m->enabled(m, cur, act);
+		int a = chain_ample(ch, cur, act, na, alt);
 		if (a < 0)
 			break;
-		memcpy(sv, tmp, m->sv_size);
+		uint8_t *t = cur;
+		cur = alt;
+		alt = t;
 		if (steps)
 			steps[n] = (uint16_t)a;
 		n++;
 	}
+	if (cur != sv)
+		memcpy(sv, cur, m->sv_size);
 	return n;
 }
 
