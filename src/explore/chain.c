@@ -4,12 +4,13 @@
 ** local action (explore.c's partial-order reduction) leads to a state
 ** that is often expanded the same way again: a warp's run of ALU steps,
 ** branches and loads of memory nothing writes.  Such a run is one move:
-** from every successor a search makes (of an ample step or of a full
-** expansion), chain_follow keeps taking the ample action of each state
-** without storing it (no hash, no look-up, no judging), and only the
-** chain's end is stored.  Lane-reduction 3x1x4 stored 100,514 states with
-** single ample steps, 87 K of them in the middle of such runs; with
-** chains 13,306, the 130,809 transitions taken being the same.
+** from the successor of a local step (the ample step, or a local action
+** of a full expansion: CH-5), chain_follow keeps taking the ample action
+** of each state without storing it (no hash, no look-up, no judging),
+** and only the chain's end is stored.  Lane-reduction 3x1x4 stored
+** 100,514 states with single ample steps, 87 K of them in the middle of
+** such runs; with chains 35,106, the 130,809 transitions taken being the
+** same (13,306 following every successor, CH-5, at twice D2's CPU).
 **
 ** States: a chain's intermediate states are not in the visited set; the
 ** stored state it leaves (the start) and its end are.  Transitions: a
@@ -76,6 +77,11 @@ int chain_ample(const struct chain *ch, const uint8_t *sv, const struct action *
 			return (int)i;
 	}
 	return -1;
+}
+
+int chain_after(const struct chain *ch, const uint8_t *sv, const struct action *a)
+{
+	return ch->max > 1 && a->kind != ACT_CRASH && ch->m->local(ch->m, sv, a, ch->obs, ch->nobs);
 }
 
 unsigned chain_follow(const struct chain *ch, uint8_t *sv, uint8_t *tmp, struct action *act, uint16_t *steps)

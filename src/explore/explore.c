@@ -55,8 +55,8 @@
 ** reads records a machine keeps about accesses (lab.c), which no
 ** declaration covers: POR is off for a spec that checks it, and the report
 ** says so (today no component of machine lab declares anything anyway).
-** Chains (chain.c): every successor, of an ample step or of a full
-** expansion, is first followed along the ample steps of its own states
+** Chains (chain.c): the successor of a local step, ample or of a full
+** expansion (CH-5), is first followed along the ample steps of its states
 ** (at most CHAIN_MAX in all), and only the chain's end is stored and
 ** judged; the proviso above is asked of that end.  A move's index then
 ** carries CHAIN_BIT (parent links, recorded rows, DFS frames), and the
@@ -634,11 +634,11 @@ static int ample(struct ctx *c, const uint8_t *sv, const struct action *act, uns
 }
 
 /* A successor next reached by action i, followed along its chain of
-** local steps (chain.c; none without the reduction): the move's index,
-** with CHAIN_BIT when it is a chain. */
-static unsigned follow(struct ctx *c, uint8_t *next, unsigned i)
+** local steps when go (chain.c, CH-5; none without the reduction): the
+** move's index, with CHAIN_BIT when it is a chain. */
+static unsigned follow(struct ctx *c, uint8_t *next, unsigned i, int go)
 {
-	unsigned more = chain_follow(&c->ch, next, c->ctmp, c->cact, NULL);
+	unsigned more = go ? chain_follow(&c->ch, next, c->ctmp, c->cact, NULL) : 0;
 	c->r->transitions += 1 + more;
 	return more ? i | CHAIN_BIT : i;
 }
@@ -907,7 +907,7 @@ static void bfs(struct ctx *c)
 		hash_src_set(&c->hsrc, src, vs_hash(c->vs, h, src), n);
 		int a = c->por && na > 1 ? ample(c, src, act, na, next) : -1;
 		if (a >= 0) {
-			a = (int)follow(c, next, (unsigned)a);
+			a = (int)follow(c, next, (unsigned)a, 1);
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
 			if (k > h) { /* the cycle proviso holds: a state numbered after this one */
 				if (rec)
@@ -929,7 +929,7 @@ static void bfs(struct ctx *c)
 			}
 			memcpy(next, src, n);
 			m->apply(m, next, &act[i]);
-			unsigned via = follow(c, next, i);
+			unsigned via = follow(c, next, i, chain_after(&c->ch, src, &act[i]));
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
 			if (rec)
 				graph_move(c, k, via);
@@ -1193,7 +1193,8 @@ static void dfs(struct ctx *c)
 		uint8_t *next = frame_sv(c, f + 1);
 		memcpy(next, frame_sv(c, f), n);
 		m->apply(m, next, &a);
-		fr->chained = follow(c, next, 0) != 0; /* the chain from it (chain.c) */
+		/* the chain from it (chain.c): always after a reduced frame's one action */
+		fr->chained = follow(c, next, 0, fr->full || chain_after(&c->ch, frame_sv(c, f), &a)) != 0;
 		uint64_t *nbh = c->frame_bh + (size_t)(f + 1) * c->nb; /* becomes the frame's if pushed */
 		uint32_t k = vs_find_or_put(c->vs, next,
 		                            state_hash_delta(frame_sv(c, f), c->frame_bh + (size_t)f * c->nb, next, n, nbh),

@@ -539,7 +539,8 @@ static void expand(struct worker *w, uint32_t k)
 		}
 		memcpy(w->next, src, n);
 		m->apply(m, w->next, &w->act[i]);
-		unsigned more = h->chain ? chain_follow(h->chain, w->next, w->ctmp, w->cact, NULL) : 0;
+		unsigned more =
+		        h->chain && chain_after(h->chain, src, &w->act[i]) ? chain_follow(h->chain, w->next, w->ctmp, w->cact, NULL) : 0;
 		w->transitions += 1 + more;
 		int is_new;
 		uint32_t k2 = put(w, state_hash_step(&w->hsrc, w->next, n), i | (more ? CHAIN_BIT : 0), &is_new);
