@@ -52,9 +52,10 @@
 **   CH-4 the progress check's re-expansion (progress.c) follows the same
 **        chain from a successor that is not stored, so a stored state's
 **        chain move is in its graph.
-** Chains are off (max 1) with --por=nochain, --max-depth (a depth counts
-** moves), --check-model (the contract is checked on every state) and
-** for a model with more than 32767 actions (the index's spare bit).
+** Chains are off (max 1) with --por=nochain, --check-model (the contract
+** is checked on every state) and for a model with more than 32767 actions
+** (the index's spare bit).  The depth reported and --max-depth count
+** moves, a chain being one.
 */
 #include "config.h"
 #include "explore/chain.h"

@@ -1433,10 +1433,10 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		r->por_off = "--mpi (the cycle proviso asks whether a successor is new at once; its owner, another "
 		             "rank, says so only after the round's exchange)";
 	c.por = r->por = o->por && m->local && !r->por_off && observed(props, n, &c.obs, &c.nobs);
-	/* chains (chain.c): not where a step or a state is counted or checked
-	** one by one, nor beyond the index's spare bit */
+	/* chains (chain.c): not where each state is checked (--check-model),
+	** nor beyond the index's spare bit; depth and --max-depth count moves */
 	c.ch = (struct chain){ m, c.obs, c.nobs,
-		               c.por && !o->no_chain && !o->max_depth && !o->check_model && m->max_actions < CHAIN_BIT
+		               c.por && !o->no_chain && !o->check_model && m->max_actions < CHAIN_BIT
 		                       ? CHAIN_MAX
 		                       : 1 };
 	r->chains = c.ch.max > 1;
