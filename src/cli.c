@@ -180,11 +180,12 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		if (match(a, "--por")) {
 			if (!need_arg(argc, argv, i, &v))
 				return -1;
-			if (strcmp(v, "on") && strcmp(v, "off")) {
-				fprintf(stderr, "gpumc: --por expects on or off, got '%s'\n", v);
+			if (strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "nochain")) {
+				fprintf(stderr, "gpumc: --por expects on, nochain or off, got '%s'\n", v);
 				return -1;
 			}
-			o->ex.por = !strcmp(v, "on");
+			o->ex.por = strcmp(v, "off") != 0;
+			o->ex.no_chain = !strcmp(v, "nochain");
 			return 1;
 		}
 		if (match(a, "--max-states")) {

@@ -41,6 +41,8 @@ static const char usage[] =
 	"  --exact            store whole state vectors (the default)\n"
 	"  --por=on|off       partial-order reduction: expand a state with one warp-local\n"
 	"                     step when that is sound (default on; off: every interleaving)\n"
+	"                     and store only the end of each chain of such steps\n"
+	"                     (--por=nochain: store every state it reaches)\n"
 	"  --threads N        search with N threads over one shared visited set (default:\n"
 	"                     every core; --por=off, breadth-first, exact mode only, else\n"
 	"                     one thread and the report says why)\n"

@@ -14,11 +14,11 @@ P="$srcdir/t/progress"
 # BFS and 9 under DFS, whose cycle provisos differ since warp 1's exit is
 # a local step).
 for o in --bfs --dfs; do
-	run "$GPUMC" check -q --json $o "$P/spin-never.gpu"
+	run "$GPUMC" check -q --json --por=nochain $o "$P/spin-never.gpu" # chains: 4 stored
 	is "$(jnum stuck_states "$T/out")" 5 "spin-never $o: 5 stuck states"
 	run "$GPUMC" check -q --json --por=off $o "$P/spin-some.gpu"
 	is "$(jnum stuck_states "$T/out")" 14 "spin-some $o --por=off: 14 stuck states"
-	run "$GPUMC" check -q --json $o "$P/spin-some.gpu"
+	run "$GPUMC" check -q --json --por=nochain $o "$P/spin-some.gpu"
 	stuck=10
 	[ $o = --dfs ] && stuck=9
 	is "$(jnum stuck_states "$T/out")" $stuck "spin-some $o (reduced): $stuck stuck states"
@@ -37,7 +37,7 @@ like "$T/out" "progress: every reachable state can reach a terminal state" "barr
 run "$GPUMC" check -q --json --bfs "$SPECS/persist/T1.gpu"
 is "$(jnum stuck_states "$T/out")" 0 "persist T1 --bfs: recorded graph, 0 stuck"
 # the lasso from a recorded BFS graph replays
-run "$GPUMC" check -q --bfs --trace "$T/s.trail" "$P/spin-some.gpu"
+run "$GPUMC" check -q --bfs --por=nochain --trace "$T/s.trail" "$P/spin-some.gpu"
 run "$GPUMC" replay "$T/s.trail"
 like "$T/out" "replay: progress: steps 10..12 return to the state after step 9" "spin-some --bfs: the lasso replays"
 

@@ -1,9 +1,9 @@
 /*
 ** Partial-order reduction against the full interleaving, for t/por.sh.
-** For one spec it explores twice with --por=off and twice with --por=on
-** (search order and other options from the command line) and prints one
-** line per setting:
-**   por off|on verdict V states S all A terminal T crash_images C outcomes N digest H
+** For one spec it explores twice with --por=off, twice with --por=nochain
+** and twice with --por=on (search order and other options from the command
+** line) and prints one line per setting:
+**   por off|nochain|on verdict V states S all A terminal T crash_images C outcomes N digest H
 **   V            the verdict of the spec's own properties (its first
 **                violation stops the search, as in `gpumc check`);
 **   S            states of that run;
@@ -67,16 +67,18 @@ static int one(struct job *j, const struct run_opts *o, int more)
 	all.nlocs = model_observables(m, NULL, 0);
 	all.locs = xmalloc(sizeof(int) * (all.nlocs + 1));
 	model_observables(m, all.locs, all.nlocs);
-	for (int por = 0; por < 2; por++) {
+	static const char *name[] = { "off", "nochain", "on" };
+	for (int por = 0; por < 3; por++) {
 		struct explore_opts eo = o->ex;
 		struct explore_result r, f;
 		eo.progress = 0;
-		eo.por = por;
+		eo.por = por > 0;
+		eo.no_chain = por == 1;
 		explore(m, j->props, j->nprops, &eo, &r);
 		eo.keep_going = 1;
 		explore(m, &all, 1, &eo, &f);
 		printf("por %s verdict %s states %llu all %llu terminal %llu crash_images %llu outcomes %u digest %016llx\n",
-		       por ? "on" : "off", verdict(r.verdict), (unsigned long long)r.states, (unsigned long long)f.states,
+		       name[por], verdict(r.verdict), (unsigned long long)r.states, (unsigned long long)f.states,
 		       (unsigned long long)f.terminals, (unsigned long long)f.crash_images, f.noutcomes,
 		       (unsigned long long)digest(&f));
 		explore_result_free(&r);

@@ -7,6 +7,8 @@
 # valuations of global memory (a digest of the sorted set); POR may only
 # lower the state count, of the whole graph and of the run that stops at
 # the first violation (for a BFS that fails: of the whole graphs).
+# --por=nochain (one stored state per local step, chain.c off) must agree
+# with --por=on too, chains storing no more states of the whole graph.
 . "$srcdir/t/lib.sh"
 POR=${BUILDDIR}/t/por
 cases=$(grep -v '^#' "$srcdir/t/golden.list" | grep . | tr '\t' '|')
@@ -22,7 +24,7 @@ cases="$cases
 ../t/good/por-ignore.gpu|
 ../t/good/por-exit-barrier.gpu|"
 ncases=$(echo "$cases" | wc -l)
-plan $((ncases * 6 + 13))
+plan $((ncases * 10 + 16))
 echo "$cases" > "$T/cases"
 while IFS='|' read -r spec opts; do
 	for search in bfs dfs; do
@@ -30,6 +32,10 @@ while IFS='|' read -r spec opts; do
 		"$POR" --$search $opts "$SPECS/$spec" > "$T/p" 2>&1
 		off=$(grep '^por off' "$T/p" | sed 's/^por off //')
 		on=$(grep '^por on' "$T/p" | sed 's/^por on //')
+		nc=$(grep '^por nochain' "$T/p" | sed 's/^por nochain //')
+		is "$(echo "$on" | sed 's/ states [0-9]* all [0-9]*//')" "$(echo "$nc" | sed 's/ states [0-9]* all [0-9]*//')" \
+			"$spec ${opts:--} --$search: chains or not: verdict, terminal states, crash images, outcomes"
+		a_nc=$(echo "$nc" | sed -n 's/.* all \([0-9]*\).*/\1/p')
 		# everything but the state counts must agree
 		is "$(echo "$on" | sed 's/ states [0-9]* all [0-9]*//')" "$(echo "$off" | sed 's/ states [0-9]* all [0-9]*//')" \
 			"$spec ${opts:--} --$search: verdict, terminal states, crash images, outcomes"
@@ -48,6 +54,8 @@ while IFS='|' read -r spec opts; do
 		a_off=$(echo "$off" | sed -n 's/.* all \([0-9]*\).*/\1/p')
 		[ -n "$a_on" ] && [ -n "$a_off" ] && [ "$a_on" -le "$a_off" ]
 		ok $? "$spec ${opts:--} --$search: whole graph, $a_on states with POR <= $a_off without"
+		[ -n "$a_nc" ] && [ "$a_on" -le "$a_nc" ]
+		ok $? "$spec ${opts:--} --$search: whole graph, $a_on states with chains <= $a_nc without"
 	done
 done < "$T/cases"
 run "$GPUMC" check -q "$srcdir/t/good/lost-update.gpu"
@@ -80,17 +88,24 @@ like "$T/out" '^verdict: fail progress' "spin-some: the livelock found with POR"
 # the cycle proviso asks for a successor numbered after the state (BFS)
 # or off the stack (DFS), not for a new one, and a converged warp's exit
 # is local on machine baseline: lane-reduction at 3 warps keeps 2019 of
-# its 36714 states, as many as SPIN's reduction keeps of its Promela twin
-# (20680 when a local step that met a state another interleaving had
-# reached expanded the state in full; 4553 with exits not local);
+# its 36714 states with --por=nochain, as many as SPIN's reduction keeps
+# of its Promela twin (20680 when a local step that met a state another
+# interleaving had reached expanded the state in full; 4553 with exits
+# not local); chains of local steps store 742 (chain.c), the 2547
+# transitions taken being the same ones;
 # t/good/por-ignore.gpu above checks that a local loop still yields
 for search in bfs dfs; do
+	run "$GPUMC" check --json -q --$search --por=nochain -D ctas=3 "$srcdir/bench/specs/lane-reduction.gpu"
+	like "$T/out" '"states":2019,"transitions":2547,' "lane-reduction 3 warps --$search: 2019 states with POR"
 	run "$GPUMC" check --json -q --$search -D ctas=3 "$srcdir/bench/specs/lane-reduction.gpu"
-	like "$T/out" '"states":2019,' "lane-reduction 3 warps --$search: 2019 states with POR"
+	like "$T/out" '"states":742,"transitions":2547,' "lane-reduction 3 warps --$search: 742 states with chains"
 done
 # the report says which reduction ran
 run "$GPUMC" check -q "$SPECS/baseline/divergent-branch.gpu"
-like "$T/out" '^partial-order reduction: [0-9]+ of [0-9]+ states expanded with one local action$' \
+like "$T/out" '^partial-order reduction: [0-9]+ of [0-9]+ states expanded with one local action, chains of local steps merged$' \
 	"the text report states the reduction"
+run "$GPUMC" check -q --por=nochain "$SPECS/baseline/divergent-branch.gpu"
+like "$T/out" '^partial-order reduction: [0-9]+ of [0-9]+ states expanded with one local action$' \
+	"--por=nochain: no chains in the report"
 run "$GPUMC" check -q --por=off "$SPECS/baseline/divergent-branch.gpu"
 like "$T/out" '^no reductions applied$' "--por=off: no reduction"

@@ -55,12 +55,21 @@
 ** reads records a machine keeps about accesses (lab.c), which no
 ** declaration covers: POR is off for a spec that checks it, and the report
 ** says so (today no component of machine lab declares anything anyway).
+** Chains (chain.c): the successor of a local step, ample or of a full
+** expansion (CH-5), is first followed along the ample steps of its states
+** (at most CHAIN_MAX in all), and only the chain's end is stored and
+** judged; the proviso above is asked of that end.  A move's index then
+** carries CHAIN_BIT (parent links, recorded rows, DFS frames), and the
+** traces are unfolded into every action before the result is returned
+** (chain_unfold): replay and the two-trace report see plain indices.
+** --por=nochain stores every state the reduction reaches.
 ** With --por=off (or a model without the hook) every interleaving is
 ** explored, so state counts are exactly those of the machine.
 */
 #include "config.h"
 #include "explore/explore.h"
 #include "explore/contract.h"
+#include "explore/chain.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -99,7 +108,9 @@ struct ctx {
 	/* DFS stack */
 	uint8_t *dsv;
 	struct action *dact;
-	struct frame { uint32_t nact, next, full, idx; } *frames; /* full: reduced frame's enabled count; idx: its state */
+	/* full: reduced frame's enabled count; idx: its state; chained: its
+	** last move was a chain (chain.c: the trace marks it) */
+	struct frame { uint32_t nact, next, full, idx, chained; } *frames;
 	uint8_t *onstack; /* per state: 1 while it has a frame (the progress check's cycle test) */
 	size_t oncap;
 	uint16_t *dord; /* per frame: the order of its actions (indices into the frame's list) */
@@ -139,6 +150,9 @@ struct ctx {
 	int por;
 	int *obs;
 	unsigned nobs;
+	struct chain ch;          /* chains of local steps (chain.c) */
+	uint8_t *ctmp;            /* their scratch vector and action list */
+	struct action *cact;
 	/* the graph searched may have a cycle (only then is the progress check
 	** run): BFS saw a move that does not go one level deeper, DFS a move
 	** back to a state on the stack */
@@ -208,7 +222,8 @@ static void current_path(struct ctx *c, uint32_t idx, int extra, struct trace *t
 	if (c->search == SEARCH_DFS) {
 		buf = xmalloc(sizeof *buf * (c->sp + 2));
 		for (uint32_t i = 0; i + 1 < c->sp; i++)
-			buf[n++] = c->dord[(size_t)i * (c->m->max_actions + 1) + c->frames[i].next - 1];
+			buf[n++] = (uint16_t)(c->dord[(size_t)i * (c->m->max_actions + 1) + c->frames[i].next - 1] |
+			                      (c->frames[i].chained ? CHAIN_BIT : 0));
 	} else if (!c->links) { /* --no-trace: the report says how to get it */
 		trace_set(t, NULL, 0);
 		return;
@@ -230,14 +245,19 @@ static void current_path(struct ctx *c, uint32_t idx, int extra, struct trace *t
 
 /* A determinism violation: the other schedule, the first to finish, and
 ** the first step where the two differ. */
-static void other_schedule(struct explore_result *r, const struct trace *a)
+static void diverge(struct explore_result *r)
 {
-	const struct trace *b = &r->trace;
-	trace_set(&r->trace2, a->step, a->len);
+	const struct trace *a = &r->trace2, *b = &r->trace;
 	uint32_t i = 0;
 	while (i < a->len && i < b->len && a->step[i] == b->step[i])
 		i++;
 	r->diverge = i;
+}
+
+static void other_schedule(struct explore_result *r, const struct trace *a)
+{
+	trace_set(&r->trace2, a->step, a->len);
+	diverge(r);
 }
 
 /* The verdict fails with v (callers see to it that v is the first). */
@@ -606,20 +626,21 @@ static inline int expand_check(struct ctx *c, const uint8_t *sv, const struct ac
 
 /* Partial-order reduction: the index of an enabled action that may stand
 ** for all of act[0..na), its successor (running, not faulted) left in
-** next; or -1.  The caller checks the cycle proviso (a new successor).
-** Called only with the reduction on and two actions or more. */
+** next; or -1 (chain.c).  The caller checks the cycle proviso (a new
+** successor).  Called only with the reduction on and two actions or more. */
 static int ample(struct ctx *c, const uint8_t *sv, const struct action *act, unsigned na, uint8_t *next)
 {
-	const struct model *m = c->m;
-	for (unsigned i = 0; i < na; i++) {
-		if (act[i].kind == ACT_CRASH || !m->local(m, sv, &act[i], c->obs, c->nobs))
-			continue;
-		memcpy(next, sv, c->svn);
-		m->apply(m, next, &act[i]);
-		if (m->status(m, next) == MS_RUNNING)
-			return (int)i;
-	}
-	return -1;
+	return chain_ample(&c->ch, sv, act, na, next);
+}
+
+/* A successor next reached by action i, followed along its chain of
+** local steps when go (chain.c, CH-5; none without the reduction): the
+** move's index, with CHAIN_BIT when it is a chain. */
+static unsigned follow(struct ctx *c, uint8_t *next, unsigned i, int go)
+{
+	unsigned more = go ? chain_follow(&c->ch, next, c->ctmp, c->cact, NULL) : 0;
+	c->r->transitions += 1 + more;
+	return more ? i | CHAIN_BIT : i;
 }
 
 /* A state expanded with its ample action alone still has its crashes
@@ -886,7 +907,7 @@ static void bfs(struct ctx *c)
 		hash_src_set(&c->hsrc, src, vs_hash(c->vs, h, src), n);
 		int a = c->por && na > 1 ? ample(c, src, act, na, next) : -1;
 		if (a >= 0) {
-			c->r->transitions++;
+			a = (int)follow(c, next, (unsigned)a, 1);
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
 			if (k > h) { /* the cycle proviso holds: a state numbered after this one */
 				if (rec)
@@ -908,15 +929,15 @@ static void bfs(struct ctx *c)
 			}
 			memcpy(next, src, n);
 			m->apply(m, next, &act[i]);
-			c->r->transitions++;
+			unsigned via = follow(c, next, i, chain_after(&c->ch, src, &act[i]));
 			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
 			if (rec)
-				graph_move(c, k, i);
+				graph_move(c, k, via);
 			if (!is_new) {
 				c->cyclic |= k < level_end;
 				continue;
 			}
-			bfs_new(c, q, next, k, h, i, level);
+			bfs_new(c, q, next, k, h, via, level);
 			if ((o->max_states && vs_count(c->vs) >= o->max_states) || (c->every == 1 && memory_hit(c)) ||
 			    growth_hit(c))
 				break;
@@ -977,11 +998,13 @@ static int par_ample(void *p, const uint8_t *sv, const struct action *act, unsig
 static void par(struct ctx *c)
 {
 	static const struct par_hooks hooks = { NULL, par_discovered, par_crash, par_moves, par_limits, par_reserve,
-		                                par_parent, par_ample, 0 };
+		                                par_parent, par_ample, NULL, 0 };
 	struct par_hooks h = hooks;
 	h.ctx = c;
 	if (!c->por)
 		h.ample = NULL;
+	else if (c->ch.max > 1)
+		h.chain = &c->ch;
 	h.every = c->every;
 	/* the judge says which properties look at running states: a list
 	** here missed persist_order, added beside it */
@@ -1119,7 +1142,8 @@ static int dfs_push(struct ctx *c, uint32_t idx)
 		c->r->expanded++;
 	dfs_reserve(c, f + 2);
 	fr = &c->frames[f];
-	int a = c->por && fr->nact > 1 ? ample(c, frame_sv(c, f), frame_act(c, f), fr->nact, frame_sv(c, f + 1)) : -1;
+	int a = c->por && fr->nact > 1 ? chain_ample(&c->ch, frame_sv(c, f), frame_act(c, f), fr->nact, frame_sv(c, f + 1))
+	                               : -1; /* its chain is followed when it is taken */
 	order(c, f, fr->nact, a < 0); /* reduced: position a is action a */
 	if (a >= 0) {
 		fr->full = fr->nact;
@@ -1169,7 +1193,8 @@ static void dfs(struct ctx *c)
 		uint8_t *next = frame_sv(c, f + 1);
 		memcpy(next, frame_sv(c, f), n);
 		m->apply(m, next, &a);
-		c->r->transitions++;
+		/* the chain from it (chain.c): always after a reduced frame's one action */
+		fr->chained = follow(c, next, 0, fr->full || chain_after(&c->ch, frame_sv(c, f), &a)) != 0;
 		uint64_t *nbh = c->frame_bh + (size_t)(f + 1) * c->nb; /* becomes the frame's if pushed */
 		uint32_t k = vs_find_or_put(c->vs, next,
 		                            state_hash_delta(frame_sv(c, f), c->frame_bh + (size_t)f * c->nb, next, n, nbh),
@@ -1243,7 +1268,8 @@ static void progress(struct ctx *c)
 	{
 		if (c->record && !c->grows) /* no rows recorded */
 			c->g.from = (uint32_t)vs_count(c->vs);
-		stopped = progress_check(c->m, c->vs, c->por, c->record ? &c->g : NULL, progress_limit, c, &pr);
+		stopped = progress_check(c->m, c->vs, c->por ? &c->ch : NULL, c->record ? &c->g : NULL, progress_limit, c,
+		                         &pr);
 	}
 	if (stopped)
 		return;
@@ -1407,6 +1433,15 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		r->por_off = "--mpi (the cycle proviso asks whether a successor is new at once; its owner, another "
 		             "rank, says so only after the round's exchange)";
 	c.por = r->por = o->por && m->local && !r->por_off && observed(props, n, &c.obs, &c.nobs);
+	/* chains (chain.c): not where each state is checked (--check-model),
+	** nor beyond the index's spare bit; depth and --max-depth count moves */
+	c.ch = (struct chain){ m, c.obs, c.nobs,
+		               c.por && !o->no_chain && !o->check_model && m->max_actions < CHAIN_BIT
+		                       ? CHAIN_MAX
+		                       : 1 };
+	r->chains = c.ch.max > 1;
+	c.ctmp = xmalloc(m->sv_size);
+	c.cact = xmalloc(sizeof *c.cact * (m->max_actions + 1));
 	r->threads = r->threads_asked = c.mpi ? 1 : par_threads(o);
 	if (c.mpi && o->threads > 1)
 		r->threads_off = "--mpi: one thread per rank";
@@ -1486,6 +1521,12 @@ void explore(const struct model *m, struct property *props, unsigned n,
 			other_schedule(r, &c.first_final);
 	}
 #endif
+	/* the traces with every action (chains unfolded, CH-3) */
+	chain_unfold(&c.ch, &r->trace, &r->cycle);
+	if (r->trace2.len) {
+		chain_unfold(&c.ch, &r->trace2, NULL);
+		diverge(r);
+	}
 	/* released after the caller's report (explore_release) */
 	struct ctx *held = xmalloc(sizeof *held);
 	*held = c;
@@ -1506,6 +1547,8 @@ void explore_release(struct explore_result *r)
 	free(c->img);
 	free(c->obuf);
 	free(c->obs);
+	free(c->ctmp);
+	free(c->cact);
 	free(c->parent);
 	free(c->pact);
 	free(c->dsv);

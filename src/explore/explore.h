@@ -34,6 +34,7 @@ struct explore_opts {
 	int keep_going;         /* record outcomes after a violation?  no: stop */
 	int check_model;        /* verify the model's contract on every state */
 	int por;                /* partial-order reduction (default on)     */
+	int no_chain;           /* --por=nochain: no chains of local steps  */
 	unsigned swarm;         /* N randomized DFS runs, compact, verdict
 	                           fail or incomplete (0: one exhaustive search) */
 	uint64_t dfs_seed;      /* DFS in a random action order (0: natural) */
@@ -87,6 +88,7 @@ struct explore_result {
 	** local action */
 	int por;
 	const char *por_off; /* POR asked for but off: the property that needs every state */
+	int chains;          /* chains of local steps merged (chain.c)      */
 	uint64_t expanded, reduced;
 	/* --swarm: runs made (the last one found the violation, if any) */
 	unsigned swarm_runs;

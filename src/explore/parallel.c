@@ -91,6 +91,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "explore/chain.h"
 #include "state/hash.h"
 #include "util/strbuf.h"
 
@@ -151,6 +152,8 @@ struct worker {
 	struct vs_local *vl;
 	uint8_t *next;
 	struct action *act;
+	uint8_t *ctmp;         /* the ample hook's chain (chain.c): scratch */
+	struct action *cact;
 	struct hash_src hsrc; /* the state being expanded */
 	uint64_t transitions, expanded, reduced; /* not yet added to r */
 	uint32_t depth;
@@ -475,9 +478,11 @@ static int reduce(struct worker *w, const uint8_t *src, uint32_t k, unsigned na)
 	int a = p->h->ample(p->h->ctx, src, w->act, na, w->next);
 	if (a < 0)
 		return 0;
-	w->transitions++;
+	unsigned more = chain_follow(p->h->chain, w->next, w->ctmp, w->cact, NULL);
+	w->transitions += 1 + more;
 	int is_new;
-	uint32_t k2 = put(w, state_hash_step(&w->hsrc, w->next, p->m->sv_size), (unsigned)a, &is_new);
+	uint32_t k2 = put(w, state_hash_step(&w->hsrc, w->next, p->m->sv_size), (unsigned)a | (more ? CHAIN_BIT : 0),
+	                  &is_new);
 	if (!is_new && k2 < p->hi)
 		return 0;
 	w->reduced++;
@@ -534,9 +539,11 @@ static void expand(struct worker *w, uint32_t k)
 		}
 		memcpy(w->next, src, n);
 		m->apply(m, w->next, &w->act[i]);
-		w->transitions++;
+		unsigned more =
+		        h->chain && chain_after(h->chain, src, &w->act[i]) ? chain_follow(h->chain, w->next, w->ctmp, w->cact, NULL) : 0;
+		w->transitions += 1 + more;
 		int is_new;
-		uint32_t k2 = put(w, state_hash_step(&w->hsrc, w->next, n), i, &is_new);
+		uint32_t k2 = put(w, state_hash_step(&w->hsrc, w->next, n), i | (more ? CHAIN_BIT : 0), &is_new);
 		w->cyclic |= !is_new && k2 < p->hi;
 	}
 }
@@ -589,6 +596,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		w[t].vl = vs_local_new(vs);
 		w[t].next = xmalloc(m->sv_size);
 		w[t].act = xmalloc(sizeof *w[t].act * (m->max_actions + 1));
+		w[t].ctmp = xmalloc(m->sv_size);
+		w[t].cact = xmalloc(sizeof *w[t].cact * (m->max_actions + 1));
 		w[t].hsrc.bh = xmalloc(hash_nblocks(m->sv_size) * sizeof *w[t].hsrc.bh);
 		w[t].hsrc.known = xmalloc(hash_nblocks(m->sv_size));
 		w[t].since = p.every - 1; /* the limits before the first expansion */
@@ -634,6 +643,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		vs_local_free(vs, w[t].vl);
 		free(w[t].next);
 		free(w[t].act);
+		free(w[t].ctmp);
+		free(w[t].cact);
 		free(w[t].hsrc.bh);
 		free(w[t].hsrc.known);
 		free(w[t].cur);

@@ -37,6 +37,10 @@ struct par_hooks {
 	** of an action of act[0..n) that may stand for all (its running
 	** successor left in next), or -1 (explore.c's ample) */
 	int (*ample)(void *ctx, const uint8_t *sv, const struct action *act, unsigned n, uint8_t *next);
+	/* with the reduction: every successor is followed along its chain of
+	** local steps before it is looked up (chain.c; its index then carries
+	** CHAIN_BIT: the keys of PAR-5 still name one move of the state) */
+	const struct chain *chain;
 	/* expansions, of all threads together, between two calls of limits */
 	unsigned every;
 };

@@ -20,7 +20,10 @@
 **
 ** After a partial-order-reduced exploration (reduced), pass 1 keeps the
 ** moves to visited states only: a graph between the reduced one and the
-** full one (a recorded graph is the reduced one).  From a visited state, a terminal state is reachable in the
+** full one (a recorded graph is the reduced one).  A successor not
+** visited is followed along the search's chain of local steps (chain.c,
+** CH-4): the chain's end, when visited, is the move (CHAIN_BIT on its
+** action, unfolded in the lasso by explore.c).  From a visited state, a terminal state is reachable in the
 ** reduced graph iff in the full one (POR keeps terminal states, explore.c),
 ** so the same states are stuck in all three; and a reachable stuck state
 ** of the full graph has one in the reduced graph (a local step taken
@@ -36,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explore/chain.h"
 #include "state/hash.h"
 #include "util/strbuf.h"
 
@@ -45,7 +49,7 @@
 ** room for rows up to the state count is there); 0, or -1 when the limit
 ** stopped it or a successor was not visited (an incomplete exploration:
 ** nothing to say). */
-static int expand_graph(const struct model *m, struct visited *vs, int reduced, uint32_t to,
+static int expand_graph(const struct model *m, struct visited *vs, const struct chain *reduced, uint32_t to,
                         int (*limit)(void *ctx, size_t bytes), void *ctx, struct progress_graph *g,
                         struct progress_result *r)
 {
@@ -54,7 +58,8 @@ static int expand_graph(const struct model *m, struct visited *vs, int reduced, 
 	uint64_t *row = xmalloc(sizeof *row * ((size_t)n + 1));
 	uint32_t *dst = xmalloc(sizeof *dst * cap);
 	uint16_t *via = xmalloc(sizeof *via * cap);
-	uint8_t *cur = xmalloc(svn), *next = xmalloc(svn);
+	uint8_t *cur = xmalloc(svn), *next = xmalloc(svn), *tmp = xmalloc(svn);
+	struct action *cact = xmalloc(sizeof *cact * (m->max_actions + 1));
 	uint64_t *bh = xmalloc(hash_nblocks(svn) * sizeof *bh);
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	int rc = -1;
@@ -74,8 +79,13 @@ static int expand_graph(const struct model *m, struct visited *vs, int reduced, 
 			memcpy(next, cur, svn);
 			m->apply(m, next, &act[a]);
 			uint32_t k;
+			unsigned via1 = a;
 			if (reduced) { /* the reduced graph: a successor not visited is left out */
 				k = vs_find(vs, next, state_hash_blocks(next, svn, bh));
+				if (k == NONE && reduced->max > 1 && chain_follow(reduced, next, tmp, cact, NULL)) {
+					k = vs_find(vs, next, state_hash_blocks(next, svn, bh));
+					via1 |= CHAIN_BIT;
+				}
 				if (k == NONE)
 					continue;
 			} else {
@@ -90,7 +100,7 @@ static int expand_graph(const struct model *m, struct visited *vs, int reduced, 
 				via = xrealloc(via, sizeof *via * cap);
 			}
 			dst[ne] = k;
-			via[ne++] = (uint16_t)a;
+			via[ne++] = (uint16_t)via1;
 		}
 	}
 	row[to] = ne;
@@ -102,6 +112,8 @@ out:
 	g->ne = ne;
 	free(cur);
 	free(next);
+	free(tmp);
+	free(cact);
 	free(bh);
 	free(act);
 	return rc;
@@ -125,7 +137,8 @@ static void append_rows(struct progress_graph *g, const struct progress_graph *r
 	r->bytes = g->ne * (sizeof *g->dst + sizeof *g->via) + (size_t)n * (sizeof *g->row + 1);
 }
 
-int progress_check(const struct model *m, struct visited *vs, int reduced, const struct progress_graph *rec,
+int progress_check(const struct model *m, struct visited *vs, const struct chain *reduced,
+                   const struct progress_graph *rec,
                    int (*limit)(void *ctx, size_t bytes), void *ctx, struct progress_result *r)
 {
 	memset(r, 0, sizeof *r);

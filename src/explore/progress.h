@@ -39,13 +39,16 @@ struct progress_graph {
 };
 
 /* vs holds every reachable state of m (an exact, complete exploration),
-** or, with reduced, those of a complete partial-order-reduced one.  rec:
+** or, with reduced (not NULL), those of a complete partial-order-reduced
+** one, whose chains of local steps it describes (chain.h).  rec:
 ** the graph the search recorded (from rec->from on), or NULL to re-expand
 ** every state.
 ** limit(ctx, bytes) is asked every 1024 states with the bytes the check
 ** holds: non-zero stops it.  Returns 0 when done (lasso set iff stuck),
 ** -1 when the limit stopped it. */
-int progress_check(const struct model *m, struct visited *vs, int reduced, const struct progress_graph *rec,
+struct chain;
+int progress_check(const struct model *m, struct visited *vs, const struct chain *reduced,
+                   const struct progress_graph *rec,
                    int (*limit)(void *ctx, size_t bytes), void *ctx, struct progress_result *r);
 
 #endif
