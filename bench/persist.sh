@@ -1,7 +1,7 @@
 #!/bin/sh
 # GPU persistency in concrete mode, beside the paper (Lin et al., "Exploring
 # Memory Persistency Models for GPUs"; shared/notes/persistency.md §7).
-# Two kernels (bench/specs/persist-*.gpu), run at the paper's occupancy:
+# Three kernels (bench/specs/persist-*.gpu), run at the paper's occupancy:
 # its SMs hold up to 64 warps (Table II, per-SM limit 64 warps, 2048
 # threads, 32 CTAs), so by default (WARPS_PER_SM=64) each kernel gets 16
 # times the threads it is written with: 64 CTAs of 8 warps of 32 lanes on
@@ -9,11 +9,14 @@
 # and stride scaled with it (the paper gives no input sizes).
 # WARPS_PER_SM=4 runs them as written (8 CTAs of 4 warps: 4 warps an SM),
 # as this bench did while the machine held at most 32 warps.
-# lbm, Parboil lbm's D3Q19 collide-and-stream of one cell a thread, and
-# histo, a 48-inputs-a-thread histogram (histo_kernel_2 style), under no
+# lbm, Parboil lbm's D3Q19 collide-and-stream of one cell a thread,
+# histo, a 48-inputs-a-thread histogram (histo_kernel_2 style), and sad,
+# sad-1's "streaming-like memory updates but poor memory coalescing" (§VI-B:
+# each thread fills its own line over 32 stores), under no
 # persistency, strict persistency (clwb, write-through), kernel-level
 # epochs, CTA-level epochs with each of Table I's options (clwb: Algorithm
-# 1, the default; wt; l2wb) and, for histo, loop-level epochs (on
+# 1, the default, its address chains replayed at the end; clwb-at-store, a
+# clwb right after each store; wt; l2wb) and, for histo, loop-level epochs (on
 # persist-histo-loop.gpu, the same histogram storing its running bins each
 # iteration, which a loop epoch needs), with durable and volatile WPQs,
 # and the loop epoch alone at scopes 1, 4 and 12 over the loop kernel
@@ -100,7 +103,7 @@ row() { # row KERNEL MODEL WPQ BASE SPEC OPTIONS...
 # threads (64: 64 CTAs of 8 warps; every number that is a multiple of 1024
 # -- an array of so many elements a thread, a stride of 1024 threads --
 # times 16; comment lines as they are)
-for k in lbm histo histo-loop histo-undo histo-idem; do
+for k in lbm histo sad histo-loop histo-undo histo-idem; do
 	case $WARPS_PER_SM in
 	4) cp bench/specs/persist-$k.gpu "$OUT/persist-$k.gpu" ;;
 	64) warps64 bench/specs/persist-$k.gpu > "$OUT/persist-$k.gpu" ;;
@@ -109,7 +112,7 @@ for k in lbm histo histo-loop histo-undo histo-idem; do
 done
 sed '/^ *pcommit/d' "$OUT/persist-histo-undo.gpu" > "$OUT/persist-histo-undo-durable.gpu"
 sed '/^ *pcommit/d' "$OUT/persist-histo-idem.gpu" > "$OUT/persist-histo-idem-durable.gpu"
-for k in lbm histo; do
+for k in lbm histo sad; do
 	spec=$OUT/persist-$k.gpu
 	base=$(run1 -D persistency=none "$spec" | cut -d' ' -f1)
 	for wpq in durable volatile; do
@@ -117,7 +120,7 @@ for k in lbm histo; do
 		for m in strict-clwb strict-wt epoch-kernel; do
 			row $k $m $wpq "$base" -D persistency=$m -D wpq=$wpq "$spec"
 		done
-		for op in clwb wt l2wb; do
+		for op in clwb clwb-at-store wt l2wb; do
 			row $k epoch-cta-$op $wpq "$base" -D persistency=epoch-cta -D epoch_op=$op -D wpq=$wpq "$spec"
 		done
 		if [ $k = histo ]; then
@@ -153,6 +156,7 @@ paper() {
 	histo,strict-wt) echo "0.2% histo-4 SP+wt (Table IV)" ;;
 	histo,strict-clwb) echo "0.3% sad-2 SP+clwb (Table IV, S kernel)" ;;
 	histo,epoch-kernel) echo "3.7% histo-2 EP_K (Table IV); S avg 5.5% / 11.6% pct" ;;
+	sad,epoch-cta-clwb) echo "20.6% sad-1 EP_C+clwb (Table IV)" ;;
 	*,epoch-cta-clwb) echo "0.0-67.6% EP_C+clwb (Table IV, 6 LS kernels)" ;;
 	*,epoch-cta-l2wb) echo "16.2% histo-3 EP_C+l2wb (Table IV)" ;;
 	histo,epoch-loop | histo,loop-s*) echo "3.1% tpacf EP_L+l2wb (Table IV, LL kernel)" ;;
@@ -163,10 +167,10 @@ paper() {
 }
 v() { awk -F, -v k=$1 -v m=$2 -v w=$3 -v f=${4:-4} '$1==k && $2==m && $3==w {print $f}' "$CSV"; }
 pct() { awk -v r="$1" 'BEGIN { printf "%+.1f%%", (r - 1) * 100 }'; }
-printf '\n%-6s %-15s %9s %9s %9s   %s\n' kernel model durable volatile "NVM wr" "paper (overhead)"
-for k in lbm histo; do
+printf '\n%-6s %-23s %9s %9s %9s   %s\n' kernel model durable volatile "NVM wr" "paper (overhead)"
+for k in lbm histo sad; do
 	for m in $(awk -F, -v k=$k 'NR > 1 && $1 == k && $3 == "durable" { print $2 }' "$CSV"); do
-		printf '%-6s %-15s %9s %9s %9s   %s\n' $k $m "$(pct "$(v $k $m durable 5)")" "$(pct "$(v $k $m volatile 5)")" \
+		printf '%-6s %-23s %9s %9s %9s   %s\n' $k $m "$(pct "$(v $k $m durable 5)")" "$(pct "$(v $k $m volatile 5)")" \
 			"$(v $k $m durable 6)" "$(paper $k $m)"
 	done
 done
@@ -177,7 +181,7 @@ c() { v "$@" 4; }
 w() { v "$1" "$2" durable 6; }
 echo
 echo "the paper's summary (§VI-F) on these runs:"
-for k in lbm histo; do
+for k in lbm histo sad; do
 	check "(1) $k: strict costs more than kernel and CTA epochs (clwb, volatile WPQs)" \
 		"$(c $k strict-clwb volatile) > $(c $k epoch-kernel volatile) && $(c $k strict-clwb volatile) > $(c $k epoch-cta-clwb volatile)"
 	check "(1) $k: strict costs more than kernel and CTA epochs (wt)" \
@@ -188,10 +192,16 @@ for k in lbm histo; do
 	check "(3) $k: write-through fits strict persistency (SP_wt <= SP_clwb, volatile WPQs)" "$(c $k strict-wt volatile) <= $(c $k strict-clwb volatile)"
 	check "(3) $k: CTA epochs work better with clwb than wt" "$(c $k epoch-cta-clwb volatile) <= $(c $k epoch-cta-wt volatile)"
 done
+# sad-1 (§VI-B): streaming, poorly coalesced updates, where the write-back
+# cache leaves fewer memory updates with clwb than with write-through
+check "(VI-B) sad: CTA epochs write less with clwb (Algorithm 1) than with wt (NVM line writes)" \
+	"$(w sad epoch-cta-clwb) < $(w sad epoch-cta-wt)"
+check "(VI-B) sad: CTA epochs cost less with clwb (volatile WPQs, EP_C_clwb_pct) than with wt" \
+	"$(c sad epoch-cta-clwb volatile) < $(c sad epoch-cta-wt volatile)"
 check "(4) histo: undo logging costs more than the epoch alone (Undo_K vs EP_K)" "$(c histo tx-undo volatile) > $(c histo epoch-kernel volatile)"
 check "(5) histo: idempotency analysis cuts the undo-log cost" "$(c histo tx-idem volatile) < $(c histo tx-undo volatile)"
 echo "durable WPQs (§VI-B, VI-C):"
-for k in lbm histo; do
+for k in lbm histo sad; do
 	check "$k: durable WPQs help strict clwb (SP_clwb < SP_clwb_pct)" "$(c $k strict-clwb durable) < $(c $k strict-clwb volatile)"
 	check "$k: durable WPQs help EP_K (EP_K < EP_K_pct)" "$(c $k epoch-kernel durable) < $(c $k epoch-kernel volatile)"
 	check "$k: their effect on CTA epochs is limited (smaller than on strict clwb)" \
@@ -200,14 +210,14 @@ done
 echo "CSV: $CSV"
 
 if command -v gnuplot >/dev/null 2>&1; then
-	for k in lbm histo; do
+	for k in lbm histo sad; do
 		awk -F, -v k=$k '$1==k && $3=="durable" {d[$2]=$5} $1==k && $3=="volatile" {v[$2]=$5; if (!s[$2]++) o[++n]=$2}
 			END { for (i = 1; i <= n; i++) print o[i], d[o[i]], v[o[i]] }' "$CSV" > "$OUT/persist-$k.dat"
 	done
 	gnuplot <<GP
-set terminal png size 1100,420
+set terminal png size 1500,420
 set output "$OUT/persist.png"
-set multiplot layout 1,2
+set multiplot layout 1,3
 set style data histograms
 set style histogram clustered
 set style fill solid 0.8
@@ -218,7 +228,7 @@ set yrange [0.5:*]
 set offsets 0, 0, graph 0.1, 0
 set ylabel "cycles / no persistency"
 set xtics rotate by -30
-do for [k in "lbm histo"] {
+do for [k in "lbm histo sad"] {
   set title k
   plot sprintf("$OUT/persist-%s.dat", k) using 2:xtic(1) lc rgb "#1b9e77" title "durable WPQ", \
        '' using 3 lc rgb "#d95f02" title "volatile WPQ", 1 with lines dt 2 lw 2 lc rgb "black" title "no persistency"

@@ -5,7 +5,7 @@
 # other specs' state vectors alone, and bad input is refused.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 43
+plan 46
 for s in O1-strict O2-strict-bar O3-epoch; do verdict "$P/$s.gpu" pass; done
 for s in O1-strict-bug O2-strict-bar-bug O3-epoch-bug; do verdict "$P/$s.gpu" "fail persist_order"; done
 run "$GPUMC" check "$P/O1-strict-bug.gpu"
@@ -53,15 +53,18 @@ like "$T/err" "bad.gpu:6:[0-9]+: .*strict or epoch" "it names the place and the 
 # issue 12 item 6: loop epochs with different trip counts no longer
 # deadlock (the epoch ends per warp), and the CTA epoch's clwb and wt options
 verdict "$P/L2-loop-trips.gpu" pass
-for op in clwb wt l2wb; do for w in volatile durable; do
+for op in clwb clwb-at-store wt l2wb; do for w in volatile durable; do
 	verdict "$P/C2-cta-clwb.gpu" pass -D epoch_op=$op -D wpq=$w
 done; done
 sed 's/^check persist_order epoch/check persist_order strict/' "$P/C2-cta-clwb.gpu" > "$T/c2s.gpu"
 verdict "$T/c2s.gpu" "fail persist_order"
-# the clwb option: a clwb after each store, no barrier, no l2wb
+# the clwb option (Algorithm 1): the clwbs in the block at the end, no
+# barrier, no l2wb (t/alg1.sh: the replay); clwb-at-store: one after each store
 run "$GPUMC" check "$T/c2s.gpu"
-like "$T/out" "clwb \(epoch-cta clwb\)" "the clwb option: a clwb follows the store"
+like "$T/out" "clwb \(epoch-cta clwb: replayed address\)" "the clwb option: the clwbs replayed at the end"
 grep -Eq "l2wb|bar.sync" "$T/out"; is $? 1 "and no l2wb or barrier on the way"
+run "$GPUMC" check -D epoch_op=clwb-at-store "$T/c2s.gpu"
+like "$T/out" "clwb \(epoch-cta clwb\)" "clwb-at-store: a clwb follows the store"
 # issue 12 item 4: a recovery language with registers, loops, arithmetic
 # and computed elements; an undo log walked from its tail
 verdict "$P/U1-log-tail.gpu" pass

@@ -1997,7 +1997,7 @@ static const struct param_def params[] = {
 	{ "persistency", 0, 0, 5, "none|strict-clwb|strict-wt|epoch-kernel|epoch-cta|epoch-loop", GP(pm_model), "rewrite the kernel for a persistency model (persist_models.c)" },
 	{ "scope", 1, 1, 1000, NULL, GP(scope), "epoch-loop: iterations of the outermost loop per epoch" },
 	{ "loop_sync", 0, 0, 1, "warp|cta", GP(loop_sync), "epoch-loop: each warp ends its epoch with its own l2wb (warp), or the CTA does, as Fig. 5 (cta: bar.sync, thread 0's l2wb, bar.sync; deadlocks where trip counts differ)" },
-	{ "epoch_op", 0, 0, 2, "l2wb|clwb|wt", GP(epoch_op), "epoch-cta: how the CTA's epoch persists (clwb: Algorithm 1, the paper's default)" },
+	{ "epoch_op", 0, 0, 3, "l2wb|clwb|wt|clwb-at-store", GP(epoch_op), "epoch-cta: how the CTA's epoch persists (clwb: Algorithm 1, the paper's default, its address chains replayed at the end; clwb-at-store: a clwb right after each store)" },
 	{ "crashes", 2, 1, 8, NULL, GP(crashes), "crashes per run: the first, then up to crashes-1 during recovery" },
 	{ "lat_global", 192, 1, 100000, NULL, GP(lat_global), "global access latency (NVM read 160 ns at 1.2 GHz)" },
 	{ "global_jitter", 0, 0, 100000, NULL, GP(global_jitter), "random extra global latency in [0, global_jitter]" },

@@ -19,12 +19,21 @@
 **                 (every warp's lane 0 when the kernel has a predicated
 **                 exit, as thread 0 may be gone); a predicated exit
 **                 first persists with the same guard: @p l2wb; fences.
-**                 epoch_op=clwb (Algorithm 1): a clwb of every global
-**                 store's address -- issued right after the store, where
-**                 the address is at hand, instead of replicating its
-**                 use-define chain at the end; the write-backs overlap
-**                 the CTA's work all the same -- and before each exit
-**                 sfence; {pcommit; sfence} (guarded like the exit).
+**                 epoch_op=clwb (Algorithm 1): every exit (and the end
+**                 of the kernel) goes to one post-dominating block that
+**                 replays the kernel's address computation -- the
+**                 use-define chains of the store addresses, with the
+**                 loops and branches around them (alg1_slice) -- from
+**                 the registers' initial values, each global store
+**                 replayed as a clwb of its address, then sfence;
+**                 {pcommit; sfence}; exit.  Stores to one line made
+**                 over the kernel are so written back once, complete
+**                 (the locality the paper credits for sad-1).
+**                 epoch_op=clwb-at-store: the clwb right after each
+**                 store instead (the address at hand, no replay; a line
+**                 filled store by store is written back each time);
+**                 before each exit sfence; {pcommit; sfence} (guarded
+**                 like the exit).
 **                 epoch_op=wt: every global store is a st.wt, and before
 **                 each exit sfence (a st.wt is acknowledged once in the
 **                 persistence domain).  No barrier: each warp persists
@@ -151,6 +160,166 @@ static void own_epoch_end(struct out *o, const struct instr *at, int pcommit)
 	}
 }
 
+/* The registers an instruction reads: its guard, and its sources and
+** address register -- of a global store only the address (the replay
+** writes nothing back). */
+static void reads(const struct instr *in, uint8_t *need)
+{
+	int mem = in->op == OP_LD || in->op == OP_ST || in->op == OP_ATOM || in->op == OP_RED || in->op == OP_CLWB;
+	if (in->pred >= 0)
+		need[in->pred] = 1;
+	if (mem && in->addr.reg >= 0)
+		need[in->addr.reg] = 1;
+	if (in->op == OP_ST)
+		return;
+	for (int k = 0; k < 3; k++)
+		if (in->src[k].kind == O_REG)
+			need[in->src[k].reg] = 1;
+}
+
+/* Does the region branch b controls -- the loop body [target, b] of a
+** backward branch, the skipped (b, target) of a forward one -- hold a
+** replayed instruction? */
+static int controls_slice(const struct program *p, int b, const uint8_t *in_slice)
+{
+	int t = p->ins[b].target, lo = t <= b ? t : b + 1, hi = t <= b ? b : t - 1;
+	for (int k = lo; k <= hi && k < p->nins; k++)
+		if (in_slice[k] && k != b)
+			return 1;
+	return 0;
+}
+
+/* Algorithm 1's "use-define chain of the store address", for the whole
+** kernel at once: every global store and exit; to a fixed point, every
+** instruction writing a register a replayed one reads (flow-insensitive:
+** every write of the register, so a loop-carried address brings its loop
+** counter, and so does an address copied from a register a loop later
+** advances -- more is replayed than needed, never less), and every branch
+** whose loop body or skipped code holds a replayed instruction (a loop
+** that stores nothing and computes no address is not run again).  Loads
+** come along (they are read again); an atomic cannot (replaying it would
+** perform it twice): -1, with err set. */
+static int alg1_slice(const struct program *p, uint8_t *in_slice, struct strbuf *err)
+{
+	uint8_t *need = xcalloc((size_t)p->nregs + 1, 1);
+	for (int i = 0; i < p->nins; i++) {
+		const struct instr *in = &p->ins[i];
+		if ((in->op == OP_ST && in->space == SP_GLOBAL) || in->op == OP_EXIT) {
+			in_slice[i] = 1;
+			reads(in, need);
+		}
+	}
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = 0; i < p->nins; i++) {
+			const struct instr *in = &p->ins[i];
+			if (in_slice[i])
+				continue;
+			if (in->op == OP_BRA ? !controls_slice(p, i, in_slice)
+			                     : in->dst < 0 || !need[in->dst] || in->op == OP_ST)
+				continue;
+			if (in->op == OP_ATOM) {
+				sb_printf(err, "persistency=epoch-cta epoch_op=clwb (Algorithm 1): line %d: a store address depends on "
+				          "this atomic's result, and replaying the address chain would perform it again; "
+				          "use -D epoch_op=clwb-at-store (a clwb right after each store)", in->line);
+				free(need);
+				return -1;
+			}
+			in_slice[i] = 1;
+			reads(in, need);
+			changed = 1;
+		}
+	}
+	free(need);
+	return 0;
+}
+
+/* The clwbs a replayed global store becomes: a st.u64 at word
+** granularity two, its high word another line. */
+static int alg1_clwbs(const struct instr *in, int line_bytes)
+{
+	return in->width == 8 && line_bytes < 8 && in->addr.offset <= INT32_MAX - 4 ? 2 : 1;
+}
+
+/* Algorithm 1's post-dominating block, appended to o: the registers the
+** replay writes back to their initial value (zero), the slice in program
+** order with each global store a clwb of its address (and branches and
+** exits kept inside the replay: an exit ends the lane's replay), then
+** the warp's epoch end and the exit. */
+static void alg1_block(struct out *o, const struct program *p, const uint8_t *in_slice, int line_bytes, int pcommit)
+{
+	const struct instr *last = &p->ins[p->nins - 1];
+	uint8_t *written = xcalloc((size_t)p->nregs + 1, 1);
+	int nreset = 0;
+	for (int i = 0; i < p->nins; i++)
+		if (in_slice[i] && p->ins[i].dst >= 0 && p->ins[i].op != OP_ST && !written[p->ins[i].dst]++)
+			nreset++;
+	/* where each slice instruction lands, and the block's end */
+	int *at = xmalloc(sizeof(int) * ((size_t)p->nins + 1)), n = o->n + nreset;
+	for (int i = 0; i < p->nins; i++) {
+		at[i] = n;
+		if (in_slice[i])
+			n += p->ins[i].op == OP_ST ? alg1_clwbs(&p->ins[i], line_bytes) : 1;
+	}
+	at[p->nins] = n; /* the epoch end */
+	for (int r = 0; r < p->nregs; r++) {
+		if (!written[r])
+			continue;
+		struct instr z = plain(OP_MOV, last);
+		z.type = VT_U32;
+		z.dst = r;
+		z.src[0] = (struct operand){ .kind = O_IMM, .imm = 0 };
+		struct strbuf t;
+		sb_init(&t);
+		sb_printf(&t, "mov.u32 %s, 0 (epoch-cta clwb: replay from the start)", p->regs[r].name);
+		z.text = (char *)sb_str(&t);
+		emit(o, z, NULL);
+		sb_free(&t);
+	}
+	for (int i = 0; i < p->nins; i++) {
+		const struct instr *in = &p->ins[i];
+		if (!in_slice[i])
+			continue;
+		if (in->op == OP_ST) {
+			struct instr cl = plain(OP_CLWB, in);
+			cl.pred = in->pred; /* the lanes that stored */
+			cl.pred_neg = in->pred_neg;
+			emit(o, cl, "clwb (epoch-cta clwb: replayed address)");
+			if (alg1_clwbs(in, line_bytes) == 2) {
+				cl.addr.offset += 4;
+				emit(o, cl, "clwb (epoch-cta clwb: replayed address, high word)");
+			}
+			continue;
+		}
+		struct instr c = *in;
+		if (in->op == OP_EXIT) { /* the lane's replay is over */
+			c = plain(OP_BRA, in);
+			c.pred = in->pred;
+			c.pred_neg = in->pred_neg;
+			c.target = -2 - at[p->nins];
+		} else if (in->op == OP_BRA)
+			c.target = -2 - at[in->target < p->nins ? in->target : p->nins];
+		if (in->op == OP_EXIT)
+			emit(o, c, "bra (epoch-cta clwb: the lane's replay ends)");
+		else {
+			struct strbuf t;
+			sb_init(&t);
+			sb_printf(&t, "%s (epoch-cta clwb: replayed)", in->text);
+			c.text = (char *)sb_str(&t);
+			emit(o, c, NULL);
+			sb_free(&t);
+		}
+	}
+	struct instr ex = *last;
+	ex.op = OP_EXIT;
+	ex.pred = -1;
+	ex.text = "exit (epoch end)";
+	own_epoch_end(o, &ex, pcommit);
+	emit(o, ex, NULL);
+	free(at);
+	free(written);
+}
+
 static int add_reg(struct program *p, const char *name, enum vtype t)
 {
 	p->regs = xrealloc(p->regs, sizeof *p->regs * (size_t)(p->nregs + 1));
@@ -177,6 +346,27 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 				prog->host[prog->nhost++] =
 					(struct host_step){ .op = seq[i], .sym = -1, .sym2 = -1, .index = -1, .ireg = -1, .reg = { -1, -1, -1 } };
 		return 0;
+	}
+	/* epoch-cta clwb: Algorithm 1's replay of the address chains */
+	int alg1 = model == PMM_EPOCH_CTA && c->epoch_op == PME_CLWB && prog->nins > 0;
+	uint8_t *in_slice = alg1 ? xcalloc((size_t)prog->nins, 1) : NULL;
+	if (alg1) {
+		int bar = 0, early = 0;
+		for (int i = 0; i < prog->nins; i++) {
+			bar |= prog->ins[i].op == OP_BAR;
+			early |= prog->ins[i].op == OP_EXIT && (i < prog->nins - 1 || prog->ins[i].pred >= 0);
+		}
+		if (bar && early) { /* lanes waiting at the block would never reach the barrier */
+			sb_puts(err, "persistency=epoch-cta epoch_op=clwb (Algorithm 1): the kernel has bar.sync and an exit "
+			             "before its end, so its lanes cannot wait for one another at one post-dominating block; "
+			             "use -D epoch_op=clwb-at-store (a clwb right after each store)");
+			free(in_slice);
+			return -1;
+		}
+		if (alg1_slice(prog, in_slice, err) < 0) {
+			free(in_slice);
+			return -1;
+		}
 	}
 	int pred = model == PMM_EPOCH_CTA || model == PMM_EPOCH_LOOP ? add_reg(prog, "%__pm_p", VT_PRED) : -1;
 	/* epoch-loop: the outermost loop's back-edge, an iteration counter and
@@ -211,7 +401,7 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			continue;
 		}
 		int own = model == PMM_EPOCH_CTA && c->epoch_op != PME_L2WB; /* each warp its own stores */
-		if (own && store) {
+		if (own && store && !alg1) {
 			struct instr st = *in;
 			st.wt = c->epoch_op == PME_WT;
 			emit(&o, st, st.wt ? "st.wt (epoch-cta wt)" : NULL);
@@ -223,8 +413,18 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			}
 			continue;
 		}
+		if (alg1 && in->op == OP_EXIT) { /* to the block at the end */
+			if (i < prog->nins - 1 || in->pred >= 0) {
+				struct instr b = plain(OP_BRA, in);
+				b.pred = in->pred;
+				b.pred_neg = in->pred_neg;
+				b.target = prog->nins;
+				emit(&o, b, "bra (epoch-cta clwb: to the epoch's end block)");
+			}
+			continue;
+		}
 		if (own && in->op == OP_EXIT) {
-			own_epoch_end(&o, in, c->epoch_op == PME_CLWB && volatile_wpq);
+			own_epoch_end(&o, in, c->epoch_op != PME_WT && volatile_wpq);
 			emit(&o, *in, NULL);
 			continue;
 		}
@@ -307,12 +507,14 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 		}
 	}
 	o.map[prog->nins] = o.n;
-	if (epochs && (!prog->nins || prog->ins[prog->nins - 1].op != OP_EXIT || prog->ins[prog->nins - 1].pred >= 0)) {
+	if (alg1)
+		alg1_block(&o, prog, in_slice, (int)c->line_bytes, volatile_wpq);
+	else if (epochs && (!prog->nins || prog->ins[prog->nins - 1].op != OP_EXIT || prog->ins[prog->nins - 1].pred >= 0)) {
 		/* the kernel runs off its end: that end closes the epoch too */
 		struct instr ex = plain(OP_EXIT, prog->nins ? &prog->ins[prog->nins - 1] : &(struct instr){ .text = "" });
 		ex.text = "exit (epoch end, end of kernel)";
 		if (model == PMM_EPOCH_CTA && c->epoch_op != PME_L2WB)
-			own_epoch_end(&o, &ex, c->epoch_op == PME_CLWB && volatile_wpq);
+			own_epoch_end(&o, &ex, c->epoch_op != PME_WT && volatile_wpq);
 		else
 			cta_epoch_end(&o, &ex, pred, volatile_wpq, pred_exit);
 		emit(&o, ex, NULL);
@@ -324,6 +526,7 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 		free(prog->ins[i].text);
 	free(prog->ins);
 	free(o.map);
+	free(in_slice);
 	prog->ins = o.ins;
 	prog->nins = o.n;
 	program_analyse(prog);
