@@ -90,14 +90,16 @@ struct timing {
 ** unit_changed, sm_changed: counts of the applied actions that may change
 ** what can issue anywhere, only on that unit (a warp-local issue,
 ** model.local) or only on that SM (model.reach), so a component may keep
-** its ready sets until one moves (readyset.c); check: recompute such sets
-** anyway and compare (GPUMC_CHECK_READY). */
+** its ready sets until one moves (readyset.c); sm_local: per SM, the sum
+** of unit_changed over its units (model.unit_sm), one load where a
+** component keeps a whole SM's sets; check: recompute such sets anyway and
+** compare (GPUMC_CHECK_READY). */
 struct timed_now {
 	uint64_t now, run;
 	const uint64_t *ready, *unit_free;
 	uint64_t clock;
 	uint64_t changed;
-	const uint64_t *unit_changed, *sm_changed;
+	const uint64_t *unit_changed, *sm_changed, *sm_local;
 	int check;
 	const uint32_t *last; /* per unit, the subject it issued last (UINT32_MAX: none) */
 };
@@ -220,6 +222,9 @@ struct model {
 	** scheduler's ready set reads, nor a warp's ready time). */
 	int (*reach)(const struct model *m, const uint8_t *sv, const struct action *a);
 #define REACH_NONE (-2)
+	/* Concrete mode (optional): per unit, the SM it belongs to (below
+	** nunits), or UINT32_MAX: where timed_now.sm_local counts it. */
+	const uint32_t *unit_sm;
 
 	/* Partial-order reduction (optional; NULL: the machine is never
 	** reduced).  Is action a, enabled in sv, local: independent of every

@@ -367,13 +367,11 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	uint64_t listed = 0; /* SMs with an issue listed */
 	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
 		/* what the SM's schedulers have seen, less their own issues */
-		uint64_t seen = tn->changed + tn->sm_changed[sm], sm_at = seen;
+		uint64_t seen = tn->changed + tn->sm_changed[sm], sm_at = seen + tn->sm_local[sm];
 		/* listing what can issue now, an SM whose schedulers all wait out
 		** their warps' latencies lists what it did last time: its
 		** stand-ins (readyset_group_kept), at the cost of one look */
 		unsigned kept = 0, n_sm = n;
-		for (unsigned j = 0; !all && j < nper; j++)
-			sm_at += unit_changed[k + j];
 		if (!all && readyset_group_kept(rs, tn, sm, sm_at, out + n, &kept)) {
 			n += kept;
 			k += nper;

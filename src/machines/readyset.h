@@ -96,7 +96,8 @@ unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned
                        uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
                        const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed);
 
-/* Group gi, having seen at (the sum of its schedulers' readyset_at):
+/* Group gi (SM sm), having seen at (changed + sm_changed[sm] +
+** sm_local[sm]: grows with any of its schedulers' readyset_at):
 ** listing what can issue at the clock, is its last listing kept?  Then
 ** (not under tn->check) it is copied to out, *n its length: 1.  Else 0,
 ** and the caller lists the group's schedulers and calls
