@@ -124,7 +124,7 @@ static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct a
 	** before[]: when it could issue now, list everything (it may not be
 	** enabled after all) */
 	for (unsigned i = 0; i < n && v->now != UINT64_MAX; i++) /* most wait (stand-ins): timing first */
-		if (v->ready[out[i].subject] <= v->now && v->unit_free[out[i].unit] <= v->now &&
+		if (out[i].unit != UINT16_MAX && v->ready[out[i].subject] <= v->now && v->unit_free[out[i].unit] <= v->now &&
 		    compose_kind_flags(m, out[i].kind) & KF_BEFORE) {
 			struct timed_now all = *v;
 			all.now = UINT64_MAX;

@@ -407,9 +407,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			** of the scheduler's is enough; listing what can issue now,
 			** one that cannot stands in for them, so that the guard
 			** answers as it would on the whole list and the composer
-			** need not ask for it (compose.c, m_enabled_now) */
+			** need not ask for it (compose.c, m_enabled_now); of no
+			** unit, the driver passes it over at once (model.h) */
 			if (n == n0 && may && !all)
-				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u,
+				out[n++] = (struct action){ (uint16_t)c->kind0, UINT16_MAX,
 				                            s0 + g->sched_warps[g->sched_first[k] + (unsigned)__builtin_ctzll(may)], 0 };
 		}
 		if (!all)
