@@ -387,11 +387,6 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			uint64_t at = seen + unit_changed[k], may, with_view;
 			unsigned n0 = n;
 			int later = readyset_later(rs, tn, k, at, upto), viewed;
-			if (!all && readyset_quiet(rs, tn, k, at)) {
-				if (rs->e[k].soon < soon)
-					soon = rs->e[k].soon;
-			} else
-				quiet = 0;
 			if (later)
 				may = rs->e[k].may;
 			else if (tn->unit_free[u] > upto)
@@ -412,6 +407,14 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			if (n == n0 && may && !all)
 				out[n++] = (struct action){ (uint16_t)c->kind0, UINT16_MAX,
 				                            s0 + g->sched_warps[g->sched_first[k] + (unsigned)__builtin_ctzll(may)], 0 };
+			/* quiet as now kept: the listing just made is what the next
+			** cycles make until an event or soon (a set that listed an
+			** issue has a warp ready by the clock: not quiet) */
+			if (!all && readyset_quiet(rs, tn, k, at)) {
+				if (rs->e[k].soon < soon)
+					soon = rs->e[k].soon;
+			} else
+				quiet = 0;
 		}
 		if (!all)
 			readyset_group_listed(rs, tn, sm, sm_at, quiet, soon, out + n_sm, n - n_sm);

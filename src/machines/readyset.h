@@ -18,7 +18,7 @@ struct readyset_entry {
 };
 
 /* A group of schedulers (an SM's) whose every set was kept with no warp
-** ready by the clock when last listed: what it listed then (stand-ins,
+** ready by the clock as last listed: what it listed then (stand-ins,
 ** dab_sched.c) is what it lists while none of the group's sets can change
 ** (the sum of their counts, at, is the same: each only grows) and the
 ** clock is before the earliest ready time of their warps (soon). */
@@ -114,8 +114,8 @@ static inline int readyset_group_kept(const struct readyset *rs, const struct ti
 	return 1;
 }
 /* Group gi listed out[0..n) at the clock, having seen at; quiet: every
-** one of its sets was kept with no warp ready by the clock, the earliest
-** ready time soon.  Under tn->check a kept listing that differs is a
+** one of its sets is kept (after this listing) with no warp ready by the
+** clock, the earliest ready time soon.  Under tn->check a kept listing that differs is a
 ** missed event: an internal error (READY-3), reported and fatal. */
 void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
                            uint64_t soon, const struct action *out, unsigned n);
