@@ -115,7 +115,8 @@ static inline int readyset_group_kept(const struct readyset *rs, const struct ti
 }
 /* Group gi listed out[0..n) at the clock, having seen at; quiet: every
 ** one of its sets is kept (after this listing) with no warp ready by the
-** clock, the earliest ready time soon.  Under tn->check a kept listing that differs is a
+** clock, and nothing of it can list an issue before soon (its sets'
+** earliest ready times; gto: its busy units' free times too).  Under tn->check a kept listing that differs is a
 ** missed event: an internal error (READY-3), reported and fatal. */
 void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
                            uint64_t soon, const struct action *out, unsigned n);
