@@ -32,6 +32,9 @@ struct machine {
 	unsigned nkinds;                 /* kinds from ACT_MODEL on */
 	const struct comp **kind_owner;  /* by kind - ACT_MODEL */
 	unsigned *kind_writes;           /* comps a kind may write (bitmask) */
+	/* by kind - ACT_MODEL: its owner's issue port, NULL where it has
+	** none (m_local asks for every action of a concrete run) */
+	const struct port_issue **kind_issue;
 	/* by pc: every component declares a warp's issue of that instruction
 	** independent of itself (por, asked once per instruction: m_local
 	** runs for every action of a concrete run) */
@@ -47,6 +50,9 @@ struct machine {
 	/* the components with actions, in wiring order, for enabled */
 	const struct comp *acting[MAX_COMPS];
 	unsigned nacting;
+	/* the components with a tick hook (concrete mode, every cycle) */
+	const struct comp *ticking[MAX_COMPS];
+	unsigned nticking;
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
@@ -244,9 +250,8 @@ static void m_count(const struct model *m, const uint8_t *sv, const struct actio
 static void m_tick(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *ct)
 {
 	const struct machine *x = MC(m);
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->tick)
-			x->comps[i].def->tick(&x->comps[i], sv, cycles, ct);
+	for (unsigned i = 0; i < x->nticking; i++)
+		x->ticking[i]->def->tick(x->ticking[i], sv, cycles, ct);
 }
 
 static int m_still_enabled(const struct model *m, const uint8_t *sv, const struct action *a)
@@ -279,9 +284,10 @@ static unsigned m_pick(const struct model *m, const struct action *cand, unsigne
 static const struct instr *local_issue(const struct model *m, const uint8_t *sv, const struct action *a, long *w)
 {
 	const struct comp *c = owner(m, a->kind);
-	if (!c || !(c->def->provides & PORT(P_ISSUE)))
+	const struct port_issue *ip = c ? MC(m)->kind_issue[a->kind - ACT_MODEL] : NULL;
+	if (!ip)
 		return NULL;
-	*w = ((const struct port_issue *)c->def->port(c, P_ISSUE))->is_issue(c, a);
+	*w = ip->is_issue(c, a);
 	if (*w < 0)
 		return NULL;
 	const struct bind *wb = REQ(c, P_WARPS);
@@ -549,6 +555,7 @@ static void machine_free(struct machine *x)
 	}
 	free(x->kind_owner);
 	free(x->kind_writes);
+	free(x->kind_issue);
 	free(x->por_pc);
 	free(x->unit_sm);
 	free(x->counter_names);
@@ -735,6 +742,8 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			x->quiescent[x->nquiescent++] = &x->comps[i];
 		if (wr->comps[i]->enabled)
 			x->acting[x->nacting++] = &x->comps[i];
+		if (wr->comps[i]->tick)
+			x->ticking[x->nticking++] = &x->comps[i];
 		g->globals_in_place |= wr->comps[i]->globals_in_place;
 	}
 	for (unsigned i = 0; i < x->ncomps; i++)
@@ -782,12 +791,15 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		x->nkinds += x->comps[i].def->nkinds;
 	x->kind_owner = xcalloc(x->nkinds + 1, sizeof *x->kind_owner);
 	x->kind_writes = xcalloc(x->nkinds + 1, sizeof *x->kind_writes);
+	x->kind_issue = xcalloc(x->nkinds + 1, sizeof *x->kind_issue);
 	for (unsigned i = 0, k = 0; i < x->ncomps; i++) {
 		struct comp *c = &x->comps[i];
 		c->kind0 = ACT_MODEL + k;
 		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
 			x->kind_owner[k] = c;
 			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
+			if (c->def->provides & PORT(P_ISSUE))
+				x->kind_issue[k] = c->def->port(c, P_ISSUE);
 		}
 	}
 	m->nunits = pools(x, 1);
@@ -822,7 +834,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->count = m_count;
 	m->pick = m_pick;
 	m->still_enabled = m_still_enabled;
-	m->tick = m_tick;
+	m->tick = x->nticking ? m_tick : NULL; /* none: the driver asks nothing each cycle */
 	m->check_state = m_check_state;
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->comm_race)
