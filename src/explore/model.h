@@ -228,6 +228,10 @@ struct model {
 	/* Concrete mode (optional): per unit, the SM it belongs to (below
 	** nunits), or UINT32_MAX: where timed_now.sm_local counts it. */
 	const uint32_t *unit_sm;
+	/* Concrete mode (optional): status() == MS_TERMINAL, asked after
+	** every action that may end the run: cheaper while it runs (a fault
+	** needs a full scan; a running warp is found at once). */
+	int (*terminal)(const struct model *m, const uint8_t *sv);
 
 	/* Partial-order reduction (optional; NULL: the machine is never
 	** reduced).  Is action a, enabled in sv, local: independent of every

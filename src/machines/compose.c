@@ -172,6 +172,20 @@ static enum model_status m_status(const struct model *m, const uint8_t *sv)
 	return MS_TERMINAL;
 }
 
+/* status() == MS_TERMINAL, quiescence first: every component quiescent
+** (the warps done) and none faulted. */
+static int m_terminal(const struct model *m, const uint8_t *sv)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->nquiescent; i++)
+		if (!x->quiescent[i]->def->quiescent(x->quiescent[i], sv))
+			return 0;
+	for (unsigned i = 0; i < x->nfaulted; i++)
+		if (x->faulted[i]->def->faulted(x->faulted[i], sv))
+			return 0;
+	return 1;
+}
+
 static void m_describe(const struct model *m, const uint8_t *sv, const struct action *a, struct strbuf *out)
 {
 	const struct comp *c = a->kind == ACT_CRASH ? MC(m)->crash : owner(m, a->kind);
@@ -821,6 +835,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->enabled_now = m_enabled_now;
 	m->apply = m_apply;
 	m->status = m_status;
+	m->terminal = m_terminal;
 	m->describe = m_describe;
 	m->print_state = m_print_state;
 	m->notes = m_notes;
