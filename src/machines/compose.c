@@ -47,9 +47,11 @@ struct machine {
 	/* the components with a durable hook, for m_durable (every crash) */
 	const struct comp *durable[MAX_COMPS];
 	unsigned ndurable;
-	/* the components with actions, in wiring order, for enabled */
+	/* the components with actions, in wiring order, for enabled, and
+	** which of them have a kind whose guard reads before[] (KF_BEFORE) */
 	const struct comp *acting[MAX_COMPS];
 	unsigned nacting;
+	uint8_t acting_before[MAX_COMPS];
 	/* the components with a tick hook (concrete mode, every cycle) */
 	const struct comp *ticking[MAX_COMPS];
 	unsigned nticking;
@@ -125,19 +127,29 @@ static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct a
 {
 	struct machine *x = MC(m);
 	x->now = v;
-	unsigned n = enabled(m, sv, out, 1);
+	/* enabled(), and where the components with a KF_BEFORE kind listed */
+	unsigned n = 0, lo[MAX_COMPS], hi[MAX_COMPS], nb = 0;
+	for (unsigned i = 0; i < x->nacting; i++) {
+		const struct comp *c = x->acting[i];
+		lo[nb] = n;
+		n += c->def->enabled(c, sv, out, n, out + n, 1);
+		hi[nb] = n;
+		nb += x->acting_before[i];
+	}
 	/* an action whose guard reads before[] was listed against a shorter
 	** before[]: when it could issue now, list everything (it may not be
 	** enabled after all) */
-	for (unsigned i = 0; i < n && v->now != UINT64_MAX; i++) /* most wait (stand-ins): timing first */
-		if (out[i].unit != UINT16_MAX && v->ready[out[i].subject] <= v->now && v->unit_free[out[i].unit] <= v->now &&
-		    compose_kind_flags(m, out[i].kind) & KF_BEFORE) {
-			struct timed_now all = *v;
-			all.now = UINT64_MAX;
-			x->now = &all;
-			n = enabled(m, sv, out, 1);
-			break;
-		}
+	for (unsigned b = 0; b < nb && v->now != UINT64_MAX; b++)
+		for (unsigned i = lo[b]; i < hi[b]; i++)
+			if (out[i].unit != UINT16_MAX && v->ready[out[i].subject] <= v->now &&
+			    v->unit_free[out[i].unit] <= v->now && compose_kind_flags(m, out[i].kind) & KF_BEFORE) {
+				struct timed_now all = *v;
+				all.now = UINT64_MAX;
+				x->now = &all;
+				n = enabled(m, sv, out, 1);
+				b = nb;
+				break;
+			}
 	x->now = NULL;
 	return n;
 }
@@ -754,8 +766,11 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			x->faulted[x->nfaulted++] = &x->comps[i];
 		if (wr->comps[i]->quiescent)
 			x->quiescent[x->nquiescent++] = &x->comps[i];
-		if (wr->comps[i]->enabled)
+		if (wr->comps[i]->enabled) {
+			for (unsigned k = 0; k < wr->comps[i]->nkinds; k++)
+				x->acting_before[x->nacting] |= (wr->comps[i]->kinds[k].flags & KF_BEFORE) != 0;
 			x->acting[x->nacting++] = &x->comps[i];
+		}
 		if (wr->comps[i]->tick)
 			x->ticking[x->nticking++] = &x->comps[i];
 		g->globals_in_place |= wr->comps[i]->globals_in_place;
