@@ -296,6 +296,14 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	                 s1 = lanes_of(c, sv, w, &in->src[1]);
 	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
 		uint32_t *d = gpu_regs(c->g, sv, w) + (size_t)in->dst * c->g->cfg.threads_per_warp;
+		if (mem->loads) {
+			int f = mem->loads(mc, sv, in->space, cta, in->addr.sym, &ad, m, d);
+			if (f)
+				fault(c, sv, w, f);
+			else
+				advance(c, sv, w);
+			return;
+		}
 		for (; m; m &= m - 1) {
 			unsigned l = (unsigned)__builtin_ctz(m);
 			int f = 0;
