@@ -179,7 +179,6 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	/* what may have changed since a component last listed (readyset.c) */
 	uint64_t changed = 0, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
-	uint64_t *sm_local = xcalloc(m->nunits, sizeof *sm_local);
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
 	uint64_t status_at = UINT64_MAX; /* nonlocal when status() was asked */
@@ -216,8 +215,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		/* readiness changes on events: first only the actions that can
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
-		struct timed_now tn = { now, run, ready, unit_free, now, changed, unit_changed, sm_changed, sm_local,
-		                        check_ready, last },
+		struct timed_now tn = { now, run, ready, unit_free, now, changed, unit_changed, sm_changed, check_ready, last },
 		                 all = tn;
 		all.now = UINT64_MAX;
 		uint64_t wake = UINT64_MAX;
@@ -314,8 +312,6 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			int local = m->local ? m->local(m, sv, a, NULL, 0) : 0;
 			if (local) {
 				unit_changed[a->unit]++;
-				if (m->unit_sm && m->unit_sm[a->unit] < m->nunits)
-					sm_local[m->unit_sm[a->unit]]++;
 				if (local == 2) /* an exit: the kernel may be over */
 					status_at = UINT64_MAX;
 			} else {
@@ -350,7 +346,6 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(last);
 	free(unit_changed);
 	free(sm_changed);
-	free(sm_local);
 	free(act);
 	free(cand);
 	free(sorting);

@@ -90,16 +90,14 @@ struct timing {
 ** unit_changed, sm_changed: counts of the applied actions that may change
 ** what can issue anywhere, only on that unit (a warp-local issue,
 ** model.local) or only on that SM (model.reach), so a component may keep
-** its ready sets until one moves (readyset.c); sm_local: per SM, the sum
-** of unit_changed over its units (model.unit_sm), one load where a
-** component keeps a whole SM's sets; check: recompute such sets anyway and
-** compare (GPUMC_CHECK_READY). */
+** its ready sets until one moves (readyset.c); check: recompute such sets
+** anyway and compare (GPUMC_CHECK_READY). */
 struct timed_now {
 	uint64_t now, run;
 	const uint64_t *ready, *unit_free;
 	uint64_t clock;
 	uint64_t changed;
-	const uint64_t *unit_changed, *sm_changed, *sm_local;
+	const uint64_t *unit_changed, *sm_changed;
 	int check;
 	const uint32_t *last; /* per unit, the subject it issued last (UINT32_MAX: none) */
 };
@@ -225,9 +223,6 @@ struct model {
 	** scheduler's ready set reads, nor a warp's ready time). */
 	int (*reach)(const struct model *m, const uint8_t *sv, const struct action *a);
 #define REACH_NONE (-2)
-	/* Concrete mode (optional): per unit, the SM it belongs to (below
-	** nunits), or UINT32_MAX: where timed_now.sm_local counts it. */
-	const uint32_t *unit_sm;
 	/* Concrete mode (optional): status() == MS_TERMINAL, asked after
 	** every action that may end the run: cheaper while it runs (a fault
 	** needs a full scan; a running warp is found at once). */

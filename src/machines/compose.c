@@ -61,8 +61,6 @@ struct machine {
 	/* concrete mode's clock while enabled_now() lists (else NULL): only
 	** one concrete run uses a model at a time */
 	const struct timed_now *now;
-	/* model.unit_sm: the warp schedulers' units (pool "scheduler") by SM */
-	uint32_t *unit_sm;
 };
 
 #define MC(m) ((struct machine *)(m)->priv)
@@ -583,7 +581,6 @@ static void machine_free(struct machine *x)
 	free(x->kind_writes);
 	free(x->kind_issue);
 	free(x->por_pc);
-	free(x->unit_sm);
 	free(x->counter_names);
 	free(x->g.pc_atomic);
 	free(x->g.gword);
@@ -833,14 +830,6 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	}
 	m->nunits = pools(x, 1);
 	m->nsubjects = pools(x, 0);
-	x->unit_sm = xmalloc(sizeof *x->unit_sm * (m->nunits + 1));
-	memset(x->unit_sm, 0xff, sizeof *x->unit_sm * (m->nunits + 1));
-	for (unsigned i = 0; i < x->ncomps; i++)
-		for (unsigned k = 0; k < 2; k++)
-			if (x->comps[i].units[k].name && !strcmp(x->comps[i].units[k].name, "scheduler"))
-				for (unsigned j = 0; j < x->comps[i].units[k].count; j++)
-					x->unit_sm[x->comps[i].unit0[k] + j] = j / g->cfg.schedulers;
-	m->unit_sm = x->unit_sm;
 	merge_counters(x);
 	m->counter_names = x->counter_names;
 	m->ncounters = x->ncounters;

@@ -366,13 +366,15 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	int all = tn->now == UINT64_MAX;
 	uint64_t listed = 0; /* SMs with an issue listed */
 	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
-		/* what the SM's schedulers have seen, less their own issues */
-		uint64_t seen = tn->changed + tn->sm_changed[sm], sm_at = seen + tn->sm_local[sm];
+		/* what the SM's schedulers have seen, less their own issues
+		** (a kept group listed nothing that can issue: none of its
+		** schedulers issues while it is kept, so seen is its key) */
+		uint64_t seen = tn->changed + tn->sm_changed[sm];
 		/* listing what can issue now, an SM whose schedulers all wait out
 		** their warps' latencies lists what it did last time: its
 		** stand-ins (readyset_group_kept), at the cost of one look */
 		unsigned kept = 0, n_sm = n;
-		if (!all && readyset_group_kept(rs, tn, sm, sm_at, out + n, &kept)) {
+		if (!all && readyset_group_kept(rs, tn, sm, seen, out + n, &kept)) {
 			n += kept;
 			k += nper;
 			continue;
@@ -417,7 +419,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				quiet = 0;
 		}
 		if (!all)
-			readyset_group_listed(rs, tn, sm, sm_at, quiet, soon, out + n_sm, n - n_sm);
+			readyset_group_listed(rs, tn, sm, seen, quiet, soon, out + n_sm, n - n_sm);
 	}
 	return n;
 }

@@ -135,13 +135,14 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	struct readyset *rs = c->priv;
 	int all = tn->now == UINT64_MAX;
 	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
-		uint64_t seen = tn->changed + tn->sm_changed[sm], sm_at = seen + tn->sm_local[sm];
+		uint64_t seen = tn->changed + tn->sm_changed[sm];
 		/* an SM that listed nothing, every scheduler busy or its warps
 		** in their latencies, lists nothing until an event reaches it or
-		** the first of those times (readyset_group_kept: soon) */
+		** the first of those times (readyset_group_kept: soon; none of
+		** its schedulers issues meanwhile, so seen is its key) */
 		unsigned kept, n_sm = n;
 		uint64_t soon = UINT64_MAX;
-		if (rs && !all && readyset_group_kept(rs, tn, sm, sm_at, out + n, &kept)) {
+		if (rs && !all && readyset_group_kept(rs, tn, sm, seen, out + n, &kept)) {
 			k += g->cfg.schedulers;
 			continue;
 		}
@@ -169,7 +170,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 			}
 		}
 		if (rs && !all)
-			readyset_group_listed(rs, tn, sm, sm_at, n == n_sm, soon, out + n_sm, n - n_sm);
+			readyset_group_listed(rs, tn, sm, seen, n == n_sm, soon, out + n_sm, n - n_sm);
 	}
 	return n;
 }
