@@ -199,7 +199,12 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		** WPQs draining to NVM after the kernel does not count */
 		if (nonlocal != status_at) { /* a warp-local issue other than an exit leaves its warp READY: running */
 			status_at = nonlocal;
-			terminal = m->status(m, sv) == MS_TERMINAL;
+			terminal = m->terminal ? m->terminal(m, sv) : m->status(m, sv) == MS_TERMINAL;
+			if (check_ready && terminal != (m->status(m, sv) == MS_TERMINAL)) {
+				fprintf(stderr, "gpumc: internal error: READY-2: model.terminal differs from status at cycle %llu\n",
+				        (unsigned long long)now);
+				abort();
+			}
 		} else if (check_ready && (m->status(m, sv) == MS_TERMINAL) != terminal) {
 			fprintf(stderr, "gpumc: internal error: READY-2: status changed by a warp-local issue at cycle %llu\n",
 			        (unsigned long long)now);
@@ -211,8 +216,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
 		struct timed_now tn = { now, run, ready, unit_free, now, changed, unit_changed, sm_changed, check_ready, last },
-		                 all = { UINT64_MAX, run, ready, unit_free, now, changed, unit_changed, sm_changed,
-		                         check_ready, last };
+		                 all = tn;
+		all.now = UINT64_MAX;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
 		int sorted = 1; /* the candidates come grouped by unit already */

@@ -204,7 +204,10 @@ struct model {
 	** when nothing can issue, concrete mode moves to the next cycle a
 	** ready time or busy-until passes, and asks again for everything
 	** (v->now = UINT64_MAX) only when none is left, to tell a deadlock.
-	** Within one run, the vector changes only through apply(). */
+	** An action listed with unit UINT16_MAX is never issued: one that
+	** cannot issue now may be listed so for a guard that reads before[]
+	** (dab_sched.c's stand-ins).  Within one run, the vector changes only
+	** through apply(). */
 	unsigned (*enabled_now)(const struct model *m, const uint8_t *sv, struct action *out,
 	                        const struct timed_now *v);
 	/* Is action a (enabled earlier this cycle) still enabled in sv, after
@@ -220,6 +223,10 @@ struct model {
 	** scheduler's ready set reads, nor a warp's ready time). */
 	int (*reach)(const struct model *m, const uint8_t *sv, const struct action *a);
 #define REACH_NONE (-2)
+	/* Concrete mode (optional): status() == MS_TERMINAL, asked after
+	** every action that may end the run: cheaper while it runs (a fault
+	** needs a full scan; a running warp is found at once). */
+	int (*terminal)(const struct model *m, const uint8_t *sv);
 
 	/* Partial-order reduction (optional; NULL: the machine is never
 	** reduced).  Is action a, enabled in sv, local: independent of every

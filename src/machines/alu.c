@@ -155,7 +155,8 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 /* {=== A register instruction in all lanes of a warp ==================== */
 
 /* Lanes a source is read in: its register row where it has one, zeros
-** for an absent one, else its values for lanes 0..n-1 written to tmp. */
+** for an absent one, else its values for lanes 0..n-1 written to tmp
+** (room for 32). */
 static const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
 {
 	static const uint32_t zero[32];
@@ -164,9 +165,13 @@ static const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32
 	if (x->r) {
 		for (unsigned l = 0; l < n; l++)
 			tmp[l] = x->base + x->r[l];
-	} else if (x->base || x->step) {
+	} else if (x->step) {
 		for (unsigned l = 0; l < n; l++)
 			tmp[l] = x->base + x->step * l;
+	} else if (x->base) { /* an immediate: two lanes a store, all 32 (tmp holds them) */
+		uint64_t two = x->base * 0x100000001ull;
+		for (unsigned l = 0; l < 32; l += 2)
+			memcpy(tmp + l, &two, sizeof two);
 	} else {
 		return zero;
 	}
@@ -182,6 +187,15 @@ static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum v
                                                          uint32_t *dst)
 {
 	int f = 0;
+	if (m == 0xffffffffu && t != VT_F32) {
+		/* a whole warp of integers: a fixed count into a result of its
+		** own (dst may be a source), which the compiler vectorises */
+		uint32_t r[32];
+		for (unsigned l = 0; l < 32; l++)
+			r[l] = op_inline(op, t, a[l], b[l], c[l], &f);
+		memcpy(dst, r, sizeof r);
+		return f;
+	}
 	if (m == 0xffffffffu >> (32 - n)) {
 		for (unsigned l = 0; l < n; l++)
 			dst[l] = op_inline(op, t, a[l], b[l], c[l], &f);

@@ -195,6 +195,8 @@ struct comp {
 
 /* {=== Port tables ======================================================= */
 
+struct alu_lanes; /* alu.h */
+
 struct port_mem {
 	/* The word index of addr in space (cta for shared), or -1 with a fault
 	** code; sym >= 0 bounds the access to that variable. */
@@ -205,6 +207,13 @@ struct port_mem {
 	/* Read-modify-write; returns the old value. */
 	uint32_t (*rmw)(const struct comp *c, uint8_t *sv, enum space sp, unsigned cta, long word, enum atom_op op,
 	                enum vtype t, uint32_t a, uint32_t b);
+	/* Optional (NULL: word and load lane by lane): a warp's word loads,
+	** lane l of mask m from address alu_lane(ad, l) into d[l], in lane
+	** order; 0, or the fault of the first faulting lane, the lanes before
+	** it loaded.  One call for the warp where a provider (memory.c) holds
+	** the words itself. */
+	int (*loads)(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym,
+	             const struct alu_lanes *ad, uint32_t m, uint32_t *d);
 };
 
 enum { PUSH_DONE, PUSH_WAIT_VALUES, PUSH_REFUSED };

@@ -32,6 +32,9 @@ struct machine {
 	unsigned nkinds;                 /* kinds from ACT_MODEL on */
 	const struct comp **kind_owner;  /* by kind - ACT_MODEL */
 	unsigned *kind_writes;           /* comps a kind may write (bitmask) */
+	/* by kind - ACT_MODEL: its owner's issue port, NULL where it has
+	** none (m_local asks for every action of a concrete run) */
+	const struct port_issue **kind_issue;
 	/* by pc: every component declares a warp's issue of that instruction
 	** independent of itself (por, asked once per instruction: m_local
 	** runs for every action of a concrete run) */
@@ -44,9 +47,14 @@ struct machine {
 	/* the components with a durable hook, for m_durable (every crash) */
 	const struct comp *durable[MAX_COMPS];
 	unsigned ndurable;
-	/* the components with actions, in wiring order, for enabled */
+	/* the components with actions, in wiring order, for enabled, and
+	** which of them have a kind whose guard reads before[] (KF_BEFORE) */
 	const struct comp *acting[MAX_COMPS];
 	unsigned nacting;
+	uint8_t acting_before[MAX_COMPS];
+	/* the components with a tick hook (concrete mode, every cycle) */
+	const struct comp *ticking[MAX_COMPS];
+	unsigned nticking;
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
@@ -117,19 +125,29 @@ static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct a
 {
 	struct machine *x = MC(m);
 	x->now = v;
-	unsigned n = enabled(m, sv, out, 1);
+	/* enabled(), and where the components with a KF_BEFORE kind listed */
+	unsigned n = 0, lo[MAX_COMPS], hi[MAX_COMPS], nb = 0;
+	for (unsigned i = 0; i < x->nacting; i++) {
+		const struct comp *c = x->acting[i];
+		lo[nb] = n;
+		n += c->def->enabled(c, sv, out, n, out + n, 1);
+		hi[nb] = n;
+		nb += x->acting_before[i];
+	}
 	/* an action whose guard reads before[] was listed against a shorter
 	** before[]: when it could issue now, list everything (it may not be
 	** enabled after all) */
-	for (unsigned i = 0; i < n && v->now != UINT64_MAX; i++) /* most wait (stand-ins): timing first */
-		if (v->ready[out[i].subject] <= v->now && v->unit_free[out[i].unit] <= v->now &&
-		    compose_kind_flags(m, out[i].kind) & KF_BEFORE) {
-			struct timed_now all = *v;
-			all.now = UINT64_MAX;
-			x->now = &all;
-			n = enabled(m, sv, out, 1);
-			break;
-		}
+	for (unsigned b = 0; b < nb && v->now != UINT64_MAX; b++)
+		for (unsigned i = lo[b]; i < hi[b]; i++)
+			if (out[i].unit != UINT16_MAX && v->ready[out[i].subject] <= v->now &&
+			    v->unit_free[out[i].unit] <= v->now && compose_kind_flags(m, out[i].kind) & KF_BEFORE) {
+				struct timed_now all = *v;
+				all.now = UINT64_MAX;
+				x->now = &all;
+				n = enabled(m, sv, out, 1);
+				b = nb;
+				break;
+			}
 	x->now = NULL;
 	return n;
 }
@@ -162,6 +180,20 @@ static enum model_status m_status(const struct model *m, const uint8_t *sv)
 		if (!x->quiescent[i]->def->quiescent(x->quiescent[i], sv))
 			return MS_RUNNING;
 	return MS_TERMINAL;
+}
+
+/* status() == MS_TERMINAL, quiescence first: every component quiescent
+** (the warps done) and none faulted. */
+static int m_terminal(const struct model *m, const uint8_t *sv)
+{
+	const struct machine *x = MC(m);
+	for (unsigned i = 0; i < x->nquiescent; i++)
+		if (!x->quiescent[i]->def->quiescent(x->quiescent[i], sv))
+			return 0;
+	for (unsigned i = 0; i < x->nfaulted; i++)
+		if (x->faulted[i]->def->faulted(x->faulted[i], sv))
+			return 0;
+	return 1;
 }
 
 static void m_describe(const struct model *m, const uint8_t *sv, const struct action *a, struct strbuf *out)
@@ -242,9 +274,8 @@ static void m_count(const struct model *m, const uint8_t *sv, const struct actio
 static void m_tick(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *ct)
 {
 	const struct machine *x = MC(m);
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (x->comps[i].def->tick)
-			x->comps[i].def->tick(&x->comps[i], sv, cycles, ct);
+	for (unsigned i = 0; i < x->nticking; i++)
+		x->ticking[i]->def->tick(x->ticking[i], sv, cycles, ct);
 }
 
 static int m_still_enabled(const struct model *m, const uint8_t *sv, const struct action *a)
@@ -277,9 +308,10 @@ static unsigned m_pick(const struct model *m, const struct action *cand, unsigne
 static const struct instr *local_issue(const struct model *m, const uint8_t *sv, const struct action *a, long *w)
 {
 	const struct comp *c = owner(m, a->kind);
-	if (!c || !(c->def->provides & PORT(P_ISSUE)))
+	const struct port_issue *ip = c ? MC(m)->kind_issue[a->kind - ACT_MODEL] : NULL;
+	if (!ip)
 		return NULL;
-	*w = ((const struct port_issue *)c->def->port(c, P_ISSUE))->is_issue(c, a);
+	*w = ip->is_issue(c, a);
 	if (*w < 0)
 		return NULL;
 	const struct bind *wb = REQ(c, P_WARPS);
@@ -547,6 +579,7 @@ static void machine_free(struct machine *x)
 	}
 	free(x->kind_owner);
 	free(x->kind_writes);
+	free(x->kind_issue);
 	free(x->por_pc);
 	free(x->counter_names);
 	free(x->g.pc_atomic);
@@ -730,8 +763,13 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			x->faulted[x->nfaulted++] = &x->comps[i];
 		if (wr->comps[i]->quiescent)
 			x->quiescent[x->nquiescent++] = &x->comps[i];
-		if (wr->comps[i]->enabled)
+		if (wr->comps[i]->enabled) {
+			for (unsigned k = 0; k < wr->comps[i]->nkinds; k++)
+				x->acting_before[x->nacting] |= (wr->comps[i]->kinds[k].flags & KF_BEFORE) != 0;
 			x->acting[x->nacting++] = &x->comps[i];
+		}
+		if (wr->comps[i]->tick)
+			x->ticking[x->nticking++] = &x->comps[i];
 		g->globals_in_place |= wr->comps[i]->globals_in_place;
 	}
 	for (unsigned i = 0; i < x->ncomps; i++)
@@ -779,12 +817,15 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		x->nkinds += x->comps[i].def->nkinds;
 	x->kind_owner = xcalloc(x->nkinds + 1, sizeof *x->kind_owner);
 	x->kind_writes = xcalloc(x->nkinds + 1, sizeof *x->kind_writes);
+	x->kind_issue = xcalloc(x->nkinds + 1, sizeof *x->kind_issue);
 	for (unsigned i = 0, k = 0; i < x->ncomps; i++) {
 		struct comp *c = &x->comps[i];
 		c->kind0 = ACT_MODEL + k;
 		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
 			x->kind_owner[k] = c;
 			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
+			if (c->def->provides & PORT(P_ISSUE))
+				x->kind_issue[k] = c->def->port(c, P_ISSUE);
 		}
 	}
 	m->nunits = pools(x, 1);
@@ -798,6 +839,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->enabled_now = m_enabled_now;
 	m->apply = m_apply;
 	m->status = m_status;
+	m->terminal = m_terminal;
 	m->describe = m_describe;
 	m->print_state = m_print_state;
 	m->notes = m_notes;
@@ -811,7 +853,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->count = m_count;
 	m->pick = m_pick;
 	m->still_enabled = m_still_enabled;
-	m->tick = m_tick;
+	m->tick = x->nticking ? m_tick : NULL; /* none: the driver asks nothing each cycle */
 	m->check_state = m_check_state;
 	for (unsigned i = 0; i < x->ncomps; i++)
 		if (x->comps[i].def->comm_race)

@@ -71,6 +71,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,7 @@ enum { K_FLUSH, K_DRAIN };
 struct dab {
 	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
 	unsigned nbufs, qcap;
+	unsigned full_from; /* a scheduler buffer of this many entries may be full (UINT_MAX: never) */
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
 	unsigned fused_f32_pc; /* a global .f32 red.add fusion folds (nins: none) */
 	struct icnt *ic; /* concrete mode: the interconnect (same block) */
@@ -395,10 +397,9 @@ static int full_is_a_cut(const struct gpu_cfg *cf)
 /* Can scheduler buffer b be full: too few entries left for a whole warp?
 ** (A warp buffer with a warp that can issue is not: its one warp would be
 ** blocked.)  Cheap, so the scan for the full bit runs only then. */
-static int may_be_full(const struct comp *c, const uint8_t *sv, unsigned b)
+static inline int may_be_full(const struct comp *c, const uint8_t *sv, unsigned b)
 {
-	const struct gpu_cfg *cf = &c->g->cfg;
-	return cf->buffer_level && full_is_a_cut(cf) && buf(c, sv, b)->count + cf->threads_per_warp > cf->entries;
+	return buf(c, sv, b)->count >= D(c)->full_from; /* count + threads_per_warp > entries */
 }
 
 /* Scheduler buffer b's full bit: a warp of it is blocked at an atomic
@@ -421,9 +422,12 @@ static int full(const struct comp *c, const uint8_t *sv, unsigned b)
 static uint64_t not_full(const struct comp *c, const uint8_t *sv, const uint64_t *issuing)
 {
 	uint64_t busy = 0;
-	for (unsigned b = 0; b < D(c)->nbufs; b++)
-		if ((issuing[b / 64] >> b % 64 & 1) && !full(c, sv, b))
-			busy |= 1ull << sm_of_buffer(c, b);
+	for (unsigned i = 0; i < 4; i++)
+		for (uint64_t m = issuing[i]; m; m &= m - 1) {
+			unsigned b = 64 * i + (unsigned)__builtin_ctzll(m);
+			if (!full(c, sv, b))
+				busy |= 1ull << sm_of_buffer(c, b);
+		}
 	return busy;
 }
 
@@ -941,6 +945,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	x->ic = icnt_init((char *)x + head, g, g->nqueues, qcap);
 	x->qcap = qcap;
 	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
+	x->full_from = cf->buffer_level && full_is_a_cut(cf) ? cf->entries - cf->threads_per_warp + 1 : UINT_MAX;
 	x->buf_off = off;
 	x->buf_bytes = sizeof(struct dab_buf) + sizeof(struct atomic_entry) * cf->entries;
 	off += x->buf_bytes * x->nbufs;

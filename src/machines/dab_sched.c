@@ -366,15 +366,15 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	int all = tn->now == UINT64_MAX;
 	uint64_t listed = 0; /* SMs with an issue listed */
 	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
-		/* what the SM's schedulers have seen, less their own issues */
-		uint64_t seen = tn->changed + tn->sm_changed[sm], sm_at = seen;
+		/* what the SM's schedulers have seen, less their own issues
+		** (a kept group listed nothing that can issue: none of its
+		** schedulers issues while it is kept, so seen is its key) */
+		uint64_t seen = tn->changed + tn->sm_changed[sm];
 		/* listing what can issue now, an SM whose schedulers all wait out
 		** their warps' latencies lists what it did last time: its
 		** stand-ins (readyset_group_kept), at the cost of one look */
 		unsigned kept = 0, n_sm = n;
-		for (unsigned j = 0; !all && j < nper; j++)
-			sm_at += unit_changed[k + j];
-		if (!all && readyset_group_kept(rs, tn, sm, sm_at, out + n, &kept)) {
+		if (!all && readyset_group_kept(rs, tn, sm, seen, out + n, &kept)) {
 			n += kept;
 			k += nper;
 			continue;
@@ -389,11 +389,6 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			uint64_t at = seen + unit_changed[k], may, with_view;
 			unsigned n0 = n;
 			int later = readyset_later(rs, tn, k, at, upto), viewed;
-			if (!all && readyset_quiet(rs, tn, k, at)) {
-				if (rs->e[k].soon < soon)
-					soon = rs->e[k].soon;
-			} else
-				quiet = 0;
 			if (later)
 				may = rs->e[k].may;
 			else if (tn->unit_free[u] > upto)
@@ -409,13 +404,22 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			** of the scheduler's is enough; listing what can issue now,
 			** one that cannot stands in for them, so that the guard
 			** answers as it would on the whole list and the composer
-			** need not ask for it (compose.c, m_enabled_now) */
+			** need not ask for it (compose.c, m_enabled_now); of no
+			** unit, the driver passes it over at once (model.h) */
 			if (n == n0 && may && !all)
-				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u,
+				out[n++] = (struct action){ (uint16_t)c->kind0, UINT16_MAX,
 				                            s0 + g->sched_warps[g->sched_first[k] + (unsigned)__builtin_ctzll(may)], 0 };
+			/* quiet as now kept: the listing just made is what the next
+			** cycles make until an event or soon (a set that listed an
+			** issue has a warp ready by the clock: not quiet) */
+			if (!all && readyset_quiet(rs, tn, k, at)) {
+				if (rs->e[k].soon < soon)
+					soon = rs->e[k].soon;
+			} else
+				quiet = 0;
 		}
 		if (!all)
-			readyset_group_listed(rs, tn, sm, sm_at, quiet, soon, out + n_sm, n - n_sm);
+			readyset_group_listed(rs, tn, sm, seen, quiet, soon, out + n_sm, n - n_sm);
 	}
 	return n;
 }

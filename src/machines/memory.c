@@ -94,7 +94,21 @@ static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned c
 	return old;
 }
 
-static const struct port_mem ops = { word, load, store, rmw };
+static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym,
+                 const struct alu_lanes *ad, uint32_t m, uint32_t *d)
+{
+	for (; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		int f = 0;
+		long w = word(c, sv, sp, cta, sym, alu_lane(ad, l), &f);
+		if (w < 0)
+			return f;
+		d[l] = load(c, sv, sp, cta, w);
+	}
+	return 0;
+}
+
+static const struct port_mem ops = { word, load, store, rmw, loads };
 
 long mem_fwd_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
                   int *fault)

@@ -38,7 +38,14 @@
 ** on every use and stops at the first difference.
 **
 ** The earliest ready time of a kept set's warps is kept too: a scheduler
-** whose warps are all in their latency is skipped without a look.
+** whose warps are all in their latency is skipped without a look.  And a
+** whole SM (a group: readyset_group_kept) whose schedulers listed nothing
+** that can issue -- dab_sched's stand-ins aside -- lists the same while
+** no event reaches it (the sum of its counts) and the clock is before
+** soon: its sets' earliest ready times, and for gto, which does not list
+** a busy scheduler, the cycles its busy ones are free again.  Under
+** GPUMC_CHECK_READY a kept group listing is compared with a fresh one
+** (READY-3).
 **
 ** gto keeps sets only where no scheduler has more than 64 warps (one bit
 ** each); past that it polls every warp each cycle, as before.

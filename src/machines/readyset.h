@@ -18,10 +18,12 @@ struct readyset_entry {
 };
 
 /* A group of schedulers (an SM's) whose every set was kept with no warp
-** ready by the clock when last listed: what it listed then (stand-ins,
+** ready by the clock as last listed: what it listed then (stand-ins,
 ** dab_sched.c) is what it lists while none of the group's sets can change
-** (the sum of their counts, at, is the same: each only grows) and the
-** clock is before the earliest ready time of their warps (soon). */
+** and the clock is before the earliest ready time of their warps (soon).
+** Its key, at, is the driver's global and SM counts (each only grows):
+** its schedulers' own counts move only when one of them issues, which
+** none does while the group lists nothing that can issue. */
 struct readyset_group {
 	uint64_t run, at, soon; /* run 0: nothing kept */
 	unsigned n;
@@ -96,7 +98,7 @@ unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned
                        uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
                        const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed);
 
-/* Group gi, having seen at (the sum of its schedulers' readyset_at):
+/* Group gi (SM sm), having seen at (changed + sm_changed[sm]):
 ** listing what can issue at the clock, is its last listing kept?  Then
 ** (not under tn->check) it is copied to out, *n its length: 1.  Else 0,
 ** and the caller lists the group's schedulers and calls
@@ -113,8 +115,9 @@ static inline int readyset_group_kept(const struct readyset *rs, const struct ti
 	return 1;
 }
 /* Group gi listed out[0..n) at the clock, having seen at; quiet: every
-** one of its sets was kept with no warp ready by the clock, the earliest
-** ready time soon.  Under tn->check a kept listing that differs is a
+** one of its sets is kept (after this listing) with no warp ready by the
+** clock, and nothing of it can list an issue before soon (its sets'
+** earliest ready times; gto: its busy units' free times too).  Under tn->check a kept listing that differs is a
 ** missed event: an internal error (READY-3), reported and fatal. */
 void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
                            uint64_t soon, const struct action *out, unsigned n);

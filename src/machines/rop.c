@@ -330,6 +330,27 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	(void)before;
 	(void)nb;
 	unsigned n = 0, P = c->g->cfg.partitions, cap = R(c)->cap, nq = c->g->nqueues;
+	/* listing what can issue now (model.h, enabled_now), partition by
+	** partition (each unit's FIFOs in order): a busy partition, an empty
+	** FIFO, one whose head has not arrived, is passed over before its
+	** transaction is measured -- most are, most cycles */
+	const struct timed_now *tn = compose_now(c);
+	if (tn && tn->now != UINT64_MAX && !c->g->cfg.icnt_order) {
+		const uint64_t *ready = tn->ready + c->subj0[0];
+		for (unsigned p = 0; p < P; p++) {
+			unsigned u = c->unit0[0] + p;
+			if (tn->unit_free[u] > tn->now)
+				continue;
+			for (unsigned q = p; q < nq; q += P) {
+				unsigned k = fifo(c, sv, q)[0];
+				if (!k || ready[q] > tn->now)
+					continue;
+				unsigned run = icnt_run(R(c)->ic, c, q, k, entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
+				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q, q + nq * cap * (run - 1) };
+			}
+		}
+		return n;
+	}
 	/* a partition's ROP is one unit: it serves one FIFO per cycle (its
 	** head; under icnt_order=any, any entry: arg = q + nqueues * i); in
 	** concrete mode the head's whole transaction */

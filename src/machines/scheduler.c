@@ -81,7 +81,7 @@ static long gto_layout(struct comp *c, struct gpu *g, size_t *align, struct diag
 			most = g->sched_first[k + 1] - g->sched_first[k];
 	/* concrete mode's ready sets (readyset.c) hold up to 64 warps per
 	** scheduler; past that each cycle polls every warp */
-	c->priv = most <= 64 ? readyset_new(nsched, 0, 0) : NULL;
+	c->priv = most <= 64 ? readyset_new(nsched, g->cfg.sms, 0) : NULL;
 	return 0;
 }
 
@@ -132,18 +132,35 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	** from the scheduler's ready set (readyset.c) */
 	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0];
 	const struct readyset_src src = { c, sv, gto_fill, gto_one };
+	struct readyset *rs = c->priv;
+	int all = tn->now == UINT64_MAX;
 	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
 		uint64_t seen = tn->changed + tn->sm_changed[sm];
+		/* an SM that listed nothing, every scheduler busy or its warps
+		** in their latencies, lists nothing until an event reaches it or
+		** the first of those times (readyset_group_kept: soon; none of
+		** its schedulers issues meanwhile, so seen is its key) */
+		unsigned kept, n_sm = n;
+		uint64_t soon = UINT64_MAX;
+		if (rs && !all && readyset_group_kept(rs, tn, sm, seen, out + n, &kept)) {
+			k += g->cfg.schedulers;
+			continue;
+		}
 		for (unsigned j = 0; j < g->cfg.schedulers; j++, k++) {
 			unsigned u = c->unit0[0] + k;
 			uint64_t at = seen + tn->unit_changed[u], may;
 			int viewed;
-			if (tn->unit_free[u] > tn->now)
+			if (tn->unit_free[u] > tn->now) {
+				soon = tn->unit_free[u] < soon ? tn->unit_free[u] : soon;
 				continue;
-			if (c->priv) {
-				if (!readyset_later(c->priv, tn, k, at, tn->now))
-					n += readyset_list(c->priv, tn, k, u, at, tn->now, c->kind0, s0,
+			}
+			if (rs) {
+				if (!readyset_later(rs, tn, k, at, tn->now))
+					n += readyset_list(rs, tn, k, u, at, tn->now, c->kind0, s0,
 					                   g->sched_warps + g->sched_first[k], &src, out + n, &may, &viewed);
+				/* kept, listing nothing: none of its warps is ready
+				** before its earliest ready time (readyset_list) */
+				soon = rs->e[k].soon < soon ? rs->e[k].soon : soon;
 				continue;
 			}
 			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
@@ -152,6 +169,8 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 					out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, s0 + w, 0 };
 			}
 		}
+		if (rs && !all)
+			readyset_group_listed(rs, tn, sm, seen, n == n_sm, soon, out + n_sm, n - n_sm);
 	}
 	return n;
 }

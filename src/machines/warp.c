@@ -296,6 +296,14 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	                 s1 = lanes_of(c, sv, w, &in->src[1]);
 	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
 		uint32_t *d = gpu_regs(c->g, sv, w) + (size_t)in->dst * c->g->cfg.threads_per_warp;
+		if (mem->loads) {
+			int f = mem->loads(mc, sv, in->space, cta, in->addr.sym, &ad, m, d);
+			if (f)
+				fault(c, sv, w, f);
+			else
+				advance(c, sv, w);
+			return;
+		}
 		for (; m; m &= m - 1) {
 			unsigned l = (unsigned)__builtin_ctz(m);
 			int f = 0;
@@ -767,20 +775,27 @@ static void init(const struct comp *c, uint8_t *sv)
 		warp_init(c->g, sv, w);
 }
 
-static int faulted(const struct comp *c, const uint8_t *sv)
+/* Does a warp's status equal st (eq) or differ from it (!eq)?  Asked at
+** every state change of a concrete run (model.status): the warp records
+** walked with a pointer, the geometry read once (sv may alias it). */
+static int any_status(const struct gpu *g, const uint8_t *sv, uint8_t st, int eq)
 {
-	for (unsigned w = 0; w < c->g->nwarps; w++)
-		if (gpu_warp(c->g, (uint8_t *)sv, w)->status == W_FAULT)
+	const uint8_t *p = sv + g->warp_off + offsetof(struct warp_hdr, status), *end = p + g->warp_bytes * g->nwarps;
+	size_t stride = g->warp_bytes;
+	for (; p < end; p += stride)
+		if ((*p == st) == eq)
 			return 1;
 	return 0;
 }
 
+static int faulted(const struct comp *c, const uint8_t *sv)
+{
+	return any_status(c->g, sv, W_FAULT, 1);
+}
+
 static int quiescent(const struct comp *c, const uint8_t *sv)
 {
-	for (unsigned w = 0; w < c->g->nwarps; w++)
-		if (gpu_warp(c->g, (uint8_t *)sv, w)->status != W_DONE)
-			return 0;
-	return 1;
+	return !any_status(c->g, sv, W_DONE, 0);
 }
 
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
