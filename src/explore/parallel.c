@@ -594,12 +594,15 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	for (unsigned t = 0; t < nthreads; t++) {
 		w[t].p = &p;
 		w[t].vl = vs_local_new(vs);
-		w[t].next = xmalloc(m->sv_size);
-		w[t].act = xmalloc(sizeof *w[t].act * (m->max_actions + 1));
-		w[t].ctmp = xmalloc(m->sv_size);
-		w[t].cact = xmalloc(sizeof *w[t].cact * (m->max_actions + 1));
-		w[t].hsrc.bh = xmalloc(hash_nblocks(m->sv_size) * sizeof *w[t].hsrc.bh);
-		w[t].hsrc.known = xmalloc(hash_nblocks(m->sv_size));
+		/* each on lines of its own: the threads' scratch, written on
+		** every move, side by side in one heap was false sharing
+		** (known[] and the next thread's vector) */
+		w[t].next = xcalloc_aligned(LINE, m->sv_size);
+		w[t].act = xcalloc_aligned(LINE, sizeof *w[t].act * (m->max_actions + 1));
+		w[t].ctmp = xcalloc_aligned(LINE, m->sv_size);
+		w[t].cact = xcalloc_aligned(LINE, sizeof *w[t].cact * (m->max_actions + 1));
+		w[t].hsrc.bh = xcalloc_aligned(LINE, hash_nblocks(m->sv_size) * sizeof *w[t].hsrc.bh);
+		w[t].hsrc.known = xcalloc_aligned(LINE, hash_nblocks(m->sv_size));
 		w[t].since = p.every - 1; /* the limits before the first expansion */
 	}
 	/* level 0: the initial state */

@@ -486,8 +486,8 @@ void vs_share(struct visited *v, int on)
 struct vs_local *vs_local_new(struct visited *v)
 {
 	struct vs_local *l = xcalloc_aligned(64, sizeof *l);
-	l->enc = xmalloc(v->bitmap_bytes + 8 * v->nwords);
-	l->dec = xmalloc(8 * v->nwords);
+	l->enc = xcalloc_aligned(64, v->bitmap_bytes + 8 * v->nwords); /* no line shared with another thread's */
+	l->dec = xcalloc_aligned(64, 8 * v->nwords);
 	pthread_mutex_lock(&v->mu);
 	l->link = v->locals;
 	v->locals = l;
