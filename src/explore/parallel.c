@@ -172,7 +172,7 @@ struct worker {
 	pthread_t tid;
 	struct vs_local *vl;
 	uint8_t *next; /* BATCH successors, made before they are put */
-	uint64_t bh[BATCH]; /* their hashes */
+	uint64_t hh[BATCH]; /* their hashes */
 	struct action *act;
 	uint8_t *ctmp;         /* the ample hook's chain (chain.c): scratch */
 	struct action *cact;
@@ -615,10 +615,10 @@ static void expand(struct worker *w, uint32_t k)
 			more[b] = h->chain && chain_after(h->chain, src, &w->act[made])
 			                  ? chain_follow(h->chain, next, w->ctmp, w->cact, NULL)
 			                  : 0;
-			w->bh[b] = state_hash_step(&w->hsrc, next, n);
-			vs_share_prefetch(p->vs, w->bh[b], 0);
+			w->hh[b] = state_hash_step(&w->hsrc, next, n);
+			vs_share_prefetch(p->vs, w->hh[b], 0);
 			if (b) /* the slot before, loaded by now: its record */
-				vs_share_prefetch(p->vs, w->bh[b - 1], 1);
+				vs_share_prefetch(p->vs, w->hh[b - 1], 1);
 			b++;
 		}
 		for (b = 0; i < made && !halted(p); i++) {
@@ -628,7 +628,7 @@ static void expand(struct worker *w, uint32_t k)
 			}
 			w->transitions += 1 + more[b];
 			int is_new;
-			uint32_t k2 = put(w, w->next + b * n, w->bh[b], i | (more[b] ? CHAIN_BIT : 0), &is_new);
+			uint32_t k2 = put(w, w->next + b * n, w->hh[b], i | (more[b] ? CHAIN_BIT : 0), &is_new);
 			w->cyclic |= !is_new && k2 < p->hi;
 			b++;
 		}
@@ -642,8 +642,13 @@ static int chunk(struct worker *w, struct worker *from)
 	if (i >= from->ncur)
 		return 0;
 	uint64_t end = i + CHUNK < from->ncur ? i + CHUNK : from->ncur;
-	for (; i < end && !halted(w->p); i++)
+	for (; i < end && !halted(w->p); i++) {
+		/* the next one's record, half of them another core's, on its
+		** way during this expansion */
+		if (i + 1 < end)
+			vs_share_prefetch_state(w->p->vs, from->cur[i + 1]);
 		expand(w, from->cur[i]);
+	}
 	return 1;
 }
 

@@ -655,6 +655,16 @@ void vs_share_prefetch(const struct visited *v, uint64_t h, int record_too)
 		__builtin_prefetch(rec + o);
 }
 
+void vs_share_prefetch_state(const struct visited *v, uint32_t idx)
+{
+	__builtin_prefetch(&v->hashes[idx >> SIDE_BITS][idx & ((1u << SIDE_BITS) - 1)]);
+	if (!v->raw) /* its address is a load of its own, not to be waited for here */
+		return;
+	const uint8_t *rec = record(v, idx);
+	for (size_t o = 0; o < v->sv_size; o += 64)
+		__builtin_prefetch(rec + o);
+}
+
 uint64_t vs_share_bound(const struct visited *v)
 {
 	return atomic_load_explicit(&v->an, memory_order_relaxed);

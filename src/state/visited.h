@@ -65,6 +65,8 @@ void vs_share_publish(struct visited *v, struct vs_local *l);
 ** record_too, once that slot is loaded, the record it names when the
 ** slot may be the state's. */
 void vs_share_prefetch(const struct visited *v, uint64_t h, int record_too);
+/* Start loading state idx and its hash, to be read soon. */
+void vs_share_prefetch_state(const struct visited *v, uint32_t idx);
 /* Numbers handed out so far: above every state's, and above vs_count by
 ** the numbers the runs have left (vs_share_settle renumbers; call it,
 ** with every thread stopped, before vs_share(v, 0)). */
