@@ -680,11 +680,12 @@ static void renumber(struct visited *v, uint32_t from, uint32_t to)
 			break;
 		}
 	/* to < from: its block and side chunk exist (made in order) */
+	size_t c = to >> SIDE_BITS, i = to & ((1u << SIDE_BITS) - 1);
 	if (v->raw)
 		memcpy((uint8_t *)record(v, to), record(v, from), v->sv_size);
 	else
-		v->where[to >> SIDE_BITS][to & ((1u << SIDE_BITS) - 1)] = v->where[from >> SIDE_BITS][from & ((1u << SIDE_BITS) - 1)];
-	v->hashes[to >> SIDE_BITS][to & ((1u << SIDE_BITS) - 1)] = h;
+		v->where[c][i] = v->where[from >> SIDE_BITS][from & ((1u << SIDE_BITS) - 1)];
+	v->hashes[c][i] = h;
 }
 
 /* Whether number k is left in a run (VS-3). */
