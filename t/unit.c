@@ -93,6 +93,68 @@ static void test_visited(enum vs_mode mode)
 	vs_free(v);
 }
 
+/* Shared mode's runs (visited.c, VS-3), at a raw and a compressed size:
+** two locals put states in turn, each numbered from a run of its own; a
+** settle gives the numbers the runs left to the highest states, so that
+** the states are 0..n-1 again, each found at its new number with its
+** vector and hash, the moves reported; twice (a level, then the next). */
+static uint32_t *shared_num;
+static uint64_t shared_n;
+
+static void shared_moved(void *ctx, uint32_t from, uint32_t to)
+{
+	int *good = ctx;
+	uint64_t i = 0;
+	while (i < shared_n && shared_num[i] != from)
+		i++;
+	*good &= i < shared_n && to < from;
+	if (i < shared_n)
+		shared_num[i] = to;
+}
+
+static void test_shared_runs(size_t n)
+{
+	const uint64_t N = 1000;
+	struct visited *v = vs_new(n, VS_EXACT);
+	vs_share(v, 64);
+	struct vs_local *l[2] = { vs_local_new(v), vs_local_new(v) };
+	uint8_t *buf = xcalloc(1, n);
+	shared_num = xcalloc(2 * N, sizeof *shared_num);
+	int good = 1, is_new;
+	for (shared_n = 0; shared_n < 2 * N;) {
+		uint64_t end = shared_n + N;
+		for (uint64_t i = shared_n; i < end; i++) {
+			vec(buf, n, i);
+			shared_num[i] = vs_share_put(v, l[i % 3 == 0], buf, state_hash(buf, n), &is_new);
+			good &= is_new;
+			vs_share_publish(v, l[i % 3 == 0]);
+		}
+		shared_n = end;
+		good &= vs_share_bound(v) > shared_n; /* runs left numbers */
+		vs_share_settle(v, shared_moved, &good);
+		good &= vs_count(v) == shared_n && vs_share_bound(v) == shared_n;
+		for (uint64_t i = 0; i < shared_n; i++) {
+			vec(buf, n, i);
+			uint64_t h = state_hash(buf, n);
+			good &= shared_num[i] < shared_n && vs_find(v, buf, h) == shared_num[i];
+			good &= vs_hash(v, shared_num[i], buf) == h;
+			good &= memcmp(vs_local_state(v, l[0], shared_num[i]), buf, n) == 0;
+			good &= vs_share_put(v, l[1], buf, h, &is_new) == shared_num[i] && !is_new;
+		}
+	}
+	vs_local_free(v, l[0]);
+	vs_local_free(v, l[1]);
+	vs_share(v, 0);
+	vec(buf, n, 2 * N);
+	good &= vs_find_or_put(v, buf, state_hash(buf, n), &is_new) == 2 * N && is_new;
+	char msg[128];
+	snprintf(msg, sizeof msg, "shared visited set (%zu-byte vectors): runs settled to numbers 0..n-1, states found", n);
+	ok(good, msg);
+	free(shared_num);
+	free(buf);
+	vs_free(v);
+}
+
 /* --tree at the vector sizes whose trees differ in shape: one word (the
 ** root key is the word), two (the root key is a pair of leaves), odd
 ** levels carried up; every state new once, found again, decoded back. */
@@ -412,6 +474,8 @@ int main(void)
 	test_visited(VS_COMPACT);
 	test_visited(VS_TREE);
 	test_exact_collisions();
+	test_shared_runs(20);
+	test_shared_runs(2048);
 	test_tree_sizes();
 	test_tree_incremental();
 	test_slots_double();

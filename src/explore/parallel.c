@@ -17,6 +17,13 @@
 ** images and depth at every thread count, and parent links lead back
 ** through earlier levels: traces are shortest paths and replay.
 **
+** Numbers: a thread takes state numbers RUN at once (visited.c, VS-3),
+** so that what it writes per new state (record, hash, key) lies on lines
+** the other threads do not write; at the level barrier the numbers its
+** run left are given to the last states found (settle()), and the level
+** is again the range [lo, hi).  A state's moves are made BATCH at a time,
+** each successor's slot prefetched while the next is made, and then put.
+**
 ** Rendezvous (meet): every thread stops at the level barrier, or at a
 ** safe point (before a put, after a new state) when another asked to
 ** grow the visited table or the parent links, which must not move while a
@@ -63,8 +70,10 @@
 ** Invariants:
 **   PAR-1 levels are expanded in order; no state of level L+1 is expanded
 **         before every state of level L has been.
-**   PAR-2 the visited table and the parent links grow only while every
-**         thread is stopped in meet().
+**   PAR-2 the visited table and the parent links grow, and the states
+**         of the next level are renumbered, only while every thread is
+**         stopped in meet() (renumbered at the level barrier alone: a
+**         thread stopped at a safe point holds the number it just put).
 **   PAR-3 a violation ends the search at the end of its level, not at
 **         once: the states of the levels expanded, and of the next one,
 **         are then the same at every thread count and in every run, and
@@ -79,7 +88,10 @@
 **         inverse), its parent link is the move with the least key, and
 **         every check of level L's expansions has been made in key order;
 **         key[k - hi] holds, during the expansion of level L, the least
-**         key of the moves into state k of level L+1 found so far.
+**         key of the moves into state k of level L+1 found so far (the
+**         first stored by its finder before k is published, VS-2, so
+**         that no other thread sees it unset; the others lower it by
+**         compare-and-swap).
 */
 #include "config.h"
 #include "explore/parallel.h"
@@ -96,6 +108,8 @@
 #include "util/strbuf.h"
 
 #define CHUNK 16         /* states a thread takes from the level at once */
+#define BATCH 8          /* moves made before their puts, their slots prefetched meanwhile */
+#define RUN 64           /* state numbers a thread takes at once (visited.c, VS-3) */
 #define MAX_THREADS 256
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
 
@@ -111,6 +125,11 @@ struct event {
 	uint64_t key;
 	uint32_t idx;
 	int32_t ai;
+};
+
+/* A state renumbered at the barrier (settle()). */
+struct move {
+	uint32_t from, to;
 };
 
 /* Read-mostly fields first; the lock and the rendezvous, each written
@@ -135,6 +154,8 @@ struct par {
 	uint64_t nkey;
 	uint32_t *rank, *order; /* PAR-5: of this level's */
 	struct action *act;     /* the barrier's */
+	struct move *mv;        /* settle()'s, at most RUN a thread */
+	unsigned nmv;
 	char pad0[LINE];
 	pthread_mutex_t lock; /* the hooks, and r */
 	char pad1[LINE];
@@ -150,7 +171,8 @@ struct worker {
 	_Alignas(LINE) struct par *p;
 	pthread_t tid;
 	struct vs_local *vl;
-	uint8_t *next;
+	uint8_t *next; /* BATCH successors, made before they are put */
+	uint64_t hh[BATCH]; /* their hashes */
 	struct action *act;
 	uint8_t *ctmp;         /* the ample hook's chain (chain.c): scratch */
 	struct action *cact;
@@ -304,10 +326,41 @@ static void judge_level(struct par *p, struct worker *w)
 	p->order = order;
 }
 
+/* At the barrier: state from of the next level renumbered to (visited.c,
+** VS-3): its key moves, and the move is kept for its finder's list. */
+static void moved(void *ctx, uint32_t from, uint32_t to)
+{
+	struct par *p = ctx;
+	uint64_t key = atomic_load_explicit(&p->key[from - p->hi], memory_order_relaxed);
+	atomic_store_explicit(&p->key[to - p->hi], key, memory_order_relaxed);
+	atomic_store_explicit(&p->key[from - p->hi], NO_KEY, memory_order_relaxed);
+	p->mv[p->nmv++] = (struct move){ from, to };
+}
+
+/* The next level's states numbered [hi, vs_count) again: the numbers
+** the threads' runs left given to the last states found, in the lists
+** too (a list rises, so the states moved, those above the count, are
+** its last ones). */
+static void settle(struct par *p)
+{
+	p->nmv = 0;
+	vs_share_settle(p->vs, moved, p);
+	uint64_t n = vs_count(p->vs);
+	for (unsigned t = 0; t < p->nw; t++) {
+		struct worker *w = &p->w[t];
+		for (uint64_t i = w->nnxt; i-- > 0 && w->nxt[i] >= n;)
+			for (unsigned j = 0; j < p->nmv; j++)
+				if (p->mv[j].from == w->nxt[i]) {
+					w->nxt[i] = p->mv[j].to;
+					break;
+				}
+	}
+}
+
 /* Room in key[] for every state found in the next level, and more. */
 static void key_room(struct par *p)
 {
-	uint64_t need = vs_count(p->vs) - p->hi + 1;
+	uint64_t need = vs_share_bound(p->vs) - p->hi + 1;
 	if (need <= p->nkey)
 		return;
 	uint64_t nk = p->nkey * 2 > need ? p->nkey * 2 : need < 1024 ? 1024 : need;
@@ -321,9 +374,11 @@ static void key_room(struct par *p)
 ** barrier, judge the level and open the next one (PAR-1, PAR-5). */
 static void all_stopped(struct par *p, struct worker *w)
 {
+	if (p->waiting == p->nthreads)
+		settle(p);
 	vs_share_grow(p->vs);
-	if (p->room <= vs_count(p->vs))
-		p->room = p->h->reserve(p->h->ctx, vs_count(p->vs) + 1);
+	if (p->room <= vs_share_bound(p->vs))
+		p->room = p->h->reserve(p->h->ctx, vs_share_bound(p->vs) + 1);
 	key_room(p);
 	atomic_store(&p->grow, 0);
 	if (p->waiting == p->nthreads) {
@@ -412,8 +467,8 @@ static void push(struct worker *w, uint32_t k)
 	w->nxt[w->nnxt++] = k;
 }
 
-/* A new state k of the next level. */
-static void found(struct worker *w, const uint8_t *sv, uint32_t k)
+/* A new state k of the next level, of status st, its number published. */
+static void found(struct worker *w, uint32_t k, enum model_status st)
 {
 	struct par *p = w->p;
 	const struct par_hooks *h = p->h;
@@ -422,34 +477,47 @@ static void found(struct worker *w, const uint8_t *sv, uint32_t k)
 		grow(w);
 	if (p->level + 1 > w->depth)
 		w->depth = p->level + 1;
-	enum model_status st = p->m->status(p->m, sv);
 	if (st == MS_FAULT && !atomic_load_explicit(&p->faults, memory_order_relaxed))
 		atomic_store_explicit(&p->faults, 1, memory_order_relaxed);
-	if (p->judge_all || st != MS_RUNNING) /* at the barrier, in order (PAR-5) */
-		atomic_fetch_or_explicit(&p->key[k - p->hi], JUDGE, memory_order_relaxed);
 	if (p->o->max_states && (uint64_t)k + 1 >= p->o->max_states) {
 		lock(w);
 		unlock(w, h->limits(h->ctx));
 	}
 }
 
-/* Put w->next, reached by action ai of the state being expanded (hash
-** hh): its number; *is_new says whether it was found here.  A move into
-** the next level lowers the key of the state it reaches (PAR-5). */
-static uint32_t put(struct worker *w, uint64_t hh, unsigned ai, int *is_new)
+/* Put next, reached by action ai of the state being expanded (hash hh):
+** its number; *is_new says whether it was found here.  A move into the
+** next level lowers the key of the state it reaches (PAR-5). */
+static uint32_t put(struct worker *w, const uint8_t *next, uint64_t hh, unsigned ai, int *is_new)
 {
 	struct par *p = w->p;
 	if (atomic_load_explicit(&p->grow, memory_order_relaxed))
 		meet(w, 0);
-	uint32_t k2 = vs_share_put(p->vs, w->vl, w->next, hh, is_new);
-	if (*is_new)
-		found(w, w->next, k2);
+	uint32_t k2 = vs_share_put(p->vs, w->vl, next, hh, is_new);
+	uint64_t key = w->kbase | (ai + 1);
+	if (*is_new) {
+		enum model_status st = p->m->status(p->m, next);
+		/* judged at the barrier, in order (PAR-5) */
+		uint64_t judge = p->judge_all || st != MS_RUNNING ? JUDGE : 0;
+		/* the first key, with a plain store while no other thread can
+		** see the state (VS-2; a locked compare-and-swap on a line the
+		** other threads write too cost 5% of the run): the usual case */
+		int room = k2 - p->hi < p->nkey;
+		if (room)
+			atomic_store_explicit(&p->key[k2 - p->hi], key | judge, memory_order_relaxed);
+		vs_share_publish(p->vs, w->vl);
+		found(w, k2, st);
+		if (room)
+			return k2;
+		/* found() made room: others may have lowered the key since */
+		atomic_fetch_or_explicit(&p->key[k2 - p->hi], judge, memory_order_relaxed);
+	}
 	if (k2 < p->hi)
 		return k2;
 	if (k2 - p->hi >= p->nkey) /* found by a thread yet to make room */
 		grow(w);
 	_Atomic uint64_t *s = &p->key[k2 - p->hi];
-	uint64_t key = w->kbase | (ai + 1), old = atomic_load_explicit(s, memory_order_relaxed);
+	uint64_t old = atomic_load_explicit(s, memory_order_relaxed);
 	while ((old & ~JUDGE) > key &&
 	       !atomic_compare_exchange_weak_explicit(s, &old, (old & JUDGE) | key, memory_order_relaxed,
 	                                              memory_order_relaxed))
@@ -481,8 +549,8 @@ static int reduce(struct worker *w, const uint8_t *src, uint32_t k, unsigned na)
 	unsigned more = chain_follow(p->h->chain, w->next, w->ctmp, w->cact, NULL);
 	w->transitions += 1 + more;
 	int is_new;
-	uint32_t k2 = put(w, state_hash_step(&w->hsrc, w->next, p->m->sv_size), (unsigned)a | (more ? CHAIN_BIT : 0),
-	                  &is_new);
+	uint32_t k2 = put(w, w->next, state_hash_step(&w->hsrc, w->next, p->m->sv_size),
+	                  (unsigned)a | (more ? CHAIN_BIT : 0), &is_new);
 	if (!is_new && k2 < p->hi)
 		return 0;
 	w->reduced++;
@@ -532,19 +600,38 @@ static void expand(struct worker *w, uint32_t k)
 	hash_src_set(&w->hsrc, src, vs_hash(p->vs, k, src), n);
 	if (h->ample && na > 1 && reduce(w, src, k, na))
 		return;
-	for (unsigned i = 0; i < na && !halted(p); i++) {
-		if (w->act[i].kind == ACT_CRASH) {
-			defer(w, k, (int)i);
-			continue;
+	/* the moves BATCH at a time: each successor made and its slot
+	** prefetched, then each put, in the order of the actions, its slot
+	** then (mostly) loaded: the miss that most of a put waited for */
+	unsigned more[BATCH];
+	for (unsigned i = 0, made = 0; i < na && !halted(p); i = made) {
+		unsigned b = 0;
+		for (; made < na && b < BATCH; made++) {
+			if (w->act[made].kind == ACT_CRASH)
+				continue;
+			uint8_t *next = w->next + b * n;
+			memcpy(next, src, n);
+			m->apply(m, next, &w->act[made]);
+			more[b] = h->chain && chain_after(h->chain, src, &w->act[made])
+			                  ? chain_follow(h->chain, next, w->ctmp, w->cact, NULL)
+			                  : 0;
+			w->hh[b] = state_hash_step(&w->hsrc, next, n);
+			vs_share_prefetch(p->vs, w->hh[b], 0);
+			if (b) /* the slot before, loaded by now: its record */
+				vs_share_prefetch(p->vs, w->hh[b - 1], 1);
+			b++;
 		}
-		memcpy(w->next, src, n);
-		m->apply(m, w->next, &w->act[i]);
-		unsigned more =
-		        h->chain && chain_after(h->chain, src, &w->act[i]) ? chain_follow(h->chain, w->next, w->ctmp, w->cact, NULL) : 0;
-		w->transitions += 1 + more;
-		int is_new;
-		uint32_t k2 = put(w, state_hash_step(&w->hsrc, w->next, n), i | (more ? CHAIN_BIT : 0), &is_new);
-		w->cyclic |= !is_new && k2 < p->hi;
+		for (b = 0; i < made && !halted(p); i++) {
+			if (w->act[i].kind == ACT_CRASH) {
+				defer(w, k, (int)i);
+				continue;
+			}
+			w->transitions += 1 + more[b];
+			int is_new;
+			uint32_t k2 = put(w, w->next + b * n, w->hh[b], i | (more[b] ? CHAIN_BIT : 0), &is_new);
+			w->cyclic |= !is_new && k2 < p->hi;
+			b++;
+		}
 	}
 }
 
@@ -555,8 +642,13 @@ static int chunk(struct worker *w, struct worker *from)
 	if (i >= from->ncur)
 		return 0;
 	uint64_t end = i + CHUNK < from->ncur ? i + CHUNK : from->ncur;
-	for (; i < end && !halted(w->p); i++)
+	for (; i < end && !halted(w->p); i++) {
+		/* the next one's record, half of them another core's, on its
+		** way during this expansion */
+		if (i + 1 < end)
+			vs_share_prefetch_state(w->p->vs, from->cur[i + 1]);
 		expand(w, from->cur[i]);
+	}
 	return 1;
 }
 
@@ -590,22 +682,29 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	struct worker *w = xcalloc_aligned(LINE, sizeof *w * nthreads);
 	p.w = w;
 	p.nw = nthreads;
-	vs_share(vs, 1);
+	/* --max-states counts states by their numbers (found()) */
+	vs_share(vs, o->max_states ? 1 : RUN);
 	for (unsigned t = 0; t < nthreads; t++) {
 		w[t].p = &p;
 		w[t].vl = vs_local_new(vs);
-		w[t].next = xmalloc(m->sv_size);
-		w[t].act = xmalloc(sizeof *w[t].act * (m->max_actions + 1));
-		w[t].ctmp = xmalloc(m->sv_size);
-		w[t].cact = xmalloc(sizeof *w[t].cact * (m->max_actions + 1));
-		w[t].hsrc.bh = xmalloc(hash_nblocks(m->sv_size) * sizeof *w[t].hsrc.bh);
-		w[t].hsrc.known = xmalloc(hash_nblocks(m->sv_size));
+		/* each on lines of its own: the threads' scratch, written on
+		** every move, side by side in one heap was false sharing
+		** (known[] and the next thread's vector) */
+		w[t].next = xcalloc_aligned(LINE, m->sv_size * BATCH);
+		w[t].act = xcalloc_aligned(LINE, sizeof *w[t].act * (m->max_actions + 1));
+		w[t].ctmp = xcalloc_aligned(LINE, m->sv_size);
+		w[t].cact = xcalloc_aligned(LINE, sizeof *w[t].cact * (m->max_actions + 1));
+		w[t].hsrc.bh = xcalloc_aligned(LINE, hash_nblocks(m->sv_size) * sizeof *w[t].hsrc.bh);
+		w[t].hsrc.known = xcalloc_aligned(LINE, hash_nblocks(m->sv_size));
 		w[t].since = p.every - 1; /* the limits before the first expansion */
 	}
 	/* level 0: the initial state */
 	m->init(m, w[0].next);
 	int is_new;
 	uint32_t k = vs_share_put(vs, w[0].vl, w[0].next, state_hash(w[0].next, m->sv_size), &is_new);
+	vs_share_publish(vs, w[0].vl);
+	p.mv = xmalloc(sizeof *p.mv * RUN * nthreads);
+	settle(&p); /* none to move: the state is 0 */
 	p.room = h->reserve(h->ctx, 1);
 	h->parent(h->ctx, k, UINT32_MAX, 0);
 	p.hi = 1;
@@ -652,6 +751,7 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		free(w[t].ev);
 	}
 	free(p.key);
+	free(p.mv);
 	free(p.rank);
 	free(p.order);
 	free(p.act);

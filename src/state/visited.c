@@ -31,18 +31,33 @@
 ** once, as in Laarman, van de Pol and Weber's lock-free hash table for
 ** multi-core LTSmin.  A thread claims an empty slot with one CAS that
 ** writes the hash's high half and BUSY for the number, takes the next
-** number from an atomic counter, appends the record to its own arena block
+** number of its own run (a range of numbers it takes from an atomic
+** counter, `run' at once: its records, hashes and the caller's entries per
+** state then lie together on lines no other thread writes, and the
+** counter's line moves between cores once a run, not once a state),
+** appends the record to its own arena block
 ** (blocks never move, so a record needs no lock), fills the side arrays
-** and then publishes the number with a release store.  A thread that meets
+** and returns; the caller stores what must come with the number (the
+** multi-core search: its key, with no atomic read-modify-write, since no
+** other thread can reach the state yet) and vs_share_publish publishes
+** the number with a release store.  A thread that meets
 ** a BUSY slot with its own high hash half waits for the number (it is
 ** probably its own state); any other slot it passes by, so nothing blocks
 ** but an equal-hash race.  The table does not grow while threads put:
 ** vs_share_grow is called with every thread stopped (explore/parallel.c
 ** stops them when vs_share_full says so).
 **
+** vs_share_settle, with every thread stopped, gives the numbers left in
+** the runs to the states numbered highest, so that the states are
+** numbered 0..n-1 again.
+**
 ** Invariant VS-2 (shared): a slot goes empty -> BUSY -> numbered, never
-** back; a number read with acquire order names a record and side entries
-** that are complete.
+** back (but for vs_share_settle's renumbering, with no thread putting); a
+** number read with acquire order names a record and side entries that
+** are complete, and shows what its putter stored before publishing.
+** Invariant VS-3 (shared): the numbers handed out, [0, an), are the states'
+** and the rest of each thread's run, [next, next + left); after
+** vs_share_settle no run has any left and an is the number of states.
 */
 #include "config.h"
 #include "state/visited.h"
@@ -82,7 +97,8 @@ struct visited {
 	/* shared mode: numbers handed out, bytes allocated (arena blocks and
 	** side chunks), and the lock for the block list and side chunks */
 	int shared;
-	char pad0[64]; /* every put adds to an: not on the line of slot and mask */
+	unsigned run; /* shared: numbers a thread takes at once */
+	char pad0[64]; /* an changes often: not on the line of slot and mask */
 	_Atomic uint64_t an;
 	char pad1[64];
 	_Atomic size_t abytes; /* side chunks and blocks filled */
@@ -102,6 +118,10 @@ struct vs_local {
 	size_t nside; /* side chunks this thread knows to exist */
 	size_t nblocks; /* raw: arena blocks this thread knows to exist */
 	struct vs_local *link; /* the set's list of locals */
+	uint64_t next;          /* its run: the next number, */
+	_Atomic uint64_t left;  /* and how many are left (read by vs_count) */
+	_Atomic uint64_t *pend; /* the slot claimed by the last put of a new state, */
+	uint64_t pendval;       /* and the value that publishes it (VS-2) */
 };
 
 struct visited *vs_new(size_t sv_size, enum vs_mode mode)
@@ -407,9 +427,22 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 	return (uint32_t)(v->n - 1);
 }
 
+/* Shared: the numbers handed out less those left in the runs (VS-3): the
+** lefts read first, each released after its run was taken, so the count
+** read after them is never below (a state or a run late, at most). */
+static uint64_t share_count(const struct visited *v)
+{
+	uint64_t left = 0;
+	pthread_mutex_lock((pthread_mutex_t *)&v->mu);
+	for (const struct vs_local *l = v->locals; l; l = l->link)
+		left += atomic_load_explicit(&l->left, memory_order_acquire);
+	pthread_mutex_unlock((pthread_mutex_t *)&v->mu);
+	return atomic_load_explicit(&v->an, memory_order_relaxed) - left;
+}
+
 uint64_t vs_count(const struct visited *v)
 {
-	return v->shared ? atomic_load_explicit(&v->an, memory_order_relaxed) : v->n;
+	return v->shared ? share_count(v) : v->n;
 }
 
 size_t vs_bytes(const struct visited *v)
@@ -459,8 +492,10 @@ double vs_omission(const struct visited *v)
 
 /* {=== Shared mode ========================================================= */
 
-void vs_share(struct visited *v, int on)
+void vs_share(struct visited *v, unsigned run)
 {
+	int on = run > 0;
+	v->run = run;
 	if (on) {
 		/* the side directory at its full size: chunks are then added
 		** under the lock without moving what other threads read */
@@ -486,8 +521,8 @@ void vs_share(struct visited *v, int on)
 struct vs_local *vs_local_new(struct visited *v)
 {
 	struct vs_local *l = xcalloc_aligned(64, sizeof *l);
-	l->enc = xmalloc(v->bitmap_bytes + 8 * v->nwords);
-	l->dec = xmalloc(8 * v->nwords);
+	l->enc = xcalloc_aligned(64, v->bitmap_bytes + 8 * v->nwords); /* no line shared with another thread's */
+	l->dec = xcalloc_aligned(64, 8 * v->nwords);
 	pthread_mutex_lock(&v->mu);
 	l->link = v->locals;
 	v->locals = l;
@@ -571,9 +606,16 @@ uint32_t vs_share_put(struct visited *v, struct vs_local *l, const uint8_t *sv, 
 				j = (j - 1) & v->mask; /* taken meanwhile: look at it again */
 				continue;
 			}
-			uint32_t idx = (uint32_t)atomic_fetch_add_explicit(&v->an, 1, memory_order_relaxed);
+			uint64_t left = atomic_load_explicit(&l->left, memory_order_relaxed);
+			if (!left) { /* a new run */
+				l->next = atomic_fetch_add_explicit(&v->an, v->run, memory_order_relaxed);
+				left = v->run;
+			}
+			uint32_t idx = (uint32_t)l->next++;
+			atomic_store_explicit(&l->left, left - 1, memory_order_release);
 			share_append(v, l, idx, key, len, h);
-			atomic_store_explicit(&slot[j], hi << 32 | (idx + 1), memory_order_release);
+			l->pend = &slot[j]; /* vs_share_publish */
+			l->pendval = hi << 32 | (idx + 1);
 			*is_new = 1;
 			return idx;
 		}
@@ -587,6 +629,90 @@ uint32_t vs_share_put(struct visited *v, struct vs_local *l, const uint8_t *sv, 
 			return (uint32_t)s - 1;
 		}
 	}
+}
+
+void vs_share_publish(struct visited *v, struct vs_local *l)
+{
+	(void)v;
+	atomic_store_explicit(l->pend, l->pendval, memory_order_release);
+}
+
+void vs_share_prefetch(const struct visited *v, uint64_t h, int record_too)
+{
+	const _Atomic uint64_t *slot = (const _Atomic uint64_t *)&v->slot[h & v->mask];
+	if (!record_too) {
+		__builtin_prefetch(slot);
+		return;
+	}
+	/* the home slot's record when its hash half is h's: the record a hit
+	** compares with, often written by another core (a miss of its own) */
+	uint64_t s = atomic_load_explicit(slot, memory_order_acquire);
+	if (!s || s >> 32 != h >> 32 || (uint32_t)s == BUSY)
+		return;
+	const uint8_t *rec = record(v, (uint32_t)s - 1);
+	size_t len = v->raw ? v->sv_size : v->bitmap_bytes; /* a compressed one: its bitmap, compared first */
+	for (size_t o = 0; o < len; o += 64)
+		__builtin_prefetch(rec + o);
+}
+
+void vs_share_prefetch_state(const struct visited *v, uint32_t idx)
+{
+	__builtin_prefetch(&v->hashes[idx >> SIDE_BITS][idx & ((1u << SIDE_BITS) - 1)]);
+	if (!v->raw) /* its address is a load of its own, not to be waited for here */
+		return;
+	const uint8_t *rec = record(v, idx);
+	for (size_t o = 0; o < v->sv_size; o += 64)
+		__builtin_prefetch(rec + o);
+}
+
+uint64_t vs_share_bound(const struct visited *v)
+{
+	return atomic_load_explicit(&v->an, memory_order_relaxed);
+}
+
+/* State from renumbered to: its slot, record and side entries. */
+static void renumber(struct visited *v, uint32_t from, uint32_t to)
+{
+	uint64_t h = memo_hash(v, from);
+	for (uint64_t j = h & v->mask;; j = (j + 1) & v->mask)
+		if ((uint32_t)v->slot[j] == from + 1) {
+			v->slot[j] = (v->slot[j] >> 32) << 32 | (to + 1);
+			break;
+		}
+	/* to < from: its block and side chunk exist (made in order) */
+	size_t c = to >> SIDE_BITS, i = to & ((1u << SIDE_BITS) - 1);
+	if (v->raw)
+		memcpy((uint8_t *)record(v, to), record(v, from), v->sv_size);
+	else
+		v->where[c][i] = v->where[from >> SIDE_BITS][from & ((1u << SIDE_BITS) - 1)];
+	v->hashes[c][i] = h;
+}
+
+/* Whether number k is left in a run (VS-3). */
+static int left_in_run(const struct visited *v, uint64_t k)
+{
+	for (const struct vs_local *l = v->locals; l; l = l->link)
+		if (k >= l->next && k < l->next + l->left)
+			return 1;
+	return 0;
+}
+
+void vs_share_settle(struct visited *v, void (*moved)(void *ctx, uint32_t from, uint32_t to), void *ctx)
+{
+	uint64_t from = atomic_load(&v->an), n = share_count(v);
+	/* the numbers left below n to the states above it, highest first:
+	** as many of either */
+	for (const struct vs_local *l = v->locals; l; l = l->link)
+		for (uint64_t to = l->next; to < l->next + l->left && to < n; to++) {
+			do
+				from--;
+			while (left_in_run(v, from));
+			renumber(v, (uint32_t)from, (uint32_t)to);
+			moved(ctx, (uint32_t)from, (uint32_t)to);
+		}
+	for (struct vs_local *l = v->locals; l; l = l->link)
+		atomic_store(&l->left, 0);
+	atomic_store(&v->an, n);
 }
 
 int vs_share_full(const struct visited *v)

@@ -43,18 +43,35 @@ size_t vs_grow_bytes(const struct visited *v);
 ** n(n-1)/2 pairs, each colliding with probability 2^-64 (0 when exact). */
 double vs_omission(const struct visited *v);
 
-/* Shared mode (VS_EXACT only; visited.c says how): between vs_share(v, 1)
+/* Shared mode (VS_EXACT only; visited.c says how): between vs_share(v, run)
 ** and vs_share(v, 0) threads put states with vs_share_put, each with its
 ** own vs_local, and read states another thread put once they hold its
 ** number; vs_count and vs_bytes may be asked at any time.  When
-** vs_share_full says so, every thread stops and one calls vs_share_grow. */
+** vs_share_full says so, every thread stops and one calls vs_share_grow.
+** A put that finds sv new leaves its number unpublished: the thread
+** stores what others must see with it, then calls vs_share_publish, and
+** waits for no other thread in between (one that meets the slot waits). */
 struct vs_local;
-void vs_share(struct visited *v, int on);
+/* run: the numbers a thread takes at once (1: the states are numbered in
+** the order they are put, and numbers are counts); 0: shared mode off */
+void vs_share(struct visited *v, unsigned run);
 struct vs_local *vs_local_new(struct visited *v);
 void vs_local_free(struct visited *v, struct vs_local *l);
 uint32_t vs_share_put(struct visited *v, struct vs_local *l, const uint8_t *sv, uint64_t h, int *is_new);
 /* State idx, decoded into the thread's own buffer (valid until its next call). */
 const uint8_t *vs_local_state(const struct visited *v, struct vs_local *l, uint32_t idx);
+void vs_share_publish(struct visited *v, struct vs_local *l);
+/* Start loading the slot where a put of a state with hash h begins; with
+** record_too, once that slot is loaded, the record it names when the
+** slot may be the state's. */
+void vs_share_prefetch(const struct visited *v, uint64_t h, int record_too);
+/* Start loading state idx and its hash, to be read soon. */
+void vs_share_prefetch_state(const struct visited *v, uint32_t idx);
+/* Numbers handed out so far: above every state's, and above vs_count by
+** the numbers the runs have left (vs_share_settle renumbers; call it,
+** with every thread stopped, before vs_share(v, 0)). */
+uint64_t vs_share_bound(const struct visited *v);
+void vs_share_settle(struct visited *v, void (*moved)(void *ctx, uint32_t from, uint32_t to), void *ctx);
 int vs_share_full(const struct visited *v);
 void vs_share_grow(struct visited *v);
 
