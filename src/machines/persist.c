@@ -348,6 +348,7 @@ struct pm_pending {
 	uint32_t n;
 	uint32_t *line;   /* the listed lines' first words */
 	uint32_t *waits;  /* warps that may wait (a mask: may_wait) */
+	uint32_t *acking; /* warps the action being timed acknowledges (a mask) */
 	uint8_t listed[]; /* per line */
 };
 
@@ -1738,15 +1739,17 @@ static void durable(const struct comp *c, const uint8_t *sv, uint8_t *img)
 /* {=== Concrete mode ==================================================== */
 
 /* The warps in mask get an acknowledgement now: it reaches them lat_icnt
-** later. */
+** later (and they are among p->acking). */
 static void ack_crosses(const struct comp *c, const uint32_t *mask)
 {
 	struct pm_pending *p = c->priv;
 	uint64_t at = p->now + c->g->cfg.lat_icnt;
-	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++) {
+		p->acking[k] |= mask[k];
 		for (unsigned w = 32 * k, b = mask[k]; b; w++, b >>= 1)
 			if (b & 1 && p->acked[w] < at)
 				p->acked[w] = at;
+	}
 }
 
 /* The acknowledgements action a (about to be applied) sends, as apply()
@@ -1781,8 +1784,11 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	(void)rnd, (void)rng;
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
+	struct pm_pending *p = c->priv;
+	int emptied = 0; /* the WPQs are empty after a: pcommit passes */
 	t->busy = 1;
 	t->n = 0;
+	memset(p->acking, 0, sizeof *p->acking * LAYOUT(c)->mw);
 	if (a->kind == c->kind0 + K_WPQ_DRAIN) {
 		/* the controller moves the entry's bytes to NVM at mc_bw bytes a
 		** cycle; its lat_nvm_write latency ran since it was queued */
@@ -1790,9 +1796,11 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		for (uint32_t k = a->arg; k < line_end(g, a->arg); k++)
 			bytes += flags(c, sv)[k] & PM_INWPQ ? 4 : 0;
 		t->busy = (bytes + cf->mc_bw - 1) / cf->mc_bw;
+		emptied = bytes / 4 == host(c, sv)->ninwpq;
 		acks_cross(c, sv, a);
 	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE ||
 	           a->kind == c->kind0 + K_EVICT) { /* in the WPQ now */
+		emptied = a->kind == c->kind0 + K_CLWB_DONE && wpq_empty(c, sv) && !line_has(c, sv, a->arg, PM_DIRTY);
 		acks_cross(c, sv, a);
 		t->upd[t->n].subject = c->subj0[0] + a->arg;
 		t->upd[t->n++].delay = cf->lat_nvm_write;
@@ -1816,8 +1824,11 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	}
 	/* an acknowledgement (a clwb's, a st.wt's, pcommit's empty WPQs)
 	** crosses the interconnect back to the warp: a warp this action may
-	** release from sfence, membar or pcommit goes on lat_icnt later */
-	struct pm_pending *p = c->priv;
+	** release from sfence, membar or pcommit goes on lat_icnt later.  Not
+	** one whose wait clear() refuses before and after it (acknowledged
+	** by someone else, pcommit before non-empty WPQs): the action that
+	** releases it sets its ready time again, and nothing reads it while
+	** it waits (the ready sets hold only READY warps) */
 	check_waits(c, sv);
 	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
 		for (uint32_t b = p->waits[k]; b; b &= b - 1) { /* the warps that may wait, in order */
@@ -1825,11 +1836,64 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 			enum opcode op = pc < (unsigned)g->prog->nins ? g->prog->ins[pc].op : OP_EXIT;
 			if (!WARPS(c)->waiting(WC(c), sv, w))
 				p->waits[k] &= ~(1u << w % 32);
-			else if (op == OP_SFENCE || op == OP_MEMBAR || op == OP_PCOMMIT) {
+			else if (op == OP_PCOMMIT ? emptied || wpq_empty(c, sv)
+			                          : (op == OP_SFENCE || op == OP_MEMBAR) &&
+			                                (!pw(c, sv, w)->outstanding || p->acking[k] >> w % 32 & 1)) {
 				t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
 				t->upd[t->n++].delay = cf->lat_icnt;
 			}
 		}
+}
+
+/* The SM of mask m's warps folded into sm (REACH_NONE: none yet), -1
+** once two differ. */
+static int mask_reach(const struct comp *c, const uint32_t *m, int sm)
+{
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		for (uint32_t b = m[k]; b; b &= b - 1) {
+			int s = (int)gpu_sm_of(c->g, 32 * k + (unsigned)__builtin_ctz(b));
+			if (sm != REACH_NONE && sm != s)
+				return -1;
+			sm = s;
+		}
+	return sm;
+}
+
+/* model.reach: the SM whose warps action a may wake (readyset.c keeps
+** the other SMs' ready sets; every action reaching all of them was 17%
+** of a 64-warp lbm strict-clwb run).  A line action wakes warps only
+** through pm_wake(), which resumes the warps an acknowledgement frees
+** (those of the masks it clears) and, once the WPQs are empty, those at
+** pcommit anywhere; a capacity eviction or a volatile WPQ's st.wt
+** arrival acknowledges no one.  The gate (may_issue) reads only the
+** host's state and the warps' own l2wb passes.  Host and device steps
+** may reach any SM. */
+static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	const uint8_t *f = flags(c, sv);
+	uint32_t i = a->arg, queued = 0;
+	int sm = REACH_NONE;
+	switch (a->kind - c->kind0) {
+	case K_EVICT:
+		return REACH_NONE;
+	case K_CLWB_DONE: /* a clean line leaves the WPQs as they are */
+		return !line_has(c, sv, i, PM_DIRTY) && wpq_empty(c, sv) ? -1 : mask_reach(c, clwb_mask(c, sv, i), sm);
+	case K_WT_ARRIVE: /* the line's words that crossed arrive with it */
+		for (uint32_t k = line_of(c->g, i); c->g->cfg.wpq_durable && k < line_end(c->g, i) && sm != -1; k++)
+			if (f[k] & PM_TRANSIT)
+				sm = mask_reach(c, wt_mask(c, sv, k), sm);
+		return sm;
+	case K_WPQ_DRAIN:
+		for (uint32_t k = i; k < line_end(c->g, i) && sm != -1; k++)
+			if (f[k] & PM_INWPQ) {
+				queued++;
+				if (wt_words(c) && !(f[k] & PM_TRANSIT))
+					sm = mask_reach(c, wt_mask(c, sv, k), sm);
+			}
+		return queued == host(c, sv)->ninwpq ? -1 : sm; /* the WPQs empty: pcommit */
+	default:
+		return -1;
+	}
 }
 
 static const char *const counters[] = { "NVM line writes", "NVM bytes written" };
@@ -2016,7 +2080,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	uint32_t qcap = 2 * ((nlines + g->cfg.partitions - 1) / g->cfg.partitions) + 1;
 	size_t qsize = (size_t)qcap * g->cfg.partitions;
 	struct pm_pending *p =
-		xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 4 * (size_t)lay.mw + 8);
+		xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 8 * (size_t)lay.mw + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
 	p->acked = p->since + nlines;
@@ -2025,6 +2089,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->qcap = qcap;
 	p->line = p->qline + qsize;
 	p->waits = p->line + nlines;
+	p->acking = p->waits + lay.mw;
 	p->lay = lay;
 	const char *check = getenv("GPUMC_CHECK_PERSIST");
 	p->check = check && *check && strcmp(check, "0") != 0;
@@ -2083,7 +2148,7 @@ const struct comp_def comp_persist = {
 	.provides = PORT(P_MEM) | PORT(P_ORDER) | PORT(P_PM) | PORT(P_GATE), .requires = PORT(P_MEM) | PORT(P_WARPS),
 	.kinds = kinds, .nkinds = 6, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
-	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
+	.describe = describe, .print = print, .timing = timing, .reach = reach, .durable = durable, .recover = recover,
 	.counters = counters, .ncounters = 2, .tick = tick,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
 	.globals_in_place = 1,
