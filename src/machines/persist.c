@@ -348,6 +348,8 @@ struct pm_pending {
 	uint32_t n;
 	uint32_t *line;   /* the listed lines' first words */
 	uint32_t *waits;  /* warps that may wait (a mask: may_wait) */
+	uint32_t *refused; /* of them, those whose fence clear() refuses now */
+	uint32_t *pcommit; /* those refused at a pcommit since their issue */
 	uint32_t *acking; /* warps the action being timed acknowledges (a mask) */
 	uint8_t listed[]; /* per line */
 };
@@ -360,19 +362,39 @@ static int may_wait(const struct instr *in)
 	       in->op == OP_ATOM || in->op == OP_RED || (in->space == SP_GLOBAL && instr_strong(in));
 }
 
+static int still_refused(const struct comp *c, const uint8_t *sv, unsigned w);
+
 /* Concrete mode: every waiting warp is in p->waits (a warp is added when
 ** it issues what may_wait() names, dropped once seen not waiting), so
 ** pm_wake() and timing() walk these instead of every warp (which was 26%
-** of a 64-warp lbm strict-clwb run).  GPUMC_CHECK_PERSIST checks it by
-** a scan. */
+** of a 64-warp lbm strict-clwb run); and they skip the warps in
+** p->refused, whose fence clear() refused with acknowledgements
+** outstanding (set by clear(), dropped by the warp's next issue or its
+** last acknowledgement: ack()), and, while the WPQs hold a word, those in
+** p->pcommit (set by clear() at a pcommit, dropped by the warp's next
+** issue).  GPUMC_CHECK_PERSIST checks both by a scan. */
 static void check_waits(const struct comp *c, const uint8_t *sv)
 {
 	const struct pm_pending *p = c->priv;
-	for (unsigned w = 0; p->check && w < c->g->nwarps; w++)
-		if (WARPS(c)->waiting(WC(c), sv, w) && !(p->waits[w / 32] >> w % 32 & 1)) {
-			fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: warp %u waits, but is not among the warps that may\n", w);
+	for (unsigned w = 0; p->check && w < c->g->nwarps; w++) {
+		const char *bad = NULL;
+		if (WARPS(c)->waiting(WC(c), sv, w) && !(p->waits[w / 32] >> w % 32 & 1))
+			bad = "waits, but is not among the warps that may";
+		else if (p->refused[w / 32] >> w % 32 & 1 && !(WARPS(c)->waiting(WC(c), sv, w) && still_refused(c, sv, w)))
+			bad = "is among the refused, but clear() lets it pass";
+		if (bad) {
+			fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: warp %u %s\n", w, bad);
 			abort();
 		}
+	}
+}
+
+/* Concrete mode: the warps that may wait which pm_wake() and timing()
+** look at, word k of the mask (check_waits); empty: the WPQs are empty
+** (pcommit passes). */
+static uint32_t wake_candidates(const struct pm_pending *p, uint32_t k, int empty)
+{
+	return (p->waits[k] & ~p->refused[k] & ~p->pcommit[k]) | (empty ? p->pcommit[k] : 0);
 }
 
 /* The warps in an l2wb pass (cursor set), by a scan of the warps. */
@@ -586,11 +608,15 @@ static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing
 ** membar may pass: clear()). */
 static int ack(const struct comp *c, uint8_t *sv, uint32_t *mask)
 {
+	struct pm_pending *p = c->priv;
 	int freed = 0;
 	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
 		for (unsigned w = 32 * k; mask[k]; w++, mask[k] >>= 1)
-			if (mask[k] & 1)
-				freed |= !--pw(c, sv, w)->outstanding;
+			if (mask[k] & 1 && !--pw(c, sv, w)->outstanding) {
+				freed = 1;
+				if (p->run) /* its fence is clear() again */
+					p->refused[k] &= ~(1u << w % 32);
+			}
 	return freed;
 }
 
@@ -619,7 +645,7 @@ static int still_refused(const struct comp *c, const uint8_t *sv, unsigned w)
 /* Acknowledgements arrived or a WPQ drained: waiting warps re-check,
 ** in warp order, but not those whose wait clear() still refuses (most
 ** fences in a strict run: resuming each was 7% of a 64-warp lbm run).
-** A concrete run looks only at the warps that may wait (p->waits). */
+** A concrete run looks only at its candidates (wake_candidates). */
 static void pm_wake(const struct comp *c, uint8_t *sv)
 {
 	struct pm_pending *p = c->priv;
@@ -630,8 +656,8 @@ static void pm_wake(const struct comp *c, uint8_t *sv)
 		return;
 	}
 	check_waits(c, sv);
-	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
-		for (uint32_t b = p->waits[k]; b; b &= b - 1) {
+	for (uint32_t k = 0, empty = wpq_empty(c, sv); k < LAYOUT(c)->mw; k++)
+		for (uint32_t b = wake_candidates(p, k, (int)empty); b; b &= b - 1) {
 			unsigned w = 32 * k + (unsigned)__builtin_ctz(b);
 			if (!WARPS(c)->waiting(WC(c), sv, w))
 				p->waits[k] &= ~(1u << w % 32);
@@ -745,8 +771,11 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 	const struct gpu *g = c->g;
 	struct pm_warp *p = pw(c, sv, w);
 	struct pm_pending *q = c->priv;
-	if (q->run && may_wait(in))
-		q->waits[w / 32] |= 1u << w % 32;
+	if (q->run) { /* a new instruction: clear() has refused nothing yet */
+		q->waits[w / 32] |= may_wait(in) ? 1u << w % 32 : 0;
+		q->refused[w / 32] &= ~(1u << w % 32);
+		q->pcommit[w / 32] &= ~(1u << w % 32);
+	}
 	switch (in->op) {
 	case OP_BAR:
 		if (m)
@@ -850,11 +879,16 @@ static unsigned timing_issue(const struct comp *c, const uint8_t *sv, unsigned w
 ** every WPQ to drain; bar.sync for neither. */
 static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
 {
-	if (op == OP_SFENCE || op == OP_MEMBAR)
-		return !pw(c, sv, w)->outstanding;
-	if (op == OP_PCOMMIT)
-		return wpq_empty(c, sv);
-	return 1;
+	int ok = op == OP_SFENCE || op == OP_MEMBAR ? !pw(c, sv, w)->outstanding : op != OP_PCOMMIT || wpq_empty(c, sv);
+	struct pm_pending *p = c->priv;
+	if (!ok && p->run) { /* the warp waits: wake_candidates() may skip it */
+		const struct instr *in = &c->g->prog->ins[gpu_pc(c->g, sv, w)];
+		if (in->op == OP_PCOMMIT)
+			p->pcommit[w / 32] |= 1u << w % 32;
+		else if (in->op == OP_SFENCE || in->op == OP_MEMBAR || (in->op == OP_ST && instr_releasing(in)))
+			p->refused[w / 32] |= 1u << w % 32; /* as still_refused() */
+	}
+	return ok;
 }
 
 static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
@@ -954,6 +988,8 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	memset(p->qhead, 0, sizeof p->qhead);
 	memset(p->qn, 0, sizeof p->qn);
 	memset(p->waits, 0, sizeof *p->waits * LAYOUT(c)->mw);
+	memset(p->refused, 0, sizeof *p->refused * LAYOUT(c)->mw);
+	memset(p->pcommit, 0, sizeof *p->pcommit * LAYOUT(c)->mw);
 	for (unsigned w = 0; w < c->g->nwarps; w++)
 		if (WARPS(c)->waiting(WC(c), sv, w))
 			p->waits[w / 32] |= 1u << w % 32;
@@ -1778,6 +1814,21 @@ static void acks_cross(const struct comp *c, const uint8_t *sv, const struct act
 			ack_crosses(c, wt_mask(c, sv, k));
 }
 
+/* May the action being timed release waiting warp w from its fence?
+** Its sfence or membar: if nothing is outstanding or the action
+** acknowledges it (p->acking); pcommit: if the WPQs are empty after it
+** (emptied) or already. */
+static int released(const struct comp *c, const uint8_t *sv, unsigned w, int emptied)
+{
+	const struct gpu *g = c->g;
+	const struct pm_pending *p = c->priv;
+	unsigned pc = gpu_pc(g, sv, w);
+	enum opcode op = pc < (unsigned)g->prog->nins ? g->prog->ins[pc].op : OP_EXIT;
+	if (op == OP_PCOMMIT)
+		return emptied || wpq_empty(c, sv);
+	return (op == OP_SFENCE || op == OP_MEMBAR) && (!pw(c, sv, w)->outstanding || p->acking[w / 32] >> w % 32 & 1);
+}
+
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
@@ -1830,18 +1881,22 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	** releases it sets its ready time again, and nothing reads it while
 	** it waits (the ready sets hold only READY warps) */
 	check_waits(c, sv);
+	unsigned n0 = t->n;
 	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
-		for (uint32_t b = p->waits[k]; b; b &= b - 1) { /* the warps that may wait, in order */
-			unsigned w = 32 * k + (unsigned)__builtin_ctz(b), pc = gpu_pc(g, sv, w);
-			enum opcode op = pc < (unsigned)g->prog->nins ? g->prog->ins[pc].op : OP_EXIT;
+		for (uint32_t b = wake_candidates(p, k, emptied || wpq_empty(c, sv)) | p->acking[k]; b; b &= b - 1) {
+			unsigned w = 32 * k + (unsigned)__builtin_ctz(b);
 			if (!WARPS(c)->waiting(WC(c), sv, w))
 				p->waits[k] &= ~(1u << w % 32);
-			else if (op == OP_PCOMMIT ? emptied || wpq_empty(c, sv)
-			                          : (op == OP_SFENCE || op == OP_MEMBAR) &&
-			                                (!pw(c, sv, w)->outstanding || p->acking[k] >> w % 32 & 1)) {
+			else if (released(c, sv, w, emptied)) {
 				t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
 				t->upd[t->n++].delay = cf->lat_icnt;
 			}
+		}
+	for (unsigned w = 0, k = n0; p->check && w < g->nwarps; w++) /* the same as a scan of every warp */
+		if (WARPS(c)->waiting(WC(c), sv, w) && released(c, sv, w, emptied) &&
+		    (k >= t->n || t->upd[k++].subject != REQ(c, P_WARPS)->c->subj0[0] + w)) {
+			fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: warp %u is released, but not timed\n", w);
+			abort();
 		}
 }
 
@@ -2080,7 +2135,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	uint32_t qcap = 2 * ((nlines + g->cfg.partitions - 1) / g->cfg.partitions) + 1;
 	size_t qsize = (size_t)qcap * g->cfg.partitions;
 	struct pm_pending *p =
-		xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 8 * (size_t)lay.mw + 8);
+		xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 16 * (size_t)lay.mw + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
 	p->acked = p->since + nlines;
@@ -2089,7 +2144,9 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->qcap = qcap;
 	p->line = p->qline + qsize;
 	p->waits = p->line + nlines;
-	p->acking = p->waits + lay.mw;
+	p->refused = p->waits + lay.mw;
+	p->pcommit = p->refused + lay.mw;
+	p->acking = p->pcommit + lay.mw;
 	p->lay = lay;
 	const char *check = getenv("GPUMC_CHECK_PERSIST");
 	p->check = check && *check && strcmp(check, "0") != 0;
