@@ -893,14 +893,30 @@ static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcod
 
 static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
 
+/* Concrete mode's ready sets (gto's reach): a clwb's issue changes only
+** its warp (the warp's count, the line's mask), a fence's only its warp
+** (it passes or waits: clear() and the ROP's test read only its own
+** counts), where every issue counted as reaching every SM recomputed all
+** their sets four more times per store in a strict run (the persistency
+** models' clwb; sfence; pcommit; sfence).  An l2wb closes the gate. */
+static int own_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
+{
+	(void)c, (void)sv, (void)w;
+	return in->op == OP_CLWB || in->op == OP_SFENCE || in->op == OP_MEMBAR || in->op == OP_PCOMMIT;
+}
+
 /* A warp issues once the host launched the kernel; while an l2wb walks
 ** the L2, other warps' global accesses wait ("blocks subsequent L2
 ** accesses"). */
 static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	if (!host(c, sv)->run && (g->prog->launch_at >= 0 || host(c, sv)->rec))
+	const struct pm_host *hs = host(c, sv);
+	const struct pm_pending *p = c->priv;
+	if (!hs->run && (g->prog->launch_at >= 0 || hs->rec))
 		return 0;
+	if (p->run && !p->check && !p->passes && (hs->run || !hs->busy))
+		return 1; /* concrete mode, asked for every warp every cycle: no pass (pm_l2wb_busy) */
 	unsigned pc = gpu_pc(g, sv, w);
 	if (pc >= (unsigned)g->prog->nins)
 		return 1;
@@ -2053,7 +2069,7 @@ static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct
 
 static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, m_store, m_rmw };
 static const struct port_order order_ops = { clear };
-static const struct port_pm pm_ops = { pm_op, timing_issue };
+static const struct port_pm pm_ops = { pm_op, timing_issue, own_issue };
 static const struct port_gate gate_ops = { may_issue };
 
 static const void *port(const struct comp *c, enum port p)
