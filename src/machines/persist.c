@@ -60,7 +60,13 @@
 ** l2wb pass writes back every dirty line in one step, timed as the
 ** partitions doing it in parallel (l2wb_cost()); other warps' global
 ** accesses wait for the walk only, not for the l2wb's interconnect
-** crossings (timing_issue()).
+** crossings (timing_issue()).  Its speed (issue 12): each action tells
+** the ready sets which SM it may wake (reach(), own_issue()); an
+** acknowledgement looks only at the warps that may wait and not at those
+** whose fence clear() still refuses (struct pm_pending's waits, refused,
+** pcommit); and under GTO a line that cannot be its units' pick is not
+** looked at (passed_over()).  GPUMC_CHECK_PERSIST checks each against a
+** scan.
 **
 ** After a crash the spec's recovery program runs on this same machine in
 ** place of the host program (pm_host.rec), explored every way it can go,
