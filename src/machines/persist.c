@@ -336,6 +336,7 @@ struct pm_pending {
 	uint64_t run;
 	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
 	uint64_t *wake;     /* per line: none of its actions can issue before */
+	uint64_t minwake;   /* no listed line's wake is earlier */
 	uint64_t *since;    /* per line: when it last became dirty (stamp) */
 	uint64_t *acked;    /* per warp: when its latest acknowledgement reaches it */
 	uint64_t stamp;
@@ -444,7 +445,7 @@ static void pending(const struct comp *c, uint32_t i, int l2)
 	if (!p->run) /* an exploration keeps no list */
 		return;
 	uint32_t k = i / line_words(c->g);
-	p->wake[k] = 0; /* new work: its readiness is looked at afresh */
+	p->wake[k] = p->minwake = 0; /* new work: its readiness is looked at afresh */
 	if (!p->listed[k]) {
 		uint32_t first = k * line_words(c->g), lo = 0, hi = p->n;
 		while (lo < hi) {
@@ -618,13 +619,19 @@ static int ack(const struct comp *c, uint8_t *sv, uint32_t *mask)
 {
 	struct pm_pending *p = c->priv;
 	int freed = 0;
-	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
-		for (unsigned w = 32 * k; mask[k]; w++, mask[k] >>= 1)
-			if (mask[k] & 1 && !--pw(c, sv, w)->outstanding) {
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++) {
+		if (!mask[k])
+			continue;
+		for (uint32_t b = mask[k]; b; b &= b - 1) { /* a word's mask holds a warp or two: by set bit */
+			unsigned w = 32 * k + (unsigned)__builtin_ctz(b);
+			if (!--pw(c, sv, w)->outstanding) {
 				freed = 1;
 				if (p->run) /* its fence is clear() again */
 					p->refused[k] &= ~(1u << w % 32);
 			}
+		}
+		mask[k] = 0;
+	}
 	return freed;
 }
 
@@ -999,6 +1006,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 		return;
 	p->run = run;
 	p->n = 0;
+	p->minwake = 0;
 	p->writes[0] = p->writes[1] = 0;
 	p->full = 0;
 	p->passes = warp_passes(c, sv);
@@ -1081,7 +1089,8 @@ static int passed_over(const struct comp *c, const struct timed_now *tn, const u
 ** work comes to the line, which pending() marks); and under GTO a line
 ** that cannot be its units' pick is passed over (passed_over: after a
 ** cudaL2WB every line waits for its controller, and each drain had all of
-** them looked at, 10.7M looks in a 64-warp lbm epoch-kernel run, 48%). */
+** them looked at, 10.7M looks in a 64-warp lbm epoch-kernel run, 48%);
+** and while every line sleeps (p->minwake) there is no walk at all. */
 static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
                                 struct action *out)
 {
@@ -1089,12 +1098,16 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
 	const struct gpu *g = c->g;
 	uint32_t per = line_words(g), n = 0, kept_lines = 0;
 	uint8_t done[8]; /* per partition: 1 its L2 unit, 2 its controller is busy or has a candidate */
+	uint64_t minwake = UINT64_MAX;
+	if (tn->now < p->minwake) /* every line sleeps: no walk */
+		return 0;
 	for (unsigned part = 0; part < g->cfg.partitions; part++)
 		done[part] = (uint8_t)((tn->unit_free[c->unit0[0] + part] > tn->now) |
 		                       (tn->unit_free[c->unit0[1] + part] > tn->now) << 1);
 	for (uint32_t k = 0; k < p->n; k++) {
 		uint32_t line = p->line[k] / per;
 		if (p->wake[line] > tn->now || (tn->now != UINT64_MAX && passed_over(c, tn, done, p->line[k]))) {
+			minwake = p->wake[line] < minwake ? p->wake[line] : minwake;
 			p->line[kept_lines++] = p->line[k];
 			continue;
 		}
@@ -1126,8 +1139,11 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
 		}
 		n += kept;
 		p->wake[line] = kept ? 0 : wake;
+		minwake = p->wake[line] < minwake ? p->wake[line] : minwake;
 	}
 	p->n = kept_lines;
+	if (tn->now != UINT64_MAX) /* (listing everything sets no wake) */
+		p->minwake = minwake;
 	if (p->check && tn->now != UINT64_MAX)
 		check_passed_over(c, sv, tn, out, n);
 	return n;
@@ -1866,10 +1882,14 @@ static void ack_crosses(const struct comp *c, const uint32_t *mask)
 	struct pm_pending *p = c->priv;
 	uint64_t at = p->now + c->g->cfg.lat_icnt;
 	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++) {
+		if (!mask[k])
+			continue;
 		p->acking[k] |= mask[k];
-		for (unsigned w = 32 * k, b = mask[k]; b; w++, b >>= 1)
-			if (b & 1 && p->acked[w] < at)
+		for (uint32_t b = mask[k]; b; b &= b - 1) {
+			unsigned w = 32 * k + (unsigned)__builtin_ctz(b);
+			if (p->acked[w] < at)
 				p->acked[w] = at;
+		}
 	}
 }
 
@@ -1924,7 +1944,8 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	int emptied = 0; /* the WPQs are empty after a: pcommit passes */
 	t->busy = 1;
 	t->n = 0;
-	memset(p->acking, 0, sizeof *p->acking * LAYOUT(c)->mw);
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++) /* a few words: no memset call */
+		p->acking[k] = 0;
 	if (a->kind == c->kind0 + K_WPQ_DRAIN) {
 		/* the controller moves the entry's bytes to NVM at mc_bw bytes a
 		** cycle; its lat_nvm_write latency ran since it was queued */
@@ -2006,8 +2027,9 @@ static int mask_reach(const struct comp *c, const uint32_t *m, int sm)
 ** (those of the masks it clears) and, once the WPQs are empty, those at
 ** pcommit anywhere; a capacity eviction or a volatile WPQ's st.wt
 ** arrival acknowledges no one.  The gate (may_issue) reads only the
-** host's state and the warps' own l2wb passes.  Host and device steps
-** may reach any SM. */
+** host's state and the warps' own l2wb passes; the ready times timing()
+** sets are waiting warps', which no ready set holds.  Host and device
+** steps may reach any SM. */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	const uint8_t *f = flags(c, sv);
