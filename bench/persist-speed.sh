@@ -20,6 +20,12 @@
 # in another), histo 1.11-1.72x: lbm's CPU ratio stays above its
 # instruction ratio (the persist state -- NVM image, WPQ, flags -- misses
 # the cache more), so lbm sits at the 2x target, not clearly under it.
+# Issue 12's persist concrete-mode work (ready-set reach, the waiting
+# warps' masks, GTO's pass over lines a controller cannot pick) took the
+# lbm instruction ratios from 1.36-2.97x to: none 1.14, strict-clwb 1.70
+# (2.97), strict-wt 1.82 (2.79), epoch-kernel 1.61 (2.75), epoch-cta clwb
+# 1.54 (2.44), wt 1.63 (2.37), l2wb 1.66 (2.57); histo 1.23-1.65; CPU
+# seconds at load 5.5-6: lbm 1.06-1.76x, histo 1.04-1.87x.
 # Hence the instruction columns: Ir of one `valgrind --tool=callgrind`
 # run of the same command (baseline_ir, after_ir, their ratio ir/b, and
 # before/b with GPUMC_BEFORE); IR=0 leaves them out (valgrind takes about
