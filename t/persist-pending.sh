@@ -3,18 +3,25 @@
 # (struct pm_pending, src/machines/persist.c): with GPUMC_CHECK_PERSIST=1
 # it is recomputed by the scan it replaces where it is read, and a
 # difference stops the run ("GPUMC_CHECK_PERSIST", exit 134): the count
-# of warps in an l2wb pass (may_issue).  Run over every persist spec and
-# the persist bench kernels with the l2wb-issuing persistency models, two
-# seeded runs each (the second starts from what the first left).
+# of warps in an l2wb pass (may_issue); the warps that may wait, and
+# those whose fence clear() refuses (check_waits), and the warps an
+# acknowledgement releases (timing); each unit's GTO pick among the
+# listed lines' actions (passed_over).  Run over every persist spec and
+# the persist bench kernels with the persistency models, two seeded runs
+# each (the second starts from what the first left).
 # (Planting a missed update, not counting the end of a pass in pm_op's
 # OP_L2WB, stops 14 rows here: C1, G1, L1, L2, T4, T8 and the loop-epoch
-# ones.)
+# ones; not adding pcommit's warp to the warps that may wait stops 15,
+# keeping a warp among the refused past its last acknowledgement 48, and
+# passing over lines with work for their L2 unit 5 rows: lbm epoch-cta
+# clwb first.)
 . "$srcdir/t/lib.sh"
 {
 	( cd "$srcdir" && find specs/persist -name '*.gpu' | LC_ALL=C sort | sed 's/$/\t/' )
 	for k in lbm histo; do
 		for o in "-D persistency=epoch-cta -D epoch_op=l2wb" "-D persistency=epoch-cta -D epoch_op=clwb" \
-			"-D persistency=epoch-kernel" "-D persistency=strict-clwb"; do
+			"-D persistency=epoch-cta -D epoch_op=wt" "-D persistency=epoch-kernel" "-D persistency=strict-clwb" \
+			"-D persistency=strict-wt" "-D persistency=strict-wt -D wpq=durable"; do
 			printf 'bench/specs/persist-%s.gpu\t%s\n' $k "$o"
 		done
 	done

@@ -291,6 +291,9 @@ struct port_pm {
 	** it holds the issuing warp back beyond the instruction's own. */
 	unsigned (*timing_issue)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in,
 	                         struct timing *t);
+	/* Concrete mode's ready sets (optional): does warp w's issue of in
+	** change no other warp's readiness (a scheduler's reach: its SM)? */
+	int (*own_issue)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
 };
 
 struct port_barrier {

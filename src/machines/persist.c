@@ -60,7 +60,13 @@
 ** l2wb pass writes back every dirty line in one step, timed as the
 ** partitions doing it in parallel (l2wb_cost()); other warps' global
 ** accesses wait for the walk only, not for the l2wb's interconnect
-** crossings (timing_issue()).
+** crossings (timing_issue()).  Its speed (issue 12): each action tells
+** the ready sets which SM it may wake (reach(), own_issue()); an
+** acknowledgement looks only at the warps that may wait and not at those
+** whose fence clear() still refuses (struct pm_pending's waits, refused,
+** pcommit); and under GTO a line that cannot be its units' pick is not
+** looked at (passed_over()).  GPUMC_CHECK_PERSIST checks each against a
+** scan.
 **
 ** After a crash the spec's recovery program runs on this same machine in
 ** place of the host program (pm_host.rec), explored every way it can go,
@@ -330,6 +336,7 @@ struct pm_pending {
 	uint64_t run;
 	uint64_t writes[2]; /* NVM line writes and bytes since the last tick */
 	uint64_t *wake;     /* per line: none of its actions can issue before */
+	uint64_t minwake;   /* no listed line's wake is earlier */
 	uint64_t *since;    /* per line: when it last became dirty (stamp) */
 	uint64_t *acked;    /* per warp: when its latest acknowledgement reaches it */
 	uint64_t stamp;
@@ -347,8 +354,55 @@ struct pm_pending {
 	uint64_t *qstamp;
 	uint32_t n;
 	uint32_t *line;   /* the listed lines' first words */
-	uint8_t listed[]; /* per line */
+	uint32_t *waits;  /* warps that may wait (a mask: may_wait) */
+	uint32_t *refused; /* of them, those whose fence clear() refuses now */
+	uint32_t *pcommit; /* those refused at a pcommit since their issue */
+	uint32_t *acking; /* warps the action being timed acknowledges (a mask) */
+	uint8_t listed[]; /* per line: 1 listed, | 2 it may have work for its L2 unit */
 };
+
+/* Can instruction in leave its warp waiting (warp.c's issue: a fence,
+** pcommit, bar.sync, an atomic, a strong global access)? */
+static int may_wait(const struct instr *in)
+{
+	return in->op == OP_SFENCE || in->op == OP_MEMBAR || in->op == OP_PCOMMIT || in->op == OP_BAR ||
+	       in->op == OP_ATOM || in->op == OP_RED || (in->space == SP_GLOBAL && instr_strong(in));
+}
+
+static int still_refused(const struct comp *c, const uint8_t *sv, unsigned w);
+
+/* Concrete mode: every waiting warp is in p->waits (a warp is added when
+** it issues what may_wait() names, dropped once seen not waiting), so
+** pm_wake() and timing() walk these instead of every warp (which was 26%
+** of a 64-warp lbm strict-clwb run); and they skip the warps in
+** p->refused, whose fence clear() refused with acknowledgements
+** outstanding (set by clear(), dropped by the warp's next issue or its
+** last acknowledgement: ack()), and, while the WPQs hold a word, those in
+** p->pcommit (set by clear() at a pcommit, dropped by the warp's next
+** issue).  GPUMC_CHECK_PERSIST checks both by a scan. */
+static void check_waits(const struct comp *c, const uint8_t *sv)
+{
+	const struct pm_pending *p = c->priv;
+	for (unsigned w = 0; p->check && w < c->g->nwarps; w++) {
+		const char *bad = NULL;
+		if (WARPS(c)->waiting(WC(c), sv, w) && !(p->waits[w / 32] >> w % 32 & 1))
+			bad = "waits, but is not among the warps that may";
+		else if (p->refused[w / 32] >> w % 32 & 1 && !(WARPS(c)->waiting(WC(c), sv, w) && still_refused(c, sv, w)))
+			bad = "is among the refused, but clear() lets it pass";
+		if (bad) {
+			fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: warp %u %s\n", w, bad);
+			abort();
+		}
+	}
+}
+
+/* Concrete mode: the warps that may wait which pm_wake() and timing()
+** look at, word k of the mask (check_waits); empty: the WPQs are empty
+** (pcommit passes). */
+static uint32_t wake_candidates(const struct pm_pending *p, uint32_t k, int empty)
+{
+	return (p->waits[k] & ~p->refused[k] & ~p->pcommit[k]) | (empty ? p->pcommit[k] : 0);
+}
 
 /* The warps in an l2wb pass (cursor set), by a scan of the warps. */
 static uint32_t warp_passes(const struct comp *c, const uint8_t *sv)
@@ -380,17 +434,18 @@ static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 	return p->passes != 0;
 }
 
-/* The line of word i has work for its controller now.  The list is kept
+/* The line of word i has work for its controller now (l2: for its
+** partition's L2 unit, a clwb or a st.wt).  The list is kept
 ** in address order: the driver sorts each unit's candidates by subject
 ** (word), which is then one pass, where thousands of st.wt words in
 ** transit in list order made it quadratic. */
-static void pending(const struct comp *c, uint32_t i)
+static void pending(const struct comp *c, uint32_t i, int l2)
 {
 	struct pm_pending *p = c->priv;
 	if (!p->run) /* an exploration keeps no list */
 		return;
 	uint32_t k = i / line_words(c->g);
-	p->wake[k] = 0; /* new work: its readiness is looked at afresh */
+	p->wake[k] = p->minwake = 0; /* new work: its readiness is looked at afresh */
 	if (!p->listed[k]) {
 		uint32_t first = k * line_words(c->g), lo = 0, hi = p->n;
 		while (lo < hi) {
@@ -405,6 +460,7 @@ static void pending(const struct comp *c, uint32_t i)
 		p->listed[k] = 1;
 		p->n++;
 	}
+	p->listed[k] |= l2 ? 2 : 0;
 }
 
 /* Concrete mode: the line starting at word first became dirty; queued
@@ -473,7 +529,7 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 			p->writes[0] += !line_has(c, sv, line_of(c->g, word), PM_INWPQ);
 			p->writes[1] += 4;
 		}
-		pending(c, word);
+		pending(c, word, 0);
 	}
 	if (!(*f & PM_INWPQ))
 		host(c, sv)->ninwpq++;
@@ -561,11 +617,21 @@ static unsigned l2wb_cost(const struct comp *c, const uint8_t *sv, struct timing
 ** membar may pass: clear()). */
 static int ack(const struct comp *c, uint8_t *sv, uint32_t *mask)
 {
+	struct pm_pending *p = c->priv;
 	int freed = 0;
-	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
-		for (unsigned w = 32 * k; mask[k]; w++, mask[k] >>= 1)
-			if (mask[k] & 1)
-				freed |= !--pw(c, sv, w)->outstanding;
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++) {
+		if (!mask[k])
+			continue;
+		for (uint32_t b = mask[k]; b; b &= b - 1) { /* a word's mask holds a warp or two: by set bit */
+			unsigned w = 32 * k + (unsigned)__builtin_ctz(b);
+			if (!--pw(c, sv, w)->outstanding) {
+				freed = 1;
+				if (p->run) /* its fence is clear() again */
+					p->refused[k] &= ~(1u << w % 32);
+			}
+		}
+		mask[k] = 0;
+	}
 	return freed;
 }
 
@@ -574,12 +640,45 @@ static int wpq_empty(const struct comp *c, const uint8_t *sv)
 	return host(c, sv)->ninwpq == 0;
 }
 
-/* Acknowledgements arrived or a WPQ drained: waiting warps re-check. */
+static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op);
+
+/* Would resume() leave warp w waiting because clear() still says no?
+** Its fence (or pcommit) is still refused: resume() would ask clear()
+** again and change nothing (a .release store asks it for its fence). */
+static int still_refused(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	unsigned pc = gpu_pc(g, sv, w);
+	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_WAIT || pc >= (unsigned)g->prog->nins)
+		return 0;
+	const struct instr *in = &g->prog->ins[pc];
+	if (in->op == OP_SFENCE || in->op == OP_MEMBAR || in->op == OP_PCOMMIT)
+		return !clear(c, sv, w, in->op);
+	return in->op == OP_ST && instr_releasing(in) && !clear(c, sv, w, OP_MEMBAR);
+}
+
+/* Acknowledgements arrived or a WPQ drained: waiting warps re-check,
+** in warp order, but not those whose wait clear() still refuses (most
+** fences in a strict run: resuming each was 7% of a 64-warp lbm run).
+** A concrete run looks only at its candidates (wake_candidates). */
 static void pm_wake(const struct comp *c, uint8_t *sv)
 {
-	for (unsigned w = 0; w < c->g->nwarps; w++)
-		if (WARPS(c)->waiting(WC(c), sv, w))
-			WARPS(c)->resume(WC(c), sv, w);
+	struct pm_pending *p = c->priv;
+	if (!p->run) {
+		for (unsigned w = 0; w < c->g->nwarps; w++)
+			if (WARPS(c)->waiting(WC(c), sv, w) && !still_refused(c, sv, w))
+				WARPS(c)->resume(WC(c), sv, w);
+		return;
+	}
+	check_waits(c, sv);
+	for (uint32_t k = 0, empty = wpq_empty(c, sv); k < LAYOUT(c)->mw; k++)
+		for (uint32_t b = wake_candidates(p, k, (int)empty); b; b &= b - 1) {
+			unsigned w = 32 * k + (unsigned)__builtin_ctz(b);
+			if (!WARPS(c)->waiting(WC(c), sv, w))
+				p->waits[k] &= ~(1u << w % 32);
+			else if (!still_refused(c, sv, w))
+				WARPS(c)->resume(WC(c), sv, w);
+		}
 }
 
 /* The st.wt writes of word i are acknowledged.  Waiting warps re-check
@@ -652,7 +751,7 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
 		if (was && !line_has(c, sv, line_of(c->g, (uint32_t)i), PM_DIRTY)) /* its line is clean now */
 			lru_clean(c, line_of(c->g, (uint32_t)i));
-		pending(c, (uint32_t)i);
+		pending(c, (uint32_t)i, 1);
 		transit(c, sv)[i] = v;
 		await(c, sv, w, wt_mask(c, sv, (uint32_t)i));
 	}
@@ -686,6 +785,12 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 {
 	const struct gpu *g = c->g;
 	struct pm_warp *p = pw(c, sv, w);
+	struct pm_pending *q = c->priv;
+	if (q->run) { /* a new instruction: clear() has refused nothing yet */
+		q->waits[w / 32] |= may_wait(in) ? 1u << w % 32 : 0;
+		q->refused[w / 32] &= ~(1u << w % 32);
+		q->pcommit[w / 32] &= ~(1u << w % 32);
+	}
 	switch (in->op) {
 	case OP_BAR:
 		if (m)
@@ -711,7 +816,7 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 			if (i < 0)
 				return 1;
 			await(c, sv, w, clwb_mask(c, sv, line_of(g, (uint32_t)i))); /* the line, whichever of its words */
-			pending(c, (uint32_t)i);
+			pending(c, (uint32_t)i, 1);
 		}
 		WARPS(c)->advance(WC(c), sv, w);
 		return 1;
@@ -719,7 +824,6 @@ static int pm_op(const struct comp *c, uint8_t *sv, unsigned w, const struct ins
 		if (!m) /* guarded off: no pass */
 			WARPS(c)->advance(WC(c), sv, w);
 		else {
-			struct pm_pending *q = c->priv;
 			uint32_t was = p->cursor != 0;
 			if (l2wb_step(c, sv, &p->cursor)) {
 				WARPS(c)->advance(WC(c), sv, w);
@@ -790,14 +894,31 @@ static unsigned timing_issue(const struct comp *c, const uint8_t *sv, unsigned w
 ** every WPQ to drain; bar.sync for neither. */
 static int clear(const struct comp *c, const uint8_t *sv, unsigned w, enum opcode op)
 {
-	if (op == OP_SFENCE || op == OP_MEMBAR)
-		return !pw(c, sv, w)->outstanding;
-	if (op == OP_PCOMMIT)
-		return wpq_empty(c, sv);
-	return 1;
+	int ok = op == OP_SFENCE || op == OP_MEMBAR ? !pw(c, sv, w)->outstanding : op != OP_PCOMMIT || wpq_empty(c, sv);
+	struct pm_pending *p = c->priv;
+	if (!ok && p->run) { /* the warp waits: wake_candidates() may skip it */
+		const struct instr *in = &c->g->prog->ins[gpu_pc(c->g, sv, w)];
+		if (in->op == OP_PCOMMIT)
+			p->pcommit[w / 32] |= 1u << w % 32;
+		else if (in->op == OP_SFENCE || in->op == OP_MEMBAR || (in->op == OP_ST && instr_releasing(in)))
+			p->refused[w / 32] |= 1u << w % 32; /* as still_refused() */
+	}
+	return ok;
 }
 
 static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
+
+/* Concrete mode's ready sets (gto's reach): a clwb's issue changes only
+** its warp (the warp's count, the line's mask), a fence's only its warp
+** (it passes or waits: clear() and the ROP's test read only its own
+** counts), where every issue counted as reaching every SM recomputed all
+** their sets four more times per store in a strict run (the persistency
+** models' clwb; sfence; pcommit; sfence).  An l2wb closes the gate. */
+static int own_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
+{
+	(void)c, (void)sv, (void)w;
+	return in->op == OP_CLWB || in->op == OP_SFENCE || in->op == OP_MEMBAR || in->op == OP_PCOMMIT;
+}
 
 /* A warp issues once the host launched the kernel; while an l2wb walks
 ** the L2, other warps' global accesses wait ("blocks subsequent L2
@@ -805,8 +926,12 @@ static int pm_kernel_done(const struct comp *c, const uint8_t *sv);
 static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	if (!host(c, sv)->run && (g->prog->launch_at >= 0 || host(c, sv)->rec))
+	const struct pm_host *hs = host(c, sv);
+	const struct pm_pending *p = c->priv;
+	if (!hs->run && (g->prog->launch_at >= 0 || hs->rec))
 		return 0;
+	if (p->run && !p->check && !p->passes && (hs->run || !hs->busy))
+		return 1; /* concrete mode, asked for every warp every cycle: no pass (pm_l2wb_busy) */
 	unsigned pc = gpu_pc(g, sv, w);
 	if (pc >= (unsigned)g->prog->nins)
 		return 1;
@@ -881,6 +1006,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 		return;
 	p->run = run;
 	p->n = 0;
+	p->minwake = 0;
 	p->writes[0] = p->writes[1] = 0;
 	p->full = 0;
 	p->passes = warp_passes(c, sv);
@@ -893,12 +1019,65 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	memset(p->ndirty, 0, sizeof p->ndirty);
 	memset(p->qhead, 0, sizeof p->qhead);
 	memset(p->qn, 0, sizeof p->qn);
+	memset(p->waits, 0, sizeof *p->waits * LAYOUT(c)->mw);
+	memset(p->refused, 0, sizeof *p->refused * LAYOUT(c)->mw);
+	memset(p->pcommit, 0, sizeof *p->pcommit * LAYOUT(c)->mw);
+	for (unsigned w = 0; w < c->g->nwarps; w++)
+		if (WARPS(c)->waiting(WC(c), sv, w))
+			p->waits[w / 32] |= 1u << w % 32;
 	for (uint32_t i = 0; i < G_WORDS(c->g); i += per) {
 		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || waited(c, clwb_mask(c, sv, i)))
-			pending(c, i);
+			pending(c, i, 1);
 		if (p->overfill && line_has(c, sv, i, PM_DIRTY))
 			lru_dirty(c, i);
 	}
+}
+
+/* GPUMC_CHECK_PERSIST: each unit's pick among every listed line's actions
+** that can issue now is among the n in out (passed_over); the rest of
+** out is scratch (max_actions holds every line's). */
+static void check_passed_over(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                              const struct action *out, unsigned n)
+{
+	const struct pm_pending *p = c->priv;
+	struct action *all = (struct action *)out + n;
+	for (uint32_t k = 0; k < p->n; k++) {
+		unsigned got = line_actions(c, sv, p->line[k], line_flags(c, sv, p->line[k]),
+		                            waited(c, clwb_mask(c, sv, p->line[k])), all, 1);
+		for (unsigned j = 0; j < got; j++) {
+			const struct action *a = &all[j];
+			if (tn->ready[a->subject] > tn->now || tn->unit_free[a->unit] > tn->now)
+				continue; /* cannot issue now */
+			unsigned i = 0;
+			while (i < n && !(out[i].unit == a->unit && (out[i].subject == a->subject ||
+			                                              (out[i].subject < a->subject && (!tn->last || a->subject != tn->last[a->unit])))))
+				i++;
+			if (i == n) {
+				fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: cycle %llu: line %u's action on unit %u could be picked, but is not listed\n",
+				        (unsigned long long)tn->now, p->line[k], a->unit);
+				abort();
+			}
+		}
+	}
+}
+
+/* Concrete mode, GTO (cfg.sched_policy 0): may the walk of pending_actions
+** pass over the line starting at word first without a look?  Each unit
+** issues the candidate it issued last (tn->last), else the one of the
+** lowest subject (compose.c, m_pick): the line can add neither where both
+** its units are busy now or already have a candidate (done, in address
+** order: of a lower subject) and neither last names one of its subjects
+** (a line with no work for its L2 unit, listed bit 2 clear: its
+** controller alone). */
+static int passed_over(const struct comp *c, const struct timed_now *tn, const uint8_t *done, uint32_t first)
+{
+	const struct gpu *g = c->g;
+	const struct pm_pending *p = c->priv;
+	unsigned part = gpu_partition_of(g, first * 4), l2 = c->unit0[0] + part, mc = c->unit0[1] + part;
+	uint32_t s = c->subj0[0] + first;
+	return g->cfg.sched_policy != 1 && tn->last && done[part] & 2 && tn->last[mc] != s &&
+	       (!(p->listed[first / line_words(g)] & 2) ||
+	        (done[part] & 1 && (tn->last[l2] < s || tn->last[l2] >= s + line_words(g))));
 }
 
 /* Concrete mode: the listed lines' actions (struct pm_pending); a line
@@ -907,15 +1086,28 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 ** issue now is asked for (enabled_now), a line's actions that cannot are
 ** left out, and the line is not looked at again before the earliest of
 ** them could (subject ready times and unit busy times only grow until new
-** work comes to the line, which pending() marks). */
+** work comes to the line, which pending() marks); and under GTO a line
+** that cannot be its units' pick is passed over (passed_over: after a
+** cudaL2WB every line waits for its controller, and each drain had all of
+** them looked at, 10.7M looks in a 64-warp lbm epoch-kernel run, 48%);
+** and while every line sleeps (p->minwake) there is no walk at all. */
 static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
                                 struct action *out)
 {
 	struct pm_pending *p = c->priv;
-	uint32_t per = line_words(c->g), n = 0, kept_lines = 0;
+	const struct gpu *g = c->g;
+	uint32_t per = line_words(g), n = 0, kept_lines = 0;
+	uint8_t done[8]; /* per partition: 1 its L2 unit, 2 its controller is busy or has a candidate */
+	uint64_t minwake = UINT64_MAX;
+	if (tn->now < p->minwake) /* every line sleeps: no walk */
+		return 0;
+	for (unsigned part = 0; part < g->cfg.partitions; part++)
+		done[part] = (uint8_t)((tn->unit_free[c->unit0[0] + part] > tn->now) |
+		                       (tn->unit_free[c->unit0[1] + part] > tn->now) << 1);
 	for (uint32_t k = 0; k < p->n; k++) {
 		uint32_t line = p->line[k] / per;
-		if (p->wake[line] > tn->now) {
+		if (p->wake[line] > tn->now || (tn->now != UINT64_MAX && passed_over(c, tn, done, p->line[k]))) {
+			minwake = p->wake[line] < minwake ? p->wake[line] : minwake;
 			p->line[kept_lines++] = p->line[k];
 			continue;
 		}
@@ -932,19 +1124,28 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
 			continue;
 		}
 		uint64_t wake = UINT64_MAX;
-		unsigned kept = 0;
+		unsigned kept = 0, part = gpu_partition_of(g, first * 4);
+		p->listed[line] = 1;
 		for (unsigned j = 0; j < got; j++) {
 			struct action a = out[n + j];
 			uint64_t at = tn->ready[a.subject] > tn->unit_free[a.unit] ? tn->ready[a.subject] : tn->unit_free[a.unit];
-			if (at <= tn->now)
+			unsigned bit = a.unit == c->unit0[0] + part ? 1 : 2;
+			p->listed[line] |= bit == 1 ? 2 : 0; /* it has work for its L2 unit */
+			if (at <= tn->now) {
 				out[n + kept++] = a;
-			else if (at < wake)
+				done[part] |= (uint8_t)bit;
+			} else if (at < wake)
 				wake = at;
 		}
 		n += kept;
 		p->wake[line] = kept ? 0 : wake;
+		minwake = p->wake[line] < minwake ? p->wake[line] : minwake;
 	}
 	p->n = kept_lines;
+	if (tn->now != UINT64_MAX) /* (listing everything sets no wake) */
+		p->minwake = minwake;
+	if (p->check && tn->now != UINT64_MAX)
+		check_passed_over(c, sv, tn, out, n);
 	return n;
 }
 
@@ -1675,15 +1876,21 @@ static void durable(const struct comp *c, const uint8_t *sv, uint8_t *img)
 /* {=== Concrete mode ==================================================== */
 
 /* The warps in mask get an acknowledgement now: it reaches them lat_icnt
-** later. */
+** later (and they are among p->acking). */
 static void ack_crosses(const struct comp *c, const uint32_t *mask)
 {
 	struct pm_pending *p = c->priv;
 	uint64_t at = p->now + c->g->cfg.lat_icnt;
-	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
-		for (unsigned w = 32 * k, b = mask[k]; b; w++, b >>= 1)
-			if (b & 1 && p->acked[w] < at)
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++) {
+		if (!mask[k])
+			continue;
+		p->acking[k] |= mask[k];
+		for (uint32_t b = mask[k]; b; b &= b - 1) {
+			unsigned w = 32 * k + (unsigned)__builtin_ctz(b);
+			if (p->acked[w] < at)
 				p->acked[w] = at;
+		}
+	}
 }
 
 /* The acknowledgements action a (about to be applied) sends, as apply()
@@ -1712,14 +1919,33 @@ static void acks_cross(const struct comp *c, const uint8_t *sv, const struct act
 			ack_crosses(c, wt_mask(c, sv, k));
 }
 
+/* May the action being timed release waiting warp w from its fence?
+** Its sfence or membar: if nothing is outstanding or the action
+** acknowledges it (p->acking); pcommit: if the WPQs are empty after it
+** (emptied) or already. */
+static int released(const struct comp *c, const uint8_t *sv, unsigned w, int emptied)
+{
+	const struct gpu *g = c->g;
+	const struct pm_pending *p = c->priv;
+	unsigned pc = gpu_pc(g, sv, w);
+	enum opcode op = pc < (unsigned)g->prog->nins ? g->prog->ins[pc].op : OP_EXIT;
+	if (op == OP_PCOMMIT)
+		return emptied || wpq_empty(c, sv);
+	return (op == OP_SFENCE || op == OP_MEMBAR) && (!pw(c, sv, w)->outstanding || p->acking[w / 32] >> w % 32 & 1);
+}
+
 static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng)
 {
 	(void)rnd, (void)rng;
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
+	struct pm_pending *p = c->priv;
+	int emptied = 0; /* the WPQs are empty after a: pcommit passes */
 	t->busy = 1;
 	t->n = 0;
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++) /* a few words: no memset call */
+		p->acking[k] = 0;
 	if (a->kind == c->kind0 + K_WPQ_DRAIN) {
 		/* the controller moves the entry's bytes to NVM at mc_bw bytes a
 		** cycle; its lat_nvm_write latency ran since it was queued */
@@ -1727,9 +1953,11 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		for (uint32_t k = a->arg; k < line_end(g, a->arg); k++)
 			bytes += flags(c, sv)[k] & PM_INWPQ ? 4 : 0;
 		t->busy = (bytes + cf->mc_bw - 1) / cf->mc_bw;
+		emptied = bytes / 4 == host(c, sv)->ninwpq;
 		acks_cross(c, sv, a);
 	} else if (a->kind == c->kind0 + K_CLWB_DONE || a->kind == c->kind0 + K_WT_ARRIVE ||
 	           a->kind == c->kind0 + K_EVICT) { /* in the WPQ now */
+		emptied = a->kind == c->kind0 + K_CLWB_DONE && wpq_empty(c, sv) && !line_has(c, sv, a->arg, PM_DIRTY);
 		acks_cross(c, sv, a);
 		t->upd[t->n].subject = c->subj0[0] + a->arg;
 		t->upd[t->n++].delay = cf->lat_nvm_write;
@@ -1753,14 +1981,80 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	}
 	/* an acknowledgement (a clwb's, a st.wt's, pcommit's empty WPQs)
 	** crosses the interconnect back to the warp: a warp this action may
-	** release from sfence, membar or pcommit goes on lat_icnt later */
-	for (unsigned w = 0; w < g->nwarps; w++) {
-		unsigned pc = gpu_pc(g, sv, w);
-		enum opcode op = pc < (unsigned)g->prog->nins ? g->prog->ins[pc].op : OP_EXIT;
-		if (WARPS(c)->waiting(WC(c), sv, w) && (op == OP_SFENCE || op == OP_MEMBAR || op == OP_PCOMMIT)) {
-			t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
-			t->upd[t->n++].delay = cf->lat_icnt;
+	** release from sfence, membar or pcommit goes on lat_icnt later.  Not
+	** one whose wait clear() refuses before and after it (acknowledged
+	** by someone else, pcommit before non-empty WPQs): the action that
+	** releases it sets its ready time again, and nothing reads it while
+	** it waits (the ready sets hold only READY warps) */
+	check_waits(c, sv);
+	unsigned n0 = t->n;
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		for (uint32_t b = wake_candidates(p, k, emptied || wpq_empty(c, sv)) | p->acking[k]; b; b &= b - 1) {
+			unsigned w = 32 * k + (unsigned)__builtin_ctz(b);
+			if (!WARPS(c)->waiting(WC(c), sv, w))
+				p->waits[k] &= ~(1u << w % 32);
+			else if (released(c, sv, w, emptied)) {
+				t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
+				t->upd[t->n++].delay = cf->lat_icnt;
+			}
 		}
+	for (unsigned w = 0, k = n0; p->check && w < g->nwarps; w++) /* the same as a scan of every warp */
+		if (WARPS(c)->waiting(WC(c), sv, w) && released(c, sv, w, emptied) &&
+		    (k >= t->n || t->upd[k++].subject != REQ(c, P_WARPS)->c->subj0[0] + w)) {
+			fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: warp %u is released, but not timed\n", w);
+			abort();
+		}
+}
+
+/* The SM of mask m's warps folded into sm (REACH_NONE: none yet), -1
+** once two differ. */
+static int mask_reach(const struct comp *c, const uint32_t *m, int sm)
+{
+	for (uint32_t k = 0; k < LAYOUT(c)->mw; k++)
+		for (uint32_t b = m[k]; b; b &= b - 1) {
+			int s = (int)gpu_sm_of(c->g, 32 * k + (unsigned)__builtin_ctz(b));
+			if (sm != REACH_NONE && sm != s)
+				return -1;
+			sm = s;
+		}
+	return sm;
+}
+
+/* model.reach: the SM whose warps action a may wake (readyset.c keeps
+** the other SMs' ready sets; every action reaching all of them was 17%
+** of a 64-warp lbm strict-clwb run).  A line action wakes warps only
+** through pm_wake(), which resumes the warps an acknowledgement frees
+** (those of the masks it clears) and, once the WPQs are empty, those at
+** pcommit anywhere; a capacity eviction or a volatile WPQ's st.wt
+** arrival acknowledges no one.  The gate (may_issue) reads only the
+** host's state and the warps' own l2wb passes; the ready times timing()
+** sets are waiting warps', which no ready set holds.  Host and device
+** steps may reach any SM. */
+static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	const uint8_t *f = flags(c, sv);
+	uint32_t i = a->arg, queued = 0;
+	int sm = REACH_NONE;
+	switch (a->kind - c->kind0) {
+	case K_EVICT:
+		return REACH_NONE;
+	case K_CLWB_DONE: /* a clean line leaves the WPQs as they are */
+		return !line_has(c, sv, i, PM_DIRTY) && wpq_empty(c, sv) ? -1 : mask_reach(c, clwb_mask(c, sv, i), sm);
+	case K_WT_ARRIVE: /* the line's words that crossed arrive with it */
+		for (uint32_t k = line_of(c->g, i); c->g->cfg.wpq_durable && k < line_end(c->g, i) && sm != -1; k++)
+			if (f[k] & PM_TRANSIT)
+				sm = mask_reach(c, wt_mask(c, sv, k), sm);
+		return sm;
+	case K_WPQ_DRAIN:
+		for (uint32_t k = i; k < line_end(c->g, i) && sm != -1; k++)
+			if (f[k] & PM_INWPQ) {
+				queued++;
+				if (wt_words(c) && !(f[k] & PM_TRANSIT))
+					sm = mask_reach(c, wt_mask(c, sv, k), sm);
+			}
+		return queued == host(c, sv)->ninwpq ? -1 : sm; /* the WPQs empty: pcommit */
+	default:
+		return -1;
 	}
 }
 
@@ -1866,7 +2160,7 @@ static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct
 
 static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, m_store, m_rmw, NULL };
 static const struct port_order order_ops = { clear };
-static const struct port_pm pm_ops = { pm_op, timing_issue };
+static const struct port_pm pm_ops = { pm_op, timing_issue, own_issue };
 static const struct port_gate gate_ops = { may_issue };
 
 static const void *port(const struct comp *c, enum port p)
@@ -1947,7 +2241,8 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	/* a partition's queue: twice its lines (lru_dirty) */
 	uint32_t qcap = 2 * ((nlines + g->cfg.partitions - 1) / g->cfg.partitions) + 1;
 	size_t qsize = (size_t)qcap * g->cfg.partitions;
-	struct pm_pending *p = xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 8);
+	struct pm_pending *p =
+		xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 16 * (size_t)lay.mw + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
 	p->acked = p->since + nlines;
@@ -1955,6 +2250,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->qline = (uint32_t *)(p->qstamp + qsize);
 	p->qcap = qcap;
 	p->line = p->qline + qsize;
+	p->waits = p->line + nlines;
+	p->refused = p->waits + lay.mw;
+	p->pcommit = p->refused + lay.mw;
+	p->acking = p->pcommit + lay.mw;
 	p->lay = lay;
 	const char *check = getenv("GPUMC_CHECK_PERSIST");
 	p->check = check && *check && strcmp(check, "0") != 0;
@@ -2013,7 +2312,7 @@ const struct comp_def comp_persist = {
 	.provides = PORT(P_MEM) | PORT(P_ORDER) | PORT(P_PM) | PORT(P_GATE), .requires = PORT(P_MEM) | PORT(P_WARPS),
 	.kinds = kinds, .nkinds = 6, .port_writes = SELF | PORT(P_MEM) | PORT(P_WARPS),
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
-	.describe = describe, .print = print, .timing = timing, .durable = durable, .recover = recover,
+	.describe = describe, .print = print, .timing = timing, .reach = reach, .durable = durable, .recover = recover,
 	.counters = counters, .ncounters = 2, .tick = tick,
 	.reexecute = reexecute, .idempotent = idempotent, .rewrite = rewrite, .port = port, .por = por,
 	.globals_in_place = 1,

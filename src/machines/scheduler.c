@@ -176,10 +176,16 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 }
 
 /* Concrete mode's ready sets: a global atomic's issue into the ROP's FIFOs
-** changes only the warp and the room of its SM's FIFOs (rop.c, reach). */
+** changes only the warp and the room of its SM's FIFOs (rop.c, reach);
+** an issue the persistency component says changes only its warp (a
+** clwb, a fence: persist.c, own_issue) only the warp. */
 static int gto_reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
-	unsigned w = warp_of(c, a);
+	unsigned w = warp_of(c, a), pc = gpu_pc(c->g, sv, w);
+	const struct bind *pm = REQ(REQ(c, P_WARPS)->c, P_PM);
+	const struct port_pm *ops = pm->ops;
+	if (ops && ops->own_issue && pc < (unsigned)c->g->prog->nins && ops->own_issue(pm->c, sv, w, &c->g->prog->ins[pc]))
+		return (int)gpu_sm_of(c->g, w);
 	if (REQ(c, P_ATOMICS)->c->def != &comp_rop || !gpu_at_global_atomic(c->g, sv, w))
 		return -1;
 	return (int)gpu_sm_of(c->g, w);
