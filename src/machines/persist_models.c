@@ -234,11 +234,26 @@ static int alg1_slice(const struct program *p, uint8_t *in_slice, struct strbuf 
 	return 0;
 }
 
-/* The clwbs a replayed global store becomes: a st.u64 at word
+/* The clwbs that write back global store `in`: a st.u64 at word
 ** granularity two, its high word another line. */
-static int alg1_clwbs(const struct instr *in, int line_bytes)
+static int store_clwbs(const struct instr *in, int line_bytes)
 {
 	return in->width == 8 && line_bytes < 8 && in->addr.offset <= INT32_MAX - 4 ? 2 : 1;
+}
+
+/* Emit them, guarded like the store (the lanes that stored); what_hi
+** names the high word's (NULL: as what). */
+static void emit_store_clwbs(struct out *o, const struct instr *in, int line_bytes, const char *what,
+                             const char *what_hi)
+{
+	struct instr cl = plain(OP_CLWB, in);
+	cl.pred = in->pred;
+	cl.pred_neg = in->pred_neg;
+	emit(o, cl, what);
+	if (store_clwbs(in, line_bytes) == 2) {
+		cl.addr.offset += 4;
+		emit(o, cl, what_hi ? what_hi : what);
+	}
 }
 
 /* Algorithm 1's post-dominating block, appended to o: the registers the
@@ -259,7 +274,7 @@ static void alg1_block(struct out *o, const struct program *p, const uint8_t *in
 	for (int i = 0; i < p->nins; i++) {
 		at[i] = n;
 		if (in_slice[i])
-			n += p->ins[i].op == OP_ST ? alg1_clwbs(&p->ins[i], line_bytes) : 1;
+			n += p->ins[i].op == OP_ST ? store_clwbs(&p->ins[i], line_bytes) : 1;
 	}
 	at[p->nins] = n; /* the epoch end */
 	for (int r = 0; r < p->nregs; r++) {
@@ -281,34 +296,27 @@ static void alg1_block(struct out *o, const struct program *p, const uint8_t *in
 		if (!in_slice[i])
 			continue;
 		if (in->op == OP_ST) {
-			struct instr cl = plain(OP_CLWB, in);
-			cl.pred = in->pred; /* the lanes that stored */
-			cl.pred_neg = in->pred_neg;
-			emit(o, cl, "clwb (epoch-cta clwb: replayed address)");
-			if (alg1_clwbs(in, line_bytes) == 2) {
-				cl.addr.offset += 4;
-				emit(o, cl, "clwb (epoch-cta clwb: replayed address, high word)");
-			}
+			emit_store_clwbs(o, in, line_bytes, "clwb (epoch-cta clwb: replayed address)",
+			                 "clwb (epoch-cta clwb: replayed address, high word)");
+			continue;
+		}
+		if (in->op == OP_EXIT) { /* the lane's replay is over */
+			struct instr b = plain(OP_BRA, in);
+			b.pred = in->pred;
+			b.pred_neg = in->pred_neg;
+			b.target = -2 - at[p->nins];
+			emit(o, b, "bra (epoch-cta clwb: the lane's replay ends)");
 			continue;
 		}
 		struct instr c = *in;
-		if (in->op == OP_EXIT) { /* the lane's replay is over */
-			c = plain(OP_BRA, in);
-			c.pred = in->pred;
-			c.pred_neg = in->pred_neg;
-			c.target = -2 - at[p->nins];
-		} else if (in->op == OP_BRA)
+		if (in->op == OP_BRA)
 			c.target = -2 - at[in->target < p->nins ? in->target : p->nins];
-		if (in->op == OP_EXIT)
-			emit(o, c, "bra (epoch-cta clwb: the lane's replay ends)");
-		else {
-			struct strbuf t;
-			sb_init(&t);
-			sb_printf(&t, "%s (epoch-cta clwb: replayed)", in->text);
-			c.text = (char *)sb_str(&t);
-			emit(o, c, NULL);
-			sb_free(&t);
-		}
+		struct strbuf t;
+		sb_init(&t);
+		sb_printf(&t, "%s (epoch-cta clwb: replayed)", in->text);
+		c.text = (char *)sb_str(&t);
+		emit(o, c, NULL);
+		sb_free(&t);
 	}
 	struct instr ex = *last;
 	ex.op = OP_EXIT;
@@ -487,15 +495,8 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 				snprintf(what, sizeof what, "sfence (%s: performed)", m);
 				emit(&o, plain(OP_SFENCE, in), what);
 			}
-			struct instr cl = plain(OP_CLWB, in);
-			cl.pred = in->pred; /* same lanes as the store */
-			cl.pred_neg = in->pred_neg;
 			snprintf(what, sizeof what, "clwb (%s)", m);
-			emit(&o, cl, what);
-			if (in->width == 8 && c->line_bytes < 8 && cl.addr.offset <= INT32_MAX - 4) { /* st.u64: its high word is another line */
-				cl.addr.offset += 4;
-				emit(&o, cl, what);
-			}
+			emit_store_clwbs(&o, in, (int)c->line_bytes, what, NULL);
 			snprintf(what, sizeof what, "sfence (%s)", m);
 			if (volatile_wpq) {
 				emit(&o, plain(OP_SFENCE, in), what);
