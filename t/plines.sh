@@ -5,7 +5,7 @@
 # step, two 32-bit stores can tear; st.u64 parses, faults and stores.
 . "$srcdir/t/lib.sh"
 P="$SPECS/persist"
-plan 41
+plan 43
 # each spec's declared verdict, and at word granularity the false alarms
 # that real lines remove (and the bugs it keeps)
 for s in LN1-same-line LN3-evict-line TW1-torn64; do
@@ -120,6 +120,10 @@ expect pass
 G
 verdict "$T/s64.gpu" pass -D line_bytes=4
 verdict "$T/s64.gpu" pass -D line_bytes=128
+# and so do CTA epochs' clwb options (clwb-at-store left it dirty before)
+for o in clwb clwb-at-store; do
+	verdict "$T/s64.gpu" pass -D persistency=epoch-cta -D epoch_op=$o -D line_bytes=4
+done
 # §6 re-derived with real lines (each spec says why): with every word in
 # one line the line carries the earlier store along, so these pass; with
 # the words in different lines (the -lines variants) the bugs are back

@@ -413,12 +413,8 @@ int pm_transform(struct program *prog, const struct gpu_cfg *c, struct strbuf *e
 			struct instr st = *in;
 			st.wt = c->epoch_op == PME_WT;
 			emit(&o, st, st.wt ? "st.wt (epoch-cta wt)" : NULL);
-			if (!st.wt) {
-				struct instr cl = plain(OP_CLWB, in);
-				cl.pred = in->pred; /* same lanes as the store */
-				cl.pred_neg = in->pred_neg;
-				emit(&o, cl, "clwb (epoch-cta clwb)");
-			}
+			if (!st.wt)
+				emit_store_clwbs(&o, in, (int)c->line_bytes, "clwb (epoch-cta clwb)", NULL);
 			continue;
 		}
 		if (alg1 && in->op == OP_EXIT) { /* to the block at the end */
