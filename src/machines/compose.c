@@ -48,10 +48,10 @@ struct machine {
 	const struct comp *durable[MAX_COMPS];
 	unsigned ndurable;
 	/* the components with actions, in wiring order, for enabled, and
-	** which of them have a kind whose guard reads before[] (KF_BEFORE) */
+	** which of them (places in acting[]) have a kind whose guard reads
+	** before[] (KF_BEFORE) */
 	const struct comp *acting[MAX_COMPS];
-	unsigned nacting;
-	uint8_t acting_before[MAX_COMPS];
+	unsigned nacting, before[MAX_COMPS], nbefore;
 	/* the components with a tick hook (concrete mode, every cycle) */
 	const struct comp *ticking[MAX_COMPS];
 	unsigned nticking;
@@ -99,25 +99,29 @@ static void m_init(const struct model *m, uint8_t *sv)
 			x->comps[i].def->init(&x->comps[i], sv);
 }
 
-static unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed)
+/* The acting components' lists, one after another; end (NULL: not
+** wanted) gets where each one's ends. */
+static unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed, unsigned *end)
 {
 	const struct machine *x = MC(m);
 	unsigned n = 0;
 	for (unsigned i = 0; i < x->nacting; i++) {
 		const struct comp *c = x->acting[i];
 		n += c->def->enabled(c, sv, out, n, out + n, timed);
+		if (end)
+			end[i] = n;
 	}
 	return n;
 }
 
 static unsigned m_enabled(const struct model *m, const uint8_t *sv, struct action *out)
 {
-	return enabled(m, sv, out, 0);
+	return enabled(m, sv, out, 0, NULL);
 }
 
 static unsigned m_enabled_timed(const struct model *m, const uint8_t *sv, struct action *out)
 {
-	return enabled(m, sv, out, 1);
+	return enabled(m, sv, out, 1, NULL);
 }
 
 static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct action *out,
@@ -125,29 +129,26 @@ static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct a
 {
 	struct machine *x = MC(m);
 	x->now = v;
-	/* enabled(), and where the components with a KF_BEFORE kind listed */
-	unsigned n = 0, lo[MAX_COMPS], hi[MAX_COMPS], nb = 0;
-	for (unsigned i = 0; i < x->nacting; i++) {
-		const struct comp *c = x->acting[i];
-		lo[nb] = n;
-		n += c->def->enabled(c, sv, out, n, out + n, 1);
-		hi[nb] = n;
-		nb += x->acting_before[i];
-	}
+	/* where each component's list ends: only those with a KF_BEFORE
+	** kind are looked at below */
+	unsigned end[MAX_COMPS];
+	unsigned n = enabled(m, sv, out, 1, end);
 	/* an action whose guard reads before[] was listed against a shorter
 	** before[]: when it could issue now, list everything (it may not be
 	** enabled after all) */
-	for (unsigned b = 0; b < nb && v->now != UINT64_MAX; b++)
-		for (unsigned i = lo[b]; i < hi[b]; i++)
+	for (unsigned j = 0; j < x->nbefore && v->now != UINT64_MAX; j++) {
+		unsigned b = x->before[j];
+		for (unsigned i = b ? end[b - 1] : 0; i < end[b]; i++)
 			if (out[i].unit != UINT16_MAX && v->ready[out[i].subject] <= v->now &&
 			    v->unit_free[out[i].unit] <= v->now && compose_kind_flags(m, out[i].kind) & KF_BEFORE) {
 				struct timed_now all = *v;
 				all.now = UINT64_MAX;
 				x->now = &all;
-				n = enabled(m, sv, out, 1);
-				b = nb;
+				n = enabled(m, sv, out, 1, NULL);
+				j = x->nbefore;
 				break;
 			}
+	}
 	x->now = NULL;
 	return n;
 }
@@ -764,8 +765,11 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		if (wr->comps[i]->quiescent)
 			x->quiescent[x->nquiescent++] = &x->comps[i];
 		if (wr->comps[i]->enabled) {
-			for (unsigned k = 0; k < wr->comps[i]->nkinds; k++)
-				x->acting_before[x->nacting] |= (wr->comps[i]->kinds[k].flags & KF_BEFORE) != 0;
+			unsigned k = 0;
+			while (k < wr->comps[i]->nkinds && !(wr->comps[i]->kinds[k].flags & KF_BEFORE))
+				k++;
+			if (k < wr->comps[i]->nkinds)
+				x->before[x->nbefore++] = x->nacting;
 			x->acting[x->nacting++] = &x->comps[i];
 		}
 		if (wr->comps[i]->tick)
