@@ -85,7 +85,7 @@ struct timing {
 ** may keep what it learnt within one run (rop.c's stalled warps).  clock:
 ** the cycle also while now is UINT64_MAX; then a warp's issue that cannot
 ** happen at clock may be left out where an issue of its SM is listed
-** before it (what a KF_BEFORE guard reads of the list stays the same;
+** before it (what DAB's flush guard reads of the list stays the same;
 ** the driver finds the next cycle from its own event times).  changed,
 ** unit_changed, sm_changed: counts of the applied actions that may change
 ** what can issue anywhere, only on that unit (a warp-local issue,

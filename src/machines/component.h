@@ -63,12 +63,7 @@ struct bind {
 
 /* Kind flags. */
 enum {
-	KF_ENV = 1, /* an environment choice (eviction): no progress, never timed */
-	/* its guard reads before[] (no earlier action enabled: DAB's flush),
-	** and only weakens when some are left out, so concrete mode lists
-	** everything again when such an action could issue (model.h,
-	** enabled_now) */
-	KF_BEFORE = 2
+	KF_ENV = 1 /* an environment choice (eviction): no progress, never timed */
 };
 
 /* One action kind of a component: what its apply() may write, as a mask

@@ -47,11 +47,9 @@ struct machine {
 	/* the components with a durable hook, for m_durable (every crash) */
 	const struct comp *durable[MAX_COMPS];
 	unsigned ndurable;
-	/* the components with actions, in wiring order, for enabled, and
-	** which of them (places in acting[]) have a kind whose guard reads
-	** before[] (KF_BEFORE) */
+	/* the components with actions, in wiring order, for enabled */
 	const struct comp *acting[MAX_COMPS];
-	unsigned nacting, before[MAX_COMPS], nbefore;
+	unsigned nacting;
 	/* the components with a tick hook (concrete mode, every cycle) */
 	const struct comp *ticking[MAX_COMPS];
 	unsigned nticking;
@@ -99,29 +97,26 @@ static void m_init(const struct model *m, uint8_t *sv)
 			x->comps[i].def->init(&x->comps[i], sv);
 }
 
-/* The acting components' lists, one after another; end (NULL: not
-** wanted) gets where each one's ends. */
-static unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed, unsigned *end)
+/* The acting components' lists, one after another. */
+static unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed)
 {
 	const struct machine *x = MC(m);
 	unsigned n = 0;
 	for (unsigned i = 0; i < x->nacting; i++) {
 		const struct comp *c = x->acting[i];
 		n += c->def->enabled(c, sv, out, n, out + n, timed);
-		if (end)
-			end[i] = n;
 	}
 	return n;
 }
 
 static unsigned m_enabled(const struct model *m, const uint8_t *sv, struct action *out)
 {
-	return enabled(m, sv, out, 0, NULL);
+	return enabled(m, sv, out, 0);
 }
 
 static unsigned m_enabled_timed(const struct model *m, const uint8_t *sv, struct action *out)
 {
-	return enabled(m, sv, out, 1, NULL);
+	return enabled(m, sv, out, 1);
 }
 
 static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct action *out,
@@ -129,26 +124,7 @@ static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct a
 {
 	struct machine *x = MC(m);
 	x->now = v;
-	/* where each component's list ends: only those with a KF_BEFORE
-	** kind are looked at below */
-	unsigned end[MAX_COMPS];
-	unsigned n = enabled(m, sv, out, 1, end);
-	/* an action whose guard reads before[] was listed against a shorter
-	** before[]: when it could issue now, list everything (it may not be
-	** enabled after all) */
-	for (unsigned j = 0; j < x->nbefore && v->now != UINT64_MAX; j++) {
-		unsigned b = x->before[j];
-		for (unsigned i = b ? end[b - 1] : 0; i < end[b]; i++)
-			if (out[i].unit != UINT16_MAX && v->ready[out[i].subject] <= v->now &&
-			    v->unit_free[out[i].unit] <= v->now && compose_kind_flags(m, out[i].kind) & KF_BEFORE) {
-				struct timed_now all = *v;
-				all.now = UINT64_MAX;
-				x->now = &all;
-				n = enabled(m, sv, out, 1, NULL);
-				j = x->nbefore;
-				break;
-			}
-	}
+	unsigned n = enabled(m, sv, out, 1);
 	x->now = NULL;
 	return n;
 }
@@ -764,14 +740,8 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			x->faulted[x->nfaulted++] = &x->comps[i];
 		if (wr->comps[i]->quiescent)
 			x->quiescent[x->nquiescent++] = &x->comps[i];
-		if (wr->comps[i]->enabled) {
-			unsigned k = 0;
-			while (k < wr->comps[i]->nkinds && !(wr->comps[i]->kinds[k].flags & KF_BEFORE))
-				k++;
-			if (k < wr->comps[i]->nkinds)
-				x->before[x->nbefore++] = x->nacting;
+		if (wr->comps[i]->enabled)
 			x->acting[x->nacting++] = &x->comps[i];
-		}
 		if (wr->comps[i]->tick)
 			x->ticking[x->nticking++] = &x->comps[i];
 		g->globals_in_place |= wr->comps[i]->globals_in_place;

@@ -905,7 +905,7 @@ static const void *port(const struct comp *c, enum port p)
 }
 
 static const struct kind_def kinds[] = {
-	[K_FLUSH] = { "flush", SELF | PORT(P_WARPS), KF_BEFORE },
+	[K_FLUSH] = { "flush", SELF | PORT(P_WARPS), 0 },
 	[K_DRAIN] = { "drain", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 },
 };
 

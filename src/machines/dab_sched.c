@@ -399,13 +399,14 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				if (viewed)
 					listed |= 1ull << sm;
 			}
-			/* dab.c's FLUSH guard (KF_BEFORE) reads of before[] only
-			** which buffers and SMs have an issue: listing everything, one
-			** of the scheduler's is enough; listing what can issue now,
-			** one that cannot stands in for them, so that the guard
-			** answers as it would on the whole list and the composer
-			** need not ask for it (compose.c, m_enabled_now); of no
-			** unit, the driver passes it over at once (model.h) */
+			/* dab.c's FLUSH guard reads of before[] only which buffers
+			** and SMs have an issue (warp buffers: which SMs), and only
+			** weakens with fewer: listing everything, one of the
+			** scheduler's is enough; listing what can issue now, one
+			** that cannot stands in for them, so that every scheduler
+			** with an allowed warp has an issue listed, the whole list's
+			** have no more, and the guard answers as on the whole list;
+			** of no unit, the driver passes it over at once (model.h) */
 			if (n == n0 && may && !all)
 				out[n++] = (struct action){ (uint16_t)c->kind0, UINT16_MAX,
 				                            s0 + g->sched_warps[g->sched_first[k] + (unsigned)__builtin_ctzll(may)], 0 };
