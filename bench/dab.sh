@@ -176,7 +176,8 @@ Fig. 10: the geomean is over the paper's 16 workloads (bc.gpu, cnv.gpu
   and pagerank.gpu say how each follows Table II/III and VI-A1).  The
   nine layers cost 1.00-1.02: their atomics come in one burst after a
   long compute, into one flush at kernel exit; bc-CNR 1.00 (PKI 0.004:
-  no red in the scaled kernel).  The rest, measured on seed 1:
+  no red in the scaled kernel).  The rest, measured on seed 1 in the
+  headline configuration:
   bc-FA, bc-fol, bc-ama (1.54, 1.85, 1.73): GWAT's token.  DAB with
   -D scheduler=gto costs 1.03, 1.00, 1.02: the warp holding the token
   walks its edges, a global load each, until its next red, while the
