@@ -50,8 +50,16 @@
 ** gto keeps sets only where no scheduler has more than 64 warps (one bit
 ** each); past that it polls every warp each cycle, as before.
 **
+** Under GTO's pick (cfg.sched_policy 0: the warp the unit issued last
+** while it can issue, else the lowest), listing what can issue now names
+** only the warp the pick takes, not every ready one (a persist row had 16
+** ready warps a scheduler, listed, sorted and dropped every cycle).  The
+** set's earliest ready time is then that warp's, at most the clock: once
+** a warp is ready it is only ever compared with a later clock.
+**
 ** Invariant READY-1: a kept set equals the full poll of the state, and no
-** warp of it is ready before its kept earliest ready time.
+** warp of it is ready before its kept earliest ready time (or, where one
+** was ready by the clock as listed, the kept time is at most that clock).
 */
 #include "config.h"
 #include "machines/readyset.h"
