@@ -336,14 +336,16 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** transaction is measured -- most are, most cycles */
 	const struct timed_now *tn = compose_now(c);
 	if (tn && tn->now != UINT64_MAX && !c->g->cfg.icnt_order) {
-		const uint64_t *ready = tn->ready + c->subj0[0];
+		const uint64_t *ready = tn->ready + c->subj0[0], now = tn->now;
+		const size_t bytes = R(c)->bytes; /* the counts, hoisted: 32 FIFOs a cycle */
 		for (unsigned p = 0; p < P; p++) {
 			unsigned u = c->unit0[0] + p;
-			if (tn->unit_free[u] > tn->now)
+			if (tn->unit_free[u] > now)
 				continue;
-			for (unsigned q = p; q < nq; q += P) {
-				unsigned k = fifo(c, sv, q)[0];
-				if (!k || ready[q] > tn->now)
+			const uint8_t *f = sv + c->off + bytes * p;
+			for (unsigned q = p; q < nq; q += P, f += bytes * P) {
+				unsigned k = *(const uint16_t *)f;
+				if (!k || ready[q] > now)
 					continue;
 				unsigned run = icnt_run(R(c)->ic, c, q, k, entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
 				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q, q + nq * cap * (run - 1) };
@@ -393,11 +395,29 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
 
 /* Concrete mode's ready sets (readyset.c): performing entries of FIFO q
 ** frees room in its SM's FIFOs and resumes or times only warps of that SM
-** (a LAB partial's: the SM it came from, q's too). */
+** (a LAB partial's: the SM it came from, q's too).  Over plain memory it
+** reaches none of them when no entry is a LAB partial or a waiting warp's
+** (it may resume, and is timed) or one within a warp of the 255 a warp
+** may owe (room()'s own limit), and no warp of the SM may lack room: q
+** had room for a whole warp's lanes already, or none of them was last
+** refused by room() (stall, kept until room() says yes).  Persistency's
+** gates read the L2 a perform dirties: always the SM. */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
-	(void)sv;
-	return (int)(act_q(c, a) / c->g->cfg.partitions);
+	const struct gpu *g = c->g;
+	unsigned q = act_q(c, a), sm = q / g->cfg.partitions, tpw = g->cfg.threads_per_warp;
+	if (REQ(c, P_MEM)->c->def != &comp_mem)
+		return (int)sm;
+	const struct atomic_entry *e = entries(c, sv, q);
+	for (unsigned i = act_i(c, a), end = i + act_k(c, a); i < end; i++)
+		if (e[i].warp == AE_LAB || WARPS(c)->waiting(WC(c), sv, e[i].warp) ||
+		    gpu_warp(g, (uint8_t *)sv, e[i].warp)->pending + tpw > 255)
+			return (int)sm;
+	if (fifo(c, sv, q)[0] + tpw > R(c)->cap) /* the SM's warps: its schedulers' */
+		for (unsigned k = sm * g->cfg.schedulers, i = g->sched_first[k]; i < g->sched_first[k + g->cfg.schedulers]; i++)
+			if (R(c)->stall[g->sched_warps[i]].run)
+				return (int)sm;
+	return REACH_NONE;
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)

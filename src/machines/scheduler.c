@@ -81,7 +81,7 @@ static long gto_layout(struct comp *c, struct gpu *g, size_t *align, struct diag
 			most = g->sched_first[k + 1] - g->sched_first[k];
 	/* concrete mode's ready sets (readyset.c) hold up to 64 warps per
 	** scheduler; past that each cycle polls every warp */
-	c->priv = most <= 64 ? readyset_new(nsched, g->cfg.sms, 0) : NULL;
+	c->priv = most <= 64 ? readyset_new(nsched, g->cfg.sms, 0, g->cfg.sched_policy ? NULL : g->warp_idx) : NULL;
 	return 0;
 }
 
