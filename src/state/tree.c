@@ -31,12 +31,12 @@
 ** those of its parent: the tree of the last state decoded (BFS reads each
 ** state back before expanding it), or else of the last one put (DFS), is
 ** kept as the reference, every position's node number and the leaf words.
-** A successor is built in place in the reference: the leaves that differ
-** are found by comparing words (four at a time), and only they and the
-** nodes above them are looked up, about log2(L) lookups a changed word,
-** each written position logged; the log undoes the build when the
-** reference is a decoded state (BFS: its successors all start from it) or
-** the build failed (a lookup of an absent state).  Decoding goes top
+** A successor is built over the reference without writing it: the leaves
+** that differ are found by comparing words (four at a time), and only
+** they and the nodes above them are looked up, about log2(L) lookups a
+** changed word, each level's new numbers kept beside it; when the state
+** put becomes the reference (DFS), they are written into it (BFS keeps
+** the decoded state, whose successors all start from it).  Decoding goes top
 ** down and reads only the subtrees whose numbers differ from the
 ** reference's (BFS decodes siblings one after the other).  New states
 ** mostly add nodes near the root, so the cost per state approaches its
@@ -66,10 +66,10 @@
 #define NONE UINT32_MAX
 #define ROOT_MAX 5 /* entries of the root at most (the file-top block says why) */
 
-/* A position of the reference (leaf word i: npos + i) and its old value. */
-struct undo {
+/* A position of the reference (leaf word i: npos + i) and its new value. */
+struct write {
 	size_t pos;
-	uint64_t old;
+	uint64_t val;
 };
 
 /* An open-addressing table of numbers + 1 (0: empty) whose keys live
@@ -103,9 +103,9 @@ struct tree {
 	uint32_t *ref;
 	int ref_ok;
 	int pinned; /* the reference was decoded: puts leave it */
-	uint32_t *dirty, *dirty2; /* positions of one level that changed */
-	struct undo *log;         /* what build wrote into the reference */
-	size_t nundo;
+	uint32_t *dirty, *dirty2; /* positions of one level that changed, their new numbers */
+	struct write *log;        /* what build found, for the reference (not pinned) */
+	size_t nlog;
 };
 
 static uint64_t mix(uint64_t x)
@@ -278,27 +278,12 @@ static uint32_t node(struct tree *t, uint64_t k, int put)
 	return x;
 }
 
-/* Undo what build wrote into the reference, newest first. */
-static void undo(struct tree *t)
+/* Position (or, at npos + i, leaf word i) of sv's tree is v: logged for
+** the reference unless a decoded state is pinned there. */
+static void found(struct tree *t, size_t pos, uint64_t v)
 {
-	while (t->nundo) {
-		const struct undo *u = &t->log[--t->nundo];
-		if (u->pos < t->npos)
-			t->ref[u->pos] = (uint32_t)u->old;
-		else
-			t->ref_w[u->pos - t->npos] = u->old;
-	}
-}
-
-/* Position (or, at npos + i, leaf word i) of the reference set to v. */
-static void set(struct tree *t, size_t pos, uint64_t v)
-{
-	uint64_t *w = pos < t->npos ? NULL : &t->ref_w[pos - t->npos];
-	t->log[t->nundo++] = (struct undo){ pos, w ? *w : t->ref[pos] };
-	if (w)
-		*w = v;
-	else
-		t->ref[pos] = (uint32_t)v;
+	if (!t->pinned)
+		t->log[t->nlog++] = (struct write){ pos, v };
 }
 
 /* The leaves of sv that differ from the reference's words (all of them
@@ -331,59 +316,71 @@ static size_t changed_leaves(struct tree *t, const uint8_t *sv)
 	return nd;
 }
 
-/* Turn the reference into sv's tree in place, logging every position
-** written (t->log), and sv's root key into *root: only the leaves that
-** differ and the nodes above them are looked up (TREE-3).  0 when a node
-** is absent and put is 0 (the log still holds what was written). */
+/* sv's tree over the reference (TREE-3): only the leaves that differ and
+** the nodes above them are looked up, the reference is read only; what
+** differs from it is logged (found); sv's root goes to root.  0 when a
+** node is absent and put is 0. */
 static int build(struct tree *t, const uint8_t *sv, int put, uint8_t *root)
 {
-	if (t->nlevels == 1) { /* one word: the root key is the word */
+	t->nlog = 0;
+	if (t->nlevels == 1) { /* one word: the root is the word */
 		memset(root, 0, t->rw);
 		memcpy(root, sv, t->sv_size);
 		return 1;
 	}
-	uint32_t *d = t->dirty;
+	uint32_t *d = t->dirty, *v = t->dirty2; /* a level's changed positions, their numbers */
 	size_t nd = changed_leaves(t, sv);
-	for (size_t k = 0; k < nd; k++) {
-		const size_t i = d[k];
+	for (size_t q = 0; q < nd; q++) {
+		const size_t i = d[q];
 		uint64_t w = 0;
 		memcpy(&w, sv + 8 * i, i + 1 < t->L || t->sv_size % 8 == 0 ? 8 : t->sv_size % 8);
-		uint32_t x = node(t, w, put);
-		if (x == NONE)
+		if ((v[q] = node(t, w, put)) == NONE)
 			return 0;
-		set(t, t->npos + i, w);
-		set(t, i, x);
+		found(t, t->npos + i, w);
+		found(t, i, v[q]);
 	}
 	for (size_t k = 1; k <= t->rlev; k++) {
 		const size_t below = t->lvl_off[k - 1], nb = t->lvl_len[k - 1], at = t->lvl_off[k];
 		size_t np = 0;
 		for (size_t q = 0; q < nd; q++) { /* the parents, each once (d is sorted) */
-			const uint32_t j = d[q] / 2;
-			if (np && d[np - 1] == j)
-				continue;
-			d[np++] = j;
-			const size_t a = below + 2 * j;
-			uint32_t x = 2 * j + 1 == nb ? t->ref[a] /* odd: carried up */
-			                             : node(t, (uint64_t)t->ref[a] << 32 | t->ref[a + 1], put);
-			if (x == NONE)
-				return 0;
-			set(t, at + j, x);
+			const uint32_t p = d[q], j = p / 2;
+			uint32_t x = v[q];
+			if (2 * j + 1 < nb) { /* else odd: carried up */
+				uint32_t l = x, r;
+				if (p & 1)
+					l = t->ref[below + p - 1], r = x;
+				else if (q + 1 < nd && d[q + 1] == p + 1)
+					r = v[++q];
+				else
+					r = t->ref[below + p + 1];
+				if ((x = node(t, (uint64_t)l << 32 | r, put)) == NONE)
+					return 0;
+			}
+			d[np] = j; /* np <= q: read already */
+			v[np++] = x;
+			found(t, at + j, x);
 		}
 		nd = np;
 	}
 	memcpy(root, t->ref + t->lvl_off[t->rlev], t->rw);
+	for (size_t q = 0; q < nd; q++)
+		memcpy(root + 4 * d[q], &v[q], 4);
 	return 1;
 }
 
-/* After build: sv's tree stays the reference (the last state put, DFS)
+/* After build: sv's tree becomes the reference (the last state put, DFS)
 ** unless a decoded state is pinned there (BFS) or the build failed. */
 static void keep(struct tree *t, int ok)
 {
-	if (t->pinned || !ok) {
-		undo(t);
+	if (t->pinned || !ok)
 		return;
+	for (size_t i = 0; i < t->nlog; i++) {
+		const struct write *u = &t->log[i];
+		if (u->pos < t->npos)
+			t->ref[u->pos] = (uint32_t)u->val;
+		else
+			t->ref_w[u->pos - t->npos] = u->val;
 	}
-	t->nundo = 0;
 	if (t->nlevels > 1)
 		t->ref_ok = 1;
 }
@@ -451,7 +448,6 @@ static void descend(struct tree *t, size_t pos, uint32_t j, uint32_t v, uint32_t
 const uint8_t *tree_decode(struct tree *t, uint32_t state, uint8_t *out)
 {
 	const uint8_t *r = root_of(t, state);
-	t->nundo = 0;
 	if (t->nlevels == 1) { /* the word itself */
 		memcpy(t->ref_w, r, sizeof *t->ref_w);
 		memcpy(out, t->ref_w, t->sv_size);

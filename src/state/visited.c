@@ -217,7 +217,9 @@ static uint64_t memo_hash(const struct visited *v, uint32_t idx)
 
 uint64_t vs_hash(const struct visited *v, uint32_t idx, const uint8_t *sv)
 {
-	return v->compact || v->tree ? state_hash(sv, v->sv_size) : memo_hash(v, idx);
+	if (v->tree) /* it hashes no vector: spare the caller a hash of every state expanded */
+		return 0;
+	return v->compact ? state_hash(sv, v->sv_size) : memo_hash(v, idx);
 }
 
 const uint8_t *vs_state(const struct visited *v, uint32_t idx)

@@ -26,7 +26,8 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 ** was never put. */
 uint32_t vs_find(struct visited *v, const uint8_t *sv, uint64_t h);
 /* The hash of state number idx, whose vector is sv: the one memoized in
-** exact mode (no rehash), else computed from sv. */
+** exact mode (no rehash), 0 in tree mode (which takes no hash), else
+** computed from sv. */
 uint64_t vs_hash(const struct visited *v, uint32_t idx, const uint8_t *sv);
 /* State number idx (exact mode only), decoded into a buffer of the set's
 ** that stays valid until the next vs_state call. */
