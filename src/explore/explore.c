@@ -1455,6 +1455,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		r->threads_off = "--tree: its node table is not shared between threads";
 	}
 	c.vs = vs_new(m->sv_size, o->compact ? VS_COMPACT : o->tree ? VS_TREE : VS_EXACT);
+	r->store = vs_store_name(c.vs);
 	/* --no-trace drops the 6 bytes a state of the parent links where they
 	** weigh: compact mode's sequential BFS (DFS's trace is its stack; the
 	** ranks of --mpi hold their links apart) */

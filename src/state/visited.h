@@ -35,6 +35,8 @@ const uint8_t *vs_state(const struct visited *v, uint32_t idx);
 /* The same, decoded into out (sv_size bytes) when it is compressed. */
 const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out);
 uint64_t vs_count(const struct visited *v);
+/* "flat", "tree" or "fingerprints": how states are kept (reports) */
+const char *vs_store_name(const struct visited *v);
 size_t vs_bytes(const struct visited *v);
 /* The bytes the next insertion may allocate at once, growing a table (0:
 ** none is due): a --memory check made before it keeps the growth from
