@@ -447,6 +447,11 @@ uint64_t vs_count(const struct visited *v)
 	return v->shared ? share_count(v) : v->n;
 }
 
+int vs_takes_hash(const struct visited *v)
+{
+	return !v->tree;
+}
+
 const char *vs_store_name(const struct visited *v)
 {
 	return v->compact ? "fingerprints" : v->tree ? "tree" : "flat";

@@ -35,6 +35,9 @@ const uint8_t *vs_state(const struct visited *v, uint32_t idx);
 /* The same, decoded into out (sv_size bytes) when it is compressed. */
 const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out);
 uint64_t vs_count(const struct visited *v);
+/* Whether vs_find_or_put and vs_find read their hash argument (tree mode
+** does not: a caller may pass 0 and spare the hashing). */
+int vs_takes_hash(const struct visited *v);
 /* "flat", "tree" or "fingerprints": how states are kept (reports) */
 const char *vs_store_name(const struct visited *v);
 size_t vs_bytes(const struct visited *v);
