@@ -104,6 +104,7 @@ struct tree {
 	int ref_ok;
 	int pinned; /* the reference was decoded: puts leave it */
 	uint32_t *dirty, *dirty2; /* positions of one level that changed, their new numbers */
+	uint64_t *dword;          /* the words of the leaves that changed */
 	struct write *log;        /* what build found, for the reference (not pinned) */
 	size_t nlog;
 };
@@ -191,6 +192,7 @@ struct tree *tree_new(size_t sv_size)
 	t->ref = xcalloc(t->npos, sizeof *t->ref);
 	t->dirty = xmalloc(sizeof *t->dirty * t->L);
 	t->dirty2 = xmalloc(sizeof *t->dirty2 * t->L);
+	t->dword = xmalloc(sizeof *t->dword * t->L);
 	t->log = xmalloc(sizeof *t->log * (t->npos + t->L));
 	return t;
 }
@@ -213,6 +215,7 @@ void tree_free(struct tree *t)
 	free(t->ref);
 	free(t->dirty);
 	free(t->dirty2);
+	free(t->dword);
 	free(t->log);
 	free(t);
 }
@@ -286,32 +289,49 @@ static void found(struct tree *t, size_t pos, uint64_t v)
 		t->log[t->nlog++] = (struct write){ pos, v };
 }
 
+/* Leaf word i of sv (the last one zero-padded). */
+static uint64_t leaf(const struct tree *t, const uint8_t *sv, size_t i)
+{
+	uint64_t w = 0;
+	memcpy(&w, sv + 8 * i, 8 * (i + 1) <= t->sv_size ? 8 : t->sv_size % 8);
+	return w;
+}
+
 /* The leaves of sv that differ from the reference's words (all of them
-** when there is none), in increasing order, into t->dirty; their count. */
+** when there is none), in increasing order, into t->dirty, their words
+** into t->dword; their count. */
 static size_t changed_leaves(struct tree *t, const uint8_t *sv)
 {
 	size_t nd = 0, i = 0;
-	const size_t full = t->sv_size / 8;
+	uint64_t *dw = t->dword;
 	if (!t->ref_ok) {
-		for (; i < t->L; i++)
-			t->dirty[nd++] = (uint32_t)i;
+		for (; i < t->L; i++, nd++) {
+			t->dirty[nd] = (uint32_t)i;
+			dw[nd] = leaf(t, sv, i);
+		}
 		return nd;
 	}
 	const uint64_t *r = t->ref_w;
-	for (; i + 4 <= full; i += 4) { /* four words at once: most are equal */
-		uint64_t w[4];
-		memcpy(w, sv + 8 * i, sizeof w);
-		if (!((w[0] ^ r[i]) | (w[1] ^ r[i + 1]) | (w[2] ^ r[i + 2]) | (w[3] ^ r[i + 3])))
+	uint32_t *d = t->dirty;
+	const size_t full = t->sv_size / 8;
+	for (; i + 8 <= full; i += 8) { /* eight words at once (libc's vector compare): most are equal */
+		if (!memcmp(sv + 8 * i, r + i, 64))
 			continue;
-		for (size_t k = 0; k < 4; k++)
-			if (w[k] != r[i + k])
-				t->dirty[nd++] = (uint32_t)(i + k);
+		for (size_t k = 0; k < 8; k++) {
+			uint64_t w;
+			memcpy(&w, sv + 8 * (i + k), 8);
+			if (w != r[i + k]) {
+				d[nd] = (uint32_t)(i + k);
+				dw[nd++] = w;
+			}
+		}
 	}
 	for (; i < t->L; i++) {
-		uint64_t w = 0;
-		memcpy(&w, sv + 8 * i, i < full ? 8 : t->sv_size % 8);
-		if (w != r[i])
-			t->dirty[nd++] = (uint32_t)i;
+		const uint64_t w = leaf(t, sv, i);
+		if (w != r[i]) {
+			t->dirty[nd] = (uint32_t)i;
+			dw[nd++] = w;
+		}
 	}
 	return nd;
 }
@@ -331,13 +351,10 @@ static int build(struct tree *t, const uint8_t *sv, int put, uint8_t *root)
 	uint32_t *d = t->dirty, *v = t->dirty2; /* a level's changed positions, their numbers */
 	size_t nd = changed_leaves(t, sv);
 	for (size_t q = 0; q < nd; q++) {
-		const size_t i = d[q];
-		uint64_t w = 0;
-		memcpy(&w, sv + 8 * i, i + 1 < t->L || t->sv_size % 8 == 0 ? 8 : t->sv_size % 8);
-		if ((v[q] = node(t, w, put)) == NONE)
+		if ((v[q] = node(t, t->dword[q], put)) == NONE)
 			return 0;
-		found(t, t->npos + i, w);
-		found(t, i, v[q]);
+		found(t, t->npos + d[q], t->dword[q]);
+		found(t, d[q], v[q]);
 	}
 	for (size_t k = 1; k <= t->rlev; k++) {
 		const size_t below = t->lvl_off[k - 1], nb = t->lvl_len[k - 1], at = t->lvl_off[k];
@@ -518,5 +535,5 @@ size_t tree_bytes(const struct tree *t)
 	** vector a tree of few states is mostly these) */
 	return (t->nodes.mask + 1 + t->states.mask + 1) * sizeof(uint32_t) + t->nnodes * sizeof(uint64_t) +
 	       t->nstates * t->rw + t->L * sizeof *t->ref_w + t->npos * sizeof *t->ref +
-	       2 * t->L * sizeof *t->dirty + (t->npos + t->L) * sizeof *t->log;
+	       2 * t->L * sizeof *t->dirty + t->L * sizeof *t->dword + (t->npos + t->L) * sizeof *t->log;
 }
