@@ -4,7 +4,7 @@
 # decided per whole variable from the decoded kernel.  --tree: exact
 # states as trees of shared subvectors (state/tree.c), the same graph.
 . "$srcdir/t/lib.sh"
-plan 23
+plan 25
 B="$srcdir/bench/specs"
 vec() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"state_vector_bytes":[0-9]*' | cut -d: -f2; }
 states() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"states":[0-9]*' | cut -d: -f2; }
@@ -89,6 +89,15 @@ run "$GPUMC" check -q --json --tree --por=off "$B/d2-scale.gpu"
 bps=$(jnum bytes_per_state "$T/out")
 ok "$(awk -v b="$bps" 'BEGIN { exit !(b > 0 && b <= 64) }'; echo $?)" "--tree: D2 in $bps <= 64 bytes/state"
 is "$(jnum states "$T/out")" 84886 "--tree: D2's 84,886 states"
+
+# the root is the first level of at most 5 entries (tree.c), not a pair:
+# the two nodes under a pair were new in almost every state (ticket-counter
+# 3x1x2: 41.1 bytes a state with a pair, 31.7 with its level of 5)
+run "$GPUMC" check -q --json --tree --por=off --threads 1 -D ctas=3 -D warps_per_cta=1 -D threads_per_warp=2 \
+	-D sms=2 "$B/ticket-counter.gpu"
+bps=$(jnum bytes_per_state "$T/out")
+ok "$(awk -v b="$bps" 'BEGIN { exit !(b > 0 && b <= 36) }'; echo $?)" "--tree: ticket-counter 3x1x2 in $bps <= 36 bytes/state"
+is "$(jnum states "$T/out")" 98216 "--tree: ticket-counter 3x1x2's 98,216 states"
 
 # traces: the same shortest counterexample, and it replays
 S="$SPECS/baseline"

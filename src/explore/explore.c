@@ -143,6 +143,7 @@ struct ctx {
 	** frame */
 	size_t nb;
 	struct hash_src hsrc;
+	int hashed; /* the visited set reads hashes (not --tree's: vs_takes_hash) */
 	uint64_t *frame_bh;
 	int warned; /* BFS near a limit: said so once */
 	unsigned long rec_steps; /* steps of the recovery of this crash image */
@@ -195,6 +196,12 @@ static size_t mem_bytes(const struct ctx *c)
 	       2 * c->g.nended * sizeof *c->g.ended + c->oncap +
 	       frames * (c->svn + sizeof(struct frame) + c->nb * sizeof(uint64_t) +
 	                 (c->m->max_actions + 1) * (sizeof(struct action) + sizeof(uint16_t)));
+}
+
+/* The hash of next, a successor of the state in c->hsrc, for the visited set. */
+static uint64_t succ_hash(struct ctx *c, const uint8_t *next)
+{
+	return c->hashed ? state_hash_step(&c->hsrc, next, c->svn) : 0;
 }
 
 /* {=== Traces ============================================================= */
@@ -908,7 +915,7 @@ static void bfs(struct ctx *c)
 		int a = c->por && na > 1 ? ample(c, src, act, na, next) : -1;
 		if (a >= 0) {
 			a = (int)follow(c, next, (unsigned)a, 1);
-			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
+			uint32_t k = vs_find_or_put(c->vs, next, succ_hash(c, next), &is_new);
 			if (k > h) { /* the cycle proviso holds: a state numbered after this one */
 				if (rec)
 					graph_move(c, k, (unsigned)a);
@@ -930,7 +937,7 @@ static void bfs(struct ctx *c)
 			memcpy(next, src, n);
 			m->apply(m, next, &act[i]);
 			unsigned via = follow(c, next, i, chain_after(&c->ch, src, &act[i]));
-			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
+			uint32_t k = vs_find_or_put(c->vs, next, succ_hash(c, next), &is_new);
 			if (rec)
 				graph_move(c, k, via);
 			if (!is_new) {
@@ -1455,6 +1462,8 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		r->threads_off = "--tree: its node table is not shared between threads";
 	}
 	c.vs = vs_new(m->sv_size, o->compact ? VS_COMPACT : o->tree ? VS_TREE : VS_EXACT);
+	r->store = vs_store_name(c.vs);
+	c.hashed = vs_takes_hash(c.vs);
 	/* --no-trace drops the 6 bytes a state of the parent links where they
 	** weigh: compact mode's sequential BFS (DFS's trace is its stack; the
 	** ranks of --mpi hold their links apart) */

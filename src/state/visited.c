@@ -217,7 +217,9 @@ static uint64_t memo_hash(const struct visited *v, uint32_t idx)
 
 uint64_t vs_hash(const struct visited *v, uint32_t idx, const uint8_t *sv)
 {
-	return v->compact || v->tree ? state_hash(sv, v->sv_size) : memo_hash(v, idx);
+	if (v->tree) /* it hashes no vector: spare the caller a hash of every state expanded */
+		return 0;
+	return v->compact ? state_hash(sv, v->sv_size) : memo_hash(v, idx);
 }
 
 const uint8_t *vs_state(const struct visited *v, uint32_t idx)
@@ -443,6 +445,16 @@ static uint64_t share_count(const struct visited *v)
 uint64_t vs_count(const struct visited *v)
 {
 	return v->shared ? share_count(v) : v->n;
+}
+
+int vs_takes_hash(const struct visited *v)
+{
+	return !v->tree;
+}
+
+const char *vs_store_name(const struct visited *v)
+{
+	return v->compact ? "fingerprints" : v->tree ? "tree" : "flat";
 }
 
 size_t vs_bytes(const struct visited *v)
