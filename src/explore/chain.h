@@ -23,12 +23,14 @@ struct chain {
 	const struct model *m;
 	const int *obs; /* the locations properties observe */
 	unsigned nobs;
+	const int *inv; /* those of them observed in running states (model.h, alone) */
+	unsigned ninv;
 	unsigned max; /* steps a chain may take: CHAIN_MAX, or 1 (no chains) */
 };
 
 /* The index of an enabled action of sv that may stand for all of
-** act[0..na) (local, not a crash, its successor running), that successor
-** left in next; or -1. */
+** act[0..na) (local or alone, not a crash, its successor running), that
+** successor left in next; or -1. */
 int chain_ample(const struct chain *ch, const uint8_t *sv, const struct action *act, unsigned na, uint8_t *next);
 
 /* sv was reached by one ample step: take further ample steps in place

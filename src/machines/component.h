@@ -158,6 +158,17 @@ struct comp_def {
 	** asks once per instruction when it builds the machine (sv NULL, w
 	** UINT_MAX). */
 	int (*por)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
+	/* Partial-order reduction beyond warp-local issues (optional; model.h,
+	** alone): may its action a, enabled in sv, be taken alone when only
+	** the locations inv[0..ninv) are observed in running states?  Asked
+	** only in a machine whose every component sets por_atomics. */
+	int (*alone)(const struct comp *c, const uint8_t *sv, const struct action *a, const int *inv, unsigned ninv);
+	/* Its declaration for alone (rop.c): none of its actions or guards
+	** reads or writes a global word but as a warp's ld, st, atom or red
+	** naming that word's variable does (the ROP performing the atom or
+	** red), nor an atomics FIFO or a warp's pending count but through the
+	** atomics port, and nothing of it is durable. */
+	int por_atomics;
 	/* Optional: model.reach for its actions (NULL: any SM). */
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	/* Optional: a commutative race (check comm_race_free), as model.h. */

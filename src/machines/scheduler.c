@@ -204,6 +204,7 @@ const struct comp_def comp_gto = {
 	/* whether another warp may issue depends on that warp alone; DAB's
 	** schedulers (dab_sched.c) rotate on issues and declare nothing */
 	.por = compose_por_independent_of_exit,
+	.por_atomics = 1, /* its guard asks the atomics port for room */
 };
 
 /* }=== */
