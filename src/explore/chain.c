@@ -90,7 +90,7 @@ int chain_ample(const struct chain *ch, const uint8_t *sv, const struct action *
 
 int chain_after(const struct chain *ch, const uint8_t *sv, const struct action *a)
 {
-	return ch->max > 1 && single(ch, sv, a);
+	return ch->max > 1 && (ch->m->alone ? a->kind != ACT_CRASH : single(ch, sv, a));
 }
 
 unsigned chain_follow(const struct chain *ch, uint8_t *sv, uint8_t *tmp, struct action *act, uint16_t *steps)

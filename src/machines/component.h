@@ -255,6 +255,9 @@ struct port_atomics {
 	                    uint64_t (*rnd)(void *), void *rng);
 	/* Statistics of warp w's push (NULL: none beyond the provider's own). */
 	void (*count_push)(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct);
+	/* Partial-order reduction (NULL: never): may warp w's issue of its
+	** atom or red, enabled in sv, be taken alone (model.h, alone)? */
+	int (*sole)(const struct comp *c, const uint8_t *sv, unsigned w);
 };
 
 struct port_order {
