@@ -23,7 +23,9 @@
 **   CH-1 every step of a chain after the first is chain_ample's choice in
 **        its state: a local action (model.h: independent of all else,
 **        invisible to the properties, to status and to the durable
-**        image), not a crash, whose successor is running.  So an
+**        image), or one the model lets alone (model.h, alone: the same,
+**        but it may write a location only terminal states are judged
+**        on), not a crash, whose successor is running.  So an
 **        intermediate state is never terminal, faulted or a deadlock (it
 **        has a move), its crashes leave the image the end's crashes leave
 **        (judged when the end is expanded), an invariant or outcome

@@ -63,6 +63,14 @@
 ** traces are unfolded into every action before the result is returned
 ** (chain_unfold): replay and the two-trace report see plain indices.
 ** --por=nochain stores every state the reduction reaches.
+** Steps that are not warp-local may be taken alone the same way where the
+** model says so (model.h, alone: on baseline a ROP performing a
+** commutative red, a warp alone on its SM issuing an atomic; rop.c).
+** Such a step may write a location that only terminal states are judged
+** on (deterministic, exists, forall): an ample set needs visibility only
+** for what running states are judged on, and the persistent set with the
+** cycle proviso keeps every terminal state and deadlock (observed(): the
+** invariants' locations first, passed as inv).
 ** With --por=off (or a model without the hook) every interleaving is
 ** explored, so state counts are exactly those of the machine.
 */
