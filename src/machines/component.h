@@ -161,7 +161,8 @@ struct comp_def {
 	/* Partial-order reduction beyond warp-local issues (optional; model.h,
 	** alone): may its action a, enabled in sv, be taken alone when only
 	** the locations inv[0..ninv) are observed in running states?  Asked
-	** only in a machine whose every component sets por_atomics. */
+	** only in a machine whose every component sets por_atomics; with sv
+	** NULL, when the machine is built: may it ever say yes? */
 	int (*alone)(const struct comp *c, const uint8_t *sv, const struct action *a, const int *inv, unsigned ninv);
 	/* Its declaration for alone (rop.c): none of its actions or guards
 	** reads or writes a global word but as a warp's ld, st, atom or red
@@ -256,7 +257,8 @@ struct port_atomics {
 	/* Statistics of warp w's push (NULL: none beyond the provider's own). */
 	void (*count_push)(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct);
 	/* Partial-order reduction (NULL: never): may warp w's issue of its
-	** atom or red, enabled in sv, be taken alone (model.h, alone)? */
+	** atom or red, enabled in sv, be taken alone (model.h, alone)?  sv
+	** NULL: may it ever be? */
 	int (*sole)(const struct comp *c, const uint8_t *sv, unsigned w);
 };
 

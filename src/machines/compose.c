@@ -875,15 +875,17 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->check_step = m_check_step;
 	m->local = m_local;
 	m->reach = m_reach;
-	m->alone = m_alone;
+	/* steps alone where every component declares por_atomics and one
+	** may take some (chains then follow every successor: chain_after) */
+	int alone = 1, some = 0;
 	for (unsigned i = 0; i < x->ncomps; i++) {
-		if (!x->comps[i].def->por)
+		const struct comp *c = &x->comps[i];
+		if (!c->def->por)
 			m->local = NULL; /* a component that did not declare independence */
-		if (!x->comps[i].def->por_atomics)
-			m->alone = NULL;
+		alone &= c->def->por_atomics;
+		some |= c->def->alone && c->def->alone(c, NULL, NULL, NULL, 0);
 	}
-	if (!m->local)
-		m->alone = NULL;
+	m->alone = m->local && alone && some ? m_alone : NULL;
 	x->por_pc = xcalloc((size_t)g->prog->nins + 1, 1);
 	for (int pc = 0; m->local && pc < g->prog->nins; pc++) {
 		x->por_pc[pc] = 1;

@@ -346,8 +346,8 @@ static int por_words(const struct gpu *g, uint8_t *out)
 static int alone(const struct comp *c, const uint8_t *sv, const struct action *a, const int *inv, unsigned ninv)
 {
 	const struct gpu *g = c->g;
-	if (!R(c)->por)
-		return 0;
+	if (!R(c)->por || !sv)
+		return R(c)->por != NULL;
 	const struct atomic_entry *e = &entries(c, sv, act_q(c, a))[act_i(c, a)];
 	uint32_t word = e->addr / 4;
 	if (e->ret || e->warp == AE_LAB || word >= g->prog->global_words || !(R(c)->por[word] & POR_COMM))
@@ -370,8 +370,10 @@ static int alone(const struct comp *c, const uint8_t *sv, const struct action *a
 static int sole(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
+	if (!R(c)->por || !sv)
+		return R(c)->por != NULL;
 	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
-	if (!R(c)->por || (in->op != OP_ATOM && in->op != OP_RED) || in->space != SP_GLOBAL || in->addr.sym < 0 ||
+	if ((in->op != OP_ATOM && in->op != OP_RED) || in->space != SP_GLOBAL || in->addr.sym < 0 ||
 	    instr_releasing(in) || !(R(c)->por[g->prog->syms[in->addr.sym].base / 4] & POR_ATOMIC))
 		return 0;
 	for (unsigned v = 0; v < g->nwarps; v++)

@@ -203,7 +203,7 @@ static int gto_alone(const struct comp *c, const uint8_t *sv, const struct actio
 	(void)inv, (void)ninv;
 	const struct bind *ab = REQ(c, P_ATOMICS);
 	const struct port_atomics *ops = ab->ops;
-	return ops && ops->sole && ops->sole(ab->c, sv, warp_of(c, a));
+	return ops && ops->sole && ops->sole(ab->c, sv, sv ? warp_of(c, a) : 0);
 }
 
 const struct comp_def comp_gto = {
