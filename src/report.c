@@ -848,7 +848,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		if (r->swarm_runs && r->verdict == V_FAIL)
 			sb_printf(out, "swarm: randomized depth-first search %u found the violation\n", r->swarm_runs);
 		if (r->por)
-			sb_printf(out, "partial-order reduction: %llu of %llu states expanded with one local action%s\n",
+			sb_printf(out, "partial-order reduction: %llu of %llu states expanded with one action alone%s\n",
 			          (unsigned long long)r->reduced, (unsigned long long)r->expanded,
 			          r->chains ? ", chains of local steps merged" : "");
 		else if (r->por_off)

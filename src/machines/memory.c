@@ -192,5 +192,5 @@ const struct comp_def comp_mem = {
 	.provides = PORT(P_MEM), .port_writes = SELF,
 	.layout = layout, .init = init, .print = print, .port = port,
 	/* no actions; its port serves the issuing warp alone */
-	.por = compose_por_independent_of_exit,
+	.por = compose_por_independent_of_exit, .por_atomics = 1,
 };
