@@ -93,6 +93,47 @@ static void test_visited(enum vs_mode mode)
 	vs_free(v);
 }
 
+/* Compressed records (vectors of 1 KB and more, visited.c): sizes with a
+** partial last word and a partial last bitmap byte; groups of eight
+** words all zero, all non-zero and mixed, so that encode's zero-group
+** skip and decode's bit walk meet every case.  Each vector is new once,
+** found again, decoded back; a vector one bit away is absent. */
+static void test_compressed_records(void)
+{
+	static const size_t sizes[] = { 1024, 1029, 1100, 1157 };
+	int good = 1;
+	uint64_t r = 88172645463325252ull;
+	for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+		size_t n = sizes[z];
+		enum { N = 400 };
+		uint8_t *st = xcalloc(N, n);
+		struct visited *v = vs_new(n, VS_EXACT);
+		int is_new;
+		for (unsigned i = 0; i < N; i++) {
+			uint8_t *s = st + (size_t)i * n;
+			for (size_t w = 0; w * 8 < n; w++) {
+				r ^= r << 13, r ^= r >> 7, r ^= r << 17; /* xorshift64 */
+				unsigned kind = (unsigned)(w / 8 + i) % 3; /* the group: zero, full, mixed */
+				uint64_t x = kind == 0 ? 0 : kind == 1 ? r | 1 : (r & 1 ? r : 0);
+				memcpy(s + 8 * w, &x, n - 8 * w < 8 ? n - 8 * w : 8);
+			}
+			memcpy(s, &i, sizeof i); /* distinct */
+			good &= vs_find_or_put(v, s, state_hash(s, n), &is_new) == i && is_new;
+		}
+		for (unsigned i = 0; i < N; i++) {
+			uint8_t *s = st + (size_t)i * n;
+			good &= vs_find_or_put(v, s, state_hash(s, n), &is_new) == i && !is_new;
+			good &= memcmp(vs_state(v, i), s, n) == 0;
+			s[n - 1] ^= 0x80;
+			good &= vs_find(v, s, state_hash(s, n)) == UINT32_MAX;
+			s[n - 1] ^= 0x80;
+		}
+		vs_free(v);
+		free(st);
+	}
+	ok(good, "compressed records at 1024-1157 bytes: zero, full and mixed word groups put, found, decoded back");
+}
+
 /* Shared mode's runs (visited.c, VS-3), at a raw and a compressed size:
 ** two locals put states in turn, each numbered from a run of its own; a
 ** settle gives the numbers the runs left to the highest states, so that
@@ -476,6 +517,7 @@ int main(void)
 	test_visited(VS_COMPACT);
 	test_visited(VS_TREE);
 	test_exact_collisions();
+	test_compressed_records();
 	test_shared_runs(20);
 	test_shared_runs(2048);
 	test_tree_sizes();
