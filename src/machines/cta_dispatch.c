@@ -42,6 +42,13 @@
 
 enum { DISPATCH_STATIC, DISPATCH_FREE };
 
+/* Does the free dispatcher choose anything: slots limited and free?  With
+** every CTA resident it has no slice, no action and nothing to check. */
+static int choosing(const struct gpu *g)
+{
+	return g->cfg.dispatch == DISPATCH_FREE && g->resident * g->cfg.sms < g->cfg.ctas;
+}
+
 static uint16_t *assigned(const struct comp *c, const uint8_t *sv)
 {
 	return (uint16_t *)(sv + c->off);
@@ -71,7 +78,7 @@ static int has_slot(const struct gpu *g, const uint8_t *sv, unsigned p)
 
 static int started(const struct comp *c, const uint8_t *sv, unsigned p)
 {
-	return c->g->cfg.dispatch == DISPATCH_FREE ? assigned(c, sv)[p] != 0 : has_slot(c->g, sv, p);
+	return choosing(c->g) ? assigned(c, sv)[p] != 0 : has_slot(c->g, sv, p);
 }
 
 /* free: SM s's next position to dispatch into, when its slot is free
@@ -101,13 +108,13 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 
 static unsigned ctaid(const struct comp *c, const uint8_t *sv, unsigned p)
 {
-	return c->g->cfg.dispatch == DISPATCH_FREE && assigned(c, sv)[p] ? assigned(c, sv)[p] - 1u : p;
+	return choosing(c->g) && assigned(c, sv)[p] ? assigned(c, sv)[p] - 1u : p;
 }
 
 static int pending(const struct comp *c, const uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
-	if (g->cfg.dispatch != DISPATCH_FREE)
+	if (!choosing(g))
 		return 0; /* a static position starts in the step that frees its slot */
 	for (unsigned s = 0; s < g->cfg.sms; s++)
 		if ((sm < 0 || s == (unsigned)sm) && next_position(c, sv, s) < g->cfg.ctas)
@@ -136,7 +143,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	(void)before, (void)nb, (void)timed;
 	const struct gpu *g = c->g;
 	unsigned n = 0;
-	if (g->cfg.dispatch != DISPATCH_FREE)
+	if (!choosing(g))
 		return 0;
 	for (unsigned s = 0; s < g->cfg.sms; s++) {
 		unsigned p = next_position(c, sv, s);
@@ -171,20 +178,20 @@ static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 	for (unsigned p = 0; p < g->cfg.ctas && g->resident * g->cfg.sms < g->cfg.ctas; p++)
 		if (!started(c, sv, p))
 			sb_printf(out, "  position %u (sm %u): waits for a free CTA slot\n", p, p % g->cfg.sms);
-		else if (g->cfg.dispatch == DISPATCH_FREE && ctaid(c, sv, p) != p)
+		else if (choosing(g) && ctaid(c, sv, p) != p)
 			sb_printf(out, "  position %u (sm %u): runs cta %u\n", p, p % g->cfg.sms, ctaid(c, sv, p));
 }
 
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
-	unsigned n = g->cfg.dispatch == DISPATCH_FREE ? dispatched(c, sv) : 0;
+	unsigned n = choosing(g) ? dispatched(c, sv) : 0;
 	uint8_t seen[4096] = { 0 };
 	for (unsigned s = 0; s < g->cfg.sms; s++) {
 		unsigned busy = 0, gap = 0;
 		for (unsigned p = s; p < g->cfg.ctas; p += g->cfg.sms) {
 			busy += started(c, sv, p) && occupied(g, sv, p);
-			if (g->cfg.dispatch != DISPATCH_FREE)
+			if (!choosing(g))
 				continue;
 			unsigned k = assigned(c, sv)[p];
 			if ((k && gap) || k > n || (k && seen[k - 1]++)) {
@@ -204,7 +211,7 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 static void init(const struct comp *c, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
-	if (g->cfg.dispatch != DISPATCH_FREE)
+	if (!choosing(g))
 		return;
 	/* the launch's round-robin distribution fills every slot */
 	for (unsigned p = 0; p < g->cfg.ctas && p < g->resident * g->cfg.sms; p++)
@@ -234,7 +241,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 			k = cf->warp_slots / cf->warps_per_cta;
 	}
 	g->resident = k;
-	if (cf->dispatch != DISPATCH_FREE)
+	if (!choosing(g))
 		return 0;
 	*align = 2;
 	c->max_actions = cf->sms;
