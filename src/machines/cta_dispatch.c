@@ -42,11 +42,17 @@
 
 enum { DISPATCH_STATIC, DISPATCH_FREE };
 
-/* Does the free dispatcher choose anything: slots limited and free?  With
-** every CTA resident it has no slice, no action and nothing to check. */
+/* Do the slots hold some CTA back?  Not in the default: every CTA resident. */
+static int limited(const struct gpu *g)
+{
+	return g->resident * g->cfg.sms < g->cfg.ctas;
+}
+
+/* Does the free dispatcher choose anything?  Not unless slots are limited:
+** then it has no slice, no action and nothing to check. */
 static int choosing(const struct gpu *g)
 {
-	return g->cfg.dispatch == DISPATCH_FREE && g->resident * g->cfg.sms < g->cfg.ctas;
+	return g->cfg.dispatch == DISPATCH_FREE && limited(g);
 }
 
 static uint16_t *assigned(const struct comp *c, const uint8_t *sv)
@@ -132,7 +138,7 @@ static const struct port_grid grid_ops = { ctaid, pending };
 static const void *port(const struct comp *c, enum port p)
 {
 	const struct gpu *g = c->g;
-	if (g->resident * g->cfg.sms >= g->cfg.ctas)
+	if (!limited(g))
 		return NULL;
 	return p == P_GATE ? (const void *)&gate_ops : p == P_GRID ? (const void *)&grid_ops : NULL;
 }
@@ -175,7 +181,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 {
 	const struct gpu *g = c->g;
-	for (unsigned p = 0; p < g->cfg.ctas && g->resident * g->cfg.sms < g->cfg.ctas; p++)
+	for (unsigned p = 0; p < g->cfg.ctas && limited(g); p++)
 		if (!started(c, sv, p))
 			sb_printf(out, "  position %u (sm %u): waits for a free CTA slot\n", p, p % g->cfg.sms);
 		else if (choosing(g) && ctaid(c, sv, p) != p)
@@ -206,6 +212,17 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 		}
 	}
 	return 0;
+}
+
+/* A DISPATCH writes only this slice, which a started warp reads for its
+** %ctaid and no more changes; whether a position may start depends on
+** warps done and their atomics performed, which no warp-local issue
+** changes but an exit, which may free a slot -- unless none is limited --
+** and starting one disables nothing. */
+static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
+{
+	(void)sv, (void)w;
+	return in->op != OP_EXIT || !limited(c->g);
 }
 
 static void init(const struct comp *c, uint8_t *sv)
@@ -258,9 +275,5 @@ const struct comp_def comp_cta_dispatch = {
 	.provides = PORT(P_GATE) | PORT(P_GRID), .kinds = kinds, .nkinds = 1, .port_writes = 0,
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .describe = describe, .timing = timing,
 	.print = print, .check = check, .port = port,
-	/* a DISPATCH writes only this slice, which a started warp reads for
-	** its %ctaid and no more changes; whether a position may start
-	** depends on warps done and their atomics performed, which no
-	** warp-local issue changes, and starting one disables nothing */
-	.por = compose_por_independent,
+	.por = por,
 };
