@@ -16,7 +16,8 @@
 **   static  position p runs CTA p: "we statically partition CTAs among each
 **           scheduler in each SM".  No state and no action: a position
 **           starts in the step that frees its slot.
-**   free    the relaxed variant, the baseline GPU's dispatcher: the first
+**   free    the relaxed variant, the baseline GPU's dispatcher (the default
+**           of the baseline and lab machines, registry.c): the first
 **           `resident` CTAs per SM go out round robin at launch (position
 **           p runs CTA p), then the next pending CTA, in id order, goes to
 **           whichever SM frees a slot first -- a choice (action DISPATCH),
@@ -26,8 +27,9 @@
 ** Threads, warps and shared memory belong to positions; a final-state
 ** condition on a thread's register names the thread of a position.
 **
-** Component "cta_dispatch": ports gate and grid.  Slice (free only): u16
-** per position, its CTA + 1 (0: not dispatched yet).
+** Component "cta_dispatch": ports gate and grid (only while the slots hold
+** some CTA back).  Slice (free, slots limited, only): u16 per position,
+** its CTA + 1 (0: not dispatched yet).
 ** Invariants:
 **   DISP-1 the dispatched positions of each SM are a prefix of its list,
 **          and they run distinct CTAs 0 .. n-1 (n dispatched in all);
