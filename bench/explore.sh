@@ -15,7 +15,8 @@
 #    not), of wall seconds, and of the paired ratios (SPIN CPU / gpumc CPU
 #    of the same round).  Three tables: raw rate on identical graphs
 #    (exact vs -DNOREDUCE, compact vs -DHC4), memory (B/state: gpumc's
-#    storage, pan's "total actual memory usage"; exact beside -DCOLLAPSE,
+#    storage, pan's "total actual memory usage"; exact, flat and --tree
+#    (tree compression: one run a size, --threads 1), beside -DCOLLAPSE,
 #    compact beside -DHC4; peak RSS), and time to verdict (both with their
 #    reductions).
 # 2. Scale table: D2 (machine dab) and the baseline's int-reduction at
@@ -28,7 +29,7 @@
 # 3. The done-when figures of issue 13, each with its target and whether
 #    it is met: time to verdict vs SPIN's defaults (both twins), raw
 #    states/s vs -DNOREDUCE, the 2-thread speed-up (paired runs; wall and
-#    CPU), B/state exact and compact, D2 at 16 warps with POR, MPI at 4
+#    CPU), B/state exact (--tree, the exact store made for memory) and compact, D2 at 16 warps with POR, MPI at 4
 #    ranks (bench/mpi.sh when there is one), concrete mode
 #    (bench/concrete.sh).
 #
@@ -220,7 +221,13 @@ twin() {
 			{ spin_here=0; echo "   $label: pan did not build: $(tail -n 1 "$d"/*/cc.out 2>/dev/null | head -n 2)"; }
 	fi
 	local k v por_verdict ps_err=
-	for v in ex ns cm hc co por ps; do local "${v}_cpu=-" "${v}_rss=-" "${v}_states=-" "${v}_bps=-"; done
+	for v in ex ns cm hc co por ps tr; do local "${v}_cpu=-" "${v}_rss=-" "${v}_states=-" "${v}_bps=-"; done
+	# the tree store's bytes do not vary from run to run: one run
+	gpumc_one "$tmp/tr.json" --tree --por=off --threads 1 "${defs[@]}" "$spec"
+	keep tr "$g_states" "$g_bps"
+	local tr_store
+	tr_store=$(jget "$tmp/tr.json" store)
+	[ "$tr_states" = "$want" ] || echo "   $label: --tree stored $tr_states states, the flat store $want"
 	for ((k = 0; k < REPEAT; k++)); do
 		gpumc_one "$tmp/ex.json" --por=off "${defs[@]}" "$spec"
 		keep ex "$g_states" "$g_bps"
@@ -258,14 +265,15 @@ twin() {
 		"$(hnum "$(div "$ex_states" "$m_ex" %.0f)")" "$m_ns" "$(hnum "$(div "$ns_states" "$m_ns" %.0f)")" \
 		"$(median < "$tmp/r.ex")" "${same%% *}" "$m_cm" "$(hnum "$(div "$cm_states" "$m_cm" %.0f)")" "$m_hc" \
 		"$(hnum "$(div "$hc_states" "$m_hc" %.0f)")" "$(median < "$tmp/r.cm")" >> "$tmp/rate"
-	printf '%-34s %9s | %8s %8s %8s | %8s %8s %8s\n' "$label" "$(hnum "$ex_states")" "$ex_bps" "$co_bps" \
-		"$(mib "$ex_rss")/$(mib "$co_rss")" "$cm_bps" "$hc_bps" "$(mib "$cm_rss")/$(mib "$hc_rss")" >> "$tmp/mem"
+	printf '%-34s %9s | %8s %8s %8s %12s | %8s %8s %8s\n' "$label" "$(hnum "$ex_states")" "$ex_bps" "$tr_bps" \
+		"$co_bps" "$(mib "$ex_rss")/$(mib "$tr_rss")/$(mib "$co_rss")" "$cm_bps" "$hc_bps" "$(mib "$cm_rss")/$(mib "$hc_rss")" \
+		>> "$tmp/mem"
 	printf '%-34s %9s %6s %6s %-10s | %9s %6s %6s %6s | %7s\n' "$label" "$(hnum "$por_states")" "$m_por" \
 		"$(median < "$tmp/por.wall")" "$por_verdict" "$(hnum "$ps_states")" "$m_ps" "$(median < "$tmp/ps.wall")" \
 		"${ps_err:--}" "$(median < "$tmp/r.por")" >> "$tmp/ttv"
 	# the largest size of each twin feeds the summary
 	last_rate=$(median < "$tmp/r.ex") last_cmp=$(median < "$tmp/r.cm") last_ttv=$(median < "$tmp/r.por")
-	last_ex_bps=$ex_bps last_cm_bps=$cm_bps
+	last_ex_bps=$ex_bps last_cm_bps=$cm_bps last_tr_bps=$tr_bps last_tr_store=$tr_store
 	[ "$same" = yes ] || [ $spin_here = 0 ] || echo "   $label: state counts differ: gpumc $ex_states, pan -DNOREDUCE $ns_states${same#no}"
 	[ "$g_verdict" = pass ] || echo "   $label: gpumc verdict $g_verdict"
 	[ "${ps_err:-0}" = 0 ] || echo "   $label: pan reported $ps_err error(s)"
@@ -293,6 +301,7 @@ twins() {
 		done
 		eval "${n%%-*}_rate=\$last_rate ${n%%-*}_cmp=\$last_cmp ${n%%-*}_ttv=\$last_ttv"
 		eval "${n%%-*}_ex_bps=\$last_ex_bps ${n%%-*}_cm_bps=\$last_cm_bps"
+		eval "${n%%-*}_tr_bps=\$last_tr_bps ${n%%-*}_tr_store=\$last_tr_store"
 	done
 	echo
 	echo "== 1a. raw rate on identical graphs (POR off on both sides); CPU s = median of $REPEAT, st/s = states / CPU s"
@@ -304,7 +313,9 @@ twins() {
 	cat "$tmp/rate"
 	echo
 	echo "== 1b. memory: B/state (gpumc: storage / states; SPIN: total actual memory usage / states), peak RSS MiB"
-	printf '%-34s %9s | %8s %8s %8s | %8s %8s %8s\n' size states "exact" "COLLAPSE" "RSS e/C" "compact" "HC4" "RSS c/H"
+	echo "   exact: flat (the default store) and --tree (tree compression, --threads 1), both exact"
+	printf '%-34s %9s | %8s %8s %8s %12s | %8s %8s %8s\n' size states "flat" "tree" "COLLAPSE" "RSS f/t/C" "compact" \
+		"HC4" "RSS c/H"
 	cat "$tmp/mem"
 	echo
 	echo "== 1c. time to verdict, both with their defaults (partial-order reduction on); CPU and wall s, medians"
@@ -479,8 +490,10 @@ if [ $spin_ok = 1 ]; then
 		"(lane $lane_rate, ticket $ticket_rate; compact vs -DHC4: $lane_cmp, $ticket_cmp)"
 fi
 worst_ex=$(printf '%s\n%s\n' "$lane_ex_bps" "$ticket_ex_bps" | sort -g | tail -n 1)
+worst_tr=$(printf '%s\n%s\n' "$lane_tr_bps" "$ticket_tr_bps" | sort -g | tail -n 1)
 worst_cm=$(printf '%s\n%s\n' "$lane_cm_bps" "$ticket_cm_bps" | sort -g | tail -n 1)
-figure "B/state exact (worse twin, largest size)" "$worst_ex" "<=" 64
+figure "B/state exact, store ${ticket_tr_store:-tree} (worse twin, largest)" "$worst_tr" "<=" 64 \
+	"(--tree; the flat store: $worst_ex)"
 figure "B/state compact (worse twin, largest size)" "$worst_cm" "<=" 16
 printf '%s\n' "${summary[@]}"
 echo "load average at the end: $(load)"

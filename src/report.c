@@ -530,14 +530,14 @@ void report_stats_json(struct strbuf *out, const struct explore_result *r, size_
 	          "\"crash_images\":%llu,\"seconds\":%.6f,\"states_per_second\":%.0f,"
 	          "\"bytes_per_state\":%.2f,\"state_vector_bytes\":%zu,\"memory_bytes\":%llu,"
 	          "\"omission_probability\":%.3g,\"reduction\":\"%s\",\"expanded_states\":%llu,"
-	          "\"reduced_states\":%llu,\"swarm_runs\":%u,\"threads\":%u,\"search_seconds\":%.6f}",
+	          "\"reduced_states\":%llu,\"swarm_runs\":%u,\"threads\":%u,\"search_seconds\":%.6f,\"store\":\"%s\"}",
 	          (unsigned long long)r->states, (unsigned long long)r->transitions, r->depth,
 	          (unsigned long long)r->terminals, (unsigned long long)r->crash_images, r->seconds,
 	          r->seconds > 0 ? (double)r->states / r->seconds : 0.0,
 	          r->states ? (double)r->bytes / (double)r->states : 0.0, sv_size,
 	          (unsigned long long)r->bytes, r->omission, r->por ? "partial-order" : "none",
 	          (unsigned long long)r->expanded, (unsigned long long)r->reduced, r->swarm_runs,
-	          r->threads ? r->threads : 1, r->search_seconds);
+	          r->threads ? r->threads : 1, r->search_seconds, r->store ? r->store : "none");
 }
 
 /* What a pass rests on: final-state properties hold on how many terminal
@@ -848,7 +848,7 @@ void report_check(struct strbuf *out, const struct job *j, const struct explore_
 		if (r->swarm_runs && r->verdict == V_FAIL)
 			sb_printf(out, "swarm: randomized depth-first search %u found the violation\n", r->swarm_runs);
 		if (r->por)
-			sb_printf(out, "partial-order reduction: %llu of %llu states expanded with one local action%s\n",
+			sb_printf(out, "partial-order reduction: %llu of %llu states expanded with one action alone%s\n",
 			          (unsigned long long)r->reduced, (unsigned long long)r->expanded,
 			          r->chains ? ", chains of local steps merged" : "");
 		else if (r->por_off)

@@ -7,7 +7,7 @@ if ! command -v jq >/dev/null; then
 	echo "1..0 # SKIP jq not installed (apt-get install jq; quickstart.sh does)"
 	exit 0
 fi
-plan 17
+plan 20
 # jqok FILE FILTER DESCRIPTION: jq -e FILTER holds on FILE
 jqok() {
 	jq -e "$2" "$1" >"$T/jq" 2>&1
@@ -58,3 +58,10 @@ jqok "$T/tl.json" '[.traceEvents[] | select(.ph == "M") | .args.name] | (index("
 	"run --timeline: rows for the warps, the DAB flush and the partition"
 jqok "$T/tl.json" '[.traceEvents[] | select(.ph == "X" and (.name | test("partition 0 performs")))] | length == 8' \
 	"run --timeline: D2's eight flushed atomics reach partition 0"
+
+# check: which store kept the states (stats.store)
+for m in "--exact flat" "--tree tree" "--compact fingerprints"; do
+	set -- $m
+	run "$GPUMC" check --json "$1" "$SPECS/baseline/int-reduction.gpu"
+	jqok "$T/out" ".stats.store == \"$2\"" "check $1: stats.store \"$2\""
+done

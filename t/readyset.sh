@@ -9,7 +9,10 @@
 # seeded run each.  (Planting a missed event, e.g. counting every action
 # as warp-local in concrete.c, stops pagerank at cycle 9408 here; a ROP
 # perform declared to reach no set, in rop.c's reach, stops 11 rows, the
-# baseline's pagerank at cycle 7219.  dab.c's flush guard keeps its
+# baseline's pagerank at cycle 7219; leaving out its test of a warp near
+# the 255 it may owe stops the pagerank row with icnt_queue=1024, of a
+# warp last refused room the baseline's pagerank (both rows), conv and D1, of a
+# waiting warp L-bypass.  dab.c's flush guard keeps its
 # sync_ready scan the same way and stops with "DAB-SYNC": planting a key
 # that never moves within a run, in sync_ready_now, stops 7 rows, D4 first.)
 . "$srcdir/t/lib.sh"

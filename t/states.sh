@@ -4,7 +4,7 @@
 # decided per whole variable from the decoded kernel.  --tree: exact
 # states as trees of shared subvectors (state/tree.c), the same graph.
 . "$srcdir/t/lib.sh"
-plan 23
+plan 27
 B="$srcdir/bench/specs"
 vec() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"state_vector_bytes":[0-9]*' | cut -d: -f2; }
 states() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"states":[0-9]*' | cut -d: -f2; }
@@ -90,6 +90,15 @@ bps=$(jnum bytes_per_state "$T/out")
 ok "$(awk -v b="$bps" 'BEGIN { exit !(b > 0 && b <= 64) }'; echo $?)" "--tree: D2 in $bps <= 64 bytes/state"
 is "$(jnum states "$T/out")" 84886 "--tree: D2's 84,886 states"
 
+# the root is the first level of at most 5 entries (tree.c), not a pair:
+# the two nodes under a pair were new in almost every state (ticket-counter
+# 3x1x2: 41.1 bytes a state with a pair, 31.7 with its level of 5)
+run "$GPUMC" check -q --json --tree --por=off --threads 1 -D ctas=3 -D warps_per_cta=1 -D threads_per_warp=2 \
+	-D sms=2 "$B/ticket-counter.gpu"
+bps=$(jnum bytes_per_state "$T/out")
+ok "$(awk -v b="$bps" 'BEGIN { exit !(b > 0 && b <= 36) }'; echo $?)" "--tree: ticket-counter 3x1x2 in $bps <= 36 bytes/state"
+is "$(jnum states "$T/out")" 98216 "--tree: ticket-counter 3x1x2's 98,216 states"
+
 # traces: the same shortest counterexample, and it replays
 S="$SPECS/baseline"
 run "$GPUMC" check -q --trace "$T/a.trail" "$S/fp32-reduction.gpu"
@@ -118,3 +127,23 @@ run "$GPUMC" check -q --json --tree --por=off --threads 1 --memory 40M -D warps_
 like "$T/out" '"verdict":"incomplete"' "--tree --memory 40M: incomplete"
 ok "$([ "$(jnum memory_bytes "$T/out")" -le 41943040 ]; echo $?)" \
 	"--tree --memory 40M: stopped before a growth went past it ($(jnum memory_bytes "$T/out") bytes)"
+
+# the flat store's count is what the process holds: a raw arena block is
+# its records' size, made present in full (visited.c, arena_block); a
+# block of 4 MB for 2.4 MB of records put peak RSS at 1.78x the count
+# (lane-reduction 3x1x3: 285 MB against 160 MB)
+f="$B/lane-reduction.gpu"
+D="-D ctas=3 -D warps_per_cta=1 -D threads_per_warp=3 -D sms=2 -D icnt_queue=0"
+for t in 1 2; do
+	if grep -q __asan_init "$GPUMC" 2>/dev/null; then
+		ok 0 "# SKIP a sanitizer build: its shadow memory and quarantine are in the RSS"
+	elif [ -x /usr/bin/time ]; then
+		# shellcheck disable=SC2086
+		/usr/bin/time -f '%M' -o "$T/tm" "$GPUMC" check -q --json --por=off --threads $t $D "$f" > "$T/out"
+		kb=$(tail -1 "$T/tm") b=$(jnum memory_bytes "$T/out")
+		[ "$(jnum states "$T/out")" = 271999 ] && [ $((kb * 1024)) -le $((b * 110 / 100 + 8388608)) ]
+		ok $? "flat store, --threads $t: peak RSS $kb KB within 10% (+8 MB) of the count, $b bytes"
+	else
+		ok 0 "# SKIP no /usr/bin/time"
+	fi
+done

@@ -156,17 +156,19 @@ static void test_shared_runs(size_t n)
 }
 
 /* --tree at the vector sizes whose trees differ in shape: one word (the
-** root key is the word), two (the root key is a pair of leaves), odd
-** levels carried up; every state new once, found again, decoded back. */
+** root is the word), up to five (the root is the leaves' numbers), more
+** (the root is the first level of at most five entries: 3, 4 or 5 of
+** them, one or two levels up), odd levels carried up; every state new
+** once, found again, decoded back. */
 static void test_tree_sizes(void)
 {
-	static const size_t sizes[] = { 1, 5, 8, 9, 16, 17, 24, 40 };
+	static const size_t sizes[] = { 1, 5, 8, 9, 16, 17, 24, 40, 41, 56, 72, 88, 200 };
 	int good = 1;
 	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
 		const size_t n = sizes[s];
 		const uint64_t N = n == 1 ? 256 : 5000;
 		struct visited *v = vs_new(n, VS_TREE);
-		uint8_t buf[40];
+		uint8_t buf[200];
 		int is_new;
 		for (uint64_t i = 0; i < N; i++) {
 			vec(buf, n, i);
@@ -182,7 +184,7 @@ static void test_tree_sizes(void)
 		good &= vs_count(v) == N;
 		vs_free(v);
 	}
-	ok(good, "tree visited set at 1 to 40 bytes: states new once, found, decoded back");
+	ok(good, "tree visited set at 1 to 200 bytes: states new once, found, decoded back");
 }
 
 /* --tree's incremental build and decode (tree.c, TREE-3): successors

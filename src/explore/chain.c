@@ -23,7 +23,9 @@
 **   CH-1 every step of a chain after the first is chain_ample's choice in
 **        its state: a local action (model.h: independent of all else,
 **        invisible to the properties, to status and to the durable
-**        image), not a crash, whose successor is running.  So an
+**        image), or one the model lets alone (model.h, alone: the same,
+**        but it may write a location only terminal states are judged
+**        on), not a crash, whose successor is running.  So an
 **        intermediate state is never terminal, faulted or a deadlock (it
 **        has a move), its crashes leave the image the end's crashes leave
 **        (judged when the end is expanded), an invariant or outcome
@@ -66,11 +68,19 @@
 #include "state/trace.h"
 #include "util/strbuf.h"
 
+/* May action a of sv be taken alone (model.h: local, or alone)? */
+static int single(const struct chain *ch, const uint8_t *sv, const struct action *a)
+{
+	const struct model *m = ch->m;
+	return a->kind != ACT_CRASH && (m->local(m, sv, a, ch->obs, ch->nobs) ||
+	                                (m->alone && m->alone(m, sv, a, ch->inv, ch->ninv)));
+}
+
 int chain_ample(const struct chain *ch, const uint8_t *sv, const struct action *act, unsigned na, uint8_t *next)
 {
 	const struct model *m = ch->m;
 	for (unsigned i = 0; i < na; i++) {
-		if (act[i].kind == ACT_CRASH || !m->local(m, sv, &act[i], ch->obs, ch->nobs))
+		if (!single(ch, sv, &act[i]))
 			continue;
 		memcpy(next, sv, m->sv_size);
 		m->apply(m, next, &act[i]);
@@ -82,7 +92,7 @@ int chain_ample(const struct chain *ch, const uint8_t *sv, const struct action *
 
 int chain_after(const struct chain *ch, const uint8_t *sv, const struct action *a)
 {
-	return ch->max > 1 && a->kind != ACT_CRASH && ch->m->local(ch->m, sv, a, ch->obs, ch->nobs);
+	return ch->max > 1 && (ch->m->alone ? a->kind != ACT_CRASH : single(ch, sv, a));
 }
 
 unsigned chain_follow(const struct chain *ch, uint8_t *sv, uint8_t *tmp, struct action *act, uint16_t *steps)

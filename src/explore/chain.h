@@ -23,12 +23,14 @@ struct chain {
 	const struct model *m;
 	const int *obs; /* the locations properties observe */
 	unsigned nobs;
+	const int *inv; /* those of them observed in running states (model.h, alone) */
+	unsigned ninv;
 	unsigned max; /* steps a chain may take: CHAIN_MAX, or 1 (no chains) */
 };
 
 /* The index of an enabled action of sv that may stand for all of
-** act[0..na) (local, not a crash, its successor running), that successor
-** left in next; or -1. */
+** act[0..na) (local or alone, not a crash, its successor running), that
+** successor left in next; or -1. */
 int chain_ample(const struct chain *ch, const uint8_t *sv, const struct action *act, unsigned na, uint8_t *next);
 
 /* sv was reached by one ample step: take further ample steps in place
@@ -40,8 +42,12 @@ unsigned chain_follow(const struct chain *ch, uint8_t *sv, uint8_t *tmp, struct 
 /* Rule CH-5: is the successor of action a of sv worth following?  After
 ** a local action (the ample step, or one of a full expansion) most are;
 ** after any other, following costs an enabled() list that mostly finds no
-** local step (D2 at 14 warps: twice the CPU for 27 states fewer).
-** Following fewer successors is always sound (CH-2 holds for any). */
+** local step (D2 at 14 warps: twice the CPU for 27 states fewer) -- but
+** in a machine with steps taken alone (model.h, alone) a ROP's perform
+** or a warp's atomic often is one, and there every successor is followed
+** (lane-reduction 4x1x4: 31 M instructions instead of 474 M, ticket-
+** counter 2x1x8: 823 M instead of 1,100 M).  Following fewer successors
+** is always sound (CH-2 holds for any). */
 int chain_after(const struct chain *ch, const uint8_t *sv, const struct action *a);
 
 /* A trace whose steps may carry CHAIN_BIT rewritten into plain action

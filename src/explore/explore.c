@@ -63,6 +63,14 @@
 ** traces are unfolded into every action before the result is returned
 ** (chain_unfold): replay and the two-trace report see plain indices.
 ** --por=nochain stores every state the reduction reaches.
+** Steps that are not warp-local may be taken alone the same way where the
+** model says so (model.h, alone: on baseline a ROP performing a
+** commutative red, a warp alone on its SM issuing an atomic; rop.c).
+** Such a step may write a location that only terminal states are judged
+** on (deterministic, exists, forall): an ample set needs visibility only
+** for what running states are judged on, and the persistent set with the
+** cycle proviso keeps every terminal state and deadlock (observed(): the
+** invariants' locations first, passed as inv).
 ** With --por=off (or a model without the hook) every interleaving is
 ** explored, so state counts are exactly those of the machine.
 */
@@ -143,13 +151,14 @@ struct ctx {
 	** frame */
 	size_t nb;
 	struct hash_src hsrc;
+	int hashed; /* the visited set reads hashes (not --tree's: vs_takes_hash) */
 	uint64_t *frame_bh;
 	int warned; /* BFS near a limit: said so once */
 	unsigned long rec_steps; /* steps of the recovery of this crash image */
 	/* partial-order reduction: on, and the locations properties observe */
 	int por;
 	int *obs;
-	unsigned nobs;
+	unsigned nobs, ninv; /* obs[0..ninv): observed in running states */
 	struct chain ch;          /* chains of local steps (chain.c) */
 	uint8_t *ctmp;            /* their scratch vector and action list */
 	struct action *cact;
@@ -195,6 +204,12 @@ static size_t mem_bytes(const struct ctx *c)
 	       2 * c->g.nended * sizeof *c->g.ended + c->oncap +
 	       frames * (c->svn + sizeof(struct frame) + c->nb * sizeof(uint64_t) +
 	                 (c->m->max_actions + 1) * (sizeof(struct action) + sizeof(uint16_t)));
+}
+
+/* The hash of next, a successor of the state in c->hsrc, for the visited set. */
+static uint64_t succ_hash(struct ctx *c, const uint8_t *next)
+{
+	return c->hashed ? state_hash_step(&c->hsrc, next, c->svn) : 0;
 }
 
 /* {=== Traces ============================================================= */
@@ -908,7 +923,7 @@ static void bfs(struct ctx *c)
 		int a = c->por && na > 1 ? ample(c, src, act, na, next) : -1;
 		if (a >= 0) {
 			a = (int)follow(c, next, (unsigned)a, 1);
-			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
+			uint32_t k = vs_find_or_put(c->vs, next, succ_hash(c, next), &is_new);
 			if (k > h) { /* the cycle proviso holds: a state numbered after this one */
 				if (rec)
 					graph_move(c, k, (unsigned)a);
@@ -930,7 +945,7 @@ static void bfs(struct ctx *c)
 			memcpy(next, src, n);
 			m->apply(m, next, &act[i]);
 			unsigned via = follow(c, next, i, chain_after(&c->ch, src, &act[i]));
-			uint32_t k = vs_find_or_put(c->vs, next, state_hash_step(&c->hsrc, next, n), &is_new);
+			uint32_t k = vs_find_or_put(c->vs, next, succ_hash(c, next), &is_new);
 			if (rec)
 				graph_move(c, k, via);
 			if (!is_new) {
@@ -1229,19 +1244,34 @@ static void dfs(struct ctx *c)
 
 /* }=== */
 
+/* Is property kind k judged on terminal states only (their values, or
+** the durable image of one)? */
+static int terminal_only(enum prop_kind k)
+{
+	return k == P_DETERMINISTIC || k == P_EXISTS || k == P_NOT_EXISTS || k == P_FORALL || k == P_REFINES ||
+	       k == P_EQUALS || k == P_OUTCOMES || k == P_PERSISTED;
+}
+
 /* Every location a property names: the model keeps actions that write
-** one out of the reduction.  0 when there are too many to list (then no
-** reduction). */
-static int observed(const struct property *props, unsigned n, int **out, unsigned *nout)
+** one out of the reduction; those observed in running states first,
+** *ninv of them (model.h, alone).  0 when there are too many to list
+** (then no reduction). */
+static int observed(const struct property *props, unsigned n, int **out, unsigned *nout, unsigned *ninv)
 {
 	unsigned cap = 1024, nl = 0;
 	for (unsigned k = 0; k < n; k++)
 		cap += props[k].nlocs;
 	int *locs = xmalloc(sizeof(int) * cap);
-	for (unsigned k = 0; k < n; k++) {
-		for (unsigned i = 0; i < props[k].nlocs; i++)
-			locs[nl++] = props[k].locs[i];
-		nl = expr_locs(props[k].cond, locs, nl, cap);
+	for (int term = 0; term < 2; term++) {
+		for (unsigned k = 0; k < n; k++) {
+			if (terminal_only(props[k].kind) != term)
+				continue;
+			for (unsigned i = 0; i < props[k].nlocs; i++)
+				locs[nl++] = props[k].locs[i];
+			nl = expr_locs(props[k].cond, locs, nl, cap);
+		}
+		if (!term)
+			*ninv = nl;
 	}
 	*out = locs;
 	*nout = nl;
@@ -1432,10 +1462,10 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	if (c.mpi && o->por && m->local && !r->por_off)
 		r->por_off = "--mpi (the cycle proviso asks whether a successor is new at once; its owner, another "
 		             "rank, says so only after the round's exchange)";
-	c.por = r->por = o->por && m->local && !r->por_off && observed(props, n, &c.obs, &c.nobs);
+	c.por = r->por = o->por && m->local && !r->por_off && observed(props, n, &c.obs, &c.nobs, &c.ninv);
 	/* chains (chain.c): not where each state is checked (--check-model),
 	** nor beyond the index's spare bit; depth and --max-depth count moves */
-	c.ch = (struct chain){ m, c.obs, c.nobs,
+	c.ch = (struct chain){ m, c.obs, c.nobs, c.obs, c.ninv,
 		               c.por && !o->no_chain && !o->check_model && m->max_actions < CHAIN_BIT
 		                       ? CHAIN_MAX
 		                       : 1 };
@@ -1455,6 +1485,8 @@ void explore(const struct model *m, struct property *props, unsigned n,
 		r->threads_off = "--tree: its node table is not shared between threads";
 	}
 	c.vs = vs_new(m->sv_size, o->compact ? VS_COMPACT : o->tree ? VS_TREE : VS_EXACT);
+	r->store = vs_store_name(c.vs);
+	c.hashed = vs_takes_hash(c.vs);
 	/* --no-trace drops the 6 bytes a state of the parent links where they
 	** weigh: compact mode's sequential BFS (DFS's trace is its stack; the
 	** ranks of --mpi hold their links apart) */

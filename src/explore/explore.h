@@ -73,6 +73,7 @@ struct explore_result {
 	double seconds;
 	double search_seconds; /* of which the search, before the progress check */
 	uint64_t bytes;      /* visited-set + trace storage at the end    */
+	const char *store;   /* the visited set's storage (vs_store_name) */
 	double omission;     /* compact mode: bound on P[some state omitted] */
 	/* outcomes over the outcome locations (litmus-style reports) */
 	int *olocs;

@@ -241,6 +241,17 @@ struct model {
 	** concrete mode asks status() again. */
 	int (*local)(const struct model *m, const uint8_t *sv, const struct action *a, const int *observed,
 	             unsigned nobserved);
+	/* Optional (NULL: only local actions are taken alone): is action a,
+	** enabled in sv, one the explorer may take alone as it takes a local
+	** one, though not warp-local, when the locations inv[0..ninv) are the
+	** ones observed in running states (invariants)?  Independent of every
+	** other action that can occur before it on any path from sv, enabling
+	** none of them and disabled by none, deterministic, changing nothing
+	** durable, nothing status() reads, nothing a race reads, and no
+	** location in inv; it may write a location only terminal states are
+	** judged on (deterministic, exists, forall: reductions of this kind
+	** keep every terminal state, explore.c). */
+	int (*alone)(const struct model *m, const uint8_t *sv, const struct action *a, const int *inv, unsigned ninv);
 
 	/* --check-model (optional): the machine's own invariants hold in sv
 	** (0, or 1 with why); action a taken in `before` wrote only what its

@@ -76,5 +76,5 @@ const struct comp_def comp_barrier = {
 	.name = "barrier", .desc = "bar.sync: CTA-wide barriers 0..15, per-thread arrival",
 	.provides = PORT(P_BARRIER), .requires = PORT(P_WARPS), .port_writes = PORT(P_WARPS), .port = port,
 	/* arrive() reads the live lanes and the warps in BARRIER only */
-	.por = por,
+	.por = por, .por_atomics = 1,
 };

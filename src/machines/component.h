@@ -153,6 +153,18 @@ struct comp_def {
 	** asks once per instruction when it builds the machine (sv NULL, w
 	** UINT_MAX). */
 	int (*por)(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
+	/* Partial-order reduction beyond warp-local issues (optional; model.h,
+	** alone): may its action a, enabled in sv, be taken alone when only
+	** the locations inv[0..ninv) are observed in running states?  Asked
+	** only in a machine whose every component sets por_atomics; with sv
+	** NULL, when the machine is built: may it ever say yes? */
+	int (*alone)(const struct comp *c, const uint8_t *sv, const struct action *a, const int *inv, unsigned ninv);
+	/* Its declaration for alone (rop.c): none of its actions or guards
+	** reads or writes a global word but as a warp's ld, st, atom or red
+	** naming that word's variable does (the ROP performing the atom or
+	** red), nor an atomics FIFO or a warp's pending count but through the
+	** atomics port, and nothing of it is durable. */
+	int por_atomics;
 	/* Optional: model.reach for its actions (NULL: any SM). */
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	/* Optional: a commutative race (check comm_race_free), as model.h. */
@@ -239,6 +251,10 @@ struct port_atomics {
 	                    uint64_t (*rnd)(void *), void *rng);
 	/* Statistics of warp w's push (NULL: none beyond the provider's own). */
 	void (*count_push)(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct);
+	/* Partial-order reduction (NULL: never): may warp w's issue of its
+	** atom or red, enabled in sv, be taken alone (model.h, alone)?  sv
+	** NULL: may it ever be? */
+	int (*sole)(const struct comp *c, const uint8_t *sv, unsigned w);
 };
 
 struct port_order {

@@ -317,6 +317,13 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
 	return in->op == OP_EXIT ? 2 : 1; /* 2: the warp's exit may end the kernel (model.h) */
 }
 
+/* Beyond warp-local issues: the owner's answer (component.h, alone). */
+static int m_alone(const struct model *m, const uint8_t *sv, const struct action *a, const int *inv, unsigned ninv)
+{
+	const struct comp *c = owner(m, a->kind);
+	return c && c->def->alone && c->def->alone(c, sv, a, inv, ninv);
+}
+
 int compose_por_independent(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
 {
 	(void)c, (void)sv, (void)w;
@@ -838,9 +845,17 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->check_step = m_check_step;
 	m->local = m_local;
 	m->reach = m_reach;
-	for (unsigned i = 0; i < x->ncomps; i++)
-		if (!x->comps[i].def->por)
+	/* steps alone where every component declares por_atomics and one
+	** may take some (chains then follow every successor: chain_after) */
+	int alone = 1, some = 0;
+	for (unsigned i = 0; i < x->ncomps; i++) {
+		const struct comp *c = &x->comps[i];
+		if (!c->def->por)
 			m->local = NULL; /* a component that did not declare independence */
+		alone &= c->def->por_atomics;
+		some |= c->def->alone && c->def->alone(c, NULL, NULL, NULL, 0);
+	}
+	m->alone = m->local && alone && some ? m_alone : NULL;
 	x->por_pc = xcalloc((size_t)g->prog->nins + 1, 1);
 	for (int pc = 0; m->local && pc < g->prog->nins; pc++) {
 		x->por_pc[pc] = 1;

@@ -275,7 +275,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	*align = 8;
 	c->max_actions = g->nwarps;
 	c->units[0] = (struct pool_req){ "scheduler", nsched };
-	c->priv = readyset_new(nsched, g->cfg.sms, g->cfg.schedulers);
+	c->priv = readyset_new(nsched, g->cfg.sms, g->cfg.schedulers, g->cfg.sched_policy ? NULL : g->warp_idx);
 	return (long)(sizeof(struct dab_sched_state) * nsched);
 }
 

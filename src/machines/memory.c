@@ -154,6 +154,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 static void init(const struct comp *c, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
+	if (g->shared_off == 4 * (size_t)g->prog->global_words) { /* every word writable, in place: one copy */
+		memcpy(sv, g->ginit, g->shared_off);
+		return;
+	}
 	for (uint32_t w = 0; w < g->prog->global_words; w++)
 		if (g->gword[w] != GWORD_CONST)
 			memcpy(sv + g->gword[w], &g->ginit[w], 4);
@@ -188,5 +192,5 @@ const struct comp_def comp_mem = {
 	.provides = PORT(P_MEM), .port_writes = SELF,
 	.layout = layout, .init = init, .print = print, .port = port,
 	/* no actions; its port serves the issuing warp alone */
-	.por = compose_por_independent_of_exit,
+	.por = compose_por_independent_of_exit, .por_atomics = 1,
 };

@@ -50,8 +50,16 @@
 ** gto keeps sets only where no scheduler has more than 64 warps (one bit
 ** each); past that it polls every warp each cycle, as before.
 **
+** Under GTO's pick (cfg.sched_policy 0: the warp the unit issued last
+** while it can issue, else the lowest), listing what can issue now names
+** only the warp the pick takes, not every ready one (a persist row had 16
+** ready warps a scheduler, listed, sorted and dropped every cycle).  The
+** set's earliest ready time is then that warp's, at most the clock: once
+** a warp is ready it is only ever compared with a later clock.
+**
 ** Invariant READY-1: a kept set equals the full poll of the state, and no
-** warp of it is ready before its kept earliest ready time.
+** warp of it is ready before its kept earliest ready time (or, where one
+** was ready by the clock as listed, the kept time is at most that clock).
 */
 #include "config.h"
 #include "machines/readyset.h"
@@ -62,12 +70,13 @@
 
 #include "util/strbuf.h"
 
-struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per)
+struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per, const unsigned *gto_idx)
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	size_t groups = sizeof(struct readyset_group) * ngroups;
 	struct readyset *rs = xcalloc(1, head + groups + sizeof(struct action) * ngroups * per);
 	rs->n = nsched;
+	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
 	rs->group = (struct readyset_group *)((char *)rs + head);
 	for (unsigned i = 0; i < ngroups; i++)
@@ -159,6 +168,29 @@ unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned
 	unsigned n = 0;
 	readyset_get(rs, tn, k, u, at, may, &with_view, src);
 	*viewed = 0;
+	if (rs->gto_idx && tn->now != UINT64_MAX) {
+		/* GTO picks the warp the unit issued last while it can issue,
+		** else the lowest (compose.c, m_pick): only that one is listed.
+		** Its ready time stands for soon, which once a warp is ready
+		** by upto is only ever compared with a clock past it. */
+		uint32_t l = tn->last[u];
+		uint64_t m = *may;
+		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && tn->ready[l] <= upto)
+			m = 1ull << rs->gto_idx[l - s0];
+		for (; m; m &= m - 1) {
+			unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
+			uint64_t r = tn->ready[s0 + w];
+			if (r < soon)
+				soon = r;
+			if (r <= upto) {
+				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
+				*viewed = (int)(with_view >> i & 1);
+				break;
+			}
+		}
+		readyset_listed(rs, tn, k, at, upto, n, soon);
+		return n;
+	}
 	for (uint64_t m = *may; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
 		uint64_t r = tn->ready[s0 + w];

@@ -32,6 +32,9 @@ struct readyset_group {
 
 struct readyset {
 	uint64_t run; /* the concrete run the entries are of */
+	/* warp -> its index in its scheduler, where the driver's pick within
+	** a unit is GTO's (model.pick); NULL: any ready warp (readyset_list) */
+	const unsigned *gto_idx;
 	unsigned n, ngroups;
 	struct readyset_group *group;
 	struct readyset_entry e[];
@@ -51,9 +54,9 @@ struct readyset_src {
 };
 
 /* The sets of nsched schedulers of at most 64 warps each, and ngroups
-** groups of per schedulers each (per actions listed).  Freed with
-** free(). */
-struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per);
+** groups of per schedulers each (per actions listed); gto_idx as struct
+** readyset.  Freed with free(). */
+struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per, const unsigned *gto_idx);
 /* What scheduler unit u of SM sm has seen happen: a set is kept while
 ** this sum of the driver's counts (each only grows) stays the same. */
 static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsigned sm)
@@ -92,8 +95,9 @@ static inline int readyset_later(const struct readyset *rs, const struct timed_n
 /* Scheduler k (unit u, its warps warps[0..), subjects from s0): list its
 ** set's warps ready by upto as actions of kind into out, the first only,
 ** then those ready at the clock, when listing everything (tn->now =
-** UINT64_MAX); returns their number, *may the set, *viewed whether one
-** listed was allowed by the view. */
+** UINT64_MAX); listing what can issue now under GTO's pick (gto_idx),
+** only the one it picks; returns their number, *may the set, *viewed
+** whether one listed was allowed by the view. */
 unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                        uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
                        const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed);

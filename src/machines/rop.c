@@ -76,7 +76,11 @@ struct rop {
 		unsigned pc, need[8];
 	} *stall;
 	struct icnt *ic; /* concrete mode: the interconnect's timing */
-	/* stall and ic follow in the same block: the composer frees priv */
+	/* partial-order reduction (alone): per global word, what every
+	** instruction that may access it is (por_words); NULL: nothing
+	** qualifies */
+	uint8_t *por;
+	/* stall, ic and por follow in the same block: the composer frees priv */
 };
 #define R(c) ((const struct rop *)(c)->priv)
 
@@ -281,8 +285,107 @@ static unsigned act_k(const struct comp *c, const struct action *a)
 	return a->arg / (c->g->nqueues * R(c)->cap) + 1;
 }
 
+/* {=== Partial-order reduction: performing a commutative red alone ===== */
+
+/* Does op of type t commute with itself (old op a op b == old op b op a,
+** bit for bit)?  Not f32 addition: its rounding is the nondeterminism
+** the checker looks for. */
+static int commutes(enum atom_op op, enum vtype t)
+{
+	return t != VT_F32 && (op == AT_ADD || op == AT_MIN || op == AT_MAX || op == AT_AND || op == AT_OR || op == AT_XOR);
+}
+
+/* Per global word of the kernel's variables, what every instruction that
+** may access it is: POR_ATOMIC, an atom or red (no plain access races
+** with one); POR_COMM too, a red of one op and type that commutes with
+** itself (such entries give the word the same value in any order, and
+** nothing reads it before the kernel ends).  Into out (G bytes); 0 when
+** nothing qualifies (an access naming no variable could reach any word,
+** a st.u64 two; host steps read and write memory between launches; the
+** weaker memory models keep their own copies). */
+enum { POR_ATOMIC = 1, POR_COMM = 2 };
+static int por_words(const struct gpu *g, uint8_t *out)
+{
+	const struct program *p = g->prog;
+	if (g->cfg.memory || g->cfg.icnt_order || p->nhost)
+		return 0;
+	int any = 0;
+	for (int s = 0; s < p->nsyms; s++) {
+		const struct symbol *sy = &p->syms[s];
+		int atomic = sy->space == SP_GLOBAL, ok = atomic, aop = -1, type = -1;
+		for (int i = 0; i < p->nins && atomic; i++) {
+			const struct instr *in = &p->ins[i];
+			if ((in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM && in->op != OP_RED) || in->space != SP_GLOBAL)
+				continue;
+			if (in->addr.sym < 0 || in->width == 8)
+				return 0;
+			if (in->addr.sym != s)
+				continue;
+			atomic = in->op == OP_ATOM || in->op == OP_RED;
+			ok = ok && in->op == OP_RED && commutes(in->aop, in->type) &&
+			     (aop < 0 || (aop == (int)in->aop && type == (int)in->type));
+			aop = (int)in->aop;
+			type = (int)in->type;
+		}
+		if (atomic && aop >= 0) {
+			memset(out + sy->base / 4, ok ? POR_ATOMIC | POR_COMM : POR_ATOMIC, sy->nelems);
+			any = 1;
+		}
+	}
+	return any;
+}
+
+/* The head of a FIFO, a red of a POR_COMM word, taken alone
+** (model.h, alone).  Before it, on any path: other FIFOs' entries, the
+** same red on that word among them, commute with it; a warp's push to
+** its FIFO appends behind it (room it frees enables, never disables);
+** no warp reads the word.  It resumes no warp (not the last entry a
+** waiting warp is owed: that warp would change what a race reads), and
+** an invariant's word is visible.  Terminal states see the word, and
+** they are what such a step keeps. */
+static int alone(const struct comp *c, const uint8_t *sv, const struct action *a, const int *inv, unsigned ninv)
+{
+	const struct gpu *g = c->g;
+	if (!R(c)->por || !sv)
+		return R(c)->por != NULL;
+	const struct atomic_entry *e = &entries(c, sv, act_q(c, a))[act_i(c, a)];
+	uint32_t word = e->addr / 4;
+	if (e->ret || e->warp == AE_LAB || word >= g->prog->global_words || !(R(c)->por[word] & POR_COMM))
+		return 0;
+	if (gpu_warp(g, (uint8_t *)sv, e->warp)->pending == 1 && WARPS(c)->waiting(WC(c), sv, e->warp))
+		return 0;
+	for (unsigned i = 0; i < ninv; i++)
+		if ((uint32_t)inv[i] == word)
+			return 0;
+	return 1;
+}
+
+/* Warp w's issue of its global atom or red, alone (port_atomics.sole):
+** every other warp of its SM is done, so no push but w's reaches its
+** SM's FIFOs before it, and the ROP taking their heads commutes with it
+** (an entry appended behind them; none is an atom of w's, READY);
+** nothing else reads what it writes (w's pc, status and pending, the
+** FIFOs).  Its variable takes atomics only: w at it is in no race.  Not
+** a releasing one: its fence waits for w's entries the ROP performs. */
+static int sole(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	if (!R(c)->por || !sv)
+		return R(c)->por != NULL;
+	const struct instr *in = &g->prog->ins[gpu_pc(g, sv, w)];
+	if ((in->op != OP_ATOM && in->op != OP_RED) || in->space != SP_GLOBAL || in->addr.sym < 0 ||
+	    instr_releasing(in) || !(R(c)->por[g->prog->syms[in->addr.sym].base / 4] & POR_ATOMIC))
+		return 0;
+	for (unsigned v = 0; v < g->nwarps; v++)
+		if (v != w && gpu_sm_of(g, v) == gpu_sm_of(g, w) && gpu_warp(g, (uint8_t *)sv, v)->status != W_DONE)
+			return 0;
+	return 1;
+}
+
+/* }=== */
+
 static const struct port_atomics atomics_ops = { room, push, owed, timing_push, room_sent, send, in_flight, timing_send,
-	                                               NULL };
+	                                               NULL, sole };
 static const struct port_order order_ops = { clear };
 
 static const struct kind_def kinds[] = { { "rop", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 } };
@@ -308,9 +411,12 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	}
 	unsigned cap = cf->icnt_queue ? cf->icnt_queue : 2 * cf->threads_per_warp;
 	size_t stall = (sizeof(struct rop) + 7) & ~(size_t)7, ic = stall + ((sizeof(struct stall) * g->nwarps + 7) & ~(size_t)7);
-	struct rop *r = xcalloc(1, ic + icnt_size(g, g->nqueues, cap));
+	size_t por = ic + icnt_size(g, g->nqueues, cap);
+	struct rop *r = xcalloc(1, por + g->prog->global_words);
 	r->stall = (struct stall *)((char *)r + stall);
 	r->ic = icnt_init((char *)r + ic, g, g->nqueues, cap);
+	if (por_words(g, (uint8_t *)r + por))
+		r->por = (uint8_t *)r + por;
 	r->cap = cap;
 	r->bytes = 4 + sizeof(struct atomic_entry) * (size_t)r->cap;
 	r->pow2 = !(cf->line_bytes & (cf->line_bytes - 1)) && !(cf->partitions & (cf->partitions - 1));
@@ -336,14 +442,16 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** transaction is measured -- most are, most cycles */
 	const struct timed_now *tn = compose_now(c);
 	if (tn && tn->now != UINT64_MAX && !c->g->cfg.icnt_order) {
-		const uint64_t *ready = tn->ready + c->subj0[0];
+		const uint64_t *ready = tn->ready + c->subj0[0], now = tn->now;
+		const size_t bytes = R(c)->bytes; /* the counts, hoisted: 32 FIFOs a cycle */
 		for (unsigned p = 0; p < P; p++) {
 			unsigned u = c->unit0[0] + p;
-			if (tn->unit_free[u] > tn->now)
+			if (tn->unit_free[u] > now)
 				continue;
-			for (unsigned q = p; q < nq; q += P) {
-				unsigned k = fifo(c, sv, q)[0];
-				if (!k || ready[q] > tn->now)
+			const uint8_t *f = sv + c->off + bytes * p;
+			for (unsigned q = p; q < nq; q += P, f += bytes * P) {
+				unsigned k = *(const uint16_t *)f;
+				if (!k || ready[q] > now)
 					continue;
 				unsigned run = icnt_run(R(c)->ic, c, q, k, entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
 				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q, q + nq * cap * (run - 1) };
@@ -393,11 +501,29 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
 
 /* Concrete mode's ready sets (readyset.c): performing entries of FIFO q
 ** frees room in its SM's FIFOs and resumes or times only warps of that SM
-** (a LAB partial's: the SM it came from, q's too). */
+** (a LAB partial's: the SM it came from, q's too).  Over plain memory it
+** reaches none of them when no entry is a LAB partial or a waiting warp's
+** (it may resume, and is timed) or one within a warp of the 255 a warp
+** may owe (room()'s own limit), and no warp of the SM may lack room: q
+** had room for a whole warp's lanes already, or none of them was last
+** refused by room() (stall, kept until room() says yes).  Persistency's
+** gates read the L2 a perform dirties: always the SM. */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
-	(void)sv;
-	return (int)(act_q(c, a) / c->g->cfg.partitions);
+	const struct gpu *g = c->g;
+	unsigned q = act_q(c, a), sm = q / g->cfg.partitions, tpw = g->cfg.threads_per_warp;
+	if (REQ(c, P_MEM)->c->def != &comp_mem)
+		return (int)sm;
+	const struct atomic_entry *e = entries(c, sv, q);
+	for (unsigned i = act_i(c, a), end = i + act_k(c, a); i < end; i++)
+		if (e[i].warp == AE_LAB || WARPS(c)->waiting(WC(c), sv, e[i].warp) ||
+		    gpu_warp(g, (uint8_t *)sv, e[i].warp)->pending + tpw > 255)
+			return (int)sm;
+	if (fifo(c, sv, q)[0] + tpw > R(c)->cap) /* the SM's warps: its schedulers' */
+		for (unsigned k = sm * g->cfg.schedulers, i = g->sched_first[k]; i < g->sched_first[k + g->cfg.schedulers]; i++)
+			if (R(c)->stall[g->sched_warps[i]].run)
+				return (int)sm;
+	return REACH_NONE;
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -504,5 +630,5 @@ const struct comp_def comp_rop = {
 	** words of atom/red targets, never a read-only variable; an exit
 	** neither (a performed entry resumes only a warp in ATOMIC and counts
 	** down `pending`, which exit leaves alone) */
-	.por = compose_por_independent_of_exit,
+	.por = compose_por_independent_of_exit, .alone = alone, .por_atomics = 1,
 };

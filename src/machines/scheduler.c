@@ -81,7 +81,7 @@ static long gto_layout(struct comp *c, struct gpu *g, size_t *align, struct diag
 			most = g->sched_first[k + 1] - g->sched_first[k];
 	/* concrete mode's ready sets (readyset.c) hold up to 64 warps per
 	** scheduler; past that each cycle polls every warp */
-	c->priv = most <= 64 ? readyset_new(nsched, g->cfg.sms, 0) : NULL;
+	c->priv = most <= 64 ? readyset_new(nsched, g->cfg.sms, 0, g->cfg.sched_policy ? NULL : g->warp_idx) : NULL;
 	return 0;
 }
 
@@ -196,6 +196,16 @@ static void gto_apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	WARPS(c)->issue(REQ(c, P_WARPS)->c, sv, warp_of(c, a));
 }
 
+/* A warp's issue of an atomic, alone when the atomics provider says so
+** (port_atomics.sole). */
+static int gto_alone(const struct comp *c, const uint8_t *sv, const struct action *a, const int *inv, unsigned ninv)
+{
+	(void)inv, (void)ninv;
+	const struct bind *ab = REQ(c, P_ATOMICS);
+	const struct port_atomics *ops = ab->ops;
+	return ops && ops->sole && ops->sole(ab->c, sv, sv ? warp_of(c, a) : 0);
+}
+
 const struct comp_def comp_gto = {
 	.name = "gto", .desc = "free choice among ready warps (GTO in concrete mode)",
 	.params = gto_params, .nparams = 1,
@@ -204,6 +214,7 @@ const struct comp_def comp_gto = {
 	/* whether another warp may issue depends on that warp alone; DAB's
 	** schedulers (dab_sched.c) rotate on issues and declare nothing */
 	.por = compose_por_independent_of_exit,
+	.alone = gto_alone, .por_atomics = 1, /* its guard asks the atomics port for room */
 };
 
 /* }=== */

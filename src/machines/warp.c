@@ -876,4 +876,6 @@ const struct comp_def comp_warps = {
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .init = init, .faulted = faulted, .quiescent = quiescent, .check = check,
 	.print = print, .port = port, .race = race, .por = compose_por_independent_of_exit,
+	/* memory only as its instructions name it; atomics through the port */
+	.por_atomics = 1,
 };

@@ -217,7 +217,9 @@ static uint64_t memo_hash(const struct visited *v, uint32_t idx)
 
 uint64_t vs_hash(const struct visited *v, uint32_t idx, const uint8_t *sv)
 {
-	return v->compact || v->tree ? state_hash(sv, v->sv_size) : memo_hash(v, idx);
+	if (v->tree) /* it hashes no vector: spare the caller a hash of every state expanded */
+		return 0;
+	return v->compact ? state_hash(sv, v->sv_size) : memo_hash(v, idx);
 }
 
 const uint8_t *vs_state(const struct visited *v, uint32_t idx)
@@ -266,14 +268,13 @@ static void grow(struct visited *v)
 	v->slot = t;
 }
 
-/* A new arena block with room for a record of len bytes, its pages made
-** present at once (one madvise, not a page fault for every 4 KB the
-** records first touch: the faults were 15-30% of exact mode's CPU, issue
-** 13; bench: system time -25% on lane-reduction).  Huge pages measured
-** worse here (a VM: system time x3).  Only a hint: no error without it. */
-static uint8_t *arena_block(size_t len)
+/* An arena block of n bytes, its pages made present at once (one
+** madvise, not a page fault for every 4 KB the records first touch: the
+** faults were 15-30% of exact mode's CPU, issue 13; bench: system time
+** -25% on lane-reduction).  Huge pages measured worse here (a VM: system
+** time x3).  Only a hint: no error without it. */
+static uint8_t *arena_block(size_t n)
 {
-	size_t n = BLOCK_BYTES > len ? BLOCK_BYTES : len;
 	uint8_t *b = xmalloc(n);
 #ifdef MADV_POPULATE_WRITE
 	/* madvise wants a page-aligned start: from the block's first whole page */
@@ -284,6 +285,12 @@ static uint8_t *arena_block(size_t len)
 	return b;
 }
 
+/* A compressed store's block, with room for a record of len bytes. */
+static uint8_t *record_block(size_t len)
+{
+	return arena_block(BLOCK_BYTES > len ? BLOCK_BYTES : len);
+}
+
 /* Raw mode: the arena blocks up to block b made (in shared mode under
 ** the lock, the directory at its full size). */
 static void raw_blocks(struct visited *v, size_t b)
@@ -291,6 +298,9 @@ static void raw_blocks(struct visited *v, size_t b)
 	for (; v->nblocks <= b; v->nblocks++) {
 		if (!v->shared)
 			v->block = xrealloc(v->block, sizeof *v->block * (v->nblocks + 1));
+		/* its 2^rshift records exactly: a block of BLOCK_BYTES made
+		** present in full held up to 45% untouched bytes (issue 13:
+		** peak RSS 40% above the count on lane-reduction) */
 		v->block[v->nblocks] = arena_block((size_t)v->sv_size << v->rshift);
 	}
 }
@@ -319,7 +329,7 @@ static void append(struct visited *v, uint32_t idx, const uint8_t *src, size_t l
 	} else {
 		if (!v->nblocks || v->used + len > BLOCK_BYTES) {
 			v->block = xrealloc(v->block, sizeof *v->block * (v->nblocks + 1));
-			v->block[v->nblocks++] = arena_block(len);
+			v->block[v->nblocks++] = record_block(len);
 			v->used = 0;
 		}
 		rec = v->block[v->nblocks - 1] + v->used;
@@ -445,6 +455,16 @@ uint64_t vs_count(const struct visited *v)
 	return v->shared ? share_count(v) : v->n;
 }
 
+int vs_takes_hash(const struct visited *v)
+{
+	return !v->tree;
+}
+
+const char *vs_store_name(const struct visited *v)
+{
+	return v->compact ? "fingerprints" : v->tree ? "tree" : "flat";
+}
+
 size_t vs_bytes(const struct visited *v)
 {
 	if (v->tree)
@@ -566,7 +586,7 @@ static void share_append(struct visited *v, struct vs_local *l, uint32_t idx, co
 			l->nblocks = v->nblocks;
 		} else if (new_block) {
 			v->block = xrealloc(v->block, sizeof *v->block * (v->nblocks + 1));
-			l->block = v->block[v->nblocks++] = arena_block(len);
+			l->block = v->block[v->nblocks++] = record_block(len);
 			/* the block filled counts in full from now on */
 			atomic_fetch_add(&v->abytes, used);
 			used = 0;

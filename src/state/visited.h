@@ -26,7 +26,8 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 ** was never put. */
 uint32_t vs_find(struct visited *v, const uint8_t *sv, uint64_t h);
 /* The hash of state number idx, whose vector is sv: the one memoized in
-** exact mode (no rehash), else computed from sv. */
+** exact mode (no rehash), 0 in tree mode (which takes no hash), else
+** computed from sv. */
 uint64_t vs_hash(const struct visited *v, uint32_t idx, const uint8_t *sv);
 /* State number idx (exact mode only), decoded into a buffer of the set's
 ** that stays valid until the next vs_state call. */
@@ -34,6 +35,11 @@ const uint8_t *vs_state(const struct visited *v, uint32_t idx);
 /* The same, decoded into out (sv_size bytes) when it is compressed. */
 const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out);
 uint64_t vs_count(const struct visited *v);
+/* Whether vs_find_or_put and vs_find read their hash argument (tree mode
+** does not: a caller may pass 0 and spare the hashing). */
+int vs_takes_hash(const struct visited *v);
+/* "flat", "tree" or "fingerprints": how states are kept (reports) */
+const char *vs_store_name(const struct visited *v);
 size_t vs_bytes(const struct visited *v);
 /* The bytes the next insertion may allocate at once, growing a table (0:
 ** none is due): a --memory check made before it keeps the growth from
