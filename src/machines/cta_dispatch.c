@@ -278,4 +278,8 @@ const struct comp_def comp_cta_dispatch = {
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .describe = describe, .timing = timing,
 	.print = print, .check = check, .port = port,
 	.por = por,
+	/* steps alone (rop.c): it reads a warp's pending count, but only to
+	** free a slot, which a ROP's perform may do: that enables, never
+	** disables, and commutes with every other action enabled beside it */
+	.por_atomics = 1,
 };
