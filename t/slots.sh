@@ -5,7 +5,7 @@
 # exhaustive mode and timed in concrete mode; unset, nothing changes.
 . "$srcdir/t/lib.sh"
 B="$SPECS/baseline"
-plan 17
+plan 18
 run "$GPUMC" check -q -D cta_slots=1 "$B/int-reduction.gpu"
 is "$rc" 0 "baseline takes cta_slots"
 verdict "$B/cta-landing.gpu" "fail deterministic"
@@ -37,3 +37,8 @@ is "$(grep -o '"where\[2\]":[0-9]*' "$T/j" | sort -u | tr '\n' ' ')" '"where[2]"
 "$GPUMC" run --json --runs 8 -D dispatch=static "$B/cta-landing.gpu" > "$T/j" 2>/dev/null
 is "$(grep -o '"where\[2\]":[0-9]*' "$T/j" | sort -u | tr '\n' ' ')" '"where[2]":0 ' \
 	"... and the static dispatcher on SM 0 only"
+# a gated CTA of a static dispatcher starts when the ROP performs the last
+# atomic of the CTA before it: concrete mode's ready sets hear of it
+"$GPUMC" run --json --runs 3 -D sms=1 -D cta_slots=1 -D dispatch=static "$B/int-reduction.gpu" > "$T/j" 2>/dev/null
+is "$(grep -o '"end":"[a-z ]*"' "$T/j" | head -1)/$(grep -o '"sum":[0-9]*' "$T/j" | sort -u | tr '\n' ' ')" '"end":"finished"/"sum":26 ' \
+	"one SM, one slot, static: the second CTA runs after the first's reds"
