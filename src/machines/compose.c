@@ -890,7 +890,7 @@ static const struct param_def grid_params[] = {
 	{ "schedulers", 1, 1, 4, NULL, GP(schedulers), "warp schedulers per SM; warp w of a CTA goes to scheduler w mod schedulers" },
 	{ "partitions", 1, 1, 8, NULL, GP(partitions), "memory partitions (L2 slice + ROP), interleaved every line_bytes" },
 	{ "line_bytes", 256, 4, 65536, NULL, GP(line_bytes), "address interleaving granularity across partitions" },
-	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident)" },
+	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident unless the CTA or warp slots limit them)" },
 	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
 	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp (32 on hardware; small for exhaustive runs)" },
 	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most; fewer when the kernel has few conditional branches)" },

@@ -16,7 +16,8 @@
 **   static  position p runs CTA p: "we statically partition CTAs among each
 **           scheduler in each SM".  No state and no action: a position
 **           starts in the step that frees its slot.
-**   free    the relaxed variant, the baseline GPU's dispatcher: the first
+**   free    the relaxed variant, the baseline GPU's dispatcher (the default
+**           of the baseline and lab machines, registry.c): the first
 **           `resident` CTAs per SM go out round robin at launch (position
 **           p runs CTA p), then the next pending CTA, in id order, goes to
 **           whichever SM frees a slot first -- a choice (action DISPATCH),
@@ -26,8 +27,9 @@
 ** Threads, warps and shared memory belong to positions; a final-state
 ** condition on a thread's register names the thread of a position.
 **
-** Component "cta_dispatch": ports gate and grid.  Slice (free only): u16
-** per position, its CTA + 1 (0: not dispatched yet).
+** Component "cta_dispatch": ports gate and grid (only while the slots hold
+** some CTA back).  Slice (free, slots limited, only): u16 per position,
+** its CTA + 1 (0: not dispatched yet).
 ** Invariants:
 **   DISP-1 the dispatched positions of each SM are a prefix of its list,
 **          and they run distinct CTAs 0 .. n-1 (n dispatched in all);
@@ -41,6 +43,19 @@
 #include "util/strbuf.h"
 
 enum { DISPATCH_STATIC, DISPATCH_FREE };
+
+/* Do the slots hold some CTA back?  Not in the default: every CTA resident. */
+static int limited(const struct gpu *g)
+{
+	return g->resident * g->cfg.sms < g->cfg.ctas;
+}
+
+/* Does the free dispatcher choose anything?  Not unless slots are limited:
+** then it has no slice, no action and nothing to check. */
+static int choosing(const struct gpu *g)
+{
+	return g->cfg.dispatch == DISPATCH_FREE && limited(g);
+}
 
 static uint16_t *assigned(const struct comp *c, const uint8_t *sv)
 {
@@ -71,7 +86,7 @@ static int has_slot(const struct gpu *g, const uint8_t *sv, unsigned p)
 
 static int started(const struct comp *c, const uint8_t *sv, unsigned p)
 {
-	return c->g->cfg.dispatch == DISPATCH_FREE ? assigned(c, sv)[p] != 0 : has_slot(c->g, sv, p);
+	return choosing(c->g) ? assigned(c, sv)[p] != 0 : has_slot(c->g, sv, p);
 }
 
 /* free: SM s's next position to dispatch into, when its slot is free
@@ -101,13 +116,13 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w)
 
 static unsigned ctaid(const struct comp *c, const uint8_t *sv, unsigned p)
 {
-	return c->g->cfg.dispatch == DISPATCH_FREE && assigned(c, sv)[p] ? assigned(c, sv)[p] - 1u : p;
+	return choosing(c->g) && assigned(c, sv)[p] ? assigned(c, sv)[p] - 1u : p;
 }
 
 static int pending(const struct comp *c, const uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
-	if (g->cfg.dispatch != DISPATCH_FREE)
+	if (!choosing(g))
 		return 0; /* a static position starts in the step that frees its slot */
 	for (unsigned s = 0; s < g->cfg.sms; s++)
 		if ((sm < 0 || s == (unsigned)sm) && next_position(c, sv, s) < g->cfg.ctas)
@@ -125,7 +140,7 @@ static const struct port_grid grid_ops = { ctaid, pending };
 static const void *port(const struct comp *c, enum port p)
 {
 	const struct gpu *g = c->g;
-	if (g->resident * g->cfg.sms >= g->cfg.ctas)
+	if (!limited(g))
 		return NULL;
 	return p == P_GATE ? (const void *)&gate_ops : p == P_GRID ? (const void *)&grid_ops : NULL;
 }
@@ -136,7 +151,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	(void)before, (void)nb, (void)timed;
 	const struct gpu *g = c->g;
 	unsigned n = 0;
-	if (g->cfg.dispatch != DISPATCH_FREE)
+	if (!choosing(g))
 		return 0;
 	for (unsigned s = 0; s < g->cfg.sms; s++) {
 		unsigned p = next_position(c, sv, s);
@@ -168,23 +183,23 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
 {
 	const struct gpu *g = c->g;
-	for (unsigned p = 0; p < g->cfg.ctas && g->resident * g->cfg.sms < g->cfg.ctas; p++)
+	for (unsigned p = 0; p < g->cfg.ctas && limited(g); p++)
 		if (!started(c, sv, p))
 			sb_printf(out, "  position %u (sm %u): waits for a free CTA slot\n", p, p % g->cfg.sms);
-		else if (g->cfg.dispatch == DISPATCH_FREE && ctaid(c, sv, p) != p)
+		else if (choosing(g) && ctaid(c, sv, p) != p)
 			sb_printf(out, "  position %u (sm %u): runs cta %u\n", p, p % g->cfg.sms, ctaid(c, sv, p));
 }
 
 static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 {
 	const struct gpu *g = c->g;
-	unsigned n = g->cfg.dispatch == DISPATCH_FREE ? dispatched(c, sv) : 0;
+	unsigned n = choosing(g) ? dispatched(c, sv) : 0;
 	uint8_t seen[4096] = { 0 };
 	for (unsigned s = 0; s < g->cfg.sms; s++) {
 		unsigned busy = 0, gap = 0;
 		for (unsigned p = s; p < g->cfg.ctas; p += g->cfg.sms) {
 			busy += started(c, sv, p) && occupied(g, sv, p);
-			if (g->cfg.dispatch != DISPATCH_FREE)
+			if (!choosing(g))
 				continue;
 			unsigned k = assigned(c, sv)[p];
 			if ((k && gap) || k > n || (k && seen[k - 1]++)) {
@@ -201,10 +216,21 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 	return 0;
 }
 
+/* A DISPATCH writes only this slice, which a started warp reads for its
+** %ctaid and no more changes; whether a position may start depends on
+** warps done and their atomics performed, which no warp-local issue
+** changes but an exit, which may free a slot -- unless none is limited --
+** and starting one disables nothing. */
+static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in)
+{
+	(void)sv, (void)w;
+	return in->op != OP_EXIT || !limited(c->g);
+}
+
 static void init(const struct comp *c, uint8_t *sv)
 {
 	const struct gpu *g = c->g;
-	if (g->cfg.dispatch != DISPATCH_FREE)
+	if (!choosing(g))
 		return;
 	/* the launch's round-robin distribution fills every slot */
 	for (unsigned p = 0; p < g->cfg.ctas && p < g->resident * g->cfg.sms; p++)
@@ -234,7 +260,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 			k = cf->warp_slots / cf->warps_per_cta;
 	}
 	g->resident = k;
-	if (cf->dispatch != DISPATCH_FREE)
+	if (!choosing(g))
 		return 0;
 	*align = 2;
 	c->max_actions = cf->sms;
@@ -251,9 +277,9 @@ const struct comp_def comp_cta_dispatch = {
 	.provides = PORT(P_GATE) | PORT(P_GRID), .kinds = kinds, .nkinds = 1, .port_writes = 0,
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .describe = describe, .timing = timing,
 	.print = print, .check = check, .port = port,
-	/* a DISPATCH writes only this slice, which a started warp reads for
-	** its %ctaid and no more changes; whether a position may start
-	** depends on warps done and their atomics performed, which no
-	** warp-local issue changes, and starting one disables nothing */
-	.por = compose_por_independent,
+	.por = por,
+	/* steps alone (rop.c): it reads a warp's pending count, but only to
+	** free a slot, which a ROP's perform may do: that enables, never
+	** disables, and commutes with every other action enabled beside it */
+	.por_atomics = 1,
 };

@@ -17,11 +17,19 @@
 ** bindings a row must name because more than one component provides them
 ** (persist wraps mem: the warps and the ROP store through it). */
 
+/* A nondeterministic GPU's CTA dispatcher is the free one (cta_dispatch.c:
+** the next CTA in id order to whichever SM frees a slot first). */
+#define FREE_DISPATCH                                                                                       \
+	{ "dispatch", 1, 0, 1, "static|free", offsetof(struct gpu_cfg, dispatch),                           \
+	  "CTA dispatcher once slots are limited: free (the hardware's: the next CTA in id order to the SM that frees a slot first) or static (CTA p on SM p mod sms)" }
+
 static const struct param_def baseline_params[] = {
 	{ "memory", 0, 0, 3, "sc|ics13|ics13-fixed|ptx", offsetof(struct gpu_cfg, memory), "global memory: SC, the ICS'13 address-queue model, or the PTX ISA model's outcomes (straight-line kernels, weakmem.c)" },
+	FREE_DISPATCH,
 };
-static const struct comp_def *const baseline_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_rop };
-static const struct wiring baseline = { baseline_comps, 5, NULL, 0, baseline_params, 1 };
+static const struct comp_def *const baseline_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_cta_dispatch,
+	                                                  &comp_rop };
+static const struct wiring baseline = { baseline_comps, 6, NULL, 0, baseline_params, 2 };
 
 static const struct comp_def *const dab_comps[] = { &comp_mem, &comp_warps, &comp_dab_sched, &comp_barrier,
 	                                             &comp_cta_dispatch, &comp_dab };
@@ -41,13 +49,14 @@ static const struct wiring gpudet = { gpudet_comps, 6, NULL, 0, NULL, 0 };
 /* LAB: the baseline with a LAB in front of the ROP (it takes every global
 ** atomic and passes the unlabelled ones on); both gate fences.  lab comes
 ** before rop: its layout sizes the FIFOs the partials go through. */
-static const struct comp_def *const lab_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_lab,
-	                                             &comp_rop };
+static const struct comp_def *const lab_comps[] = { &comp_mem, &comp_warps, &comp_gto, &comp_barrier, &comp_cta_dispatch,
+	                                             &comp_lab, &comp_rop };
 static const struct wire lab_wires[] = {
 	{ "warps", P_ATOMICS, "lab" }, { "gto", P_ATOMICS, "lab" }, { "lab", P_ATOMICS, "rop" },
 	{ "warps", P_MEM, "lab" },     { "lab", P_MEM, "mem" },     { "rop", P_MEM, "mem" },
 };
-static const struct wiring lab = { lab_comps, 6, lab_wires, 6, NULL, 0 };
+static const struct param_def lab_params[] = { FREE_DISPATCH };
+static const struct wiring lab = { lab_comps, 7, lab_wires, 6, lab_params, 1 };
 
 static const struct machine_def machines[] = {
 	{ "baseline",
