@@ -176,29 +176,20 @@ configurations above, fusion and coalescing off as in Figs. 11-12).
 Fig. 10: the geomean is over the paper's 16 workloads (bc.gpu, cnv.gpu
   and pagerank.gpu say how each follows Table II/III and VI-A1), at the
   paper's occupancy on both machines: second waves for ama, CNR, cnv3_1,
-  cnv4_1, cnv4_3 and layer 2 (1.30 with every CTA resident).  Layers 1
-  and 3 cost 1.00-1.02: their atomics come in one burst after a long
-  compute, flushed as each wave ends; bc-CNR 1.00 (PKI 0.004: no red in
-  the scaled kernel).  The rest, measured on seed 1 in the headline
-  configuration (the ratios are the table's):
-  cnv2_2, cnv3_2, cnv4_2 (1.68, 1.68, 1.69) and bc-ama (2.41; 1.71 in
-  one wave): a CTA holds its slot until its atomics are flushed (IV-B:
-  warps "wait for the flushing process before they can be reclaimed"),
-  and a flush waits for every buffer to be full or without a warp that
-  can issue, which the next wave's running warps postpone.  cnv2_2 at
-  2 slots and 32 CTAs: SM s runs CTA s + 16 from cycle 525835, when CTA
-  s's atomics are flushed, but CTA s + 24 only from 1050297: CTA s + 8
-  finished just after a buffers-full flush, its last atomics wait in a
-  buffer beside CTA s + 16's computing warps, so its slot frees a wave
-  late (DAB 1.58M cycles, baseline 1.05M; with -D scheduler=gto the
-  same, 2.61M against 2.63M at 72 CTAs).  In layers 1 and 3 an SM's
-  CTAs end within cycles of each other and the wave's last flush takes
-  all their atomics (cnv3_1: flushes at 333784..335233, CTAs 0 and 8
-  done at 335234, CTAs 16 and 24 both start at 335579).  bc-ama: no buffer
-  fills (PKI 0.70), so the first flush waits until no warp on the GPU
-  can issue (cycle 59449, against the baseline's whole run of 33245):
-  a second-wave CTA behind a CTA that added anything starts only then.
-  With -D scheduler=gto DAB costs the same (77577 against 80265).
+  cnv4_1, cnv4_3 and layer 2.  A CTA's slot frees when its warps exit:
+  a scheduler's buffer outlives its warps, and the batch rule orders the
+  next batch's atomics after theirs ("non-atomic instructions from
+  b_i+1 can run earlier", IV-C5); a warp buffer, the warp's own, keeps
+  its slot until flushed (IV-B), -D buffer=warp.  Held until flushed
+  with scheduler buffers too, the geomean was 1.46: each wave then
+  waited for a flush, which waits for every buffer to be full or
+  without a warp that can issue (layer 2 1.68, bc-ama 2.41).  Layers 1
+  to 3 cost 1.00-1.03: their atomics come in one burst after a long
+  compute; bc-CNR 1.00 (PKI 0.004: no red in the scaled kernel).  The
+  rest, measured on seed 1 in the headline configuration (the ratios
+  are the table's):
+  bc-ama (1.88): GWAT's token, as for bc-FA and bc-fol below (62308
+  cycles against the baseline's 33707; with -D scheduler=gto 33533).
   bc-FA, bc-fol (1.56, 1.83): GWAT's token.  DAB with -D scheduler=gto
   costs 1.03, 1.00: the warp holding the token walks its edges, a
   global load each, until its next red, while the scheduler's other

@@ -175,7 +175,7 @@ c D1 "states 15 transitions 14" -D scheduler=srr
 # CTA 0's slot frees while CTA 1 still owes an add; the batch barrier puts
 # CTA 1's add first under every determinism-aware rule (forall sum == 1)
 for s in gwat srr gtrr gtar gtrr-bar gtar-bar gwat-bar; do v C1-cta-batches pass -D scheduler=$s; done
-v C1-cta-batches "fail deterministic" -D scheduler=gto
+v C1-cta-batches "fail forall" -D scheduler=gto
 c C1-cta-batches "states 29 transitions 28" -D scheduler=srr
 run "$GPUMC" check -q --check-model "$D/C1-cta-batches.gpu"; is "$rc" 0 "C1: --check-model (DISP-n, SCHED-n) holds"
 # C2: the paper's static CTA distribution is deterministic; the free

@@ -5,7 +5,7 @@
 # exhaustive mode and timed in concrete mode; unset, nothing changes.
 . "$srcdir/t/lib.sh"
 B="$SPECS/baseline"
-plan 18
+plan 21
 run "$GPUMC" check -q -D cta_slots=1 "$B/int-reduction.gpu"
 is "$rc" 0 "baseline takes cta_slots"
 verdict "$B/cta-landing.gpu" "fail deterministic"
@@ -42,3 +42,41 @@ is "$(grep -o '"where\[2\]":[0-9]*' "$T/j" | sort -u | tr '\n' ' ')" '"where[2]"
 "$GPUMC" run --json --runs 3 -D sms=1 -D cta_slots=1 -D dispatch=static "$B/int-reduction.gpu" > "$T/j" 2>/dev/null
 is "$(grep -o '"end":"[a-z ]*"' "$T/j" | head -1)/$(grep -o '"sum":[0-9]*' "$T/j" | sort -u | tr '\n' ' ')" '"end":"finished"/"sum":26 ' \
 	"one SM, one slot, static: the second CTA runs after the first's reds"
+# DAB (IV-B, IV-C5): a scheduler's buffer outlives its warps, so a CTA's
+# slot frees when its warps exit and the next batch runs its non-atomic
+# instructions before the last batch's atomics are flushed ("non-atomic
+# instructions from b_i+1 can run earlier"); a warp buffer is the warp's
+# own and keeps its slot until flushed.  CTA 1 (batch 1) reads sum before
+# any flush (its warp can issue) with scheduler buffers, after the flush
+# of CTA 0's add (the only way its slot frees) with warp buffers.  On the
+# baseline the slot frees at exit too: the ROP may perform the red before
+# or after CTA 1's load.
+cat > "$T/reclaim.gpu" <<'SPEC'
+machine dab
+set scheduler = gwat
+set entries = 4
+set sms = 1
+set schedulers = 1
+set ctas = 2
+set cta_slots = 1
+set warps_per_cta = 1
+set threads_per_warp = 1
+global .u32 sum = 0
+global .u32 seen = 9
+kernel
+    .reg .u32 %r<1>
+    .reg .pred %p<1>
+    setp.eq.u32        %p0, %ctaid, 1
+    @%p0 bra           READ
+    red.global.add.u32 [sum], 1
+    exit
+READ:
+    ld.global.u32      %r0, [sum]
+    st.global.u32      [seen], %r0
+    exit
+end
+check forall seen == 1
+SPEC
+verdict "$T/reclaim.gpu" "fail forall" -D buffer=scheduler
+verdict "$T/reclaim.gpu" pass -D buffer=warp
+verdict "$T/reclaim.gpu" "fail forall" -D machine=baseline

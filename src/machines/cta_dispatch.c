@@ -5,9 +5,13 @@
 ** s + 2 sms, ... (the grid's static partition, gpu.h), filled in that
 ** order: position j of an SM starts once fewer than `resident` of the
 ** SM's earlier positions are still occupied.  A position stays occupied
-** until its warps are done and their atomics performed (DAB §IV-B: "warps
-** are kept active while the buffer is non-empty and wait for the flushing
-** process before they can be reclaimed").  The b-th `resident` positions
+** until its warps are done, and where their atomics wait in buffers of
+** their own (DAB's warp buffers, gpu.slot_holds_atomics) until those are
+** performed too (§IV-B: "warps are kept active while the buffer is
+** non-empty and wait for the flushing process before they can be
+** reclaimed").  A scheduler's buffer, or the ROP's FIFOs, outlive the
+** warps: the slot frees at their exit, and the next batch's non-atomic
+** instructions "can run earlier" (§IV-C5).  The b-th `resident` positions
 ** of an SM are its batch b (gpu_batch_of); the batch barrier itself, "all
 ** atomics from batch b_i must complete before any atomics from b_i+1", is
 ** the schedulers' rule (dab_sched.c).
@@ -62,13 +66,13 @@ static uint16_t *assigned(const struct comp *c, const uint8_t *sv)
 	return (uint16_t *)(sv + c->off);
 }
 
-/* Does position p hold its slot: started, and a warp not done or an
-** atomic of one not yet performed (its pending count or dirty flag)? */
+/* Does position p hold its slot: started, and a warp not done, or (warp
+** buffers) an atomic of one not yet performed (its pending count)? */
 static int occupied(const struct gpu *g, const uint8_t *sv, unsigned p)
 {
 	for (unsigned w = p * g->cfg.warps_per_cta; w < (p + 1) * g->cfg.warps_per_cta; w++) {
 		const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
-		if ((h->status != W_DONE && h->status != W_FAULT) || h->pending)
+		if ((h->status != W_DONE && h->status != W_FAULT) || (g->slot_holds_atomics && h->pending))
 			return 1;
 	}
 	return 0;
@@ -278,8 +282,8 @@ const struct comp_def comp_cta_dispatch = {
 	.layout = layout, .init = init, .enabled = enabled, .apply = apply, .describe = describe, .timing = timing,
 	.print = print, .check = check, .port = port,
 	.por = por,
-	/* steps alone (rop.c): it reads a warp's pending count, but only to
-	** free a slot, which a ROP's perform may do: that enables, never
+	/* steps alone (rop.c): it reads a warp's pending count only in DAB
+	** (warp buffers), never beside the ROP; a slot freed enables, never
 	** disables, and commutes with every other action enabled beside it */
 	.por_atomics = 1,
 };

@@ -935,6 +935,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 		diag_at(d, g->path, 0, 0, "DAB orders the flushes of at most 64 SMs (have %u)", cf->sms);
 		return -1;
 	}
+	/* a warp buffer is the warp's own: "warps are kept active while the
+	** buffer is non-empty and wait for the flushing process before they
+	** can be reclaimed" (IV-B); a scheduler's buffer outlives its warps */
+	g->slot_holds_atomics = !cf->buffer_level;
 	unsigned nsched = cf->sms * cf->schedulers;
 	/* a FIFO holds at most what an SM's buffers hold, twice over when
 	** flushes may overlap (nr-of, nr-cif: FLUSH waits for room) */

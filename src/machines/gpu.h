@@ -104,6 +104,7 @@ struct gpu {
 	struct program *own;    /* the kernel rewritten by a component          */
 	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
 	int persist_order;      /* the spec checks persist_order (persist_order.c) */
+	int slot_holds_atomics; /* a CTA's slot is held until its warps' atomics are performed (cta_dispatch.c) */
 };
 
 #define GWORD_CONST UINT32_MAX
