@@ -45,9 +45,11 @@ for r in srr:4186 gtar:29926 gtrr:20826 gwat-bar:84886; do
 done
 
 # D2's two CTAs on one SM with one slot: two batches, the second gated
-# until the first is done (671 states; 605 before the flush fired on full
-# buffers beside running warps, DAB IV-D); all resident: 31344 (23477)
+# until the first's warps are done (487 states: a scheduler buffer keeps
+# their atomics, IV-C5; 671 while the slot waited for their flush, 605
+# before the flush fired on full buffers beside running warps, DAB IV-D);
+# all resident: 31344 (23477)
 run "$GPUMC" $C -D cta_slots=1 -D sms=1 "$SPECS/dab/D2.gpu"
-is "$(jnum states "$T/out")" 671 "D2 sms=1 cta_slots=1: batches gated, 671 states"
+is "$(jnum states "$T/out")" 487 "D2 sms=1 cta_slots=1: batches gated, 487 states"
 run "$GPUMC" $C -D sms=1 "$SPECS/dab/D2.gpu"
 is "$(jnum states "$T/out")" 31344 "D2 sms=1: all resident, no gate, 31344 states"
