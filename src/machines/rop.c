@@ -507,9 +507,10 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
 ** may owe (room()'s own limit), and no warp of the SM may lack room: q
 ** had room for a whole warp's lanes already, or none of them was last
 ** refused by room() (stall, kept until room() says yes).  Persistency's
-** gates read the L2 a perform dirties: always the SM.  An entry of a done
-** warp may free its CTA's slot (cta_dispatch: a gated CTA of the SM
-** starts): the SM too. */
+** gates read the L2 a perform dirties: always the SM.  Where a slot is
+** held until its warps' atomics are performed (gpu.slot_holds_atomics),
+** an entry of a done warp may free it (a gated CTA of the SM starts): the
+** SM too. */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
@@ -520,7 +521,7 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 	for (unsigned i = act_i(c, a), end = i + act_k(c, a); i < end; i++)
 		if (e[i].warp == AE_LAB || WARPS(c)->waiting(WC(c), sv, e[i].warp) ||
 		    gpu_warp(g, (uint8_t *)sv, e[i].warp)->pending + tpw > 255 ||
-		    gpu_warp(g, (uint8_t *)sv, e[i].warp)->status == W_DONE)
+		    (g->slot_holds_atomics && gpu_warp(g, (uint8_t *)sv, e[i].warp)->status == W_DONE))
 			return (int)sm;
 	if (fifo(c, sv, q)[0] + tpw > R(c)->cap) /* the SM's warps: its schedulers' */
 		for (unsigned k = sm * g->cfg.schedulers, i = g->sched_first[k]; i < g->sched_first[k + g->cfg.schedulers]; i++)
