@@ -9,10 +9,12 @@
 ** records with memcmp.  Smaller vectors are stored as they are: encoding
 ** costs more time than their memory costs (bench/explore.sh measured both
 ** ways; at 1224 bytes, ticket-counter 2/1/8, raw records ran 40% fewer
-** instructions but 2.6x the memory, and its page faults cost more CPU).  Compressed records are appended to 4 MB arena blocks, each
-** state's record address kept in a side array; a raw record has a fixed
-** size, so state i's lies at a fixed place (block i >> rshift, slot i &
-** (2^rshift - 1)): a hit finds it with no side entry to load (a cache miss
+** instructions but 2.6x the memory, and its page faults cost more CPU).
+** Compressed records are appended to 4 MB arena blocks, each state's
+** record address kept in a side array; a raw record has a fixed size, so
+** state i's lies at a fixed place (block i >> rshift, of exactly 2^rshift
+** records, slot i & (2^rshift - 1)): a hit finds it with no side entry to
+** load (a cache miss
 ** of its own on every hit; issue 13) and no 8 bytes a state for the
 ** address.  Every state's full hash is kept in a side array.
 **
