@@ -42,10 +42,14 @@
 **   ROP-1 warp_hdr.pending of a warp equals the number of its entries in
 **         all FIFOs (AE_LAB entries belong to no warp);
 **   ROP-2 a FIFO holds at most cap entries and its unused entries and pad
-**         are zero.
+**         are zero;
+**   ROP-3 (concrete mode) the kept mask of FIFOs with entries (struct rop,
+**         nonempty) equals their counts, and no head arrives before a
+**         partition's kept soon (kept_sync, enabled; GPUMC_CHECK_READY).
 */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,11 +80,27 @@ struct rop {
 		unsigned pc, need[8];
 	} *stall;
 	struct icnt *ic; /* concrete mode: the interconnect's timing */
+	/* Concrete mode: per partition, the SMs whose FIFO to it holds an
+	** entry (words_sms u64 words each), so that enabled() walks those
+	** and not every FIFO every cycle (10% of a baseline pagerank run).
+	** Kept for the run's vector (kept_run, kept_sv: 0 and NULL outside a
+	** run; an exploration's threads never write it) by push, send and
+	** perform, rebuilt when a new run first lists (kept_sync); invariant
+	** ROP-3, checked under GPUMC_CHECK_READY. */
+	uint64_t kept_run;
+	const uint8_t *kept_sv;
+	unsigned words_sms;
+	uint64_t *nonempty;
+	/* and per partition (8 at most), no head of its FIFOs arrives before
+	** this cycle (0: not known).  A head's arrival time (tn->ready) is
+	** set only by this file's timing of a push, a send or a perform, each
+	** applied next, and that marks the FIFO: kept_mark forgets it then. */
+	uint64_t soon[8];
 	/* partial-order reduction (alone): per global word, what every
 	** instruction that may access it is (por_words); NULL: nothing
 	** qualifies */
 	uint8_t *por;
-	/* stall, ic and por follow in the same block: the composer frees priv */
+	/* stall, ic, nonempty and por follow in the same block: the composer frees priv */
 };
 #define R(c) ((const struct rop *)(c)->priv)
 
@@ -92,6 +112,48 @@ static uint16_t *fifo(const struct comp *c, const uint8_t *sv, unsigned q)
 static struct atomic_entry *entries(const struct comp *c, const uint8_t *sv, unsigned q)
 {
 	return (struct atomic_entry *)(sv + c->off + R(c)->bytes * q + 4);
+}
+
+/* FIFO q's count changed: its bit in the kept mask (struct rop), in the
+** run's vector only. */
+static void kept_mark(const struct comp *c, const uint8_t *sv, unsigned q)
+{
+	struct rop *r = c->priv;
+	if (!r->kept_run || r->kept_sv != sv)
+		return;
+	unsigned P = c->g->cfg.partitions, s = q / P;
+	uint64_t *w = &r->nonempty[(q % P) * r->words_sms + s / 64], bit = 1ull << s % 64;
+	*w = fifo(c, sv, q)[0] ? *w | bit : *w & ~bit;
+	r->soon[q % P] = 0;
+}
+
+/* Concrete mode, as enabled() first lists: the kept mask is the run's,
+** rebuilt from the counts at a new run; under tn->check compared with
+** them, a difference a push, send or perform that did not mark (ROP-3):
+** an internal error. */
+static void kept_sync(const struct comp *c, const uint8_t *sv, const struct timed_now *tn)
+{
+	struct rop *r = c->priv;
+	unsigned P = c->g->cfg.partitions, nw = r->words_sms;
+	int fresh = r->kept_run != tn->run || r->kept_sv != sv;
+	if (!fresh && !tn->check)
+		return;
+	for (unsigned p = 0; p < P; p++)
+		for (unsigned k = 0; k < nw; k++) {
+			uint64_t m = 0;
+			for (unsigned s = 64 * k; s < c->g->cfg.sms && s < 64 * k + 64; s++)
+				m |= (uint64_t)(fifo(c, sv, s * P + p)[0] != 0) << s % 64;
+			if (!fresh && m != r->nonempty[p * nw + k]) {
+				fprintf(stderr, "gpumc: internal error: ROP-3: partition %u: kept FIFOs with entries %#llx, counts %#llx at cycle %llu\n",
+				        p, (unsigned long long)r->nonempty[p * nw + k], (unsigned long long)m, (unsigned long long)tn->clock);
+				abort();
+			}
+			r->nonempty[p * nw + k] = m;
+		}
+	if (fresh)
+		memset(r->soon, 0, sizeof r->soon);
+	r->kept_run = tn->run;
+	r->kept_sv = sv;
 }
 
 /* The entries the lanes m of warp w need in each partition. */
@@ -153,6 +215,7 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 		uint16_t *f = fifo(c, sv, q);
 		entries(c, sv, q)[f[0]++] = e[i];
 		h->pending++;
+		kept_mark(c, sv, q);
 	}
 	return in->op == OP_ATOM ? PUSH_WAIT_VALUES : PUSH_DONE;
 }
@@ -241,6 +304,7 @@ static void send(const struct comp *c, uint8_t *sv, unsigned sm, const struct at
 	x->warp = AE_LAB;
 	x->lane = (uint8_t)sm;
 	x->ret = 0;
+	kept_mark(c, sv, q);
 }
 
 static unsigned in_flight(const struct comp *c, const uint8_t *sv, unsigned sm, struct atomic_entry *out,
@@ -411,10 +475,14 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	}
 	unsigned cap = cf->icnt_queue ? cf->icnt_queue : 2 * cf->threads_per_warp;
 	size_t stall = (sizeof(struct rop) + 7) & ~(size_t)7, ic = stall + ((sizeof(struct stall) * g->nwarps + 7) & ~(size_t)7);
-	size_t por = ic + icnt_size(g, g->nqueues, cap);
+	unsigned words_sms = (cf->sms + 63) / 64;
+	size_t nonempty = ic + ((icnt_size(g, g->nqueues, cap) + 7) & ~(size_t)7);
+	size_t por = nonempty + sizeof(uint64_t) * cf->partitions * words_sms;
 	struct rop *r = xcalloc(1, por + g->prog->global_words);
 	r->stall = (struct stall *)((char *)r + stall);
 	r->ic = icnt_init((char *)r + ic, g, g->nqueues, cap);
+	r->nonempty = (uint64_t *)((char *)r + nonempty);
+	r->words_sms = words_sms;
 	if (por_words(g, (uint8_t *)r + por))
 		r->por = (uint8_t *)r + por;
 	r->cap = cap;
@@ -443,19 +511,29 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct timed_now *tn = compose_now(c);
 	if (tn && tn->now != UINT64_MAX && !c->g->cfg.icnt_order) {
 		const uint64_t *ready = tn->ready + c->subj0[0], now = tn->now;
-		const size_t bytes = R(c)->bytes; /* the counts, hoisted: 32 FIFOs a cycle */
+		struct rop *r = c->priv;
+		kept_sync(c, sv, tn);
 		for (unsigned p = 0; p < P; p++) {
-			unsigned u = c->unit0[0] + p;
-			if (tn->unit_free[u] > now)
+			unsigned u = c->unit0[0] + p, n0 = n;
+			if (tn->unit_free[u] > now || (r->soon[p] > now && !tn->check))
 				continue;
-			const uint8_t *f = sv + c->off + bytes * p;
-			for (unsigned q = p; q < nq; q += P, f += bytes * P) {
-				unsigned k = *(const uint16_t *)f;
-				if (!k || ready[q] > now)
-					continue;
-				unsigned run = icnt_run(R(c)->ic, c, q, k, entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
-				out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q, q + nq * cap * (run - 1) };
+			uint64_t soon = UINT64_MAX;
+			for (unsigned k = 0; k < r->words_sms; k++) /* the FIFOs with entries, in SM order */
+				for (uint64_t m = r->nonempty[p * r->words_sms + k]; m; m &= m - 1) {
+					unsigned q = (64 * k + (unsigned)__builtin_ctzll(m)) * P + p;
+					soon = ready[q] < soon ? ready[q] : soon;
+					if (ready[q] > now)
+						continue;
+					unsigned run = icnt_run(r->ic, c, q, fifo(c, sv, q)[0], entries(c, sv, q), sizeof(struct atomic_entry),
+					                        same_tx);
+					out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q, q + nq * cap * (run - 1) };
+				}
+			if (r->soon[p] > now && n > n0) {
+				fprintf(stderr, "gpumc: internal error: ROP-3: partition %u: no head kept as arriving before cycle %llu, "
+				        "one arrived by %llu\n", p, (unsigned long long)r->soon[p], (unsigned long long)now);
+				abort();
 			}
+			r->soon[p] = soon;
 		}
 		return n;
 	}
@@ -483,6 +561,7 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
 	memmove(e + i, e + i + 1, sizeof *e * (size_t)(f[0] - 1 - i));
 	memset(&e[f[0] - 1], 0, sizeof *e);
 	f[0]--;
+	kept_mark(c, sv, q);
 	atomic_entry_perform(c, sv, &head);
 	unsigned w = head.warp;
 	if (w == AE_LAB) {
