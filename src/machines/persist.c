@@ -358,6 +358,10 @@ struct pm_pending {
 	uint32_t *refused; /* of them, those whose fence clear() refuses now */
 	uint32_t *pcommit; /* those refused at a pcommit since their issue */
 	uint32_t *acking; /* warps the action being timed acknowledges (a mask) */
+	/* per line, while a partition may overfill: its dirty words, so that
+	** a store asks whether its line was clean (lru_dirty) without or-ing
+	** its flags (3% of a 64-warp lbm run); GPUMC_CHECK_PERSIST compares */
+	uint16_t *ndirty_words;
 	uint8_t listed[]; /* per line: 1 listed, | 2 it may have work for its L2 unit */
 };
 
@@ -505,35 +509,58 @@ static void lru_clean(const struct comp *c, uint32_t first)
 	}
 }
 
+/* Concrete mode: word's dirty flag was `was` and is now `now`: its line's
+** count of dirty words (struct pm_pending, ndirty_words). */
+static void dirty_count(const struct comp *c, uint32_t word, int was, int now)
+{
+	struct pm_pending *p = c->priv;
+	if (p->run && p->overfill && !was != !now)
+		p->ndirty_words[word / line_words(c->g)] += now ? 1 : (uint16_t)-1;
+}
+
 /* A store leaves word `word` dirty in the L2.  In a concrete run a line
 ** that was clean may overfill its partition's L2 (capacity_evict). */
 static void pm_dirty(const struct comp *c, uint8_t *sv, uint32_t word)
 {
 	struct pm_pending *p = c->priv;
 	uint32_t first = line_of(c->g, word);
-	if (p->run && p->overfill && !line_has(c, sv, first, PM_DIRTY))
-		lru_dirty(c, first);
+	if (p->run && p->overfill) {
+		int clean = !p->ndirty_words[word / line_words(c->g)];
+		if (p->check && clean != !line_has(c, sv, first, PM_DIRTY)) {
+			fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: line of word %u: %u dirty words counted, flags say %s\n", word,
+			        p->ndirty_words[word / line_words(c->g)], clean ? "dirty" : "clean");
+			abort();
+		}
+		if (clean)
+			lru_dirty(c, first);
+		dirty_count(c, word, flags(c, sv)[word] & PM_DIRTY, 1);
+	}
 	flags(c, sv)[word] |= PM_DIRTY;
 }
 
 /* Word `word` now has an entry in its WPQ.  Concrete mode counts the NVM
 ** writes this will cost (the paper's write-endurance figure): each WPQ
 ** entry is one NVM line write, of the words it holds; a word merged into
-** a queued entry costs nothing more. */
-static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t value)
+** a queued entry costs nothing more.  queued (NULL: not known): whether
+** the word's line has a word in its WPQ (-1: not known yet), set to 1
+** after, so that a write-back's words look at the line once. */
+static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t value, int *queued)
 {
 	uint8_t *f = &flags(c, sv)[word];
 	struct pm_pending *p = c->priv;
 	if (p->run) {
 		if (!(*f & PM_INWPQ)) {
-			p->writes[0] += !line_has(c, sv, line_of(c->g, word), PM_INWPQ);
+			p->writes[0] += !(queued && *queued >= 0 ? *queued : line_has(c, sv, line_of(c->g, word), PM_INWPQ));
 			p->writes[1] += 4;
 		}
 		pending(c, word, 0);
 	}
+	if (queued)
+		*queued = 1;
 	if (!(*f & PM_INWPQ))
 		host(c, sv)->ninwpq++;
 	wpq(c, sv)[word] = value;
+	dirty_count(c, word, *f & PM_DIRTY, 0);
 	*f = (uint8_t)((*f & PM_TRANSIT) | PM_INWPQ); /* and no longer dirty */
 }
 
@@ -543,10 +570,10 @@ static void into_wpq(const struct comp *c, uint8_t *sv, uint32_t word, uint32_t 
 ** order, so the merge loses no durable image). */
 static void write_back(const struct comp *c, uint8_t *sv, uint32_t first)
 {
-	int was = 0;
+	int was = 0, queued = -1;
 	for (uint32_t i = first, end = line_end(c->g, first); i < end; i++)
 		if (flags(c, sv)[i] & PM_DIRTY) {
-			into_wpq(c, sv, i, ((uint32_t *)sv)[i]);
+			into_wpq(c, sv, i, ((uint32_t *)sv)[i], &queued);
 			po_move(c->g, rec(c, sv), PO_WPQ, PO_VIS, i);
 			was = 1;
 		}
@@ -749,6 +776,7 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 		po_stored(c->g, rec(c, sv), (uint32_t)i);
 		po_move(c->g, rec(c, sv), PO_TRANSIT, PO_VIS, (uint32_t)i);
 		*f = (uint8_t)((*f & PM_INWPQ) | PM_TRANSIT);
+		dirty_count(c, (uint32_t)i, was, 0);
 		if (was && !line_has(c, sv, line_of(c->g, (uint32_t)i), PM_DIRTY)) /* its line is clean now */
 			lru_clean(c, line_of(c->g, (uint32_t)i));
 		pending(c, (uint32_t)i, 1);
@@ -1017,6 +1045,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	memset(p->acked, 0, sizeof *p->acked * c->g->nwarps);
 	memset(p->since, 0, sizeof *p->since * ((G_WORDS(c->g) + per - 1) / per));
 	memset(p->ndirty, 0, sizeof p->ndirty);
+	memset(p->ndirty_words, 0, sizeof *p->ndirty_words * ((G_WORDS(c->g) + per - 1) / per));
 	memset(p->qhead, 0, sizeof p->qhead);
 	memset(p->qn, 0, sizeof p->qn);
 	memset(p->waits, 0, sizeof *p->waits * LAYOUT(c)->mw);
@@ -1028,8 +1057,11 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	for (uint32_t i = 0; i < G_WORDS(c->g); i += per) {
 		if (line_has(c, sv, i, PM_INWPQ | PM_TRANSIT) || waited(c, clwb_mask(c, sv, i)))
 			pending(c, i, 1);
-		if (p->overfill && line_has(c, sv, i, PM_DIRTY))
+		if (p->overfill && line_has(c, sv, i, PM_DIRTY)) {
 			lru_dirty(c, i);
+			for (uint32_t k = i; k < line_end(c->g, i); k++)
+				dirty_count(c, k, 0, flags(c, sv)[k] & PM_DIRTY);
+		}
 	}
 }
 
@@ -1379,6 +1411,7 @@ static void host_step(const struct comp *c, uint8_t *sv)
 			if (*f & PM_INWPQ)
 				hs->ninwpq--;
 			*f &= PM_TRANSIT; /* a st.wt on its way still arrives */
+			dirty_count(c, first + k, was, 0);
 			if (was && !line_has(c, sv, line_of(g, first + k), PM_DIRTY))
 				lru_clean(c, line_of(g, first + k));
 			if (!*f && wt_words(c) && waited(c, wt_mask(c, sv, first + k))) /* its queued entry is gone */
@@ -1464,7 +1497,7 @@ static void device_step(const struct comp *c, uint8_t *sv)
 static void wt_arrive(const struct comp *c, uint8_t *sv, uint32_t i)
 {
 	flags(c, sv)[i] &= (uint8_t)~PM_TRANSIT;
-	into_wpq(c, sv, i, transit(c, sv)[i]);
+	into_wpq(c, sv, i, transit(c, sv)[i], NULL);
 	po_move(c->g, rec(c, sv), PO_WPQ, PO_TRANSIT, i);
 	transit(c, sv)[i] = 0;
 	if (c->g->cfg.wpq_durable) /* in the persistence domain now */
@@ -2242,7 +2275,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	uint32_t qcap = 2 * ((nlines + g->cfg.partitions - 1) / g->cfg.partitions) + 1;
 	size_t qsize = (size_t)qcap * g->cfg.partitions;
 	struct pm_pending *p =
-		xcalloc(1, sizeof *p + nlines + 20 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 16 * (size_t)lay.mw + 8);
+		xcalloc(1, sizeof *p + nlines + 22 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 16 * (size_t)lay.mw + 8);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
 	p->acked = p->since + nlines;
@@ -2254,6 +2287,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->refused = p->waits + lay.mw;
 	p->pcommit = p->refused + lay.mw;
 	p->acking = p->pcommit + lay.mw;
+	p->ndirty_words = (uint16_t *)(p->acking + lay.mw);
 	p->lay = lay;
 	const char *check = getenv("GPUMC_CHECK_PERSIST");
 	p->check = check && *check && strcmp(check, "0") != 0;
