@@ -515,7 +515,8 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		kept_sync(c, sv, tn);
 		for (unsigned p = 0; p < P; p++) {
 			unsigned u = c->unit0[0] + p, n0 = n;
-			if (tn->unit_free[u] > now || (r->soon[p] > now && !tn->check))
+			int later = r->soon[p] > now; /* under tn->check listed anyway, and compared */
+			if (tn->unit_free[u] > now || (later && !tn->check))
 				continue;
 			uint64_t soon = UINT64_MAX;
 			for (unsigned k = 0; k < r->words_sms; k++) /* the FIFOs with entries, in SM order */
@@ -528,12 +529,13 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 					                        same_tx);
 					out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q, q + nq * cap * (run - 1) };
 				}
-			if (r->soon[p] > now && n > n0) {
+			if (later && n > n0) {
 				fprintf(stderr, "gpumc: internal error: ROP-3: partition %u: no head kept as arriving before cycle %llu, "
 				        "one arrived by %llu\n", p, (unsigned long long)r->soon[p], (unsigned long long)now);
 				abort();
 			}
-			r->soon[p] = soon;
+			if (!later)
+				r->soon[p] = soon;
 		}
 		return n;
 	}
