@@ -6,7 +6,9 @@
 #             which none of a partition's heads arrives (ROP-3,
 #             GPUMC_CHECK_READY);
 #   persist.c the dirty words per line of a partition that may overfill
-#             its L2 (GPUMC_CHECK_PERSIST).
+#             its L2, and the lines asleep in the heap of the timed walk
+#             (their count, and every listed line's actions that can
+#             issue: check_passed_over) (GPUMC_CHECK_PERSIST).
 # Rows: the baseline bench kernels (the ROP), LAB specs (their partials
 # go through the ROP's FIFOs), and the persist bench kernels at the
 # paper's 64 warps an SM (bench/lib.sh, warps64), whose L2s overfill
@@ -18,7 +20,11 @@
 # rop.c's perform, turns the 6 ROP rows red (ROP-3); kept_mark keeping
 # its partition's soon, the same 6; a write-back that does not count its
 # words clean, dirty_count's call in persist.c's into_wpq, the 3 histo
-# rows.)
+# rows; new work that does not wake its line, wake_line's call in
+# pending(), the 4 persist rows (and 86 of t/persist-pending.sh's); a
+# line woken a cycle late (< for <= in pending_actions' due loop), the
+# same 4 (75 there); a heap that does not sift up, heap_fix, lbm at 64
+# CTAs (and 5 there).)
 . "$srcdir/t/lib.sh"
 eval "$(sed -n '/^warps64()/,/^}/p' "$srcdir/bench/lib.sh")"
 for k in lbm histo; do

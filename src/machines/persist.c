@@ -362,8 +362,21 @@ struct pm_pending {
 	** a store asks whether its line was clean (lru_dirty) without or-ing
 	** its flags (3% of a 64-warp lbm run); GPUMC_CHECK_PERSIST compares */
 	uint16_t *ndirty_words;
-	uint8_t listed[]; /* per line: 1 listed, | 2 it may have work for its L2 unit */
+	/* The walk of a timed enabled() looks only at the awake lines: aw,
+	** in address order, those whose wake may be by the clock (new work,
+	** actions listed last time, passed over), and `in`, added since (to
+	** be merged in); every other listed line sleeps in a min-heap of its
+	** wake (hwake, hline; hpos: a line's place in it, UINT32_MAX none),
+	** so that a walk no longer passes every sleeping line (12% of a
+	** 64-warp lbm run).  GPUMC_CHECK_PERSIST checks the count of sleepers
+	** and every listed line's actions (check_passed_over). */
+	uint32_t naw, nin, nheap;
+	uint32_t *aw, *in, *tmp; /* first words; tmp: the merge's */
+	uint64_t *hwake;
+	uint32_t *hline, *hpos;
+	uint8_t listed[]; /* per line: 1 listed, | 2 it may have work for its L2 unit, | 4 in aw or in (AWAKE) */
 };
+#define AWAKE 4
 
 /* Can instruction in leave its warp waiting (warp.c's issue: a fence,
 ** pcommit, bar.sync, an atomic, a strong global access)? */
@@ -438,6 +451,62 @@ static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 	return p->passes != 0;
 }
 
+/* Concrete mode's heap of sleeping lines (struct pm_pending): entry i
+** is line hline[i] asleep until hwake[i]; hpos follows every move. */
+static void heap_put(struct pm_pending *p, uint32_t per, uint32_t i, uint64_t wake, uint32_t first)
+{
+	p->hwake[i] = wake;
+	p->hline[i] = first;
+	p->hpos[first / per] = i;
+}
+
+/* Entry i, moved up or down to where its wake belongs. */
+static void heap_fix(struct pm_pending *p, uint32_t per, uint32_t i)
+{
+	uint64_t w = p->hwake[i];
+	uint32_t l = p->hline[i];
+	for (; i && p->hwake[(i - 1) / 2] > w; i = (i - 1) / 2)
+		heap_put(p, per, i, p->hwake[(i - 1) / 2], p->hline[(i - 1) / 2]);
+	for (;;) {
+		uint32_t k = 2 * i + 1;
+		if (k + 1 < p->nheap && p->hwake[k + 1] < p->hwake[k])
+			k++;
+		if (k >= p->nheap || p->hwake[k] >= w)
+			break;
+		heap_put(p, per, i, p->hwake[k], p->hline[k]);
+		i = k;
+	}
+	heap_put(p, per, i, w, l);
+}
+
+/* Line `first` (listed, not awake) sleeps until wake. */
+static void sleep_line(const struct comp *c, uint64_t wake, uint32_t first)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t per = line_words(c->g);
+	heap_put(p, per, p->nheap++, wake, first);
+	heap_fix(p, per, p->nheap - 1);
+}
+
+/* Line `first` is awake: out of the heap (if it slept), into `in` (if
+** not among the awake already). */
+static void wake_line(const struct comp *c, uint32_t first)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t per = line_words(c->g), k = first / per, i = p->hpos[k];
+	if (i != UINT32_MAX) {
+		p->hpos[k] = UINT32_MAX;
+		if (i != --p->nheap) {
+			heap_put(p, per, i, p->hwake[p->nheap], p->hline[p->nheap]);
+			heap_fix(p, per, i);
+		}
+	}
+	if (!(p->listed[k] & AWAKE)) {
+		p->listed[k] |= AWAKE;
+		p->in[p->nin++] = first;
+	}
+}
+
 /* The line of word i has work for its controller now (l2: for its
 ** partition's L2 unit, a clwb or a st.wt).  The list is kept
 ** in address order: the driver sorts each unit's candidates by subject
@@ -465,6 +534,7 @@ static void pending(const struct comp *c, uint32_t i, int l2)
 		p->n++;
 	}
 	p->listed[k] |= l2 ? 2 : 0;
+	wake_line(c, k * line_words(c->g));
 }
 
 /* Concrete mode: the line starting at word first became dirty; queued
@@ -1033,7 +1103,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	if (p->run == run)
 		return;
 	p->run = run;
-	p->n = 0;
+	p->n = p->naw = p->nin = p->nheap = 0;
 	p->minwake = 0;
 	p->writes[0] = p->writes[1] = 0;
 	p->full = 0;
@@ -1041,6 +1111,7 @@ static void pending_run(const struct comp *c, const uint8_t *sv, uint64_t run)
 	uint32_t lines = (G_WORDS(c->g) + per - 1) / per, own = (lines + c->g->cfg.partitions - 1) / c->g->cfg.partitions;
 	p->overfill = own > c->g->cfg.l2_kb * 1024ull / c->g->cfg.line_bytes;
 	memset(p->listed, 0, (G_WORDS(c->g) + per - 1) / per);
+	memset(p->hpos, 0xff, sizeof *p->hpos * ((G_WORDS(c->g) + per - 1) / per));
 	memset(p->wake, 0, sizeof *p->wake * ((G_WORDS(c->g) + per - 1) / per));
 	memset(p->acked, 0, sizeof *p->acked * c->g->nwarps);
 	memset(p->since, 0, sizeof *p->since * ((G_WORDS(c->g) + per - 1) / per));
@@ -1123,12 +1194,73 @@ static int passed_over(const struct comp *c, const struct timed_now *tn, const u
 ** cudaL2WB every line waits for its controller, and each drain had all of
 ** them looked at, 10.7M looks in a 64-warp lbm epoch-kernel run, 48%);
 ** and while every line sleeps (p->minwake) there is no walk at all. */
+static int by_word(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Line `first` leaves line[], which stays in order. */
+static void line_off(struct pm_pending *p, uint32_t first)
+{
+	uint32_t *at = bsearch(&first, p->line, p->n, sizeof *p->line, by_word);
+	memmove(at, at + 1, sizeof *at * (size_t)(p->line + --p->n - at));
+}
+
+/* Line `first` leaves the list (it has no work): out of line[], and of
+** aw and in when awake. */
+static void unlist(const struct comp *c, uint32_t first)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t k = first / line_words(c->g), *at;
+	line_off(p, first);
+	if (!(p->listed[k] & AWAKE))
+		wake_line(c, first); /* out of the heap, then out of in below */
+	if (p->listed[k] & AWAKE) {
+		uint32_t *v = p->in, *nv = &p->nin;
+		at = bsearch(&first, p->aw, p->naw, sizeof *p->aw, by_word);
+		if (at) {
+			v = p->aw;
+			nv = &p->naw;
+		} else
+			for (at = p->in; *at != first; at++)
+				;
+		memmove(at, at + 1, sizeof *at * (size_t)(v + --*nv - at));
+	}
+	p->listed[k] = 0;
+}
+
+/* Concrete mode: the listed lines' actions (struct pm_pending); a line
+** with none leaves the list.  The driver orders each unit's candidates by
+** subject, so the list's own order does not matter.  When only what can
+** issue now is asked for (enabled_now), a line's actions that cannot are
+** left out, and the line sleeps until the earliest of them could
+** (subject ready times and unit busy times only grow until new work comes
+** to the line, which pending() marks): only the awake lines are looked
+** at, in address order; and under GTO a line that cannot be its units'
+** pick is passed over (passed_over: after a cudaL2WB every line waits
+** for its controller, and each drain had all of them looked at, 10.7M
+** looks in a 64-warp lbm epoch-kernel run, 48%); and while every line
+** sleeps (p->minwake) there is no walk at all. */
 static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
                                 struct action *out)
 {
 	struct pm_pending *p = c->priv;
 	const struct gpu *g = c->g;
-	uint32_t per = line_words(g), n = 0, kept_lines = 0;
+	uint32_t per = line_words(g), n = 0;
+	if (tn->now == UINT64_MAX) { /* everything, for the next wake-up: every line */
+		for (uint32_t k = 0; k < p->n;) {
+			uint32_t first = p->line[k];
+			unsigned got = line_actions(c, sv, first, line_flags(c, sv, first), waited(c, clwb_mask(c, sv, first)),
+			                            out + n, 1);
+			if (!got)
+				unlist(c, first);
+			else
+				k++;
+			n += got;
+		}
+		return n;
+	}
 	uint8_t done[8]; /* per partition: 1 its L2 unit, 2 its controller is busy or has a candidate */
 	uint64_t minwake = UINT64_MAX;
 	if (tn->now < p->minwake) /* every line sleeps: no walk */
@@ -1136,28 +1268,37 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
 	for (unsigned part = 0; part < g->cfg.partitions; part++)
 		done[part] = (uint8_t)((tn->unit_free[c->unit0[0] + part] > tn->now) |
 		                       (tn->unit_free[c->unit0[1] + part] > tn->now) << 1);
-	for (uint32_t k = 0; k < p->n; k++) {
-		uint32_t line = p->line[k] / per;
-		if (p->wake[line] > tn->now || (tn->now != UINT64_MAX && passed_over(c, tn, done, p->line[k]))) {
+	while (p->nheap && p->hwake[0] <= tn->now) /* due */
+		wake_line(c, p->hline[0]);
+	if (p->nin) { /* merged into aw, which stays in address order */
+		qsort(p->in, p->nin, sizeof *p->in, by_word);
+		uint32_t i = 0, j = 0, m = 0;
+		while (i < p->naw || j < p->nin)
+			p->tmp[m++] = j == p->nin || (i < p->naw && p->aw[i] < p->in[j]) ? p->aw[i++] : p->in[j++];
+		uint32_t *x = p->aw;
+		p->aw = p->tmp;
+		p->tmp = x;
+		p->naw = m;
+		p->nin = 0;
+	}
+	uint32_t kept_aw = 0;
+	for (uint32_t k = 0; k < p->naw; k++) {
+		uint32_t first = p->aw[k], line = first / per;
+		if (passed_over(c, tn, done, first)) {
 			minwake = p->wake[line] < minwake ? p->wake[line] : minwake;
-			p->line[kept_lines++] = p->line[k];
+			p->aw[kept_aw++] = first;
 			continue;
 		}
-		uint32_t first = p->line[k];
 		unsigned got = line_actions(c, sv, first, line_flags(c, sv, first), waited(c, clwb_mask(c, sv, first)),
 		                            out + n, 1);
-		if (!got) { /* off the list, which stays in order */
+		if (!got) { /* off the list (and aw: not kept) */
+			line_off(p, first);
 			p->listed[line] = 0;
-			continue;
-		}
-		p->line[kept_lines++] = p->line[k];
-		if (tn->now == UINT64_MAX) { /* everything, for the next wake-up */
-			n += got;
 			continue;
 		}
 		uint64_t wake = UINT64_MAX;
 		unsigned kept = 0, part = gpu_partition_of(g, first * 4);
-		p->listed[line] = 1;
+		p->listed[line] = 1 | AWAKE;
 		for (unsigned j = 0; j < got; j++) {
 			struct action a = out[n + j];
 			uint64_t at = tn->ready[a.subject] > tn->unit_free[a.unit] ? tn->ready[a.subject] : tn->unit_free[a.unit];
@@ -1171,13 +1312,26 @@ static unsigned pending_actions(const struct comp *c, const uint8_t *sv, const s
 		}
 		n += kept;
 		p->wake[line] = kept ? 0 : wake;
-		minwake = p->wake[line] < minwake ? p->wake[line] : minwake;
+		if (kept) {
+			minwake = 0;
+			p->aw[kept_aw++] = first;
+		} else { /* asleep until then */
+			p->listed[line] &= (uint8_t)~AWAKE;
+			sleep_line(c, wake, first);
+		}
 	}
-	p->n = kept_lines;
-	if (tn->now != UINT64_MAX) /* (listing everything sets no wake) */
-		p->minwake = minwake;
-	if (p->check && tn->now != UINT64_MAX)
+	p->naw = kept_aw;
+	p->minwake = kept_aw ? minwake : p->nheap ? p->hwake[0] : UINT64_MAX;
+	if (p->check) {
+		uint32_t asleep = 0;
+		for (uint32_t k = 0; k < p->n; k++)
+			asleep += !(p->listed[p->line[k] / per] & AWAKE);
+		if (asleep != p->nheap) {
+			fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: %u lines asleep, %u in the heap\n", asleep, p->nheap);
+			abort();
+		}
 		check_passed_over(c, sv, tn, out, n);
+	}
 	return n;
 }
 
@@ -2274,8 +2428,8 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	/* a partition's queue: twice its lines (lru_dirty) */
 	uint32_t qcap = 2 * ((nlines + g->cfg.partitions - 1) / g->cfg.partitions) + 1;
 	size_t qsize = (size_t)qcap * g->cfg.partitions;
-	struct pm_pending *p =
-		xcalloc(1, sizeof *p + nlines + 22 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 16 * (size_t)lay.mw + 8);
+	size_t awake_at = (sizeof(struct pm_pending) + nlines + 22 * (size_t)nlines + 8 * (size_t)g->nwarps + 12 * qsize + 16 * (size_t)lay.mw + 15) & ~(size_t)7;
+	struct pm_pending *p = xcalloc(1, awake_at + 28 * (size_t)nlines);
 	p->wake = (uint64_t *)((uint8_t *)p + ((sizeof *p + nlines + 7) & ~(size_t)7));
 	p->since = p->wake + nlines;
 	p->acked = p->since + nlines;
@@ -2288,6 +2442,12 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->pcommit = p->refused + lay.mw;
 	p->acking = p->pcommit + lay.mw;
 	p->ndirty_words = (uint16_t *)(p->acking + lay.mw);
+	p->hwake = (uint64_t *)((uint8_t *)p + awake_at);
+	p->hline = (uint32_t *)(p->hwake + nlines);
+	p->hpos = p->hline + nlines;
+	p->aw = p->hpos + nlines;
+	p->in = p->aw + nlines;
+	p->tmp = p->in + nlines;
 	p->lay = lay;
 	const char *check = getenv("GPUMC_CHECK_PERSIST");
 	p->check = check && *check && strcmp(check, "0") != 0;
