@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 215
+plan 216
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
@@ -99,6 +99,45 @@ run "$GPUMC" check -q "$T/R2-nospin.gpu"; is "$rc" 0 "R2 without the spin on dab
 # +1 = 6; fused across: 5)
 v F1-fusion-order pass -D fusion=on
 v F1-fusion-order pass -D fusion=off
+# the same past 32 entries, where push() maps addresses to their last
+# entries (a map keeping the first entry instead gives 100)
+cat > "$T/F1-map.gpu" <<'SPEC'
+# F1 with a fuller buffer.  Past 32 entries DAB's push maps each
+# address to its last buffer entry instead of scanning the buffer
+# (dab.c, fuse_target): the same rule must hold there.  The warp's 32
+# lanes first fill 64 entries of y, then add 1 to x (one entry: its lanes
+# fold, +32), take the max with 100 (a new entry) and add 1 again: the
+# last entry for x is the max, so the add takes a new entry and the
+# buffer performs 32, max 100, +32: 132.  Folded into the first add it
+# would be 64, max 100: 100.
+name "F3"
+machine dab
+set buffer = scheduler
+set entries = 128
+set fusion = on
+set ctas = 1
+set warps_per_cta = 1
+set threads_per_warp = 32
+
+global .u32 y[64] = fill(0)
+global .u32 x = 0
+
+kernel
+    .reg .u32 %r<1>
+    shl.b32            %r0, %tid, 2
+    red.global.add.u32 [y + %r0], 1
+    red.global.add.u32 [y + %r0 + 128], 1
+    red.global.add.u32 [x], 1
+    red.global.max.u32 [x], 100
+    red.global.add.u32 [x], 1
+    exit
+end
+
+check forall x == 132
+expect pass
+SPEC
+got=$("$GPUMC" check -q --json "$T/F1-map.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
+is "$got" pass "F1 past 32 entries (fuse_target's map): pass"
 # F2: fusion's one rounded .f32 sum is no sequential order's (refines
 # baseline fails), and the report says fusion did it
 v F2-fusion-regroup "fail refines"

@@ -161,20 +161,65 @@ static int same_tx(const struct comp *c, const void *a, const void *b)
 	       x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR;
 }
 
+/* A map of 32-bit keys to indices of a buffer's entries (open
+** addressing, at most half full): coalescing's sectors (sectors_first),
+** fusion's addresses (fuse_target). */
+struct entry_map {
+	unsigned size;
+	uint32_t key[2048];
+	uint16_t at[2048]; /* 1 + the index; 0: free */
+};
+
+/* Empty, for up to n keys (n <= 1024: entries). */
+static void map_reset(struct entry_map *x, unsigned n)
+{
+	for (x->size = 2; x->size < 2 * n; x->size *= 2)
+		;
+	memset(x->at, 0, sizeof *x->at * x->size);
+}
+
+/* key's slot: where it is, or the free one where it goes. */
+static unsigned map_slot(const struct entry_map *x, uint32_t key)
+{
+	unsigned h = key * 2654435761u & (x->size - 1);
+	while (x->at[h] && x->key[h] != key)
+		h = (h + 1) & (x->size - 1);
+	return h;
+}
+
+static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
+{
+	x->key[h] = key;
+	x->at[h] = (uint16_t)(i + 1);
+}
+
+/* Past this many entries push() maps each address to its last entry once
+** rather than scanning the buffer back for each lane (pagerank's 256-entry
+** buffers: 2% of a run); an exploration's few entries are scanned. */
+#define FUSE_MAP_FROM 32
+
 /* The entry this atomic fuses into, or NULL: the buffer's last entry for
-** the address, if it has the same opcode.  Folding into an earlier one
+** the address (from last, when not NULL: the buffer's addresses, each to
+** its last entry), if it has the same opcode.  Folding into an earlier one
 ** would move the atomic before another operation on the address that came
 ** first in program order (add; max; add). */
 static struct atomic_entry *fuse_target(const struct comp *c, struct atomic_entry *e, unsigned n,
-                                     uint32_t addr, const struct instr *in)
+                                     uint32_t addr, const struct instr *in, const struct entry_map *last)
 {
 	const struct gpu *g = c->g;
 	if (!g->cfg.fusion || in->op == OP_ATOM || !fusable(in->aop))
 		return NULL;
-	for (unsigned i = n; i-- > 0;)
-		if (e[i].addr == addr)
-			return e[i].op == in->aop && e[i].type == in->type && !e[i].ret ? &e[i] : NULL;
-	return NULL;
+	unsigned i = n; /* the last entry for addr; n: none */
+	if (last) {
+		unsigned h = map_slot(last, addr);
+		i = last->at[h] ? last->at[h] - 1u : n;
+	} else
+		for (unsigned k = n; k-- > 0;)
+			if (e[k].addr == addr) {
+				i = k;
+				break;
+			}
+	return i < n && e[i].op == in->aop && e[i].type == in->type && !e[i].ret ? &e[i] : NULL;
 }
 
 static int anything_in_flight(const struct comp *c, const uint8_t *sv)
@@ -212,6 +257,13 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	** type, nothing returned). */
 	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
 	unsigned first[32], need = fuse ? 0 : (unsigned)nl;
+	struct entry_map last, *lp = NULL;
+	if (fuse && bf->count > FUSE_MAP_FROM) { /* each address to its last entry: in entry order */
+		lp = &last;
+		map_reset(lp, bf->count);
+		for (unsigned i = 0; i < bf->count; i++)
+			map_put(lp, map_slot(lp, e[i].addr), e[i].addr, i);
+	}
 	for (int i = 0; fuse && i < nl; i++) {
 		first[i] = (unsigned)i;
 		for (int k = 0; k < i; k++)
@@ -220,7 +272,7 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 				break;
 			}
 		if (first[i] == (unsigned)i) {
-			struct atomic_entry *t = fuse_target(c, e, bf->count, n[i].addr, in);
+			struct atomic_entry *t = fuse_target(c, e, bf->count, n[i].addr, in, lp);
 			tgt[i] = t ? (int)(t - e) : -1;
 			need += !t;
 		}
@@ -693,33 +745,16 @@ static void notes(const struct comp *c, int failed, struct strbuf *out)
 }
 
 /* Coalescing (§IV-F) groups a buffer's entries by 32-byte sector: the
-** first entry of each sector in flush order, from a hash of the sectors
-** seen (open addressing, at most half full; a scan of the earlier entries
-** for each entry was quadratic in the buffer size). */
-struct sectors {
-	unsigned size;
-	uint32_t sector[2048];
-	uint16_t first[2048]; /* 1 + its index in flush order; 0: free */
-};
-
-static void sectors_reset(struct sectors *x, unsigned n)
+** index in flush order of the first entry in addr's sector, j (the
+** entry's own index) where it is the first, from a map of the sectors
+** seen (a scan of the earlier entries for each entry was quadratic in the
+** buffer size). */
+static unsigned sectors_first(struct entry_map *x, uint32_t addr, unsigned j)
 {
-	for (x->size = 2; x->size < 2 * n; x->size *= 2)
-		;
-	memset(x->first, 0, sizeof *x->first * x->size);
-}
-
-/* The index in flush order of the first entry in addr's sector, j (the
-** entry's own index) where it is the first. */
-static unsigned sectors_first(struct sectors *x, uint32_t addr, unsigned j)
-{
-	uint32_t sec = addr / ICNT_SECTOR, h = sec * 2654435761u & (x->size - 1);
-	while (x->first[h] && x->sector[h] != sec)
-		h = (h + 1) & (x->size - 1);
-	if (x->first[h])
-		return x->first[h] - 1u;
-	x->sector[h] = sec;
-	x->first[h] = (uint16_t)(j + 1);
+	unsigned h = map_slot(x, addr / ICNT_SECTOR);
+	if (x->at[h])
+		return x->at[h] - 1u;
+	map_put(x, h, addr / ICNT_SECTOR, j);
 	return j;
 }
 
@@ -739,13 +774,13 @@ static unsigned flush_transactions(const struct comp *c, const uint8_t *sv, cons
 {
 	const struct gpu *g = c->g;
 	unsigned n = 0;
-	struct sectors x;
+	struct entry_map x;
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (a->arg < g->cfg.sms && sm_of_buffer(c, b) != a->arg)
 			continue;
 		const struct dab_buf *bf = buf(c, sv, b);
 		const struct atomic_entry *e = buf_entries(c, sv, b);
-		sectors_reset(&x, bf->count);
+		map_reset(&x, bf->count);
 		for (unsigned i = 0; i < bf->count; i++)
 			n += !g->cfg.coalesce || sectors_first(&x, e[i].addr, i) == i;
 	}
@@ -764,14 +799,14 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 	const struct gpu_cfg *cf = &g->cfg;
 	struct icnt *ic = D(c)->ic;
 	unsigned P = cf->partitions, k[8] = { 0 };
-	struct sectors sec;
+	struct entry_map sec;
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (sm_of_buffer(c, b) != s)
 			continue;
 		const struct dab_buf *bf = buf(c, sv, b);
 		const struct atomic_entry *e = buf_entries(c, sv, b);
 		uint64_t at[1024];
-		sectors_reset(&sec, bf->count);
+		map_reset(&sec, bf->count);
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
 			unsigned i = (o + j) % bf->count, x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
 			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, pos = queue(c, sv, q)[0] + k[p]++;
