@@ -64,9 +64,11 @@
 ** the ready sets which SM it may wake (reach(), own_issue()); an
 ** acknowledgement looks only at the warps that may wait and not at those
 ** whose fence clear() still refuses (struct pm_pending's waits, refused,
-** pcommit); and under GTO a line that cannot be its units' pick is not
-** looked at (passed_over()).  GPUMC_CHECK_PERSIST checks each against a
-** scan.
+** pcommit); under GTO a line that cannot be its units' pick is not
+** looked at (passed_over()); a line whose actions all wait sleeps in a
+** heap until the first can issue (issue 13: struct pm_pending's aw and
+** heap); a store asks a line count whether its line was clean
+** (ndirty_words).  GPUMC_CHECK_PERSIST checks each against a scan.
 **
 ** After a crash the spec's recovery program runs on this same machine in
 ** place of the host program (pm_host.rec), explored every way it can go,
