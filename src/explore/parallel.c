@@ -28,7 +28,9 @@
 ** safe point (before a put, after a new state) when another asked to
 ** grow the visited table or the parent links, which must not move while a
 ** thread uses them.  The last thread to stop does the growing (and, when
-** all are at the barrier, opens the next level) and wakes the others.
+** all are at the barrier, opens the next level) and wakes the others;
+** the visited table's doubling, the largest part of the growing, it
+** shares with them: they take its parts in turn (grow_table(), help()).
 **
 ** Everything that decides a verdict stays in explore.c (hooks): the judge
 ** of new terminal and faulted states (of every state when an invariant or
@@ -105,12 +107,14 @@
 
 #include "explore/chain.h"
 #include "state/hash.h"
+#include "util/clock.h"
 #include "util/strbuf.h"
 
 #define CHUNK 16         /* states a thread takes from the level at once */
 #define BATCH 8          /* moves made before their puts, their slots prefetched meanwhile */
 #define RUN 64           /* state numbers a thread takes at once (visited.c, VS-3) */
 #define MAX_THREADS 256
+#define GROW_PARTS 8     /* parts of a doubling of the visited table per thread */
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
 
 /* A key (PAR-5): the finder's rank in its level << SLOT_BITS | the action's
@@ -164,6 +168,13 @@ struct par {
 	pthread_cond_t cv;
 	unsigned stopped, waiting; /* threads in meet(); of those at the barrier */
 	uint64_t gen, level_no;    /* rendezvous done; levels opened */
+	uint64_t job;              /* doublings of the visited table started */
+	unsigned busy, nparts;     /* threads doing the doubling's parts; its parts */
+	_Atomic unsigned part;     /* the next part to be taken */
+	/* GPUMC_PAR_TIMES: CPU seconds of the work one thread does while the
+	** others wait in meet(): growing, judging (and sorting) a level, the rest */
+	int times;
+	double serial[3];
 };
 
 /* One per thread, each on lines of its own (xcalloc_aligned). */
@@ -188,6 +199,7 @@ struct worker {
 	** (nxt, written by it alone until the barrier swaps them) */
 	uint32_t *cur, *nxt;
 	uint64_t ncur, nnxt, capcur, capnxt;
+	double waited; /* GPUMC_PAR_TIMES: wall seconds in meet(), less its serial work there */
 	_Alignas(LINE) _Atomic uint64_t take; /* cur's next chunk: its own and thieves' */
 };
 
@@ -218,6 +230,15 @@ const char *par_refuse(const struct explore_opts *o, int por)
 }
 
 /* {=== Rendezvous ========================================================= */
+
+/* GPUMC_PAR_TIMES: this thread's CPU seconds (0 when not asked). */
+static double cpu_now(const struct par *p)
+{
+	struct timespec t = { 0, 0 }, zero = { 0, 0 };
+	if (p->times)
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return clock_between(zero, t);
+}
 
 /* The states found in the level ending become the ones to expand. */
 static void next_level(struct par *p)
@@ -370,19 +391,51 @@ static void key_room(struct par *p)
 	p->nkey = nk;
 }
 
+/* Parts of the visited table's doubling, taken in turn until none is left. */
+static void help(struct par *p)
+{
+	for (unsigned i; (i = atomic_fetch_add(&p->part, 1)) < p->nparts;)
+		vs_share_grow_part(p->vs, i);
+}
+
+/* With p->mu held by the last thread to stop: the visited table doubled
+** by every stopped thread (PAR-2), each taking parts in turn (meet()), the
+** lock released meanwhile; returns when every part is done. */
+static void grow_table(struct par *p)
+{
+	while ((p->nparts = vs_share_grow_begin(p->vs, GROW_PARTS * p->nthreads))) {
+		atomic_store(&p->part, 0);
+		p->job++;
+		p->busy++;
+		if (p->nparts > 1)
+			pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		help(p);
+		pthread_mutex_lock(&p->mu);
+		p->busy--;
+		while (p->busy)
+			pthread_cond_wait(&p->cv, &p->mu);
+	}
+}
+
 /* The last thread to stop (w): grow what must grow (PAR-2); at the
 ** barrier, judge the level and open the next one (PAR-1, PAR-5). */
 static void all_stopped(struct par *p, struct worker *w)
 {
+	double t0 = cpu_now(p);
 	if (p->waiting == p->nthreads)
 		settle(p);
-	vs_share_grow(p->vs);
+	double t1 = cpu_now(p);
+	grow_table(p);
+	double t2 = cpu_now(p);
 	if (p->room <= vs_share_bound(p->vs))
 		p->room = p->h->reserve(p->h->ctx, vs_share_bound(p->vs) + 1);
 	key_room(p);
 	atomic_store(&p->grow, 0);
+	double t3 = cpu_now(p), t4 = t3;
 	if (p->waiting == p->nthreads) {
 		judge_level(p, w);
+		t4 = cpu_now(p);
 		p->lo = p->hi;
 		p->hi = vs_count(p->vs);
 		p->level++;
@@ -393,6 +446,9 @@ static void all_stopped(struct par *p, struct worker *w)
 	}
 	p->stopped = p->waiting; /* those at the barrier stay */
 	p->gen++;
+	p->serial[0] += t2 - t1;
+	p->serial[1] += t4 - t3;
+	p->serial[2] += cpu_now(p) - t0 - (t2 - t1) - (t4 - t3);
 	pthread_cond_broadcast(&p->cv);
 }
 
@@ -401,15 +457,38 @@ static void all_stopped(struct par *p, struct worker *w)
 static void meet(struct worker *w, int barrier)
 {
 	struct par *p = w->p;
+	struct timespec t0, t1, t2;
+	if (p->times)
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 	pthread_mutex_lock(&p->mu);
 	uint64_t gen = p->gen, level = p->level_no;
 	p->stopped++;
 	p->waiting += (unsigned)barrier;
-	if (p->stopped == p->nthreads)
+	t1 = t2 = t0;
+	if (p->stopped == p->nthreads) {
+		if (p->times)
+			clock_gettime(CLOCK_MONOTONIC, &t1);
 		all_stopped(p, w);
-	while (barrier ? p->level_no == level : p->gen == gen)
+		if (p->times)
+			clock_gettime(CLOCK_MONOTONIC, &t2);
+	}
+	uint64_t job = p->job;
+	while (barrier ? p->level_no == level : p->gen == gen) {
+		if (p->job != job) { /* a doubling to help with */
+			job = p->job;
+			p->busy++;
+			pthread_mutex_unlock(&p->mu);
+			help(p);
+			pthread_mutex_lock(&p->mu);
+			if (!--p->busy)
+				pthread_cond_broadcast(&p->cv);
+			continue;
+		}
 		pthread_cond_wait(&p->cv, &p->mu);
+	}
 	pthread_mutex_unlock(&p->mu);
+	if (p->times)
+		w->waited += clock_since(t0) - clock_between(t1, t2);
 }
 
 /* A safe point: ask for the growing and wait for it. */
@@ -671,11 +750,31 @@ static void *work(void *arg)
 
 /* }=== */
 
+/* GPUMC_PAR_TIMES: on stderr, the search's wall and CPU seconds, the
+** serial work's CPU seconds, each thread's wall seconds waiting in meet()
+** (bench/threads.sh reads them). */
+static void report_times(const struct par *p, struct timespec wall0, struct timespec cpu0)
+{
+	struct timespec cpu1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+	fprintf(stderr, "gpumc: par-times: search %.4f s wall %.4f s cpu; serial %.4f s cpu (grow %.4f judge %.4f other %.4f); waited",
+	        clock_since(wall0), clock_between(cpu0, cpu1), p->serial[0] + p->serial[1] + p->serial[2], p->serial[0],
+	        p->serial[1], p->serial[2]);
+	for (unsigned t = 0; t < p->nw; t++)
+		fprintf(stderr, " %.4f", p->w[t].waited);
+	fprintf(stderr, " s wall\n");
+}
+
 unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct explore_result *r, struct visited *vs,
              unsigned nthreads, int judge_all, const struct par_hooks *h, int *cut, int *cyclic)
 {
 	struct par p = { .m = m, .o = o, .r = r, .vs = vs, .h = h, .nthreads = nthreads, .judge_all = judge_all,
 		         .every = h->every / nthreads ? h->every / nthreads : 1 };
+	const char *times = getenv("GPUMC_PAR_TIMES");
+	p.times = times && *times && strcmp(times, "0");
+	struct timespec wall0, cpu0;
+	clock_gettime(CLOCK_MONOTONIC, &wall0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
@@ -732,6 +831,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 			break;
 		}
 	work(&w[0]);
+	if (p.times)
+		report_times(&p, wall0, cpu0);
 	*cyclic = 0;
 	for (unsigned t = 0; t < nthreads; t++) {
 		if (t && t < started)
