@@ -116,7 +116,7 @@
 #define RUN 64           /* state numbers a thread takes at once (visited.c, VS-3) */
 #define MAX_THREADS 256
 #define PARTS 8          /* parts per thread of the work shared at a rendezvous */
-#define RANK_PART_BITS 12 /* judge_level()'s parts: of 2^12 finders at least */
+#define RANK_PART_BITS 8 /* judge_level()'s parts: of 2^8 finders at least */
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
 
 /* A key (PAR-5): the finder's rank in its level << SLOT_BITS | the action's
