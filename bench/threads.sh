@@ -18,12 +18,14 @@
 # at N threads that is sequential, is the progress check after the search
 # (JSON seconds - search_seconds), counted at its wall time, which the
 # load only lengthens (so the estimate errs low), plus the CPU time of the
-# search's serial work at its rendezvous (GPUMC_PAR_TIMES, gpumc(1):
-# judging a level, its share of growing), printed too as a percentage of
-# CPU@1 (serial%: Amdahl's serial fraction); the time a thread waits at a
-# level barrier for another's last chunk is not in it (wait%: the threads'
-# mean wall time stopped at rendezvous, less their serial work there, over
-# the search's wall time, which a loaded machine inflates); the
+# search's serial work at its rendezvous (GPUMC_PAR_TIMES, gpumc(1): what
+# one thread does there while the others wait, judging a level; the work
+# they share there, the table's doubling, is in CPU@N), printed too as a
+# percentage of CPU@1 (serial%: Amdahl's serial fraction); the time a
+# thread waits at a level barrier for another's last chunk is not in it
+# (wait%: the threads' mean wall time stopped at rendezvous, less the work
+# they did there, over the search's wall time, which a loaded machine
+# inflates); the
 # measured medians of the paired speed-ups of the search phase (JSON
 # search_seconds) and of the whole run's wall time; and the 1-minute load
 # average when the row started.  The measured wall figures stay: on a
