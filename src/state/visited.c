@@ -486,8 +486,12 @@ size_t vs_bytes(const struct visited *v)
 	if (v->tree)
 		return tree_bytes(v->tree);
 	size_t b = (v->mask + 1) * sizeof *v->slot;
-	if (v->raw) /* the records, at their places, and the side chunks */
-		b += vs_count(v) * v->sv_size;
+	/* the records, at their places, and the side chunks; in shared mode
+	** the records of every number handed out (VS-3), a bound above the
+	** count by the runs' unused numbers that takes no lock and reads no
+	** other thread's run (the limits ask every few expansions of each) */
+	if (v->raw)
+		b += (v->shared ? vs_share_bound(v) : v->n) * v->sv_size;
 	if (v->shared) {
 		/* the bytes in use, as below: a new block's untouched pages
 		** cost nothing */
