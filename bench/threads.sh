@@ -15,10 +15,17 @@
 # progress check's re-expansion; the load does not hide it, 1.00 = none);
 # the wall speed-up that ratio implies on N idle cores, labelled an
 # estimate: CPU@1 / ((CPU@N - s) / N + s), where s, the part of the run
-# at N threads that is sequential (JSON seconds - search_seconds: the
-# progress check after the search), is counted at its wall time, which
-# the load only lengthens (so the estimate errs low; time a thread waits
-# at a level barrier is not CPU time and is not in it either); the
+# at N threads that is sequential, is the progress check after the search
+# (JSON seconds - search_seconds), counted at its wall time, which the
+# load only lengthens (so the estimate errs low), plus the CPU time of the
+# search's serial work at its rendezvous (GPUMC_PAR_TIMES, gpumc(1): what
+# one thread does there while the others wait, judging a level; the work
+# they share there, the table's doubling, is in CPU@N), printed too as a
+# percentage of CPU@1 (serial%: Amdahl's serial fraction); the time a
+# thread waits at a level barrier for another's last chunk is not in it
+# (wait%: the threads' mean wall time stopped at rendezvous, less the work
+# they did there, over the search's wall time, which a loaded machine
+# inflates); the
 # measured medians of the paired speed-ups of the search phase (JSON
 # search_seconds) and of the whole run's wall time; and the 1-minute load
 # average when the row started.  The measured wall figures stay: on a
@@ -76,19 +83,20 @@ echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # CPUs: on a busy machine a second thread then adds no CPU at all
 [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] &&
 	echo "# kernel.sched_autogroup_enabled=1: busy sessions share the cores per session, not per thread"
-printf '%-18s %9s %7s %7s %8s %9s %8s %7s %5s %s\n' config states "cpu@1" "cpu@$nt" "cpu$nt/1" "idle-est×" \
-	"search×" "wall×" load check
+printf '%-18s %9s %7s %7s %8s %7s %5s %9s %8s %7s %5s %s\n' config states "cpu@1" "cpu@$nt" "cpu$nt/1" serial% \
+	wait% "idle-est×" "search×" "wall×" load check
 for c in "${configs[@]}"; do
 	IFS='|' read -r name spec opts <<< "$c"
-	: > "$tmp/c1s"; : > "$tmp/cNs"; : > "$tmp/sp"; : > "$tmp/wp"; : > "$tmp/cp"; : > "$tmp/es"
+	: > "$tmp/c1s"; : > "$tmp/cNs"; : > "$tmp/sp"; : > "$tmp/wp"; : > "$tmp/cp"; : > "$tmp/es"; : > "$tmp/ss"
+	: > "$tmp/ws"
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	check=same
 	for ((i = 0; i < repeat; i++)); do
 		for t in 1 "$nt"; do
 			s0=$(date +%s.%N)
 			# shellcheck disable=SC2086
-			/usr/bin/time -f '%U + %S' -o "$tmp/c$t" "$GPUMC" check -q --json --por=off --threads "$t" $opts "$spec" \
-				> "$tmp/j$t"
+			GPUMC_PAR_TIMES=1 /usr/bin/time -f '%U + %S' -o "$tmp/c$t" "$GPUMC" check -q --json --por=off \
+				--threads "$t" $opts "$spec" > "$tmp/j$t" 2> "$tmp/e$t"
 			s1=$(date +%s.%N)
 			echo "$s1 - $s0" | bc -l > "$tmp/w$t"
 		done
@@ -105,12 +113,19 @@ for c in "${configs[@]}"; do
 		echo "$a / $b" | bc -l >> "$tmp/sp"
 		echo "$(cat "$tmp/w1") / $(cat "$tmp/w$nt")" | bc -l >> "$tmp/wp"
 		echo "$cn / $c1" | bc -l >> "$tmp/cp"
-		# the idle estimate: the sequential tail s at its wall time
-		echo "s = $(num seconds "$tmp/j$nt") - $b; if (s > $cn) s = $cn; $c1 / (($cn - s) / $nt + s)" |
+		# the serial work at the rendezvous, and the mean wait there
+		ser=$(sed -n 's/.*; serial \([0-9.]*\) s cpu.*/\1/p' "$tmp/e$nt")
+		ser=${ser:-0}
+		echo "100 * $ser / $c1" | bc -l >> "$tmp/ss"
+		sed -n 's/.*search \([0-9.]*\) s wall.*waited \(.*\) s wall$/\1 \2/p' "$tmp/e$nt" |
+			awk '{ for (i = 2; i <= NF; i++) w += $i; print 100 * w / (NF - 1) / $1 }' >> "$tmp/ws"
+		# the idle estimate: the sequential tail at its wall time, the serial work at its CPU time
+		echo "s = $(num seconds "$tmp/j$nt") - $b + $ser; if (s > $cn) s = $cn; $c1 / (($cn - s) / $nt + s)" |
 			bc -l >> "$tmp/es"
 	done
-	printf '%-18s %9s %7.2f %7.2f %8.3f %9.2f %8.2f %7.2f %5s %s\n' "$name" "$st" "$(median < "$tmp/c1s")" \
-		"$(median < "$tmp/cNs")" "$(median < "$tmp/cp")" "$(median < "$tmp/es")" "$(median < "$tmp/sp")" \
-		"$(median < "$tmp/wp")" "$load" "$check"
+	printf '%-18s %9s %7.2f %7.2f %8.3f %7.2f %5.1f %9.2f %8.2f %7.2f %5s %s\n' "$name" "$st" \
+		"$(median < "$tmp/c1s")" "$(median < "$tmp/cNs")" "$(median < "$tmp/cp")" "$(median < "$tmp/ss")" \
+		"$(median < "$tmp/ws")" "$(median < "$tmp/es")" "$(median < "$tmp/sp")" "$(median < "$tmp/wp")" "$load" \
+		"$check"
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

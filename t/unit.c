@@ -484,31 +484,45 @@ static int probe_runs_whole(const uint32_t *t, uint64_t mask, uint64_t n)
 
 static void test_slots_double(void)
 {
-	int good = 1;
+	int good = 1, parted = 1;
 	uint64_t rng = 88172645463325252ull;
 	for (int round = 0; round < 2000 && good; round++) {
 		uint64_t mask = 63, n = 0;
 		uint32_t *t = xcalloc(mask + 1, sizeof *t);
 		/* 3/4 load, homes in the last eighth or the first few slots
-		** of whichever table size, and the second-to-top bit random */
+		** of whichever table size (a round in three: anywhere), and
+		** the second-to-top bit random */
 		while (n < 48) {
 			rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-			uint64_t home = rng % 4 ? 56 + rng % 8 : rng % 4, v = (home | (rng >> 40 & 7) << 6) << 8 | 1;
+			uint64_t home = round % 3 == 2 ? rng % 64 : rng % 4 ? 56 + rng % 8 : rng % 4, v = (home | (rng >> 40 & 7) << 6) << 8 | 1;
 			uint64_t j = high_hash(NULL, v) & mask;
 			while (t[j])
 				j = (j + 1) & mask;
 			t[j] = (uint32_t)v;
 			n++;
 		}
+		/* and in parts (SLOTS-2), done in a rotated order: the same table */
+		uint32_t *u = xmalloc((mask + 1) * sizeof *u);
+		memcpy(u, t, (mask + 1) * sizeof *u);
+		unsigned nparts = 1 + (unsigned)round % 9, rot = (unsigned)(rng >> 20) % nparts;
+		uint64_t bound[9];
 		for (int d = 0; d < 3 && good; d++) {
 			void *x = t;
-			slots_double(&x, sizeof *t, &mask, high_hash, NULL);
+			slots_double_begin(&x, sizeof *t, mask, nparts, bound);
+			for (unsigned i = 0; i < nparts; i++)
+				slots_double_part(x, sizeof *t, mask, (i + rot) % nparts, nparts, bound, high_hash, NULL);
 			t = x;
-			good &= probe_runs_whole(t, mask, n);
+			x = u;
+			slots_double(&x, sizeof *u, &mask, high_hash, NULL);
+			u = x;
+			good &= probe_runs_whole(u, mask, n);
+			parted &= !memcmp(t, u, (mask + 1) * sizeof *t);
 		}
 		free(t);
+		free(u);
 	}
 	ok(good, "slots_double: 2000 clustered, wrapping tables doubled 3 times, every value reachable");
+	ok(parted, "slots_double in 1-9 parts, done in a rotated order: the same tables");
 }
 
 int main(void)

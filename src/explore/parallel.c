@@ -28,7 +28,10 @@
 ** safe point (before a put, after a new state) when another asked to
 ** grow the visited table or the parent links, which must not move while a
 ** thread uses them.  The last thread to stop does the growing (and, when
-** all are at the barrier, opens the next level) and wakes the others.
+** all are at the barrier, judges and opens the next level) and wakes the
+** others; the visited table's doubling, and at the barrier the ordering
+** of the next level's states by finder and their parent links, it shares
+** with them: they take parts in turn (share()).
 **
 ** Everything that decides a verdict stays in explore.c (hooks): the judge
 ** of new terminal and faulted states (of every state when an invariant or
@@ -105,12 +108,15 @@
 
 #include "explore/chain.h"
 #include "state/hash.h"
+#include "util/clock.h"
 #include "util/strbuf.h"
 
 #define CHUNK 16         /* states a thread takes from the level at once */
 #define BATCH 8          /* moves made before their puts, their slots prefetched meanwhile */
 #define RUN 64           /* state numbers a thread takes at once (visited.c, VS-3) */
 #define MAX_THREADS 256
+#define PARTS 8          /* parts per thread of the work shared at a rendezvous */
+#define RANK_PART_BITS 8 /* judge_level()'s parts: of 2^8 finders at least */
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
 
 /* A key (PAR-5): the finder's rank in its level << SLOT_BITS | the action's
@@ -130,6 +136,14 @@ struct event {
 /* A state renumbered at the barrier (settle()). */
 struct move {
 	uint32_t from, to;
+};
+
+/* The next level being put in order (judge_level()): where each finder's
+** states end in order[] (start), and their ranks (rank), of the level's
+** states [lo, lo + n) found by ncur finders. */
+struct ranking {
+	uint32_t *start, *order, *rank;
+	uint64_t lo, ncur;
 };
 
 /* Read-mostly fields first; the lock and the rendezvous, each written
@@ -164,6 +178,20 @@ struct par {
 	pthread_cond_t cv;
 	unsigned stopped, waiting; /* threads in meet(); of those at the barrier */
 	uint64_t gen, level_no;    /* rendezvous done; levels opened */
+	/* work shared at a rendezvous (share()): jobs started, the threads
+	** doing one, its parts, the next part to be taken */
+	void (*job)(struct par *p, unsigned part);
+	uint64_t jobs;
+	unsigned busy, nparts;
+	_Atomic unsigned part;
+	struct ranking rk; /* judge_level()'s, for rank_part() */
+	/* GPUMC_PAR_TIMES: CPU seconds of the work one thread does while the
+	** others wait in meet() (serial), of the shared work (share()) done by
+	** that thread (lead_help), and nanoseconds of the shared work by all
+	** threads: the doubling's, the ordering's */
+	int times;
+	double serial, lead_help;
+	_Atomic uint64_t shared_ns[2];
 };
 
 /* One per thread, each on lines of its own (xcalloc_aligned). */
@@ -188,6 +216,7 @@ struct worker {
 	** (nxt, written by it alone until the barrier swaps them) */
 	uint32_t *cur, *nxt;
 	uint64_t ncur, nnxt, capcur, capnxt;
+	double waited; /* GPUMC_PAR_TIMES: wall seconds in meet(), less the work it did there */
 	_Alignas(LINE) _Atomic uint64_t take; /* cur's next chunk: its own and thieves' */
 };
 
@@ -219,6 +248,15 @@ const char *par_refuse(const struct explore_opts *o, int por)
 
 /* {=== Rendezvous ========================================================= */
 
+/* GPUMC_PAR_TIMES: this thread's CPU seconds (0 when not asked). */
+static double cpu_now(const struct par *p)
+{
+	struct timespec t = { 0, 0 }, zero = { 0, 0 };
+	if (p->times)
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return clock_between(zero, t);
+}
+
 /* The states found in the level ending become the ones to expand. */
 static void next_level(struct par *p)
 {
@@ -248,11 +286,75 @@ static int key_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Part i of the next level's ordering (judge_level()): the states of its
+** range of finders put in order by action, their ranks and parent links
+** set (distinct states for each part). */
+static void rank_part(struct par *p, unsigned i)
+{
+	const struct ranking *g = &p->rk;
+	const struct par_hooks *h = p->h;
+	uint64_t r0 = g->ncur * i / p->nparts, r1 = g->ncur * (i + 1) / p->nparts;
+	if (r0 == r1)
+		return;
+	uint64_t first = r0 ? g->start[r0 - 1] : 0;
+	for (uint64_t r = r0, b = first; r < r1; b = g->start[r++])
+		for (uint64_t j = b + 1; j < g->start[r]; j++) /* one finder's few, by action */
+			for (uint64_t k = j; k > b && key_of(p, g->order[k - 1]) > key_of(p, g->order[k]); k--) {
+				uint32_t t = g->order[k];
+				g->order[k] = g->order[k - 1];
+				g->order[k - 1] = t;
+			}
+	for (uint64_t j = first; j < g->start[r1 - 1]; j++) {
+		uint64_t k = g->order[j], key = key_of(p, k);
+		g->rank[k - g->lo] = (uint32_t)j;
+		h->parent(h->ctx, (uint32_t)k, p->order[key >> SLOT_BITS],
+		          (uint16_t)((key & ((UINT64_C(1) << SLOT_BITS) - 1)) - 1));
+	}
+}
+
+/* Part i of the visited table's doubling (grow_table()). */
+static void grow_part(struct par *p, unsigned i)
+{
+	vs_share_grow_part(p->vs, i);
+}
+
+/* Parts of the work shared at a rendezvous, taken in turn until none is left. */
+static void help(struct par *p)
+{
+	double t0 = cpu_now(p);
+	for (unsigned i; (i = atomic_fetch_add(&p->part, 1)) < p->nparts;)
+		p->job(p, i);
+	if (p->times)
+		atomic_fetch_add(&p->shared_ns[p->job == rank_part], (uint64_t)((cpu_now(p) - t0) * 1e9));
+}
+
+/* With p->mu held by the last thread to stop: parts [0, nparts) of job
+** done by every stopped thread, each taking parts in turn (meet()), the
+** lock released meanwhile; returns when every part is done. */
+static void share(struct par *p, void (*job)(struct par *p, unsigned part), unsigned nparts)
+{
+	p->job = job;
+	p->nparts = nparts;
+	atomic_store(&p->part, 0);
+	p->jobs++;
+	p->busy++;
+	if (nparts > 1)
+		pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	double t0 = cpu_now(p);
+	help(p);
+	p->lead_help += cpu_now(p) - t0;
+	pthread_mutex_lock(&p->mu);
+	p->busy--;
+	while (p->busy)
+		pthread_cond_wait(&p->cv, &p->mu);
+}
+
 /* The barrier, with the other threads stopped: the next level's states
 ** [hi, n) put in the sequential search's order by their keys (a counting
-** sort by the finder's rank, then by the action within one finder's),
-** their parent links set, and the level's checks made in key order until
-** one stops the search (PAR-5). */
+** sort by the finder's rank, then, by every stopped thread, by the action
+** within one finder's), their parent links set, and the level's checks
+** made in key order until one stops the search (PAR-5). */
 static void judge_level(struct par *p, struct worker *w)
 {
 	const struct par_hooks *h = p->h;
@@ -265,20 +367,12 @@ static void judge_level(struct par *p, struct worker *w)
 		start[r + 1] += start[r];
 	for (uint64_t k = lo; k < lo + n; k++)
 		order[start[key_of(p, k) >> SLOT_BITS]++] = (uint32_t)k; /* start[r]: the end of r's */
-	for (uint64_t r = 0, b = 0; r < ncur; b = start[r++])
-		for (uint64_t i = b + 1; i < start[r]; i++) /* one finder's few, by action */
-			for (uint64_t j = i; j > b && key_of(p, order[j - 1]) > key_of(p, order[j]); j--) {
-				uint32_t t = order[j];
-				order[j] = order[j - 1];
-				order[j - 1] = t;
-			}
+	/* each finder's few in order by action, the ranks and the parent
+	** links: by every stopped thread, for ranges of finders */
+	p->rk = (struct ranking){ start, order, rank, lo, ncur };
+	uint64_t parts = ncur >> RANK_PART_BITS;
+	share(p, rank_part, parts < 1 ? 1 : parts < PARTS * p->nthreads ? (unsigned)parts : PARTS * p->nthreads);
 	free(start);
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t k = order[i], key = key_of(p, k);
-		rank[k - lo] = (uint32_t)i;
-		h->parent(h->ctx, (uint32_t)k, p->order[key >> SLOT_BITS],
-		          (uint16_t)((key & ((UINT64_C(1) << SLOT_BITS) - 1)) - 1));
-	}
 	/* the checks: the threads' collected ones and the new states to be
 	** judged, merged by key */
 	uint64_t nev = 0;
@@ -370,13 +464,23 @@ static void key_room(struct par *p)
 	p->nkey = nk;
 }
 
+/* With p->mu held by the last thread to stop: the visited table doubled
+** by every stopped thread (PAR-2). */
+static void grow_table(struct par *p)
+{
+	unsigned n;
+	while ((n = vs_share_grow_begin(p->vs, PARTS * p->nthreads)))
+		share(p, grow_part, n);
+}
+
 /* The last thread to stop (w): grow what must grow (PAR-2); at the
 ** barrier, judge the level and open the next one (PAR-1, PAR-5). */
 static void all_stopped(struct par *p, struct worker *w)
 {
+	double t0 = cpu_now(p), lead0 = p->lead_help;
 	if (p->waiting == p->nthreads)
 		settle(p);
-	vs_share_grow(p->vs);
+	grow_table(p);
 	if (p->room <= vs_share_bound(p->vs))
 		p->room = p->h->reserve(p->h->ctx, vs_share_bound(p->vs) + 1);
 	key_room(p);
@@ -393,6 +497,7 @@ static void all_stopped(struct par *p, struct worker *w)
 	}
 	p->stopped = p->waiting; /* those at the barrier stay */
 	p->gen++;
+	p->serial += cpu_now(p) - t0 - (p->lead_help - lead0);
 	pthread_cond_broadcast(&p->cv);
 }
 
@@ -401,15 +506,44 @@ static void all_stopped(struct par *p, struct worker *w)
 static void meet(struct worker *w, int barrier)
 {
 	struct par *p = w->p;
+	struct timespec t0, t1, t2;
+	if (p->times)
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 	pthread_mutex_lock(&p->mu);
 	uint64_t gen = p->gen, level = p->level_no;
 	p->stopped++;
 	p->waiting += (unsigned)barrier;
-	if (p->stopped == p->nthreads)
+	t1 = t2 = t0;
+	if (p->stopped == p->nthreads) {
+		if (p->times)
+			clock_gettime(CLOCK_MONOTONIC, &t1);
 		all_stopped(p, w);
-	while (barrier ? p->level_no == level : p->gen == gen)
+		if (p->times)
+			clock_gettime(CLOCK_MONOTONIC, &t2);
+	}
+	uint64_t jobs = p->jobs;
+	double helped = 0; /* GPUMC_PAR_TIMES: wall seconds in help() */
+	while (barrier ? p->level_no == level : p->gen == gen) {
+		if (p->jobs != jobs) { /* work to help with */
+			jobs = p->jobs;
+			p->busy++;
+			pthread_mutex_unlock(&p->mu);
+			struct timespec h0;
+			if (p->times)
+				clock_gettime(CLOCK_MONOTONIC, &h0);
+			help(p);
+			if (p->times)
+				helped += clock_since(h0);
+			pthread_mutex_lock(&p->mu);
+			if (!--p->busy)
+				pthread_cond_broadcast(&p->cv);
+			continue;
+		}
 		pthread_cond_wait(&p->cv, &p->mu);
+	}
 	pthread_mutex_unlock(&p->mu);
+	if (p->times)
+		w->waited += clock_since(t0) - clock_between(t1, t2) - helped;
 }
 
 /* A safe point: ask for the growing and wait for it. */
@@ -671,11 +805,33 @@ static void *work(void *arg)
 
 /* }=== */
 
+/* GPUMC_PAR_TIMES: on stderr, the search's wall and CPU seconds, the
+** serial work's CPU seconds, the shared work's, each thread's wall
+** seconds waiting in meet() (bench/threads.sh reads them). */
+static void report_times(const struct par *p, struct timespec wall0, struct timespec cpu0)
+{
+	struct timespec cpu1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
+	fprintf(stderr,
+	        "gpumc: par-times: search %.4f s wall %.4f s cpu; serial %.4f s cpu; "
+	        "shared %.4f s cpu doubling %.4f s cpu ordering; waited",
+	        clock_since(wall0), clock_between(cpu0, cpu1), p->serial, (double)p->shared_ns[0] * 1e-9,
+	        (double)p->shared_ns[1] * 1e-9);
+	for (unsigned t = 0; t < p->nw; t++)
+		fprintf(stderr, " %.4f", p->w[t].waited);
+	fprintf(stderr, " s wall\n");
+}
+
 unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct explore_result *r, struct visited *vs,
              unsigned nthreads, int judge_all, const struct par_hooks *h, int *cut, int *cyclic)
 {
 	struct par p = { .m = m, .o = o, .r = r, .vs = vs, .h = h, .nthreads = nthreads, .judge_all = judge_all,
 		         .every = h->every / nthreads ? h->every / nthreads : 1 };
+	const char *times = getenv("GPUMC_PAR_TIMES");
+	p.times = times && *times && strcmp(times, "0");
+	struct timespec wall0, cpu0;
+	clock_gettime(CLOCK_MONOTONIC, &wall0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu0);
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.cv, NULL);
@@ -732,6 +888,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 			break;
 		}
 	work(&w[0]);
+	if (p.times)
+		report_times(&p, wall0, cpu0);
 	*cyclic = 0;
 	for (unsigned t = 0; t < nthreads; t++) {
 		if (t && t < started)

@@ -29,9 +29,10 @@ struct par_hooks {
 	/* with every thread stopped: room for parent links of states below n
 	** at least; returns the room made */
 	uint64_t (*reserve)(void *ctx, uint64_t n);
-	/* with every thread stopped (at a level barrier), or before they
-	** start: state idx was reached from `from` (UINT32_MAX: none) by
-	** action act; idx is below the room reserved */
+	/* with every thread stopped (at a level barrier: by any of them, for
+	** distinct states at once), or before they start: state idx was
+	** reached from `from` (UINT32_MAX: none) by action act; idx is below
+	** the room reserved */
 	void (*parent)(void *ctx, uint32_t idx, uint32_t from, uint16_t act);
 	/* any thread, no lock; NULL without partial-order reduction: the index
 	** of an action of act[0..n) that may stand for all (its running

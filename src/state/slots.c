@@ -22,6 +22,16 @@
 **    from old slots in [H - n, n), one too few to fill [H, 2n) and the
 **    entry being placed; after the wrap it meets slots 0..i - 1, processed,
 **    and stops at i at the latest.
+** Invariant SLOTS-2 (in parts, threads doing them at once): part p runs
+** from bound[p], the first empty slot at or after p * n / nparts, to the
+** next part's bound (the last part that has one wraps round to bound[0]),
+** so every run of full slots (a cluster) lies in one part.  A cluster's
+** entries, of homes in [a, b], go to [a, b] and [a + n, b + n] (one that
+** wraps at n - 1: to [a, n + b] and [a + n, 2n) + [0, b]), since which
+** slots linear probing fills depends on the homes alone and fewer entries
+** fill fewer slots: parts write disjoint slots (each zeroes the upper
+** slots it owns first), and each processes its clusters in SLOTS-1's
+** order, so the table is the one the whole doubling makes.
 */
 #include "config.h"
 #include "state/slots.h"
@@ -53,17 +63,36 @@ static void set(uint8_t *t, size_t width, uint64_t i, uint64_t v)
 	}
 }
 
-void slots_double(void **tab, size_t width, uint64_t *mask, uint64_t (*hash)(const void *ctx, uint64_t value),
-                  const void *ctx)
+/* The first empty slot of t at or after from, or n when none is before n. */
+static uint64_t empty_from(const uint8_t *t, size_t width, uint64_t from, uint64_t n)
 {
-	const uint64_t n = *mask + 1, m = 2 * n - 1;
-	uint8_t *t = xrealloc(*tab, 2 * n * width);
-	memset(t + n * width, 0, n * width);
-	uint64_t e = 0;
-	while (get(t, width, e))
-		e++;
-	for (uint64_t k = 1; k < n; k++) {
-		uint64_t i = (e + k) & (n - 1), x = get(t, width, i);
+	while (from < n && get(t, width, from))
+		from++;
+	return from;
+}
+
+void slots_double_begin(void **tab, size_t width, uint64_t mask, unsigned nparts, uint64_t *bound)
+{
+	const uint64_t n = mask + 1;
+	*tab = xrealloc(*tab, 2 * n * width);
+	for (unsigned i = 0; i < nparts; i++)
+		bound[i] = empty_from(*tab, width, n * i / nparts, n);
+}
+
+void slots_double_part(void *tab, size_t width, uint64_t mask, unsigned part, unsigned nparts, const uint64_t *bound,
+                       uint64_t (*hash)(const void *ctx, uint64_t value), const void *ctx)
+{
+	uint8_t *t = tab;
+	const uint64_t n = mask + 1, m = 2 * n - 1, e = bound[part];
+	/* SLOTS-2: from its bound to the next part's; the last part with one
+	** wraps round to part 0's */
+	uint64_t end = part + 1 < nparts ? bound[part + 1] : n, wrap = end == n ? bound[0] : 0;
+	if (e == n)
+		return;
+	memset(t + (n + e) * width, 0, (end - e) * width);
+	memset(t + n * width, 0, wrap * width);
+	for (uint64_t k = e + 1; k < end + wrap; k++) {
+		uint64_t i = k & (n - 1), x = get(t, width, i);
 		if (!x)
 			continue;
 		set(t, width, i, 0);
@@ -72,6 +101,13 @@ void slots_double(void **tab, size_t width, uint64_t *mask, uint64_t (*hash)(con
 			j = (j + 1) & m;
 		set(t, width, j, x);
 	}
-	*tab = t;
-	*mask = m;
+}
+
+void slots_double(void **tab, size_t width, uint64_t *mask, uint64_t (*hash)(const void *ctx, uint64_t value),
+                  const void *ctx)
+{
+	uint64_t bound;
+	slots_double_begin(tab, width, *mask, 1, &bound);
+	slots_double_part(*tab, width, *mask, 0, 1, &bound, hash, ctx);
+	*mask = 2 * *mask + 1;
 }

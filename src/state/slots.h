@@ -15,4 +15,13 @@
 void slots_double(void **tab, size_t width, uint64_t *mask, uint64_t (*hash)(const void *ctx, uint64_t value),
                   const void *ctx);
 
+/* The same in parts, which touch disjoint slots (slots.c, SLOTS-2), so
+** that threads may do them at once: slots_double_begin resizes the block
+** and sets bound[0..nparts) (where each part starts), then every part of
+** [0, nparts) is done once, with mask still the old one (as hash may read
+** it); then the caller sets *mask to 2 * mask + 1. */
+void slots_double_begin(void **tab, size_t width, uint64_t mask, unsigned nparts, uint64_t *bound);
+void slots_double_part(void *tab, size_t width, uint64_t mask, unsigned part, unsigned nparts, const uint64_t *bound,
+                       uint64_t (*hash)(const void *ctx, uint64_t value), const void *ctx);
+
 #endif

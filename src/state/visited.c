@@ -47,8 +47,9 @@
 ** a BUSY slot with its own high hash half waits for the number (it is
 ** probably its own state); any other slot it passes by, so nothing blocks
 ** but an equal-hash race.  The table does not grow while threads put:
-** vs_share_grow is called with every thread stopped (explore/parallel.c
-** stops them when vs_share_full says so).
+** it doubles with every thread stopped (explore/parallel.c stops them
+** when vs_share_full says so), in parts that the stopped threads share
+** (vs_share_grow_begin; state/slots.c, SLOTS-2).
 **
 ** vs_share_settle, with every thread stopped, gives the numbers left in
 ** the runs to the states numbered highest, so that the states are
@@ -81,6 +82,7 @@
 #define COMPRESS_FROM 1024     /* vector bytes from which records are compressed */
 #define SIDE_CHUNKS (1u << (32 - SIDE_BITS)) /* side chunks for 2^32 states */
 #define BUSY 0xffffffffu       /* shared mode: a slot claimed, its number not yet written */
+#define GROW_PART_BITS 10      /* shared mode: a doubling's parts, of 2^10 old slots at least */
 
 struct visited {
 	size_t sv_size, nwords, bitmap_bytes;
@@ -109,6 +111,8 @@ struct visited {
 	struct vs_local *locals;
 	size_t slack; /* after shared mode: bytes of its blocks never filled */
 	struct tree *tree; /* tree mode: the store */
+	uint64_t *bound;   /* shared: the doubling's parts (state/slots.c), */
+	unsigned nparts;   /* and how many */
 };
 
 /* A thread's own encoding buffer and arena block in shared mode.  used is
@@ -167,6 +171,7 @@ void vs_free(struct visited *v)
 	free(v->where);
 	free(v->hashes);
 	free(v->slot);
+	free(v->bound);
 	free(v->enc);
 	free(v->dec);
 	tree_free(v->tree);
@@ -481,8 +486,12 @@ size_t vs_bytes(const struct visited *v)
 	if (v->tree)
 		return tree_bytes(v->tree);
 	size_t b = (v->mask + 1) * sizeof *v->slot;
-	if (v->raw) /* the records, at their places, and the side chunks */
-		b += vs_count(v) * v->sv_size;
+	/* the records, at their places, and the side chunks; in shared mode
+	** the records of every number handed out (VS-3), a bound above the
+	** count by the runs' unused numbers that takes no lock and reads no
+	** other thread's run (the limits ask every few expansions of each) */
+	if (v->raw)
+		b += (v->shared ? vs_share_bound(v) : v->n) * v->sv_size;
 	if (v->shared) {
 		/* the bytes in use, as below: a new block's untouched pages
 		** cost nothing */
@@ -751,10 +760,23 @@ int vs_share_full(const struct visited *v)
 	return atomic_load_explicit(&v->an, memory_order_relaxed) * 4 > (v->mask + 1) * 3;
 }
 
-void vs_share_grow(struct visited *v)
+unsigned vs_share_grow_begin(struct visited *v, unsigned most)
 {
-	while (vs_share_full(v))
-		grow(v);
+	if (!vs_share_full(v))
+		return 0;
+	uint64_t parts = (v->mask + 1) >> GROW_PART_BITS;
+	v->nparts = parts < 1 ? 1 : parts < most ? (unsigned)parts : most;
+	v->bound = xrealloc(v->bound, sizeof *v->bound * v->nparts);
+	void *t = v->slot;
+	slots_double_begin(&t, sizeof *v->slot, v->mask, v->nparts, v->bound);
+	v->slot = t;
+	v->mask = 2 * v->mask + 1;
+	return v->nparts;
+}
+
+void vs_share_grow_part(struct visited *v, unsigned part)
+{
+	slots_double_part(v->slot, sizeof *v->slot, v->mask >> 1, part, v->nparts, v->bound, slot_hash, v);
 }
 
 /* }=== */

@@ -53,7 +53,8 @@ double vs_omission(const struct visited *v);
 ** and vs_share(v, 0) threads put states with vs_share_put, each with its
 ** own vs_local, and read states another thread put once they hold its
 ** number; vs_count and vs_bytes may be asked at any time.  When
-** vs_share_full says so, every thread stops and one calls vs_share_grow.
+** vs_share_full says so, every thread stops and they grow the table
+** (vs_share_grow_begin).
 ** A put that finds sv new leaves its number unpublished: the thread
 ** stores what others must see with it, then calls vs_share_publish, and
 ** waits for no other thread in between (one that meets the slot waits). */
@@ -79,6 +80,11 @@ void vs_share_prefetch_state(const struct visited *v, uint32_t idx);
 uint64_t vs_share_bound(const struct visited *v);
 void vs_share_settle(struct visited *v, void (*moved)(void *ctx, uint32_t from, uint32_t to), void *ctx);
 int vs_share_full(const struct visited *v);
-void vs_share_grow(struct visited *v);
+/* With every thread stopped: when vs_share_full, the table doubled in
+** parts (state/slots.c); returns how many (at most most; 0: not full),
+** each to be done once by vs_share_grow_part, by any thread, before any
+** other call.  Then again until it returns 0. */
+unsigned vs_share_grow_begin(struct visited *v, unsigned most);
+void vs_share_grow_part(struct visited *v, unsigned part);
 
 #endif
