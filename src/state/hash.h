@@ -48,23 +48,25 @@ static inline uint64_t hash_block(const uint8_t *sv, size_t n, size_t b)
 }
 
 typedef uint64_t hash_v2 __attribute__((vector_size(16)));
+typedef uint64_t hash_v4 __attribute__((vector_size(32)));
 
-/* Whether the 64 bytes at x and y differ: four 16-byte compares and one
-** test, inline (a libc memcmp call a block, with its length worked out,
-** cost twice as many instructions; issue 13). */
+/* Whether the 64 bytes at x and y differ: two 32-byte compares (16-byte
+** ones without AVX) and one test, inline (a libc memcmp call a block,
+** with its length worked out, cost twice as many instructions; issue
+** 13). */
 static inline int block64_differs(const uint8_t *x, const uint8_t *y)
 {
-	hash_v2 a0, a1, a2, a3, b0, b1, b2, b3;
-	memcpy(&a0, x, 16);
-	memcpy(&a1, x + 16, 16);
-	memcpy(&a2, x + 32, 16);
-	memcpy(&a3, x + 48, 16);
-	memcpy(&b0, y, 16);
-	memcpy(&b1, y + 16, 16);
-	memcpy(&b2, y + 32, 16);
-	memcpy(&b3, y + 48, 16);
-	hash_v2 d = (a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3);
-	return (d[0] | d[1]) != 0;
+	hash_v4 a0, a1, b0, b1;
+	memcpy(&a0, x, 32);
+	memcpy(&a1, x + 32, 32);
+	memcpy(&b0, y, 32);
+	memcpy(&b1, y + 32, 32);
+	hash_v4 d = (a0 ^ b0) | (a1 ^ b1);
+	hash_v2 lo, hi; /* folded in halves: one extract, not one a word */
+	memcpy(&lo, &d, 16);
+	memcpy(&hi, (const uint8_t *)&d + 16, 16);
+	lo |= hi;
+	return (lo[0] | lo[1]) != 0;
 }
 
 /* Whether block b of x and y (n bytes each) differ. */
@@ -83,6 +85,27 @@ static inline uint64_t state_hash_blocks(const uint8_t *sv, size_t n, uint64_t *
 	return h;
 }
 
+/* Whether the last, partial block of x and y (n bytes each, n not a
+** multiple of HASH_BLOCK) may differ: their last 64 bytes compared when
+** there are as many (a difference in the block before only costs the
+** caller a hash that comes out the same). */
+static inline int tail_differs(const uint8_t *x, const uint8_t *y, size_t n)
+{
+	if (n >= HASH_BLOCK)
+		return block64_differs(x + n - HASH_BLOCK, y + n - HASH_BLOCK);
+	return memcmp(x, y, n) != 0;
+}
+
+/* Whether GPUMC_CHECK_HASH asks every incremental hash to be checked
+** against the full one (hash_check_init: explore, before its search). */
+extern int hash_check;
+void hash_check_init(void);
+void hash_check_failed(uint64_t h, const uint8_t *sv, size_t n);
+
+/* Under hash_check, h must be the full hash of sv (n bytes): else the
+** run stops. */
+static inline uint64_t hash_checked(uint64_t h, const uint8_t *sv, size_t n);
+
 /* The same hash for next, knowing src and its block hashes: blocks equal
 ** to src's keep their hash.  bh receives next's block hashes. */
 static inline uint64_t state_hash_delta(const uint8_t *src, const uint64_t *src_bh, const uint8_t *next,
@@ -91,7 +114,7 @@ static inline uint64_t state_hash_delta(const uint8_t *src, const uint64_t *src_
 	uint64_t h = 0;
 	for (size_t b = 0; b < hash_nblocks(n); b++)
 		h += bh[b] = block_differs(next, src, n, b) ? hash_block(next, n, b) : src_bh[b];
-	return h;
+	return hash_checked(h, next, n);
 }
 
 /* One state being expanded: its vector, its hash, and the hashes of its
@@ -111,22 +134,18 @@ static inline void hash_src_set(struct hash_src *s, const uint8_t *sv, uint64_t 
 	memset(s->known, 0, hash_nblocks(n));
 }
 
-/* The hash of next, a successor of s: each changed block's hash replaces
-** its old one. */
-static inline uint64_t state_hash_step(struct hash_src *s, const uint8_t *next, size_t n)
+/* What block b of next, changed, adds to the hash of s (n bytes). */
+static inline uint64_t hash_src_change(struct hash_src *s, const uint8_t *next, size_t n, size_t b)
 {
-	uint64_t h = s->h;
-	for (size_t b = 0; b < hash_nblocks(n); b++) {
-		if (!block_differs(next, s->sv, n, b))
-			continue;
-		if (!s->known[b]) {
-			s->bh[b] = hash_block(s->sv, n, b);
-			s->known[b] = 1;
-		}
-		h += hash_block(next, n, b) - s->bh[b];
+	if (!s->known[b]) {
+		s->bh[b] = hash_block(s->sv, n, b);
+		s->known[b] = 1;
 	}
-	return h;
+	return hash_block(next, n, b) - s->bh[b];
 }
+
+/* The hash of next, a successor of s (hash.c). */
+uint64_t state_hash_step(struct hash_src *s, const uint8_t *next, size_t n);
 
 /* One-off hash of a vector (tests, side uses). */
 static inline uint64_t state_hash(const uint8_t *sv, size_t n)
@@ -134,6 +153,13 @@ static inline uint64_t state_hash(const uint8_t *sv, size_t n)
 	uint64_t h = 0;
 	for (size_t b = 0; b < hash_nblocks(n); b++)
 		h += hash_block(sv, n, b);
+	return h;
+}
+
+static inline uint64_t hash_checked(uint64_t h, const uint8_t *sv, size_t n)
+{
+	if (hash_check && h != state_hash(sv, n))
+		hash_check_failed(h, sv, n);
 	return h;
 }
 
