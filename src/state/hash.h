@@ -10,7 +10,10 @@
 ** hash is known (the exact visited set memoizes it, vs_hash), so an
 ** expansion hashes only the blocks its successors change: once in the
 ** parent (struct hash_src) and once in each successor that changes it.  Equal states have equal block hashes, so equal hashes, whichever
-** path computed them.
+** path computed them.  The successor hash of BFS (state_hash_step) is in
+** hash.c, compiled for AVX2 too.  GPUMC_CHECK_HASH=1 checks every
+** incremental hash against the full one and stops the run on a
+** difference (t/hash.sh).
 */
 #ifndef GPUMC_HASH_H
 #define GPUMC_HASH_H
@@ -48,25 +51,24 @@ static inline uint64_t hash_block(const uint8_t *sv, size_t n, size_t b)
 }
 
 typedef uint64_t hash_v2 __attribute__((vector_size(16)));
-typedef uint64_t hash_v4 __attribute__((vector_size(32)));
 
-/* Whether the 64 bytes at x and y differ: two 32-byte compares (16-byte
-** ones without AVX) and one test, inline (a libc memcmp call a block,
-** with its length worked out, cost twice as many instructions; issue
-** 13). */
+/* Whether the 64 bytes at x and y differ: four 16-byte compares and one
+** test, inline (a libc memcmp call a block, with its length worked out,
+** cost twice as many instructions; issue 13).  hash.c's successor hash
+** has wider ones where the machine has them. */
 static inline int block64_differs(const uint8_t *x, const uint8_t *y)
 {
-	hash_v4 a0, a1, b0, b1;
-	memcpy(&a0, x, 32);
-	memcpy(&a1, x + 32, 32);
-	memcpy(&b0, y, 32);
-	memcpy(&b1, y + 32, 32);
-	hash_v4 d = (a0 ^ b0) | (a1 ^ b1);
-	hash_v2 lo, hi; /* folded in halves: one extract, not one a word */
-	memcpy(&lo, &d, 16);
-	memcpy(&hi, (const uint8_t *)&d + 16, 16);
-	lo |= hi;
-	return (lo[0] | lo[1]) != 0;
+	hash_v2 a0, a1, a2, a3, b0, b1, b2, b3;
+	memcpy(&a0, x, 16);
+	memcpy(&a1, x + 16, 16);
+	memcpy(&a2, x + 32, 16);
+	memcpy(&a3, x + 48, 16);
+	memcpy(&b0, y, 16);
+	memcpy(&b1, y + 16, 16);
+	memcpy(&b2, y + 32, 16);
+	memcpy(&b3, y + 48, 16);
+	hash_v2 d = (a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3);
+	return (d[0] | d[1]) != 0;
 }
 
 /* Whether block b of x and y (n bytes each) differ. */
@@ -83,17 +85,6 @@ static inline uint64_t state_hash_blocks(const uint8_t *sv, size_t n, uint64_t *
 	for (size_t b = 0; b < hash_nblocks(n); b++)
 		h += bh[b] = hash_block(sv, n, b);
 	return h;
-}
-
-/* Whether the last, partial block of x and y (n bytes each, n not a
-** multiple of HASH_BLOCK) may differ: their last 64 bytes compared when
-** there are as many (a difference in the block before only costs the
-** caller a hash that comes out the same). */
-static inline int tail_differs(const uint8_t *x, const uint8_t *y, size_t n)
-{
-	if (n >= HASH_BLOCK)
-		return block64_differs(x + n - HASH_BLOCK, y + n - HASH_BLOCK);
-	return memcmp(x, y, n) != 0;
 }
 
 /* Whether GPUMC_CHECK_HASH asks every incremental hash to be checked
