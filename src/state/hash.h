@@ -93,9 +93,23 @@ extern int hash_check;
 void hash_check_init(void);
 void hash_check_failed(uint64_t h, const uint8_t *sv, size_t n);
 
+/* One-off hash of a vector (tests, side uses). */
+static inline uint64_t state_hash(const uint8_t *sv, size_t n)
+{
+	uint64_t h = 0;
+	for (size_t b = 0; b < hash_nblocks(n); b++)
+		h += hash_block(sv, n, b);
+	return h;
+}
+
 /* Under hash_check, h must be the full hash of sv (n bytes): else the
 ** run stops. */
-static inline uint64_t hash_checked(uint64_t h, const uint8_t *sv, size_t n);
+static inline uint64_t hash_checked(uint64_t h, const uint8_t *sv, size_t n)
+{
+	if (hash_check && h != state_hash(sv, n))
+		hash_check_failed(h, sv, n);
+	return h;
+}
 
 /* The same hash for next, knowing src and its block hashes: blocks equal
 ** to src's keep their hash.  bh receives next's block hashes. */
@@ -137,21 +151,5 @@ static inline uint64_t hash_src_change(struct hash_src *s, const uint8_t *next, 
 
 /* The hash of next, a successor of s (hash.c). */
 uint64_t state_hash_step(struct hash_src *s, const uint8_t *next, size_t n);
-
-/* One-off hash of a vector (tests, side uses). */
-static inline uint64_t state_hash(const uint8_t *sv, size_t n)
-{
-	uint64_t h = 0;
-	for (size_t b = 0; b < hash_nblocks(n); b++)
-		h += hash_block(sv, n, b);
-	return h;
-}
-
-static inline uint64_t hash_checked(uint64_t h, const uint8_t *sv, size_t n)
-{
-	if (hash_check && h != state_hash(sv, n))
-		hash_check_failed(h, sv, n);
-	return h;
-}
 
 #endif
