@@ -88,9 +88,11 @@ static inline uint64_t state_hash_blocks(const uint8_t *sv, size_t n, uint64_t *
 }
 
 /* Whether GPUMC_CHECK_HASH asks every incremental hash to be checked
-** against the full one (hash_check_init: explore, before its search). */
+** against the full one (hash_init). */
 extern int hash_check;
-void hash_check_init(void);
+/* Read GPUMC_CHECK_HASH and choose state_hash_step's block compare for
+** this machine: explore, before its search and its threads. */
+void hash_init(void);
 void hash_check_failed(uint64_t h, const uint8_t *sv, size_t n);
 
 /* One-off hash of a vector (tests, side uses). */
@@ -149,7 +151,8 @@ static inline uint64_t hash_src_change(struct hash_src *s, const uint8_t *next, 
 	return hash_block(next, n, b) - s->bh[b];
 }
 
-/* The hash of next, a successor of s (hash.c). */
-uint64_t state_hash_step(struct hash_src *s, const uint8_t *next, size_t n);
+/* The hash of next, a successor of s (hash.c; the baseline's compare
+** until hash_init). */
+extern uint64_t (*state_hash_step)(struct hash_src *s, const uint8_t *next, size_t n);
 
 #endif
