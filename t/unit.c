@@ -525,12 +525,50 @@ static void test_slots_double(void)
 	ok(parted, "slots_double in 1-9 parts, done in a rotated order: the same tables");
 }
 
+/* state/hash.h: a successor's hash from its parent's (state_hash_step,
+** with the parent's block hashes memoized over its successors, and
+** state_hash_delta) is its full hash: vectors of 1 to 300 bytes (whole
+** blocks, a partial last block, a partial last word), successors that
+** change one byte, a run of bytes, or nothing. */
+static void test_hash_steps(void)
+{
+	enum { MAX = 300 };
+	uint8_t src[MAX], next[MAX];
+	uint64_t bh[8], sbh[8], nbh[8];
+	uint8_t known[8];
+	struct hash_src hs = { .bh = bh, .known = known };
+	uint64_t r = 88172645463325252ull;
+	hash_init(); /* the compare explore uses here */
+	int good = 1;
+	for (size_t n = 1; n <= MAX; n++) {
+		for (size_t i = 0; i < n; i++)
+			src[i] = (r = r * 6364136223846793005ull + 1442695040888963407ull) >> 60 ? 0 : (uint8_t)(r >> 33);
+		uint64_t h = state_hash_blocks(src, n, sbh);
+		good &= h == state_hash(src, n);
+		hash_src_set(&hs, src, h, n);
+		for (int k = 0; k < 40; k++) {
+			memcpy(next, src, n);
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			size_t at = (size_t)(r >> 33) % n, len = k % 3 == 0 ? 1 : k % 3 == 1 ? 1 + (size_t)(r >> 20) % 70 : 0;
+			for (size_t i = at; i < at + len && i < n; i++)
+				next[i] ^= (uint8_t)(1 + (r >> 13) % 255);
+			uint64_t full = state_hash(next, n);
+			good &= state_hash_step(&hs, next, n) == full;
+			good &= state_hash_delta(src, sbh, next, n, nbh) == full;
+			for (size_t b = 0; b < hash_nblocks(n); b++)
+				good &= nbh[b] == hash_block(next, n, b);
+		}
+	}
+	ok(good, "hash.h: successor hashes from the parent's (step, delta) equal full hashes at 1 to 300 bytes");
+}
+
 int main(void)
 {
 	test_visited(VS_EXACT);
 	test_visited(VS_COMPACT);
 	test_visited(VS_TREE);
 	test_exact_collisions();
+	test_hash_steps();
 	test_compressed_records();
 	test_shared_runs(20);
 	test_shared_runs(2048);

@@ -1413,6 +1413,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.search = o->search;
 	c.rng = o->dfs_seed;
 	c.nb = hash_nblocks(m->sv_size);
+	hash_init();
 	c.hsrc.bh = xmalloc(c.nb * sizeof *c.hsrc.bh);
 	c.hsrc.known = xmalloc(c.nb);
 	c.jd = judge_new(m, props, n, o->keep_going);

@@ -10,7 +10,10 @@
 ** hash is known (the exact visited set memoizes it, vs_hash), so an
 ** expansion hashes only the blocks its successors change: once in the
 ** parent (struct hash_src) and once in each successor that changes it.  Equal states have equal block hashes, so equal hashes, whichever
-** path computed them.
+** path computed them.  The successor hash of BFS (state_hash_step) is in
+** hash.c, compiled for AVX2 too.  GPUMC_CHECK_HASH=1 checks every
+** incremental hash against the full one and stops the run on a
+** difference (t/hash.sh).
 */
 #ifndef GPUMC_HASH_H
 #define GPUMC_HASH_H
@@ -30,20 +33,49 @@ static inline size_t hash_nblocks(size_t n)
 	return (n + HASH_BLOCK - 1) / HASH_BLOCK;
 }
 
+/* XXH3 of 64 bytes: its length known, the call inlined to the one
+** path that length takes (a whole block; every block but a last, partial
+** one). */
+static inline uint64_t hash_block64(const uint8_t *p)
+{
+	return XXH3_64bits(p, HASH_BLOCK);
+}
+
 /* Block b of a vector of n bytes: its XXH3 times an odd factor of its
 ** position (a bijection, so the sum still spreads; cheaper than seeding). */
 static inline uint64_t hash_block(const uint8_t *sv, size_t n, size_t b)
 {
-	size_t len = (b + 1) * HASH_BLOCK <= n ? HASH_BLOCK : n - b * HASH_BLOCK;
-	return XXH3_64bits(sv + b * HASH_BLOCK, len) * (2 * b + 1);
+	size_t off = b * HASH_BLOCK;
+	uint64_t x = off + HASH_BLOCK <= n ? hash_block64(sv + off) : XXH3_64bits(sv + off, n - off);
+	return x * (2 * b + 1);
 }
 
-/* Whether block b of x and y (n bytes each) differ.  (libc's memcmp, with
-** its vector compares, measured faster than inlined word compares.) */
+typedef uint64_t hash_v2 __attribute__((vector_size(16)));
+
+/* Whether the 64 bytes at x and y differ: four 16-byte compares and one
+** test, inline (a libc memcmp call a block, with its length worked out,
+** cost twice as many instructions; issue 13).  hash.c's successor hash
+** has wider ones where the machine has them. */
+static inline int block64_differs(const uint8_t *x, const uint8_t *y)
+{
+	hash_v2 a0, a1, a2, a3, b0, b1, b2, b3;
+	memcpy(&a0, x, 16);
+	memcpy(&a1, x + 16, 16);
+	memcpy(&a2, x + 32, 16);
+	memcpy(&a3, x + 48, 16);
+	memcpy(&b0, y, 16);
+	memcpy(&b1, y + 16, 16);
+	memcpy(&b2, y + 32, 16);
+	memcpy(&b3, y + 48, 16);
+	hash_v2 d = (a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3);
+	return (d[0] | d[1]) != 0;
+}
+
+/* Whether block b of x and y (n bytes each) differ. */
 static inline int block_differs(const uint8_t *x, const uint8_t *y, size_t n, size_t b)
 {
-	size_t off = b * HASH_BLOCK, len = (b + 1) * HASH_BLOCK <= n ? HASH_BLOCK : n - off;
-	return memcmp(x + off, y + off, len) != 0;
+	size_t off = b * HASH_BLOCK;
+	return off + HASH_BLOCK <= n ? block64_differs(x + off, y + off) : memcmp(x + off, y + off, n - off) != 0;
 }
 
 /* Hash of a vector of n bytes; its block hashes go to bh[hash_nblocks(n)]. */
@@ -55,6 +87,32 @@ static inline uint64_t state_hash_blocks(const uint8_t *sv, size_t n, uint64_t *
 	return h;
 }
 
+/* Whether GPUMC_CHECK_HASH asks every incremental hash to be checked
+** against the full one (hash_init). */
+extern int hash_check;
+/* Read GPUMC_CHECK_HASH and choose state_hash_step's block compare for
+** this machine: explore, before its search and its threads. */
+void hash_init(void);
+void hash_check_failed(uint64_t h, const uint8_t *sv, size_t n);
+
+/* One-off hash of a vector (tests, side uses). */
+static inline uint64_t state_hash(const uint8_t *sv, size_t n)
+{
+	uint64_t h = 0;
+	for (size_t b = 0; b < hash_nblocks(n); b++)
+		h += hash_block(sv, n, b);
+	return h;
+}
+
+/* Under hash_check, h must be the full hash of sv (n bytes): else the
+** run stops. */
+static inline uint64_t hash_checked(uint64_t h, const uint8_t *sv, size_t n)
+{
+	if (hash_check && h != state_hash(sv, n))
+		hash_check_failed(h, sv, n);
+	return h;
+}
+
 /* The same hash for next, knowing src and its block hashes: blocks equal
 ** to src's keep their hash.  bh receives next's block hashes. */
 static inline uint64_t state_hash_delta(const uint8_t *src, const uint64_t *src_bh, const uint8_t *next,
@@ -63,7 +121,7 @@ static inline uint64_t state_hash_delta(const uint8_t *src, const uint64_t *src_
 	uint64_t h = 0;
 	for (size_t b = 0; b < hash_nblocks(n); b++)
 		h += bh[b] = block_differs(next, src, n, b) ? hash_block(next, n, b) : src_bh[b];
-	return h;
+	return hash_checked(h, next, n);
 }
 
 /* One state being expanded: its vector, its hash, and the hashes of its
@@ -83,30 +141,18 @@ static inline void hash_src_set(struct hash_src *s, const uint8_t *sv, uint64_t 
 	memset(s->known, 0, hash_nblocks(n));
 }
 
-/* The hash of next, a successor of s: each changed block's hash replaces
-** its old one. */
-static inline uint64_t state_hash_step(struct hash_src *s, const uint8_t *next, size_t n)
+/* What block b of next, changed, adds to the hash of s (n bytes). */
+static inline uint64_t hash_src_change(struct hash_src *s, const uint8_t *next, size_t n, size_t b)
 {
-	uint64_t h = s->h;
-	for (size_t b = 0; b < hash_nblocks(n); b++) {
-		if (!block_differs(next, s->sv, n, b))
-			continue;
-		if (!s->known[b]) {
-			s->bh[b] = hash_block(s->sv, n, b);
-			s->known[b] = 1;
-		}
-		h += hash_block(next, n, b) - s->bh[b];
+	if (!s->known[b]) {
+		s->bh[b] = hash_block(s->sv, n, b);
+		s->known[b] = 1;
 	}
-	return h;
+	return hash_block(next, n, b) - s->bh[b];
 }
 
-/* One-off hash of a vector (tests, side uses). */
-static inline uint64_t state_hash(const uint8_t *sv, size_t n)
-{
-	uint64_t h = 0;
-	for (size_t b = 0; b < hash_nblocks(n); b++)
-		h += hash_block(sv, n, b);
-	return h;
-}
+/* The hash of next, a successor of s (hash.c; the baseline's compare
+** until hash_init). */
+extern uint64_t (*state_hash_step)(struct hash_src *s, const uint8_t *next, size_t n);
 
 #endif
