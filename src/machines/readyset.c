@@ -144,63 +144,11 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 	e->viewed = *viewed;
 }
 
-/* Scheduler k listed n warps up to upto; soon: the earliest ready time of
-** its set's warps. */
-static void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
-                     unsigned n, uint64_t soon)
+void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon, uint64_t upto)
 {
-	struct readyset_entry *e = &rs->e[k];
-	if (tn->check && n && e->soon > upto && e->at == at) {
-		fprintf(stderr,
-		        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: kept ready time %llu, but a warp is "
-		        "ready by %llu\n",
-		        k, (unsigned long long)tn->clock, (unsigned long long)e->soon, (unsigned long long)upto);
-		abort();
-	}
-	e->soon = soon;
-}
-
-unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                       uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
-                       const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed)
-{
-	uint64_t with_view, soon = UINT64_MAX;
-	unsigned n = 0;
-	readyset_get(rs, tn, k, u, at, may, &with_view, src);
-	*viewed = 0;
-	if (rs->gto_idx && tn->now != UINT64_MAX) {
-		/* GTO picks the warp the unit issued last while it can issue,
-		** else the lowest (compose.c, m_pick): only that one is listed.
-		** Its ready time stands for soon, which once a warp is ready
-		** by upto is only ever compared with a clock past it. */
-		uint32_t l = tn->last[u];
-		uint64_t m = *may;
-		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && tn->ready[l] <= upto)
-			m = 1ull << rs->gto_idx[l - s0];
-		for (; m; m &= m - 1) {
-			unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
-			uint64_t r = tn->ready[s0 + w];
-			if (r < soon)
-				soon = r;
-			if (r <= upto) {
-				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
-				*viewed = (int)(with_view >> i & 1);
-				break;
-			}
-		}
-		readyset_listed(rs, tn, k, at, upto, n, soon);
-		return n;
-	}
-	for (uint64_t m = *may; m; m &= m - 1) {
-		unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
-		uint64_t r = tn->ready[s0 + w];
-		if (r < soon)
-			soon = r;
-		if (r > (n && tn->now == UINT64_MAX ? tn->clock : upto))
-			continue;
-		out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
-		*viewed |= (int)(with_view >> i & 1);
-	}
-	readyset_listed(rs, tn, k, at, upto, n, soon);
-	return n;
+	fprintf(stderr,
+	        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: kept ready time %llu, but a warp is "
+	        "ready by %llu\n",
+	        k, (unsigned long long)tn->clock, (unsigned long long)soon, (unsigned long long)upto);
+	abort();
 }

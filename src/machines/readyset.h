@@ -92,15 +92,72 @@ static inline int readyset_later(const struct readyset *rs, const struct timed_n
 	const struct readyset_entry *e = &rs->e[k];
 	return rs->run == tn->run && e->at == at && !tn->check && e->soon > upto;
 }
+/* A kept ready time that a warp beats (READY-1 under tn->check): fatal. */
+void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon, uint64_t upto)
+	__attribute__((noreturn, cold));
+/* Scheduler k listed n warps up to upto; soon: the earliest ready time of
+** its set's warps. */
+static inline void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at,
+                                   uint64_t upto, unsigned n, uint64_t soon)
+{
+	struct readyset_entry *e = &rs->e[k];
+	if (tn->check && n && e->soon > upto && e->at == at)
+		readyset_missed_soon(tn, k, e->soon, upto);
+	e->soon = soon;
+}
 /* Scheduler k (unit u, its warps warps[0..), subjects from s0): list its
 ** set's warps ready by upto as actions of kind into out, the first only,
 ** then those ready at the clock, when listing everything (tn->now =
 ** UINT64_MAX); listing what can issue now under GTO's pick (gto_idx),
 ** only the one it picks; returns their number, *may the set, *viewed
-** whether one listed was allowed by the view. */
-unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                       uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
-                       const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed);
+** whether one listed was allowed by the view.  Inline: once per free
+** scheduler of every SM that issued or was woken, each cycle. */
+static inline __attribute__((always_inline)) unsigned readyset_list(struct readyset *rs, const struct timed_now *tn,
+                                                                    unsigned k, unsigned u, uint64_t at, uint64_t upto,
+                                                                    unsigned kind, unsigned s0, const unsigned *warps,
+                                                                    const struct readyset_src *src, struct action *out,
+                                                                    uint64_t *may, int *viewed)
+{
+	uint64_t with_view, soon = UINT64_MAX;
+	unsigned n = 0;
+	readyset_get(rs, tn, k, u, at, may, &with_view, src);
+	*viewed = 0;
+	if (rs->gto_idx && tn->now != UINT64_MAX) {
+		/* GTO picks the warp the unit issued last while it can issue,
+		** else the lowest (compose.c, m_pick): only that one is listed.
+		** Its ready time stands for soon, which once a warp is ready
+		** by upto is only ever compared with a clock past it. */
+		uint32_t l = tn->last[u];
+		uint64_t m = *may;
+		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && tn->ready[l] <= upto)
+			m = 1ull << rs->gto_idx[l - s0];
+		for (; m; m &= m - 1) {
+			unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
+			uint64_t r = tn->ready[s0 + w];
+			if (r < soon)
+				soon = r;
+			if (r <= upto) {
+				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
+				*viewed = (int)(with_view >> i & 1);
+				break;
+			}
+		}
+		readyset_listed(rs, tn, k, at, upto, n, soon);
+		return n;
+	}
+	for (uint64_t m = *may; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
+		uint64_t r = tn->ready[s0 + w];
+		if (r < soon)
+			soon = r;
+		if (r > (n && tn->now == UINT64_MAX ? tn->clock : upto))
+			continue;
+		out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
+		*viewed |= (int)(with_view >> i & 1);
+	}
+	readyset_listed(rs, tn, k, at, upto, n, soon);
+	return n;
+}
 
 /* Group gi (SM sm), having seen at (changed + sm_changed[sm]):
 ** listing what can issue at the clock, is its last listing kept?  Then
