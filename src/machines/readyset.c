@@ -84,8 +84,8 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per, c
 	return rs;
 }
 
-void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
-                           uint64_t soon, const struct action *out, unsigned n)
+void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
+                         uint64_t soon, const struct action *out, unsigned n)
 {
 	struct readyset_group *g = &rs->group[gi];
 	if (tn->check && g->run == tn->run && g->at == at && g->soon > tn->now &&
@@ -103,11 +103,12 @@ void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsi
 	g->at = at;
 	g->soon = soon;
 	g->n = n;
-	memcpy(g->out, out, sizeof *out * n);
+	for (unsigned i = 0; i < n; i++) /* a few: no memcpy call */
+		g->out[i] = out[i];
 }
 
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
+                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src, int tried)
 {
 	if (rs->run != tn->run) { /* a new run: nothing known */
 		rs->run = tn->run;
@@ -118,7 +119,7 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 	/* the only event since: one warp-local issue by the unit, the
 	** subject it issued last (a unit issues once per listing of its set) */
 	uint64_t m = e->may, v = e->viewed;
-	int one = e->at != UINT64_MAX && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
+	int one = !tried && e->at != UINT64_MAX && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
 	          src->one(src, k, tn->last[u], &m, &v);
 	if (one && !tn->check) {
 		*may = m;

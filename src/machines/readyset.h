@@ -68,19 +68,38 @@ static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsig
 ** view (*viewed), recomputed through src only when an event since the
 ** last call may have changed them, and on every call under tn->check,
 ** where a difference is a missed event: an internal error, reported and
-** fatal. */
+** fatal.  tried: the event since was one warp-local issue by the unit,
+** whose src->one answered 0 already. */
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src);
-/* Asked for every free scheduler every cycle: the kept set inline. */
+                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src, int tried);
+/* Asked for every free scheduler every cycle: the kept set inline, and
+** inline too after the unit's own warp-local issue, the one event that
+** comes most (a scheduler issuing cycle after cycle): its warp's bits. */
 static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                                 uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
 {
-	const struct readyset_entry *e = &rs->e[k];
-	if (rs->run == tn->run && e->at == at && !tn->check) {
-		*may = e->may;
-		*viewed = e->viewed;
-	} else
-		readyset_fill(rs, tn, k, u, at, may, viewed, src);
+	struct readyset_entry *e = &rs->e[k];
+	int tried = 0;
+	if (rs->run == tn->run && !tn->check) {
+		if (e->at == at) {
+			*may = e->may;
+			*viewed = e->viewed;
+			return;
+		}
+		if (e->at != UINT64_MAX && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one) {
+			uint64_t m = e->may, v = e->viewed;
+			if (src->one(src, k, tn->last[u], &m, &v)) {
+				e->soon = 0; /* as readyset_fill: a moved set's ready time is unknown */
+				e->at = at;
+				e->unit = tn->unit_changed[u];
+				*may = e->may = m;
+				*viewed = e->viewed = v;
+				return;
+			}
+			tried = 1;
+		}
+	}
+	readyset_fill(rs, tn, k, u, at, may, viewed, src, tried);
 }
 
 /* Scheduler k's set is kept and none of its warps is ready before soon:
@@ -180,8 +199,17 @@ static inline int readyset_group_kept(const struct readyset *rs, const struct ti
 ** clock, and nothing of it can list an issue before soon (its sets'
 ** earliest ready times; gto: its busy units' free times too).  Under tn->check a kept listing that differs is a
 ** missed event: an internal error (READY-3), reported and fatal. */
-void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
-                           uint64_t soon, const struct action *out, unsigned n);
+void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
+                         uint64_t soon, const struct action *out, unsigned n);
+/* Inline the common case, a busy SM's group not kept: one store. */
+static inline void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at,
+                                         int quiet, uint64_t soon, const struct action *out, unsigned n)
+{
+	if (quiet || tn->check)
+		readyset_group_keep(rs, tn, gi, at, quiet, soon, out, n);
+	else
+		rs->group[gi].run = 0;
+}
 /* Scheduler k's set is kept, with no warp ready by the clock: what a
 ** group's quiet is made of. */
 static inline int readyset_quiet(const struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at)
