@@ -180,7 +180,10 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	uint64_t *unit_free = xcalloc(m->nunits, sizeof *unit_free);
 	uint32_t *last = xmalloc(sizeof *last * m->nunits);
 	/* what may have changed since a component last listed (readyset.c) */
-	uint64_t changed = 0, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
+	static uint64_t runs, keys = 1; /* past every sum of the counts so far (1: UINT64_MAX + 1 is none) */
+	uint64_t run = ++runs;
+	/* the counts' sums of one run are keys no other run's equal (model.h) */
+	uint64_t changed = keys, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
@@ -194,8 +197,6 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
 	struct events ev = { 0 };
-	static uint64_t runs;
-	uint64_t run = ++runs;
 	struct timing t;
 	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, check_ready, last };
 	for (;;) {
@@ -343,6 +344,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			m->tick(m, sv, 1, r->counters);
 		now++;
 	}
+	keys = changed + 2 * r->actions + 1; /* unit_changed[u] and sm_changed[sm] are at most r->actions */
 	r->cycles = now;
 	r->status = m->status(m, sv);
 	r->deadlock = r->status == MS_RUNNING && !r->limit;

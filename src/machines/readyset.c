@@ -32,7 +32,9 @@
 **     block any warp: the global count.
 **
 ** A set is kept while the sum of the three counts it was computed at is
-** unchanged (each only grows).  Signalling by what a state change may
+** unchanged (each only grows, and each run's start past every sum of
+** the runs before: a set of an earlier run is never taken for one of
+** this run).  Signalling by what a state change may
 ** reach, not by each component naming the warps it wakes, leaves no resume
 ** path to miss; GPUMC_CHECK_READY=1 (t/readyset.sh) recomputes every set
 ** on every use and stops at the first difference.
@@ -79,8 +81,12 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per, c
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
 	rs->group = (struct readyset_group *)((char *)rs + head);
-	for (unsigned i = 0; i < ngroups; i++)
+	for (unsigned i = 0; i < nsched; i++)
+		rs->e[i].at = UINT64_MAX;
+	for (unsigned i = 0; i < ngroups; i++) {
+		rs->group[i].at = UINT64_MAX;
 		rs->group[i].out = (struct action *)((char *)rs->group + groups) + (size_t)i * per;
+	}
 	return rs;
 }
 
@@ -88,7 +94,7 @@ void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsign
                          uint64_t soon, const struct action *out, unsigned n)
 {
 	struct readyset_group *g = &rs->group[gi];
-	if (tn->check && g->run == tn->run && g->at == at && g->soon > tn->now &&
+	if (tn->check && g->at == at && g->soon > tn->now &&
 	    (g->n != n || memcmp(g->out, out, sizeof *out * n))) {
 		fprintf(stderr,
 		        "gpumc: internal error: READY-3: scheduler group %u at cycle %llu: kept listing of %u actions, "
@@ -96,10 +102,9 @@ void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsign
 		        gi, (unsigned long long)tn->clock, g->n, n);
 		abort();
 	}
-	g->run = 0;
+	g->at = UINT64_MAX;
 	if (!quiet) /* it listed more than stand-ins, or an event moved a set */
 		return;
-	g->run = tn->run;
 	g->at = at;
 	g->soon = soon;
 	g->n = n;
@@ -110,16 +115,11 @@ void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsign
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                    uint64_t *may, uint64_t *viewed, const struct readyset_src *src, int tried)
 {
-	if (rs->run != tn->run) { /* a new run: nothing known */
-		rs->run = tn->run;
-		for (unsigned i = 0; i < rs->n; i++)
-			rs->e[i].at = UINT64_MAX;
-	}
 	struct readyset_entry *e = &rs->e[k];
 	/* the only event since: one warp-local issue by the unit, the
 	** subject it issued last (a unit issues once per listing of its set) */
 	uint64_t m = e->may, v = e->viewed;
-	int one = !tried && e->at != UINT64_MAX && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
+	int one = !tried && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
 	          src->one(src, k, tn->last[u], &m, &v);
 	if (one && !tn->check) {
 		*may = m;

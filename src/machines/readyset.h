@@ -11,7 +11,8 @@
 struct comp;
 
 struct readyset_entry {
-	uint64_t at;   /* the driver's counts' sum when computed (UINT64_MAX: never) */
+	uint64_t at;   /* the driver's counts' sum when computed (UINT64_MAX: never; of
+	                  another run: no key of this run, model.h) */
 	uint64_t unit; /* of which the scheduler's own unit's count */
 	uint64_t may, viewed;
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
@@ -25,13 +26,12 @@ struct readyset_entry {
 ** its schedulers' own counts move only when one of them issues, which
 ** none does while the group lists nothing that can issue. */
 struct readyset_group {
-	uint64_t run, at, soon; /* run 0: nothing kept */
+	uint64_t at, soon; /* at UINT64_MAX: nothing kept */
 	unsigned n;
 	struct action *out; /* at most the group's schedulers' actions */
 };
 
 struct readyset {
-	uint64_t run; /* the concrete run the entries are of */
 	/* warp -> its index in its scheduler, where the driver's pick within
 	** a unit is GTO's (model.pick); NULL: any ready warp (readyset_list) */
 	const unsigned *gto_idx;
@@ -80,13 +80,13 @@ static inline void readyset_get(struct readyset *rs, const struct timed_now *tn,
 {
 	struct readyset_entry *e = &rs->e[k];
 	int tried = 0;
-	if (rs->run == tn->run && !tn->check) {
+	if (!tn->check) {
 		if (e->at == at) {
 			*may = e->may;
 			*viewed = e->viewed;
 			return;
 		}
-		if (e->at != UINT64_MAX && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one) {
+		if (at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one) {
 			uint64_t m = e->may, v = e->viewed;
 			if (src->one(src, k, tn->last[u], &m, &v)) {
 				e->soon = 0; /* as readyset_fill: a moved set's ready time is unknown */
@@ -109,7 +109,7 @@ static inline int readyset_later(const struct readyset *rs, const struct timed_n
                                  uint64_t upto)
 {
 	const struct readyset_entry *e = &rs->e[k];
-	return rs->run == tn->run && e->at == at && !tn->check && e->soon > upto;
+	return e->at == at && !tn->check && e->soon > upto;
 }
 /* A kept ready time that a warp beats (READY-1 under tn->check): fatal. */
 void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon, uint64_t upto)
@@ -187,7 +187,7 @@ static inline int readyset_group_kept(const struct readyset *rs, const struct ti
                                       struct action *out, unsigned *n)
 {
 	const struct readyset_group *g = &rs->group[gi];
-	if (tn->check || g->run != tn->run || g->at != at || g->soon <= tn->now)
+	if (tn->check || g->at != at || g->soon <= tn->now)
 		return 0;
 	for (unsigned i = 0; i < g->n; i++) /* a few: no memcpy call */
 		out[i] = g->out[i];
@@ -208,14 +208,14 @@ static inline void readyset_group_listed(struct readyset *rs, const struct timed
 	if (quiet || tn->check)
 		readyset_group_keep(rs, tn, gi, at, quiet, soon, out, n);
 	else
-		rs->group[gi].run = 0;
+		rs->group[gi].at = UINT64_MAX;
 }
 /* Scheduler k's set is kept, with no warp ready by the clock: what a
 ** group's quiet is made of. */
 static inline int readyset_quiet(const struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at)
 {
 	const struct readyset_entry *e = &rs->e[k];
-	return rs->run == tn->run && e->at == at && e->soon > tn->now;
+	return e->at == at && e->soon > tn->now;
 }
 
 #endif
