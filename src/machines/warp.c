@@ -141,11 +141,18 @@ static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned la
 	gpu_regs(c->g, sv, w)[(size_t)r * c->g->cfg.threads_per_warp + lane] = v;
 }
 
-/* The lanes of the top entry whose guard (predicate register) holds. */
+/* The lanes of the top entry whose guard (predicate register) holds.
+** Lanes 0..n-1 all in m (a converged warp): a bit per lane without a
+** branch; else lane by lane over m's (a diverged warp has few). */
 static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	uint32_t r = 0;
 	const uint32_t *p = gpu_regs(g, sv, w) + (size_t)in->pred * g->cfg.threads_per_warp;
+	if (m && !(m & (m + 1))) {
+		for (unsigned l = 0, n = 32u - (unsigned)__builtin_clz(m); l < n; l++)
+			r |= (uint32_t)(p[l] != 0) << l;
+		return in->pred_neg ? ~r & m : r;
+	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		if ((p[l] != 0) != in->pred_neg)
