@@ -294,7 +294,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			memset(per_unit, 0, sizeof *per_unit * m->nunits);
 			grouped = sorting;
 		}
-		unsigned busy_units = 0;
+		unsigned busy_units = 0, moved = 0; /* moved: an issue this cycle was not warp-local */
 		for (unsigned i = 0; i < nc;) {
 			unsigned j = i;
 			while (j < nc && grouped[j].unit == grouped[i].unit)
@@ -306,8 +306,14 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			}
 			const struct action *a = &grouped[k];
 			i = j;
-			if (busy_units && m->still_enabled && !m->still_enabled(m, sv, a))
+			/* after warp-local issues alone it is: they disable nothing (model.local) */
+			if (moved && m->still_enabled && !m->still_enabled(m, sv, a))
 				continue; /* another unit took what it needed: stall */
+			if (busy_units && !moved && check_ready && m->still_enabled && !m->still_enabled(m, sv, a)) {
+				fprintf(stderr, "gpumc: internal error: READY-4: a warp-local issue disabled another at cycle %llu\n",
+				        (unsigned long long)now);
+				abort();
+			}
 			t.now = now;
 			t.run = run;
 			m->timing(m, sv, a, &t, rng_next, &rng);
@@ -327,6 +333,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 				else if (sm != REACH_NONE)
 					changed++;
 				nonlocal++;
+				moved = 1;
 			}
 			m->apply(m, sv, a);
 			r->actions++;
