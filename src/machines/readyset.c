@@ -102,8 +102,11 @@ void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsign
 		        gi, (unsigned long long)tn->clock, g->n, n);
 		abort();
 	}
-	g->at = UINT64_MAX;
-	if (!quiet) /* it listed more than stand-ins, or an event moved a set */
+	/* not quiet (it listed more than stand-ins, or an event moved a set):
+	** what it kept, if anything, stays unused, for it was not kept now --
+	** its key is behind (keys only grow, within a run and from run to
+	** run) or its soon passed (the clock only grows within a run) */
+	if (!quiet)
 		return;
 	g->at = at;
 	g->soon = soon;

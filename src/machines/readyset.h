@@ -201,14 +201,12 @@ static inline int readyset_group_kept(const struct readyset *rs, const struct ti
 ** missed event: an internal error (READY-3), reported and fatal. */
 void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
                          uint64_t soon, const struct action *out, unsigned n);
-/* Inline the common case, a busy SM's group not kept: one store. */
+/* Inline: a busy SM's listing, not quiet, changes nothing. */
 static inline void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at,
                                          int quiet, uint64_t soon, const struct action *out, unsigned n)
 {
 	if (quiet || tn->check)
 		readyset_group_keep(rs, tn, gi, at, quiet, soon, out, n);
-	else
-		rs->group[gi].at = UINT64_MAX;
 }
 /* Scheduler k's set is kept, with no warp ready by the clock: what a
 ** group's quiet is made of. */
