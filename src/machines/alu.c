@@ -156,8 +156,8 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 
 /* Lanes a source is read in: its register row where it has one, zeros
 ** for an absent one, else its values for lanes 0..n-1 written to tmp
-** (room for 32). */
-static const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
+** (room for 32).  Inline: three per ALU issue. */
+static inline __attribute__((always_inline)) const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
 {
 	static const uint32_t zero[32];
 	if (x->r && !x->base)

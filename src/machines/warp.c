@@ -117,8 +117,9 @@ static __attribute__((noinline)) struct alu_lanes special(const struct comp *cp,
 	return (struct alu_lanes){ NULL, 0, 0 };
 }
 
-/* Operand o of warp w in every lane, evaluated once per issue. */
-static struct alu_lanes lanes_of(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o)
+/* Operand o of warp w in every lane, evaluated once per issue.  Inline:
+** three per ALU issue. */
+static inline __attribute__((always_inline)) struct alu_lanes lanes_of(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o)
 {
 	const struct gpu *g = c->g;
 	switch (o->kind) {
