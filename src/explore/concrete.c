@@ -83,27 +83,30 @@ static void by_subject(struct action *a, unsigned n)
 }
 
 /* The actions of act[0..n) that can issue at v->now (subject ready, unit
-** free), in order, counted per unit; *wake: the earliest cycle one of the
-** others can.  No unit: an environment choice concrete mode does not take
-** (a crash, a spontaneous eviction). */
+** free), in order; *wake: the earliest cycle one of the others can;
+** *sorted: whether they come grouped by unit in increasing order.  No
+** unit: an environment choice concrete mode does not take (a crash, a
+** spontaneous eviction). */
 static unsigned candidates(unsigned n, const struct action *act, const struct timed_now *v, struct action *cand,
-                           unsigned *per_unit, uint64_t *wake, int *sorted)
+                           uint64_t *wake, int *sorted)
 {
-	unsigned nc = 0;
-	*sorted = 1;
+	unsigned nc = 0, prev = 0;
+	int in_order = 1;
 	for (unsigned i = 0; i < n; i++) {
-		if (act[i].unit == UINT16_MAX)
+		unsigned u = act[i].unit;
+		if (u == UINT16_MAX)
 			continue;
 		uint64_t at = v->ready[act[i].subject];
-		if (v->unit_free[act[i].unit] > at)
-			at = v->unit_free[act[i].unit];
+		if (v->unit_free[u] > at)
+			at = v->unit_free[u];
 		if (at <= v->now) {
-			*sorted &= !nc || cand[nc - 1].unit <= act[i].unit;
+			in_order &= prev <= u;
+			prev = u;
 			cand[nc++] = act[i];
-			per_unit[act[i].unit]++;
 		} else if (at < *wake)
 			*wake = at;
 	}
+	*sorted = in_order;
 	return nc;
 }
 
@@ -177,7 +180,10 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	uint64_t *unit_free = xcalloc(m->nunits, sizeof *unit_free);
 	uint32_t *last = xmalloc(sizeof *last * m->nunits);
 	/* what may have changed since a component last listed (readyset.c) */
-	uint64_t changed = 0, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
+	static uint64_t runs, keys = 1; /* past every sum of the counts so far (1: UINT64_MAX + 1 is none) */
+	uint64_t run = ++runs;
+	/* the counts' sums of one run are keys no other run's equal (model.h) */
+	uint64_t changed = keys, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
@@ -191,9 +197,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
 	struct events ev = { 0 };
-	static uint64_t runs;
-	uint64_t run = ++runs;
 	struct timing t;
+	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, check_ready, last };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
@@ -215,15 +220,14 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		/* readiness changes on events: first only the actions that can
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
-		struct timed_now tn = { now, run, ready, unit_free, now, changed, unit_changed, sm_changed, check_ready, last },
-		                 all = tn;
-		all.now = UINT64_MAX;
+		tn.now = tn.clock = now;
+		tn.changed = changed;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
 		int sorted = 1; /* the candidates come grouped by unit already */
 		uint64_t next = UINT64_MAX;
 		if (m->enabled_now) {
-			nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, per_unit, &wake, &sorted);
+			nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, &wake, &sorted);
 			next = nc ? 0 : ev_next(&ev, now);
 			if (!nc && next != UINT64_MAX && !interrupted && !(max_cycles && next >= max_cycles)) {
 				if (idle_from == UINT64_MAX)
@@ -233,10 +237,12 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			}
 		}
 		if (!nc) {
+			struct timed_now all = tn;
+			all.now = UINT64_MAX;
 			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
 			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 			wake = UINT64_MAX;
-			nc = n ? candidates(n, act, &tn, cand, per_unit, &wake, &sorted) : 0;
+			nc = n ? candidates(n, act, &tn, cand, &wake, &sorted) : 0;
 			if (!nc && wake != UINT64_MAX && m->enabled_now && next < wake)
 				wake = next; /* the list may leave out what cannot issue now */
 			if (n == 0 || (!nc && wake == UINT64_MAX)) {
@@ -275,10 +281,9 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		** sort by unit, stable (nothing to do where the components listed
 		** them unit by unit, as the schedulers do) */
 		struct action *grouped = cand;
-		if (sorted)
+		if (!sorted) {
 			for (unsigned i = 0; i < nc; i++)
-				per_unit[cand[i].unit] = 0;
-		else {
+				per_unit[cand[i].unit]++;
 			for (unsigned u = 0, at = 0; u < m->nunits; u++) {
 				unsigned k = per_unit[u];
 				per_unit[u] = at;
@@ -289,19 +294,26 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			memset(per_unit, 0, sizeof *per_unit * m->nunits);
 			grouped = sorting;
 		}
-		unsigned busy_units = 0;
+		unsigned busy_units = 0, moved = 0; /* moved: an issue this cycle was not warp-local */
 		for (unsigned i = 0; i < nc;) {
 			unsigned j = i;
 			while (j < nc && grouped[j].unit == grouped[i].unit)
 				j++;
-			by_subject(grouped + i, j - i);
 			unsigned k = i;
-			if (j - i > 1)
+			if (j - i > 1) {
+				by_subject(grouped + i, j - i);
 				k = i + (m->pick ? m->pick(m, grouped + i, j - i, last[grouped[i].unit], rng_next, &rng) : 0);
+			}
 			const struct action *a = &grouped[k];
 			i = j;
-			if (busy_units && m->still_enabled && !m->still_enabled(m, sv, a))
+			/* after warp-local issues alone it is: they disable nothing (model.local) */
+			if (moved && m->still_enabled && !m->still_enabled(m, sv, a))
 				continue; /* another unit took what it needed: stall */
+			if (busy_units && !moved && check_ready && m->still_enabled && !m->still_enabled(m, sv, a)) {
+				fprintf(stderr, "gpumc: internal error: READY-4: a warp-local issue disabled another at cycle %llu\n",
+				        (unsigned long long)now);
+				abort();
+			}
 			t.now = now;
 			t.run = run;
 			m->timing(m, sv, a, &t, rng_next, &rng);
@@ -321,6 +333,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 				else if (sm != REACH_NONE)
 					changed++;
 				nonlocal++;
+				moved = 1;
 			}
 			m->apply(m, sv, a);
 			r->actions++;
@@ -338,6 +351,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			m->tick(m, sv, 1, r->counters);
 		now++;
 	}
+	keys = changed + 2 * r->actions + 1; /* unit_changed[u] and sm_changed[sm] are at most r->actions */
 	r->cycles = now;
 	r->status = m->status(m, sv);
 	r->deadlock = r->status == MS_RUNNING && !r->limit;

@@ -90,8 +90,10 @@ struct timing {
 ** unit_changed, sm_changed: counts of the applied actions that may change
 ** what can issue anywhere, only on that unit (a warp-local issue,
 ** model.local) or only on that SM (model.reach), so a component may keep
-** its ready sets until one moves (readyset.c); check: recompute such sets
-** anyway and compare (GPUMC_CHECK_READY). */
+** its ready sets until one moves (readyset.c).  changed starts each run
+** past every sum of the counts (a key) of the runs before, so that no
+** key of one run equals one of another.  check:
+** recompute such sets anyway and compare (GPUMC_CHECK_READY). */
 struct timed_now {
 	uint64_t now, run;
 	const uint64_t *ready, *unit_free;

@@ -156,8 +156,8 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 
 /* Lanes a source is read in: its register row where it has one, zeros
 ** for an absent one, else its values for lanes 0..n-1 written to tmp
-** (room for 32). */
-static const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
+** (room for 32).  Inline: three per ALU issue. */
+static inline __attribute__((always_inline)) const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
 {
 	static const uint32_t zero[32];
 	if (x->r && !x->base)
@@ -208,12 +208,33 @@ static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum v
 	return f;
 }
 
-static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m,
+/* A comparison with cmp and t constants: lanes 0..n-1 all active take a
+** plain loop, as op_lanes. */
+static inline __attribute__((always_inline)) void cmp_loop(enum cmp_op cmp, enum vtype t, uint32_t m, unsigned n,
                                                           const uint32_t *a, const uint32_t *b, uint32_t *dst)
 {
+	if (m == 0xffffffffu >> (32 - n)) {
+		for (unsigned l = 0; l < n; l++)
+			dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l]);
+		return;
+	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l]);
+	}
+}
+
+/* The comparison chosen once, not per lane. */
+static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m, unsigned n,
+                                                          const uint32_t *a, const uint32_t *b, uint32_t *dst)
+{
+	switch (cmp) {
+	case C_EQ: cmp_loop(C_EQ, t, m, n, a, b, dst); break;
+	case C_NE: cmp_loop(C_NE, t, m, n, a, b, dst); break;
+	case C_LT: cmp_loop(C_LT, t, m, n, a, b, dst); break;
+	case C_LE: cmp_loop(C_LE, t, m, n, a, b, dst); break;
+	case C_GT: cmp_loop(C_GT, t, m, n, a, b, dst); break;
+	case C_GE: cmp_loop(C_GE, t, m, n, a, b, dst); break;
 	}
 	return 0;
 }
@@ -247,9 +268,9 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 		break;
 	case OP_SETP:
 		switch (in->type) {
-		case VT_U32: return cmp_lanes(in->cmp, VT_U32, m, a, b, dst);
-		case VT_S32: return cmp_lanes(in->cmp, VT_S32, m, a, b, dst);
-		case VT_F32: return cmp_lanes(in->cmp, VT_F32, m, a, b, dst);
+		case VT_U32: return cmp_lanes(in->cmp, VT_U32, m, n, a, b, dst);
+		case VT_S32: return cmp_lanes(in->cmp, VT_S32, m, n, a, b, dst);
+		case VT_F32: return cmp_lanes(in->cmp, VT_F32, m, n, a, b, dst);
 		default: break;
 		}
 		break;

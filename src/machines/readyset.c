@@ -32,7 +32,9 @@
 **     block any warp: the global count.
 **
 ** A set is kept while the sum of the three counts it was computed at is
-** unchanged (each only grows).  Signalling by what a state change may
+** unchanged (each only grows, and each run's start past every sum of
+** the runs before: a set of an earlier run is never taken for one of
+** this run).  Signalling by what a state change may
 ** reach, not by each component naming the warps it wakes, leaves no resume
 ** path to miss; GPUMC_CHECK_READY=1 (t/readyset.sh) recomputes every set
 ** on every use and stops at the first difference.
@@ -79,16 +81,20 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per, c
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
 	rs->group = (struct readyset_group *)((char *)rs + head);
-	for (unsigned i = 0; i < ngroups; i++)
+	for (unsigned i = 0; i < nsched; i++)
+		rs->e[i].at = UINT64_MAX;
+	for (unsigned i = 0; i < ngroups; i++) {
+		rs->group[i].at = UINT64_MAX;
 		rs->group[i].out = (struct action *)((char *)rs->group + groups) + (size_t)i * per;
+	}
 	return rs;
 }
 
-void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
-                           uint64_t soon, const struct action *out, unsigned n)
+void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
+                         uint64_t soon, const struct action *out, unsigned n)
 {
 	struct readyset_group *g = &rs->group[gi];
-	if (tn->check && g->run == tn->run && g->at == at && g->soon > tn->now &&
+	if (tn->check && g->at == at && g->soon > tn->now &&
 	    (g->n != n || memcmp(g->out, out, sizeof *out * n))) {
 		fprintf(stderr,
 		        "gpumc: internal error: READY-3: scheduler group %u at cycle %llu: kept listing of %u actions, "
@@ -96,29 +102,27 @@ void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsi
 		        gi, (unsigned long long)tn->clock, g->n, n);
 		abort();
 	}
-	g->run = 0;
-	if (!quiet) /* it listed more than stand-ins, or an event moved a set */
+	/* not quiet (it listed more than stand-ins, or an event moved a set):
+	** what it kept, if anything, stays unused, for it was not kept now --
+	** its key is behind (keys only grow, within a run and from run to
+	** run) or its soon passed (the clock only grows within a run) */
+	if (!quiet)
 		return;
-	g->run = tn->run;
 	g->at = at;
 	g->soon = soon;
 	g->n = n;
-	memcpy(g->out, out, sizeof *out * n);
+	for (unsigned i = 0; i < n; i++) /* a few: no memcpy call */
+		g->out[i] = out[i];
 }
 
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
+                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src, int tried)
 {
-	if (rs->run != tn->run) { /* a new run: nothing known */
-		rs->run = tn->run;
-		for (unsigned i = 0; i < rs->n; i++)
-			rs->e[i].at = UINT64_MAX;
-	}
 	struct readyset_entry *e = &rs->e[k];
 	/* the only event since: one warp-local issue by the unit, the
 	** subject it issued last (a unit issues once per listing of its set) */
 	uint64_t m = e->may, v = e->viewed;
-	int one = e->at != UINT64_MAX && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
+	int one = !tried && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
 	          src->one(src, k, tn->last[u], &m, &v);
 	if (one && !tn->check) {
 		*may = m;
@@ -144,63 +148,11 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 	e->viewed = *viewed;
 }
 
-/* Scheduler k listed n warps up to upto; soon: the earliest ready time of
-** its set's warps. */
-static void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at, uint64_t upto,
-                     unsigned n, uint64_t soon)
+void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon, uint64_t upto)
 {
-	struct readyset_entry *e = &rs->e[k];
-	if (tn->check && n && e->soon > upto && e->at == at) {
-		fprintf(stderr,
-		        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: kept ready time %llu, but a warp is "
-		        "ready by %llu\n",
-		        k, (unsigned long long)tn->clock, (unsigned long long)e->soon, (unsigned long long)upto);
-		abort();
-	}
-	e->soon = soon;
-}
-
-unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                       uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
-                       const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed)
-{
-	uint64_t with_view, soon = UINT64_MAX;
-	unsigned n = 0;
-	readyset_get(rs, tn, k, u, at, may, &with_view, src);
-	*viewed = 0;
-	if (rs->gto_idx && tn->now != UINT64_MAX) {
-		/* GTO picks the warp the unit issued last while it can issue,
-		** else the lowest (compose.c, m_pick): only that one is listed.
-		** Its ready time stands for soon, which once a warp is ready
-		** by upto is only ever compared with a clock past it. */
-		uint32_t l = tn->last[u];
-		uint64_t m = *may;
-		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && tn->ready[l] <= upto)
-			m = 1ull << rs->gto_idx[l - s0];
-		for (; m; m &= m - 1) {
-			unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
-			uint64_t r = tn->ready[s0 + w];
-			if (r < soon)
-				soon = r;
-			if (r <= upto) {
-				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
-				*viewed = (int)(with_view >> i & 1);
-				break;
-			}
-		}
-		readyset_listed(rs, tn, k, at, upto, n, soon);
-		return n;
-	}
-	for (uint64_t m = *may; m; m &= m - 1) {
-		unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
-		uint64_t r = tn->ready[s0 + w];
-		if (r < soon)
-			soon = r;
-		if (r > (n && tn->now == UINT64_MAX ? tn->clock : upto))
-			continue;
-		out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
-		*viewed |= (int)(with_view >> i & 1);
-	}
-	readyset_listed(rs, tn, k, at, upto, n, soon);
-	return n;
+	fprintf(stderr,
+	        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: kept ready time %llu, but a warp is "
+	        "ready by %llu\n",
+	        k, (unsigned long long)tn->clock, (unsigned long long)soon, (unsigned long long)upto);
+	abort();
 }

@@ -11,7 +11,8 @@
 struct comp;
 
 struct readyset_entry {
-	uint64_t at;   /* the driver's counts' sum when computed (UINT64_MAX: never) */
+	uint64_t at;   /* the driver's counts' sum when computed (UINT64_MAX: never; of
+	                  another run: no key of this run, model.h) */
 	uint64_t unit; /* of which the scheduler's own unit's count */
 	uint64_t may, viewed;
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
@@ -25,13 +26,12 @@ struct readyset_entry {
 ** its schedulers' own counts move only when one of them issues, which
 ** none does while the group lists nothing that can issue. */
 struct readyset_group {
-	uint64_t run, at, soon; /* run 0: nothing kept */
+	uint64_t at, soon; /* at UINT64_MAX: nothing kept */
 	unsigned n;
 	struct action *out; /* at most the group's schedulers' actions */
 };
 
 struct readyset {
-	uint64_t run; /* the concrete run the entries are of */
 	/* warp -> its index in its scheduler, where the driver's pick within
 	** a unit is GTO's (model.pick); NULL: any ready warp (readyset_list) */
 	const unsigned *gto_idx;
@@ -68,19 +68,38 @@ static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsig
 ** view (*viewed), recomputed through src only when an event since the
 ** last call may have changed them, and on every call under tn->check,
 ** where a difference is a missed event: an internal error, reported and
-** fatal. */
+** fatal.  tried: the event since was one warp-local issue by the unit,
+** whose src->one answered 0 already. */
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src);
-/* Asked for every free scheduler every cycle: the kept set inline. */
+                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src, int tried);
+/* Asked for every free scheduler every cycle: the kept set inline, and
+** inline too after the unit's own warp-local issue, the one event that
+** comes most (a scheduler issuing cycle after cycle): its warp's bits. */
 static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                                 uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
 {
-	const struct readyset_entry *e = &rs->e[k];
-	if (rs->run == tn->run && e->at == at && !tn->check) {
-		*may = e->may;
-		*viewed = e->viewed;
-	} else
-		readyset_fill(rs, tn, k, u, at, may, viewed, src);
+	struct readyset_entry *e = &rs->e[k];
+	int tried = 0;
+	if (!tn->check) {
+		if (e->at == at) {
+			*may = e->may;
+			*viewed = e->viewed;
+			return;
+		}
+		if (at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one) {
+			uint64_t m = e->may, v = e->viewed;
+			if (src->one(src, k, tn->last[u], &m, &v)) {
+				e->soon = 0; /* as readyset_fill: a moved set's ready time is unknown */
+				e->at = at;
+				e->unit = tn->unit_changed[u];
+				*may = e->may = m;
+				*viewed = e->viewed = v;
+				return;
+			}
+			tried = 1;
+		}
+	}
+	readyset_fill(rs, tn, k, u, at, may, viewed, src, tried);
 }
 
 /* Scheduler k's set is kept and none of its warps is ready before soon:
@@ -90,17 +109,74 @@ static inline int readyset_later(const struct readyset *rs, const struct timed_n
                                  uint64_t upto)
 {
 	const struct readyset_entry *e = &rs->e[k];
-	return rs->run == tn->run && e->at == at && !tn->check && e->soon > upto;
+	return e->at == at && !tn->check && e->soon > upto;
+}
+/* A kept ready time that a warp beats (READY-1 under tn->check): fatal. */
+void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon, uint64_t upto)
+	__attribute__((noreturn, cold));
+/* Scheduler k listed n warps up to upto; soon: the earliest ready time of
+** its set's warps. */
+static inline void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at,
+                                   uint64_t upto, unsigned n, uint64_t soon)
+{
+	struct readyset_entry *e = &rs->e[k];
+	if (tn->check && n && e->soon > upto && e->at == at)
+		readyset_missed_soon(tn, k, e->soon, upto);
+	e->soon = soon;
 }
 /* Scheduler k (unit u, its warps warps[0..), subjects from s0): list its
 ** set's warps ready by upto as actions of kind into out, the first only,
 ** then those ready at the clock, when listing everything (tn->now =
 ** UINT64_MAX); listing what can issue now under GTO's pick (gto_idx),
 ** only the one it picks; returns their number, *may the set, *viewed
-** whether one listed was allowed by the view. */
-unsigned readyset_list(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                       uint64_t upto, unsigned kind, unsigned s0, const unsigned *warps,
-                       const struct readyset_src *src, struct action *out, uint64_t *may, int *viewed);
+** whether one listed was allowed by the view.  Inline: once per free
+** scheduler of every SM that issued or was woken, each cycle. */
+static inline __attribute__((always_inline)) unsigned readyset_list(struct readyset *rs, const struct timed_now *tn,
+                                                                    unsigned k, unsigned u, uint64_t at, uint64_t upto,
+                                                                    unsigned kind, unsigned s0, const unsigned *warps,
+                                                                    const struct readyset_src *src, struct action *out,
+                                                                    uint64_t *may, int *viewed)
+{
+	uint64_t with_view, soon = UINT64_MAX;
+	unsigned n = 0;
+	readyset_get(rs, tn, k, u, at, may, &with_view, src);
+	*viewed = 0;
+	if (rs->gto_idx && tn->now != UINT64_MAX) {
+		/* GTO picks the warp the unit issued last while it can issue,
+		** else the lowest (compose.c, m_pick): only that one is listed.
+		** Its ready time stands for soon, which once a warp is ready
+		** by upto is only ever compared with a clock past it. */
+		uint32_t l = tn->last[u];
+		uint64_t m = *may;
+		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && tn->ready[l] <= upto)
+			m = 1ull << rs->gto_idx[l - s0];
+		for (; m; m &= m - 1) {
+			unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
+			uint64_t r = tn->ready[s0 + w];
+			if (r < soon)
+				soon = r;
+			if (r <= upto) {
+				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
+				*viewed = (int)(with_view >> i & 1);
+				break;
+			}
+		}
+		readyset_listed(rs, tn, k, at, upto, n, soon);
+		return n;
+	}
+	for (uint64_t m = *may; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
+		uint64_t r = tn->ready[s0 + w];
+		if (r < soon)
+			soon = r;
+		if (r > (n && tn->now == UINT64_MAX ? tn->clock : upto))
+			continue;
+		out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
+		*viewed |= (int)(with_view >> i & 1);
+	}
+	readyset_listed(rs, tn, k, at, upto, n, soon);
+	return n;
+}
 
 /* Group gi (SM sm), having seen at (changed + sm_changed[sm]):
 ** listing what can issue at the clock, is its last listing kept?  Then
@@ -111,7 +187,7 @@ static inline int readyset_group_kept(const struct readyset *rs, const struct ti
                                       struct action *out, unsigned *n)
 {
 	const struct readyset_group *g = &rs->group[gi];
-	if (tn->check || g->run != tn->run || g->at != at || g->soon <= tn->now)
+	if (tn->check || g->at != at || g->soon <= tn->now)
 		return 0;
 	for (unsigned i = 0; i < g->n; i++) /* a few: no memcpy call */
 		out[i] = g->out[i];
@@ -123,14 +199,21 @@ static inline int readyset_group_kept(const struct readyset *rs, const struct ti
 ** clock, and nothing of it can list an issue before soon (its sets'
 ** earliest ready times; gto: its busy units' free times too).  Under tn->check a kept listing that differs is a
 ** missed event: an internal error (READY-3), reported and fatal. */
-void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
-                           uint64_t soon, const struct action *out, unsigned n);
+void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
+                         uint64_t soon, const struct action *out, unsigned n);
+/* Inline: a busy SM's listing, not quiet, changes nothing. */
+static inline void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at,
+                                         int quiet, uint64_t soon, const struct action *out, unsigned n)
+{
+	if (quiet || tn->check)
+		readyset_group_keep(rs, tn, gi, at, quiet, soon, out, n);
+}
 /* Scheduler k's set is kept, with no warp ready by the clock: what a
 ** group's quiet is made of. */
 static inline int readyset_quiet(const struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at)
 {
 	const struct readyset_entry *e = &rs->e[k];
-	return rs->run == tn->run && e->at == at && e->soon > tn->now;
+	return e->at == at && e->soon > tn->now;
 }
 
 #endif

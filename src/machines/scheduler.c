@@ -130,12 +130,16 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	** order, all model.enabled_now asks): a busy scheduler, or a warp
 	** still in its latency, is not asked; what the state allows comes
 	** from the scheduler's ready set (readyset.c) */
-	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0];
+	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], nsm = g->cfg.sms, nper = g->cfg.schedulers, u0 = c->unit0[0];
 	const struct readyset_src src = { c, sv, gto_fill, gto_one };
 	struct readyset *rs = c->priv;
 	int all = tn->now == UINT64_MAX;
-	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
-		uint64_t seen = tn->changed + tn->sm_changed[sm];
+	/* in locals: the compiler cannot tell out[] from what they point to */
+	const uint64_t now = tn->now, changed = tn->changed, *sm_changed = tn->sm_changed;
+	const uint64_t *unit_free = tn->unit_free + u0, *unit_changed = tn->unit_changed + u0;
+	const unsigned *first = g->sched_first, *warps = g->sched_warps;
+	for (unsigned sm = 0, k = 0; sm < nsm; sm++) {
+		uint64_t seen = changed + sm_changed[sm];
 		/* an SM that listed nothing, every scheduler busy or its warps
 		** in their latencies, lists nothing until an event reaches it or
 		** the first of those times (readyset_group_kept: soon; none of
@@ -143,30 +147,29 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 		unsigned kept, n_sm = n;
 		uint64_t soon = UINT64_MAX;
 		if (rs && !all && readyset_group_kept(rs, tn, sm, seen, out + n, &kept)) {
-			k += g->cfg.schedulers;
+			k += nper;
 			continue;
 		}
-		for (unsigned j = 0; j < g->cfg.schedulers; j++, k++) {
-			unsigned u = c->unit0[0] + k;
-			uint64_t at = seen + tn->unit_changed[u], may;
+		for (unsigned j = 0; j < nper; j++, k++) {
+			uint64_t at = seen + unit_changed[k], may;
 			int viewed;
-			if (tn->unit_free[u] > tn->now) {
-				soon = tn->unit_free[u] < soon ? tn->unit_free[u] : soon;
+			if (unit_free[k] > now) {
+				soon = unit_free[k] < soon ? unit_free[k] : soon;
 				continue;
 			}
 			if (rs) {
-				if (!readyset_later(rs, tn, k, at, tn->now))
-					n += readyset_list(rs, tn, k, u, at, tn->now, c->kind0, s0,
-					                   g->sched_warps + g->sched_first[k], &src, out + n, &may, &viewed);
+				if (!readyset_later(rs, tn, k, at, now))
+					n += readyset_list(rs, tn, k, u0 + k, at, now, c->kind0, s0, warps + first[k], &src,
+					                   out + n, &may, &viewed);
 				/* kept, listing nothing: none of its warps is ready
 				** before its earliest ready time (readyset_list) */
 				soon = rs->e[k].soon < soon ? rs->e[k].soon : soon;
 				continue;
 			}
-			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
-				unsigned w = g->sched_warps[i];
-				if (tn->ready[s0 + w] <= tn->now && sched_ready(c, sv, w))
-					out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, s0 + w, 0 };
+			for (unsigned i = first[k]; i < first[k + 1]; i++) {
+				unsigned w = warps[i];
+				if (tn->ready[s0 + w] <= now && sched_ready(c, sv, w))
+					out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(u0 + k), s0 + w, 0 };
 			}
 		}
 		if (rs && !all)

@@ -117,8 +117,9 @@ static __attribute__((noinline)) struct alu_lanes special(const struct comp *cp,
 	return (struct alu_lanes){ NULL, 0, 0 };
 }
 
-/* Operand o of warp w in every lane, evaluated once per issue. */
-static struct alu_lanes lanes_of(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o)
+/* Operand o of warp w in every lane, evaluated once per issue.  Inline:
+** three per ALU issue. */
+static inline __attribute__((always_inline)) struct alu_lanes lanes_of(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o)
 {
 	const struct gpu *g = c->g;
 	switch (o->kind) {
@@ -141,11 +142,27 @@ static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned la
 	gpu_regs(c->g, sv, w)[(size_t)r * c->g->cfg.threads_per_warp + lane] = v;
 }
 
-/* The lanes of the top entry whose guard (predicate register) holds. */
+/* The lanes of the top entry whose guard (predicate register) holds.
+** Lanes 0..n-1 all in m (a converged warp): a bit per lane without a
+** branch, eight at a time with constant shifts in a full warp; else lane
+** by lane over m's (a diverged warp has few). */
 static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	uint32_t r = 0;
 	const uint32_t *p = gpu_regs(g, sv, w) + (size_t)in->pred * g->cfg.threads_per_warp;
+	if (m == 0xffffffffu) {
+		for (unsigned l = 0; l < 32; l += 8, p += 8)
+			r |= ((uint32_t)(p[0] != 0) | (uint32_t)(p[1] != 0) << 1 | (uint32_t)(p[2] != 0) << 2 |
+			      (uint32_t)(p[3] != 0) << 3 | (uint32_t)(p[4] != 0) << 4 | (uint32_t)(p[5] != 0) << 5 |
+			      (uint32_t)(p[6] != 0) << 6 | (uint32_t)(p[7] != 0) << 7)
+			     << l;
+		return in->pred_neg ? ~r : r;
+	}
+	if (m && !(m & (m + 1))) {
+		for (unsigned l = 0, n = 32u - (unsigned)__builtin_clz(m); l < n; l++)
+			r |= (uint32_t)(p[l] != 0) << l;
+		return in->pred_neg ? ~r & m : r;
+	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		if ((p[l] != 0) != in->pred_neg)
