@@ -490,19 +490,27 @@ static void sleep_line(const struct comp *c, uint64_t wake, uint32_t first)
 	heap_fix(p, per, p->nheap - 1);
 }
 
+/* Line `first` out of the heap, if it sleeps there. */
+static void heap_out(const struct comp *c, uint32_t first)
+{
+	struct pm_pending *p = c->priv;
+	uint32_t per = line_words(c->g), k = first / per, i = p->hpos[k];
+	if (i == UINT32_MAX)
+		return;
+	p->hpos[k] = UINT32_MAX;
+	if (i != --p->nheap) {
+		heap_put(p, per, i, p->hwake[p->nheap], p->hline[p->nheap]);
+		heap_fix(p, per, i);
+	}
+}
+
 /* Line `first` is awake: out of the heap (if it slept), into `in` (if
 ** not among the awake already). */
 static void wake_line(const struct comp *c, uint32_t first)
 {
 	struct pm_pending *p = c->priv;
-	uint32_t per = line_words(c->g), k = first / per, i = p->hpos[k];
-	if (i != UINT32_MAX) {
-		p->hpos[k] = UINT32_MAX;
-		if (i != --p->nheap) {
-			heap_put(p, per, i, p->hwake[p->nheap], p->hline[p->nheap]);
-			heap_fix(p, per, i);
-		}
-	}
+	uint32_t k = first / line_words(c->g);
+	heap_out(c, first);
 	if (!(p->listed[k] & AWAKE)) {
 		p->listed[k] |= AWAKE;
 		p->in[p->nin++] = first;
@@ -1185,17 +1193,7 @@ static int passed_over(const struct comp *c, const struct timed_now *tn, const u
 	        (done[part] & 1 && (tn->last[l2] < s || tn->last[l2] >= s + line_words(g))));
 }
 
-/* Concrete mode: the listed lines' actions (struct pm_pending); a line
-** with none leaves the list.  The driver orders each unit's candidates by
-** subject, so the list's own order does not matter.  When only what can
-** issue now is asked for (enabled_now), a line's actions that cannot are
-** left out, and the line is not looked at again before the earliest of
-** them could (subject ready times and unit busy times only grow until new
-** work comes to the line, which pending() marks); and under GTO a line
-** that cannot be its units' pick is passed over (passed_over: after a
-** cudaL2WB every line waits for its controller, and each drain had all of
-** them looked at, 10.7M looks in a 64-warp lbm epoch-kernel run, 48%);
-** and while every line sleeps (p->minwake) there is no walk at all. */
+/* Lines' first words in address order (qsort, bsearch). */
 static int by_word(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -1210,15 +1208,15 @@ static void line_off(struct pm_pending *p, uint32_t first)
 }
 
 /* Line `first` leaves the list (it has no work): out of line[], and of
-** aw and in when awake. */
+** the heap when asleep, of aw or in when awake. */
 static void unlist(const struct comp *c, uint32_t first)
 {
 	struct pm_pending *p = c->priv;
 	uint32_t k = first / line_words(c->g), *at;
 	line_off(p, first);
 	if (!(p->listed[k] & AWAKE))
-		wake_line(c, first); /* out of the heap, then out of in below */
-	if (p->listed[k] & AWAKE) {
+		heap_out(c, first);
+	else {
 		uint32_t *v = p->in, *nv = &p->nin;
 		at = bsearch(&first, p->aw, p->naw, sizeof *p->aw, by_word);
 		if (at) {

@@ -116,27 +116,22 @@ void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsign
 }
 
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src, int tried)
+                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
 {
 	struct readyset_entry *e = &rs->e[k];
-	/* the only event since: one warp-local issue by the unit, the
-	** subject it issued last (a unit issues once per listing of its set) */
+	/* under tn->check, what the kept set, or the one event since (the
+	** unit's own warp-local issue, readyset_get), would have given */
 	uint64_t m = e->may, v = e->viewed;
-	int one = !tried && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
+	int one = tn->check && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
 	          src->one(src, k, tn->last[u], &m, &v);
-	if (one && !tn->check) {
-		*may = m;
-		*viewed = v;
-	} else {
-		src->fill(src, k, may, viewed);
-		if ((e->at == at || one) && (m != *may || v != *viewed)) {
-			fprintf(stderr,
-			        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: event-driven set %#llx (viewed "
-			        "%#llx), full poll %#llx (viewed %#llx): an event did not signal\n",
-			        k, (unsigned long long)tn->clock, (unsigned long long)m, (unsigned long long)v,
-			        (unsigned long long)*may, (unsigned long long)*viewed);
-			abort();
-		}
+	src->fill(src, k, may, viewed);
+	if (tn->check && (e->at == at || one) && (m != *may || v != *viewed)) {
+		fprintf(stderr,
+		        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: event-driven set %#llx (viewed "
+		        "%#llx), full poll %#llx (viewed %#llx): an event did not signal\n",
+		        k, (unsigned long long)tn->clock, (unsigned long long)m, (unsigned long long)v,
+		        (unsigned long long)*may, (unsigned long long)*viewed);
+		abort();
 	}
 	/* a kept set (recomputed only under tn->check) keeps its earliest
 	** ready time, as it would unchecked: the check sees what runs */

@@ -68,10 +68,10 @@ static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsig
 ** view (*viewed), recomputed through src only when an event since the
 ** last call may have changed them, and on every call under tn->check,
 ** where a difference is a missed event: an internal error, reported and
-** fatal.  tried: the event since was one warp-local issue by the unit,
-** whose src->one answered 0 already. */
+** fatal.  readyset_fill: the full poll, where readyset_get took neither
+** the kept set nor the one event's. */
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src, int tried);
+                   uint64_t *may, uint64_t *viewed, const struct readyset_src *src);
 /* Asked for every free scheduler every cycle: the kept set inline, and
 ** inline too after the unit's own warp-local issue, the one event that
 ** comes most (a scheduler issuing cycle after cycle): its warp's bits. */
@@ -79,7 +79,6 @@ static inline void readyset_get(struct readyset *rs, const struct timed_now *tn,
                                 uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
 {
 	struct readyset_entry *e = &rs->e[k];
-	int tried = 0;
 	if (!tn->check) {
 		if (e->at == at) {
 			*may = e->may;
@@ -96,10 +95,9 @@ static inline void readyset_get(struct readyset *rs, const struct timed_now *tn,
 				*viewed = e->viewed = v;
 				return;
 			}
-			tried = 1;
 		}
 	}
-	readyset_fill(rs, tn, k, u, at, may, viewed, src, tried);
+	readyset_fill(rs, tn, k, u, at, may, viewed, src);
 }
 
 /* Scheduler k's set is kept and none of its warps is ready before soon:
