@@ -4,7 +4,7 @@
 # and --no-trace (no parent links); depth-first unless --bfs (issue 13
 # item 2: <= 16 bytes a state by default).
 . "$srcdir/t/lib.sh"
-plan 19
+plan 23
 
 # 1. --no-trace: same verdict and counts, no trace, and the report says how
 # to get one (the command again without --no-trace)
@@ -106,3 +106,30 @@ done
 is "$(jnum states "$T/o")/$(jnum depth "$T/o")" "$(jnum states "$T/o--dfs")/$(jnum depth "$T/o--dfs")" \
 	"--compact: the first 2000 states reach the depth of --compact --dfs's"
 [ "$(jnum depth "$T/o--bfs")" -lt "$(jnum depth "$T/o")" ]; ok $? "--compact --bfs: a BFS (depth $(jnum depth "$T/o--bfs"), DFS's stack $(jnum depth "$T/o"))"
+
+# 7. <= 16 bytes a state by the store's own count (JSON bytes_per_state,
+# bench/explore.sh's compact column) on every size: the fingerprint table
+# grows in place by 1.375 (state/slots.c, SLOTS-3), not 2, so its load
+# stays in [0.58, 0.8].  Doubled, lane 3/1/3 (271,999 states, just past a
+# doubling) took 17.53 and ticket 5/1/1 (4,135,412) 17.25
+f="$srcdir/bench/specs/lane-reduction.gpu"
+D="-D ctas=3 -D warps_per_cta=1 -D threads_per_warp=3 -D sms=2 -D icnt_queue=0"
+# shellcheck disable=SC2086
+run "$GPUMC" check -q --json --compact --por=off --threads 1 $D "$f"
+bps=$(sed -n 's/.*"bytes_per_state":\([0-9.]*\).*/\1/p' "$T/out")
+is "$(jnum states "$T/out")" 271999 "lane 3/1/3 --compact: the exact count of states"
+awk -v b="$bps" 'BEGIN { exit !(b > 0 && b <= 16) }'; ok $? "lane 3/1/3 --compact: $bps bytes a state (<= 16)"
+f="$srcdir/bench/specs/ticket-counter.gpu"
+D="-D ctas=5 -D warps_per_cta=1 -D threads_per_warp=1 -D sms=2 -D icnt_queue=0"
+# shellcheck disable=SC2086
+run "$GPUMC" check -q --json --compact --por=off --threads 1 $D "$f"
+bps=$(sed -n 's/.*"bytes_per_state":\([0-9.]*\).*/\1/p' "$T/out")
+awk -v b="$bps" 'BEGIN { exit !(b > 0 && b <= 16) }'; ok $? "ticket 5/1/1 --compact: $bps bytes a state (<= 16)"
+# and --memory, checked before each growth, lets the table grow while the
+# grown one fits: 33M reaches 2.6 M states (doubled: 1,677,721, where a
+# table of 2^22 slots, 33.5 MB, would not fit), at most 5% over
+# shellcheck disable=SC2086
+run "$GPUMC" check -q --json --compact --por=off --threads 1 --memory 33M $D "$f"
+st=$(jnum states "$T/out") b=$(jnum memory_bytes "$T/out")
+[ "$rc" = 3 ] && [ "$st" -gt 2000000 ] && [ "$b" -le $((33 * 1048576 * 105 / 100)) ]
+ok $? "--compact --memory 33M: exit 3 after $st states at $b bytes"

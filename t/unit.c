@@ -525,6 +525,101 @@ static void test_slots_double(void)
 	ok(parted, "slots_double in 1-9 parts, done in a rotated order: the same tables");
 }
 
+/* slots_grow (SLOTS-3) on tables of 1 to 400 slots (and some of 10^4 to
+** 10^5) at loads up to full but one slot, grown by factors 1.0x to 3:
+** values anywhere, or crowded at the top (runs that wrap round to slot 0)
+** or at the bottom (new homes below old slots).  After growing, the table
+** holds the values put and nothing else, every one found by the usual
+** probe from its home; and the most values held aside at once. */
+static uint64_t xorshift(uint64_t *r)
+{
+	*r ^= *r << 13, *r ^= *r >> 7, *r ^= *r << 17;
+	return *r;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void test_slots_grow(void)
+{
+	uint64_t rng = 88172645463325252ull;
+	int good = 1;
+	size_t most = 0, most_big = 0;
+	for (int round = 0; round < 6000 && good; round++) {
+		uint64_t n = round % 100 == 99 ? 10000 + xorshift(&rng) % 90000 : 1 + xorshift(&rng) % 400;
+		uint64_t m = n + 1 + xorshift(&rng) % (round % 2 ? n / 2 + 1 : 2 * n), k = 0;
+		uint64_t want = round % 3 ? n * 4 / 5 : n - 1, *t = xcalloc(n, sizeof *t), *put = xmalloc((want + 1) * sizeof *put);
+		while (k < want) {
+			uint64_t x = xorshift(&rng), where = round % 5;
+			if (where == 1) /* the top: homes n - 1 and below, wrapping */
+				x |= 0xfff0000000000000ull;
+			else if (where == 2) /* the bottom */
+				x >>= 12;
+			uint64_t j = slots_home(x, n);
+			while (t[j] && t[j] != x)
+				j = j + 1 < n ? j + 1 : 0;
+			if (t[j])
+				continue;
+			t[j] = put[k++] = x;
+		}
+		size_t aside = slots_grow(&t, n, m);
+		most = aside > most ? aside : most;
+		if (n >= 10000 && round % 3 && round % 5 != 1 && round % 5 != 2 && m * 2 < n * 3)
+			most_big = aside > most_big ? aside : most_big;
+		uint64_t held = 0;
+		for (uint64_t i = 0; i < m; i++)
+			held += t[i] != 0;
+		for (uint64_t i = 0; i < k && good; i++) {
+			uint64_t j = slots_home(put[i], m);
+			while (t[j] && t[j] != put[i])
+				j = j + 1 < m ? j + 1 : 0;
+			good &= t[j] == put[i];
+		}
+		/* nothing else: the values held, sorted, are the values put */
+		uint64_t *got = xmalloc((k + 1) * sizeof *got), g = 0;
+		for (uint64_t i = 0; i < m && g <= k; i++)
+			if (t[i] && g < k)
+				got[g++] = t[i];
+		qsort(got, g, sizeof *got, cmp_u64);
+		qsort(put, k, sizeof *put, cmp_u64);
+		good &= held == k && g == k && !memcmp(got, put, k * sizeof *put);
+		free(got);
+		free(put);
+		free(t);
+	}
+	ok(good, "slots_grow: 6000 tables of 1-10^5 slots grown 1.0-3x hold their values, each found from its home");
+	printf("# slots_grow: at most %zu values held aside (%zu on 10^4-10^5 slots at load 4/5 grown by < 1.5)\n", most,
+	       most_big);
+}
+
+/* Compact mode's bytes a state at every count (issue 13: <= 16 with the
+** DFS stack): its table grows by 1.375, so the load stays above 4/5 /
+** 1.375 and the table under 14 bytes a state once past its first size
+** (4096 slots).  Doubling left it at load 2/5, 20 bytes, just past each
+** doubling. */
+static void test_compact_bytes(void)
+{
+	struct visited *v = vs_new(8, VS_COMPACT);
+	uint64_t rng = 88172645463325252ull, n = 0, worst_at = 0;
+	double worst = 0;
+	int is_new;
+	while (n < 3000000) {
+		vs_find_or_put(v, NULL, xorshift(&rng), &is_new);
+		n += is_new != 0;
+		double b = (double)vs_bytes(v) / (double)n;
+		if (n >= 4096 && b > worst)
+			worst = b, worst_at = n;
+	}
+	char msg[160];
+	snprintf(msg, sizeof msg, "compact store: at most 14 bytes a state at every count from 4096 to 3e6 (worst %.2f at %llu)",
+	         worst, (unsigned long long)worst_at);
+	ok(worst <= 14.0, msg);
+	vs_free(v);
+}
+
 /* state/hash.h: a successor's hash from its parent's (state_hash_step,
 ** with the parent's block hashes memoized over its successors, and
 ** state_hash_delta) is its full hash: vectors of 1 to 300 bytes (whole
@@ -575,6 +670,8 @@ int main(void)
 	test_tree_sizes();
 	test_tree_incremental();
 	test_slots_double();
+	test_slots_grow();
+	test_compact_bytes();
 	test_sideset();
 	test_alu();
 	test_alu_lanes();

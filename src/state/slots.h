@@ -24,4 +24,27 @@ void slots_double_begin(void **tab, size_t width, uint64_t mask, unsigned nparts
 void slots_double_part(void *tab, size_t width, uint64_t mask, unsigned part, unsigned nparts, const uint64_t *bound,
                        uint64_t (*hash)(const void *ctx, uint64_t value), const void *ctx);
 
+/* Tables of any size (the compact visited set's fingerprints): n slots of
+** 8 bytes, 0 meaning empty, linear probing from slot n - 1 on to slot 0.
+** Value x's home is x * n / 2^64 rounded down: monotone in x, so that a
+** table grown to m > n slots gives every value a home at or above its
+** old one (slots.c, SLOTS-3). */
+static inline uint64_t slots_home(uint64_t x, uint64_t n)
+{
+#ifdef __SIZEOF_INT128__
+	__extension__ typedef unsigned __int128 u128;
+	return (uint64_t)(((u128)x * n) >> 64);
+#else
+	/* the high half of the 128-bit product, from 32-bit halves */
+	uint64_t xl = (uint32_t)x, xh = x >> 32, nl = (uint32_t)n, nh = n >> 32;
+	uint64_t mid = (xl * nl >> 32) + (uint32_t)(xh * nl) + (uint32_t)(xl * nh);
+	return xh * nh + (xh * nl >> 32) + (xl * nh >> 32) + (mid >> 32);
+#endif
+}
+
+/* *tab: n slots as slots_home says, below full load; grown in place to m
+** > n slots.  Returns how many values were held aside at the most
+** (SLOTS-3: a few, near either end of the table). */
+size_t slots_grow(uint64_t **tab, uint64_t n, uint64_t m);
+
 #endif

@@ -22,8 +22,11 @@
 ** cheap filter before memcmp), bits 31..0 its number + 1 (0 = empty).  The
 ** memoized hashes let the table grow without touching a record.
 **
-** Compact mode slot: the 64-bit fingerprint (0 mapped to 1), home slot from
-** its low bits; nothing else is stored.
+** Compact mode slot: the 64-bit fingerprint (0 mapped to 1), nothing else;
+** the table has any size (state/slots.h: home fp * size / 2^64) and grows
+** in place by COMPACT_GROW, not 2: just past a doubling it was at load
+** 2/5, 20 bytes a state (issue 13's target: 16).  Between growths its
+** load stays in [4/5 / COMPACT_GROW, 4/5]: at most 14 bytes a state.
 **
 ** Tree mode hands every call to state/tree.c, which keeps its own tables.
 **
@@ -83,13 +86,16 @@
 #define SIDE_CHUNKS (1u << (32 - SIDE_BITS)) /* side chunks for 2^32 states */
 #define BUSY 0xffffffffu       /* shared mode: a slot claimed, its number not yet written */
 #define GROW_PART_BITS 10      /* shared mode: a doubling's parts, of 2^10 old slots at least */
+#define COMPACT_GROW(n) ((n) + (n) / 4 + (n) / 8) /* compact: the table's next size, 1.375 times */
 
 struct visited {
 	size_t sv_size, nwords, bitmap_bytes;
 	int compact, raw; /* raw: exact records are the vectors themselves */
 	uint64_t *slot;
-	uint64_t mask; /* table size - 1 */
+	uint64_t mask; /* table size - 1 (exact) */
+	uint64_t size; /* table size (compact: any, slots_home) */
 	uint64_t n;
+	size_t aside; /* compact: the most values a growth held aside (slots_grow) */
 	/* exact mode: record arena and per-state side arrays (chunked, so
 	** records and entries never move) */
 	uint8_t **block;
@@ -148,6 +154,7 @@ struct visited *vs_new(size_t sv_size, enum vs_mode mode)
 	while (v->rshift < 20 && (sv_size << (v->rshift + 1)) <= BLOCK_BYTES)
 		v->rshift++;
 	v->mask = (1u << 12) - 1;
+	v->size = v->mask + 1;
 	v->slot = xcalloc(v->mask + 1, sizeof *v->slot);
 	if (!v->compact && !v->raw) {
 		v->enc = xmalloc(v->bitmap_bytes + 8 * v->nwords);
@@ -266,14 +273,10 @@ const uint8_t *vs_decode(const struct visited *v, uint32_t idx, uint8_t *out)
 	return out;
 }
 
-/* A slot's hash (slots_double): the fingerprint itself, or the memoized
-** hash of the state it numbers. */
+/* A slot's hash (slots_double): the memoized hash of the state it numbers. */
 static uint64_t slot_hash(const void *ctx, uint64_t slotval)
 {
-	const struct visited *v = ctx;
-	if (v->compact)
-		return slotval;
-	return memo_hash(v, (uint32_t)slotval - 1);
+	return memo_hash(ctx, (uint32_t)slotval - 1);
 }
 
 /* Doubled in place (state/slots.c): never the old table beside the new. */
@@ -282,6 +285,19 @@ static void grow(struct visited *v)
 	void *t = v->slot;
 	slots_double(&t, sizeof *v->slot, &v->mask, slot_hash, v);
 	v->slot = t;
+}
+
+/* Compact mode: fingerprint fp (never 0) looked up, put when absent;
+** returns whether it was. */
+static int compact_put(struct visited *v, uint64_t fp)
+{
+	uint64_t *slot = v->slot, size = v->size, j = slots_home(fp, size);
+	for (; slot[j] != fp; j = j + 1 < size ? j + 1 : 0)
+		if (!slot[j]) {
+			slot[j] = fp;
+			return 1;
+		}
+	return 0;
 }
 
 /* An arena block of n bytes, its pages made present at once (one
@@ -420,35 +436,31 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 		v->n = tree_count(v->tree);
 		return k;
 	}
-	uint64_t j = h & v->mask;
 	if (v->compact) {
-		uint64_t fp = h ? h : 1; /* its home too, as slot_hash says */
-		for (j = fp & v->mask;; j = (j + 1) & v->mask) {
-			if (v->slot[j] == fp) {
-				*is_new = 0;
-				return 0; /* compact mode keeps no numbers for old states */
-			}
-			if (!v->slot[j])
-				break;
+		*is_new = compact_put(v, h ? h : 1);
+		if (!*is_new)
+			return 0; /* compact mode keeps no numbers for old states */
+		if (++v->n * 5 > v->size * 4) { /* VS-1 */
+			size_t a = slots_grow(&v->slot, v->size, COMPACT_GROW(v->size));
+			v->size = COMPACT_GROW(v->size);
+			v->aside = a > v->aside ? a : v->aside;
 		}
-		v->slot[j] = fp;
-	} else {
-		const uint8_t *key;
-		size_t len;
-		uint32_t idx;
-		j = lookup(v, sv, h, &key, &len, &idx);
-		if (idx != UINT32_MAX) {
-			*is_new = 0;
-			return idx;
-		}
-		idx = (uint32_t)v->n;
-		append(v, idx, key, len, h);
-		v->slot[j] = (uint64_t)(uint32_t)(h >> 32) << 32 | (idx + 1);
+		return (uint32_t)(v->n - 1);
 	}
+	const uint8_t *key;
+	size_t len;
+	uint32_t idx;
+	uint64_t j = lookup(v, sv, h, &key, &len, &idx);
+	if (idx != UINT32_MAX) {
+		*is_new = 0;
+		return idx;
+	}
+	idx = (uint32_t)v->n;
+	append(v, idx, key, len, h);
+	v->slot[j] = (uint64_t)(uint32_t)(h >> 32) << 32 | (idx + 1);
 	*is_new = 1;
 	v->n++;
-	uint64_t cap = v->mask + 1;
-	if (v->compact ? v->n * 5 > cap * 4 : v->n * 4 > cap * 3)
+	if (v->n * 4 > (v->mask + 1) * 3)
 		grow(v);
 	return (uint32_t)(v->n - 1);
 }
@@ -485,7 +497,7 @@ size_t vs_bytes(const struct visited *v)
 {
 	if (v->tree)
 		return tree_bytes(v->tree);
-	size_t b = (v->mask + 1) * sizeof *v->slot;
+	size_t b = (v->compact ? v->size : v->mask + 1) * sizeof *v->slot;
 	/* the records, at their places, and the side chunks; in shared mode
 	** the records of every number handed out (VS-3), a bound above the
 	** count by the runs' unused numbers that takes no lock and reads no
@@ -517,9 +529,11 @@ size_t vs_grow_bytes(const struct visited *v)
 {
 	if (v->tree)
 		return tree_grow_bytes(v->tree);
+	if (v->compact) /* the slots added in place, and room for the values held aside */
+		return (v->n + 1) * 5 > v->size * 4 ? (COMPACT_GROW(v->size) - v->size + 2 * v->aside + 16) * sizeof *v->slot
+		                                    : 0;
 	uint64_t cap = v->mask + 1;
-	int due = v->compact ? (v->n + 1) * 5 > cap * 4 : (v->n + 1) * 4 > cap * 3;
-	return due ? cap * sizeof *v->slot : 0; /* the half added in place */
+	return (v->n + 1) * 4 > cap * 3 ? cap * sizeof *v->slot : 0; /* the half added in place */
 }
 
 double vs_omission(const struct visited *v)
