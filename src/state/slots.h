@@ -1,7 +1,8 @@
 /*
-** In-place doubling of an open-addressing table with linear probing
+** In-place growth of an open-addressing table with linear probing
 ** (slots.c says how): the visited set's table and the tree's node and
-** state tables grow without holding the old table beside the new one.
+** state tables double, the compact visited set's grows by any factor,
+** without holding the old table beside the new one.
 */
 #ifndef GPUMC_SLOTS_H
 #define GPUMC_SLOTS_H
@@ -43,8 +44,8 @@ static inline uint64_t slots_home(uint64_t x, uint64_t n)
 }
 
 /* *tab: n slots as slots_home says, below full load; grown in place to m
-** > n slots.  Returns how many values were held aside at the most
-** (SLOTS-3: a few, near either end of the table). */
+** > n slots.  Returns how many values it held aside, all at once until
+** the end (SLOTS-3: a few, near either end of the table). */
 size_t slots_grow(uint64_t **tab, uint64_t n, uint64_t m);
 
 #endif

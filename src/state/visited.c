@@ -292,11 +292,14 @@ static void grow(struct visited *v)
 static int compact_put(struct visited *v, uint64_t fp)
 {
 	uint64_t *slot = v->slot, size = v->size, j = slots_home(fp, size);
-	for (; slot[j] != fp; j = j + 1 < size ? j + 1 : 0)
-		if (!slot[j]) {
+	for (uint64_t s; (s = slot[j]) != fp;) {
+		if (!s) {
 			slot[j] = fp;
 			return 1;
 		}
+		if (++j == size) /* a branch, not a select: the wrap is rare */
+			j = 0;
+	}
 	return 0;
 }
 
@@ -441,8 +444,9 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 		if (!*is_new)
 			return 0; /* compact mode keeps no numbers for old states */
 		if (++v->n * 5 > v->size * 4) { /* VS-1 */
-			size_t a = slots_grow(&v->slot, v->size, COMPACT_GROW(v->size));
-			v->size = COMPACT_GROW(v->size);
+			uint64_t m = COMPACT_GROW(v->size);
+			size_t a = slots_grow(&v->slot, v->size, m);
+			v->size = m;
 			v->aside = a > v->aside ? a : v->aside;
 		}
 		return (uint32_t)(v->n - 1);
