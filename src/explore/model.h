@@ -206,10 +206,8 @@ struct model {
 	** when nothing can issue, concrete mode moves to the next cycle a
 	** ready time or busy-until passes, and asks again for everything
 	** (v->now = UINT64_MAX) only when none is left, to tell a deadlock.
-	** An action listed with unit UINT16_MAX is never issued: one that
-	** cannot issue now may be listed so for a guard that reads before[]
-	** (dab_sched.c's stand-ins).  Within one run, the vector changes only
-	** through apply(). */
+	** An action listed with unit UINT16_MAX is never issued.  Within one
+	** run, the vector changes only through apply(). */
 	unsigned (*enabled_now)(const struct model *m, const uint8_t *sv, struct action *out,
 	                        const struct timed_now *v);
 	/* Is action a (enabled earlier this cycle) still enabled in sv, after
