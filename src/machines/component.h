@@ -314,10 +314,10 @@ struct port_barrier {
 struct port_issue {
 	/* The warp action a issues, or -1 when a is not a warp issue. */
 	long (*is_issue)(const struct comp *c, const struct action *a);
-	/* Concrete mode, while enabled_now lists (optional): the schedulers
-	** (bit k % 64 of word k / 64) whose warps the state lets issue,
-	** timing aside: those of which before[] may list no issue yet, for
-	** a guard that would read them there (dab.c's FLUSH). */
+	/* Concrete mode, while enabled_now lists (optional): per SM (word
+	** sm), its schedulers (bit j: its j-th) whose warps the state lets
+	** issue, timing aside: those of which before[] may list no issue,
+	** for a guard that would read them there (dab.c's FLUSH). */
 	const uint64_t *(*allowed)(const struct comp *c);
 };
 

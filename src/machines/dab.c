@@ -487,19 +487,19 @@ static uint64_t not_full(const struct comp *c, const uint8_t *sv, const uint64_t
 
 /* Concrete mode: the FLUSH guard's reading of before[] (enabled), from
 ** the schedulers with a warp allowed, told directly (port_issue.allowed,
-** bit k): a scheduler buffer is its scheduler's index, and a warp buffer
+** per SM): a scheduler buffer is its scheduler's index, and a warp buffer
 ** is never full with its warp allowed (full_from). */
-static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *ks, uint64_t *issuing)
+static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *per_sm, uint64_t *issuing)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
 	uint64_t sm_busy = 0;
-	for (unsigned i = 0; i < (cf->sms * cf->schedulers + 63) / 64; i++)
-		for (uint64_t m = ks[i]; m; m &= m - 1) {
-			unsigned k = 64 * i + (unsigned)__builtin_ctzll(m);
+	for (unsigned s = 0; s < cf->sms; s++)
+		for (uint64_t m = per_sm[s]; m; m &= m - 1) {
+			unsigned k = s * cf->schedulers + (unsigned)__builtin_ctzll(m);
 			if (cf->buffer_level && may_be_full(c, sv, k))
 				issuing[k / 64] |= 1ull << k % 64;
 			else
-				sm_busy |= 1ull << k / cf->schedulers;
+				sm_busy |= 1ull << s;
 			if (sm_busy && cf->flush != DF_NR_CIF)
 				return sm_busy; /* only whether any such warp exists matters */
 		}

@@ -347,7 +347,8 @@ static void check_allowed(const struct readyset_src *src, const struct readyset 
 	for (unsigned k = 0; k < rs->n; k++) {
 		uint64_t may, viewed;
 		fill(src, k, &may, &viewed);
-		if ((may != 0) != (rs->allowed[k / 64] >> k % 64 & 1)) {
+		unsigned nper = src->c->g->cfg.schedulers;
+		if ((may != 0) != (rs->allowed[k / nper] >> k % nper & 1)) {
 			fprintf(stderr, "gpumc: internal error: READY-5: scheduler %u at cycle %llu: the flush guard was told "
 			        "its set is %sempty: an event did not signal\n", k, (unsigned long long)tn->clock,
 			        may ? "" : "not ");
@@ -428,14 +429,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			} else
 				quiet = 0;
 		}
-		/* the SM's schedulers' bits (nper of them: k - nper .. k) */
-		unsigned k0 = k - nper;
-		for (unsigned j = 0; j < nper; j++) {
-			uint64_t *word = &rs->allowed[(k0 + j) / 64], bit = 1ull << (k0 + j) % 64;
-			if (kept && (*word & bit ? 1u : 0u) != (bits >> j & 1))
-				readyset_group_missed(tn, sm, "a set's emptiness moved");
-			*word = bits >> j & 1 ? *word | bit : *word & ~bit;
-		}
+		if (kept && rs->allowed[sm] != bits)
+			readyset_group_missed(tn, sm, "a set's emptiness moved");
+		rs->allowed[sm] = bits;
 		if (!all)
 			readyset_group_listed(rs, tn, sm, seen, quiet, soon, n - n_sm);
 	}

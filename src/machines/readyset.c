@@ -81,7 +81,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	size_t groups = sizeof(struct readyset_group) * ngroups;
-	struct readyset *rs = xcalloc(1, head + groups + sizeof(uint64_t) * ((nsched + 63) / 64));
+	struct readyset *rs = xcalloc(1, head + groups + sizeof(uint64_t) * ngroups);
 	rs->n = nsched;
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;

@@ -34,8 +34,9 @@ struct readyset {
 	const unsigned *gto_idx;
 	unsigned n, ngroups;
 	struct readyset_group *group;
-	/* the schedulers (bit k) whose sets were not empty as last listed,
-	** where the component keeps them (dab_sched.c: for dab.c's guard) */
+	/* per group, its schedulers (bit j: its j-th) whose sets were not
+	** empty as last listed, where the component keeps them (dab_sched.c:
+	** for dab.c's guard) */
 	uint64_t *allowed;
 	struct readyset_entry e[];
 };
