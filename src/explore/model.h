@@ -102,6 +102,12 @@ struct timed_now {
 	const uint64_t *unit_changed, *sm_changed;
 	int check;
 	const uint32_t *last; /* per unit, the subject it issued last (UINT32_MAX: none) */
+	/* set (to 1) by a component whose listing means the next cycle may
+	** have an issue though this one's are all warp-local (model.local),
+	** which the driver cannot see: a unit with more actions that can
+	** issue now than it lists (readyset.c: GTO's pick alone), an issue
+	** that may change what else of its scheduler can issue (dab_sched.c) */
+	int *again;
 };
 
 struct model {

@@ -525,7 +525,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct port_issue *ip = ib->ops;
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
-	if (ip->allowed && compose_now(c))
+	if (timed && ip->allowed && compose_now(c))
 		sm_busy = told(c, sv, ip->allowed(ib->c), issuing);
 	else
 		for (unsigned i = 0; i < nb; i++) {

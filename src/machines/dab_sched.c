@@ -414,10 +414,16 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			else if (tn->unit_free[u] > upto)
 				readyset_get(rs, tn, k, u, at, &may, &with_view, &ctx);
 			else {
+				unsigned n0 = n;
 				n += readyset_list(rs, tn, k, u, at, upto, c->kind0, s0, g->sched_warps + g->sched_first[k],
 				                   &ctx, out + n, &may, &viewed);
 				if (viewed)
 					listed |= 1ull << sm;
+				/* its warp-local issue may empty the set (the flush guard
+				** then sees it: dab.c) or, but under GTO and GWAT, allow
+				** another warp (one) */
+				if (n > n0 && (!(may & (may - 1)) || (r != DS_GTO && r != DS_GWAT)))
+					*tn->again = 1;
 			}
 			bits |= (uint64_t)(may != 0) << j;
 			/* quiet as now kept: the listing just made is what the next

@@ -156,6 +156,9 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 			if (r <= upto) {
 				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
 				*viewed = (int)(with_view >> i & 1);
+				/* another ready one is left for the next cycle */
+				for (uint64_t o = *may & ~(1ull << i); o && !*tn->again; o &= o - 1)
+					*tn->again = tn->ready[s0 + warps[__builtin_ctzll(o)]] <= upto;
 				break;
 			}
 		}
