@@ -27,7 +27,8 @@
 # warp-local issues alone unless something may issue then, and lists it
 # anyway under the check ("READY-6"): planting GTO's pick not telling of
 # another ready warp (readyset_list) stops 83 rows; dab_sched not telling
-# of an issue that may empty its set or allow another warp, 6 (D8 first);
+# of an issue that may allow another warp, or empty every set of its SM,
+# 6 (D8 first), of the latter alone 2 (C2);
 # the driver not counting a unit with two listed, the baseline's pagerank
 # with scheduler=any.)
 . "$srcdir/t/lib.sh"

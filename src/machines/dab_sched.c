@@ -401,7 +401,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		}
 		int quiet = 1;
 		unsigned n_sm = n;
-		uint64_t soon = UINT64_MAX, bits = 0; /* its schedulers' with a set not empty */
+		/* its schedulers' with a set not empty, of which those that may
+		** be emptied by an issue listed */
+		uint64_t soon = UINT64_MAX, bits = 0, fragile = 0;
 		for (unsigned j = 0; j < nper; j++, k++) {
 			unsigned u = c->unit0[0] + k;
 			/* listing everything, an SM with an issue listed needs no
@@ -419,11 +421,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				                   &ctx, out + n, &may, &viewed);
 				if (viewed)
 					listed |= 1ull << sm;
-				/* its warp-local issue may empty the set (the flush guard
-				** then sees it: dab.c) or, but under GTO and GWAT, allow
-				** another warp (one) */
-				if (n > n0 && (!(may & (may - 1)) || (r != DS_GTO && r != DS_GWAT)))
+				/* its warp-local issue may allow another warp, but under
+				** GTO and GWAT (one), or empty a set of one warp */
+				if (n > n0 && r != DS_GTO && r != DS_GWAT)
 					*tn->again = 1;
+				if (n > n0 && !(may & (may - 1)))
+					fragile |= 1ull << j;
 			}
 			bits |= (uint64_t)(may != 0) << j;
 			/* quiet as now kept: the listing just made is what the next
@@ -435,6 +438,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			} else
 				quiet = 0;
 		}
+		/* the flush guard (dab.c) may then see the SM with no allowed warp */
+		if (fragile && fragile == bits)
+			*tn->again = 1;
 		if (kept && rs->allowed[sm] != bits)
 			readyset_group_missed(tn, sm, "a set's emptiness moved");
 		rs->allowed[sm] = bits;
