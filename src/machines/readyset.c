@@ -58,7 +58,9 @@
 ** only the warp the pick takes, not every ready one (a persist row had 16
 ** ready warps a scheduler, listed, sorted and dropped every cycle).  The
 ** set's earliest ready time is then that warp's, at most the clock: once
-** a warp is ready it is only ever compared with a later clock.
+** a warp is ready it is only ever compared with a later clock.  Another
+** ready warp left unlisted is told to the driver (timed_now.again), which
+** otherwise passes over the next cycle after warp-local issues alone.
 **
 ** Invariant READY-3: a group kept quiet lists no issue.  READY-5
 ** (dab_sched.c): the schedulers told to the flush guard as having an

@@ -156,9 +156,14 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 			if (r <= upto) {
 				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
 				*viewed = (int)(with_view >> i & 1);
-				/* another ready one is left for the next cycle */
-				for (uint64_t o = *may & ~(1ull << i); o && !*tn->again; o &= o - 1)
-					*tn->again = tn->ready[s0 + warps[__builtin_ctzll(o)]] <= upto;
+				/* another ready one is left for the next cycle (told
+				** once a listing): looked for among four at most, past
+				** them assumed (a persist row's sixteen a scheduler) */
+				uint64_t o = *tn->again ? 0 : *may & ~(1ull << i);
+				for (unsigned x = 0; o && tn->ready[s0 + warps[__builtin_ctzll(o)]] > upto && x < 4; o &= o - 1)
+					x++;
+				if (o)
+					*tn->again = 1;
 				break;
 			}
 		}
