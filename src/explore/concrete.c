@@ -21,6 +21,17 @@
 ** deadlock; a deadlock found that way is reported at the first idle cycle,
 ** as the cycle-by-cycle loop would, and the idle cycles are counted
 ** (tick, idle_unit_cycles) only once something issues.
+**
+** Nor is the cycle after one whose issues were all warp-local (model.local:
+** they enable and disable no other action) looked at, unless something
+** could issue then: a ready time or busy-until passing (now pushed for
+** the next cycle too; a unit busy for one cycle is not, for what it has
+** then is either ready then or listed now), a unit with two actions
+** listed (one issued), or a component that says so (timed_now.again: a
+** unit with more than it lists, an issue that may change what else can
+** issue).  Such a cycle counts as an idle one jumped over.  Under
+** GPUMC_CHECK_READY it is listed anyway, and an issue found stops the
+** run (READY-6).
 */
 #include "config.h"
 #include "explore/concrete.h"
@@ -120,8 +131,8 @@ struct events {
 
 static void ev_push(struct events *e, uint64_t now, uint64_t t)
 {
-	if (t <= now + 1 || t == e->pushed)
-		return; /* the next cycle is looked at anyway */
+	if (t <= now || t == e->pushed)
+		return;
 	e->pushed = t;
 	if (e->n == e->cap) {
 		e->cap = e->cap ? 2 * e->cap : 256;
@@ -198,7 +209,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
 	struct events ev = { 0 };
 	struct timing t;
-	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, check_ready, last };
+	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
+	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, check_ready, last, &again };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
@@ -227,7 +239,17 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		int sorted = 1; /* the candidates come grouped by unit already */
 		uint64_t next = UINT64_MAX;
 		if (m->enabled_now) {
-			nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, &wake, &sorted);
+			again = 0;
+			if (skip && ev_next(&ev, now - 1) == now)
+				skip = 0; /* a ready time or busy-until passes now */
+			if (!skip || check_ready)
+				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, &wake, &sorted);
+			if (skip && nc) {
+				fprintf(stderr, "gpumc: internal error: READY-6: cycle %llu, passed over after a cycle of "
+				        "warp-local issues alone, has an issue\n", (unsigned long long)now);
+				abort();
+			}
+			skip = 0;
 			next = nc ? 0 : ev_next(&ev, now);
 			if (!nc && next != UINT64_MAX && !interrupted && !(max_cycles && next >= max_cycles)) {
 				if (idle_from == UINT64_MAX)
@@ -294,13 +316,16 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			memset(per_unit, 0, sizeof *per_unit * m->nunits);
 			grouped = sorting;
 		}
-		unsigned busy_units = 0, moved = 0; /* moved: an issue this cycle was not warp-local */
+		/* moved: an issue this cycle was not warp-local; quiet: nor an
+		** exit, and no unit has another action that can issue now */
+		unsigned busy_units = 0, moved = 0, quiet = !again;
 		for (unsigned i = 0; i < nc;) {
 			unsigned j = i;
 			while (j < nc && grouped[j].unit == grouped[i].unit)
 				j++;
 			unsigned k = i;
 			if (j - i > 1) {
+				quiet = 0;
 				by_subject(grouped + i, j - i);
 				k = i + (m->pick ? m->pick(m, grouped + i, j - i, last[grouped[i].unit], rng_next, &rng) : 0);
 			}
@@ -324,8 +349,10 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			int local = m->local ? m->local(m, sv, a, NULL, 0) : 0;
 			if (local) {
 				unit_changed[a->unit]++;
-				if (local == 2) /* an exit: the kernel may be over */
+				if (local == 2) { /* an exit: the kernel may be over */
 					status_at = UINT64_MAX;
+					quiet = 0;
+				}
 			} else {
 				int sm = m->reach ? m->reach(m, sv, a) : -1;
 				if (sm >= 0 && (unsigned)sm < m->nunits)
@@ -338,7 +365,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			m->apply(m, sv, a);
 			r->actions++;
 			unit_free[a->unit] = now + t.busy;
-			ev_push(&ev, now, now + t.busy);
+			if (t.busy > 1) /* free next cycle: what it has then is ready then (pushed) or listed now */
+				ev_push(&ev, now, now + t.busy);
 			last[a->unit] = a->subject;
 			for (unsigned u = 0; u < t.n; u++) {
 				ready[t.upd[u].subject] = now + t.upd[u].delay;
@@ -350,6 +378,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		if (m->tick)
 			m->tick(m, sv, 1, r->counters);
 		now++;
+		skip = quiet && !moved;
 	}
 	keys = changed + 2 * r->actions + 1; /* unit_changed[u] and sm_changed[sm] are at most r->actions */
 	r->cycles = now;

@@ -102,6 +102,12 @@ struct timed_now {
 	const uint64_t *unit_changed, *sm_changed;
 	int check;
 	const uint32_t *last; /* per unit, the subject it issued last (UINT32_MAX: none) */
+	/* set (to 1) by a component whose listing means the next cycle may
+	** have an issue though this one's are all warp-local (model.local),
+	** which the driver cannot see: a unit with more actions that can
+	** issue now than it lists (readyset.c: GTO's pick alone), an issue
+	** that may change what else of its scheduler can issue (dab_sched.c) */
+	int *again;
 };
 
 struct model {
@@ -206,10 +212,8 @@ struct model {
 	** when nothing can issue, concrete mode moves to the next cycle a
 	** ready time or busy-until passes, and asks again for everything
 	** (v->now = UINT64_MAX) only when none is left, to tell a deadlock.
-	** An action listed with unit UINT16_MAX is never issued: one that
-	** cannot issue now may be listed so for a guard that reads before[]
-	** (dab_sched.c's stand-ins).  Within one run, the vector changes only
-	** through apply(). */
+	** An action listed with unit UINT16_MAX is never issued.  Within one
+	** run, the vector changes only through apply(). */
 	unsigned (*enabled_now)(const struct model *m, const uint8_t *sv, struct action *out,
 	                        const struct timed_now *v);
 	/* Is action a (enabled earlier this cycle) still enabled in sv, after

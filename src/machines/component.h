@@ -314,6 +314,11 @@ struct port_barrier {
 struct port_issue {
 	/* The warp action a issues, or -1 when a is not a warp issue. */
 	long (*is_issue)(const struct comp *c, const struct action *a);
+	/* Concrete mode, while enabled_now lists (optional): per SM (word
+	** sm), its schedulers (bit j: its j-th) whose warps the state lets
+	** issue, timing aside: those of which before[] may list no issue,
+	** for a guard that would read them there (dab.c's FLUSH). */
+	const uint64_t *(*allowed)(const struct comp *c);
 };
 
 /* One store-buffer log entry: a word, its bytes (mask bit i: byte i). */

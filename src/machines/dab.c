@@ -48,7 +48,9 @@
 ** an `atom` result resumes once its entries were performed.
 **
 ** Component "dab": ports atomics and order; requires mem, warps and issue
-** (its FLUSH guard reads the issues in before[]).  Actions FLUSH (unit: the
+** (its FLUSH guard reads the issues in before[]; in concrete mode, which
+** lists only what can issue now, the schedulers with an allowed warp as
+** the issue port tells them: port_issue.allowed).  Actions FLUSH (unit: the
 ** flush engine; subject: the flush, per SM for nr-cif) and DRAIN (unit:
 ** the partition; subject: the FIFO; arg: q + nqueues * (entries - 1)).
 ** In concrete mode a DRAIN performs the head's whole transaction (the
@@ -483,6 +485,27 @@ static uint64_t not_full(const struct comp *c, const uint8_t *sv, const uint64_t
 	return busy;
 }
 
+/* Concrete mode: the FLUSH guard's reading of before[] (enabled), from
+** the schedulers with a warp allowed, told directly (port_issue.allowed,
+** per SM): a scheduler buffer is its scheduler's index, and a warp buffer
+** is never full with its warp allowed (full_from). */
+static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *per_sm, uint64_t *issuing)
+{
+	const struct gpu_cfg *cf = &c->g->cfg;
+	uint64_t sm_busy = 0;
+	for (unsigned s = 0; s < cf->sms; s++)
+		for (uint64_t m = per_sm[s]; m; m &= m - 1) {
+			unsigned k = s * cf->schedulers + (unsigned)__builtin_ctzll(m);
+			if (cf->buffer_level && may_be_full(c, sv, k))
+				issuing[k / 64] |= 1ull << k % 64;
+			else
+				sm_busy |= 1ull << s;
+			if (sm_busy && cf->flush != DF_NR_CIF)
+				return sm_busy; /* only whether any such warp exists matters */
+		}
+	return sm_busy;
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
@@ -499,20 +522,24 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** buffer takes no more atomics, a buffer with no warp that can issue
 	** none until a flush. */
 	const struct bind *ib = REQ(c, P_ISSUE);
+	const struct port_issue *ip = ib->ops;
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
-	for (unsigned i = 0; i < nb; i++) {
-		long w = ((const struct port_issue *)ib->ops)->is_issue(ib->c, &before[i]);
-		if (w < 0)
-			continue;
-		unsigned b = buffer_of(c, (unsigned)w);
-		if (may_be_full(c, sv, b))
-			issuing[b / 64] |= 1ull << b % 64;
-		else
-			sm_busy |= 1ull << gpu_sm_of(g, (unsigned)w);
-		if (sm_busy && cf->flush != DF_NR_CIF)
-			break; /* only whether any such warp exists matters */
-	}
+	if (timed && ip->allowed && compose_now(c))
+		sm_busy = told(c, sv, ip->allowed(ib->c), issuing);
+	else
+		for (unsigned i = 0; i < nb; i++) {
+			long w = ip->is_issue(ib->c, &before[i]);
+			if (w < 0)
+				continue;
+			unsigned b = buffer_of(c, (unsigned)w);
+			if (may_be_full(c, sv, b))
+				issuing[b / 64] |= 1ull << b % 64;
+			else
+				sm_busy |= 1ull << gpu_sm_of(g, (unsigned)w);
+			if (sm_busy && cf->flush != DF_NR_CIF)
+				break; /* only whether any such warp exists matters */
+		}
 	if (cf->flush == DF_NR_CIF || !sm_busy)
 		sm_busy |= not_full(c, sv, issuing);
 	/* nor while a CTA waits to be dispatched into a freed slot: it will

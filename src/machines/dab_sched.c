@@ -47,6 +47,9 @@
 */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "machines/readyset.h"
 #include "machines/scheduler.h"
 #include "util/strbuf.h"
@@ -275,7 +278,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	*align = 8;
 	c->max_actions = g->nwarps;
 	c->units[0] = (struct pool_req){ "scheduler", nsched };
-	c->priv = readyset_new(nsched, g->cfg.sms, g->cfg.schedulers, g->cfg.sched_policy ? NULL : g->warp_idx);
+	c->priv = readyset_new(nsched, g->cfg.sms, g->cfg.sched_policy ? NULL : g->warp_idx);
 	return (long)(sizeof(struct dab_sched_state) * nsched);
 }
 
@@ -337,6 +340,23 @@ static int one(const struct readyset_src *src, unsigned k, uint32_t subject, uin
 	return 1;
 }
 
+/* READY-5 (GPUMC_CHECK_READY): the bits told to the flush guard equal a
+** full poll of every scheduler's set. */
+static void check_allowed(const struct readyset_src *src, const struct readyset *rs, const struct timed_now *tn)
+{
+	for (unsigned k = 0; k < rs->n; k++) {
+		uint64_t may, viewed;
+		fill(src, k, &may, &viewed);
+		unsigned nper = src->c->g->cfg.schedulers;
+		if ((may != 0) != (rs->allowed[k / nper] >> k % nper & 1)) {
+			fprintf(stderr, "gpumc: internal error: READY-5: scheduler %u at cycle %llu: the flush guard was told "
+			        "its set is %sempty: an event did not signal\n", k, (unsigned long long)tn->clock,
+			        may ? "" : "not ");
+			abort();
+		}
+	}
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
@@ -371,45 +391,44 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		** schedulers issues while it is kept, so seen is its key) */
 		uint64_t seen = tn->changed + tn->sm_changed[sm];
 		/* listing what can issue now, an SM whose schedulers all wait out
-		** their warps' latencies lists what it did last time: its
-		** stand-ins (readyset_group_kept), at the cost of one look */
-		unsigned kept = 0, n_sm = n;
-		if (!all && readyset_group_kept(rs, tn, sm, seen, out + n, &kept)) {
-			n += kept;
+		** their warps' latencies lists nothing, as it did last time
+		** (readyset_group_kept), at the cost of one look; under
+		** tn->check it is listed, and its sets' bits compared */
+		int kept = !all && readyset_group_kept(rs, tn, sm, seen);
+		if (kept && !tn->check) {
 			k += nper;
 			continue;
 		}
 		int quiet = 1;
-		uint64_t soon = UINT64_MAX;
+		unsigned n_sm = n;
+		/* its schedulers' with a set not empty, of which those that may
+		** be emptied by an issue listed */
+		uint64_t soon = UINT64_MAX, bits = 0, fragile = 0;
 		for (unsigned j = 0; j < nper; j++, k++) {
 			unsigned u = c->unit0[0] + k;
 			/* listing everything, an SM with an issue listed needs no
 			** more than what can issue at the clock (model.h, timed_now) */
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
 			uint64_t at = seen + unit_changed[k], may, with_view;
-			unsigned n0 = n;
 			int later = readyset_later(rs, tn, k, at, upto), viewed;
 			if (later)
 				may = rs->e[k].may;
 			else if (tn->unit_free[u] > upto)
 				readyset_get(rs, tn, k, u, at, &may, &with_view, &ctx);
 			else {
+				unsigned n0 = n;
 				n += readyset_list(rs, tn, k, u, at, upto, c->kind0, s0, g->sched_warps + g->sched_first[k],
 				                   &ctx, out + n, &may, &viewed);
 				if (viewed)
 					listed |= 1ull << sm;
+				/* its warp-local issue may allow another warp, but under
+				** GTO and GWAT (one), or empty a set of one warp */
+				if (n > n0 && r != DS_GTO && r != DS_GWAT)
+					*tn->again = 1;
+				if (n > n0 && !(may & (may - 1)))
+					fragile |= 1ull << j;
 			}
-			/* dab.c's FLUSH guard reads of before[] only which buffers
-			** and SMs have an issue (warp buffers: which SMs), and only
-			** weakens with fewer: listing everything, one of the
-			** scheduler's is enough; listing what can issue now, one
-			** that cannot stands in for them, so that every scheduler
-			** with an allowed warp has an issue listed, the whole list's
-			** have no more, and the guard answers as on the whole list;
-			** of no unit, the driver passes it over at once (model.h) */
-			if (n == n0 && may && !all)
-				out[n++] = (struct action){ (uint16_t)c->kind0, UINT16_MAX,
-				                            s0 + g->sched_warps[g->sched_first[k] + (unsigned)__builtin_ctzll(may)], 0 };
+			bits |= (uint64_t)(may != 0) << j;
 			/* quiet as now kept: the listing just made is what the next
 			** cycles make until an event or soon (a set that listed an
 			** issue has a warp ready by the clock: not quiet) */
@@ -419,10 +438,38 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			} else
 				quiet = 0;
 		}
+		/* the flush guard (dab.c) may then see the SM with no allowed warp */
+		if (fragile && fragile == bits)
+			*tn->again = 1;
+		if (kept && rs->allowed[sm] != bits)
+			readyset_group_missed(tn, sm, "a set's emptiness moved");
+		rs->allowed[sm] = bits;
 		if (!all)
-			readyset_group_listed(rs, tn, sm, seen, quiet, soon, out + n_sm, n - n_sm);
+			readyset_group_listed(rs, tn, sm, seen, quiet, soon, n - n_sm);
 	}
+	if (tn->check)
+		check_allowed(&ctx, rs, tn);
 	return n;
+}
+
+/* dab.c's FLUSH guard reads of before[] only which buffers and SMs have
+** an issue, and only weakens with fewer: concrete mode tells it every
+** scheduler with an allowed warp, whether or not that warp can issue now
+** (as the whole list, enabled_timed, has an issue of each), in bits kept
+** per scheduler as last listed (readyset.allowed): a group kept
+** (readyset_group_kept) is not listed, and its sets, its bits with them,
+** are unchanged. */
+static const uint64_t *allowed_scheds(const struct comp *c)
+{
+	return ((const struct readyset *)c->priv)->allowed;
+}
+
+static const struct port_issue issue_ops = { sched_is_issue, allowed_scheds };
+
+static const void *port(const struct comp *c, enum port p)
+{
+	(void)c;
+	return p == P_ISSUE ? &issue_ops : NULL;
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -517,7 +564,7 @@ const struct comp_def comp_dab_sched = {
 	.params = params, .nparams = 1,
 	SCHED_COMMON,
 	.layout = layout, .enabled = enabled, .apply = apply, .check = check, .print = print, .por = por,
-	.reach = reach,
+	.reach = reach, .port = port,
 };
 
 /* }=== */

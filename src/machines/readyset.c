@@ -42,12 +42,13 @@
 ** The earliest ready time of a kept set's warps is kept too: a scheduler
 ** whose warps are all in their latency is skipped without a look.  And a
 ** whole SM (a group: readyset_group_kept) whose schedulers listed nothing
-** that can issue -- dab_sched's stand-ins aside -- lists the same while
-** no event reaches it (the sum of its counts) and the clock is before
-** soon: its sets' earliest ready times, and for gto, which does not list
-** a busy scheduler, the cycles its busy ones are free again.  Under
-** GPUMC_CHECK_READY a kept group listing is compared with a fresh one
-** (READY-3).
+** that can issue lists nothing, and is skipped without a look, while no
+** event reaches it (the sum of its counts) and the clock is before soon:
+** its sets' earliest ready times, and for gto, which does not list a busy
+** scheduler, the cycles its busy ones are free again.  Under
+** GPUMC_CHECK_READY a kept group is listed anyway, and an issue listed
+** (or, dab_sched.c, a scheduler's set found empty or not otherwise than
+** the flush guard was told) stops the run (READY-3).
 **
 ** gto keeps sets only where no scheduler has more than 64 warps (one bit
 ** each); past that it polls every warp each cycle, as before.
@@ -57,7 +58,13 @@
 ** only the warp the pick takes, not every ready one (a persist row had 16
 ** ready warps a scheduler, listed, sorted and dropped every cycle).  The
 ** set's earliest ready time is then that warp's, at most the clock: once
-** a warp is ready it is only ever compared with a later clock.
+** a warp is ready it is only ever compared with a later clock.  Another
+** ready warp left unlisted is told to the driver (timed_now.again), which
+** otherwise passes over the next cycle after warp-local issues alone.
+**
+** Invariant READY-3: a group kept quiet lists no issue.  READY-5
+** (dab_sched.c): the schedulers told to the flush guard as having an
+** allowed warp are those whose full poll is not empty.
 **
 ** Invariant READY-1: a kept set equals the full poll of the state, and no
 ** warp of it is ready before its kept earliest ready time (or, where one
@@ -72,47 +79,44 @@
 
 #include "util/strbuf.h"
 
-struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per, const unsigned *gto_idx)
+struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned *gto_idx)
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	size_t groups = sizeof(struct readyset_group) * ngroups;
-	struct readyset *rs = xcalloc(1, head + groups + sizeof(struct action) * ngroups * per);
+	struct readyset *rs = xcalloc(1, head + groups + sizeof(uint64_t) * ngroups);
 	rs->n = nsched;
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
 	rs->group = (struct readyset_group *)((char *)rs + head);
+	rs->allowed = (uint64_t *)((char *)rs->group + groups);
 	for (unsigned i = 0; i < nsched; i++)
 		rs->e[i].at = UINT64_MAX;
-	for (unsigned i = 0; i < ngroups; i++) {
+	for (unsigned i = 0; i < ngroups; i++)
 		rs->group[i].at = UINT64_MAX;
-		rs->group[i].out = (struct action *)((char *)rs->group + groups) + (size_t)i * per;
-	}
 	return rs;
 }
 
+void readyset_group_missed(const struct timed_now *tn, unsigned gi, const char *what)
+{
+	fprintf(stderr, "gpumc: internal error: READY-3: scheduler group %u at cycle %llu: kept quiet, %s: an event did "
+	        "not signal\n", gi, (unsigned long long)tn->clock, what);
+	abort();
+}
+
 void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
-                         uint64_t soon, const struct action *out, unsigned n)
+                         uint64_t soon, unsigned n)
 {
 	struct readyset_group *g = &rs->group[gi];
-	if (tn->check && g->at == at && g->soon > tn->now &&
-	    (g->n != n || memcmp(g->out, out, sizeof *out * n))) {
-		fprintf(stderr,
-		        "gpumc: internal error: READY-3: scheduler group %u at cycle %llu: kept listing of %u actions, "
-		        "listed %u: an event did not signal\n",
-		        gi, (unsigned long long)tn->clock, g->n, n);
-		abort();
-	}
-	/* not quiet (it listed more than stand-ins, or an event moved a set):
-	** what it kept, if anything, stays unused, for it was not kept now --
-	** its key is behind (keys only grow, within a run and from run to
-	** run) or its soon passed (the clock only grows within a run) */
+	if (tn->check && n && readyset_group_kept(rs, tn, gi, at))
+		readyset_group_missed(tn, gi, "it lists an issue");
+	/* not quiet (it listed an issue, or an event moved a set): what it
+	** kept, if anything, stays unused, for it was not kept now -- its key
+	** is behind (keys only grow, within a run and from run to run) or its
+	** soon passed (the clock only grows within a run) */
 	if (!quiet)
 		return;
 	g->at = at;
 	g->soon = soon;
-	g->n = n;
-	for (unsigned i = 0; i < n; i++) /* a few: no memcpy call */
-		g->out[i] = out[i];
 }
 
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,

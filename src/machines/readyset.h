@@ -19,16 +19,13 @@ struct readyset_entry {
 };
 
 /* A group of schedulers (an SM's) whose every set was kept with no warp
-** ready by the clock as last listed: what it listed then (stand-ins,
-** dab_sched.c) is what it lists while none of the group's sets can change
-** and the clock is before the earliest ready time of their warps (soon).
-** Its key, at, is the driver's global and SM counts (each only grows):
-** its schedulers' own counts move only when one of them issues, which
-** none does while the group lists nothing that can issue. */
+** ready by the clock as last listed: it lists nothing while none of the
+** group's sets can change and the clock is before the earliest ready
+** time of their warps (soon).  Its key, at, is the driver's global and SM
+** counts (each only grows): its schedulers' own counts move only when one
+** of them issues, which none does while the group lists nothing. */
 struct readyset_group {
 	uint64_t at, soon; /* at UINT64_MAX: nothing kept */
-	unsigned n;
-	struct action *out; /* at most the group's schedulers' actions */
 };
 
 struct readyset {
@@ -37,6 +34,10 @@ struct readyset {
 	const unsigned *gto_idx;
 	unsigned n, ngroups;
 	struct readyset_group *group;
+	/* per group, its schedulers (bit j: its j-th) whose sets were not
+	** empty as last listed, where the component keeps them (dab_sched.c:
+	** for dab.c's guard) */
+	uint64_t *allowed;
 	struct readyset_entry e[];
 };
 
@@ -54,9 +55,8 @@ struct readyset_src {
 };
 
 /* The sets of nsched schedulers of at most 64 warps each, and ngroups
-** groups of per schedulers each (per actions listed); gto_idx as struct
-** readyset.  Freed with free(). */
-struct readyset *readyset_new(unsigned nsched, unsigned ngroups, unsigned per, const unsigned *gto_idx);
+** groups; gto_idx as struct readyset.  Freed with free(). */
+struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned *gto_idx);
 /* What scheduler unit u of SM sm has seen happen: a set is kept while
 ** this sum of the driver's counts (each only grows) stays the same. */
 static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsigned sm)
@@ -156,6 +156,14 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 			if (r <= upto) {
 				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
 				*viewed = (int)(with_view >> i & 1);
+				/* another ready one is left for the next cycle (told
+				** once a listing): looked for among four at most, past
+				** them assumed (a persist row's sixteen a scheduler) */
+				uint64_t o = *tn->again ? 0 : *may & ~(1ull << i);
+				for (unsigned x = 0; o && tn->ready[s0 + warps[__builtin_ctzll(o)]] > upto && x < 4; o &= o - 1)
+					x++;
+				if (o)
+					*tn->again = 1;
 				break;
 			}
 		}
@@ -176,36 +184,34 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 	return n;
 }
 
-/* Group gi (SM sm), having seen at (changed + sm_changed[sm]):
-** listing what can issue at the clock, is its last listing kept?  Then
-** (not under tn->check) it is copied to out, *n its length: 1.  Else 0,
-** and the caller lists the group's schedulers and calls
+/* Group gi (SM sm), having seen at (changed + sm_changed[sm]), listing
+** what can issue at the clock: is its last listing, nothing, kept?  Then
+** the caller skips it (not under tn->check, which lists it and compares:
+** readyset_group_listed); else it lists the group's schedulers and calls
 ** readyset_group_listed. */
-static inline int readyset_group_kept(const struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at,
-                                      struct action *out, unsigned *n)
+static inline int readyset_group_kept(const struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at)
 {
 	const struct readyset_group *g = &rs->group[gi];
-	if (tn->check || g->at != at || g->soon <= tn->now)
-		return 0;
-	for (unsigned i = 0; i < g->n; i++) /* a few: no memcpy call */
-		out[i] = g->out[i];
-	*n = g->n;
-	return 1;
+	return g->at == at && g->soon > tn->now;
 }
-/* Group gi listed out[0..n) at the clock, having seen at; quiet: every
+/* Group gi listed n actions at the clock, having seen at; quiet: every
 ** one of its sets is kept (after this listing) with no warp ready by the
 ** clock, and nothing of it can list an issue before soon (its sets'
-** earliest ready times; gto: its busy units' free times too).  Under tn->check a kept listing that differs is a
-** missed event: an internal error (READY-3), reported and fatal. */
+** earliest ready times; gto: its busy units' free times too).  Under
+** tn->check a kept group that lists an issue is a missed event: an
+** internal error (READY-3), reported and fatal. */
 void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
-                         uint64_t soon, const struct action *out, unsigned n);
+                         uint64_t soon, unsigned n);
 /* Inline: a busy SM's listing, not quiet, changes nothing. */
 static inline void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at,
-                                         int quiet, uint64_t soon, const struct action *out, unsigned n)
+                                         int quiet, uint64_t soon, unsigned n)
 {
 	if (quiet || tn->check)
-		readyset_group_keep(rs, tn, gi, at, quiet, soon, out, n);
+		readyset_group_keep(rs, tn, gi, at, quiet, soon, n);
 }
+/* What a kept group (readyset_group_kept) did not list differs from its
+** fresh listing under tn->check (READY-3): fatal. */
+void readyset_group_missed(const struct timed_now *tn, unsigned gi, const char *what) __attribute__((noreturn, cold));
 /* Scheduler k's set is kept, with no warp ready by the clock: what a
 ** group's quiet is made of. */
 static inline int readyset_quiet(const struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at)

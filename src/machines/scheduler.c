@@ -49,12 +49,12 @@ int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	return sched_ready(c, sv, warp_of(c, a));
 }
 
-static long is_issue(const struct comp *c, const struct action *a)
+long sched_is_issue(const struct comp *c, const struct action *a)
 {
 	return a->kind == c->kind0 ? (long)warp_of(c, a) : -1;
 }
 
-static const struct port_issue issue_ops = { is_issue };
+static const struct port_issue issue_ops = { sched_is_issue, NULL };
 
 const void *sched_port(const struct comp *c, enum port p)
 {
@@ -81,7 +81,7 @@ static long gto_layout(struct comp *c, struct gpu *g, size_t *align, struct diag
 			most = g->sched_first[k + 1] - g->sched_first[k];
 	/* concrete mode's ready sets (readyset.c) hold up to 64 warps per
 	** scheduler; past that each cycle polls every warp */
-	c->priv = most <= 64 ? readyset_new(nsched, g->cfg.sms, 0, g->cfg.sched_policy ? NULL : g->warp_idx) : NULL;
+	c->priv = most <= 64 ? readyset_new(nsched, g->cfg.sms, g->cfg.sched_policy ? NULL : g->warp_idx) : NULL;
 	return 0;
 }
 
@@ -144,9 +144,9 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 		** in their latencies, lists nothing until an event reaches it or
 		** the first of those times (readyset_group_kept: soon; none of
 		** its schedulers issues meanwhile, so seen is its key) */
-		unsigned kept, n_sm = n;
+		unsigned n_sm = n;
 		uint64_t soon = UINT64_MAX;
-		if (rs && !all && readyset_group_kept(rs, tn, sm, seen, out + n, &kept)) {
+		if (rs && !all && !tn->check && readyset_group_kept(rs, tn, sm, seen)) {
 			k += nper;
 			continue;
 		}
@@ -173,7 +173,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 			}
 		}
 		if (rs && !all)
-			readyset_group_listed(rs, tn, sm, seen, n == n_sm, soon, out + n_sm, n - n_sm);
+			readyset_group_listed(rs, tn, sm, seen, n == n_sm, soon, n - n_sm);
 	}
 	return n;
 }
@@ -213,7 +213,7 @@ const struct comp_def comp_gto = {
 	.name = "gto", .desc = "free choice among ready warps (GTO in concrete mode)",
 	.params = gto_params, .nparams = 1,
 	SCHED_COMMON,
-	.layout = gto_layout, .enabled = gto_enabled, .apply = gto_apply, .reach = gto_reach,
+	.layout = gto_layout, .enabled = gto_enabled, .apply = gto_apply, .reach = gto_reach, .port = sched_port,
 	/* whether another warp may issue depends on that warp alone; DAB's
 	** schedulers (dab_sched.c) rotate on issues and declare nothing */
 	.por = compose_por_independent_of_exit,

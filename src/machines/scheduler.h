@@ -40,12 +40,14 @@ void sched_timing(const struct comp *c, const uint8_t *sv, const struct action *
                   uint64_t (*rnd)(void *), void *rng);
 void sched_count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
 int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a);
+long sched_is_issue(const struct comp *c, const struct action *a);
 const void *sched_port(const struct comp *c, enum port p);
 
+/* (.port: sched_port, or the component's own with more) */
 #define SCHED_COMMON                                                                                         \
 	.provides = PORT(P_ISSUE), .requires = PORT(P_WARPS) | PORT(P_ATOMICS) | PORT(P_GATE),                \
 	.optional = PORT(P_GATE), .kinds = sched_kinds, .nkinds = 1, .port_writes = 0,                        \
 	.describe = sched_describe, .timing = sched_timing, .count = sched_count,                             \
-	.still_enabled = sched_still_enabled, .port = sched_port
+	.still_enabled = sched_still_enabled
 
 #endif
