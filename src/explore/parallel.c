@@ -14,8 +14,7 @@
 ** order below, which --memory does not count).  A list keeps, beside
 ** each state, the hashes of its blocks that its finder knew (state/hash.h:
 ** 8 bytes a block, for vectors of up to MEMO_BLOCKS blocks, also not
-** counted), so that its expansion hashes only the others.
-** States are expanded exactly as
+** counted), so that its expansion hashes only the others.  States are expanded exactly as
 ** the sequential BFS expands them (explore.c), one level after another, so a
 ** complete run finds the same states, transitions, terminal states, crash
 ** images and depth at every thread count, and parent links lead back
@@ -205,7 +204,7 @@ struct worker {
 	_Alignas(LINE) struct par *p;
 	pthread_t tid;
 	struct vs_local *vl;
-	uint8_t *next; /* BATCH successors, made before they are put */
+	uint8_t *next; /* BATCH successors, made before they are put (and reduce()'s) */
 	uint64_t hh[BATCH]; /* their hashes */
 	uint64_t *bhb;      /* their block hashes, as known (hash_src.out), nb each */
 	struct action *act;
@@ -644,10 +643,10 @@ static void found(struct worker *w, uint32_t k, enum model_status st, const uint
 }
 
 /* Put next, reached by action ai of the state being expanded (hash hh,
-** block hashes bh): its number; *is_new says whether it was found here.
-** A move into the next level lowers the key of the state it reaches
-** (PAR-5).  Inline, as the sequential search's put is (a call a move:
-** -1.2% of the instructions of D2 at 8 warps, 2 threads). */
+** block hashes bh): its number; *is_new says whether it was found here.  A move into the
+** next level lowers the key of the state it reaches (PAR-5).  Inline,
+** as the sequential search's put is (a call a move: -1.2% of the
+** instructions of D2 at 8 warps, 2 threads). */
 static inline __attribute__((always_inline)) uint32_t put(struct worker *w, const uint8_t *next, uint64_t hh,
                                                           const uint64_t *bh, unsigned ai, int *is_new)
 {
@@ -704,15 +703,16 @@ static void defer(struct worker *w, uint32_t k, int ai)
 static int reduce(struct worker *w, const uint8_t *src, uint32_t k, unsigned na)
 {
 	struct par *p = w->p;
-	int a = p->h->ample(p->h->ctx, src, w->act, na, w->next);
+	uint8_t *next = w->next + BATCH * p->m->sv_size;
+	int a = p->h->ample(p->h->ctx, src, w->act, na, next);
 	if (a < 0)
 		return 0;
-	unsigned more = chain_follow(p->h->chain, w->next, w->ctmp, w->cact, NULL);
+	unsigned more = chain_follow(p->h->chain, next, w->ctmp, w->cact, NULL);
 	w->transitions += 1 + more;
 	int is_new;
-	w->hsrc.out = w->bhb;
-	uint64_t hh = state_hash_step(&w->hsrc, w->next, p->m->sv_size);
-	uint32_t k2 = put(w, w->next, hh, w->bhb, (unsigned)a | (more ? CHAIN_BIT : 0), &is_new);
+	w->hsrc.out = p->nb ? w->bhb + BATCH * p->nb : NULL;
+	uint64_t hh = state_hash_step(&w->hsrc, next, p->m->sv_size);
+	uint32_t k2 = put(w, next, hh, w->hsrc.out, (unsigned)a | (more ? CHAIN_BIT : 0), &is_new);
 	if (!is_new && k2 < p->hi)
 		return 0;
 	w->reduced++;
@@ -880,8 +880,8 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		/* each on lines of its own: the threads' scratch, written on
 		** every move, side by side in one heap was false sharing
 		** (known[] and the next thread's vector) */
-		w[t].next = xcalloc_aligned(LINE, m->sv_size * BATCH);
-		w[t].bhb = p.nb ? xcalloc_aligned(LINE, sizeof *w[t].bhb * p.nb * BATCH) : NULL;
+		w[t].next = xcalloc_aligned(LINE, m->sv_size * (BATCH + 1));
+		w[t].bhb = p.nb ? xcalloc_aligned(LINE, sizeof *w[t].bhb * p.nb * (BATCH + 1)) : NULL;
 		w[t].act = xcalloc_aligned(LINE, sizeof *w[t].act * (m->max_actions + 1));
 		w[t].ctmp = xcalloc_aligned(LINE, m->sv_size);
 		w[t].cact = xcalloc_aligned(LINE, sizeof *w[t].cact * (m->max_actions + 1));
