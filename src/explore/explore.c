@@ -1415,6 +1415,7 @@ void explore(const struct model *m, struct property *props, unsigned n,
 	c.nb = hash_nblocks(m->sv_size);
 	hash_init();
 	c.hsrc.bh = xmalloc(c.nb * sizeof *c.hsrc.bh);
+	c.hsrc.known = xmalloc(c.nb);
 	c.jd = judge_new(m, props, n, o->keep_going);
 	judge_set_poll(c.jd, limits_poll, &c);
 	c.outcome_prop = -1;
@@ -1594,6 +1595,7 @@ void explore_release(struct explore_result *r)
 	free(c->g.ended);
 	free(c->frame_bh);
 	free(c->hsrc.bh);
+	free(c->hsrc.known);
 	vs_free(c->vs);
 	frontier_free(c->frontier);
 	free(c);

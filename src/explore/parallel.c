@@ -11,10 +11,7 @@
 ** at a barrier when every list is used up, and the lists of the states
 ** found meanwhile become the next level's (4 bytes for each state of two
 ** levels, and 16 for each of the level and the next for the sequential
-** order below, which --memory does not count).  A list keeps, beside
-** each state, the hashes of its blocks that its finder knew (state/hash.h:
-** 8 bytes a block, for vectors of up to MEMO_BLOCKS blocks, also not
-** counted), so that its expansion hashes only the others.  States are expanded exactly as
+** order below, which --memory does not count).  States are expanded exactly as
 ** the sequential BFS expands them (explore.c), one level after another, so a
 ** complete run finds the same states, transitions, terminal states, crash
 ** images and depth at every thread count, and parent links lead back
@@ -121,7 +118,6 @@
 #define PARTS 8          /* parts per thread of the work shared at a rendezvous */
 #define RANK_PART_BITS 8 /* judge_level()'s parts: of 2^8 finders at least */
 #define LINE 64          /* a cache line: what one thread writes often sits alone */
-#define MEMO_BLOCKS 16   /* the most hash blocks of a vector whose block hashes the lists keep */
 
 /* A key (PAR-5): the finder's rank in its level << SLOT_BITS | the action's
 ** index + 1 (0: the check of the state's moves, made before its actions). */
@@ -161,7 +157,6 @@ struct par {
 	struct worker *w; /* the threads' */
 	unsigned nw; /* workers made (nthreads: started, fewer when one could not be) */
 	unsigned nthreads, every; /* every: a thread's expansions between two checks of the limits */
-	size_t nb; /* hash blocks a vector; 0 past MEMO_BLOCKS: no block hashes in the lists */
 	int judge_all;
 	_Atomic int grow, halt, last, cut; /* halt: a limit; last: a violation */
 	_Atomic int faults; /* a faulted state was found: expand() must look (set once, read per expansion) */
@@ -204,9 +199,8 @@ struct worker {
 	_Alignas(LINE) struct par *p;
 	pthread_t tid;
 	struct vs_local *vl;
-	uint8_t *next; /* BATCH successors, made before they are put (and reduce()'s) */
+	uint8_t *next; /* BATCH successors, made before they are put */
 	uint64_t hh[BATCH]; /* their hashes */
-	uint64_t *bhb;      /* their block hashes, as known (hash_src.out), nb each */
 	struct action *act;
 	uint8_t *ctmp;         /* the ample hook's chain (chain.c): scratch */
 	struct action *cact;
@@ -222,10 +216,6 @@ struct worker {
 	** (nxt, written by it alone until the barrier swaps them) */
 	uint32_t *cur, *nxt;
 	uint64_t ncur, nnxt, capcur, capnxt;
-	/* with p->nb: each listed state's block hashes as its finder knew
-	** them (0: not known), nb an entry: its expansion hashes only the
-	** others (XXH3 -44% of its instructions on lane-reduction 3/1/3) */
-	uint64_t *cur_bh, *nxt_bh;
 	double waited; /* GPUMC_PAR_TIMES: wall seconds in meet(), less the work it did there */
 	_Alignas(LINE) _Atomic uint64_t take; /* cur's next chunk: its own and thieves' */
 };
@@ -273,9 +263,7 @@ static void next_level(struct par *p)
 	for (unsigned t = 0; t < p->nw; t++) {
 		struct worker *w = &p->w[t];
 		uint32_t *l = w->cur;
-		uint64_t cap = w->capcur, *bh = w->cur_bh;
-		w->cur_bh = w->nxt_bh;
-		w->nxt_bh = bh;
+		uint64_t cap = w->capcur;
 		w->cur = w->nxt;
 		w->capcur = w->capnxt;
 		w->ncur = w->nnxt;
@@ -603,33 +591,22 @@ static int halted(const struct par *p)
 	return atomic_load_explicit(&p->halt, memory_order_relaxed);
 }
 
-/* State k goes to the next level, in its finder's list, with its block
-** hashes bh (NULL: none known). */
-static void push(struct worker *w, uint32_t k, const uint64_t *bh)
+/* State k goes to the next level, in its finder's list. */
+static void push(struct worker *w, uint32_t k)
 {
-	size_t nb = w->p->nb;
 	if (w->nnxt == w->capnxt) {
 		w->capnxt = w->capnxt ? 2 * w->capnxt : 1024;
 		w->nxt = xrealloc(w->nxt, sizeof *w->nxt * w->capnxt);
-		if (nb)
-			w->nxt_bh = xrealloc(w->nxt_bh, sizeof *w->nxt_bh * nb * w->capnxt);
-	}
-	if (nb) {
-		if (bh)
-			memcpy(w->nxt_bh + nb * w->nnxt, bh, sizeof *bh * nb);
-		else
-			memset(w->nxt_bh + nb * w->nnxt, 0, sizeof *bh * nb);
 	}
 	w->nxt[w->nnxt++] = k;
 }
 
-/* A new state k of the next level, of status st and block hashes bh, its
-** number published. */
-static void found(struct worker *w, uint32_t k, enum model_status st, const uint64_t *bh)
+/* A new state k of the next level, of status st, its number published. */
+static void found(struct worker *w, uint32_t k, enum model_status st)
 {
 	struct par *p = w->p;
 	const struct par_hooks *h = p->h;
-	push(w, k, bh);
+	push(w, k);
 	if (vs_share_full(p->vs) || k >= p->room || k - p->hi >= p->nkey)
 		grow(w);
 	if (p->level + 1 > w->depth)
@@ -642,13 +619,13 @@ static void found(struct worker *w, uint32_t k, enum model_status st, const uint
 	}
 }
 
-/* Put next, reached by action ai of the state being expanded (hash hh,
-** block hashes bh): its number; *is_new says whether it was found here.  A move into the
+/* Put next, reached by action ai of the state being expanded (hash hh):
+** its number; *is_new says whether it was found here.  A move into the
 ** next level lowers the key of the state it reaches (PAR-5).  Inline,
 ** as the sequential search's put is (a call a move: -1.2% of the
 ** instructions of D2 at 8 warps, 2 threads). */
 static inline __attribute__((always_inline)) uint32_t put(struct worker *w, const uint8_t *next, uint64_t hh,
-                                                          const uint64_t *bh, unsigned ai, int *is_new)
+                                                          unsigned ai, int *is_new)
 {
 	struct par *p = w->p;
 	if (atomic_load_explicit(&p->grow, memory_order_relaxed))
@@ -666,7 +643,7 @@ static inline __attribute__((always_inline)) uint32_t put(struct worker *w, cons
 		if (room)
 			atomic_store_explicit(&p->key[k2 - p->hi], key | judge, memory_order_relaxed);
 		vs_share_publish(p->vs, w->vl);
-		found(w, k2, st, bh);
+		found(w, k2, st);
 		if (room)
 			return k2;
 		/* found() made room: others may have lowered the key since */
@@ -703,16 +680,14 @@ static void defer(struct worker *w, uint32_t k, int ai)
 static int reduce(struct worker *w, const uint8_t *src, uint32_t k, unsigned na)
 {
 	struct par *p = w->p;
-	uint8_t *next = w->next + BATCH * p->m->sv_size;
-	int a = p->h->ample(p->h->ctx, src, w->act, na, next);
+	int a = p->h->ample(p->h->ctx, src, w->act, na, w->next);
 	if (a < 0)
 		return 0;
-	unsigned more = chain_follow(p->h->chain, next, w->ctmp, w->cact, NULL);
+	unsigned more = chain_follow(p->h->chain, w->next, w->ctmp, w->cact, NULL);
 	w->transitions += 1 + more;
 	int is_new;
-	w->hsrc.out = p->nb ? w->bhb + BATCH * p->nb : NULL;
-	uint64_t hh = state_hash_step(&w->hsrc, next, p->m->sv_size);
-	uint32_t k2 = put(w, next, hh, w->hsrc.out, (unsigned)a | (more ? CHAIN_BIT : 0), &is_new);
+	uint32_t k2 = put(w, w->next, state_hash_step(&w->hsrc, w->next, p->m->sv_size),
+	                  (unsigned)a | (more ? CHAIN_BIT : 0), &is_new);
 	if (!is_new && k2 < p->hi)
 		return 0;
 	w->reduced++;
@@ -722,9 +697,8 @@ static int reduce(struct worker *w, const uint8_t *src, uint32_t k, unsigned na)
 	return 1;
 }
 
-/* Expand state k of the current level, as explore.c's bfs() does (bh: its
-** block hashes as its finder knew them, or NULL). */
-static void expand(struct worker *w, uint32_t k, const uint64_t *bh)
+/* Expand state k of the current level, as explore.c's bfs() does. */
+static void expand(struct worker *w, uint32_t k)
 {
 	struct par *p = w->p;
 	const struct model *m = p->m;
@@ -760,10 +734,7 @@ static void expand(struct worker *w, uint32_t k, const uint64_t *bh)
 	if (!na)
 		return;
 	w->expanded++;
-	if (bh)
-		hash_src_set_known(&w->hsrc, src, vs_hash(p->vs, k, src), n, bh);
-	else
-		hash_src_set(&w->hsrc, src, vs_hash(p->vs, k, src), n);
+	hash_src_set(&w->hsrc, src, vs_hash(p->vs, k, src), n);
 	if (h->ample && na > 1 && reduce(w, src, k, na))
 		return;
 	/* the moves BATCH at a time: each successor made and its slot
@@ -781,7 +752,6 @@ static void expand(struct worker *w, uint32_t k, const uint64_t *bh)
 			more[b] = h->chain && chain_after(h->chain, src, &w->act[made])
 			                  ? chain_follow(h->chain, next, w->ctmp, w->cact, NULL)
 			                  : 0;
-			w->hsrc.out = p->nb ? w->bhb + b * p->nb : NULL;
 			w->hh[b] = state_hash_step(&w->hsrc, next, n);
 			/* and the slot before, loaded by now: its record */
 			vs_share_prefetch(p->vs, w->hh[b], b ? &w->hh[b - 1] : NULL);
@@ -794,8 +764,7 @@ static void expand(struct worker *w, uint32_t k, const uint64_t *bh)
 			}
 			w->transitions += 1 + more[b];
 			int is_new;
-			uint32_t k2 = put(w, w->next + b * n, w->hh[b], p->nb ? w->bhb + b * p->nb : NULL,
-			                  i | (more[b] ? CHAIN_BIT : 0), &is_new);
+			uint32_t k2 = put(w, w->next + b * n, w->hh[b], i | (more[b] ? CHAIN_BIT : 0), &is_new);
 			w->cyclic |= !is_new && k2 < p->hi;
 			b++;
 		}
@@ -814,7 +783,7 @@ static int chunk(struct worker *w, struct worker *from)
 		** way during this expansion */
 		if (i + 1 < end)
 			vs_share_prefetch_state(w->p->vs, from->cur[i + 1]);
-		expand(w, from->cur[i], w->p->nb ? from->cur_bh + w->p->nb * i : NULL);
+		expand(w, from->cur[i]);
 	}
 	return 1;
 }
@@ -860,7 +829,6 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 {
 	struct par p = { .m = m, .o = o, .r = r, .vs = vs, .h = h, .nthreads = nthreads, .judge_all = judge_all,
 		         .every = h->every / nthreads ? h->every / nthreads : 1 };
-	p.nb = hash_nblocks(m->sv_size) <= MEMO_BLOCKS ? hash_nblocks(m->sv_size) : 0;
 	const char *times = getenv("GPUMC_PAR_TIMES");
 	p.times = times && *times && strcmp(times, "0");
 	struct timespec wall0, cpu0;
@@ -880,12 +848,12 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		/* each on lines of its own: the threads' scratch, written on
 		** every move, side by side in one heap was false sharing
 		** (known[] and the next thread's vector) */
-		w[t].next = xcalloc_aligned(LINE, m->sv_size * (BATCH + 1));
-		w[t].bhb = p.nb ? xcalloc_aligned(LINE, sizeof *w[t].bhb * p.nb * (BATCH + 1)) : NULL;
+		w[t].next = xcalloc_aligned(LINE, m->sv_size * BATCH);
 		w[t].act = xcalloc_aligned(LINE, sizeof *w[t].act * (m->max_actions + 1));
 		w[t].ctmp = xcalloc_aligned(LINE, m->sv_size);
 		w[t].cact = xcalloc_aligned(LINE, sizeof *w[t].cact * (m->max_actions + 1));
 		w[t].hsrc.bh = xcalloc_aligned(LINE, hash_nblocks(m->sv_size) * sizeof *w[t].hsrc.bh);
+		w[t].hsrc.known = xcalloc_aligned(LINE, hash_nblocks(m->sv_size));
 		w[t].since = p.every - 1; /* the limits before the first expansion */
 	}
 	/* level 0: the initial state */
@@ -903,7 +871,7 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 	p.order[0] = k;
 	p.act = xmalloc(sizeof *p.act * (m->max_actions + 1));
 	key_room(&p);
-	push(&w[0], k, NULL);
+	push(&w[0], k);
 	next_level(&p);
 	p.faults = m->status(m, w[0].next) == MS_FAULT;
 	p.done = h->discovered(h->ctx, w[0].next, k);
@@ -937,11 +905,9 @@ unsigned par_bfs(const struct model *m, const struct explore_opts *o, struct exp
 		free(w[t].ctmp);
 		free(w[t].cact);
 		free(w[t].hsrc.bh);
+		free(w[t].hsrc.known);
 		free(w[t].cur);
 		free(w[t].nxt);
-		free(w[t].cur_bh);
-		free(w[t].nxt_bh);
-		free(w[t].bhb);
 		free(w[t].ev);
 	}
 	free(p.key);

@@ -11,16 +11,6 @@
 
 int hash_check;
 
-/* Block b of next, changed: its hash into *h, and into out[b]. */
-static inline __attribute__((always_inline)) void changed(struct hash_src *s, const uint8_t *next, size_t n, size_t b,
-                                                           uint64_t *h, uint64_t *out)
-{
-	uint64_t c = hash_block(next, n, b);
-	*h += c - hash_src_block(s, n, b);
-	if (out)
-		out[b] = c;
-}
-
 /* Each changed block's hash replaces its old one: the whole blocks in one
 ** tight loop, then the partial one, compared by the vector's last 64
 ** bytes when there are as many (a difference in the block before only
@@ -32,17 +22,15 @@ static inline __attribute__((always_inline)) void changed(struct hash_src *s, co
 static inline __attribute__((always_inline)) uint64_t step(struct hash_src *s, const uint8_t *next, size_t n,
                                                            int (*differs)(const uint8_t *, const uint8_t *))
 {
-	uint64_t h = s->h, *out = s->out;
+	uint64_t h = s->h;
 	size_t full = n / HASH_BLOCK;
 	const uint8_t *x = next, *y = s->sv;
-	if (out) /* the unchanged blocks' (s's as far as known): the changed ones' replace theirs */
-		memcpy(out, s->bh, sizeof *out * hash_nblocks(n));
 	for (size_t b = 0; b < full; b++, x += HASH_BLOCK, y += HASH_BLOCK)
 		if (differs(x, y))
-			changed(s, next, n, b, &h, out);
+			h += hash_src_change(s, next, n, b);
 	if (full * HASH_BLOCK < n &&
 	    (n >= HASH_BLOCK ? differs(next + n - HASH_BLOCK, s->sv + n - HASH_BLOCK) : memcmp(next, s->sv, n) != 0))
-		changed(s, next, n, full, &h, out);
+		h += hash_src_change(s, next, n, full);
 	return hash_checked(h, next, n);
 }
 

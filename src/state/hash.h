@@ -126,40 +126,29 @@ static inline uint64_t state_hash_delta(const uint8_t *src, const uint64_t *src_
 
 /* One state being expanded: its vector, its hash, and the hashes of its
 ** blocks, each computed when a successor first changes that block (so
-** the successors of one state hash each of its blocks at most once; 0:
-** not yet, and a block whose hash is 0 is only hashed again).
-** out, when not NULL: where state_hash_step writes the successor's block
-** hashes as far as they are known (a changed block's; else s's, or 0),
-** for its own expansion (hash_src_set_known). */
+** the successors of one state hash each of its blocks at most once). */
 struct hash_src {
 	const uint8_t *sv;
 	uint64_t h;
-	uint64_t *bh;  /* [hash_nblocks(n)] */
-	uint64_t *out; /* [hash_nblocks(n)], or NULL */
+	uint64_t *bh;   /* [hash_nblocks(n)] */
+	uint8_t *known; /* [hash_nblocks(n)]: bh[b] computed */
 };
 
 static inline void hash_src_set(struct hash_src *s, const uint8_t *sv, uint64_t h, size_t n)
 {
 	s->sv = sv;
 	s->h = h;
-	memset(s->bh, 0, sizeof *s->bh * hash_nblocks(n));
+	memset(s->known, 0, hash_nblocks(n));
 }
 
-/* The same, with sv's block hashes bh as far as they are known. */
-static inline void hash_src_set_known(struct hash_src *s, const uint8_t *sv, uint64_t h, size_t n,
-                                      const uint64_t *bh)
+/* What block b of next, changed, adds to the hash of s (n bytes). */
+static inline uint64_t hash_src_change(struct hash_src *s, const uint8_t *next, size_t n, size_t b)
 {
-	s->sv = sv;
-	s->h = h;
-	memcpy(s->bh, bh, sizeof *s->bh * hash_nblocks(n));
-}
-
-/* Block b's hash in s (n bytes). */
-static inline uint64_t hash_src_block(struct hash_src *s, size_t n, size_t b)
-{
-	if (!s->bh[b])
+	if (!s->known[b]) {
 		s->bh[b] = hash_block(s->sv, n, b);
-	return s->bh[b];
+		s->known[b] = 1;
+	}
+	return hash_block(next, n, b) - s->bh[b];
 }
 
 /* The hash of next, a successor of s (hash.c; the baseline's compare
