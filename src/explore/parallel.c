@@ -621,8 +621,11 @@ static void found(struct worker *w, uint32_t k, enum model_status st)
 
 /* Put next, reached by action ai of the state being expanded (hash hh):
 ** its number; *is_new says whether it was found here.  A move into the
-** next level lowers the key of the state it reaches (PAR-5). */
-static uint32_t put(struct worker *w, const uint8_t *next, uint64_t hh, unsigned ai, int *is_new)
+** next level lowers the key of the state it reaches (PAR-5).  Inline,
+** as the sequential search's put is (a call a move: -1.2% of the
+** instructions of D2 at 8 warps, 2 threads). */
+static inline __attribute__((always_inline)) uint32_t put(struct worker *w, const uint8_t *next, uint64_t hh,
+                                                          unsigned ai, int *is_new)
 {
 	struct par *p = w->p;
 	if (atomic_load_explicit(&p->grow, memory_order_relaxed))
@@ -750,9 +753,8 @@ static void expand(struct worker *w, uint32_t k)
 			                  ? chain_follow(h->chain, next, w->ctmp, w->cact, NULL)
 			                  : 0;
 			w->hh[b] = state_hash_step(&w->hsrc, next, n);
-			vs_share_prefetch(p->vs, w->hh[b], 0);
-			if (b) /* the slot before, loaded by now: its record */
-				vs_share_prefetch(p->vs, w->hh[b - 1], 1);
+			/* and the slot before, loaded by now: its record */
+			vs_share_prefetch(p->vs, w->hh[b], b ? &w->hh[b - 1] : NULL);
 			b++;
 		}
 		for (b = 0; i < made && !halted(p); i++) {

@@ -766,9 +766,11 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	struct gpu_cfg *cf = &g->cfg;
 	/* a SIMT stack never holds more than the bottom entry plus two per
 	** conditional branch (a loop back-edge replaces its entry), so
-	** smaller kernels get smaller state vectors */
+	** smaller kernels get smaller state vectors; a warp of one lane
+	** never diverges (a branch needs lanes on both paths): the bottom
+	** entry alone (ticket-counter 5/1/1: 80 of 392 bytes always zero) */
 	unsigned ncond = 0;
-	for (int i = 0; i < g->prog->nins; i++)
+	for (int i = 0; i < g->prog->nins && cf->threads_per_warp > 1; i++)
 		ncond += g->prog->ins[i].op == OP_BRA && g->prog->ins[i].pred >= 0;
 	if (1 + 2 * ncond < cf->stack_depth)
 		cf->stack_depth = 1 + 2 * ncond;

@@ -232,7 +232,7 @@ static size_t encode(const struct visited *v, const uint8_t *sv, uint8_t *enc)
 	return v->bitmap_bytes + 8 * k;
 }
 
-static const uint8_t *record(const struct visited *v, uint32_t idx)
+static inline const uint8_t *record(const struct visited *v, uint32_t idx)
 {
 	if (v->raw)
 		return v->block[idx >> v->rshift] + (size_t)(idx & ((1u << v->rshift) - 1)) * v->sv_size;
@@ -695,16 +695,15 @@ void vs_share_publish(struct visited *v, struct vs_local *l)
 	atomic_store_explicit(l->pend, l->pendval, memory_order_release);
 }
 
-void vs_share_prefetch(const struct visited *v, uint64_t h, int record_too)
+void vs_share_prefetch(const struct visited *v, uint64_t h, const uint64_t *before)
 {
-	const _Atomic uint64_t *slot = (const _Atomic uint64_t *)&v->slot[h & v->mask];
-	if (!record_too) {
-		__builtin_prefetch(slot);
+	__builtin_prefetch(&v->slot[h & v->mask]);
+	if (!before)
 		return;
-	}
-	/* the home slot's record when its hash half is h's: the record a hit
-	** compares with, often written by another core (a miss of its own) */
-	uint64_t s = atomic_load_explicit(slot, memory_order_acquire);
+	/* the home slot's record when its hash half is the hash's: the record
+	** a hit compares with, often written by another core (a miss of its own) */
+	h = *before;
+	uint64_t s = atomic_load_explicit((const _Atomic uint64_t *)&v->slot[h & v->mask], memory_order_acquire);
 	if (!s || s >> 32 != h >> 32 || (uint32_t)s == BUSY)
 		return;
 	const uint8_t *rec = record(v, (uint32_t)s - 1);

@@ -68,10 +68,11 @@ uint32_t vs_share_put(struct visited *v, struct vs_local *l, const uint8_t *sv, 
 /* State idx, decoded into the thread's own buffer (valid until its next call). */
 const uint8_t *vs_local_state(const struct visited *v, struct vs_local *l, uint32_t idx);
 void vs_share_publish(struct visited *v, struct vs_local *l);
-/* Start loading the slot where a put of a state with hash h begins; with
-** record_too, once that slot is loaded, the record it names when the
-** slot may be the state's. */
-void vs_share_prefetch(const struct visited *v, uint64_t h, int record_too);
+/* Start loading the slot where a put of a state with hash h begins, and
+** when before is not NULL, the record that the slot of hash *before
+** names (loaded by now) when that slot may be its state's: one call a
+** successor. */
+void vs_share_prefetch(const struct visited *v, uint64_t h, const uint64_t *before);
 /* Start loading state idx and its hash, to be read soon. */
 void vs_share_prefetch_state(const struct visited *v, uint32_t idx);
 /* Numbers handed out so far: above every state's, and above vs_count by
