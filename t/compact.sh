@@ -128,8 +128,14 @@ awk -v b="$bps" 'BEGIN { exit !(b > 0 && b <= 16) }'; ok $? "ticket 5/1/1 --comp
 # and --memory, checked before each growth, lets the table grow while the
 # grown one fits: 33M reaches 2.6 M states (doubled: 1,677,721, where a
 # table of 2^22 slots, 33.5 MB, would not fit), at most 5% over
-# shellcheck disable=SC2086
-run "$GPUMC" check -q --json --compact --por=off --threads 1 --memory 33M $D "$f"
-st=$(jnum states "$T/out") b=$(jnum memory_bytes "$T/out")
-[ "$rc" = 3 ] && [ "$st" -gt 2000000 ] && [ "$b" -le $((33 * 1048576 * 105 / 100)) ]
-ok $? "--compact --memory 33M: exit 3 after $st states at $b bytes"
+# (--memory also reads the resident size: a sanitizer build's shadow
+# memory stops it at 389 K states, 5.6 MB counted)
+if grep -q __asan_init "$GPUMC" 2>/dev/null; then
+	ok 0 "# SKIP a sanitizer build: its shadow memory and quarantine are in the RSS"
+else
+	# shellcheck disable=SC2086
+	run "$GPUMC" check -q --json --compact --por=off --threads 1 --memory 33M $D "$f"
+	st=$(jnum states "$T/out") b=$(jnum memory_bytes "$T/out")
+	[ "$rc" = 3 ] && [ "$st" -gt 2000000 ] && [ "$b" -le $((33 * 1048576 * 105 / 100)) ]
+	ok $? "--compact --memory 33M: exit 3 after $st states at $b bytes"
+fi
