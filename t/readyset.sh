@@ -36,7 +36,65 @@
 	( cd "$srcdir" && find specs -name '*.gpu' | LC_ALL=C sort | sed 's/$/\t/' )
 	grep -v '^#' "$srcdir/t/golden.list" | awk -F'\t' '$2 != "" { print "specs/" $0 }'
 	grep -v '^#' "$srcdir/t/golden-run.list"
+	printf '%s\t\n' "$T/flushskip.gpu"
 } > "$T/rows"
+# dab_sched's fragile sets: scheduler 0's one allowed warp (w2) reaches a
+# red it has no GWAT token for (w0 holds it at bar.sync) by a warp-local
+# issue while scheduler 1's buffer is full (w3 refused) and its set
+# ({w1}, looping) is not empty: the SM then has no warp keeping the
+# flush back, and the cycle after must be listed (READY-6 before
+# dab_sched told the driver for a fragile set beside a full buffer)
+cat > "$T/flushskip.gpu" <<'EOF'
+# READY-6 probe: scheduler 0 (warps 0, 2), scheduler 1 (warps 1, 3).
+# w0 waits at bar.sync holding scheduler 0's GWAT token; w2 loops
+# (ALU) then reaches a red it may not issue (no token): scheduler 0's set
+# empties by a warp-local issue.  w1 reds then loops long; w3's red is
+# refused (one entry): scheduler 1 is full while w1 still computes.
+machine dab
+set scheduler = gwat
+set buffer = scheduler
+set schedulers = 2
+set entries = 1
+set fusion = off
+set ctas = 1
+set warps_per_cta = 4
+set threads_per_warp = 1
+
+global .u32 pre[4] = { 0, 0, 15, 2 }
+global .u32 post[4] = { 0, 300, 0, 0 }
+global .u32 sum = 0
+
+kernel
+    .reg .u32 %r<6>
+    .reg .pred %p<1>
+    setp.eq.u32        %p0, %gtid, 0
+    @%p0 bra           W0
+    shl.b32            %r1, %gtid, 2
+    ld.global.u32      %r2, [pre + %r1]
+    ld.global.u32      %r4, [post + %r1]
+    mov.u32            %r3, 0
+    setp.ge.u32        %p0, %r3, %r2
+    @%p0 bra           ATOM
+L1:
+    add.u32            %r3, %r3, 1
+    setp.lt.u32        %p0, %r3, %r2
+    @%p0 bra           L1
+ATOM:
+    red.global.add.u32 [sum], 1
+    mov.u32            %r3, 0
+    setp.ge.u32        %p0, %r3, %r4
+    @%p0 bra           DONE
+L2:
+    add.u32            %r3, %r3, 1
+    setp.lt.u32        %p0, %r3, %r4
+    @%p0 bra           L2
+    bra                DONE
+W0:
+    bar.sync           0
+DONE:
+    exit
+end
+EOF
 plan "$(grep -c . "$T/rows")"
 while IFS='	' read -r spec opts; do
 	[ -n "$spec" ] || continue

@@ -620,6 +620,42 @@ static void test_compact_bytes(void)
 	vs_free(v);
 }
 
+/* --mpi --compact: a rank's states are those of one range of their
+** hashes' high half (mpi.c, owner), so the fingerprints one compact set
+** holds there share their top bits.  Their homes must still spread over
+** the whole table: crowded into 1/ranks of it, they made one cluster
+** that every insertion probed to its end (quadratic) and that each
+** growth held aside (slots_grow) by the tens of thousands.  The most
+** held aside is read from vs_grow_bytes when a growth is due. */
+static void test_compact_one_rank(void)
+{
+	uint64_t rng = 88172645463325252ull;
+	size_t most = 0;
+	for (unsigned ranks = 2; ranks <= 4; ranks += 2)
+		for (unsigned rank = 0; rank < ranks; rank++) {
+			struct visited *v = vs_new(8, VS_COMPACT);
+			uint64_t n = 0;
+			int is_new;
+			while (n < 40000) {
+				uint64_t h = xorshift(&rng);
+				if ((((h >> 32) * ranks) >> 32) != rank)
+					continue;
+				vs_find_or_put(v, NULL, h, &is_new);
+				n += is_new != 0;
+				size_t g = vs_grow_bytes(v) / 8, size = vs_bytes(v) / 8;
+				if (g) { /* the slots added, and twice the most held aside, and 16 */
+					size_t aside = (g - (size / 4 + size / 8) - 16) / 2;
+					most = aside > most ? aside : most;
+				}
+			}
+			vs_free(v);
+		}
+	char msg[160];
+	snprintf(msg, sizeof msg, "compact store, one MPI rank's fingerprints (of 2, of 4): at most %zu held aside a growth (<= 64)",
+	         most);
+	ok(most <= 64, msg);
+}
+
 /* state/hash.h: a successor's hash from its parent's (state_hash_step,
 ** with the parent's block hashes memoized over its successors, and
 ** state_hash_delta) is its full hash: vectors of 1 to 300 bytes (whole
@@ -672,6 +708,7 @@ int main(void)
 	test_slots_double();
 	test_slots_grow();
 	test_compact_bytes();
+	test_compact_one_rank();
 	test_sideset();
 	test_alu();
 	test_alu_lanes();

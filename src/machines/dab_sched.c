@@ -438,8 +438,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			} else
 				quiet = 0;
 		}
-		/* the flush guard (dab.c) may then see the SM with no allowed warp */
-		if (fragile && fragile == bits)
+		/* the flush guard (dab.c) may then see the SM with no allowed
+		** warp, or, with scheduler buffers, with none but those of full
+		** buffers (a set not emptied need not keep the SM busy) */
+		if (fragile && (fragile == bits || g->cfg.buffer_level))
 			*tn->again = 1;
 		if (kept && rs->allowed[sm] != bits)
 			readyset_group_missed(tn, sm, "a set's emptiness moved");

@@ -22,8 +22,12 @@
 ** cheap filter before memcmp), bits 31..0 its number + 1 (0 = empty).  The
 ** memoized hashes let the table grow without touching a record.
 **
-** Compact mode slot: the 64-bit fingerprint (0 mapped to 1), nothing else;
-** the table has any size (state/slots.h: home fp * size / 2^64) and grows
+** Compact mode slot: the 64-bit fingerprint (0 mapped to 1), nothing else:
+** the hash with its halves swapped, so that its home (state/slots.h: fp *
+** size / 2^64, the top bits) comes from the hash's low half; --mpi gives
+** each rank the states of one range of the high half (mpi.c, owner), and
+** homes from it crowded a rank's states into 1/ranks of its table, one
+** cluster probed end to end.  The table has any size and grows
 ** in place by COMPACT_GROW, not 2: just past a doubling it was at load
 ** 2/5, 20 bytes a state (issue 13's target: 16).  Between growths its
 ** load stays in [4/5 / COMPACT_GROW, 4/5]: at most 14 bytes a state.
@@ -440,7 +444,8 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 		return k;
 	}
 	if (v->compact) {
-		*is_new = compact_put(v, h ? h : 1);
+		uint64_t fp = h << 32 | h >> 32; /* a bijection: no fingerprints merge */
+		*is_new = compact_put(v, fp ? fp : 1);
 		if (!*is_new)
 			return 0; /* compact mode keeps no numbers for old states */
 		if (++v->n * 5 > v->size * 4) { /* VS-1 */
