@@ -443,10 +443,11 @@ static int memory_hit(struct ctx *c)
 	return 0;
 }
 
-/* --memory before a growth: the next new state may double the visited
-** set's table or the parent links at once (a table of 2^26 slots is half
-** a gigabyte), more than the checks between expansions can catch; stop
-** while the doubled one still fits. */
+/* --memory before a growth: the next new state may grow the visited
+** set's table (doubled; compact: by 1.375, visited.c) or double the
+** parent links at once (a table of 2^26 slots is half a gigabyte), more
+** than the checks between expansions can catch; stop while the grown one
+** still fits. */
 static size_t frontier_grow_bytes(const struct frontier *f);
 
 static int growth_due(struct ctx *c)
