@@ -153,12 +153,8 @@ size_t slots_grow(uint64_t **tab, uint64_t n, uint64_t m)
 			aside = xrealloc(aside, (cap = 2 * cap + 16) * sizeof *aside);
 		aside[naside++] = x;
 	}
-	for (size_t k = 0; k < naside; k++) {
-		uint64_t j = slots_home(aside[k], m);
-		while (t[j])
-			j = j + 1 < m ? j + 1 : 0;
-		t[j] = aside[k];
-	}
+	for (size_t k = 0; k < naside; k++)
+		slots_put(t, m, aside[k]);
 	free(aside);
 	return naside;
 }

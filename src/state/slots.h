@@ -43,6 +43,22 @@ static inline uint64_t slots_home(uint64_t x, uint64_t n)
 #endif
 }
 
+/* Value x (not 0) looked up in t of n slots (slots_home), put at the
+** first empty slot of its probe when absent; returns whether it was put. */
+static inline int slots_put(uint64_t *t, uint64_t n, uint64_t x)
+{
+	uint64_t j = slots_home(x, n);
+	for (uint64_t s; (s = t[j]) != x;) {
+		if (!s) {
+			t[j] = x;
+			return 1;
+		}
+		if (++j == n) /* a branch, not a select: the wrap is rare */
+			j = 0;
+	}
+	return 0;
+}
+
 /* *tab: n slots as slots_home says, below full load; grown in place to m
 ** > n slots.  Returns how many values it held aside, all at once until
 ** the end (SLOTS-3: a few, near either end of the table). */

@@ -291,22 +291,6 @@ static void grow(struct visited *v)
 	v->slot = t;
 }
 
-/* Compact mode: fingerprint fp (never 0) looked up, put when absent;
-** returns whether it was. */
-static int compact_put(struct visited *v, uint64_t fp)
-{
-	uint64_t *slot = v->slot, size = v->size, j = slots_home(fp, size);
-	for (uint64_t s; (s = slot[j]) != fp;) {
-		if (!s) {
-			slot[j] = fp;
-			return 1;
-		}
-		if (++j == size) /* a branch, not a select: the wrap is rare */
-			j = 0;
-	}
-	return 0;
-}
-
 /* An arena block of n bytes, its pages made present at once (one
 ** madvise, not a page fault for every 4 KB the records first touch: the
 ** faults were 15-30% of exact mode's CPU, issue 13; bench: system time
@@ -445,7 +429,7 @@ uint32_t vs_find_or_put(struct visited *v, const uint8_t *sv, uint64_t h, int *i
 	}
 	if (v->compact) {
 		uint64_t fp = h << 32 | h >> 32; /* a bijection: no fingerprints merge */
-		*is_new = compact_put(v, fp ? fp : 1);
+		*is_new = slots_put(v->slot, v->size, fp ? fp : 1);
 		if (!*is_new)
 			return 0; /* compact mode keeps no numbers for old states */
 		if (++v->n * 5 > v->size * 4) { /* VS-1 */
