@@ -485,6 +485,19 @@ static uint64_t not_full(const struct comp *c, const uint8_t *sv, const uint64_t
 	return busy;
 }
 
+/* A warp of SM sm allowed to issue into buffer b, full maybe or not:
+** marks b issuing, or sm busy; returns whether the rest can be skipped
+** (only whether any such warp exists matters, but to nr-cif). */
+static int allowed_into(const struct comp *c, int full, unsigned b, unsigned sm, uint64_t *sm_busy,
+                        uint64_t *issuing)
+{
+	if (full)
+		issuing[b / 64] |= 1ull << b % 64;
+	else
+		*sm_busy |= 1ull << sm;
+	return *sm_busy && c->g->cfg.flush != DF_NR_CIF;
+}
+
 /* Concrete mode: the FLUSH guard's reading of before[] (enabled), from
 ** the schedulers with a warp allowed, told directly (port_issue.allowed,
 ** per SM): a scheduler buffer is its scheduler's index, and a warp buffer
@@ -496,12 +509,8 @@ static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *pe
 	for (unsigned s = 0; s < cf->sms; s++)
 		for (uint64_t m = per_sm[s]; m; m &= m - 1) {
 			unsigned k = s * cf->schedulers + (unsigned)__builtin_ctzll(m);
-			if (cf->buffer_level && may_be_full(c, sv, k))
-				issuing[k / 64] |= 1ull << k % 64;
-			else
-				sm_busy |= 1ull << s;
-			if (sm_busy && cf->flush != DF_NR_CIF)
-				return sm_busy; /* only whether any such warp exists matters */
+			if (allowed_into(c, cf->buffer_level && may_be_full(c, sv, k), k, s, &sm_busy, issuing))
+				return sm_busy;
 		}
 	return sm_busy;
 }
@@ -533,12 +542,8 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			if (w < 0)
 				continue;
 			unsigned b = buffer_of(c, (unsigned)w);
-			if (may_be_full(c, sv, b))
-				issuing[b / 64] |= 1ull << b % 64;
-			else
-				sm_busy |= 1ull << gpu_sm_of(g, (unsigned)w);
-			if (sm_busy && cf->flush != DF_NR_CIF)
-				break; /* only whether any such warp exists matters */
+			if (allowed_into(c, may_be_full(c, sv, b), b, gpu_sm_of(g, (unsigned)w), &sm_busy, issuing))
+				break;
 		}
 	if (cf->flush == DF_NR_CIF || !sm_busy)
 		sm_busy |= not_full(c, sv, issuing);
