@@ -176,6 +176,7 @@ struct par {
 	/* rendezvous */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
+	_Atomic uint64_t wakes; /* broadcasts on cv so far (await()) */
 	unsigned stopped, waiting; /* threads in meet(); of those at the barrier */
 	uint64_t gen, level_no;    /* rendezvous done; levels opened */
 	/* work shared at a rendezvous (share()): jobs started, the threads
@@ -312,6 +313,32 @@ static void rank_part(struct par *p, unsigned i)
 	}
 }
 
+/* With p->mu held: a change for the threads waiting in await(). */
+static void wake(struct par *p)
+{
+	atomic_fetch_add_explicit(&p->wakes, 1, memory_order_relaxed);
+	pthread_cond_broadcast(&p->cv);
+}
+
+/* With p->mu held: until the next wake() (or spuriously: callers look
+** again), spinning a while first, as a level's work may take less than
+** a millisecond and a wake-up from the futex took tens of microseconds
+** on a virtual machine, twice a level.  wake() is called under p->mu,
+** so one made after the last look is seen by pthread_cond_wait. */
+static void await(struct par *p)
+{
+	uint64_t seen = atomic_load_explicit(&p->wakes, memory_order_relaxed);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned i = 0; i < 2000 && atomic_load_explicit(&p->wakes, memory_order_relaxed) == seen; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	pthread_mutex_lock(&p->mu);
+	if (atomic_load_explicit(&p->wakes, memory_order_relaxed) == seen)
+		pthread_cond_wait(&p->cv, &p->mu);
+}
+
 /* Part i of the visited table's doubling (grow_table()). */
 static void grow_part(struct par *p, unsigned i)
 {
@@ -339,7 +366,7 @@ static void share(struct par *p, void (*job)(struct par *p, unsigned part), unsi
 	p->jobs++;
 	p->busy++;
 	if (nparts > 1)
-		pthread_cond_broadcast(&p->cv);
+		wake(p);
 	pthread_mutex_unlock(&p->mu);
 	double t0 = cpu_now(p);
 	help(p);
@@ -347,7 +374,7 @@ static void share(struct par *p, void (*job)(struct par *p, unsigned part), unsi
 	pthread_mutex_lock(&p->mu);
 	p->busy--;
 	while (p->busy)
-		pthread_cond_wait(&p->cv, &p->mu);
+		await(p);
 }
 
 /* The barrier, with the other threads stopped: the next level's states
@@ -498,7 +525,7 @@ static void all_stopped(struct par *p, struct worker *w)
 	p->stopped = p->waiting; /* those at the barrier stay */
 	p->gen++;
 	p->serial += cpu_now(p) - t0 - (p->lead_help - lead0);
-	pthread_cond_broadcast(&p->cv);
+	wake(p);
 }
 
 /* Stop until the others have: at the level barrier (returns when the next
@@ -536,10 +563,10 @@ static void meet(struct worker *w, int barrier)
 				helped += clock_since(h0);
 			pthread_mutex_lock(&p->mu);
 			if (!--p->busy)
-				pthread_cond_broadcast(&p->cv);
+				wake(p);
 			continue;
 		}
-		pthread_cond_wait(&p->cv, &p->mu);
+		await(p);
 	}
 	pthread_mutex_unlock(&p->mu);
 	if (p->times)
