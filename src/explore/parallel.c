@@ -313,6 +313,14 @@ static void rank_part(struct par *p, unsigned i)
 	}
 }
 
+/* A spin-wait's pause: the other hardware thread of the core runs. */
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
 /* With p->mu held: a change for the threads waiting in await(). */
 static void wake(struct par *p)
 {
@@ -323,18 +331,21 @@ static void wake(struct par *p)
 /* With p->mu held: until the next wake() (or spuriously: callers look
 ** again), spinning a while first, as a level's work may take less than
 ** a millisecond and a wake-up from the futex took tens of microseconds
-** on a virtual machine, twice a level.  wake() is called under p->mu,
-** so one made after the last look is seen by pthread_cond_wait. */
+** on a virtual machine, twice a level; then for the lock, which the
+** waker holds a moment longer.  wake() is called under p->mu, so one
+** made after the last look is seen by pthread_cond_wait. */
 static void await(struct par *p)
 {
+	enum { SPIN = 2000 };
 	uint64_t seen = atomic_load_explicit(&p->wakes, memory_order_relaxed);
 	pthread_mutex_unlock(&p->mu);
-	for (unsigned i = 0; i < 2000 && atomic_load_explicit(&p->wakes, memory_order_relaxed) == seen; i++) {
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
-#endif
-	}
-	pthread_mutex_lock(&p->mu);
+	unsigned i = 0;
+	for (; i < SPIN && atomic_load_explicit(&p->wakes, memory_order_relaxed) == seen; i++)
+		relax();
+	for (; i < SPIN && pthread_mutex_trylock(&p->mu); i++)
+		relax();
+	if (i == SPIN)
+		pthread_mutex_lock(&p->mu);
 	if (atomic_load_explicit(&p->wakes, memory_order_relaxed) == seen)
 		pthread_cond_wait(&p->cv, &p->mu);
 }
