@@ -198,7 +198,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
-	uint64_t status_at = UINT64_MAX; /* nonlocal when status() was asked */
+	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
@@ -210,7 +210,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	struct events ev = { 0 };
 	struct timing t;
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
-	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, check_ready, last, &again };
+	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, 0, check_ready, last, &again };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
@@ -234,6 +234,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		** deadlock or find the next cycle anything can */
 		tn.now = tn.clock = now;
 		tn.changed = changed;
+		tn.nonlocal = nonlocal;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
 		int sorted = 1; /* the candidates come grouped by unit already */
@@ -349,8 +350,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			int local = m->local ? m->local(m, sv, a, NULL, 0) : 0;
 			if (local) {
 				unit_changed[a->unit]++;
-				if (local == 2) { /* an exit: the kernel may be over */
-					status_at = UINT64_MAX;
+				if (local == 2) { /* an exit: the kernel may be over, a CTA's slot free */
+					nonlocal++;
 					quiet = 0;
 				}
 			} else {

@@ -104,6 +104,11 @@ struct dab {
 	** computed at (sync_ready_now) */
 	uint64_t sync_run, sync_at;
 	int sync_val;
+	/* concrete mode: enabled()'s last listing (DAB-LIST), as of the run,
+	** the driver's nonlocal count and the schedulers told per SM */
+	uint64_t list_run, list_at, *list_told;
+	struct action *list;
+	unsigned list_n;
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -515,7 +520,7 @@ static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *pe
 	return sm_busy;
 }
 
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+static unsigned listing(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
 	const struct gpu *g = c->g;
@@ -583,6 +588,51 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				                            c->subj0[0] + q, q + g->nqueues * (timed ? k - 1 : 0) };
 		}
 	}
+	return n;
+}
+
+static int same_action(const struct action *a, const struct action *b)
+{
+	return a->kind == b->kind && a->unit == b->unit && a->subject == b->subject && a->arg == b->arg;
+}
+
+/* Concrete mode lists every visited cycle, mostly after warp-local issues
+** alone, which change nothing the listing reads: not the buffers, FIFOs,
+** turns and interconnect (this component's, moved only by its own actions
+** and the atomics' issues), a warp's wait or place at a barrier (a warp
+** stays READY), a CTA's dispatch; only which schedulers have an allowed
+** warp (told, kept by them) may move.  So the listing is kept while the
+** driver's nonlocal count and the told bits stay the same; under
+** GPUMC_CHECK_READY it is listed anyway and compared (invariant
+** DAB-LIST). */
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	const struct timed_now *tn = timed ? compose_now(c) : NULL;
+	const struct bind *ib = REQ(c, P_ISSUE);
+	const struct port_issue *ip = ib->ops;
+	if (!tn || !ip->allowed)
+		return listing(c, sv, before, nb, out, timed);
+	struct dab *d = (struct dab *)c->priv;
+	const uint64_t *told = ip->allowed(ib->c);
+	size_t told_bytes = sizeof *told * c->g->cfg.sms;
+	int kept = d->list_run == tn->run && d->list_at == tn->nonlocal && !memcmp(d->list_told, told, told_bytes);
+	if (kept && !tn->check) {
+		memcpy(out, d->list, sizeof *out * d->list_n);
+		return d->list_n;
+	}
+	unsigned n = listing(c, sv, before, nb, out, timed);
+	for (unsigned i = 0; kept && i <= n; i++)
+		if (i == n ? n != d->list_n : i >= d->list_n || !same_action(&out[i], &d->list[i])) {
+			fprintf(stderr, "gpumc: internal error: DAB-LIST: kept listing differs from the state's at cycle %llu: "
+			        "an event did not signal\n", (unsigned long long)tn->clock);
+			abort();
+		}
+	d->list_run = tn->run;
+	d->list_at = tn->nonlocal;
+	memcpy(d->list_told, told, told_bytes);
+	memcpy(d->list, out, sizeof *out * n);
+	d->list_n = n;
 	return n;
 }
 
@@ -1012,8 +1062,13 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	unsigned per_sm = (cf->buffer_level ? cf->schedulers : g->warps_per_sm) * cf->entries;
 	unsigned qcap = per_sm * (cf->flush >= DF_NR_OF ? 2 : 1);
 	size_t head = (sizeof(struct dab) + 7) & ~(size_t)7, off = 0;
-	struct dab *x = xcalloc(1, head + icnt_size(g, g->nqueues, qcap));
+	size_t ic_bytes = (icnt_size(g, g->nqueues, qcap) + 7) & ~(size_t)7;
+	unsigned max_actions = g->nqueues + cf->sms + 1;
+	struct dab *x = xcalloc(1, head + ic_bytes + sizeof *x->list_told * cf->sms + sizeof *x->list * max_actions);
 	x->ic = icnt_init((char *)x + head, g, g->nqueues, qcap);
+	x->list_told = (uint64_t *)((char *)x + head + ic_bytes);
+	x->list = (struct action *)(x->list_told + cf->sms);
+	x->list_run = UINT64_MAX;
 	x->qcap = qcap;
 	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
 	x->full_from = cf->buffer_level && full_is_a_cut(cf) ? cf->entries - cf->threads_per_warp + 1 : UINT_MAX;
@@ -1035,7 +1090,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	}
 	c->priv = x;
 	*align = 4;
-	c->max_actions = g->nqueues + cf->sms + 1;
+	c->max_actions = max_actions;
 	c->units[0] = (struct pool_req){ "partition", cf->partitions };
 	/* one flush engine for the GPU-wide flush; one per SM when each SM
 	** flushes on its own (nr-cif), so they do not queue on each other */
