@@ -520,7 +520,46 @@ static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *pe
 	return sm_busy;
 }
 
-static unsigned listing(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+/* Concrete mode lists every visited cycle, mostly after warp-local issues
+** alone, which change nothing enabled() reads: not the buffers, FIFOs,
+** turns and interconnect (this component's, moved only by its own actions
+** and the atomics' issues), a warp's wait or place at a barrier (a warp
+** stays READY), a CTA's dispatch; only which schedulers have an allowed
+** warp (told, kept by them) may move.  So its listing is kept while the
+** driver's nonlocal count and the told bits stay the same; under
+** GPUMC_CHECK_READY it is listed anyway and compared (invariant
+** DAB-LIST).  Is the last listing kept? */
+static int list_kept(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm)
+{
+	const struct dab *d = D(c);
+	return d->list_run == tn->run && d->list_at == tn->nonlocal &&
+	       !memcmp(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
+}
+
+static int same_action(const struct action *a, const struct action *b)
+{
+	return a->kind == b->kind && a->unit == b->unit && a->subject == b->subject && a->arg == b->arg;
+}
+
+/* The listing out[0..n) made at tn, kept (list_kept) or not. */
+static void list_keep(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm, int kept,
+                      const struct action *out, unsigned n)
+{
+	struct dab *d = (struct dab *)c->priv;
+	for (unsigned i = 0; kept && i <= n; i++)
+		if (i == n ? n != d->list_n : i >= d->list_n || !same_action(&out[i], &d->list[i])) {
+			fprintf(stderr, "gpumc: internal error: DAB-LIST: kept listing differs from the state's at cycle %llu: "
+			        "an event did not signal\n", (unsigned long long)tn->clock);
+			abort();
+		}
+	d->list_run = tn->run;
+	d->list_at = tn->nonlocal;
+	memcpy(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
+	memcpy(d->list, out, sizeof *out * n);
+	d->list_n = n;
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
 	const struct gpu *g = c->g;
@@ -539,8 +578,16 @@ static unsigned listing(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct port_issue *ip = ib->ops;
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
-	if (timed && ip->allowed && compose_now(c))
-		sm_busy = told(c, sv, ip->allowed(ib->c), issuing);
+	/* concrete mode: the schedulers told (port_issue.allowed) */
+	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
+	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
+	int kept = tn && list_kept(c, tn, per_sm);
+	if (kept && !tn->check) {
+		memcpy(out, D(c)->list, sizeof *out * D(c)->list_n);
+		return D(c)->list_n;
+	}
+	if (tn)
+		sm_busy = told(c, sv, per_sm, issuing);
 	else
 		for (unsigned i = 0; i < nb; i++) {
 			long w = ip->is_issue(ib->c, &before[i]);
@@ -588,51 +635,8 @@ static unsigned listing(const struct comp *c, const uint8_t *sv, const struct ac
 				                            c->subj0[0] + q, q + g->nqueues * (timed ? k - 1 : 0) };
 		}
 	}
-	return n;
-}
-
-static int same_action(const struct action *a, const struct action *b)
-{
-	return a->kind == b->kind && a->unit == b->unit && a->subject == b->subject && a->arg == b->arg;
-}
-
-/* Concrete mode lists every visited cycle, mostly after warp-local issues
-** alone, which change nothing the listing reads: not the buffers, FIFOs,
-** turns and interconnect (this component's, moved only by its own actions
-** and the atomics' issues), a warp's wait or place at a barrier (a warp
-** stays READY), a CTA's dispatch; only which schedulers have an allowed
-** warp (told, kept by them) may move.  So the listing is kept while the
-** driver's nonlocal count and the told bits stay the same; under
-** GPUMC_CHECK_READY it is listed anyway and compared (invariant
-** DAB-LIST). */
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                        struct action *out, int timed)
-{
-	const struct timed_now *tn = timed ? compose_now(c) : NULL;
-	const struct bind *ib = REQ(c, P_ISSUE);
-	const struct port_issue *ip = ib->ops;
-	if (!tn || !ip->allowed)
-		return listing(c, sv, before, nb, out, timed);
-	struct dab *d = (struct dab *)c->priv;
-	const uint64_t *told = ip->allowed(ib->c);
-	size_t told_bytes = sizeof *told * c->g->cfg.sms;
-	int kept = d->list_run == tn->run && d->list_at == tn->nonlocal && !memcmp(d->list_told, told, told_bytes);
-	if (kept && !tn->check) {
-		memcpy(out, d->list, sizeof *out * d->list_n);
-		return d->list_n;
-	}
-	unsigned n = listing(c, sv, before, nb, out, timed);
-	for (unsigned i = 0; kept && i <= n; i++)
-		if (i == n ? n != d->list_n : i >= d->list_n || !same_action(&out[i], &d->list[i])) {
-			fprintf(stderr, "gpumc: internal error: DAB-LIST: kept listing differs from the state's at cycle %llu: "
-			        "an event did not signal\n", (unsigned long long)tn->clock);
-			abort();
-		}
-	d->list_run = tn->run;
-	d->list_at = tn->nonlocal;
-	memcpy(d->list_told, told, told_bytes);
-	memcpy(d->list, out, sizeof *out * n);
-	d->list_n = n;
+	if (tn)
+		list_keep(c, tn, per_sm, kept, out, n);
 	return n;
 }
 
