@@ -68,7 +68,9 @@
 **   DAB-3 buffers and FIFOs hold at most their capacity; unused entries
 **         are zero;
 **   DAB-SYNC (concrete mode) the flush guard's kept sync_ready equals a
-**         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY).
+**         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
+**   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
+**         one (list_kept; GPUMC_CHECK_READY).
 */
 #include "config.h"
 
