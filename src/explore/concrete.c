@@ -15,12 +15,12 @@
 **
 ** Idle cycles are jumped over event by event: with the state unchanged,
 ** what can issue changes only when a subject's ready time or a unit's
-** busy-until passes, and the driver sets both, so the set of those
-** times (struct events) gives the next cycle worth asking about.  The whole list is computed
-** only when no such time is left (or the cycle limit is near), to tell a
-** deadlock; a deadlock found that way is reported at the first idle cycle,
-** as the cycle-by-cycle loop would, and the idle cycles are counted
-** (tick, idle_unit_cycles) only once something issues.
+** busy-until passes, and the driver sets both, so the set of those times
+** (struct events) gives the next cycle worth asking about.  The whole
+** list is computed only when no such time is left (or the cycle limit is
+** near), to tell a deadlock; a deadlock found that way is reported at
+** the first idle cycle, as the cycle-by-cycle loop would, and the idle
+** cycles are counted (tick, idle_unit_cycles) only once something issues.
 **
 ** Nor is the cycle after one whose issues were all warp-local (model.local:
 ** they enable and disable no other action) looked at, unless something
