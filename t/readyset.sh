@@ -30,7 +30,10 @@
 # of an issue that may allow another warp, or empty every set of its SM,
 # 6 (D8 first), of the latter alone 2 (C2);
 # the driver not counting a unit with two listed, the baseline's pagerank
-# with scheduler=any.)
+# with scheduler=any.  dab.c keeps its listing while the driver's
+# nonlocal count and the told bits stay, and lists anyway under the check
+# ("DAB-LIST"): planting a key without the count stops 69 rows, C1
+# first; without the told bits, 3 (C2 first).)
 . "$srcdir/t/lib.sh"
 {
 	( cd "$srcdir" && find specs -name '*.gpu' | LC_ALL=C sort | sed 's/$/\t/' )

@@ -15,12 +15,12 @@
 **
 ** Idle cycles are jumped over event by event: with the state unchanged,
 ** what can issue changes only when a subject's ready time or a unit's
-** busy-until passes, and the driver sets both, so a heap of those times
-** gives the next cycle worth asking about.  The whole list is computed
-** only when no such time is left (or the cycle limit is near), to tell a
-** deadlock; a deadlock found that way is reported at the first idle cycle,
-** as the cycle-by-cycle loop would, and the idle cycles are counted
-** (tick, idle_unit_cycles) only once something issues.
+** busy-until passes, and the driver sets both, so the set of those times
+** (struct events) gives the next cycle worth asking about.  The whole
+** list is computed only when no such time is left (or the cycle limit is
+** near), to tell a deadlock; a deadlock found that way is reported at
+** the first idle cycle, as the cycle-by-cycle loop would, and the idle
+** cycles are counted (tick, idle_unit_cycles) only once something issues.
 **
 ** Nor is the cycle after one whose issues were all warp-local (model.local:
 ** they enable and disable no other action) looked at, unless something
@@ -121,17 +121,29 @@ static unsigned candidates(unsigned n, const struct action *act, const struct ti
 	return nc;
 }
 
-/* A min-heap of cycles at which a ready time or a busy-until passes;
-** a time overwritten later stays in it and costs one idle look. */
+/* The cycles at which a ready time or a busy-until passes, as a set.
+** Most are a latency ahead: those before base + EV_SPAN (base: the last
+** cycle asked about) are one bit each in a ring, the next found by a
+** scan of a few words; the farther ones wait in a min-heap, where a time
+** overwritten later stays and costs one idle look. */
+#define EV_SPAN 4096
 struct events {
-	uint64_t *t;
+	uint64_t base;               /* every bit set stands for a time in (base, base + EV_SPAN) */
+	uint64_t ring[EV_SPAN / 64]; /* time x: bit x % EV_SPAN */
+	uint64_t *t;                 /* the heap */
 	size_t n, cap;
-	uint64_t pushed; /* the last time pushed, not pushed twice in a row */
+	uint64_t pushed; /* the last time put in the heap, not put twice in a row */
 };
 
 static void ev_push(struct events *e, uint64_t now, uint64_t t)
 {
-	if (t <= now || t == e->pushed)
+	if (t <= now)
+		return;
+	if (t - e->base < EV_SPAN) { /* base <= now < t */
+		e->ring[t % EV_SPAN / 64] |= 1ull << t % 64;
+		return;
+	}
+	if (t == e->pushed)
 		return;
 	e->pushed = t;
 	if (e->n == e->cap) {
@@ -144,9 +156,19 @@ static void ev_push(struct events *e, uint64_t now, uint64_t t)
 	e->t[i] = t;
 }
 
-/* The first time after now (UINT64_MAX: none), dropping the passed ones. */
+/* The first time after now (UINT64_MAX: none), dropping the passed ones;
+** now never goes back. */
 static uint64_t ev_next(struct events *e, uint64_t now)
 {
+	if (now - e->base >= EV_SPAN)
+		memset(e->ring, 0, sizeof e->ring);
+	else
+		for (uint64_t x = e->base + 1; x <= now;) { /* the ring's bits of (base, now] */
+			unsigned b = (unsigned)(x % 64), k = now - x + 1 < 64 - b ? (unsigned)(now - x + 1) : 64 - b;
+			e->ring[x % EV_SPAN / 64] &= ~((k == 64 ? ~0ull : (1ull << k) - 1) << b);
+			x += k;
+		}
+	e->base = now;
 	while (e->n && e->t[0] <= now) {
 		uint64_t x = e->t[--e->n];
 		size_t i = 0;
@@ -164,7 +186,14 @@ static uint64_t ev_next(struct events *e, uint64_t now)
 		if (e->n)
 			e->t[i] = x;
 	}
-	return e->n ? e->t[0] : UINT64_MAX;
+	uint64_t first = e->n ? e->t[0] : UINT64_MAX;
+	/* every bit left is a time in (now, now + EV_SPAN): the first from now + 1 is the least */
+	for (uint64_t x = now + 1; x < first && x < now + EV_SPAN; x += 64 - x % 64) {
+		uint64_t m = e->ring[x % EV_SPAN / 64] >> x % 64;
+		if (m)
+			return x + (unsigned)__builtin_ctzll(m) < first ? x + (unsigned)__builtin_ctzll(m) : first;
+	}
+	return first;
 }
 
 int concrete_usable(const struct model *m, struct strbuf *why)
@@ -198,7 +227,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
-	uint64_t status_at = UINT64_MAX; /* nonlocal when status() was asked */
+	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
@@ -210,7 +239,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	struct events ev = { 0 };
 	struct timing t;
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
-	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, check_ready, last, &again };
+	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, 0, check_ready, last, &again };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
@@ -234,6 +263,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		** deadlock or find the next cycle anything can */
 		tn.now = tn.clock = now;
 		tn.changed = changed;
+		tn.nonlocal = nonlocal;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
 		int sorted = 1; /* the candidates come grouped by unit already */
@@ -349,8 +379,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			int local = m->local ? m->local(m, sv, a, NULL, 0) : 0;
 			if (local) {
 				unit_changed[a->unit]++;
-				if (local == 2) { /* an exit: the kernel may be over */
-					status_at = UINT64_MAX;
+				if (local == 2) { /* an exit: the kernel may be over, a CTA's slot free */
+					nonlocal++;
 					quiet = 0;
 				}
 			} else {

@@ -92,7 +92,10 @@ struct timing {
 ** model.local) or only on that SM (model.reach), so a component may keep
 ** its ready sets until one moves (readyset.c).  changed starts each run
 ** past every sum of the counts (a key) of the runs before, so that no
-** key of one run equals one of another.  check:
+** key of one run equals one of another.  nonlocal: the number of this
+** run's applied actions that were not warp-local, and its exits (every
+** action that may enable or disable another: a component may keep a
+** listing while it stays the same).  check:
 ** recompute such sets anyway and compare (GPUMC_CHECK_READY). */
 struct timed_now {
 	uint64_t now, run;
@@ -100,6 +103,7 @@ struct timed_now {
 	uint64_t clock;
 	uint64_t changed;
 	const uint64_t *unit_changed, *sm_changed;
+	uint64_t nonlocal;
 	int check;
 	const uint32_t *last; /* per unit, the subject it issued last (UINT32_MAX: none) */
 	/* set (to 1) by a component whose listing means the next cycle may

@@ -68,7 +68,9 @@
 **   DAB-3 buffers and FIFOs hold at most their capacity; unused entries
 **         are zero;
 **   DAB-SYNC (concrete mode) the flush guard's kept sync_ready equals a
-**         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY).
+**         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
+**   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
+**         one (list_kept; GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -104,6 +106,11 @@ struct dab {
 	** computed at (sync_ready_now) */
 	uint64_t sync_run, sync_at;
 	int sync_val;
+	/* concrete mode: enabled()'s last listing (DAB-LIST), as of the run,
+	** the driver's nonlocal count and the schedulers told per SM */
+	uint64_t list_run, list_at, *list_told;
+	struct action *list;
+	unsigned list_n;
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -515,6 +522,45 @@ static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *pe
 	return sm_busy;
 }
 
+/* Concrete mode lists every visited cycle, mostly after warp-local issues
+** alone, which change nothing enabled() reads: not the buffers, FIFOs,
+** turns and interconnect (this component's, moved only by its own actions
+** and the atomics' issues), a warp's wait or place at a barrier (a warp
+** stays READY), a CTA's dispatch; only which schedulers have an allowed
+** warp (told, kept by them) may move.  So its listing is kept while the
+** driver's nonlocal count and the told bits stay the same; under
+** GPUMC_CHECK_READY it is listed anyway and compared (invariant
+** DAB-LIST).  Is the last listing kept? */
+static int list_kept(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm)
+{
+	const struct dab *d = D(c);
+	return d->list_run == tn->run && d->list_at == tn->nonlocal &&
+	       !memcmp(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
+}
+
+static int same_action(const struct action *a, const struct action *b)
+{
+	return a->kind == b->kind && a->unit == b->unit && a->subject == b->subject && a->arg == b->arg;
+}
+
+/* The listing out[0..n) made at tn, kept (list_kept) or not. */
+static void list_keep(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm, int kept,
+                      const struct action *out, unsigned n)
+{
+	struct dab *d = (struct dab *)c->priv;
+	for (unsigned i = 0; kept && i <= n; i++)
+		if (i == n ? n != d->list_n : i >= d->list_n || !same_action(&out[i], &d->list[i])) {
+			fprintf(stderr, "gpumc: internal error: DAB-LIST: kept listing differs from the state's at cycle %llu: "
+			        "an event did not signal\n", (unsigned long long)tn->clock);
+			abort();
+		}
+	d->list_run = tn->run;
+	d->list_at = tn->nonlocal;
+	memcpy(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
+	memcpy(d->list, out, sizeof *out * n);
+	d->list_n = n;
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
@@ -534,8 +580,16 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct port_issue *ip = ib->ops;
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
-	if (timed && ip->allowed && compose_now(c))
-		sm_busy = told(c, sv, ip->allowed(ib->c), issuing);
+	/* concrete mode: the schedulers told (port_issue.allowed) */
+	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
+	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
+	int kept = tn && list_kept(c, tn, per_sm);
+	if (kept && !tn->check) {
+		memcpy(out, D(c)->list, sizeof *out * D(c)->list_n);
+		return D(c)->list_n;
+	}
+	if (tn)
+		sm_busy = told(c, sv, per_sm, issuing);
 	else
 		for (unsigned i = 0; i < nb; i++) {
 			long w = ip->is_issue(ib->c, &before[i]);
@@ -583,6 +637,8 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				                            c->subj0[0] + q, q + g->nqueues * (timed ? k - 1 : 0) };
 		}
 	}
+	if (tn)
+		list_keep(c, tn, per_sm, kept, out, n);
 	return n;
 }
 
@@ -1012,8 +1068,13 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	unsigned per_sm = (cf->buffer_level ? cf->schedulers : g->warps_per_sm) * cf->entries;
 	unsigned qcap = per_sm * (cf->flush >= DF_NR_OF ? 2 : 1);
 	size_t head = (sizeof(struct dab) + 7) & ~(size_t)7, off = 0;
-	struct dab *x = xcalloc(1, head + icnt_size(g, g->nqueues, qcap));
+	size_t ic_bytes = (icnt_size(g, g->nqueues, qcap) + 7) & ~(size_t)7;
+	unsigned max_actions = g->nqueues + cf->sms + 1;
+	struct dab *x = xcalloc(1, head + ic_bytes + sizeof *x->list_told * cf->sms + sizeof *x->list * max_actions);
 	x->ic = icnt_init((char *)x + head, g, g->nqueues, qcap);
+	x->list_told = (uint64_t *)((char *)x + head + ic_bytes);
+	x->list = (struct action *)(x->list_told + cf->sms);
+	x->list_run = UINT64_MAX;
 	x->qcap = qcap;
 	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
 	x->full_from = cf->buffer_level && full_is_a_cut(cf) ? cf->entries - cf->threads_per_warp + 1 : UINT_MAX;
@@ -1035,7 +1096,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	}
 	c->priv = x;
 	*align = 4;
-	c->max_actions = g->nqueues + cf->sms + 1;
+	c->max_actions = max_actions;
 	c->units[0] = (struct pool_req){ "partition", cf->partitions };
 	/* one flush engine for the GPU-wide flush; one per SM when each SM
 	** flushes on its own (nr-cif), so they do not queue on each other */
