@@ -101,6 +101,20 @@ void program_addr_name(const struct program *p, enum space sp, uint32_t byte, st
 	sb_printf(out, "0x%x", byte);
 }
 
+int program_reg_slots(const struct program *p, int *slot)
+{
+	for (int r = 0; r < p->nregs; r++)
+		slot[r] = -1;
+	for (int i = 0; i < p->nins; i++)
+		if (p->ins[i].dst >= 0)
+			slot[p->ins[i].dst] = 0;
+	int n = 0;
+	for (int r = 0; r < p->nregs; r++)
+		if (!slot[r])
+			slot[r] = n++;
+	return n;
+}
+
 /* Successors of instruction i in the CFG; node n is the kernel's exit. */
 static int succs(const struct program *p, int i, int s[2])
 {

@@ -392,7 +392,8 @@ static uint32_t m_read(const struct model *m, const uint8_t *sv, int loc)
 		return gpu_global(g, sv, (uint32_t)loc);
 	unsigned k = (unsigned)loc - G_, nregs = (unsigned)g->prog->nregs;
 	unsigned t = k / nregs, r = k % nregs, tpw = g->cfg.threads_per_warp;
-	return gpu_regs(g, (uint8_t *)sv, t / tpw)[(size_t)r * tpw + t % tpw];
+	const uint32_t *row = gpu_reg(g, (uint8_t *)sv, t / tpw, (int)r);
+	return row ? row[t % tpw] : 0;
 }
 
 static const struct symbol *sym_at(const struct program *p, unsigned loc)
@@ -572,6 +573,7 @@ static void machine_free(struct machine *x)
 	free(x->g.sched_warps);
 	free(x->g.sched_first);
 	free(x->g.warp_idx);
+	free(x->g.reg_row);
 	if (x->g.own) {
 		program_free(x->g.own);
 		free(x->g.own);

@@ -123,7 +123,7 @@ static inline __attribute__((always_inline)) struct alu_lanes lanes_of(const str
 {
 	const struct gpu *g = c->g;
 	switch (o->kind) {
-	case O_REG: return (struct alu_lanes){ gpu_regs(g, (uint8_t *)sv, w) + (size_t)o->reg * g->cfg.threads_per_warp, 0, 0 };
+	case O_REG: return (struct alu_lanes){ gpu_reg(g, (uint8_t *)sv, w, o->reg), 0, 0 }; /* NULL: 0 */
 	case O_IMM: return (struct alu_lanes){ NULL, o->imm, 0 };
 	case O_SPECIAL: return special(c, sv, w, o->special);
 	case O_SYM: return (struct alu_lanes){ NULL, g->prog->syms[o->sym].base, 0 };
@@ -139,7 +139,7 @@ static uint32_t operand(const struct comp *c, const uint8_t *sv, unsigned w, uns
 
 static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int r, uint32_t v)
 {
-	gpu_regs(c->g, sv, w)[(size_t)r * c->g->cfg.threads_per_warp + lane] = v;
+	gpu_reg(c->g, sv, w, r)[lane] = v;
 }
 
 /* The lanes of the top entry whose guard (predicate register) holds.
@@ -149,7 +149,9 @@ static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned la
 static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	uint32_t r = 0;
-	const uint32_t *p = gpu_regs(g, sv, w) + (size_t)in->pred * g->cfg.threads_per_warp;
+	const uint32_t *p = gpu_reg(g, sv, w, in->pred);
+	if (!p) /* never written: 0 */
+		return in->pred_neg ? m : 0;
 	if (m == 0xffffffffu) {
 		for (unsigned l = 0; l < 32; l += 8, p += 8)
 			r |= ((uint32_t)(p[0] != 0) | (uint32_t)(p[1] != 0) << 1 | (uint32_t)(p[2] != 0) << 2 |
@@ -188,7 +190,7 @@ static struct alu_lanes address_lanes(const struct comp *c, const uint8_t *sv, u
 	const struct gpu *g = c->g;
 	const struct address *a = &cur(g, sv, w)->addr;
 	uint32_t base = (uint32_t)a->offset + (a->sym >= 0 ? g->prog->syms[a->sym].base : 0);
-	const uint32_t *r = a->reg >= 0 ? gpu_regs(g, (uint8_t *)sv, w) + (size_t)a->reg * g->cfg.threads_per_warp : NULL;
+	const uint32_t *r = a->reg >= 0 ? gpu_reg(g, (uint8_t *)sv, w, a->reg) : NULL;
 	return (struct alu_lanes){ r, base, 0 };
 }
 
@@ -293,7 +295,7 @@ static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct inst
 	struct alu_lanes src[3];
 	for (int k = 0; k < 3; k++)
 		src[k] = lanes_of(c, sv, w, &in->src[k]);
-	int f = alu_lanes_exec(in, m, src, gpu_regs(g, sv, w) + (size_t)in->dst * g->cfg.threads_per_warp);
+	int f = alu_lanes_exec(in, m, src, gpu_reg(g, sv, w, in->dst));
 	if (f)
 		fault(c, sv, w, f);
 	else
@@ -312,7 +314,7 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	struct alu_lanes ad = address_lanes(c, sv, w), s0 = lanes_of(c, sv, w, &in->src[0]),
 	                 s1 = lanes_of(c, sv, w, &in->src[1]);
 	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
-		uint32_t *d = gpu_regs(c->g, sv, w) + (size_t)in->dst * c->g->cfg.threads_per_warp;
+		uint32_t *d = gpu_reg(c->g, sv, w, in->dst);
 		if (mem->loads) {
 			int f = mem->loads(mc, sv, in->space, cta, in->addr.sym, &ad, m, d);
 			if (f)
@@ -777,7 +779,14 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	*align = 4;
 	g->stack_off = sizeof(struct warp_hdr);
 	g->reg_off = g->stack_off + sizeof(struct stack_entry) * cf->stack_depth;
-	g->warp_bytes = g->reg_off + (size_t)g->prog->nregs * cf->threads_per_warp * 4;
+	/* rows only for registers some instruction writes: the others are 0
+	** in every state (lane-reduction: its unused %r0) */
+	g->reg_row = xmalloc(sizeof *g->reg_row * ((size_t)g->prog->nregs + 1));
+	int nrows = program_reg_slots(g->prog, g->reg_row);
+	for (int r = 0; r < g->prog->nregs; r++)
+		if (g->reg_row[r] >= 0)
+			g->reg_row[r] *= (int)cf->threads_per_warp;
+	g->warp_bytes = g->reg_off + (size_t)nrows * cf->threads_per_warp * 4;
 	c->subjects[0] = (struct pool_req){ "warp", g->nwarps };
 	c->priv = local_table(g->prog);
 	return (long)(g->warp_bytes * g->nwarps);
