@@ -895,7 +895,7 @@ static const struct param_def grid_params[] = {
 	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident unless the CTA or warp slots limit them)" },
 	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
 	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp (32 on hardware; small for exhaustive runs)" },
-	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most; fewer when the kernel has few conditional branches, 1 when a warp has one lane)" },
+	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most; fewer when the kernel has few branches that may diverge, 1 when a warp has one lane)" },
 	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
 	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
 	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },

@@ -30,7 +30,8 @@
 enum warp_status { W_READY = 0, W_BARRIER, W_ATOMIC, W_FAULT, W_DONE, W_WAIT };
 
 enum fault_code {
-	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO, F_WINDOW
+	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO, F_WINDOW,
+	F_UNIFORM /* a branch program_divergent calls uniform split the warp: a gpumc bug (WARP-5) */
 };
 
 struct gpu_cfg {

@@ -23,7 +23,10 @@
 **          instruction, so the arriving lanes and addresses can be
 **          recomputed;
 **   WARP-4 a DONE warp has an empty, zeroed stack; stack entries above sp
-**          are zero.
+**          are zero;
+**   WARP-5 only a branch that program_divergent calls divergent splits a
+**          warp (one it calls uniform would fault F_UNIFORM), so a stack
+**          of 1 + 2 x the divergent branches never overflows (layout).
 */
 #include "config.h"
 
@@ -76,6 +79,7 @@ static const char *fault_name(int code)
 	case F_STACK: return "SIMT reconvergence stack overflow (raise stack_depth)";
 	case F_DIVZERO: return "integer division by zero (or INT_MIN / -1)";
 	case F_WINDOW: return "check persist_order: a thread has more stores not yet durable than its record holds (16)";
+	case F_UNIFORM: return "a branch judged uniform diverged (a gpumc bug: WARP-5)";
 	default: return "no fault";
 	}
 }
@@ -209,6 +213,10 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 	}
 }
 
+/* Per instruction (the component's private table): a warp-local issue
+** (local_table), a branch that may diverge (program_divergent). */
+enum { PC_LOCAL = 1, PC_DIVERGES = 2 };
+
 /* Pop entries that reached their reconvergence point (WARP-2). */
 static void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
 {
@@ -273,6 +281,10 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 		** diverges.  The bottom entry is never replaced (paths that
 		** reconverge only at the end, in exit): it holds the live lanes
 		** (WARP-1), which a barrier waits for. */
+		if (!(((const uint8_t *)c->priv)[pc] & PC_DIVERGES)) { /* WARP-5 */
+			fault(c, sv, w, F_UNIFORM);
+			return;
+		}
 		uint16_t r = (uint16_t)in->ipdom;
 		unsigned base = top->rpc == r && h->sp > 1 ? h->sp - 1u : h->sp;
 		unsigned need = base + (pc + 1u != r) + 1u;
@@ -686,7 +698,7 @@ static const struct instr *local(const struct comp *c, const uint8_t *sv, unsign
 		return NULL;
 	unsigned pc = gpu_pc(g, sv, w);
 	const struct instr *in = &g->prog->ins[pc];
-	if (!((const uint8_t *)c->priv)[pc] || (in->op == OP_EXIT && h->sp != 1))
+	if (!(((const uint8_t *)c->priv)[pc] & PC_LOCAL) || (in->op == OP_EXIT && h->sp != 1))
 		return NULL;
 	return in;
 }
@@ -767,13 +779,21 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	(void)d;
 	struct gpu_cfg *cf = &g->cfg;
 	/* a SIMT stack never holds more than the bottom entry plus two per
-	** conditional branch (a loop back-edge replaces its entry), so
-	** smaller kernels get smaller state vectors; a warp of one lane
-	** never diverges (a branch needs lanes on both paths): the bottom
-	** entry alone (ticket-counter 5/1/1: 80 of 392 bytes always zero) */
+	** branch that may diverge (a loop back-edge replaces its entry), so
+	** smaller kernels get smaller state vectors; a uniform branch
+	** (program_divergent: lane-reduction's loop) never splits a warp
+	** (WARP-5), nor does any in a warp of one lane (a branch needs lanes
+	** on both paths): the bottom entry alone (ticket-counter 5/1/1: 80 of
+	** 392 bytes always zero) */
+	uint8_t *t = local_table(g->prog), *div = xmalloc((size_t)g->prog->nins + 1);
+	program_divergent(g->prog, div);
 	unsigned ncond = 0;
 	for (int i = 0; i < g->prog->nins && cf->threads_per_warp > 1; i++)
-		ncond += g->prog->ins[i].op == OP_BRA && g->prog->ins[i].pred >= 0;
+		if (div[i]) {
+			t[i] |= PC_DIVERGES;
+			ncond++;
+		}
+	free(div);
 	if (1 + 2 * ncond < cf->stack_depth)
 		cf->stack_depth = 1 + 2 * ncond;
 	*align = 4;
@@ -788,7 +808,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 			g->reg_row[r] *= (int)cf->threads_per_warp;
 	g->warp_bytes = g->reg_off + (size_t)nrows * cf->threads_per_warp * 4;
 	c->subjects[0] = (struct pool_req){ "warp", g->nwarps };
-	c->priv = local_table(g->prog);
+	c->priv = t;
 	return (long)(g->warp_bytes * g->nwarps);
 }
 
@@ -860,6 +880,10 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 		}
 		if (h->sp && st[h->sp - 1].pc == st[h->sp - 1].rpc) {
 			sb_printf(why, "WARP-2: warp %u: the top entry sits at its reconvergence point %u", w, st[h->sp - 1].pc);
+			return 1;
+		}
+		if (h->status == W_FAULT && h->fault == F_UNIFORM) {
+			sb_printf(why, "WARP-5: warp %u split at a branch judged uniform (pc %u)", w, gpu_pc(g, sv, w));
 			return 1;
 		}
 		if (h->status != W_FAULT && h->fault) {
