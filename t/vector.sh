@@ -13,7 +13,7 @@
 plan 25
 C="check -q --json --por=off --threads 1"
 
-kernel() { # kernel NAME REGDECL: lane 1 adds 7 to a register never written
+prelude() { # prelude NAME: one warp of two lanes, and out[2]
 	cat <<EOS
 name "$1"
 machine baseline
@@ -22,6 +22,11 @@ set warps_per_cta = 1
 set threads_per_warp = 2
 
 global .u32 out[2]
+EOS
+}
+kernel() { # kernel NAME REGDECL: lane 1 adds 7 to a register never written
+	prelude "$1"
+	cat <<EOS
 
 kernel
     .reg .u32 $2
@@ -52,14 +57,8 @@ run "$GPUMC" check -q --check-model "$T/four.gpu"
 is "$rc" 0 "--check-model: the smaller warp record keeps every invariant"
 
 branchk() { # branchk NAME LINES: %v computed by LINES, then a branch on %v != 0
+	prelude "$1"
 	cat <<EOS
-name "$1"
-machine baseline
-set ctas = 1
-set warps_per_cta = 1
-set threads_per_warp = 2
-
-global .u32 out[2]
 global .u32 ctr = 0
 global .u32 wr = 0
 global .u32 ro[2] = { 0, 1 }
