@@ -10,7 +10,7 @@
 #     with the entries it needs: every kernel below diverges there (a
 #     branch wrongly judged uniform faults F_UNIFORM, WARP-5) and passes.
 . "${srcdir:-.}/t/lib.sh"
-plan 25
+plan 23
 C="check -q --json --por=off --threads 1"
 
 prelude() { # prelude NAME: one warp of two lanes, and out[2]
