@@ -4,7 +4,7 @@
 # decided per whole variable from the decoded kernel.  --tree: exact
 # states as trees of shared subvectors (state/tree.c), the same graph.
 . "$srcdir/t/lib.sh"
-plan 29
+plan 30
 B="$srcdir/bench/specs"
 vec() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"state_vector_bytes":[0-9]*' | cut -d: -f2; }
 states() { "$GPUMC" check -q --json "$@" 2>/dev/null | grep -o '"states":[0-9]*' | cut -d: -f2; }
@@ -50,16 +50,21 @@ printf 'check forall in[1] == 6 && out[0] == 5\n' >> "$T/named.gpu"
 verdict "$T/named.gpu" pass
 
 # A warp of one lane never diverges: its stack is the bottom entry alone
-# (warp.c, layout), as -D stack_depth=1 asks; with two lanes the
-# ticket counter's one conditional branch keeps 3 entries, 2 x 8 bytes
-# more in each of its 2 warps
+# (warp.c, layout), as -D stack_depth=1 asks; with two lanes the ticket
+# counter's one conditional branch, its loop's, is uniform (counter and
+# bound the same in every lane: program_divergent) and needs none either;
+# divergent-branch's lane-parity branch keeps 3 entries, 2 x 8 bytes more
+# in each of its 2 warps
 tc="-D ctas=2 -D warps_per_cta=1 -D sms=2 $B/ticket-counter.gpu"
 # shellcheck disable=SC2086
 is "$(vec -D threads_per_warp=1 $tc)" "$(vec -D threads_per_warp=1 -D stack_depth=1 $tc)" \
 	"one lane a warp: one stack entry"
 # shellcheck disable=SC2086
-is "$(($(vec -D threads_per_warp=2 $tc) - $(vec -D threads_per_warp=2 -D stack_depth=1 $tc)))" 32 \
-	"two lanes a warp: 3 stack entries, 32 bytes more than one"
+is "$(vec -D threads_per_warp=2 $tc)" "$(vec -D threads_per_warp=2 -D stack_depth=1 $tc)" \
+	"two lanes a warp, a uniform loop branch: one stack entry"
+db="$SPECS/baseline/divergent-branch.gpu"
+is "$(($(vec "$db") - $(vec -D stack_depth=1 "$db")))" 32 \
+	"a divergent branch: 3 stack entries, 32 bytes more than one"
 
 # --check-model (contracts, invariants MEM-1/2 among them) on every state
 verdict "$B/d2-input128.gpu" pass --check-model --por=off -D warps_per_cta=2

@@ -101,6 +101,20 @@ void program_addr_name(const struct program *p, enum space sp, uint32_t byte, st
 	sb_printf(out, "0x%x", byte);
 }
 
+int program_reg_slots(const struct program *p, int *slot)
+{
+	for (int r = 0; r < p->nregs; r++)
+		slot[r] = -1;
+	for (int i = 0; i < p->nins; i++)
+		if (p->ins[i].dst >= 0)
+			slot[p->ins[i].dst] = 0;
+	int n = 0;
+	for (int r = 0; r < p->nregs; r++)
+		if (!slot[r])
+			slot[r] = n++;
+	return n;
+}
+
 /* Successors of instruction i in the CFG; node n is the kernel's exit. */
 static int succs(const struct program *p, int i, int s[2])
 {
@@ -119,6 +133,83 @@ static int succs(const struct program *p, int i, int s[2])
 	}
 	s[0] = i + 1 <= n ? i + 1 : n;
 	return 1;
+}
+
+/* Uniformity.  A register is uniform when, in every reachable state, all
+** live lanes of a warp hold one value in it.  Claim: every register the
+** fixpoint below leaves uniform is, and a branch not marked divergent
+** never splits a warp.  By induction over the steps of a warp:
+**   - initially every register is 0 in every lane;
+**   - a conditional branch whose guard is uniform takes all of its active
+**     lanes or none: no push.  So the stack holds more than its bottom
+**     entry only between a divergent branch and its reconvergence point:
+**     an instruction off every divergent branch's region (what it reaches
+**     before its ipdom) runs with every live lane active;
+**   - a write keeps its register uniform when it runs with every live
+**     lane active (off every region), under no guard or a uniform one
+**     (all lanes write, or none), from sources equal in every lane:
+**     immediates, symbols, the per-warp special registers, uniform
+**     registers, or a load of a variable no instruction writes
+**     (program_read_only: constant while warps run) at a uniform address;
+**   - only instructions write registers (an atom's old values come back to
+**     its destination, never uniform); lanes that exit leave the others
+**     equal; a relaunch zeroes the warp.
+** Starting from "all uniform" and removing what breaks a rule until
+** nothing changes gives the largest such set (both sets only shrink). */
+static int lane_varying(const struct operand *o, const uint8_t *var)
+{
+	return (o->kind == O_REG && var[o->reg]) ||
+	       (o->kind == O_SPECIAL && (o->special == SR_TID || o->special == SR_LANEID || o->special == SR_GTID));
+}
+
+static int writes_varying(const struct program *p, const struct instr *in, const uint8_t *var, int partial)
+{
+	if (partial || (in->pred >= 0 && var[in->pred]))
+		return 1;
+	if (in->op == OP_LD)
+		return in->addr.sym < 0 || !program_read_only(p, in->space, in->addr.sym) ||
+		       (in->addr.reg >= 0 && var[in->addr.reg]);
+	if (in->op > OP_SELP) /* atom: old values per lane */
+		return 1;
+	for (int k = 0; k < 3; k++)
+		if (lane_varying(&in->src[k], var))
+			return 1;
+	return 0;
+}
+
+void program_divergent(const struct program *p, uint8_t *div)
+{
+	int n = p->nins;
+	uint8_t *var = xcalloc((size_t)p->nregs + 1, 1), *partial = xcalloc((size_t)n + 1, 1);
+	int *todo = xmalloc(sizeof *todo * (size_t)(n + 1) * 2), *seen = xmalloc(sizeof *seen * (size_t)(n + 1));
+	memset(div, 0, (size_t)n);
+	for (int i = 0; i < n; i++)
+		seen[i] = -1;
+	for (int changed = 1; changed;) {
+		changed = 0;
+		for (int i = 0; i < n; i++) {
+			const struct instr *in = &p->ins[i];
+			if (in->dst >= 0 && !var[in->dst] && writes_varying(p, in, var, partial[i]))
+				var[in->dst] = changed = 1;
+			if (in->op != OP_BRA || in->pred < 0 || div[i] || !var[in->pred])
+				continue;
+			/* its region: what its paths reach before the ipdom */
+			div[i] = changed = 1;
+			int nt = succs(p, i, todo);
+			while (nt) {
+				int v = todo[--nt];
+				if (v >= n || v == in->ipdom || seen[v] == i)
+					continue;
+				seen[v] = i;
+				partial[v] = 1;
+				nt += succs(p, v, todo + nt);
+			}
+		}
+	}
+	free(var);
+	free(partial);
+	free(todo);
+	free(seen);
 }
 
 /* Nearest common dominator of a and b in the tree idom, by postorder

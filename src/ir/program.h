@@ -194,6 +194,17 @@ void program_addr_name(const struct program *p, enum space sp, uint32_t byte, st
 ** recovery steps are not instructions: a caller that keeps memory across
 ** them asks about them itself. */
 int program_read_only(const struct program *p, enum space sp, int sym);
+/* Number the registers some instruction writes (its destination: ALU,
+** ld, atom, setp ...) densely in declaration order: slot[r] for each of
+** the nregs, -1 for one that no instruction writes, which holds its
+** initial 0 in every lane of every state.  Returns how many are written. */
+int program_reg_slots(const struct program *p, int *slot);
+/* Which conditional branches may diverge: div[i] = 1 for a branch whose
+** guard may differ between the live lanes of a warp (after
+** program_analyse, which gives the reconvergence points).  The others are
+** uniform: they never split a warp, so they need no SIMT stack entries.
+** The analysis and why it is sound: program.c. */
+void program_divergent(const struct program *p, uint8_t *div);
 /* Fill in ipdom for every branch (reconvergence at the immediate
 ** post-dominator, exit counted as node nins). */
 void program_analyse(struct program *p);

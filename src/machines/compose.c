@@ -392,7 +392,8 @@ static uint32_t m_read(const struct model *m, const uint8_t *sv, int loc)
 		return gpu_global(g, sv, (uint32_t)loc);
 	unsigned k = (unsigned)loc - G_, nregs = (unsigned)g->prog->nregs;
 	unsigned t = k / nregs, r = k % nregs, tpw = g->cfg.threads_per_warp;
-	return gpu_regs(g, (uint8_t *)sv, t / tpw)[(size_t)r * tpw + t % tpw];
+	const uint32_t *row = gpu_reg(g, (uint8_t *)sv, t / tpw, (int)r);
+	return row ? row[t % tpw] : 0;
 }
 
 static const struct symbol *sym_at(const struct program *p, unsigned loc)
@@ -572,6 +573,7 @@ static void machine_free(struct machine *x)
 	free(x->g.sched_warps);
 	free(x->g.sched_first);
 	free(x->g.warp_idx);
+	free(x->g.reg_row);
 	if (x->g.own) {
 		program_free(x->g.own);
 		free(x->g.own);
@@ -893,7 +895,7 @@ static const struct param_def grid_params[] = {
 	{ "ctas", 1, 1, 4096, NULL, GP(ctas), "CTAs in the grid (all resident unless the CTA or warp slots limit them)" },
 	{ "warps_per_cta", 1, 1, 64, NULL, GP(warps_per_cta), "warps per CTA" },
 	{ "threads_per_warp", 2, 1, 32, NULL, GP(threads_per_warp), "lanes per warp (32 on hardware; small for exhaustive runs)" },
-	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most; fewer when the kernel has few conditional branches, 1 when a warp has one lane)" },
+	{ "stack_depth", 6, 1, 64, NULL, GP(stack_depth), "SIMT reconvergence stack entries per warp (at most; fewer when the kernel has few branches that may diverge, 1 when a warp has one lane)" },
 	{ "lat_alu", 4, 1, 1000, NULL, GP(lat_alu), "cycles before a warp issues again after an ALU/branch instruction" },
 	{ "lat_shared", 24, 1, 10000, NULL, GP(lat_shared), "shared-memory access latency" },
 	{ "lat_global", 400, 1, 100000, NULL, GP(lat_global), "global-memory access latency" },

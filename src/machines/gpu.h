@@ -12,7 +12,9 @@
 **   pending  u8   owned by the warp's atomics provider (rop.c: atomics in
 **                 flight; dab.c: owed results and a dirty flag)
 **   stack    sp x { pc u16, rpc u16, mask u32 }, unused entries zero
-**   regs     nregs x lanes x u32, register-major
+**   regs     lanes x u32 per register some instruction writes, in
+**            declaration order (program_reg_slots; reg_row): a register
+**            never written is 0 in every state and has no row
 */
 #ifndef GPUMC_GPU_H
 #define GPUMC_GPU_H
@@ -28,7 +30,8 @@
 enum warp_status { W_READY = 0, W_BARRIER, W_ATOMIC, W_FAULT, W_DONE, W_WAIT };
 
 enum fault_code {
-	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO, F_WINDOW
+	F_NONE = 0, F_OOB, F_ALIGN, F_STACK, F_DIVZERO, F_WINDOW,
+	F_UNIFORM /* a branch program_divergent calls uniform split the warp: a gpumc bug (WARP-5) */
 };
 
 struct gpu_cfg {
@@ -91,6 +94,7 @@ struct gpu {
 	unsigned resident;      /* CTAs resident per SM at once: a batch's size */
 	/* global and shared words (memory.c), warp records (warp.c) */
 	size_t shared_off, warp_off, warp_bytes, stack_off, reg_off;
+	int *reg_row; /* per program register: its row's first word in a warp's registers; -1: none (always 0) */
 	/* Global word w (its location id) is at byte gword[w] of the vector,
 	** or, when gword[w] is GWORD_CONST, read-only: no instruction writes
 	** its variable, so it is ginit[w] in every state and kept out of the
@@ -128,6 +132,13 @@ static inline struct stack_entry *gpu_stack(const struct gpu *g, uint8_t *sv, un
 static inline uint32_t *gpu_regs(const struct gpu *g, uint8_t *sv, unsigned w)
 {
 	return (uint32_t *)(sv + g->warp_off + g->warp_bytes * w + g->reg_off);
+}
+/* Register r's lanes in warp w, or NULL for a register no instruction
+** writes (0 in every lane). */
+static inline uint32_t *gpu_reg(const struct gpu *g, uint8_t *sv, unsigned w, int r)
+{
+	int row = g->reg_row[r];
+	return row < 0 ? NULL : gpu_regs(g, sv, w) + row;
 }
 /* Warp w's current pc (nins once it is done). */
 static inline unsigned gpu_pc(const struct gpu *g, const uint8_t *sv, unsigned w)

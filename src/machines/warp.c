@@ -23,7 +23,10 @@
 **          instruction, so the arriving lanes and addresses can be
 **          recomputed;
 **   WARP-4 a DONE warp has an empty, zeroed stack; stack entries above sp
-**          are zero.
+**          are zero;
+**   WARP-5 only a branch that program_divergent calls divergent splits a
+**          warp (one it calls uniform would fault F_UNIFORM), so a stack
+**          of 1 + 2 x the divergent branches never overflows (layout).
 */
 #include "config.h"
 
@@ -76,6 +79,7 @@ static const char *fault_name(int code)
 	case F_STACK: return "SIMT reconvergence stack overflow (raise stack_depth)";
 	case F_DIVZERO: return "integer division by zero (or INT_MIN / -1)";
 	case F_WINDOW: return "check persist_order: a thread has more stores not yet durable than its record holds (16)";
+	case F_UNIFORM: return "a branch judged uniform diverged (a gpumc bug: WARP-5)";
 	default: return "no fault";
 	}
 }
@@ -123,7 +127,7 @@ static inline __attribute__((always_inline)) struct alu_lanes lanes_of(const str
 {
 	const struct gpu *g = c->g;
 	switch (o->kind) {
-	case O_REG: return (struct alu_lanes){ gpu_regs(g, (uint8_t *)sv, w) + (size_t)o->reg * g->cfg.threads_per_warp, 0, 0 };
+	case O_REG: return (struct alu_lanes){ gpu_reg(g, (uint8_t *)sv, w, o->reg), 0, 0 }; /* NULL: 0 */
 	case O_IMM: return (struct alu_lanes){ NULL, o->imm, 0 };
 	case O_SPECIAL: return special(c, sv, w, o->special);
 	case O_SYM: return (struct alu_lanes){ NULL, g->prog->syms[o->sym].base, 0 };
@@ -139,7 +143,7 @@ static uint32_t operand(const struct comp *c, const uint8_t *sv, unsigned w, uns
 
 static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int r, uint32_t v)
 {
-	gpu_regs(c->g, sv, w)[(size_t)r * c->g->cfg.threads_per_warp + lane] = v;
+	gpu_reg(c->g, sv, w, r)[lane] = v;
 }
 
 /* The lanes of the top entry whose guard (predicate register) holds.
@@ -149,7 +153,9 @@ static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned la
 static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	uint32_t r = 0;
-	const uint32_t *p = gpu_regs(g, sv, w) + (size_t)in->pred * g->cfg.threads_per_warp;
+	const uint32_t *p = gpu_reg(g, sv, w, in->pred);
+	if (!p) /* never written: 0 */
+		return in->pred_neg ? m : 0;
 	if (m == 0xffffffffu) {
 		for (unsigned l = 0; l < 32; l += 8, p += 8)
 			r |= ((uint32_t)(p[0] != 0) | (uint32_t)(p[1] != 0) << 1 | (uint32_t)(p[2] != 0) << 2 |
@@ -188,7 +194,7 @@ static struct alu_lanes address_lanes(const struct comp *c, const uint8_t *sv, u
 	const struct gpu *g = c->g;
 	const struct address *a = &cur(g, sv, w)->addr;
 	uint32_t base = (uint32_t)a->offset + (a->sym >= 0 ? g->prog->syms[a->sym].base : 0);
-	const uint32_t *r = a->reg >= 0 ? gpu_regs(g, (uint8_t *)sv, w) + (size_t)a->reg * g->cfg.threads_per_warp : NULL;
+	const uint32_t *r = a->reg >= 0 ? gpu_reg(g, (uint8_t *)sv, w, a->reg) : NULL;
 	return (struct alu_lanes){ r, base, 0 };
 }
 
@@ -206,6 +212,10 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 		out[l] = alu_lane(&a, l);
 	}
 }
+
+/* Per instruction (the component's private table): a warp-local issue
+** (local_table), a branch that may diverge (program_divergent). */
+enum { PC_LOCAL = 1, PC_DIVERGES = 2 };
 
 /* Pop entries that reached their reconvergence point (WARP-2). */
 static void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
@@ -271,6 +281,10 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 		** diverges.  The bottom entry is never replaced (paths that
 		** reconverge only at the end, in exit): it holds the live lanes
 		** (WARP-1), which a barrier waits for. */
+		if (!(((const uint8_t *)c->priv)[pc] & PC_DIVERGES)) { /* WARP-5 */
+			fault(c, sv, w, F_UNIFORM);
+			return;
+		}
 		uint16_t r = (uint16_t)in->ipdom;
 		unsigned base = top->rpc == r && h->sp > 1 ? h->sp - 1u : h->sp;
 		unsigned need = base + (pc + 1u != r) + 1u;
@@ -293,7 +307,7 @@ static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct inst
 	struct alu_lanes src[3];
 	for (int k = 0; k < 3; k++)
 		src[k] = lanes_of(c, sv, w, &in->src[k]);
-	int f = alu_lanes_exec(in, m, src, gpu_regs(g, sv, w) + (size_t)in->dst * g->cfg.threads_per_warp);
+	int f = alu_lanes_exec(in, m, src, gpu_reg(g, sv, w, in->dst));
 	if (f)
 		fault(c, sv, w, f);
 	else
@@ -312,7 +326,7 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	struct alu_lanes ad = address_lanes(c, sv, w), s0 = lanes_of(c, sv, w, &in->src[0]),
 	                 s1 = lanes_of(c, sv, w, &in->src[1]);
 	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
-		uint32_t *d = gpu_regs(c->g, sv, w) + (size_t)in->dst * c->g->cfg.threads_per_warp;
+		uint32_t *d = gpu_reg(c->g, sv, w, in->dst);
 		if (mem->loads) {
 			int f = mem->loads(mc, sv, in->space, cta, in->addr.sym, &ad, m, d);
 			if (f)
@@ -684,7 +698,7 @@ static const struct instr *local(const struct comp *c, const uint8_t *sv, unsign
 		return NULL;
 	unsigned pc = gpu_pc(g, sv, w);
 	const struct instr *in = &g->prog->ins[pc];
-	if (!((const uint8_t *)c->priv)[pc] || (in->op == OP_EXIT && h->sp != 1))
+	if (!(((const uint8_t *)c->priv)[pc] & PC_LOCAL) || (in->op == OP_EXIT && h->sp != 1))
 		return NULL;
 	return in;
 }
@@ -765,21 +779,36 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	(void)d;
 	struct gpu_cfg *cf = &g->cfg;
 	/* a SIMT stack never holds more than the bottom entry plus two per
-	** conditional branch (a loop back-edge replaces its entry), so
-	** smaller kernels get smaller state vectors; a warp of one lane
-	** never diverges (a branch needs lanes on both paths): the bottom
-	** entry alone (ticket-counter 5/1/1: 80 of 392 bytes always zero) */
+	** branch that may diverge (a loop back-edge replaces its entry), so
+	** smaller kernels get smaller state vectors; a uniform branch
+	** (program_divergent: lane-reduction's loop) never splits a warp
+	** (WARP-5), nor does any in a warp of one lane (a branch needs lanes
+	** on both paths): the bottom entry alone (ticket-counter 5/1/1: 80 of
+	** 392 bytes always zero) */
+	uint8_t *t = local_table(g->prog), *div = xmalloc((size_t)g->prog->nins + 1);
+	program_divergent(g->prog, div);
 	unsigned ncond = 0;
 	for (int i = 0; i < g->prog->nins && cf->threads_per_warp > 1; i++)
-		ncond += g->prog->ins[i].op == OP_BRA && g->prog->ins[i].pred >= 0;
+		if (div[i]) {
+			t[i] |= PC_DIVERGES;
+			ncond++;
+		}
+	free(div);
 	if (1 + 2 * ncond < cf->stack_depth)
 		cf->stack_depth = 1 + 2 * ncond;
 	*align = 4;
 	g->stack_off = sizeof(struct warp_hdr);
 	g->reg_off = g->stack_off + sizeof(struct stack_entry) * cf->stack_depth;
-	g->warp_bytes = g->reg_off + (size_t)g->prog->nregs * cf->threads_per_warp * 4;
+	/* rows only for registers some instruction writes: the others are 0
+	** in every state (lane-reduction: its unused %r0) */
+	g->reg_row = xmalloc(sizeof *g->reg_row * ((size_t)g->prog->nregs + 1));
+	int nrows = program_reg_slots(g->prog, g->reg_row);
+	for (int r = 0; r < g->prog->nregs; r++)
+		if (g->reg_row[r] >= 0)
+			g->reg_row[r] *= (int)cf->threads_per_warp;
+	g->warp_bytes = g->reg_off + (size_t)nrows * cf->threads_per_warp * 4;
 	c->subjects[0] = (struct pool_req){ "warp", g->nwarps };
-	c->priv = local_table(g->prog);
+	c->priv = t;
 	return (long)(g->warp_bytes * g->nwarps);
 }
 
@@ -851,6 +880,10 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 		}
 		if (h->sp && st[h->sp - 1].pc == st[h->sp - 1].rpc) {
 			sb_printf(why, "WARP-2: warp %u: the top entry sits at its reconvergence point %u", w, st[h->sp - 1].pc);
+			return 1;
+		}
+		if (h->status == W_FAULT && h->fault == F_UNIFORM) {
+			sb_printf(why, "WARP-5: warp %u split at a branch judged uniform (pc %u)", w, gpu_pc(g, sv, w));
 			return 1;
 		}
 		if (h->status != W_FAULT && h->fault) {
