@@ -225,6 +225,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	/* the counts' sums of one run are keys no other run's equal (model.h) */
 	uint64_t changed = keys, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
+	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke);
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
 	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
@@ -239,7 +240,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	struct events ev = { 0 };
 	struct timing t;
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
-	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, 0, check_ready, last, &again };
+	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last, &again };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
@@ -384,10 +385,13 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 					quiet = 0;
 				}
 			} else {
-				int sm = m->reach ? m->reach(m, sv, a) : -1;
-				if (sm >= 0 && (unsigned)sm < m->nunits)
+				int sm = m->reach ? m->reach(m, sv, a) : -1, wakes = sm >= 0 && sm & REACH_WAKES;
+				if (wakes)
+					sm &= ~REACH_WAKES;
+				if (sm >= 0 && (unsigned)sm < m->nunits) {
 					sm_changed[sm]++;
-				else if (sm != REACH_NONE)
+					sm_woke[sm] += (unsigned)wakes;
+				} else if (sm != REACH_NONE)
 					changed++;
 				nonlocal++;
 				moved = 1;
@@ -419,6 +423,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(last);
 	free(unit_changed);
 	free(sm_changed);
+	free(sm_woke);
 	free(act);
 	free(cand);
 	free(sorting);

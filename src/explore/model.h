@@ -90,7 +90,8 @@ struct timing {
 ** unit_changed, sm_changed: counts of the applied actions that may change
 ** what can issue anywhere, only on that unit (a warp-local issue,
 ** model.local) or only on that SM (model.reach), so a component may keep
-** its ready sets until one moves (readyset.c).  changed starts each run
+** its ready sets until one moves (readyset.c); sm_woke: of sm_changed,
+** the actions that reach said only wake warps (REACH_WAKES).  changed starts each run
 ** past every sum of the counts (a key) of the runs before, so that no
 ** key of one run equals one of another.  nonlocal: the number of this
 ** run's applied actions that were not warp-local, and its exits (every
@@ -102,7 +103,7 @@ struct timed_now {
 	const uint64_t *ready, *unit_free;
 	uint64_t clock;
 	uint64_t changed;
-	const uint64_t *unit_changed, *sm_changed;
+	const uint64_t *unit_changed, *sm_changed, *sm_woke;
 	uint64_t nonlocal;
 	int check;
 	const uint32_t *last; /* per unit, the subject it issued last (UINT32_MAX: none) */
@@ -230,9 +231,12 @@ struct model {
 	/* Concrete mode (optional): the SM whose warps alone action a,
 	** enabled in sv, may wake, block or reorder (readyset.c), below
 	** nunits; -1: any; REACH_NONE: none (it changes nothing a warp
-	** scheduler's ready set reads, nor a warp's ready time). */
+	** scheduler's ready set reads, nor a warp's ready time).  An SM
+	** with REACH_WAKES: it blocks no warp, and the warps it may wake
+	** its component tells the schedulers itself (rop.c, woken). */
 	int (*reach)(const struct model *m, const uint8_t *sv, const struct action *a);
 #define REACH_NONE (-2)
+#define REACH_WAKES (1 << 24)
 	/* Concrete mode (optional): status() == MS_TERMINAL, asked after
 	** every action that may end the run: cheaper while it runs (a fault
 	** needs a full scan; a running warp is found at once). */

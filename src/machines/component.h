@@ -255,6 +255,10 @@ struct port_atomics {
 	** atom or red, enabled in sv, be taken alone (model.h, alone)?  sv
 	** NULL: may it ever be? */
 	int (*sole)(const struct comp *c, const uint8_t *sv, unsigned w);
+	/* Concrete mode (NULL: none): the warps of scheduler k (bit i: its
+	** i-th) its actions reported REACH_WAKES may have woken since the
+	** last call (model.reach), and forget them. */
+	uint64_t (*woken)(const struct comp *c, unsigned k);
 };
 
 struct port_order {

@@ -1018,7 +1018,7 @@ static int check(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 	return (int)bad;
 }
 
-static const struct port_atomics atomics_ops = { always_room, push, owed, timing_push, NULL, NULL, NULL, NULL, NULL, NULL };
+static const struct port_atomics atomics_ops = { always_room, push, owed, timing_push, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 static const struct port_order order_ops = { clear };
 
 static const void *port(const struct comp *c, enum port p)

@@ -379,7 +379,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		}
 		return n;
 	}
-	const struct readyset_src ctx = { c, sv, fill, one };
+	const struct readyset_src ctx = { c, sv, fill, one, NULL };
 	struct readyset *rs = c->priv;
 	const uint64_t *unit_changed = tn->unit_changed + c->unit0[0];
 	unsigned nper = g->cfg.schedulers;

@@ -420,7 +420,7 @@ static void count_push(const struct comp *c, const uint8_t *sv, unsigned w, uint
 		comp_count(c, ct, i, k.n[i]);
 }
 
-static const struct port_atomics atomics_ops = { room, push, owed, timing_push, NULL, NULL, NULL, NULL, count_push, NULL };
+static const struct port_atomics atomics_ops = { room, push, owed, timing_push, NULL, NULL, NULL, NULL, count_push, NULL, NULL };
 
 /* }=== */
 

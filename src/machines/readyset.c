@@ -31,6 +31,11 @@
 **     last drain, a barrier's release, a CTA launch, a gate -- may wake or
 **     block any warp: the global count.
 **
+**   - of these, a ROP's perform over plain memory only wakes warps of its
+**     SM (REACH_WAKES: resumed, or given room): those it names (rop.c,
+**     woken) are polled alone while such performs are all that moved
+**     (the driver's sm_woke count of them: READY-1 holds them too).
+**
 ** A set is kept while the sum of the three counts it was computed at is
 ** unchanged (each only grows, and each run's start past every sum of
 ** the runs before: a set of an earlier run is never taken for one of
@@ -128,8 +133,16 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 	uint64_t m = e->may, v = e->viewed;
 	int one = tn->check && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
 	          src->one(src, k, tn->last[u], &m, &v);
-	src->fill(src, k, may, viewed);
-	if (tn->check && (e->at == at || one) && (m != *may || v != *viewed)) {
+	/* only wakes since: at moved by its SM's sm_woke alone */
+	uint64_t woke = tn->sm_woke[k / (rs->n / rs->ngroups)];
+	int woken = !one && e->at != at && e->run == tn->run && tn->unit_changed[u] == e->unit &&
+	            at - e->at == woke - e->woke && src->woke && src->woke(src, k, &m, &v);
+	if (woken && !tn->check) {
+		*may = m;
+		*viewed = v;
+	} else
+		src->fill(src, k, may, viewed);
+	if (tn->check && (e->at == at || one || woken) && (m != *may || v != *viewed)) {
 		fprintf(stderr,
 		        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: event-driven set %#llx (viewed "
 		        "%#llx), full poll %#llx (viewed %#llx): an event did not signal\n",
@@ -143,6 +156,8 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 		e->soon = 0;
 	e->at = at;
 	e->unit = tn->unit_changed[u];
+	e->run = tn->run;
+	e->woke = woke;
 	e->may = *may;
 	e->viewed = *viewed;
 }

@@ -16,6 +16,7 @@ struct readyset_entry {
 	uint64_t unit; /* of which the scheduler's own unit's count */
 	uint64_t may, viewed;
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
+	uint64_t run, woke; /* the run and its SM's sm_woke when computed */
 };
 
 /* A group of schedulers (an SM's) whose every set was kept with no warp
@@ -46,12 +47,15 @@ struct readyset {
 ** i-th warp, *may) and those of them whose issue depends on the
 ** scheduler's view (*viewed).  one (NULL: never): after one warp-local
 ** issue by the warp of `subject`, its bits alone, where the rule lets that
-** issue change no other warp's (returns 0 where it does not). */
+** issue change no other warp's (returns 0 where it does not).  woke
+** (NULL: never): after actions that only wake warps (REACH_WAKES) alone,
+** the bits of those their components named (returns 0 where it cannot). */
 struct readyset_src {
 	const struct comp *c;
 	const uint8_t *sv;
 	void (*fill)(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed);
 	int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed);
+	int (*woke)(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed);
 };
 
 /* The sets of nsched schedulers of at most 64 warps each, and ngroups
@@ -69,7 +73,7 @@ static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsig
 ** last call may have changed them, and on every call under tn->check,
 ** where a difference is a missed event: an internal error, reported and
 ** fatal.  readyset_fill: the full poll, where readyset_get took neither
-** the kept set nor the one event's. */
+** the kept set nor the one event's, or the woken warps' bits alone. */
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                    uint64_t *may, uint64_t *viewed, const struct readyset_src *src);
 /* Asked for every free scheduler every cycle: the kept set inline, and

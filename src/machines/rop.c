@@ -100,7 +100,10 @@ struct rop {
 	** instruction that may access it is (por_words); NULL: nothing
 	** qualifies */
 	uint8_t *por;
-	/* stall, ic, nonempty and por follow in the same block: the composer frees priv */
+	/* concrete mode: per warp scheduler, the warps (bit: warp_idx) a
+	** perform reported REACH_WAKES may have woken, until it asks (woken) */
+	uint64_t *woke;
+	/* stall, ic, nonempty, woke and por follow in the same block: the composer frees priv */
 };
 #define R(c) ((const struct rop *)(c)->priv)
 
@@ -448,8 +451,15 @@ static int sole(const struct comp *c, const uint8_t *sv, unsigned w)
 
 /* }=== */
 
+static uint64_t woken(const struct comp *c, unsigned k)
+{
+	uint64_t *woke = &R(c)->woke[k], m = *woke;
+	*woke = 0;
+	return m;
+}
+
 static const struct port_atomics atomics_ops = { room, push, owed, timing_push, room_sent, send, in_flight, timing_send,
-	                                               NULL, sole };
+	                                               NULL, sole, woken };
 static const struct port_order order_ops = { clear };
 
 static const struct kind_def kinds[] = { { "rop", SELF | PORT(P_MEM) | PORT(P_WARPS), 0 } };
@@ -477,8 +487,10 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	size_t stall = (sizeof(struct rop) + 7) & ~(size_t)7, ic = stall + ((sizeof(struct stall) * g->nwarps + 7) & ~(size_t)7);
 	unsigned words_sms = (cf->sms + 63) / 64;
 	size_t nonempty = ic + ((icnt_size(g, g->nqueues, cap) + 7) & ~(size_t)7);
-	size_t por = nonempty + sizeof(uint64_t) * cf->partitions * words_sms;
+	size_t woke = nonempty + sizeof(uint64_t) * cf->partitions * words_sms;
+	size_t por = woke + sizeof(uint64_t) * cf->sms * cf->schedulers;
 	struct rop *r = xcalloc(1, por + g->prog->global_words);
+	r->woke = (uint64_t *)((char *)r + woke);
 	r->stall = (struct stall *)((char *)r + stall);
 	r->ic = icnt_init((char *)r + ic, g, g->nqueues, cap);
 	r->nonempty = (uint64_t *)((char *)r + nonempty);
@@ -580,6 +592,14 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
 		WARPS(c)->resume(WC(c), sv, w); /* an atom's values, or a fence */
 }
 
+/* The i-th warp of scheduler k may wake (only the first 64 of a
+** scheduler: ready sets hold no more). */
+static void wake(uint64_t *woke, unsigned k, unsigned i)
+{
+	if (i < 64)
+		woke[k] |= 1ull << i;
+}
+
 /* Concrete mode's ready sets (readyset.c): performing entries of FIFO q
 ** frees room in its SM's FIFOs and resumes or times only warps of that SM
 ** (a LAB partial's: the SM it came from, q's too).  Over plain memory it
@@ -591,24 +611,40 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
 ** gates read the L2 a perform dirties: always the SM.  Where a slot is
 ** held until its warps' atomics are performed (gpu.slot_holds_atomics),
 ** an entry of a done warp may free it (a gated CTA of the SM starts): the
-** SM too. */
+** SM too.  Else it only wakes those warps it may resume or give room
+** (REACH_WAKES), named to the schedulers (woke: the SM's sets are polled
+** for them alone, readyset.c). */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
-	unsigned q = act_q(c, a), sm = q / g->cfg.partitions, tpw = g->cfg.threads_per_warp;
+	unsigned q = act_q(c, a), sm = q / g->cfg.partitions, tpw = g->cfg.threads_per_warp, wakes = 0;
 	if (REQ(c, P_MEM)->c->def != &comp_mem)
 		return (int)sm;
 	const struct atomic_entry *e = entries(c, sv, q);
-	for (unsigned i = act_i(c, a), end = i + act_k(c, a); i < end; i++)
-		if (e[i].warp == AE_LAB || WARPS(c)->waiting(WC(c), sv, e[i].warp) ||
-		    gpu_warp(g, (uint8_t *)sv, e[i].warp)->pending + tpw > 255 ||
-		    (g->slot_holds_atomics && gpu_warp(g, (uint8_t *)sv, e[i].warp)->status == W_DONE))
+	uint64_t *woke = R(c)->woke;
+	for (unsigned i = act_i(c, a), end = i + act_k(c, a); i < end; i++) {
+		unsigned w = e[i].warp;
+		if (w == AE_LAB || (g->slot_holds_atomics && gpu_warp(g, (uint8_t *)sv, w)->status == W_DONE))
 			return (int)sm;
-	if (fifo(c, sv, q)[0] + tpw > R(c)->cap) /* the SM's warps: its schedulers' */
-		for (unsigned k = sm * g->cfg.schedulers, i = g->sched_first[k]; i < g->sched_first[k + g->cfg.schedulers]; i++)
-			if (R(c)->stall[g->sched_warps[i]].run)
-				return (int)sm;
-	return REACH_NONE;
+		if (WARPS(c)->waiting(WC(c), sv, w) || gpu_warp(g, (uint8_t *)sv, w)->pending + tpw > 255) {
+			wake(woke, gpu_sched_of(g, w), g->warp_idx[w]);
+			wakes = REACH_WAKES;
+		}
+	}
+	/* a warp refused in this run finds room when q's partition is what
+	** it lacked and has it now (the others do not change); one refused
+	** in an earlier run may */
+	unsigned p = q % g->cfg.partitions, before = R(c)->cap - fifo(c, sv, q)[0], after = before + act_k(c, a);
+	if (before < tpw) /* the SM's warps: its schedulers' */
+		for (unsigned k = sm * g->cfg.schedulers; k < (sm + 1) * g->cfg.schedulers; k++)
+			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
+				const struct stall *st = &R(c)->stall[g->sched_warps[i]];
+				if (st->run && (st->run != R(c)->kept_run || (st->need[p] > before && st->need[p] <= after))) {
+					wake(woke, k, i - g->sched_first[k]);
+					wakes = REACH_WAKES;
+				}
+			}
+	return wakes ? (int)(sm | wakes) : REACH_NONE;
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)

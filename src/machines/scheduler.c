@@ -85,11 +85,26 @@ static long gto_layout(struct comp *c, struct gpu *g, size_t *align, struct diag
 	return 0;
 }
 
-/* Scheduler k's warps that may issue in this state (readyset.c). */
+/* The warps of scheduler k the atomics provider says it may have woken
+** since last asked (REACH_WAKES, *m); 0: it names none (a LAB before the
+** ROP, whose performs wake). */
+static int gto_woken(const struct comp *c, unsigned k, uint64_t *m)
+{
+	const struct bind *b = REQ(c, P_ATOMICS);
+	const struct port_atomics *ops = b->ops;
+	if (!ops->woken)
+		return 0;
+	*m = ops->woken(b->c, k);
+	return 1;
+}
+
+/* Scheduler k's warps that may issue in this state (readyset.c); what
+** was woken before is in it. */
 static void gto_fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
 {
 	const struct gpu *g = src->c->g;
-	uint64_t m = 0;
+	uint64_t m = 0, woken;
+	gto_woken(src->c, k, &woken); /* forgotten: every warp is polled */
 	for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
 		if (sched_ready(src->c, src->sv, g->sched_warps[i]))
 			m |= 1ull << (i - g->sched_first[k]);
@@ -107,6 +122,25 @@ static int gto_one(const struct readyset_src *src, unsigned k, uint32_t subject,
 	unsigned w = subject - REQ(src->c, P_WARPS)->c->subj0[0];
 	uint64_t bit = 1ull << g->warp_idx[w];
 	*may = sched_ready(src->c, src->sv, w) ? *may | bit : *may & ~bit;
+	*viewed = 0;
+	return 1;
+}
+
+/* After performs that only wake warps (REACH_WAKES) alone, the woken
+** warps' bits. */
+static int gto_woke(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
+{
+	const struct gpu *g = src->c->g;
+	uint64_t m;
+	if (!gto_woken(src->c, k, &m))
+		return 0;
+	for (; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		if (sched_ready(src->c, src->sv, g->sched_warps[g->sched_first[k] + i]))
+			*may |= 1ull << i;
+		else
+			*may &= ~(1ull << i);
+	}
 	*viewed = 0;
 	return 1;
 }
@@ -131,7 +165,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	** still in its latency, is not asked; what the state allows comes
 	** from the scheduler's ready set (readyset.c) */
 	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], nsm = g->cfg.sms, nper = g->cfg.schedulers, u0 = c->unit0[0];
-	const struct readyset_src src = { c, sv, gto_fill, gto_one };
+	const struct readyset_src src = { c, sv, gto_fill, gto_one, gto_woke };
 	struct readyset *rs = c->priv;
 	int all = tn->now == UINT64_MAX;
 	/* in locals: the compiler cannot tell out[] from what they point to */
