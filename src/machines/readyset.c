@@ -88,12 +88,13 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	size_t groups = sizeof(struct readyset_group) * ngroups;
-	struct readyset *rs = xcalloc(1, head + groups + sizeof(uint64_t) * ngroups);
+	struct readyset *rs = xcalloc(1, head + groups + sizeof(uint64_t) * (ngroups + nsched));
 	rs->n = nsched;
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
 	rs->group = (struct readyset_group *)((char *)rs + head);
 	rs->allowed = (uint64_t *)((char *)rs->group + groups);
+	rs->nowoke = rs->allowed + ngroups;
 	for (unsigned i = 0; i < nsched; i++)
 		rs->e[i].at = UINT64_MAX;
 	for (unsigned i = 0; i < ngroups; i++)
@@ -133,10 +134,10 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 	uint64_t m = e->may, v = e->viewed;
 	int one = tn->check && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
 	          src->one(src, k, tn->last[u], &m, &v);
-	/* only wakes since: at moved by its SM's sm_woke alone */
-	uint64_t woke = tn->sm_woke[k / (rs->n / rs->ngroups)];
-	int woken = !one && e->at != at && e->run == tn->run && tn->unit_changed[u] == e->unit &&
-	            at - e->at == woke - e->woke && src->woke && src->woke(src, k, &m, &v);
+	/* only wakes since: at less its SM's sm_woke is the same (each count
+	** only grows; keys of an earlier run are below this run's counts) */
+	uint64_t nowoke = src->woke ? at - tn->sm_woke[k / (rs->n / rs->ngroups)] : at;
+	int woken = src->woke && !one && e->at != at && nowoke == rs->nowoke[k] && src->woke(src, k, &m, &v);
 	if (woken && !tn->check) {
 		*may = m;
 		*viewed = v;
@@ -156,8 +157,7 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 		e->soon = 0;
 	e->at = at;
 	e->unit = tn->unit_changed[u];
-	e->run = tn->run;
-	e->woke = woke;
+	rs->nowoke[k] = nowoke;
 	e->may = *may;
 	e->viewed = *viewed;
 }

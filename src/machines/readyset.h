@@ -16,7 +16,6 @@ struct readyset_entry {
 	uint64_t unit; /* of which the scheduler's own unit's count */
 	uint64_t may, viewed;
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
-	uint64_t run, woke; /* the run and its SM's sm_woke when computed */
 };
 
 /* A group of schedulers (an SM's) whose every set was kept with no warp
@@ -39,6 +38,9 @@ struct readyset {
 	** empty as last listed, where the component keeps them (dab_sched.c:
 	** for dab.c's guard) */
 	uint64_t *allowed;
+	/* per scheduler, its entry's at less its SM's sm_woke (REACH_WAKES)
+	** when computed: apart, for the entries are read every cycle */
+	uint64_t *nowoke;
 	struct readyset_entry e[];
 };
 
