@@ -281,18 +281,36 @@ static unsigned m_pick(const struct model *m, const struct action *cand, unsigne
 /* Partial-order reduction: action a is a warp's issue of a warp-local
 ** instruction (the warps component says which are), no property observes
 ** the register it writes, and every component of the wiring declares the
-** issue independent of itself (struct comp_def, por). */
-static const struct instr *local_issue(const struct model *m, const uint8_t *sv, const struct action *a, long *w)
+** issue independent of itself (struct comp_def, por).  Inline: m_local
+** asks for every action of a concrete run. */
+static inline __attribute__((always_inline)) const struct instr *local_issue(const struct model *m, const uint8_t *sv,
+                                                                            const struct action *a, long *w)
 {
-	const struct comp *c = owner(m, a->kind);
-	const struct port_issue *ip = c ? MC(m)->kind_issue[a->kind - ACT_MODEL] : NULL;
+	const struct machine *x = MC(m);
+	unsigned k = (unsigned)a->kind - ACT_MODEL; /* below ACT_MODEL: past nkinds */
+	const struct port_issue *ip = k < x->nkinds ? x->kind_issue[k] : NULL;
 	if (!ip)
 		return NULL;
+	const struct comp *c = x->kind_owner[k];
 	*w = ip->is_issue(c, a);
 	if (*w < 0)
 		return NULL;
 	const struct bind *wb = REQ(c, P_WARPS);
 	return ((const struct port_warps *)wb->ops)->local(wb->c, sv, (unsigned)*w);
+}
+
+/* Does a property observe the register warp w's issue of in writes? */
+static int observes_dst(const struct gpu *g, long w, const struct instr *in, const int *observed, unsigned nobserved)
+{
+	unsigned G_ = g->prog->global_words, nregs = (unsigned)g->prog->nregs, tpw = g->cfg.threads_per_warp;
+	for (unsigned i = 0; i < nobserved; i++) {
+		if ((unsigned)observed[i] < G_)
+			continue;
+		unsigned k = (unsigned)observed[i] - G_;
+		if (k / nregs / tpw == (unsigned)w && (int)(k % nregs) == in->dst)
+			return 1;
+	}
+	return 0;
 }
 
 static int m_local(const struct model *m, const uint8_t *sv, const struct action *a, const int *observed,
@@ -301,18 +319,7 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
 	const struct machine *x = MC(m);
 	long w;
 	const struct instr *in = local_issue(m, sv, a, &w);
-	if (!in)
-		return 0;
-	const struct gpu *g = &x->g;
-	unsigned G_ = g->prog->global_words, nregs = (unsigned)g->prog->nregs, tpw = g->cfg.threads_per_warp;
-	for (unsigned i = 0; i < nobserved; i++) {
-		if ((unsigned)observed[i] < G_)
-			continue;
-		unsigned k = (unsigned)observed[i] - G_;
-		if (k / nregs / tpw == (unsigned)w && (int)(k % nregs) == in->dst)
-			return 0;
-	}
-	if (!x->por_pc[in - g->prog->ins])
+	if (!in || !x->por_pc[in - x->g.prog->ins] || (nobserved && observes_dst(&x->g, w, in, observed, nobserved)))
 		return 0;
 	return in->op == OP_EXIT ? 2 : 1; /* 2: the warp's exit may end the kernel (model.h) */
 }
