@@ -9,8 +9,11 @@
 #     register comes to differ between lanes keeps its branch divergent,
 #     with the entries it needs: every kernel below diverges there (a
 #     branch wrongly judged uniform faults F_UNIFORM, WARP-5) and passes.
+#  3. That fault is gpumc's bug, not the kernel's: the judge reports it as
+#     a broken model contract, which a spec's `expect fail fault` does not
+#     accept (GPUMC_TEST_UNIFORM: every branch called uniform).
 . "${srcdir:-.}/t/lib.sh"
-plan 23
+plan 26
 C="check -q --json --por=off --threads 1"
 
 prelude() { # prelude NAME: one warp of two lanes, and out[2]
@@ -109,3 +112,24 @@ is "$got" $((uni + 16)) "a load of a variable an instruction writes: divergent (
 run "$GPUMC" $C -D ctas=3 -D threads_per_warp=3 "$srcdir/bench/specs/lane-reduction.gpu"
 is "$(jnum states "$T/out")" 271999 "lane-reduction 3/1/3: 271999 states"
 is "$(jnum state_vector_bytes "$T/out")" 472 "lane-reduction 3/1/3: 472 bytes (552 with the unused %r0 and two stack entries a warp)"
+# 3. a wrong uniformity judgement is never the fault a spec expects
+prelude uniform-fault > "$T/uf.gpu"
+cat >> "$T/uf.gpu" <<'EOS'
+kernel
+    .reg .u32 %r<2>
+    .reg .pred %p<1>
+    setp.eq.u32    %p0, %tid, 0
+    @%p0 bra       SKIP
+    mov.u32        %r0, 1
+SKIP:
+    ld.global.u32  %r1, [out + 64]
+    exit
+end
+expect fail fault
+EOS
+run "$GPUMC" check --por=off "$T/uf.gpu"
+like "$T/out" 'verdict: fail fault \(expected: fail fault\)$' "uniform-fault: an out-of-bounds load, the fault it expects"
+GPUMC_TEST_UNIFORM=1 run "$GPUMC" check --por=off "$T/uf.gpu"
+like "$T/out" 'verdict: fail model_contract \(expected: fail fault, MISMATCH\)' \
+	"uniform-fault, its branch called uniform: a broken model contract, not the expected fault"
+like "$T/out" 'VIOLATED: model_contract: .*WARP-5: warp 0 split at a branch judged uniform' "uniform-fault: WARP-5 named"
