@@ -4,7 +4,8 @@
 ** and twice with --por=on (search order and other options from the command
 ** line) and prints one line per setting:
 **   por off|nochain|on verdict V states S all A terminal T crash_images C outcomes N digest H
-**   V            the verdict of the spec's own properties (its first
+**   V            the verdict of the spec's own properties, a failure with
+**                the kind of what failed (its first
 **                violation stops the search, as in `gpumc check`);
 **   S            states of that run;
 **   A, T, C, N, H  from a second run that only collects terminal outcomes
@@ -52,10 +53,17 @@ static uint64_t digest(const struct explore_result *r)
 	return h;
 }
 
-static const char *verdict(enum verdict v)
+/* The verdict, and for a failure the kind of what failed: a reduction
+** that hides a violation may still fail, on a livelock its cycle makes
+** (the ignoring problem: t/good/por-spin-proviso.gpu). */
+static const char *verdict(const struct explore_result *r)
 {
 	static const char *const name[] = { "pass", "fail", "error", "incomplete" };
-	return name[v];
+	static char buf[64];
+	if (r->verdict != V_FAIL)
+		return name[r->verdict];
+	snprintf(buf, sizeof buf, "fail %s", prop_kind_name(r->failed_kind));
+	return buf;
 }
 
 /* One spec: both settings, one line each. */
@@ -78,7 +86,7 @@ static int one(struct job *j, const struct run_opts *o, int more)
 		eo.keep_going = 1;
 		explore(m, &all, 1, &eo, &f);
 		printf("por %s verdict %s states %llu all %llu terminal %llu crash_images %llu outcomes %u digest %016llx\n",
-		       name[por], verdict(r.verdict), (unsigned long long)r.states, (unsigned long long)f.states,
+		       name[por], verdict(&r), (unsigned long long)r.states, (unsigned long long)f.states,
 		       (unsigned long long)f.terminals, (unsigned long long)f.crash_images, f.noutcomes,
 		       (unsigned long long)digest(&f));
 		explore_result_free(&r);

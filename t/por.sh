@@ -24,6 +24,7 @@ cases="$cases
 ../t/good/lost-update.gpu|
 ../t/good/por-volatile.gpu|
 ../t/good/por-ignore.gpu|
+../t/good/por-spin-proviso.gpu|
 ../t/good/por-exit-barrier.gpu|
 ../t/good/por-red-read.gpu|
 ../t/good/por-red-invariant.gpu|
