@@ -29,6 +29,7 @@ cases="$cases
 ../t/good/por-red-read.gpu|
 ../t/good/por-red-invariant.gpu|
 ../t/good/por-chain-invariant.gpu|
+../t/good/por-chain-invariant2.gpu|
 ../t/good/por-atom-order.gpu|
 ../t/good/por-atom-race.gpu|
 ../bench/specs/ticket-counter.gpu|-D ctas=2 -D threads_per_warp=3
