@@ -29,6 +29,7 @@ cases="$cases
 ../t/good/por-red-read.gpu|
 ../t/good/por-red-invariant.gpu|
 ../t/good/por-red-mixed.gpu|
+../t/good/por-red-persist.gpu|
 ../t/good/por-chain-invariant.gpu|
 ../t/good/por-chain-invariant2.gpu|
 ../t/good/por-atom-order.gpu|
