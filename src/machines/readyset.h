@@ -28,6 +28,7 @@ struct readyset_group {
 	uint64_t at, soon; /* at UINT64_MAX: nothing kept */
 };
 
+#define RS_SPAN 512
 struct readyset {
 	/* warp -> its index in its scheduler, where the driver's pick within
 	** a unit is GTO's (model.pick); NULL: any ready warp (readyset_list) */
@@ -41,6 +42,20 @@ struct readyset {
 	/* per scheduler, its entry's at less its SM's sm_woke (REACH_WAKES)
 	** when computed: apart, for the entries are read every cycle */
 	uint64_t *nowoke;
+	/* the due set, for components that list only due schedulers
+	** (readyset_due_sync): per 64 schedulers (words of them), bit k % 64:
+	** it may list an issue at the clock.  Per scheduler not due, the
+	** cycle it may again (wake), the schedulers waiting so in a calendar:
+	** those due before `base` + RS_SPAN in a ring of one set per cycle
+	** (cycle t: slot t % RS_SPAN, its bit in `slots` set where the slot
+	** may not be empty), the others in `far` (the earliest of their
+	** wakes: far_next).  One made due by an event stays where it waits
+	** until it waits again.  Per group, the driver's counts as last
+	** looked (gseen); the run, and the driver's nonlocal count, as last
+	** looked. */
+	uint64_t *due, *wake, *gseen, *ring, *far, slots[RS_SPAN / 64];
+	uint64_t base, far_next, due_run, due_nonlocal;
+	unsigned words;
 	struct readyset_entry e[];
 };
 
@@ -225,5 +240,29 @@ static inline int readyset_quiet(const struct readyset *rs, const struct timed_n
 	const struct readyset_entry *e = &rs->e[k];
 	return e->at == at && e->soon > tn->now;
 }
+
+/* Listing what can issue at the clock, first: the schedulers an event
+** reached since (the run's start, the global count, their SM's count:
+** each moves only with the driver's nonlocal count) and those whose wake
+** time came are due.  A scheduler's own count moves only by its issue,
+** which it listed: it was due, and stays so (readyset_due_keep). */
+void readyset_due_sync(struct readyset *rs, const struct timed_now *tn);
+static inline int readyset_due(const struct readyset *rs, unsigned k)
+{
+	return (int)(rs->due[k / 64] >> k % 64 & 1);
+}
+/* Due scheduler k listed n at the clock, having seen what it has (its
+** set kept, e.at): with none listed, it lists none before wake (its
+** unit's free time where busy, else its set's earliest ready time) while
+** no event reaches it, and is not due until then. */
+void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake);
+static inline void readyset_due_keep(struct readyset *rs, unsigned k, unsigned n, uint64_t wake)
+{
+	if (!n)
+		readyset_due_wait(rs, k, wake);
+}
+/* Under tn->check every scheduler is listed: one not due that lists an
+** issue is a missed event or wake (READY-7): fatal. */
+void readyset_due_missed(const struct timed_now *tn, unsigned k, uint64_t wake) __attribute__((noreturn, cold));
 
 #endif
