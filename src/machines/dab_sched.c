@@ -464,9 +464,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 ** an issue, and only weakens with fewer: concrete mode tells it every
 ** scheduler with an allowed warp, whether or not that warp can issue now
 ** (as the whole list, enabled_timed, has an issue of each), in bits kept
-** per scheduler as last listed (readyset.allowed): a group kept
-** (readyset_group_kept) is not listed, and its sets, its bits with them,
-** are unchanged. */
+** per scheduler as last listed (readyset.allowed): a scheduler not due
+** (readyset_due_sync) is not listed, and its set, its bit with it, is
+** unchanged (READY-7). */
 static const uint64_t *allowed_scheds(const struct comp *c)
 {
 	return ((const struct readyset *)c->priv)->allowed;

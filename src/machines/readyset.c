@@ -45,15 +45,21 @@
 ** on every use and stops at the first difference.
 **
 ** The earliest ready time of a kept set's warps is kept too: a scheduler
-** whose warps are all in their latency is skipped without a look.  And a
-** whole SM (a group: readyset_group_kept) whose schedulers listed nothing
-** that can issue lists nothing, and is skipped without a look, while no
-** event reaches it (the sum of its counts) and the clock is before soon:
-** its sets' earliest ready times, and for gto, which does not list a busy
-** scheduler, the cycles its busy ones are free again.  Under
-** GPUMC_CHECK_READY a kept group is listed anyway, and an issue listed
-** (or, dab_sched.c, a scheduler's set found empty or not otherwise than
-** the flush guard was told) stops the run (READY-3).
+** whose warps are all in their latency is skipped without a look.  And
+** listing what can issue at the clock costs what the schedulers that may
+** issue then cost, not all of them (the due set: readyset_due_sync): a
+** scheduler that listed nothing waits, not looked at, until its unit is
+** free (a busy one), its set's earliest ready time, or an event that may
+** move its set (the run's start, the global count, its SM's: each moves
+** with the driver's nonlocal count, so a cycle after warp-local issues
+** alone looks at no SM); its own count moves only with its issue, which
+** it listed, staying due.  Its wake time waits in a calendar, a ring of
+** one set of schedulers per cycle (the cycles ahead of the last looked
+** at, up to RS_SPAN) and, for the rare ones farther, a set looked at
+** once the first of them comes.  Under GPUMC_CHECK_READY every scheduler
+** is listed anyway, and one not due that lists an issue (or, dab_sched.c,
+** whose set is found empty or not otherwise than the flush guard was
+** told) stops the run (READY-7).
 **
 ** gto keeps sets only where no scheduler has more than 64 warps (one bit
 ** each); past that it polls every warp each cycle, as before.
@@ -67,7 +73,8 @@
 ** ready warp left unlisted is told to the driver (timed_now.again), which
 ** otherwise passes over the next cycle after warp-local issues alone.
 **
-** Invariant READY-3: a group kept quiet lists no issue.  READY-5
+** Invariant READY-7: a scheduler not due lists no issue, and its set's
+** emptiness is as last listed.  READY-5
 ** (dab_sched.c): the schedulers told to the flush guard as having an
 ** allowed warp are those whose full poll is not empty.
 **
@@ -87,15 +94,13 @@
 struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned *gto_idx)
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
-	size_t groups = sizeof(struct readyset_group) * ngroups;
 	unsigned words = (nsched + 63) / 64;
 	size_t words64 = 2 * ngroups + 2 * nsched + (2 + RS_SPAN) * words;
-	struct readyset *rs = xcalloc(1, head + groups + sizeof(uint64_t) * words64);
+	struct readyset *rs = xcalloc(1, head + sizeof(uint64_t) * words64);
 	rs->n = nsched;
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
-	rs->group = (struct readyset_group *)((char *)rs + head);
-	rs->allowed = (uint64_t *)((char *)rs->group + groups);
+	rs->allowed = (uint64_t *)((char *)rs + head);
 	rs->nowoke = rs->allowed + ngroups;
 	rs->wake = rs->nowoke + nsched;
 	rs->gseen = rs->wake + nsched;
@@ -106,32 +111,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->due_run = UINT64_MAX; /* no run's: the first sync makes every scheduler due */
 	for (unsigned i = 0; i < nsched; i++)
 		rs->e[i].at = UINT64_MAX;
-	for (unsigned i = 0; i < ngroups; i++)
-		rs->group[i].at = UINT64_MAX;
 	return rs;
-}
-
-void readyset_group_missed(const struct timed_now *tn, unsigned gi, const char *what)
-{
-	fprintf(stderr, "gpumc: internal error: READY-3: scheduler group %u at cycle %llu: kept quiet, %s: an event did "
-	        "not signal\n", gi, (unsigned long long)tn->clock, what);
-	abort();
-}
-
-void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
-                         uint64_t soon, unsigned n)
-{
-	struct readyset_group *g = &rs->group[gi];
-	if (tn->check && n && readyset_group_kept(rs, tn, gi, at))
-		readyset_group_missed(tn, gi, "it lists an issue");
-	/* not quiet (it listed an issue, or an event moved a set): what it
-	** kept, if anything, stays unused, for it was not kept now -- its key
-	** is behind (keys only grow, within a run and from run to run) or its
-	** soon passed (the clock only grows within a run) */
-	if (!quiet)
-		return;
-	g->at = at;
-	g->soon = soon;
 }
 
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
