@@ -18,7 +18,7 @@ struct readyset_entry {
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
 };
 
-#define RS_SPAN 512
+#define RS_SPAN 128
 struct readyset {
 	/* warp -> its index in its scheduler, where the driver's pick within
 	** a unit is GTO's (model.pick); NULL: any ready warp (readyset_list) */
