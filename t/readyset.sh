@@ -25,7 +25,9 @@
 # The schedulers list only when due (readyset_due_sync), and all under the
 # check ("READY-7"): planting an SM event that makes only its first
 # scheduler due stops 8 rows (the baseline's pagerank first), a wake one
-# cycle late 162.  The driver passes over the cycle after one of
+# cycle late 162; the ROP lists only its due partitions ("ROP-3"):
+# planting a FIFO's change that makes its partition due only for SM 0
+# stops 10 rows, fp32-reduction first.  The driver passes over the cycle after one of
 # warp-local issues alone unless something may issue then, and lists it
 # anyway under the check ("READY-6"): planting GTO's pick not telling of
 # another ready warp (readyset_list) stops 83 rows; dab_sched not telling
