@@ -21,9 +21,13 @@
 # (no issue marks the cycle) stops the baseline's pagerank (both rows),
 # conv and cnv.  DAB's schedulers tell the flush guard which of them have
 # an allowed warp (dab_sched.c), checked against a full poll every cycle
-# ("READY-5"): planting a bit never cleared stops 71 rows, C1 first; a
-# kept quiet SM skipped whatever its soon (readyset_group_kept) stops
-# 232 rows with "READY-3".  The driver passes over the cycle after one of
+# ("READY-5"): planting a bit never cleared stops 71 rows, C1 first.
+# The schedulers list only when due (readyset_due_sync), and all under the
+# check ("READY-7"): planting an SM event that makes only its first
+# scheduler due stops 8 rows (the baseline's pagerank first), a wake one
+# cycle late 162; the ROP lists only its due partitions ("ROP-3"):
+# planting a FIFO's change that makes its partition due only for SM 0
+# stops 10 rows, fp32-reduction first.  The driver passes over the cycle after one of
 # warp-local issues alone unless something may issue then, and lists it
 # anyway under the check ("READY-6"): planting GTO's pick not telling of
 # another ready warp (readyset_list) stops 83 rows; dab_sched not telling

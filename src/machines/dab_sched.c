@@ -47,6 +47,7 @@
 */
 #include "config.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -357,6 +358,19 @@ static void check_allowed(const struct readyset_src *src, const struct readyset 
 	}
 }
 
+/* Concrete mode: SM sm's schedulers listed, bits those with a set not
+** empty (told to the flush guard, dab.c), fragile those of them whose
+** issue listed may empty it. */
+static void sm_listed(const struct comp *c, const struct timed_now *tn, unsigned sm, uint64_t bits, uint64_t fragile)
+{
+	/* the flush guard may then see the SM with no allowed warp, or,
+	** with scheduler buffers, with none but those of full buffers (a set
+	** not emptied need not keep the SM busy) */
+	if (fragile && (fragile == bits || c->g->cfg.buffer_level))
+		*tn->again = 1;
+	((struct readyset *)c->priv)->allowed[sm] = bits;
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
@@ -385,38 +399,41 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned nper = g->cfg.schedulers;
 	int all = tn->now == UINT64_MAX;
 	uint64_t listed = 0; /* SMs with an issue listed */
-	for (unsigned sm = 0, k = 0; sm < g->cfg.sms; sm++) {
-		/* what the SM's schedulers have seen, less their own issues
-		** (a kept group listed nothing that can issue: none of its
-		** schedulers issues while it is kept, so seen is its key) */
-		uint64_t seen = tn->changed + tn->sm_changed[sm];
-		/* listing what can issue now, an SM whose schedulers all wait out
-		** their warps' latencies lists nothing, as it did last time
-		** (readyset_group_kept), at the cost of one look; under
-		** tn->check it is listed, and its sets' bits compared */
-		int kept = !all && readyset_group_kept(rs, tn, sm, seen);
-		if (kept && !tn->check) {
-			k += nper;
-			continue;
-		}
-		int quiet = 1;
-		unsigned n_sm = n;
-		/* its schedulers' with a set not empty, of which those that may
-		** be emptied by an issue listed */
-		uint64_t soon = UINT64_MAX, bits = 0, fragile = 0;
-		for (unsigned j = 0; j < nper; j++, k++) {
-			unsigned u = c->unit0[0] + k;
+	/* listing what can issue at the clock, the due schedulers alone
+	** (readyset.c, readyset_due_sync); under tn->check every one, and
+	** one not due that lists an issue, or whose set's emptiness moved,
+	** is fatal (READY-7) */
+	if (!all)
+		readyset_due_sync(rs, tn);
+	/* the SM listed (sm), what it has seen less its own issues, its
+	** schedulers' with a set not empty, of which those that may be
+	** emptied by an issue listed */
+	unsigned sm = UINT_MAX;
+	uint64_t seen = 0, bits = 0, fragile = 0;
+	for (unsigned x = 0; x < (nsched + 63) / 64; x++)
+		for (uint64_t d = all || tn->check ? ~0ull : rs->due[x]; d; d &= d - 1) {
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), j = k % nper, u = c->unit0[0] + k, n0 = n;
+			if (k >= nsched)
+				break;
+			if (k / nper != sm) {
+				if (sm != UINT_MAX)
+					sm_listed(c, tn, sm, bits, fragile);
+				sm = k / nper;
+				seen = tn->changed + tn->sm_changed[sm];
+				bits = rs->allowed[sm];
+				fragile = 0;
+			}
 			/* listing everything, an SM with an issue listed needs no
 			** more than what can issue at the clock (model.h, timed_now) */
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
-			uint64_t at = seen + unit_changed[k], may, with_view;
-			int later = readyset_later(rs, tn, k, at, upto), viewed;
-			if (later)
+			uint64_t at = seen + unit_changed[k], may, with_view, wake = tn->unit_free[u];
+			int viewed;
+			if (readyset_later(rs, tn, k, at, upto)) {
 				may = rs->e[k].may;
-			else if (tn->unit_free[u] > upto)
+				wake = rs->e[k].soon;
+			} else if (wake > upto)
 				readyset_get(rs, tn, k, u, at, &may, &with_view, &ctx);
 			else {
-				unsigned n0 = n;
 				n += readyset_list(rs, tn, k, u, at, upto, c->kind0, s0, g->sched_warps + g->sched_first[k],
 				                   &ctx, out + n, &may, &viewed);
 				if (viewed)
@@ -427,28 +444,17 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 					*tn->again = 1;
 				if (n > n0 && !(may & (may - 1)))
 					fragile |= 1ull << j;
+				wake = rs->e[k].soon; /* listing nothing: none ready before (readyset_list) */
 			}
-			bits |= (uint64_t)(may != 0) << j;
-			/* quiet as now kept: the listing just made is what the next
-			** cycles make until an event or soon (a set that listed an
-			** issue has a warp ready by the clock: not quiet) */
-			if (!all && readyset_quiet(rs, tn, k, at)) {
-				if (rs->e[k].soon < soon)
-					soon = rs->e[k].soon;
-			} else
-				quiet = 0;
+			uint64_t bit = 1ull << j;
+			if (!all && !readyset_due(rs, k) && (n > n0 || (bits & bit) != ((uint64_t)(may != 0) << j)))
+				readyset_due_missed(tn, k, rs->wake[k]);
+			bits = may ? bits | bit : bits & ~bit;
+			if (!all && readyset_due(rs, k))
+				readyset_due_keep(rs, k, n - n0, wake);
 		}
-		/* the flush guard (dab.c) may then see the SM with no allowed
-		** warp, or, with scheduler buffers, with none but those of full
-		** buffers (a set not emptied need not keep the SM busy) */
-		if (fragile && (fragile == bits || g->cfg.buffer_level))
-			*tn->again = 1;
-		if (kept && rs->allowed[sm] != bits)
-			readyset_group_missed(tn, sm, "a set's emptiness moved");
-		rs->allowed[sm] = bits;
-		if (!all)
-			readyset_group_listed(rs, tn, sm, seen, quiet, soon, n - n_sm);
-	}
+	if (sm != UINT_MAX)
+		sm_listed(c, tn, sm, bits, fragile);
 	if (tn->check)
 		check_allowed(&ctx, rs, tn);
 	return n;
@@ -458,9 +464,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 ** an issue, and only weakens with fewer: concrete mode tells it every
 ** scheduler with an allowed warp, whether or not that warp can issue now
 ** (as the whole list, enabled_timed, has an issue of each), in bits kept
-** per scheduler as last listed (readyset.allowed): a group kept
-** (readyset_group_kept) is not listed, and its sets, its bits with them,
-** are unchanged. */
+** per scheduler as last listed (readyset.allowed): a scheduler not due
+** (readyset_due_sync) is not listed, and its set, its bit with it, is
+** unchanged (READY-7). */
 static const uint64_t *allowed_scheds(const struct comp *c)
 {
 	return ((const struct readyset *)c->priv)->allowed;

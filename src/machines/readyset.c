@@ -45,15 +45,21 @@
 ** on every use and stops at the first difference.
 **
 ** The earliest ready time of a kept set's warps is kept too: a scheduler
-** whose warps are all in their latency is skipped without a look.  And a
-** whole SM (a group: readyset_group_kept) whose schedulers listed nothing
-** that can issue lists nothing, and is skipped without a look, while no
-** event reaches it (the sum of its counts) and the clock is before soon:
-** its sets' earliest ready times, and for gto, which does not list a busy
-** scheduler, the cycles its busy ones are free again.  Under
-** GPUMC_CHECK_READY a kept group is listed anyway, and an issue listed
-** (or, dab_sched.c, a scheduler's set found empty or not otherwise than
-** the flush guard was told) stops the run (READY-3).
+** whose warps are all in their latency is skipped without a look.  And
+** listing what can issue at the clock costs what the schedulers that may
+** issue then cost, not all of them (the due set: readyset_due_sync): a
+** scheduler that listed nothing waits, not looked at, until its unit is
+** free (a busy one), its set's earliest ready time, or an event that may
+** move its set (the run's start, the global count, its SM's: each moves
+** with the driver's nonlocal count, so a cycle after warp-local issues
+** alone looks at no SM); its own count moves only with its issue, which
+** it listed, staying due.  Its wake time waits in a calendar, a ring of
+** one set of schedulers per cycle (the cycles ahead of the last looked
+** at, up to RS_SPAN) and, for the rare ones farther, a set looked at
+** once the first of them comes.  Under GPUMC_CHECK_READY every scheduler
+** is listed anyway, and one not due that lists an issue (or, dab_sched.c,
+** whose set is found empty or not otherwise than the flush guard was
+** told) stops the run (READY-7).
 **
 ** gto keeps sets only where no scheduler has more than 64 warps (one bit
 ** each); past that it polls every warp each cycle, as before.
@@ -67,7 +73,8 @@
 ** ready warp left unlisted is told to the driver (timed_now.again), which
 ** otherwise passes over the next cycle after warp-local issues alone.
 **
-** Invariant READY-3: a group kept quiet lists no issue.  READY-5
+** Invariant READY-7: a scheduler not due lists no issue, and its set's
+** emptiness is as last listed.  READY-5
 ** (dab_sched.c): the schedulers told to the flush guard as having an
 ** allowed warp are those whose full poll is not empty.
 **
@@ -87,42 +94,24 @@
 struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned *gto_idx)
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
-	size_t groups = sizeof(struct readyset_group) * ngroups;
-	struct readyset *rs = xcalloc(1, head + groups + sizeof(uint64_t) * (ngroups + nsched));
+	unsigned words = (nsched + 63) / 64;
+	size_t words64 = 2 * ngroups + 2 * nsched + (2 + RS_SPAN) * words;
+	struct readyset *rs = xcalloc(1, head + sizeof(uint64_t) * words64);
 	rs->n = nsched;
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
-	rs->group = (struct readyset_group *)((char *)rs + head);
-	rs->allowed = (uint64_t *)((char *)rs->group + groups);
+	rs->allowed = (uint64_t *)((char *)rs + head);
 	rs->nowoke = rs->allowed + ngroups;
+	rs->wake = rs->nowoke + nsched;
+	rs->gseen = rs->wake + nsched;
+	rs->due = rs->gseen + ngroups;
+	rs->far = rs->due + words;
+	rs->ring = rs->far + words;
+	rs->words = words;
+	rs->due_run = UINT64_MAX; /* no run's: the first sync makes every scheduler due */
 	for (unsigned i = 0; i < nsched; i++)
 		rs->e[i].at = UINT64_MAX;
-	for (unsigned i = 0; i < ngroups; i++)
-		rs->group[i].at = UINT64_MAX;
 	return rs;
-}
-
-void readyset_group_missed(const struct timed_now *tn, unsigned gi, const char *what)
-{
-	fprintf(stderr, "gpumc: internal error: READY-3: scheduler group %u at cycle %llu: kept quiet, %s: an event did "
-	        "not signal\n", gi, (unsigned long long)tn->clock, what);
-	abort();
-}
-
-void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
-                         uint64_t soon, unsigned n)
-{
-	struct readyset_group *g = &rs->group[gi];
-	if (tn->check && n && readyset_group_kept(rs, tn, gi, at))
-		readyset_group_missed(tn, gi, "it lists an issue");
-	/* not quiet (it listed an issue, or an event moved a set): what it
-	** kept, if anything, stays unused, for it was not kept now -- its key
-	** is behind (keys only grow, within a run and from run to run) or its
-	** soon passed (the clock only grows within a run) */
-	if (!quiet)
-		return;
-	g->at = at;
-	g->soon = soon;
 }
 
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
@@ -168,5 +157,125 @@ void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon,
 	        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: kept ready time %llu, but a warp is "
 	        "ready by %llu\n",
 	        k, (unsigned long long)tn->clock, (unsigned long long)soon, (unsigned long long)upto);
+	abort();
+}
+
+/* Schedulers [k, k + n) due. */
+static void due_mark(struct readyset *rs, unsigned k, unsigned n)
+{
+	for (unsigned i = k; i < k + n; i++)
+		rs->due[i / 64] |= 1ull << i % 64;
+}
+
+/* Scheduler k's bit in the words of set m: where a waiting k is, set or
+** cleared. */
+static void due_bit(uint64_t *m, unsigned k, int on)
+{
+	m[k / 64] = on ? m[k / 64] | 1ull << k % 64 : m[k / 64] & ~(1ull << k % 64);
+}
+
+/* Scheduler k, waiting until wake[k] (after base), into the calendar:
+** the ring where it fits, else far. */
+static void due_place(struct readyset *rs, unsigned k)
+{
+	uint64_t t = rs->wake[k];
+	if (t - rs->base < RS_SPAN) {
+		due_bit(rs->ring + t % RS_SPAN * rs->words, k, 1);
+		rs->slots[t % RS_SPAN / 64] |= 1ull << t % 64;
+	} else if (t != UINT64_MAX) { /* none: it waits for an event */
+		due_bit(rs->far, k, 1);
+		if (t < rs->far_next)
+			rs->far_next = t;
+	}
+}
+
+void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
+{
+	uint64_t old = rs->wake[k];
+	if (old > rs->base) { /* made due by an event while it waited: out of the calendar */
+		due_bit(rs->far, k, 0);
+		if (old - rs->base < RS_SPAN)
+			due_bit(rs->ring + old % RS_SPAN * rs->words, k, 0);
+	}
+	due_bit(rs->due, k, 0);
+	rs->wake[k] = wake;
+	due_place(rs, k);
+}
+
+/* The calendar up to now: the ring's slots of (base, now] and the far
+** wakes by now are due, and base moves to now. */
+static void due_pop(struct readyset *rs, uint64_t now)
+{
+	for (uint64_t t = rs->base + 1; t <= now && t < rs->base + RS_SPAN;) {
+		uint64_t m = rs->slots[t % RS_SPAN / 64] >> t % 64;
+		if (!m) {
+			t += 64 - t % 64;
+			continue;
+		}
+		t += (unsigned)__builtin_ctzll(m);
+		if (t > now || t >= rs->base + RS_SPAN)
+			break;
+		uint64_t *slot = rs->ring + t % RS_SPAN * rs->words;
+		for (unsigned x = 0; x < rs->words; x++) {
+			rs->due[x] |= slot[x];
+			slot[x] = 0;
+		}
+		rs->slots[t % RS_SPAN / 64] &= ~(1ull << t % 64);
+		t++;
+	}
+	rs->base = now;
+	if (now < rs->far_next)
+		return;
+	/* rare: a wait past the ring's span came; the others wait on, in
+	** the ring where they now fit */
+	rs->far_next = UINT64_MAX;
+	for (unsigned x = 0; x < rs->words; x++)
+		for (uint64_t m = rs->far[x]; m; m &= m - 1) {
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m);
+			rs->far[x] &= ~(1ull << k % 64);
+			if (rs->wake[k] <= now)
+				due_bit(rs->due, k, 1);
+			else
+				due_place(rs, k);
+		}
+}
+
+void readyset_due_sync(struct readyset *rs, const struct timed_now *tn)
+{
+	unsigned nper = rs->n / rs->ngroups;
+	if (rs->due_run != tn->run) {
+		rs->due_run = tn->run;
+		rs->due_nonlocal = tn->nonlocal - 1; /* every group looked at below */
+		for (unsigned gi = 0; gi < rs->ngroups; gi++)
+			rs->gseen[gi] = ~(tn->changed + tn->sm_changed[gi]);
+		/* a clock from 0 again: nothing waits */
+		memset(rs->ring, 0, sizeof *rs->ring * RS_SPAN * rs->words);
+		memset(rs->far, 0, sizeof *rs->far * rs->words);
+		memset(rs->slots, 0, sizeof rs->slots);
+		for (unsigned k = 0; k < rs->n; k++)
+			rs->wake[k] = 0;
+		rs->base = 0;
+		rs->far_next = UINT64_MAX;
+	}
+	if (tn->nonlocal != rs->due_nonlocal) {
+		rs->due_nonlocal = tn->nonlocal;
+		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
+			uint64_t seen = tn->changed + tn->sm_changed[gi];
+			if (seen != rs->gseen[gi]) {
+				rs->gseen[gi] = seen;
+				due_mark(rs, gi * nper, nper);
+			}
+		}
+	}
+	if (tn->now > rs->base)
+		due_pop(rs, tn->now);
+}
+
+void readyset_due_missed(const struct timed_now *tn, unsigned k, uint64_t wake)
+{
+	fprintf(stderr,
+	        "gpumc: internal error: READY-7: scheduler %u at cycle %llu: not due before cycle %llu, but it lists "
+	        "an issue: an event did not signal\n",
+	        k, (unsigned long long)tn->clock, (unsigned long long)wake);
 	abort();
 }

@@ -18,22 +18,12 @@ struct readyset_entry {
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
 };
 
-/* A group of schedulers (an SM's) whose every set was kept with no warp
-** ready by the clock as last listed: it lists nothing while none of the
-** group's sets can change and the clock is before the earliest ready
-** time of their warps (soon).  Its key, at, is the driver's global and SM
-** counts (each only grows): its schedulers' own counts move only when one
-** of them issues, which none does while the group lists nothing. */
-struct readyset_group {
-	uint64_t at, soon; /* at UINT64_MAX: nothing kept */
-};
-
+#define RS_SPAN 128
 struct readyset {
 	/* warp -> its index in its scheduler, where the driver's pick within
 	** a unit is GTO's (model.pick); NULL: any ready warp (readyset_list) */
 	const unsigned *gto_idx;
-	unsigned n, ngroups;
-	struct readyset_group *group;
+	unsigned n, ngroups; /* schedulers, and groups of them (an SM's) */
 	/* per group, its schedulers (bit j: its j-th) whose sets were not
 	** empty as last listed, where the component keeps them (dab_sched.c:
 	** for dab.c's guard) */
@@ -41,6 +31,20 @@ struct readyset {
 	/* per scheduler, its entry's at less its SM's sm_woke (REACH_WAKES)
 	** when computed: apart, for the entries are read every cycle */
 	uint64_t *nowoke;
+	/* the due set, for components that list only due schedulers
+	** (readyset_due_sync): per 64 schedulers (words of them), bit k % 64:
+	** it may list an issue at the clock.  Per scheduler not due, the
+	** cycle it may again (wake), the schedulers waiting so in a calendar:
+	** those due before `base` + RS_SPAN in a ring of one set per cycle
+	** (cycle t: slot t % RS_SPAN, its bit in `slots` set where the slot
+	** may not be empty), the others in `far` (the earliest of their
+	** wakes: far_next).  One made due by an event stays where it waits
+	** until it waits again.  Per group, the driver's counts as last
+	** looked (gseen); the run, and the driver's nonlocal count, as last
+	** looked. */
+	uint64_t *due, *wake, *gseen, *ring, *far, slots[RS_SPAN / 64];
+	uint64_t base, far_next, due_run, due_nonlocal;
+	unsigned words;
 	struct readyset_entry e[];
 };
 
@@ -190,40 +194,28 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 	return n;
 }
 
-/* Group gi (SM sm), having seen at (changed + sm_changed[sm]), listing
-** what can issue at the clock: is its last listing, nothing, kept?  Then
-** the caller skips it (not under tn->check, which lists it and compares:
-** readyset_group_listed); else it lists the group's schedulers and calls
-** readyset_group_listed. */
-static inline int readyset_group_kept(const struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at)
+/* Listing what can issue at the clock, first: the schedulers an event
+** reached since (the run's start, the global count, their SM's count:
+** each moves only with the driver's nonlocal count) and those whose wake
+** time came are due.  A scheduler's own count moves only by its issue,
+** which it listed: it was due, and stays so (readyset_due_keep). */
+void readyset_due_sync(struct readyset *rs, const struct timed_now *tn);
+static inline int readyset_due(const struct readyset *rs, unsigned k)
 {
-	const struct readyset_group *g = &rs->group[gi];
-	return g->at == at && g->soon > tn->now;
+	return (int)(rs->due[k / 64] >> k % 64 & 1);
 }
-/* Group gi listed n actions at the clock, having seen at; quiet: every
-** one of its sets is kept (after this listing) with no warp ready by the
-** clock, and nothing of it can list an issue before soon (its sets'
-** earliest ready times; gto: its busy units' free times too).  Under
-** tn->check a kept group that lists an issue is a missed event: an
-** internal error (READY-3), reported and fatal. */
-void readyset_group_keep(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at, int quiet,
-                         uint64_t soon, unsigned n);
-/* Inline: a busy SM's listing, not quiet, changes nothing. */
-static inline void readyset_group_listed(struct readyset *rs, const struct timed_now *tn, unsigned gi, uint64_t at,
-                                         int quiet, uint64_t soon, unsigned n)
+/* Due scheduler k listed n at the clock, having seen what it has (its
+** set kept, e.at): with none listed, it lists none before wake (its
+** unit's free time where busy, else its set's earliest ready time) while
+** no event reaches it, and is not due until then. */
+void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake);
+static inline void readyset_due_keep(struct readyset *rs, unsigned k, unsigned n, uint64_t wake)
 {
-	if (quiet || tn->check)
-		readyset_group_keep(rs, tn, gi, at, quiet, soon, n);
+	if (!n)
+		readyset_due_wait(rs, k, wake);
 }
-/* What a kept group (readyset_group_kept) did not list differs from its
-** fresh listing under tn->check (READY-3): fatal. */
-void readyset_group_missed(const struct timed_now *tn, unsigned gi, const char *what) __attribute__((noreturn, cold));
-/* Scheduler k's set is kept, with no warp ready by the clock: what a
-** group's quiet is made of. */
-static inline int readyset_quiet(const struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at)
-{
-	const struct readyset_entry *e = &rs->e[k];
-	return e->at == at && e->soon > tn->now;
-}
+/* Under tn->check every scheduler is listed: one not due that lists an
+** issue is a missed event or wake (READY-7): fatal. */
+void readyset_due_missed(const struct timed_now *tn, unsigned k, uint64_t wake) __attribute__((noreturn, cold));
 
 #endif

@@ -44,8 +44,9 @@
 **   ROP-2 a FIFO holds at most cap entries and its unused entries and pad
 **         are zero;
 **   ROP-3 (concrete mode) the kept mask of FIFOs with entries (struct rop,
-**         nonempty) equals their counts, and no head arrives before a
-**         partition's kept soon (kept_sync, enabled; GPUMC_CHECK_READY).
+**         nonempty) equals their counts, and a partition not due lists
+**         nothing: it is busy, or no head arrives before its kept wake
+**         (kept_sync, enabled; GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -91,11 +92,14 @@ struct rop {
 	const uint8_t *kept_sv;
 	unsigned words_sms;
 	uint64_t *nonempty;
-	/* and per partition (8 at most), no head of its FIFOs arrives before
-	** this cycle (0: not known).  A head's arrival time (tn->ready) is
-	** set only by this file's timing of a push, a send or a perform, each
-	** applied next, and that marks the FIFO: kept_mark forgets it then. */
-	uint64_t soon[8];
+	/* and per partition (8 at most), whether it is due (bit p of due:
+	** it may list at the clock), else the cycle it may again (wake: its
+	** unit's free time, or the first arrival of a head of its FIFOs), the
+	** first of those (next).  A head's arrival time (tn->ready) is set
+	** only by this file's timing of a push, a send or a perform, each
+	** applied next, and that marks the FIFO: kept_mark makes it due. */
+	uint64_t wake[8], next;
+	unsigned due;
 	/* partial-order reduction (alone): per global word, what every
 	** instruction that may access it is (por_words); NULL: nothing
 	** qualifies */
@@ -127,7 +131,7 @@ static void kept_mark(const struct comp *c, const uint8_t *sv, unsigned q)
 	unsigned P = c->g->cfg.partitions, s = q / P;
 	uint64_t *w = &r->nonempty[(q % P) * r->words_sms + s / 64], bit = 1ull << s % 64;
 	*w = fifo(c, sv, q)[0] ? *w | bit : *w & ~bit;
-	r->soon[q % P] = 0;
+	r->due |= 1u << q % P;
 }
 
 /* Concrete mode, as enabled() first lists: the kept mask is the run's,
@@ -153,8 +157,10 @@ static void kept_sync(const struct comp *c, const uint8_t *sv, const struct time
 			}
 			r->nonempty[p * nw + k] = m;
 		}
-	if (fresh)
-		memset(r->soon, 0, sizeof r->soon);
+	if (fresh) {
+		r->due = ~0u;
+		r->next = UINT64_MAX;
+	}
 	r->kept_run = tn->run;
 	r->kept_sv = sv;
 }
@@ -525,29 +531,45 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		const uint64_t *ready = tn->ready + c->subj0[0], now = tn->now;
 		struct rop *r = c->priv;
 		kept_sync(c, sv, tn);
-		for (unsigned p = 0; p < P; p++) {
-			unsigned u = c->unit0[0] + p, n0 = n;
-			int later = r->soon[p] > now; /* under tn->check listed anyway, and compared */
-			if (tn->unit_free[u] > now || (later && !tn->check))
-				continue;
-			uint64_t soon = UINT64_MAX;
-			for (unsigned k = 0; k < r->words_sms; k++) /* the FIFOs with entries, in SM order */
-				for (uint64_t m = r->nonempty[p * r->words_sms + k]; m; m &= m - 1) {
-					unsigned q = (64 * k + (unsigned)__builtin_ctzll(m)) * P + p;
-					soon = ready[q] < soon ? ready[q] : soon;
-					if (ready[q] > now)
-						continue;
-					unsigned run = icnt_run(r->ic, c, q, fifo(c, sv, q)[0], entries(c, sv, q), sizeof(struct atomic_entry),
-					                        same_tx);
-					out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q, q + nq * cap * (run - 1) };
+		if (now >= r->next) { /* the partitions whose wake came are due */
+			r->next = UINT64_MAX;
+			for (unsigned p = 0; p < P; p++)
+				if (!(r->due >> p & 1)) {
+					if (r->wake[p] <= now)
+						r->due |= 1u << p;
+					else if (r->wake[p] < r->next)
+						r->next = r->wake[p];
 				}
-			if (later && n > n0) {
-				fprintf(stderr, "gpumc: internal error: ROP-3: partition %u: no head kept as arriving before cycle %llu, "
-				        "one arrived by %llu\n", p, (unsigned long long)r->soon[p], (unsigned long long)now);
+		}
+		/* the due partitions alone; under tn->check every one, and one
+		** not due that lists an issue is fatal (ROP-3) */
+		for (unsigned d = tn->check ? (1u << P) - 1 : r->due & ((1u << P) - 1); d; d &= d - 1) {
+			unsigned p = (unsigned)__builtin_ctz(d), u = c->unit0[0] + p, n0 = n, due = r->due >> p & 1;
+			uint64_t soon = tn->unit_free[u];
+			if (soon <= now) {
+				soon = UINT64_MAX;
+				for (unsigned k = 0; k < r->words_sms; k++) /* the FIFOs with entries, in SM order */
+					for (uint64_t m = r->nonempty[p * r->words_sms + k]; m; m &= m - 1) {
+						unsigned q = (64 * k + (unsigned)__builtin_ctzll(m)) * P + p;
+						soon = ready[q] < soon ? ready[q] : soon;
+						if (ready[q] > now)
+							continue;
+						unsigned run = icnt_run(r->ic, c, q, fifo(c, sv, q)[0], entries(c, sv, q),
+						                        sizeof(struct atomic_entry), same_tx);
+						out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q,
+							                    q + nq * cap * (run - 1) };
+					}
+			}
+			if (!due && n > n0) {
+				fprintf(stderr, "gpumc: internal error: ROP-3: partition %u: not due before cycle %llu, "
+				        "a head arrived by %llu\n", p, (unsigned long long)r->wake[p], (unsigned long long)now);
 				abort();
 			}
-			if (!later)
-				r->soon[p] = soon;
+			if (due && n == n0) { /* nothing before then, unless a FIFO of it moves */
+				r->due &= ~(1u << p);
+				r->wake[p] = soon;
+				r->next = soon < r->next ? soon : r->next;
+			}
 		}
 		return n;
 	}

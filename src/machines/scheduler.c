@@ -164,51 +164,56 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	** order, all model.enabled_now asks): a busy scheduler, or a warp
 	** still in its latency, is not asked; what the state allows comes
 	** from the scheduler's ready set (readyset.c) */
-	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], nsm = g->cfg.sms, nper = g->cfg.schedulers, u0 = c->unit0[0];
+	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], nper = g->cfg.schedulers, u0 = c->unit0[0];
 	const struct readyset_src src = { c, sv, gto_fill, gto_one, gto_woke };
 	struct readyset *rs = c->priv;
-	int all = tn->now == UINT64_MAX;
 	/* in locals: the compiler cannot tell out[] from what they point to */
 	const uint64_t now = tn->now, changed = tn->changed, *sm_changed = tn->sm_changed;
 	const uint64_t *unit_free = tn->unit_free + u0, *unit_changed = tn->unit_changed + u0;
 	const unsigned *first = g->sched_first, *warps = g->sched_warps;
-	for (unsigned sm = 0, k = 0; sm < nsm; sm++) {
-		uint64_t seen = changed + sm_changed[sm];
-		/* an SM that listed nothing, every scheduler busy or its warps
-		** in their latencies, lists nothing until an event reaches it or
-		** the first of those times (readyset_group_kept: soon; none of
-		** its schedulers issues meanwhile, so seen is its key) */
-		unsigned n_sm = n;
-		uint64_t soon = UINT64_MAX;
-		if (rs && !all && !tn->check && readyset_group_kept(rs, tn, sm, seen)) {
-			k += nper;
-			continue;
-		}
-		for (unsigned j = 0; j < nper; j++, k++) {
-			uint64_t at = seen + unit_changed[k], may;
-			int viewed;
-			if (unit_free[k] > now) {
-				soon = unit_free[k] < soon ? unit_free[k] : soon;
-				continue;
-			}
-			if (rs) {
-				if (!readyset_later(rs, tn, k, at, now))
-					n += readyset_list(rs, tn, k, u0 + k, at, now, c->kind0, s0, warps + first[k], &src,
-					                   out + n, &may, &viewed);
-				/* kept, listing nothing: none of its warps is ready
-				** before its earliest ready time (readyset_list) */
-				soon = rs->e[k].soon < soon ? rs->e[k].soon : soon;
-				continue;
-			}
-			for (unsigned i = first[k]; i < first[k + 1]; i++) {
+	if (!rs) { /* past 64 warps a scheduler: every warp polled */
+		for (unsigned k = 0; k < g->cfg.sms * nper; k++)
+			for (unsigned i = first[k]; i < first[k + 1] && unit_free[k] <= now; i++) {
 				unsigned w = warps[i];
 				if (tn->ready[s0 + w] <= now && sched_ready(c, sv, w))
 					out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)(u0 + k), s0 + w, 0 };
 			}
-		}
-		if (rs && !all)
-			readyset_group_listed(rs, tn, sm, seen, n == n_sm, soon, n - n_sm);
+		return n;
 	}
+	if (now == UINT64_MAX) { /* everything */
+		for (unsigned k = 0; k < rs->n; k++) {
+			uint64_t may;
+			int viewed;
+			n += readyset_list(rs, tn, k, u0 + k, changed + sm_changed[k / nper] + unit_changed[k], now,
+			                   c->kind0, s0, warps + first[k], &src, out + n, &may, &viewed);
+		}
+		return n;
+	}
+	/* what can issue at the clock: the due schedulers alone (readyset.c,
+	** readyset_due_sync), in order; under tn->check every one, and one
+	** not due that lists an issue is fatal (READY-7) */
+	readyset_due_sync(rs, tn);
+	for (unsigned x = 0; x < (rs->n + 63) / 64; x++)
+		for (uint64_t d = tn->check ? ~0ull : rs->due[x]; d; d &= d - 1) {
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), n0 = n;
+			if (k >= rs->n)
+				break;
+			uint64_t at = changed + sm_changed[k / nper] + unit_changed[k], may, wake = unit_free[k];
+			int viewed;
+			if (wake <= now) {
+				if (!readyset_later(rs, tn, k, at, now))
+					n += readyset_list(rs, tn, k, u0 + k, at, now, c->kind0, s0, warps + first[k], &src,
+					                   out + n, &may, &viewed);
+				/* listing nothing: none of its warps is ready before its
+				** earliest ready time (readyset_list) */
+				wake = rs->e[k].soon;
+			}
+			if (!readyset_due(rs, k)) {
+				if (n > n0)
+					readyset_due_missed(tn, k, rs->wake[k]);
+			} else
+				readyset_due_keep(rs, k, n - n0, wake);
+		}
 	return n;
 }
 
