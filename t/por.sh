@@ -21,7 +21,7 @@ done
 cases="$cases
 $(grep -v '^#' "$srcdir/t/por.list" | grep . | tr '\t' '|')"
 ncases=$(echo "$cases" | wc -l)
-plan $((ncases * 10 + 16))
+plan $((ncases * 10 + 17))
 echo "$cases" > "$T/cases"
 while IFS='|' read -r spec opts; do
 	for search in bfs dfs; do
@@ -71,6 +71,10 @@ like "$T/out" '^verdict: pass' "volatile load on dab under --check-model: POR-1 
 # them through breaks POR-1 here)
 run "$GPUMC" check -q --check-model "$srcdir/t/good/por-exit-barrier.gpu"
 like "$T/out" '^verdict: pass' "exit releasing a barrier under --check-model: POR-1 holds"
+# a membar issued with a red still in its FIFO leaves the warp waiting:
+# never warp-local (warp.c, local_table; counting it local breaks POR-1)
+run "$GPUMC" check -q --check-model "$srcdir/t/good/por-membar.gpu"
+like "$T/out" '^verdict: pass' "membar waiting for a red under --check-model: POR-1 holds"
 # race_free keeps POR on (explore.c: a racy state stays racy after a
 # local step); comm_race_free turns it off and the report says so
 run "$GPUMC" check "$SPECS/dab/R1-race.gpu"
