@@ -32,6 +32,17 @@ run() {
 }
 # json field extraction without jq: the first "key":number
 jnum() { grep -o "\"$1\":[0-9.e+-]*" "$2" | head -1 | cut -d: -f2; }
+# porfig JSON-FILE: what a reduction or the thread count must not change
+# (t/threads.sh, t/por-threads.sh): for a failure the failed property, else
+# the verdict, terminal states, crash images and the final values
+porfig() {
+	pv=$(grep -o '"verdict":"[^"]*"' "$1" | head -1 | cut -d'"' -f4)
+	case $pv in
+	fail*) grep -o '"failed":{"kind":"[^"]*","property":"[^"]*"' "$1" | head -1 ;;
+	*) printf '%s terminal %s crash %s %s' "${pv:-error}" "$(jnum terminal_states "$1")" "$(jnum crash_images "$1")" \
+		"$(grep -o '"final_values":{[^}]*}' "$1")" ;;
+	esac
+}
 # verdict SPEC WANT OPTIONS...: one test, the verdict of gpumc check on SPEC
 verdict() {
 	vspec=$1; vwant=$2; shift 2

@@ -61,14 +61,6 @@ while IFS='	' read -r spec opts mode want; do
 done < "$T/rows"
 
 # partial-order reduction on every thread
-porfig() { # porfig JSON-FILE: what must not depend on the threads
-	v=$(grep -o '"verdict":"[^"]*"' "$1" | head -1 | cut -d'"' -f4)
-	case $v in
-	fail*) grep -o '"failed":{"kind":"[^"]*","property":"[^"]*"' "$1" | head -1 ;;
-	*) printf '%s terminal %s crash %s %s' "${v:-error}" "$(jnum terminal_states "$1")" "$(jnum crash_images "$1")" \
-		"$(grep -o '"final_values":{[^}]*}' "$1")" ;;
-	esac
-}
 while IFS='	' read -r spec opts mode want; do
 	[ "$opts" = - ] && opts=
 	bad=
