@@ -373,9 +373,11 @@ static int commutes(enum atom_op op, enum vtype t)
 ** with one); POR_COMM too, a red of one op and type that commutes with
 ** itself (such entries give the word the same value in any order, and
 ** nothing reads it before the kernel ends).  Into out (G bytes); 0 when
-** nothing qualifies (an access naming no variable could reach any word,
-** a st.u64 two; host steps read and write memory between launches; the
-** weaker memory models keep their own copies). */
+** nothing qualifies (an access naming no variable could reach any word;
+** host steps read and write memory between launches; the weaker memory
+** models keep their own copies).  A st.u64 writes two words of the
+** variable it names, each checked against that variable's bounds
+** (memory.c, word): it reaches no other variable's word. */
 enum { POR_ATOMIC = 1, POR_COMM = 2 };
 static int por_words(const struct gpu *g, uint8_t *out)
 {
@@ -390,7 +392,7 @@ static int por_words(const struct gpu *g, uint8_t *out)
 			const struct instr *in = &p->ins[i];
 			if ((in->op != OP_LD && in->op != OP_ST && in->op != OP_ATOM && in->op != OP_RED) || in->space != SP_GLOBAL)
 				continue;
-			if (in->addr.sym < 0 || in->width == 8)
+			if (in->addr.sym < 0)
 				return 0;
 			if (in->addr.sym != s)
 				continue;
