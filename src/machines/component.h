@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "explore/model.h"
+#include "machines/alu.h"
 #include "machines/gpu.h"
 #include "machines/registry.h"
 
@@ -278,7 +279,8 @@ struct port_warps {
 	/* The addresses of warp w's lanes in m at once (out[lane]): for the
 	** components that need all of them every cycle (rop.c's room). */
 	void (*addresses)(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out);
-	uint32_t (*operand)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane, const struct operand *o);
+	/* Operand o in every lane (alu.h), evaluated once for a warp's lanes. */
+	struct alu_lanes (*operand)(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o);
 	void (*write_reg)(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int reg, uint32_t v);
 	/* Execute warp w's current instruction. */
 	void (*issue)(const struct comp *c, uint8_t *sv, unsigned w);

@@ -233,9 +233,10 @@ static struct atomic_entry *fuse_target(const struct comp *c, struct atomic_entr
 
 static int anything_in_flight(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
-	for (unsigned q = 0; q < g->nqueues; q++)
-		if (queue(c, sv, q)[0])
+	/* the queues' counts walked with a pointer: asked at every push */
+	const uint8_t *p = (const uint8_t *)queue(c, sv, 0), *end = p + D(c)->q_bytes * c->g->nqueues;
+	for (; p < end; p += D(c)->q_bytes)
+		if (*(const uint16_t *)p)
 			return 1;
 	return 0;
 }

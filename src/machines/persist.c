@@ -845,7 +845,8 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 			WARPS(c)->fault(WC(c), sv, w, fault);
 			return 0;
 		}
-		uint32_t v = WARPS(c)->operand(WC(c), sv, w, l, &in->src[k]);
+		struct alu_lanes o = WARPS(c)->operand(WC(c), sv, w, &in->src[k]);
+		uint32_t v = alu_lane(&o, l);
 		if (in->width == 1 || in->width == 2) {
 			uint32_t keep = ~(((1u << 8 * in->width) - 1) << 8 * at);
 			v = (INNER(c)->load(IC(c), sv, SP_GLOBAL, 0, i) & keep) | (v << 8 * at & ~keep);

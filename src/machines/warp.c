@@ -135,10 +135,9 @@ static inline __attribute__((always_inline)) struct alu_lanes lanes_of(const str
 	}
 }
 
-static uint32_t operand(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane, const struct operand *o)
+static struct alu_lanes operand(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o)
 {
-	struct alu_lanes x = lanes_of(c, sv, w, o);
-	return alu_lane(&x, lane);
+	return lanes_of(c, sv, w, o);
 }
 
 static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int r, uint32_t v)
@@ -627,6 +626,7 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 	/* a shared-memory atomic is performed here, at issue: its operands,
 	** as a ROP step shows those of a global one */
 	if ((in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_SHARED && m) {
+		struct alu_lanes v = lanes_of(c, sv, w, &in->src[0]);
 		sb_puts(out, " (");
 		for (unsigned l = 0, first = 1; l < g->cfg.threads_per_warp; l++) {
 			if (!(m >> l & 1))
@@ -634,7 +634,7 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 			sb_printf(out, "%slane %u: [", first ? "" : ", ", l);
 			program_addr_name(g->prog, SP_SHARED, address(c, sv, w, l), out);
 			sb_puts(out, "] ");
-			value_print(operand(c, sv, w, l, &in->src[0]), in->type, out);
+			value_print(alu_lane(&v, l), in->type, out);
 			first = 0;
 		}
 		sb_putc(out, ')');
