@@ -196,9 +196,25 @@ static uint64_t ev_next(struct events *e, uint64_t now)
 	return first;
 }
 
+/* READY-7 (GPUMC_CHECK_READY): model.step's local and counts, of a
+** (applied next to sv), equal model.local's and model.count's, asked
+** alone; before: the counters before the step (rewritten).  Its timing
+** is not asked again: a timing may book a resource (the interconnect). */
+static void check_step(const struct model *m, const uint8_t *sv, const struct action *a, int local, uint64_t *before,
+                       const uint64_t *after, uint64_t now)
+{
+	int alone = m->local ? m->local(m, sv, a, NULL, 0) : 0;
+	m->count(m, sv, a, before);
+	if (local != alone || memcmp(before, after, sizeof *before * m->ncounters)) {
+		fprintf(stderr, "gpumc: internal error: READY-7: model.step differs from model.%s asked alone at cycle %llu\n",
+		        local != alone ? "local" : "count", (unsigned long long)now);
+		abort();
+	}
+}
+
 int concrete_usable(const struct model *m, struct strbuf *why)
 {
-	if (m->timing && m->nunits && m->nsubjects)
+	if (m->step && m->nunits && m->nsubjects)
 		return 0;
 	sb_printf(why, "machine %s has no concrete-mode timing: it can be checked (gpumc check), not run", m->name);
 	return -1;
@@ -234,6 +250,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	struct action *cand = xmalloc(sizeof *cand * (m->max_actions + 1));
 	struct action *sorting = xmalloc(sizeof *sorting * (m->max_actions + 1));
+	uint64_t *counted = xmalloc(sizeof *counted * (m->ncounters + 1)); /* check_step's */
 	/* candidates per unit, and where each unit's run starts in sorting */
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
@@ -372,12 +389,13 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			}
 			t.now = now;
 			t.run = run;
-			m->timing(m, sv, a, &t, rng_next, &rng);
+			if (check_ready)
+				memcpy(counted, r->counters, sizeof *counted * m->ncounters);
+			int sm, local = m->step(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+			if (check_ready)
+				check_step(m, sv, a, local, counted, r->counters, now);
 			if (hook)
 				hook->action(hook->ctx, now, a, &t, sv);
-			if (m->count)
-				m->count(m, sv, a, r->counters);
-			int local = m->local ? m->local(m, sv, a, NULL, 0) : 0;
 			if (local) {
 				unit_changed[a->unit]++;
 				if (local == 2) { /* an exit: the kernel may be over, a CTA's slot free */
@@ -385,7 +403,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 					quiet = 0;
 				}
 			} else {
-				int sm = m->reach ? m->reach(m, sv, a) : -1, wakes = sm >= 0 && sm & REACH_WAKES;
+				int wakes = sm >= 0 && sm & REACH_WAKES;
 				if (wakes)
 					sm &= ~REACH_WAKES;
 				if (sm >= 0 && (unsigned)sm < m->nunits) {
@@ -427,6 +445,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(act);
 	free(cand);
 	free(sorting);
+	free(counted);
 	free(per_unit);
 	free(ev.t);
 	r->seconds = clock_since(t0);

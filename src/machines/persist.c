@@ -2208,7 +2208,7 @@ static int mask_reach(const struct comp *c, const uint32_t *m, int sm)
 	return sm;
 }
 
-/* model.reach: the SM whose warps action a may wake (readyset.c keeps
+/* model.step's reach: the SM whose warps action a may wake (readyset.c keeps
 ** the other SMs' ready sets; every action reaching all of them was 17%
 ** of a 64-warp lbm strict-clwb run).  A line action wakes warps only
 ** through pm_wake(), which resumes the warps an acknowledgement frees
