@@ -168,10 +168,9 @@ static inline __attribute__((always_inline)) const uint32_t *lane_values(const s
 	} else if (x->step) {
 		for (unsigned l = 0; l < n; l++)
 			tmp[l] = x->base + x->step * l;
-	} else if (x->base) { /* an immediate: two lanes a store, all 32 (tmp holds them) */
-		uint64_t two = x->base * 0x100000001ull;
-		for (unsigned l = 0; l < 32; l += 2)
-			memcpy(tmp + l, &two, sizeof two);
+	} else if (x->base) { /* an immediate: all 32 lanes, a count the compiler vectorises */
+		for (unsigned l = 0; l < 32; l++)
+			tmp[l] = x->base;
 	} else {
 		return zero;
 	}
