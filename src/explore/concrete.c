@@ -135,14 +135,9 @@ struct events {
 	uint64_t pushed; /* the last time put in the heap, not put twice in a row */
 };
 
-static void ev_push(struct events *e, uint64_t now, uint64_t t)
+/* A time past the ring's span, into the heap. */
+static void ev_push_far(struct events *e, uint64_t t)
 {
-	if (t <= now)
-		return;
-	if (t - e->base < EV_SPAN) { /* base <= now < t */
-		e->ring[t % EV_SPAN / 64] |= 1ull << t % 64;
-		return;
-	}
 	if (t == e->pushed)
 		return;
 	e->pushed = t;
@@ -154,6 +149,18 @@ static void ev_push(struct events *e, uint64_t now, uint64_t t)
 	for (; i > 0 && e->t[(i - 1) / 2] > t; i = (i - 1) / 2)
 		e->t[i] = e->t[(i - 1) / 2];
 	e->t[i] = t;
+}
+
+/* Inline: the driver pushes one or two times per action, nearly all
+** within the ring's span. */
+static inline void ev_push(struct events *e, uint64_t now, uint64_t t)
+{
+	if (t <= now)
+		return;
+	if (t - e->base < EV_SPAN) /* base <= now < t */
+		e->ring[t % EV_SPAN / 64] |= 1ull << t % 64;
+	else
+		ev_push_far(e, t);
 }
 
 /* The first time after now (UINT64_MAX: none), dropping the passed ones;
