@@ -176,15 +176,20 @@ static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const stru
 	return r;
 }
 
-static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
+/* The lanes that execute warp w's current instruction in. */
+static inline __attribute__((always_inline)) uint32_t mask_of(const struct gpu *g, const uint8_t *sv, unsigned w,
+                                                             const struct instr *in)
 {
-	const struct gpu *g = c->g;
 	uint8_t *s = (uint8_t *)sv;
 	uint32_t m = gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].mask;
-	const struct instr *in = cur(g, sv, w);
 	if (in->pred < 0 || in->op == OP_BRA) /* bra: the guard selects the taken lanes */
 		return m;
 	return guarded(g, s, w, in, m);
+}
+
+static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	return mask_of(c->g, sv, w, cur(c->g, sv, w));
 }
 
 /* The address of the current instruction in every lane (alu.h). */
@@ -432,7 +437,7 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	const struct instr *in = cur(g, sv, w);
-	uint32_t m = exec_mask(c, sv, w);
+	uint32_t m = mask_of(g, sv, w, in);
 	const struct bind *pm = REQ(c, P_PM);
 	if (pm->ops && ((const struct port_pm *)pm->ops)->op(pm->c, sv, w, in, m))
 		return;
