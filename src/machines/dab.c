@@ -162,12 +162,13 @@ static int fusable(enum atom_op op)
 }
 
 /* Entries a and b of one SM's FIFO belong to one flush transaction: one
-** buffer's, in one sector (flush coalescing, §IV-F). */
+** buffer's, in one sector (flush coalescing, §IV-F).  The sector first:
+** it is one compare, and scattered atomics' differ. */
 static int same_tx(const struct comp *c, const void *a, const void *b)
 {
 	const struct atomic_entry *x = a, *y = b;
-	return c->g->cfg.coalesce && buffer_of(c, x->warp) == buffer_of(c, y->warp) &&
-	       x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR;
+	return c->g->cfg.coalesce && x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR &&
+	       buffer_of(c, x->warp) == buffer_of(c, y->warp);
 }
 
 /* A map of 32-bit keys to indices of a buffer's entries (open
