@@ -375,8 +375,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		** exit, and no unit has another action that can issue now */
 		unsigned busy_units = 0, moved = 0, quiet = !again;
 		for (unsigned i = 0; i < nc;) {
-			unsigned j = i;
-			while (j < nc && grouped[j].unit == grouped[i].unit)
+			unsigned j = i + 1, u = grouped[i].unit;
+			while (j < nc && grouped[j].unit == u)
 				j++;
 			unsigned k = i;
 			if (j - i > 1) {
