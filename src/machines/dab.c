@@ -205,8 +205,12 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 
 /* Past this many entries push() maps each address to its last entry once
 ** rather than scanning the buffer back for each lane (pagerank's 256-entry
-** buffers: 2% of a run); an exploration's few entries are scanned. */
+** buffers: 2% of a run); an exploration's few entries are scanned.  So
+** are they for fewer than FUSE_MAP_LANES lanes: a scan back costs a
+** compare an entry, the map some 20 (pagerank's 64-entry buffers, 3 or 4
+** lanes a red: 0.5% of a run). */
 #define FUSE_MAP_FROM 32
+#define FUSE_MAP_LANES 4
 
 /* The entry this atomic fuses into, or NULL: the buffer's last entry for
 ** the address (from last, when not NULL: the buffer's addresses, each to
@@ -269,7 +273,7 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
 	unsigned first[32], need = fuse ? 0 : (unsigned)nl;
 	struct entry_map last, *lp = NULL;
-	if (fuse && bf->count > FUSE_MAP_FROM) { /* each address to its last entry: in entry order */
+	if (fuse && bf->count > FUSE_MAP_FROM && nl >= FUSE_MAP_LANES) { /* each address to its last entry: in entry order */
 		lp = &last;
 		map_reset(lp, bf->count);
 		for (unsigned i = 0; i < bf->count; i++)
