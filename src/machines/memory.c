@@ -110,10 +110,11 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	uint32_t words = sp == SP_GLOBAL ? p->global_words : p->shared_words;
 	const uint32_t *gword = g->gword, *ginit = g->ginit;
 	const uint32_t *shared = (const uint32_t *)(sv + g->shared_off) + (size_t)cta * words;
+	const struct alu_lanes a = *ad;
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;
-		long w = word_of(s ? &s1 : NULL, words, alu_lane(ad, l), &f);
+		long w = word_of(s ? &s1 : NULL, words, alu_lane(&a, l), &f);
 		if (w < 0)
 			return f;
 		d[l] = sp == SP_GLOBAL ? gpu_global_at(gword, ginit, sv, (uint32_t)w) : shared[w];
