@@ -111,6 +111,25 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	const uint32_t *gword = g->gword, *ginit = g->ginit;
 	const uint32_t *shared = (const uint32_t *)(sv + g->shared_off) + (size_t)cta * words;
 	const struct alu_lanes a = *ad;
+	/* a whole warp of register addresses, all good (one pass the compiler
+	** vectorises: outside no variable, aligned, inside the segment; with
+	** no variable named, span covers all but 0xffffffff, misaligned
+	** anyway): loaded without the tests, else lane by lane for the first
+	** lane's fault */
+	uint32_t lo = s ? s->base : 0, span = s ? s->nelems * 4u : UINT32_MAX;
+	if (m == 0xffffffffu && a.r) {
+		uint32_t bad = 0;
+		for (unsigned l = 0; l < 32; l++) {
+			uint32_t x = a.base + a.r[l];
+			bad |= (uint32_t)(x - lo >= span) | (x & 3) | (uint32_t)(x / 4 >= words);
+		}
+		for (unsigned l = 0; l < 32 && !bad; l++) {
+			uint32_t w = (a.base + a.r[l]) / 4; /* a.r may be d: lane l reads its address first */
+			d[l] = sp == SP_GLOBAL ? gpu_global_at(gword, ginit, sv, w) : shared[w];
+		}
+		if (!bad)
+			return 0;
+	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;
