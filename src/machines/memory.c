@@ -118,17 +118,21 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	** lane's fault */
 	uint32_t lo = s ? s->base : 0, span = s ? s->nelems * 4u : UINT32_MAX;
 	if (m == 0xffffffffu && a.r) {
-		uint32_t bad = 0;
+		uint32_t bad = 0, w[32]; /* every word first: a.r may be d */
 		for (unsigned l = 0; l < 32; l++) {
 			uint32_t x = a.base + a.r[l];
 			bad |= (uint32_t)(x - lo >= span) | (x & 3) | (uint32_t)(x / 4 >= words);
+			w[l] = x / 4;
 		}
-		for (unsigned l = 0; l < 32 && !bad; l++) {
-			uint32_t w = (a.base + a.r[l]) / 4; /* a.r may be d: lane l reads its address first */
-			d[l] = sp == SP_GLOBAL ? gpu_global_at(gword, ginit, sv, w) : shared[w];
-		}
-		if (!bad)
+		if (!bad) {
+			if (sp == SP_GLOBAL)
+				for (unsigned l = 0; l < 32; l++)
+					d[l] = gpu_global_at(gword, ginit, sv, w[l]);
+			else
+				for (unsigned l = 0; l < 32; l++)
+					d[l] = shared[w[l]];
 			return 0;
+		}
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
