@@ -212,14 +212,16 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	if (n < 0)
 		return PUSH_DONE; /* the warp faulted */
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	unsigned sm = gpu_sm_of(g, w);
+	unsigned sm = gpu_sm_of(g, w), P = g->cfg.partitions, marked = 0; /* partitions (8 at most) pushed to */
 	for (int i = 0; i < n; i++) {
-		unsigned q = sm * g->cfg.partitions + gpu_partition_of(g, e[i].addr);
+		unsigned p = gpu_partition_of(g, e[i].addr), q = sm * P + p;
 		uint16_t *f = fifo(c, sv, q);
 		entries(c, sv, q)[f[0]++] = e[i];
 		h->pending++;
-		kept_mark(c, sv, q);
+		marked |= 1u << p;
 	}
+	for (; marked; marked &= marked - 1) /* once a FIFO, with its count final */
+		kept_mark(c, sv, sm * P + (unsigned)__builtin_ctz(marked));
 	return in->op == OP_ATOM ? PUSH_WAIT_VALUES : PUSH_DONE;
 }
 
