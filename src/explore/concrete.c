@@ -135,14 +135,9 @@ struct events {
 	uint64_t pushed; /* the last time put in the heap, not put twice in a row */
 };
 
-static void ev_push(struct events *e, uint64_t now, uint64_t t)
+/* A time past the ring's span, into the heap. */
+static void ev_push_far(struct events *e, uint64_t t)
 {
-	if (t <= now)
-		return;
-	if (t - e->base < EV_SPAN) { /* base <= now < t */
-		e->ring[t % EV_SPAN / 64] |= 1ull << t % 64;
-		return;
-	}
 	if (t == e->pushed)
 		return;
 	e->pushed = t;
@@ -154,6 +149,18 @@ static void ev_push(struct events *e, uint64_t now, uint64_t t)
 	for (; i > 0 && e->t[(i - 1) / 2] > t; i = (i - 1) / 2)
 		e->t[i] = e->t[(i - 1) / 2];
 	e->t[i] = t;
+}
+
+/* Inline: the driver pushes one or two times per action, nearly all
+** within the ring's span. */
+static inline void ev_push(struct events *e, uint64_t now, uint64_t t)
+{
+	if (t <= now)
+		return;
+	if (t - e->base < EV_SPAN) /* base <= now < t */
+		e->ring[t % EV_SPAN / 64] |= 1ull << t % 64;
+	else
+		ev_push_far(e, t);
 }
 
 /* The first time after now (UINT64_MAX: none), dropping the passed ones;
@@ -196,9 +203,25 @@ static uint64_t ev_next(struct events *e, uint64_t now)
 	return first;
 }
 
+/* READY-7 (GPUMC_CHECK_READY): model.step's local and counts, of a
+** (applied next to sv), equal model.local's and model.count's, asked
+** alone; before: the counters before the step (rewritten).  Its timing
+** is not asked again: a timing may book a resource (the interconnect). */
+static void check_step(const struct model *m, const uint8_t *sv, const struct action *a, int local, uint64_t *before,
+                       const uint64_t *after, uint64_t now)
+{
+	int alone = m->local ? m->local(m, sv, a, NULL, 0) : 0;
+	m->count(m, sv, a, before);
+	if (local != alone || memcmp(before, after, sizeof *before * m->ncounters)) {
+		fprintf(stderr, "gpumc: internal error: READY-7: model.step differs from model.%s asked alone at cycle %llu\n",
+		        local != alone ? "local" : "count", (unsigned long long)now);
+		abort();
+	}
+}
+
 int concrete_usable(const struct model *m, struct strbuf *why)
 {
-	if (m->timing && m->nunits && m->nsubjects)
+	if (m->step && m->nunits && m->nsubjects)
 		return 0;
 	sb_printf(why, "machine %s has no concrete-mode timing: it can be checked (gpumc check), not run", m->name);
 	return -1;
@@ -234,6 +257,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	struct action *cand = xmalloc(sizeof *cand * (m->max_actions + 1));
 	struct action *sorting = xmalloc(sizeof *sorting * (m->max_actions + 1));
+	uint64_t *counted = xmalloc(sizeof *counted * (m->ncounters + 1)); /* check_step's */
 	/* candidates per unit, and where each unit's run starts in sorting */
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
@@ -351,8 +375,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		** exit, and no unit has another action that can issue now */
 		unsigned busy_units = 0, moved = 0, quiet = !again;
 		for (unsigned i = 0; i < nc;) {
-			unsigned j = i;
-			while (j < nc && grouped[j].unit == grouped[i].unit)
+			unsigned j = i + 1, u = grouped[i].unit;
+			while (j < nc && grouped[j].unit == u)
 				j++;
 			unsigned k = i;
 			if (j - i > 1) {
@@ -372,12 +396,13 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 			}
 			t.now = now;
 			t.run = run;
-			m->timing(m, sv, a, &t, rng_next, &rng);
+			if (check_ready)
+				memcpy(counted, r->counters, sizeof *counted * m->ncounters);
+			int sm, local = m->step(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+			if (check_ready)
+				check_step(m, sv, a, local, counted, r->counters, now);
 			if (hook)
 				hook->action(hook->ctx, now, a, &t, sv);
-			if (m->count)
-				m->count(m, sv, a, r->counters);
-			int local = m->local ? m->local(m, sv, a, NULL, 0) : 0;
 			if (local) {
 				unit_changed[a->unit]++;
 				if (local == 2) { /* an exit: the kernel may be over, a CTA's slot free */
@@ -385,7 +410,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 					quiet = 0;
 				}
 			} else {
-				int sm = m->reach ? m->reach(m, sv, a) : -1, wakes = sm >= 0 && sm & REACH_WAKES;
+				int wakes = sm >= 0 && sm & REACH_WAKES;
 				if (wakes)
 					sm &= ~REACH_WAKES;
 				if (sm >= 0 && (unsigned)sm < m->nunits) {
@@ -427,6 +452,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	free(act);
 	free(cand);
 	free(sorting);
+	free(counted);
 	free(per_unit);
 	free(ev.t);
 	r->seconds = clock_since(t0);

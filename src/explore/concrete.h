@@ -2,7 +2,7 @@
 ** Concrete mode: the model's own actions along one timed path.  Each unit
 ** (warp scheduler, ROP) issues at most one action per cycle, among actions
 ** whose subject is ready; the model's pick() chooses (GTO for warps) and
-** timing() says when things become ready again.  No hashing, no copies.
+** step() says when things become ready again.  No hashing, no copies.
 */
 #ifndef GPUMC_CONCRETE_H
 #define GPUMC_CONCRETE_H

@@ -70,7 +70,7 @@ enum vtype { VT_U32 = 0, VT_S32, VT_F32, VT_PRED };
 
 struct strbuf;
 
-/* Concrete-mode timing of one action (see struct model.timing). */
+/* Concrete-mode timing of one action (see struct model.step). */
 #define TIMING_MAX_UPDATES 2048
 struct timing {
 	uint64_t now, run; /* set by the driver: the cycle, the run */
@@ -89,7 +89,7 @@ struct timing {
 ** the driver finds the next cycle from its own event times).  changed,
 ** unit_changed, sm_changed: counts of the applied actions that may change
 ** what can issue anywhere, only on that unit (a warp-local issue,
-** model.local) or only on that SM (model.reach), so a component may keep
+** model.local) or only on that SM (model.step: reach), so a component may keep
 ** its ready sets until one moves (readyset.c); sm_woke: of sm_changed,
 ** the actions that reach said only wake warps (REACH_WAKES).  changed starts each run
 ** past every sum of the counts (a key) of the runs before, so that no
@@ -190,13 +190,12 @@ struct model {
 	** In detail: every action belongs to a unit (a warp
 	** scheduler, a ROP, ...) that issues at most one action per cycle and
 	** gates on a subject (a warp, an atomic packet in flight) that must be
-	** ready.  timing() says, for action a about to be applied to sv, how
-	** long its unit stays busy and which subjects become ready after how
-	** many cycles; rand() gives the model seeded randomness (interconnect
-	** jitter).  count() adds to the model's statistics counters. */
+	** ready.  step() (below) times action a about to be applied to sv:
+	** how long its unit stays busy and which subjects become ready after
+	** how many cycles; rand() gives the model seeded randomness
+	** (interconnect jitter).  count() adds to the model's statistics
+	** counters (step() does too). */
 	unsigned nunits, nsubjects;
-	void (*timing)(const struct model *m, const uint8_t *sv, const struct action *a,
-	               struct timing *t, uint64_t (*rand)(void *rng), void *rng);
 	void (*count)(const struct model *m, const uint8_t *sv, const struct action *a,
 	              uint64_t *counters);
 	unsigned ncounters;
@@ -228,13 +227,18 @@ struct model {
 	/* Concrete mode: `cycles` cycles pass in state sv (a model may add
 	** them to counters, e.g. time per mode).  NULL: nothing to count. */
 	void (*tick)(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *counters);
-	/* Concrete mode (optional): the SM whose warps alone action a,
-	** enabled in sv, may wake, block or reorder (readyset.c), below
-	** nunits; -1: any; REACH_NONE: none (it changes nothing a warp
-	** scheduler's ready set reads, nor a warp's ready time).  An SM
-	** with REACH_WAKES: it blocks no warp, and the warps it may wake
-	** its component tells the schedulers itself (rop.c, woken). */
-	int (*reach)(const struct model *m, const uint8_t *sv, const struct action *a);
+	/* Concrete mode, one call per action a about to be applied to sv:
+	** its timing into t, its count() into counters, and local(a, no
+	** location observed; 0 where local is NULL) returned.  Where that is
+	** 0, *reach: the SM whose warps alone a may wake, block or reorder
+	** (readyset.c), below nunits; -1: any; REACH_NONE: none (it changes
+	** nothing a warp scheduler's ready set reads, nor a warp's ready
+	** time).  An SM with REACH_WAKES: it blocks no warp, and the warps it
+	** may wake its component tells the schedulers itself (rop.c, woken).
+	** GPUMC_CHECK_READY compares the local and count answers with those
+	** asked alone (READY-7). */
+	int (*step)(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
+	            uint64_t (*rand)(void *rng), void *rng, uint64_t *counters, int *reach);
 #define REACH_NONE (-2)
 #define REACH_WAKES (1 << 24)
 	/* Concrete mode (optional): status() == MS_TERMINAL, asked after

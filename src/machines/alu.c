@@ -168,10 +168,9 @@ static inline __attribute__((always_inline)) const uint32_t *lane_values(const s
 	} else if (x->step) {
 		for (unsigned l = 0; l < n; l++)
 			tmp[l] = x->base + x->step * l;
-	} else if (x->base) { /* an immediate: two lanes a store, all 32 (tmp holds them) */
-		uint64_t two = x->base * 0x100000001ull;
-		for (unsigned l = 0; l < 32; l += 2)
-			memcpy(tmp + l, &two, sizeof two);
+	} else if (x->base) { /* an immediate: all 32 lanes, a count the compiler vectorises */
+		for (unsigned l = 0; l < 32; l++)
+			tmp[l] = x->base;
 	} else {
 		return zero;
 	}
@@ -183,8 +182,8 @@ static inline __attribute__((always_inline)) const uint32_t *lane_values(const s
 ** 0..n-1 all active (the common case) take a plain loop the compiler may
 ** vectorise (no fault to stop at there: the fast ops have none). */
 static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum vtype t, uint32_t m, unsigned n,
-                                                         const uint32_t *a, const uint32_t *b, const uint32_t *c,
-                                                         uint32_t *dst)
+                                                         const uint32_t *a, const uint32_t *b, unsigned bs,
+                                                         const uint32_t *c, uint32_t *dst)
 {
 	int f = 0;
 	if (m == 0xffffffffu && t != VT_F32) {
@@ -192,49 +191,64 @@ static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum v
 		** own (dst may be a source), which the compiler vectorises */
 		uint32_t r[32];
 		for (unsigned l = 0; l < 32; l++)
-			r[l] = op_inline(op, t, a[l], b[l], c[l], &f);
+			r[l] = op_inline(op, t, a[l], b[l * bs], c[l], &f);
 		memcpy(dst, r, sizeof r);
 		return f;
 	}
 	if (m == 0xffffffffu >> (32 - n)) {
 		for (unsigned l = 0; l < n; l++)
-			dst[l] = op_inline(op, t, a[l], b[l], c[l], &f);
+			dst[l] = op_inline(op, t, a[l], b[l * bs], c[l], &f);
 		return f;
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		dst[l] = op_inline(op, t, a[l], b[l], c[l], &f);
+		dst[l] = op_inline(op, t, a[l], b[l * bs], c[l], &f);
 	}
 	return f;
+}
+
+/* op_lanes with b uniform across the lanes (bs 0: an immediate, read
+** once) or not (bs 1): each a loop of its own. */
+static inline __attribute__((always_inline)) int op_lanes_b(enum opcode op, enum vtype t, uint32_t m, unsigned n,
+                                                           const uint32_t *a, const uint32_t *b, unsigned bs,
+                                                           const uint32_t *c, uint32_t *dst)
+{
+	return bs ? op_lanes(op, t, m, n, a, b, 1, c, dst) : op_lanes(op, t, m, n, a, b, 0, c, dst);
 }
 
 /* A comparison with cmp and t constants: lanes 0..n-1 all active take a
 ** plain loop, as op_lanes. */
 static inline __attribute__((always_inline)) void cmp_loop(enum cmp_op cmp, enum vtype t, uint32_t m, unsigned n,
-                                                          const uint32_t *a, const uint32_t *b, uint32_t *dst)
+                                                          const uint32_t *a, const uint32_t *b, unsigned bs,
+                                                          uint32_t *dst)
 {
 	if (m == 0xffffffffu >> (32 - n)) {
 		for (unsigned l = 0; l < n; l++)
-			dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l]);
+			dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
 		return;
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l]);
+		dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
 	}
 }
 
-/* The comparison chosen once, not per lane. */
+/* The comparison chosen once, not per lane (b uniform or not, as
+** op_lanes_b). */
 static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m, unsigned n,
-                                                          const uint32_t *a, const uint32_t *b, uint32_t *dst)
+                                                          const uint32_t *a, const uint32_t *b, unsigned bs,
+                                                          uint32_t *dst)
 {
 	switch (cmp) {
-	case C_EQ: cmp_loop(C_EQ, t, m, n, a, b, dst); break;
-	case C_NE: cmp_loop(C_NE, t, m, n, a, b, dst); break;
-	case C_LT: cmp_loop(C_LT, t, m, n, a, b, dst); break;
-	case C_LE: cmp_loop(C_LE, t, m, n, a, b, dst); break;
-	case C_GT: cmp_loop(C_GT, t, m, n, a, b, dst); break;
-	case C_GE: cmp_loop(C_GE, t, m, n, a, b, dst); break;
+#define CMP_CASE(k) \
+	case k: bs ? cmp_loop(k, t, m, n, a, b, 1, dst) : cmp_loop(k, t, m, n, a, b, 0, dst); break;
+	CMP_CASE(C_EQ)
+	CMP_CASE(C_NE)
+	CMP_CASE(C_LT)
+	CMP_CASE(C_LE)
+	CMP_CASE(C_GT)
+	CMP_CASE(C_GE)
+#undef CMP_CASE
 	}
 	return 0;
 }
@@ -245,14 +259,17 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 		return 0;
 	unsigned n = 32u - (unsigned)__builtin_clz(m);
 	uint32_t tmp[3][32];
-	const uint32_t *a = lane_values(&src[0], n, tmp[0]), *b = lane_values(&src[1], n, tmp[1]),
+	/* b uniform (an immediate, mostly): its one value, not 32 copies,
+	** where a loop below is specialised for it (bs 0) */
+	unsigned bs = src[1].r || src[1].step;
+	const uint32_t *a = lane_values(&src[0], n, tmp[0]), *b = bs ? lane_values(&src[1], n, tmp[1]) : &src[1].base,
 	               *c = lane_values(&src[2], n, tmp[2]);
 	/* integer add .. shl read their type only to tell f32 apart (not:
 	** .pred is logical, so it stays on the general path) */
 	enum vtype t = in->type == VT_F32 ? VT_F32 : VT_U32;
 	switch (in->op) {
 #define OP_CASE(o) \
-	case o: return t == VT_F32 ? op_lanes(o, VT_F32, m, n, a, b, c, dst) : op_lanes(o, VT_U32, m, n, a, b, c, dst);
+	case o: return t == VT_F32 ? op_lanes_b(o, VT_F32, m, n, a, b, bs, c, dst) : op_lanes_b(o, VT_U32, m, n, a, b, bs, c, dst);
 	OP_CASE(OP_ADD)
 	OP_CASE(OP_SUB)
 	OP_CASE(OP_MUL)
@@ -264,19 +281,21 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 #undef OP_CASE
 	case OP_SHL:
 		if (t == VT_U32)
-			return op_lanes(OP_SHL, VT_U32, m, n, a, b, c, dst);
+			return op_lanes_b(OP_SHL, VT_U32, m, n, a, b, bs, c, dst);
 		break;
 	case OP_SETP:
 		switch (in->type) {
-		case VT_U32: return cmp_lanes(in->cmp, VT_U32, m, n, a, b, dst);
-		case VT_S32: return cmp_lanes(in->cmp, VT_S32, m, n, a, b, dst);
-		case VT_F32: return cmp_lanes(in->cmp, VT_F32, m, n, a, b, dst);
+		case VT_U32: return cmp_lanes(in->cmp, VT_U32, m, n, a, b, bs, dst);
+		case VT_S32: return cmp_lanes(in->cmp, VT_S32, m, n, a, b, bs, dst);
+		case VT_F32: return cmp_lanes(in->cmp, VT_F32, m, n, a, b, bs, dst);
 		default: break;
 		}
 		break;
 	default:
 		break;
 	}
+	if (!bs)
+		b = lane_values(&src[1], n, tmp[1]);
 	for (; m; m &= m - 1) { /* the rest: lane by lane */
 		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;

@@ -6,14 +6,13 @@
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 #define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
 
-/* Lane l's entry, its address already computed. */
-static struct atomic_entry entry_at(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l,
-                                    const struct instr *in, uint32_t addr)
+/* Lane l's entry, its address and operands (src: both, alu.h) already
+** computed. */
+static struct atomic_entry entry_at(unsigned w, unsigned l, const struct instr *in, uint32_t addr,
+                                    const struct alu_lanes src[2])
 {
-	const struct port_warps *wp = WARPS(c);
-	const struct comp *wc = REQ(c, P_WARPS)->c;
 	struct atomic_entry e = {
-		addr, wp->operand(wc, sv, w, l, &in->src[0]), wp->operand(wc, sv, w, l, &in->src[1]),
+		addr, alu_lane(&src[0], l), alu_lane(&src[1], l),
 		(uint8_t)in->aop, (uint8_t)in->type, (uint8_t)l, 0, (uint16_t)w, 0
 	};
 	if (in->op == OP_ATOM) {
@@ -21,6 +20,15 @@ static struct atomic_entry entry_at(const struct comp *c, const uint8_t *sv, uns
 		e.ret = 1;
 	}
 	return e;
+}
+
+/* Operands 0 and 1 of warp w's instruction in its lanes. */
+static void sources(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in, struct alu_lanes src[2])
+{
+	const struct port_warps *wp = WARPS(c);
+	const struct comp *wc = REQ(c, P_WARPS)->c;
+	src[0] = wp->operand(wc, sv, w, &in->src[0]);
+	src[1] = wp->operand(wc, sv, w, &in->src[1]);
 }
 
 int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in,
@@ -40,10 +48,12 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 			return -1;
 		}
 	}
+	struct alu_lanes src[2];
+	sources(c, sv, w, in, src);
 	int n = 0;
 	for (uint32_t b = m; b; b &= b - 1) {
 		unsigned l = (unsigned)__builtin_ctz(b);
-		out[n++] = entry_at(c, sv, w, l, in, addr[l]);
+		out[n++] = entry_at(w, l, in, addr[l], src);
 	}
 	return n;
 }
@@ -51,7 +61,9 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l,
                                     const struct instr *in)
 {
-	return entry_at(c, sv, w, l, in, WARPS(c)->address(REQ(c, P_WARPS)->c, sv, w, l));
+	struct alu_lanes src[2];
+	sources(c, sv, w, in, src);
+	return entry_at(w, l, in, WARPS(c)->address(REQ(c, P_WARPS)->c, sv, w, l), src);
 }
 
 int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_entry *e)

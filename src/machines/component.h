@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "explore/model.h"
+#include "machines/alu.h"
 #include "machines/gpu.h"
 #include "machines/registry.h"
 
@@ -128,6 +129,11 @@ struct comp_def {
 	const char *const *counters; /* merged by name across components */
 	unsigned ncounters;
 	void (*count)(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
+	/* Optional, concrete mode (model.step): timing, then count, of a, and
+	** the warps port's local for the warp it issues (its kinds are issues,
+	** port_issue.is_issue); NULL: asked one by one. */
+	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 	/* Optional, concrete mode: `cycles` cycles passed in state sv. */
 	void (*tick)(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct);
 	/* Crash support: project the durable part of sv into img. */
@@ -165,7 +171,7 @@ struct comp_def {
 	** red), nor an atomics FIFO or a warp's pending count but through the
 	** atomics port, and nothing of it is durable. */
 	int por_atomics;
-	/* Optional: model.reach for its actions (NULL: any SM). */
+	/* Optional: model.step's reach for its actions (NULL: any SM). */
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	/* Optional: a commutative race (check comm_race_free), as model.h. */
 	int (*comm_race)(const struct comp *c, const uint8_t *sv, struct strbuf *why);
@@ -257,7 +263,7 @@ struct port_atomics {
 	int (*sole)(const struct comp *c, const uint8_t *sv, unsigned w);
 	/* Concrete mode (NULL: none): the warps of scheduler k (bit i: its
 	** i-th) its actions reported REACH_WAKES may have woken since the
-	** last call (model.reach), and forget them. */
+	** last call (model.step: reach), and forget them. */
 	uint64_t (*woken)(const struct comp *c, unsigned k);
 };
 
@@ -278,7 +284,8 @@ struct port_warps {
 	/* The addresses of warp w's lanes in m at once (out[lane]): for the
 	** components that need all of them every cycle (rop.c's room). */
 	void (*addresses)(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out);
-	uint32_t (*operand)(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane, const struct operand *o);
+	/* Operand o in every lane (alu.h), evaluated once for a warp's lanes. */
+	struct alu_lanes (*operand)(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o);
 	void (*write_reg)(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int reg, uint32_t v);
 	/* Execute warp w's current instruction. */
 	void (*issue)(const struct comp *c, uint8_t *sv, unsigned w);
@@ -297,6 +304,10 @@ struct port_warps {
 	** (it reads only w's registers, stack and memory no instruction
 	** writes, and writes only w's registers and stack); else NULL. */
 	const struct instr *(*local)(const struct comp *c, const uint8_t *sv, unsigned w);
+	/* Concrete mode: timing_issue, count_issue, then local, of one issue
+	** by warp w, the instruction decoded once. */
+	const struct instr *(*prepare_issue)(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+	                                     uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 };
 
 struct port_pm {

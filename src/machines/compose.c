@@ -313,15 +313,45 @@ static int observes_dst(const struct gpu *g, long w, const struct instr *in, con
 	return 0;
 }
 
+/* m_local of an issue of in (NULL: not a warp-local one), no location
+** observed. */
+static int local_kind(const struct machine *x, const struct instr *in)
+{
+	if (!in || !x->por_pc[in - x->g.prog->ins])
+		return 0;
+	return in->op == OP_EXIT ? 2 : 1; /* 2: the warp's exit may end the kernel (model.h) */
+}
+
 static int m_local(const struct model *m, const uint8_t *sv, const struct action *a, const int *observed,
                    unsigned nobserved)
 {
 	const struct machine *x = MC(m);
 	long w;
 	const struct instr *in = local_issue(m, sv, a, &w);
-	if (!in || !x->por_pc[in - x->g.prog->ins] || (nobserved && observes_dst(&x->g, w, in, observed, nobserved)))
-		return 0;
-	return in->op == OP_EXIT ? 2 : 1; /* 2: the warp's exit may end the kernel (model.h) */
+	int k = local_kind(x, in);
+	return k && nobserved && observes_dst(&x->g, w, in, observed, nobserved) ? 0 : k;
+}
+
+/* Concrete mode's one call per action (model.h, step): the owner found
+** once, and a warp's issue decoded once (comp_def.prepare). */
+static int m_step(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
+                  uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
+{
+	const struct comp *c = owner(m, a->kind);
+	int local;
+	if (c && c->def->prepare) {
+		t->busy = 1;
+		t->n = 0;
+		const struct instr *in = c->def->prepare(c, sv, a, t, rnd, rng, ct);
+		local = m->local ? local_kind(MC(m), in) : 0;
+	} else {
+		m_timing(m, sv, a, t, rnd, rng);
+		m_count(m, sv, a, ct);
+		local = m->local ? m_local(m, sv, a, NULL, 0) : 0;
+	}
+	if (!local)
+		*reach = m_reach(m, sv, a);
+	return local;
 }
 
 /* Beyond warp-local issues: the owner's answer (component.h, alone). */
@@ -839,7 +869,6 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->loc_name = m_loc_name;
 	m->loc_type = m_loc_type;
 	m->default_observables = m_default_obs;
-	m->timing = m_timing;
 	m->count = m_count;
 	m->pick = m_pick;
 	m->still_enabled = m_still_enabled;
@@ -853,7 +882,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			m->persist_order = m_persist_order;
 	m->check_step = m_check_step;
 	m->local = m_local;
-	m->reach = m_reach;
+	m->step = m_step;
 	/* steps alone where every component declares por_atomics and one
 	** may take some (chains then follow every successor: chain_after) */
 	int alone = 1, some = 0;

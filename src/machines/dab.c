@@ -162,12 +162,13 @@ static int fusable(enum atom_op op)
 }
 
 /* Entries a and b of one SM's FIFO belong to one flush transaction: one
-** buffer's, in one sector (flush coalescing, §IV-F). */
+** buffer's, in one sector (flush coalescing, §IV-F).  The sector first:
+** it is one compare, and scattered atomics' differ. */
 static int same_tx(const struct comp *c, const void *a, const void *b)
 {
 	const struct atomic_entry *x = a, *y = b;
-	return c->g->cfg.coalesce && buffer_of(c, x->warp) == buffer_of(c, y->warp) &&
-	       x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR;
+	return c->g->cfg.coalesce && x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR &&
+	       buffer_of(c, x->warp) == buffer_of(c, y->warp);
 }
 
 /* A map of 32-bit keys to indices of a buffer's entries (open
@@ -204,8 +205,12 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 
 /* Past this many entries push() maps each address to its last entry once
 ** rather than scanning the buffer back for each lane (pagerank's 256-entry
-** buffers: 2% of a run); an exploration's few entries are scanned. */
+** buffers: 2% of a run); an exploration's few entries are scanned.  So
+** are they for fewer than FUSE_MAP_LANES lanes: a scan back costs a
+** compare an entry, the map some 20 (pagerank's 64-entry buffers, 3 or 4
+** lanes a red: 0.5% of a run). */
 #define FUSE_MAP_FROM 32
+#define FUSE_MAP_LANES 4
 
 /* The entry this atomic fuses into, or NULL: the buffer's last entry for
 ** the address (from last, when not NULL: the buffer's addresses, each to
@@ -233,9 +238,10 @@ static struct atomic_entry *fuse_target(const struct comp *c, struct atomic_entr
 
 static int anything_in_flight(const struct comp *c, const uint8_t *sv)
 {
-	const struct gpu *g = c->g;
-	for (unsigned q = 0; q < g->nqueues; q++)
-		if (queue(c, sv, q)[0])
+	/* the queues' counts walked with a pointer: asked at every push */
+	const uint8_t *p = (const uint8_t *)queue(c, sv, 0), *end = p + D(c)->q_bytes * c->g->nqueues;
+	for (; p < end; p += D(c)->q_bytes)
+		if (*(const uint16_t *)p)
 			return 1;
 	return 0;
 }
@@ -267,7 +273,7 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
 	unsigned first[32], need = fuse ? 0 : (unsigned)nl;
 	struct entry_map last, *lp = NULL;
-	if (fuse && bf->count > FUSE_MAP_FROM) { /* each address to its last entry: in entry order */
+	if (fuse && bf->count > FUSE_MAP_FROM && nl >= FUSE_MAP_LANES) { /* each address to its last entry: in entry order */
 		lp = &last;
 		map_reset(lp, bf->count);
 		for (unsigned i = 0; i < bf->count; i++)

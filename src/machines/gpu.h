@@ -113,11 +113,16 @@ struct gpu {
 
 #define GWORD_CONST UINT32_MAX
 
-/* Global word w of state sv (a read-only word from the constant area). */
+/* Global word w of state sv (a read-only word from the constant area),
+** given g->gword and g->ginit. */
+static inline uint32_t gpu_global_at(const uint32_t *gword, const uint32_t *ginit, const uint8_t *sv, uint32_t w)
+{
+	uint32_t off = gword[w];
+	return off == GWORD_CONST ? ginit[w] : *(const uint32_t *)(sv + off);
+}
 static inline uint32_t gpu_global(const struct gpu *g, const uint8_t *sv, uint32_t w)
 {
-	uint32_t off = g->gword[w];
-	return off == GWORD_CONST ? g->ginit[w] : *(const uint32_t *)(sv + off);
+	return gpu_global_at(g->gword, g->ginit, sv, w);
 }
 
 /* Warp w's record and its parts. */

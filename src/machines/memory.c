@@ -34,19 +34,14 @@
 #include "machines/alu.h"
 #include "util/strbuf.h"
 
-static long word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
-                 int *fault)
+/* addr's word in a segment of `words` words, within variable s (NULL:
+** any): its index, or -1 and *fault. */
+static inline long word_of(const struct symbol *s, uint32_t words, uint32_t addr, int *fault)
 {
-	(void)sv;
-	const struct program *p = c->g->prog;
-	if (sym >= 0) {
-		const struct symbol *s = &p->syms[sym];
-		if (addr < s->base || addr - s->base >= s->nelems * 4u) {
-			*fault = F_OOB;
-			return -1;
-		}
+	if (s && (addr < s->base || addr - s->base >= s->nelems * 4u)) {
+		*fault = F_OOB;
+		return -1;
 	}
-	uint32_t words = sp == SP_GLOBAL ? p->global_words : p->shared_words;
 	if (addr & 3) {
 		*fault = F_ALIGN;
 		return -1;
@@ -55,7 +50,17 @@ static long word(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 		*fault = F_OOB;
 		return -1;
 	}
-	return sp == SP_GLOBAL ? (long)(addr / 4) : (long)((size_t)cta * words + addr / 4);
+	return (long)(addr / 4);
+}
+
+static long word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
+                 int *fault)
+{
+	(void)sv;
+	const struct program *p = c->g->prog;
+	uint32_t words = sp == SP_GLOBAL ? p->global_words : p->shared_words;
+	long w = word_of(sym >= 0 ? &p->syms[sym] : NULL, words, addr, fault);
+	return w < 0 || sp == SP_GLOBAL ? w : (long)((size_t)cta * words) + w;
 }
 
 static uint32_t load(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, long w)
@@ -94,16 +99,48 @@ static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned c
 	return old;
 }
 
+/* word() then load() lane by lane, what they read of the program and the
+** layout read once: the stores to d[] might alias it. */
 static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym,
                  const struct alu_lanes *ad, uint32_t m, uint32_t *d)
 {
+	const struct gpu *g = c->g;
+	const struct program *p = g->prog;
+	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL, s1 = s ? *s : (struct symbol){ 0 };
+	uint32_t words = sp == SP_GLOBAL ? p->global_words : p->shared_words;
+	const uint32_t *gword = g->gword, *ginit = g->ginit;
+	const uint32_t *shared = (const uint32_t *)(sv + g->shared_off) + (size_t)cta * words;
+	const struct alu_lanes a = *ad;
+	/* a whole warp of register addresses, all good (one pass the compiler
+	** vectorises: outside no variable, aligned, inside the segment; with
+	** no variable named, span covers all but 0xffffffff, misaligned
+	** anyway): loaded without the tests, else lane by lane for the first
+	** lane's fault */
+	uint32_t lo = s ? s->base : 0, span = s ? s->nelems * 4u : UINT32_MAX;
+	if (m == 0xffffffffu && a.r) {
+		uint32_t bad = 0, w[32]; /* every word first: a.r may be d */
+		for (unsigned l = 0; l < 32; l++) {
+			uint32_t x = a.base + a.r[l];
+			bad |= (uint32_t)(x - lo >= span) | (x & 3) | (uint32_t)(x / 4 >= words);
+			w[l] = x / 4;
+		}
+		if (!bad) {
+			if (sp == SP_GLOBAL)
+				for (unsigned l = 0; l < 32; l++)
+					d[l] = gpu_global_at(gword, ginit, sv, w[l]);
+			else
+				for (unsigned l = 0; l < 32; l++)
+					d[l] = shared[w[l]];
+			return 0;
+		}
+	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;
-		long w = word(c, sv, sp, cta, sym, alu_lane(ad, l), &f);
+		long w = word_of(s ? &s1 : NULL, words, alu_lane(&a, l), &f);
 		if (w < 0)
 			return f;
-		d[l] = load(c, sv, sp, cta, w);
+		d[l] = sp == SP_GLOBAL ? gpu_global_at(gword, ginit, sv, (uint32_t)w) : shared[w];
 	}
 	return 0;
 }

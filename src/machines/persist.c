@@ -845,7 +845,8 @@ static int st_wt(const struct comp *c, uint8_t *sv, unsigned w, unsigned l, cons
 			WARPS(c)->fault(WC(c), sv, w, fault);
 			return 0;
 		}
-		uint32_t v = WARPS(c)->operand(WC(c), sv, w, l, &in->src[k]);
+		struct alu_lanes o = WARPS(c)->operand(WC(c), sv, w, &in->src[k]);
+		uint32_t v = alu_lane(&o, l);
 		if (in->width == 1 || in->width == 2) {
 			uint32_t keep = ~(((1u << 8 * in->width) - 1) << 8 * at);
 			v = (INNER(c)->load(IC(c), sv, SP_GLOBAL, 0, i) & keep) | (v << 8 * at & ~keep);
@@ -2207,7 +2208,7 @@ static int mask_reach(const struct comp *c, const uint32_t *m, int sm)
 	return sm;
 }
 
-/* model.reach: the SM whose warps action a may wake (readyset.c keeps
+/* model.step's reach: the SM whose warps action a may wake (readyset.c keeps
 ** the other SMs' ready sets; every action reaching all of them was 17%
 ** of a 64-warp lbm strict-clwb run).  A line action wakes warps only
 ** through pm_wake(), which resumes the warps an acknowledgement frees

@@ -18,7 +18,7 @@
 **     then done: on the baseline, whose gto keeps no ready set, and
 **     concrete mode asks status() again for it);
 **   - an action whose component declares the one SM it may touch
-**     (model.reach) changes only the sets of that SM's schedulers: that
+**     (model.step: reach) changes only the sets of that SM's schedulers: that
 **     SM's count.  They are a global atomic's issue into DAB's buffers or
 **     the ROP's FIFOs (the warp, its buffer or its SM's FIFOs, its
 **     scheduler's turn), a ROP performing an entry (room in its SM's

@@ -218,14 +218,16 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	if (n < 0)
 		return PUSH_DONE; /* the warp faulted */
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	unsigned sm = gpu_sm_of(g, w);
+	unsigned sm = gpu_sm_of(g, w), P = g->cfg.partitions, marked = 0; /* partitions (8 at most) pushed to */
 	for (int i = 0; i < n; i++) {
-		unsigned q = sm * g->cfg.partitions + gpu_partition_of(g, e[i].addr);
+		unsigned p = gpu_partition_of(g, e[i].addr), q = sm * P + p;
 		uint16_t *f = fifo(c, sv, q);
 		entries(c, sv, q)[f[0]++] = e[i];
 		h->pending++;
-		kept_mark(c, sv, q);
+		marked |= 1u << p;
 	}
+	for (; marked; marked &= marked - 1) /* once a FIFO, with its count final */
+		kept_mark(c, sv, sm * P + (unsigned)__builtin_ctz(marked));
 	return in->op == OP_ATOM ? PUSH_WAIT_VALUES : PUSH_DONE;
 }
 
@@ -275,14 +277,13 @@ static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, str
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
-	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w), sector[32];
+	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w), sector[32], addr[32];
 	uint64_t at[32];
 	unsigned k[8] = { 0 }, nt = 0, sm = gpu_sm_of(g, w);
 	icnt_begin(R(c)->ic, t);
-	for (unsigned l = 0; l < cf->threads_per_warp; l++) {
-		if (!(mask >> l & 1))
-			continue;
-		uint32_t a = WARPS(c)->address(WC(c), sv, w, l);
+	WARPS(c)->addresses(WC(c), sv, w, mask, addr); /* once for the warp */
+	for (uint32_t b = mask; b; b &= b - 1) { /* the lanes in order */
+		uint32_t a = addr[__builtin_ctz(b)];
 		unsigned i = cf->coalesce ? 0 : nt; /* coalesce=off: a transaction per lane */
 		while (i < nt && sector[i] != a / ICNT_SECTOR)
 			i++;

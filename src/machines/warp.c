@@ -135,10 +135,9 @@ static inline __attribute__((always_inline)) struct alu_lanes lanes_of(const str
 	}
 }
 
-static uint32_t operand(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane, const struct operand *o)
+static struct alu_lanes operand(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o)
 {
-	struct alu_lanes x = lanes_of(c, sv, w, o);
-	return alu_lane(&x, lane);
+	return lanes_of(c, sv, w, o);
 }
 
 static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int r, uint32_t v)
@@ -177,15 +176,20 @@ static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const stru
 	return r;
 }
 
-static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
+/* The lanes that execute warp w's current instruction in. */
+static inline __attribute__((always_inline)) uint32_t mask_of(const struct gpu *g, const uint8_t *sv, unsigned w,
+                                                             const struct instr *in)
 {
-	const struct gpu *g = c->g;
 	uint8_t *s = (uint8_t *)sv;
 	uint32_t m = gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].mask;
-	const struct instr *in = cur(g, sv, w);
 	if (in->pred < 0 || in->op == OP_BRA) /* bra: the guard selects the taken lanes */
 		return m;
 	return guarded(g, s, w, in, m);
+}
+
+static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	return mask_of(c->g, sv, w, cur(c->g, sv, w));
 }
 
 /* The address of the current instruction in every lane (alu.h). */
@@ -433,7 +437,7 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	const struct instr *in = cur(g, sv, w);
-	uint32_t m = exec_mask(c, sv, w);
+	uint32_t m = mask_of(g, sv, w, in);
 	const struct bind *pm = REQ(c, P_PM);
 	if (pm->ops && ((const struct port_pm *)pm->ops)->op(pm->c, sv, w, in, m))
 		return;
@@ -536,12 +540,14 @@ static void resume(const struct comp *c, uint8_t *sv, unsigned w)
 
 /* {=== Concrete mode, description, statistics of an issue =============== */
 
-static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
-                         uint64_t (*rnd)(void *), void *rng)
+/* timing_issue, count_issue and local of warp w at instruction in (cur),
+** each decoding it once: prepare_issue asks all three of one issue. */
+static inline __attribute__((always_inline)) void timing_of(const struct comp *c, const uint8_t *sv, unsigned w,
+                                                           const struct instr *in, struct timing *t,
+                                                           uint64_t (*rnd)(void *), void *rng)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
-	const struct instr *in = cur(g, sv, w);
 	const struct bind *pm = REQ(c, P_PM);
 	unsigned lat = cf->lat_alu;
 	switch (in->op) {
@@ -575,17 +581,23 @@ static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, st
 	t->upd[t->n++].delay = lat;
 }
 
+static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+                         uint64_t (*rnd)(void *), void *rng)
+{
+	timing_of(c, sv, w, cur(c->g, sv, w), t, rnd, rng);
+}
+
 enum { CT_INSTR, CT_ALU, CT_LD, CT_ST, CT_ATOM_ISSUE, CT_BAR, CT_BRANCH, CT_DIVERGE, CT_N };
 static const char *const counters[CT_N] = {
 	"warp instructions", "alu/cvt/setp", "loads", "stores", "atomic warp-requests",
 	"barriers", "branches", "divergent branches"
 };
 
-static void count_issue(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct)
+static inline __attribute__((always_inline)) void count_of(const struct comp *c, const uint8_t *sv, unsigned w,
+                                                          const struct instr *in, uint64_t *ct)
 {
 	const struct gpu *g = c->g;
 	uint8_t *s = (uint8_t *)sv;
-	const struct instr *in = cur(g, sv, w);
 	comp_count(c, ct, CT_INSTR, 1);
 	switch (in->op) {
 	case OP_LD: comp_count(c, ct, CT_LD, 1); break;
@@ -616,6 +628,11 @@ static void count_issue(const struct comp *c, const uint8_t *sv, unsigned w, uin
 	}
 }
 
+static void count_issue(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct)
+{
+	count_of(c, sv, w, cur(c->g, sv, w), ct);
+}
+
 static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct strbuf *out)
 {
 	const struct gpu *g = c->g;
@@ -627,6 +644,7 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 	/* a shared-memory atomic is performed here, at issue: its operands,
 	** as a ROP step shows those of a global one */
 	if ((in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_SHARED && m) {
+		struct alu_lanes v = lanes_of(c, sv, w, &in->src[0]);
 		sb_puts(out, " (");
 		for (unsigned l = 0, first = 1; l < g->cfg.threads_per_warp; l++) {
 			if (!(m >> l & 1))
@@ -634,7 +652,7 @@ static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, 
 			sb_printf(out, "%slane %u: [", first ? "" : ", ", l);
 			program_addr_name(g->prog, SP_SHARED, address(c, sv, w, l), out);
 			sb_puts(out, "] ");
-			value_print(operand(c, sv, w, l, &in->src[0]), in->type, out);
+			value_print(alu_lane(&v, l), in->type, out);
 			first = 0;
 		}
 		sb_putc(out, ')');
@@ -690,17 +708,31 @@ static uint8_t *local_table(const struct program *p)
 ** live lane leaves).  It may still fault (x/0, stack overflow, a bad
 ** address); the explorer does not reduce on a step that ends in a fault,
 ** nor on the last exit (the kernel's status changes). */
+static inline __attribute__((always_inline)) const struct instr *local_of(const struct comp *c, const uint8_t *sv,
+                                                                          unsigned w, const struct instr *in)
+{
+	const struct warp_hdr *h = gpu_warp(c->g, (uint8_t *)sv, w);
+	if (h->status != W_READY || !(((const uint8_t *)c->priv)[in - c->g->prog->ins] & PC_LOCAL) ||
+	    (in->op == OP_EXIT && h->sp != 1))
+		return NULL;
+	return in;
+}
+
 static const struct instr *local(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	const struct warp_hdr *h = gpu_warp(g, (uint8_t *)sv, w);
-	if (h->status != W_READY)
-		return NULL;
-	unsigned pc = gpu_pc(g, sv, w);
-	const struct instr *in = &g->prog->ins[pc];
-	if (!(((const uint8_t *)c->priv)[pc] & PC_LOCAL) || (in->op == OP_EXIT && h->sp != 1))
-		return NULL;
-	return in;
+	return local_of(c, sv, w, &g->prog->ins[gpu_pc(g, sv, w)]);
+}
+
+/* Concrete mode: timing_issue, count_issue, then local, of one issue (a
+** READY warp: its stack is not empty). */
+static const struct instr *prepare_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+                                         uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+{
+	const struct instr *in = cur(c->g, sv, w);
+	timing_of(c, sv, w, in, t, rnd, rng);
+	count_of(c, sv, w, in, ct);
+	return local_of(c, sv, w, in);
 }
 
 /* }=== */
@@ -771,7 +803,7 @@ static int race(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 
 static const struct port_warps ops = {
 	pc_of, exec_mask, address, addresses, operand, write_reg, issue, advance, fault, resume, waiting,
-	timing_issue, count_issue, describe_issue, local
+	timing_issue, count_issue, describe_issue, local, prepare_issue
 };
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)

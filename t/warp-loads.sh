@@ -1,0 +1,66 @@
+#!/bin/sh
+# A whole warp's word loads (memory.c, loads): when every lane's address is
+# good they are loaded without the per-lane tests, else lane by lane, the
+# first faulting lane's fault reported.  Each kernel below loads with one
+# full warp of 32 lanes, lane 5 (and lane 3) moved by BAD bytes.  (Planting
+# a whole-warp test of alignment alone turns the out-of-bounds rows red, 1-2
+# and 7-13; one without the alignment test, rows 3-4.)
+. "$srcdir/t/lib.sh"
+plan 15
+
+# spec BAD3 BAD5 LOAD: x[32] = 1, y[32] = 2 after it, shared s[32] = 3
+spec() {
+	cat > "$T/k.gpu" <<SPEC
+machine baseline
+set sms = 1
+set ctas = 1
+set warps_per_cta = 1
+set threads_per_warp = 32
+global .u32 x[32] = fill(1)
+global .u32 y[32] = fill(2)
+global .u32 out[32] = fill(0)
+shared .u32 s[32]
+kernel
+    .reg .u32 %r<3>
+    .reg .pred %p<1>
+    shl.b32            %r0, %tid, 2
+    mov.u32            %r2, 3
+    st.shared.u32      [s + %r0], %r2
+    setp.eq.u32        %p0, %tid, 3
+    @%p0 add.u32       %r0, %r0, $1
+    setp.eq.u32        %p0, %tid, 5
+    @%p0 add.u32       %r0, %r0, $2
+    $3
+    shl.b32            %r0, %tid, 2
+    st.global.u32      [out + %r0], %r1
+    exit
+end
+check forall out[0] == $4 /\ out[5] == $5 /\ out[31] == $4
+SPEC
+}
+
+fault() { # fault BAD3 BAD5 LOAD WHAT DESCRIPTION: the load (pc 7) faults
+	spec "$1" "$2" "$3" 0 0
+	run "$GPUMC" run "$T/k.gpu"
+	is "$rc" 1 "run: $5: exit 1"
+	like "$T/out" "FAULT at pc 7 .*$4" "run: $5: the load faults, $4"
+}
+fault 0 128 "ld.global.u32 %r1, [x + %r0]" "out-of-bounds" "lane 5 past x into y"
+fault 0 2 "ld.global.u32 %r1, [x + %r0]" "misaligned" "lane 5 misaligned"
+fault 2 128 "ld.global.u32 %r1, [x + %r0]" "misaligned" "lane 3 misaligned, lane 5 out of x"
+fault 0 4294967168 "ld.global.u32 %r1, [y + %r0]" "out-of-bounds" "lane 5 back from y into x"
+fault 0 4096 "ld.global.u32 %r1, [%r0]" "out-of-bounds" "lane 5 past every global word"
+fault 0 128 "ld.shared.u32 %r1, [s + %r0]" "out-of-bounds" "lane 5 past the shared words"
+
+spec 0 128 "ld.global.u32 %r1, [x + %r0]" 1 2
+run "$GPUMC" check -q "$T/k.gpu"
+is "$rc" 1 "check: lane 5 past x: a fault (exit 1)"
+
+# good addresses: the values, the address register also the destination
+spec 0 0 "ld.global.u32 %r1, [x + %r0]" 1 1
+run "$GPUMC" run "$T/k.gpu"
+is "$rc" 0 "run: every lane in x: x's values"
+spec 0 0 "ld.global.u32 %r1, [x + %r0]" 1 1
+sed -i 's/    ld.global.u32      %r1, \[x + %r0\]/    ld.global.u32      %r0, [x + %r0]\n    mov.u32            %r1, %r0/' "$T/k.gpu"
+run "$GPUMC" run "$T/k.gpu"
+is "$rc" 0 "run: the address register loaded into: each lane its own address first"
