@@ -40,7 +40,7 @@
 # first; without the told bits, 3 (C2 first).  The driver asks the model
 # one step() per action, a warp's issue decoded once (warp.c,
 # prepare_issue), and under the check compares its warp-local answer and
-# counts with model.local and model.count asked alone ("READY-7"):
+# counts with model.local and model.count asked alone ("READY-8"):
 # planting prepare_issue calling every bar.sync warp-local stops 41 rows,
 # not counting it 46, barrier-divergence-deadlock first.)
 . "$srcdir/t/lib.sh"
@@ -113,6 +113,6 @@ while IFS='	' read -r spec opts; do
 	# shellcheck disable=SC2086
 	( cd "$srcdir" && GPUMC_CHECK_READY=1 "$GPUMC" run --json --seed 1 --runs 1 $opts "$spec" > "$T/j" 2> "$T/e" )
 	rc=$?
-	! grep -q 'READY-[1-7]\|DAB-SYNC' "$T/e" && [ "$rc" -lt 64 ]
+	! grep -q 'READY-[1-8]\|DAB-SYNC' "$T/e" && [ "$rc" -lt 64 ]
 	ok $? "ready sets = full poll: $spec ${opts:--} (exit $rc)"
 done < "$T/rows"

@@ -203,7 +203,7 @@ static uint64_t ev_next(struct events *e, uint64_t now)
 	return first;
 }
 
-/* READY-7 (GPUMC_CHECK_READY): model.step's local and counts, of a
+/* READY-8 (GPUMC_CHECK_READY): model.step's local and counts, of a
 ** (applied next to sv), equal model.local's and model.count's, asked
 ** alone; before: the counters before the step (rewritten).  Its timing
 ** is not asked again: a timing may book a resource (the interconnect). */
@@ -213,7 +213,7 @@ static void check_step(const struct model *m, const uint8_t *sv, const struct ac
 	int alone = m->local ? m->local(m, sv, a, NULL, 0) : 0;
 	m->count(m, sv, a, before);
 	if (local != alone || memcmp(before, after, sizeof *before * m->ncounters)) {
-		fprintf(stderr, "gpumc: internal error: READY-7: model.step differs from model.%s asked alone at cycle %llu\n",
+		fprintf(stderr, "gpumc: internal error: READY-8: model.step differs from model.%s asked alone at cycle %llu\n",
 		        local != alone ? "local" : "count", (unsigned long long)now);
 		abort();
 	}

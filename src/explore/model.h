@@ -236,7 +236,7 @@ struct model {
 	** time).  An SM with REACH_WAKES: it blocks no warp, and the warps it
 	** may wake its component tells the schedulers itself (rop.c, woken).
 	** GPUMC_CHECK_READY compares the local and count answers with those
-	** asked alone (READY-7). */
+	** asked alone (READY-8). */
 	int (*step)(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
 	            uint64_t (*rand)(void *rng), void *rng, uint64_t *counters, int *reach);
 #define REACH_NONE (-2)
