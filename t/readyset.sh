@@ -12,7 +12,8 @@
 # baseline's pagerank at cycle 7219; leaving out its test of a warp near
 # the 255 it may owe stops the pagerank row with icnt_queue=1024, of a
 # warp last refused room the baseline's pagerank (both rows), conv and D1, of a
-# waiting warp L-bypass.  dab.c's flush guard keeps its
+# waiting warp L-bypass; a waiting warp at bar.sync named alone, not its
+# SM, S6 with machine=baseline (READY-1 at cycle 292).  dab.c's flush guard keeps its
 # sync_ready scan the same way and stops with "DAB-SYNC": planting a key
 # that never moves within a run, in sync_ready_now, stops 7 rows, D4 first.
 # The driver asks still_enabled only after an issue of the cycle that was

@@ -32,7 +32,8 @@
 **     block any warp: the global count.
 **
 **   - of these, a ROP's perform over plain memory only wakes warps of its
-**     SM (REACH_WAKES: resumed, or given room): those it names (rop.c,
+**     SM (REACH_WAKES: resumed, but for one at bar.sync, whose arrival
+**     may release others, or given room): those it names (rop.c,
 **     woken) are polled alone while such performs are all that moved
 **     (the driver's sm_woke count of them: READY-1 holds them too).
 **

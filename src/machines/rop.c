@@ -636,7 +636,8 @@ static void wake(uint64_t *woke, unsigned k, unsigned i)
 ** gates read the L2 a perform dirties: always the SM.  Where a slot is
 ** held until its warps' atomics are performed (gpu.slot_holds_atomics),
 ** an entry of a done warp may free it (a gated CTA of the SM starts): the
-** SM too.  Else it only wakes those warps it may resume or give room
+** SM too, as where a warp waits at bar.sync (resumed, it arrives and may
+** release the others of its CTA).  Else it only wakes those warps it may resume or give room
 ** (REACH_WAKES), named to the schedulers (woke: the SM's sets are polled
 ** for them alone, readyset.c). */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
@@ -651,7 +652,11 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 		unsigned w = e[i].warp;
 		if (w == AE_LAB || (g->slot_holds_atomics && gpu_warp(g, (uint8_t *)sv, w)->status == W_DONE))
 			return (int)sm;
-		if (WARPS(c)->waiting(WC(c), sv, w) || gpu_warp(g, (uint8_t *)sv, w)->pending + tpw > 255) {
+		int waits = WARPS(c)->waiting(WC(c), sv, w);
+		/* resumed at bar.sync, it arrives and may release its CTA's warps */
+		if (waits && g->prog->ins[gpu_pc(g, sv, w)].op == OP_BAR)
+			return (int)sm;
+		if (waits || gpu_warp(g, (uint8_t *)sv, w)->pending + tpw > 255) {
 			wake(woke, gpu_sched_of(g, w), g->warp_idx[w]);
 			wakes = REACH_WAKES;
 		}
