@@ -32,6 +32,17 @@
 ** issue).  Such a cycle counts as an idle one jumped over.  Under
 ** GPUMC_CHECK_READY it is listed anyway, and an issue found stops the
 ** run (READY-6).
+**
+** Each action is one model.step (timing, counts, warp-local answer,
+** reach) and one model.apply.
+**
+** Invariants, checked under GPUMC_CHECK_READY (a violation is an
+** internal error, fatal): READY-2, model.terminal equals status() and a
+** warp-local issue changes neither; READY-4, a warp-local issue disables
+** no other unit's listed action of the same cycle; READY-6, above;
+** READY-8, model.step's warp-local answer and counts equal model.local's
+** and model.count's asked alone.  READY-1, -5 and -7 are the ready
+** sets' (readyset.c, dab_sched.c).
 */
 #include "config.h"
 #include "explore/concrete.h"

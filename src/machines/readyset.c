@@ -175,12 +175,15 @@ static void due_bit(uint64_t *m, unsigned k, int on)
 	m[k / 64] = on ? m[k / 64] | 1ull << k % 64 : m[k / 64] & ~(1ull << k % 64);
 }
 
-/* Scheduler k, waiting until wake[k] (after base), into the calendar:
-** the ring where it fits, else far. */
+/* Scheduler k, waiting until wake[k], into the calendar: the ring where
+** it fits, else far; a wake not after base (no caller's today: each
+** passes a time past the clock) is due at once, not a ring's turn late. */
 static void due_place(struct readyset *rs, unsigned k)
 {
 	uint64_t t = rs->wake[k];
-	if (t - rs->base < RS_SPAN) {
+	if (t <= rs->base)
+		due_bit(rs->due, k, 1);
+	else if (t - rs->base < RS_SPAN) {
 		due_bit(rs->ring + t % RS_SPAN * rs->words, k, 1);
 		rs->slots[t % RS_SPAN / 64] |= 1ull << t % 64;
 	} else if (t != UINT64_MAX) { /* none: it waits for an event */
