@@ -206,8 +206,10 @@ static inline int readyset_due(const struct readyset *rs, unsigned k)
 }
 /* Due scheduler k listed n at the clock, having seen what it has (its
 ** set kept, e.at): with none listed, it lists none before wake (its
-** unit's free time where busy, else its set's earliest ready time) while
-** no event reaches it, and is not due until then. */
+** unit's free time where busy, else its set's earliest ready time; an
+** earlier wake, as dab_sched's kept set's earliest ready time for a busy
+** unit, costs only a listing) while no event reaches it, and is not due
+** until then. */
 void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake);
 static inline void readyset_due_keep(struct readyset *rs, unsigned k, unsigned n, uint64_t wake)
 {
