@@ -134,12 +134,6 @@ const struct timed_now *compose_now(const struct comp *c)
 	return MC(c->m)->now;
 }
 
-static int m_reach(const struct model *m, const uint8_t *sv, const struct action *a)
-{
-	const struct comp *c = owner(m, a->kind);
-	return c && c->def->reach ? c->def->reach(c, sv, a) : -1;
-}
-
 static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
 {
 	const struct comp *c = owner(m, a->kind);
@@ -229,16 +223,6 @@ static int m_reexecute(const struct model *m, uint8_t *img, struct strbuf *why)
 static int m_idempotent(const struct model *m, struct strbuf *why)
 {
 	return MC(m)->crash->def->idempotent(MC(m)->crash, why);
-}
-
-static void m_timing(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
-                     uint64_t (*rnd)(void *), void *rng)
-{
-	const struct comp *c = owner(m, a->kind);
-	t->busy = 1;
-	t->n = 0;
-	if (c && c->def->timing)
-		c->def->timing(c, sv, a, t, rnd, rng);
 }
 
 static void m_count(const struct model *m, const uint8_t *sv, const struct action *a, uint64_t *ct)
@@ -332,25 +316,26 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
 	return k && nobserved && observes_dst(&x->g, w, in, observed, nobserved) ? 0 : k;
 }
 
-/* Concrete mode's one call per action (model.h, step): the owner found
-** once, and a warp's issue decoded once (comp_def.prepare). */
+/* Concrete mode's one call per action (model.h, step): a warp's issue
+** decoded once for its timing, count and local answer (comp_def.prepare). */
 static int m_step(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
 	const struct comp *c = owner(m, a->kind);
 	int local;
+	t->busy = 1;
+	t->n = 0;
 	if (c && c->def->prepare) {
-		t->busy = 1;
-		t->n = 0;
 		const struct instr *in = c->def->prepare(c, sv, a, t, rnd, rng, ct);
 		local = m->local ? local_kind(MC(m), in) : 0;
 	} else {
-		m_timing(m, sv, a, t, rnd, rng);
+		if (c && c->def->timing)
+			c->def->timing(c, sv, a, t, rnd, rng);
 		m_count(m, sv, a, ct);
 		local = m->local ? m_local(m, sv, a, NULL, 0) : 0;
 	}
 	if (!local)
-		*reach = m_reach(m, sv, a);
+		*reach = c && c->def->reach ? c->def->reach(c, sv, a) : -1;
 	return local;
 }
 
