@@ -16,7 +16,8 @@ struct judge {
 	int invariants;           /* some property is an invariant or comm_race_free */
 	int races;                /* some property is race_free */
 	int porder;               /* some property is persist_order */
-	struct strbuf race;       /* the race model.race found */
+	struct strbuf found;      /* what a property's check found (a race, a forbidden
+	                             durable image, a broken invariant), hit() formats it */
 	struct sideset **results; /* deterministic: distinct results seen, per property */
 	uint8_t *witnessed;       /* exists: a witness was seen, per property */
 	uint32_t *obuf;           /* one result */
@@ -55,7 +56,7 @@ struct judge *judge_new(const struct model *m, const struct property *props, uns
 	j->img = xmalloc(m->sv_size);
 	j->re = xmalloc(m->sv_size);
 	sb_init(&j->why);
-	sb_init(&j->race);
+	sb_init(&j->found);
 	return j;
 }
 
@@ -75,7 +76,7 @@ void judge_free(struct judge *j)
 	free(j->golden);
 	free(j->golden_locs);
 	sb_free(&j->why);
-	sb_free(&j->race);
+	sb_free(&j->found);
 	free(j);
 }
 
@@ -253,29 +254,26 @@ static __attribute__((noinline)) int every_state(struct judge *j, const uint8_t 
 		    hit(j, v, (int)k, P_INVARIANT, "a reachable state violates the invariant%s", ""))
 			return 1;
 		if (j->props[k].kind == P_COMM_RACE && m->comm_race) {
-			struct strbuf r;
-			sb_init(&r);
-			int stop = m->comm_race(m, sv, &r) && hit(j, v, (int)k, P_COMM_RACE, "%s", sb_str(&r));
-			sb_free(&r);
-			if (stop)
+			sb_reset(&j->found);
+			if (m->comm_race(m, sv, &j->found) && hit(j, v, (int)k, P_COMM_RACE, "%s", sb_str(&j->found)))
 				return 1;
 		}
 	}
 	for (unsigned k = 0; k < j->n && j->races; k++)
 		if (j->props[k].kind == P_RACE_FREE) {
-			sb_reset(&j->race);
-			if (m->race(m, sv, &j->race) &&
-			    hit(j, v, (int)k, P_RACE_FREE, "a data race: %s", sb_str(&j->race)))
+			sb_reset(&j->found);
+			if (m->race(m, sv, &j->found) &&
+			    hit(j, v, (int)k, P_RACE_FREE, "a data race: %s", sb_str(&j->found)))
 				return 1;
 		}
 	/* a crash may hit any state: what it would leave durable is judged
 	** here, on the state (the machine keeps the record it needs) */
 	for (unsigned k = 0; k < j->n && j->porder; k++)
 		if (j->props[k].kind == P_PERSIST_ORDER) {
-			sb_reset(&j->race);
-			if (j->m->persist_order(j->m, sv, j->props[k].mode, &j->race) &&
+			sb_reset(&j->found);
+			if (j->m->persist_order(j->m, sv, j->props[k].mode, &j->found) &&
 			    hit(j, v, (int)k, P_PERSIST_ORDER, "a crash here leaves a durable image the model forbids: %s",
-			        sb_str(&j->race)))
+			        sb_str(&j->found)))
 				return 1;
 		}
 	return 0;
@@ -290,9 +288,9 @@ int judge_state(struct judge *j, const uint8_t *sv, struct judgement *v)
 		** (WARP-5: a branch the uniformity analysis called uniform split
 		** a warp) is gpumc's bug, not the kernel's: a broken contract,
 		** which no expect line accepts as the fault it expects */
-		sb_reset(&j->race);
-		if (j->m->check_state && j->m->check_state(j->m, sv, &j->race)) {
-			hit(j, v, -1, P_CONTRACT, "the model broke its own invariant: %s", sb_str(&j->race));
+		sb_reset(&j->found);
+		if (j->m->check_state && j->m->check_state(j->m, sv, &j->found)) {
+			hit(j, v, -1, P_CONTRACT, "the model broke its own invariant: %s", sb_str(&j->found));
 			return 1;
 		}
 		hit(j, v, -1, P_FAULT, "the machine faulted%s", "");
