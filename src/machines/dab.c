@@ -172,8 +172,7 @@ static int same_tx(const struct comp *c, const void *a, const void *b)
 }
 
 /* A map of 32-bit keys to indices of a buffer's entries (open
-** addressing, at most half full): coalescing's sectors (sectors_first),
-** fusion's addresses (fuse_target). */
+** addressing, at most half full): coalescing's sectors (sectors_first). */
 struct entry_map {
 	unsigned size;
 	uint32_t key[2048];
@@ -203,37 +202,57 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 	x->at[h] = (uint16_t)(i + 1);
 }
 
-/* Past this many entries push() maps each address to its last entry once
-** rather than scanning the buffer back for each lane (pagerank's 256-entry
-** buffers: 2% of a run); an exploration's few entries are scanned.  So
-** are they for fewer than FUSE_MAP_LANES lanes: a scan back costs a
-** compare an entry, the map some 20 (pagerank's 64-entry buffers, 3 or 4
-** lanes a red: 0.5% of a run). */
-#define FUSE_MAP_FROM 32
-#define FUSE_MAP_LANES 4
-
-/* The entry this atomic fuses into, or NULL: the buffer's last entry for
-** the address (from last, when not NULL: the buffer's addresses, each to
-** its last entry), if it has the same opcode.  Folding into an earlier one
-** would move the atomic before another operation on the address that came
-** first in program order (add; max; add). */
-static struct atomic_entry *fuse_target(const struct comp *c, struct atomic_entry *e, unsigned n,
-                                     uint32_t addr, const struct instr *in, const struct entry_map *last)
+/* Fusion's lookups of one push, lanes n[0..nl) into buffer entries
+** e[0..count), in one pass back over the buffer: per lane i, first[i], the
+** first lane with its address; per such first lane, tgt[i], the entry it
+** fuses into (-1: a new one), the buffer's last entry for the address if
+** that has the same opcode and type and returns nothing.  Folding into an
+** earlier one would move the atomic before another operation on the
+** address that came first in program order (add; max; add).  The first
+** lanes sit in 64 buckets of their addresses (a bit each, and a chain):
+** an entry of a bucket with no lane costs one test, not a compare per
+** lane (pagerank's 64-entry buffers, 3 or 4 lanes a red: 2% of a run).
+** Returns the first lanes that take a new entry. */
+static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const struct atomic_entry *n, int nl,
+                             const struct instr *in, unsigned *first, int *tgt)
 {
-	const struct gpu *g = c->g;
-	if (!g->cfg.fusion || in->op == OP_ATOM || !fusable(in->aop))
-		return NULL;
-	unsigned i = n; /* the last entry for addr; n: none */
-	if (last) {
-		unsigned h = map_slot(last, addr);
-		i = last->at[h] ? last->at[h] - 1u : n;
-	} else
-		for (unsigned k = n; k-- > 0;)
-			if (e[k].addr == addr) {
-				i = k;
+#define FUSE_BUCKET(a) ((a) >> 2 & 63)
+	uint64_t has = 0;
+	uint8_t head[64], next[32];
+	uint32_t open = 0; /* first lanes whose last entry is not found yet */
+	unsigned need = 0;
+	for (int i = 0; i < nl; i++) {
+		unsigned b = FUSE_BUCKET(n[i].addr), in_b = (unsigned)(has >> b & 1);
+		first[i] = (unsigned)i;
+		for (unsigned j = in_b ? head[b] : 32; j < 32; j = next[j])
+			if (n[j].addr == n[i].addr) {
+				first[i] = j;
 				break;
 			}
-	return i < n && e[i].op == in->aop && e[i].type == in->type && !e[i].ret ? &e[i] : NULL;
+		if (first[i] != (unsigned)i)
+			continue;
+		next[i] = in_b ? head[b] : 32;
+		head[b] = (uint8_t)i;
+		has |= 1ull << b;
+		tgt[i] = -1;
+		open |= 1u << i;
+		need++;
+	}
+	for (const struct atomic_entry *x = e + count; open && x-- > e;) {
+		if (!(has >> FUSE_BUCKET(x->addr) & 1))
+			continue;
+		for (unsigned j = head[FUSE_BUCKET(x->addr)]; j < 32; j = next[j])
+			if (n[j].addr == x->addr) {
+				if (open >> j & 1 && x->op == in->aop && x->type == in->type && !x->ret) {
+					tgt[j] = (int)(x - e);
+					need--;
+				}
+				open &= ~(1u << j);
+				break;
+			}
+	}
+	return need;
+#undef FUSE_BUCKET
 }
 
 static int anything_in_flight(const struct comp *c, const uint8_t *sv)
@@ -262,36 +281,14 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	** waits for its end (nr-of, nr-cif relax this: buffers refill at once) */
 	if (g->cfg.flush < DF_NR_OF && anything_in_flight(c, sv))
 		return PUSH_REFUSED;
-	/* Lanes fusing with each other or with the buffer need no entry.  Per
-	** lane i: first[i], the first lane with its address; for such a first
-	** lane, tgt[i], the buffer entry it fuses into (-1: a new entry), found
-	** once (fuse_target) rather than again at the insertion: the entries
-	** this push appends carry earlier lanes' addresses, so a first lane
-	** finds what it found in the buffer before, and a later lane fuses
-	** where its first lane went (a red's new entry fuses: same op and
-	** type, nothing returned). */
+	/* Lanes fusing with each other or with the buffer need no entry: the
+	** targets are found once (fuse_targets) rather than again at the
+	** insertion: the entries this push appends carry earlier lanes'
+	** addresses, so a first lane finds what it found in the buffer before,
+	** and a later lane fuses where its first lane went (a red's new entry
+	** fuses: same op and type, nothing returned). */
 	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
-	unsigned first[32], need = fuse ? 0 : (unsigned)nl;
-	struct entry_map last, *lp = NULL;
-	if (fuse && bf->count > FUSE_MAP_FROM && nl >= FUSE_MAP_LANES) { /* each address to its last entry: in entry order */
-		lp = &last;
-		map_reset(lp, bf->count);
-		for (unsigned i = 0; i < bf->count; i++)
-			map_put(lp, map_slot(lp, e[i].addr), e[i].addr, i);
-	}
-	for (int i = 0; fuse && i < nl; i++) {
-		first[i] = (unsigned)i;
-		for (int k = 0; k < i; k++)
-			if (n[k].addr == n[i].addr) {
-				first[i] = (unsigned)k;
-				break;
-			}
-		if (first[i] == (unsigned)i) {
-			struct atomic_entry *t = fuse_target(c, e, bf->count, n[i].addr, in, lp);
-			tgt[i] = t ? (int)(t - e) : -1;
-			need += !t;
-		}
-	}
+	unsigned first[32], need = fuse ? fuse_targets(e, bf->count, n, nl, in, first, tgt) : (unsigned)nl;
 	if (bf->count + need > g->cfg.entries)
 		return PUSH_REFUSED; /* full: wait for a flush */
 	unsigned owed = 0;
