@@ -278,8 +278,9 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 		return PUSH_DONE;
 	/* a flush in flight: "The buffers are then cleared and execution
 	** resumes" (§IV-D) -- a warp that ran on to an atomic during the flush
-	** waits for its end (nr-of, nr-cif relax this: buffers refill at once) */
-	if (g->cfg.flush < DF_NR_OF && anything_in_flight(c, sv))
+	** waits for its end (nr-of, nr-cif relax this: buffers refill at once);
+	** none is while its buffer holds entries (DAB-1), most pushes */
+	if (g->cfg.flush < DF_NR_OF && !bf->count && anything_in_flight(c, sv))
 		return PUSH_REFUSED;
 	/* Lanes fusing with each other or with the buffer need no entry: the
 	** targets are found once (fuse_targets) rather than again at the
