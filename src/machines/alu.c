@@ -312,10 +312,10 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 uint32_t alu_atomic(enum atom_op op, enum vtype t, uint32_t old, uint32_t b, uint32_t c)
 {
 	int fault = 0;
-	switch (op) {
-	case AT_ADD: return alu_op(OP_ADD, t, old, b, 0, &fault);
-	case AT_MIN: return alu_op(OP_MIN, t, old, b, 0, &fault);
-	case AT_MAX: return alu_op(OP_MAX, t, old, b, 0, &fault);
+	switch (op) { /* op_inline with op constant: one per performed lane */
+	case AT_ADD: return op_inline(OP_ADD, t, old, b, 0, &fault);
+	case AT_MIN: return op_inline(OP_MIN, t, old, b, 0, &fault);
+	case AT_MAX: return op_inline(OP_MAX, t, old, b, 0, &fault);
 	case AT_EXCH: return b;
 	case AT_CAS: return old == b ? c : old;
 	case AT_INC: return old >= b ? 0 : old + 1; /* PTX: ((old >= b) ? 0 : old+1) */
