@@ -145,7 +145,22 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	return 0;
 }
 
-static const struct port_mem ops = { word, load, store, rmw, loads };
+/* Global addresses only: word_of of each lane, what it reads of the
+** program read once. */
+static int check(const struct comp *c, int sym, const uint32_t *addr, uint32_t m)
+{
+	const struct program *p = c->g->prog;
+	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL;
+	uint32_t words = p->global_words;
+	for (; m; m &= m - 1) {
+		int f = 0;
+		if (word_of(s, words, addr[__builtin_ctz(m)], &f) < 0)
+			return f;
+	}
+	return 0;
+}
+
+static const struct port_mem ops = { word, load, store, rmw, loads, check };
 
 long mem_fwd_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
                   int *fault)
