@@ -83,6 +83,7 @@
 #include "machines/alu.h"
 #include "machines/atomic_entry.h"
 #include "machines/icnt.h"
+#include "machines/lanekeys.h"
 #include "util/strbuf.h"
 
 #define PEND_DIRTY 0x40   /* warp_hdr.pending: atomics buffered since the last flush */
@@ -209,50 +210,40 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 ** that has the same opcode and type and returns nothing.  Folding into an
 ** earlier one would move the atomic before another operation on the
 ** address that came first in program order (add; max; add).  The first
-** lanes sit in 64 buckets of their addresses (a bit each, and a chain):
-** an entry of a bucket with no lane costs one test, not a compare per
-** lane (pagerank's 64-entry buffers, 3 or 4 lanes a red: 2% of a run).
-** Returns the first lanes that take a new entry. */
+** lanes' addresses are a lane_keys set: an entry no lane shares an
+** address with costs one test, not a compare per lane (pagerank's 64-entry
+** buffers, 3 or 4 lanes a red: 2% of a run).  Returns the first lanes that
+** take a new entry. */
 static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const struct atomic_entry *n, int nl,
                              const struct instr *in, unsigned *first, int *tgt)
 {
-#define FUSE_BUCKET(a) ((a) >> 2 & 63)
-	uint64_t has = 0;
-	uint8_t head[64], next[32];
-	uint32_t open = 0; /* first lanes whose last entry is not found yet */
-	unsigned need = 0;
+	struct lane_keys k;
+	unsigned lane[32]; /* per key, its first lane */
+	uint32_t open = 0; /* keys whose last entry is not found yet */
+	lane_keys_init(&k);
 	for (int i = 0; i < nl; i++) {
-		unsigned b = FUSE_BUCKET(n[i].addr), in_b = (unsigned)(has >> b & 1);
-		first[i] = (unsigned)i;
-		for (unsigned j = in_b ? head[b] : 32; j < 32; j = next[j])
-			if (n[j].addr == n[i].addr) {
-				first[i] = j;
-				break;
-			}
-		if (first[i] != (unsigned)i)
+		int j = lane_keys_find(&k, n[i].addr);
+		if (j >= 0) {
+			first[i] = lane[j];
 			continue;
-		next[i] = in_b ? head[b] : 32;
-		head[b] = (uint8_t)i;
-		has |= 1ull << b;
+		}
+		j = (int)lane_keys_add(&k, n[i].addr);
+		lane[j] = first[i] = (unsigned)i;
 		tgt[i] = -1;
-		open |= 1u << i;
-		need++;
+		open |= 1u << j;
 	}
+	unsigned need = k.n;
 	for (const struct atomic_entry *x = e + count; open && x-- > e;) {
-		if (!(has >> FUSE_BUCKET(x->addr) & 1))
+		int j = lane_keys_find(&k, x->addr);
+		if (j < 0 || !(open >> j & 1))
 			continue;
-		for (unsigned j = head[FUSE_BUCKET(x->addr)]; j < 32; j = next[j])
-			if (n[j].addr == x->addr) {
-				if (open >> j & 1 && x->op == in->aop && x->type == in->type && !x->ret) {
-					tgt[j] = (int)(x - e);
-					need--;
-				}
-				open &= ~(1u << j);
-				break;
-			}
+		open &= ~(1u << j);
+		if (x->op == in->aop && x->type == in->type && !x->ret) {
+			tgt[lane[j]] = (int)(x - e);
+			need--;
+		}
 	}
 	return need;
-#undef FUSE_BUCKET
 }
 
 static int anything_in_flight(const struct comp *c, const uint8_t *sv)

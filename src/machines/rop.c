@@ -60,6 +60,7 @@
 #include "machines/atomic_entry.h"
 #include "machines/component.h"
 #include "machines/icnt.h"
+#include "machines/lanekeys.h"
 #include "util/strbuf.h"
 
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
@@ -309,19 +310,21 @@ static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, str
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
-	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w), sector[32], addr[32];
+	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w), addr[32];
 	uint64_t at[32];
 	unsigned k[8] = { 0 }, nt = 0, sm = gpu_sm_of(g, w);
+	struct lane_keys sector; /* the transactions' sectors, in order */
+	lane_keys_init(&sector);
 	icnt_begin(R(c)->ic, t);
 	WARPS(c)->addresses(WC(c), sv, w, mask, addr); /* once for the warp */
 	for (uint32_t b = mask; b; b &= b - 1) { /* the lanes in order */
 		uint32_t a = addr[__builtin_ctz(b)];
-		unsigned i = cf->coalesce ? 0 : nt; /* coalesce=off: a transaction per lane */
-		while (i < nt && sector[i] != a / ICNT_SECTOR)
-			i++;
+		int i = cf->coalesce ? lane_keys_find(&sector, a / ICNT_SECTOR) : -1; /* off: a transaction per lane */
 		unsigned p = gpu_partition_of(g, a);
-		if (i == nt) {
-			sector[nt] = a / ICNT_SECTOR;
+		if (i < 0) {
+			if (cf->coalesce)
+				lane_keys_add(&sector, a / ICNT_SECTOR);
+			i = (int)nt;
 			at[nt++] = icnt_send(R(c)->ic, cf, sm, p, t->now, rnd, rng);
 		}
 		arrive(c, sv, sm * cf->partitions + p, k[p]++, at[i], t);
