@@ -283,6 +283,12 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 		if (t == VT_U32)
 			return op_lanes_b(OP_SHL, VT_U32, m, n, a, b, bs, c, dst);
 		break;
+	case OP_SHR: /* .s32 shifts the sign in: its own loop */
+		if (in->type == VT_S32)
+			return op_lanes_b(OP_SHR, VT_S32, m, n, a, b, bs, c, dst);
+		if (t == VT_U32)
+			return op_lanes_b(OP_SHR, VT_U32, m, n, a, b, bs, c, dst);
+		break;
 	case OP_SETP:
 		switch (in->type) {
 		case VT_U32: return cmp_lanes(in->cmp, VT_U32, m, n, a, b, bs, dst);
