@@ -12,14 +12,15 @@
 . "$srcdir/t/lib.sh"
 plan 17
 
+# one warp of 32 lanes, the machine of every kernel below
+warp32() {
+	printf 'machine baseline\nset sms = 1\nset ctas = 1\nset warps_per_cta = 1\nset threads_per_warp = 32\n'
+}
+
 # spec BAD3 BAD5 LOAD: x[32] = 1, y[32] = 2 after it, shared s[32] = 3
 spec() {
-	cat > "$T/k.gpu" <<SPEC
-machine baseline
-set sms = 1
-set ctas = 1
-set warps_per_cta = 1
-set threads_per_warp = 32
+	warp32 > "$T/k.gpu"
+	cat >> "$T/k.gpu" <<SPEC
 global .u32 x[32] = fill(1)
 global .u32 y[32] = fill(2)
 global .u32 out[32] = fill(0)
@@ -72,12 +73,8 @@ is "$rc" 0 "run: the address register loaded into: each lane its own address fir
 # good loads from a written variable (its row in the vector, behind z's)
 # and from a read-only one declared after it (its initial values)
 rows() { # rows VAR EXPECT0 EXPECT31 DESCRIPTION
-	cat > "$T/r.gpu" <<SPEC
-machine baseline
-set sms = 1
-set ctas = 1
-set warps_per_cta = 1
-set threads_per_warp = 32
+	warp32 > "$T/r.gpu"
+	cat >> "$T/r.gpu" <<SPEC
 global .u32 z[32] = fill(0)
 global .u32 y[32] = fill(2)
 global .u32 x[32] = fill(7)
