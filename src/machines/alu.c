@@ -253,6 +253,14 @@ static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum
 	return 0;
 }
 
+/* shr (not .s32) in its loops.  Out of line: inlined, they changed how
+** the compiler laid out the other loops (shl's, in specs/baseline/barrier.gpu). */
+static __attribute__((noinline)) int shr_lanes(uint32_t m, unsigned n, const uint32_t *a, const uint32_t *b,
+                                               unsigned bs, const uint32_t *c, uint32_t *dst)
+{
+	return op_lanes_b(OP_SHR, VT_U32, m, n, a, b, bs, c, dst);
+}
+
 int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes src[3], uint32_t *dst)
 {
 	if (!m)
@@ -283,11 +291,9 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 		if (t == VT_U32)
 			return op_lanes_b(OP_SHL, VT_U32, m, n, a, b, bs, c, dst);
 		break;
-	case OP_SHR: /* .s32 shifts the sign in: its own loop */
-		if (in->type == VT_S32)
-			return op_lanes_b(OP_SHR, VT_S32, m, n, a, b, bs, c, dst);
-		if (t == VT_U32)
-			return op_lanes_b(OP_SHR, VT_U32, m, n, a, b, bs, c, dst);
+	case OP_SHR: /* not .s32, which shifts the sign in */
+		if (t == VT_U32 && in->type != VT_S32)
+			return shr_lanes(m, n, a, b, bs, c, dst);
 		break;
 	case OP_SETP:
 		switch (in->type) {
