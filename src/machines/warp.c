@@ -221,8 +221,9 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 ** (local_table), a branch that may diverge (program_divergent). */
 enum { PC_LOCAL = 1, PC_DIVERGES = 2 };
 
-/* Pop entries that reached their reconvergence point (WARP-2). */
-static void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
+/* Pop entries that reached their reconvergence point (WARP-2).  Inline:
+** every issue of a READY warp ends here. */
+static inline __attribute__((always_inline)) void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
 {
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	struct stack_entry *st = gpu_stack(g, sv, w);
