@@ -235,7 +235,8 @@ static inline __attribute__((always_inline)) void reconverge(const struct gpu *g
 		h->status = W_DONE;
 }
 
-static void advance(const struct comp *c, uint8_t *sv, unsigned w)
+/* Inline: most issues end here (an ALU op, a load), its record found once. */
+static inline __attribute__((always_inline)) void advance(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
