@@ -733,7 +733,7 @@ static void drain(const struct comp *c, uint8_t *sv, unsigned q)
 	unsigned p = q % cf->partitions, s = q / cf->partitions;
 	if (cf->flush == DF_ORDERED && !(qh[0] && same_tx(c, &head, e)))
 		next_turn(c, sv, p, s + 1); /* the message is over */
-	if (!anything_in_flight(c, sv))
+	if (!qh[0] && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
 		complete(c, sv);
 	else if (cf->flush >= DF_NR_OF && head.ret)
 		release(c, sv, (int)gpu_sm_of(g, head.warp));
