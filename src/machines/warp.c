@@ -327,9 +327,8 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	/* global ld/st through a store buffer when there is one (GPUDet) */
 	const struct comp *sb = in->space == SP_GLOBAL ? REQ(c, P_SBUF)->c : NULL;
 	unsigned cta = gpu_cta_of(c->g, w);
-	/* addresses and sources once for the warp (alu.h) */
-	struct alu_lanes ad = address_lanes(c, sv, w), s0 = lanes_of(c, sv, w, &in->src[0]),
-	                 s1 = lanes_of(c, sv, w, &in->src[1]);
+	/* addresses and sources once for the warp (alu.h); a word load has no sources */
+	struct alu_lanes ad = address_lanes(c, sv, w);
 	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
 		uint32_t *d = gpu_reg(c->g, sv, w, in->dst);
 		if (mem->loads) {
@@ -353,6 +352,7 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 		advance(c, sv, w);
 		return;
 	}
+	struct alu_lanes s0 = lanes_of(c, sv, w, &in->src[0]), s1 = lanes_of(c, sv, w, &in->src[1]);
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;
