@@ -99,12 +99,13 @@ run "$GPUMC" check -q "$T/R2-nospin.gpu"; is "$rc" 0 "R2 without the spin on dab
 # +1 = 6; fused across: 5)
 v F1-fusion-order pass -D fusion=on
 v F1-fusion-order pass -D fusion=off
-# the same past 32 entries, where push() maps addresses to their last
-# entries (a map keeping the first entry instead gives 100)
+# the same past 32 entries, whose last entry for each address push()
+# finds in one pass back over the buffer (a pass keeping the first entry
+# instead gives 100)
 cat > "$T/F1-map.gpu" <<'SPEC'
-# F1 with a fuller buffer.  Past 32 entries DAB's push maps each
-# address to its last buffer entry instead of scanning the buffer
-# (dab.c, fuse_target): the same rule must hold there.  The warp's 32
+# F1 with a fuller buffer.  DAB's push finds each lane's last buffer
+# entry for its address in one pass back over the buffer (dab.c,
+# fuse_targets): the same rule must hold past 32 entries.  The warp's 32
 # lanes first fill 64 entries of y, then add 1 to x (one entry: its lanes
 # fold, +32), take the max with 100 (a new entry) and add 1 again: the
 # last entry for x is the max, so the add takes a new entry and the
@@ -137,7 +138,7 @@ check forall x == 132
 expect pass
 SPEC
 got=$("$GPUMC" check -q --json "$T/F1-map.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)
-is "$got" pass "F1 past 32 entries (fuse_target's map): pass"
+is "$got" pass "F1 past 32 entries (fuse_targets' pass): pass"
 # F2: fusion's one rounded .f32 sum is no sequential order's (refines
 # baseline fails), and the report says fusion did it
 v F2-fusion-regroup "fail refines"

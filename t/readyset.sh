@@ -43,7 +43,10 @@
 # prepare_issue), and under the check compares its warp-local answer and
 # counts with model.local and model.count asked alone ("READY-8"):
 # planting prepare_issue calling every bar.sync warp-local stops 41 rows,
-# not counting it 46, barrier-divergence-deadlock first.)
+# not counting it 46, barrier-divergence-deadlock first.  The ROP's reach
+# walks the warps refused room by a mask, checked against their records
+# ("ROP-4"): planting a bit never cleared stops 7 rows, D1 with
+# machine=baseline first.)
 . "$srcdir/t/lib.sh"
 {
 	( cd "$srcdir" && find specs -name '*.gpu' | LC_ALL=C sort | sed 's/$/\t/' )

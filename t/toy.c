@@ -90,7 +90,7 @@ static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned c
 	return MEM(c)->rmw(MC_(c), sv, sp, cta, w, op, t, a, b);
 }
 
-static const struct port_mem mem_ops = { word, load, store, rmw, NULL };
+static const struct port_mem mem_ops = { word, load, store, rmw, NULL, NULL };
 
 /* }=== */
 

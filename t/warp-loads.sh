@@ -4,18 +4,23 @@
 # first faulting lane's fault reported.  Each kernel below loads with one
 # full warp of 32 lanes, lane 5 (and lane 3) moved by BAD bytes.  (Planting
 # a whole-warp test of alignment alone turns the out-of-bounds rows red, 1-2
-# and 7-13; one without the alignment test, rows 3-4.)
+# and 7-13; one without the alignment test, rows 3-4.)  Good loads from one
+# variable read its row (MEM-3), read-only or in the vector: the last rows
+# load a written variable behind another written one, and a read-only one
+# behind them (planting a row always taken from the initial values turns
+# row 16 red).
 . "$srcdir/t/lib.sh"
-plan 15
+plan 17
+
+# one warp of 32 lanes, the machine of every kernel below
+warp32() {
+	printf 'machine baseline\nset sms = 1\nset ctas = 1\nset warps_per_cta = 1\nset threads_per_warp = 32\n'
+}
 
 # spec BAD3 BAD5 LOAD: x[32] = 1, y[32] = 2 after it, shared s[32] = 3
 spec() {
-	cat > "$T/k.gpu" <<SPEC
-machine baseline
-set sms = 1
-set ctas = 1
-set warps_per_cta = 1
-set threads_per_warp = 32
+	warp32 > "$T/k.gpu"
+	cat >> "$T/k.gpu" <<SPEC
 global .u32 x[32] = fill(1)
 global .u32 y[32] = fill(2)
 global .u32 out[32] = fill(0)
@@ -64,3 +69,32 @@ spec 0 0 "ld.global.u32 %r1, [x + %r0]" 1 1
 sed -i 's/    ld.global.u32      %r1, \[x + %r0\]/    ld.global.u32      %r0, [x + %r0]\n    mov.u32            %r1, %r0/' "$T/k.gpu"
 run "$GPUMC" run "$T/k.gpu"
 is "$rc" 0 "run: the address register loaded into: each lane its own address first"
+
+# good loads from a written variable (its row in the vector, behind z's)
+# and from a read-only one declared after it (its initial values)
+rows() { # rows VAR EXPECT0 EXPECT31 DESCRIPTION
+	warp32 > "$T/r.gpu"
+	cat >> "$T/r.gpu" <<SPEC
+global .u32 z[32] = fill(0)
+global .u32 y[32] = fill(2)
+global .u32 x[32] = fill(7)
+global .u32 out[32] = fill(0)
+kernel
+    .reg .u32 %r<4>
+    shl.b32            %r0, %tid, 2
+    st.global.u32      [z + %r0], %tid
+    sub.u32            %r1, 31, %tid
+    shl.b32            %r2, %r1, 2
+    add.u32            %r1, %r1, 10
+    st.global.u32      [y + %r2], %r1
+    ld.global.u32      %r3, [$1 + %r0]
+    st.global.u32      [out + %r0], %r3
+    exit
+end
+check forall out[0] == $2 /\\ out[31] == $3
+SPEC
+	run "$GPUMC" check -q "$T/r.gpu"
+	is "$rc" 0 "check: $4"
+}
+rows y 10 41 "a written variable's row, behind another: the stored values"
+rows x 7 7 "a read-only variable behind written ones: its initial values"

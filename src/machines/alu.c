@@ -253,6 +253,14 @@ static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum
 	return 0;
 }
 
+/* shr (not .s32) in its loops.  Out of line: inlined, they changed how
+** the compiler laid out the other loops (shl's, in specs/baseline/barrier.gpu). */
+static __attribute__((noinline)) int shr_lanes(uint32_t m, unsigned n, const uint32_t *a, const uint32_t *b,
+                                               unsigned bs, const uint32_t *c, uint32_t *dst)
+{
+	return op_lanes_b(OP_SHR, VT_U32, m, n, a, b, bs, c, dst);
+}
+
 int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes src[3], uint32_t *dst)
 {
 	if (!m)
@@ -283,6 +291,10 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 		if (t == VT_U32)
 			return op_lanes_b(OP_SHL, VT_U32, m, n, a, b, bs, c, dst);
 		break;
+	case OP_SHR: /* not .s32, which shifts the sign in */
+		if (t == VT_U32 && in->type != VT_S32)
+			return shr_lanes(m, n, a, b, bs, c, dst);
+		break;
 	case OP_SETP:
 		switch (in->type) {
 		case VT_U32: return cmp_lanes(in->cmp, VT_U32, m, n, a, b, bs, dst);
@@ -312,10 +324,10 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 uint32_t alu_atomic(enum atom_op op, enum vtype t, uint32_t old, uint32_t b, uint32_t c)
 {
 	int fault = 0;
-	switch (op) {
-	case AT_ADD: return alu_op(OP_ADD, t, old, b, 0, &fault);
-	case AT_MIN: return alu_op(OP_MIN, t, old, b, 0, &fault);
-	case AT_MAX: return alu_op(OP_MAX, t, old, b, 0, &fault);
+	switch (op) { /* op_inline with op constant: one per performed lane */
+	case AT_ADD: return op_inline(OP_ADD, t, old, b, 0, &fault);
+	case AT_MIN: return op_inline(OP_MIN, t, old, b, 0, &fault);
+	case AT_MAX: return op_inline(OP_MAX, t, old, b, 0, &fault);
 	case AT_EXCH: return b;
 	case AT_CAS: return old == b ? c : old;
 	case AT_INC: return old >= b ? 0 : old + 1; /* PTX: ((old >= b) ? 0 : old+1) */

@@ -39,14 +39,17 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 	uint32_t addr[32];
 	wp->addresses(wc, sv, w, m, addr); /* once for the warp, not per lane and use */
 	/* every address first: a faulting lane makes the warp fault, and no
-	** lane's entry is made; only the active lanes are visited */
-	for (uint32_t b = m; b; b &= b - 1) {
-		unsigned l = (unsigned)__builtin_ctz(b);
-		int fault = 0;
-		if (MEM(c)->word(mc, sv, SP_GLOBAL, 0, in->addr.sym, addr[l], &fault) < 0) {
-			wp->fault(wc, sv, w, fault);
-			return -1;
-		}
+	** lane's entry is made; only the active lanes are visited (in one
+	** call where the provider checks them all) */
+	int fault = 0;
+	if (MEM(c)->check)
+		fault = MEM(c)->check(mc, in->addr.sym, addr, m);
+	else
+		for (uint32_t b = m; b && !fault; b &= b - 1)
+			MEM(c)->word(mc, sv, SP_GLOBAL, 0, in->addr.sym, addr[__builtin_ctz(b)], &fault);
+	if (fault) {
+		wp->fault(wc, sv, w, fault);
+		return -1;
 	}
 	struct alu_lanes src[2];
 	sources(c, sv, w, in, src);

@@ -227,6 +227,10 @@ struct port_mem {
 	** the words itself. */
 	int (*loads)(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym,
 	             const struct alu_lanes *ad, uint32_t m, uint32_t *d);
+	/* Optional (NULL: word lane by lane): word()'s checks of global
+	** addresses addr[l], l in m, within variable sym; 0, or the fault of
+	** the first faulting lane.  A warp's atomic checks every lane first. */
+	int (*check)(const struct comp *c, int sym, const uint32_t *addr, uint32_t m);
 };
 
 enum { PUSH_DONE, PUSH_WAIT_VALUES, PUSH_REFUSED };

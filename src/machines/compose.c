@@ -225,11 +225,16 @@ static int m_idempotent(const struct model *m, struct strbuf *why)
 	return MC(m)->crash->def->idempotent(MC(m)->crash, why);
 }
 
-static void m_count(const struct model *m, const uint8_t *sv, const struct action *a, uint64_t *ct)
+/* model.count of a, its owner c already found. */
+static inline void count_by(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
 {
-	const struct comp *c = owner(m, a->kind);
 	if (c && c->def->count)
 		c->def->count(c, sv, a, ct);
+}
+
+static void m_count(const struct model *m, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	count_by(owner(m, a->kind), sv, a, ct);
 }
 
 static void m_tick(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *ct)
@@ -331,8 +336,9 @@ static int m_step(const struct model *m, const uint8_t *sv, const struct action 
 	} else {
 		if (c && c->def->timing)
 			c->def->timing(c, sv, a, t, rnd, rng);
-		m_count(m, sv, a, ct);
-		local = m->local ? m_local(m, sv, a, NULL, 0) : 0;
+		count_by(c, sv, a, ct);
+		long w;
+		local = m->local ? local_kind(MC(m), local_issue(m, sv, a, &w)) : 0; /* m_local, nothing observed */
 	}
 	if (!local)
 		*reach = c && c->def->reach ? c->def->reach(c, sv, a) : -1;

@@ -83,6 +83,7 @@
 #include "machines/alu.h"
 #include "machines/atomic_entry.h"
 #include "machines/icnt.h"
+#include "machines/lanekeys.h"
 #include "util/strbuf.h"
 
 #define PEND_DIRTY 0x40   /* warp_hdr.pending: atomics buffered since the last flush */
@@ -172,8 +173,7 @@ static int same_tx(const struct comp *c, const void *a, const void *b)
 }
 
 /* A map of 32-bit keys to indices of a buffer's entries (open
-** addressing, at most half full): coalescing's sectors (sectors_first),
-** fusion's addresses (fuse_target). */
+** addressing, at most half full): coalescing's sectors (sectors_first). */
 struct entry_map {
 	unsigned size;
 	uint32_t key[2048];
@@ -203,37 +203,47 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 	x->at[h] = (uint16_t)(i + 1);
 }
 
-/* Past this many entries push() maps each address to its last entry once
-** rather than scanning the buffer back for each lane (pagerank's 256-entry
-** buffers: 2% of a run); an exploration's few entries are scanned.  So
-** are they for fewer than FUSE_MAP_LANES lanes: a scan back costs a
-** compare an entry, the map some 20 (pagerank's 64-entry buffers, 3 or 4
-** lanes a red: 0.5% of a run). */
-#define FUSE_MAP_FROM 32
-#define FUSE_MAP_LANES 4
-
-/* The entry this atomic fuses into, or NULL: the buffer's last entry for
-** the address (from last, when not NULL: the buffer's addresses, each to
-** its last entry), if it has the same opcode.  Folding into an earlier one
-** would move the atomic before another operation on the address that came
-** first in program order (add; max; add). */
-static struct atomic_entry *fuse_target(const struct comp *c, struct atomic_entry *e, unsigned n,
-                                     uint32_t addr, const struct instr *in, const struct entry_map *last)
+/* Fusion's lookups of one push, lanes n[0..nl) into buffer entries
+** e[0..count), in one pass back over the buffer: per lane i, first[i], the
+** first lane with its address; per such first lane, tgt[i], the entry it
+** fuses into (-1: a new one), the buffer's last entry for the address if
+** that has the same opcode and type and returns nothing.  Folding into an
+** earlier one would move the atomic before another operation on the
+** address that came first in program order (add; max; add).  The first
+** lanes' addresses are a lane_keys set: an entry no lane shares an
+** address with costs one test, not a compare per lane (pagerank's 64-entry
+** buffers, 3 or 4 lanes a red: 2% of a run).  Returns the first lanes that
+** take a new entry. */
+static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const struct atomic_entry *n, int nl,
+                             const struct instr *in, unsigned *first, int *tgt)
 {
-	const struct gpu *g = c->g;
-	if (!g->cfg.fusion || in->op == OP_ATOM || !fusable(in->aop))
-		return NULL;
-	unsigned i = n; /* the last entry for addr; n: none */
-	if (last) {
-		unsigned h = map_slot(last, addr);
-		i = last->at[h] ? last->at[h] - 1u : n;
-	} else
-		for (unsigned k = n; k-- > 0;)
-			if (e[k].addr == addr) {
-				i = k;
-				break;
-			}
-	return i < n && e[i].op == in->aop && e[i].type == in->type && !e[i].ret ? &e[i] : NULL;
+	struct lane_keys k;
+	unsigned lane[32]; /* per key, its first lane */
+	uint32_t open = 0; /* keys whose last entry is not found yet */
+	lane_keys_init(&k);
+	for (int i = 0; i < nl; i++) {
+		int j = lane_keys_find(&k, n[i].addr);
+		if (j >= 0) {
+			first[i] = lane[j];
+			continue;
+		}
+		j = (int)lane_keys_add(&k, n[i].addr);
+		lane[j] = first[i] = (unsigned)i;
+		tgt[i] = -1;
+		open |= 1u << j;
+	}
+	unsigned need = k.n;
+	for (const struct atomic_entry *x = e + count; open && x-- > e;) {
+		int j = lane_keys_find(&k, x->addr);
+		if (j < 0 || !(open >> j & 1))
+			continue;
+		open &= ~(1u << j);
+		if (x->op == in->aop && x->type == in->type && !x->ret) {
+			tgt[lane[j]] = (int)(x - e);
+			need--;
+		}
+	}
+	return need;
 }
 
 static int anything_in_flight(const struct comp *c, const uint8_t *sv)
@@ -259,39 +269,18 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 		return PUSH_DONE;
 	/* a flush in flight: "The buffers are then cleared and execution
 	** resumes" (§IV-D) -- a warp that ran on to an atomic during the flush
-	** waits for its end (nr-of, nr-cif relax this: buffers refill at once) */
-	if (g->cfg.flush < DF_NR_OF && anything_in_flight(c, sv))
+	** waits for its end (nr-of, nr-cif relax this: buffers refill at once);
+	** none is while its buffer holds entries (DAB-1), most pushes */
+	if (g->cfg.flush < DF_NR_OF && !bf->count && anything_in_flight(c, sv))
 		return PUSH_REFUSED;
-	/* Lanes fusing with each other or with the buffer need no entry.  Per
-	** lane i: first[i], the first lane with its address; for such a first
-	** lane, tgt[i], the buffer entry it fuses into (-1: a new entry), found
-	** once (fuse_target) rather than again at the insertion: the entries
-	** this push appends carry earlier lanes' addresses, so a first lane
-	** finds what it found in the buffer before, and a later lane fuses
-	** where its first lane went (a red's new entry fuses: same op and
-	** type, nothing returned). */
+	/* Lanes fusing with each other or with the buffer need no entry: the
+	** targets are found once (fuse_targets) rather than again at the
+	** insertion: the entries this push appends carry earlier lanes'
+	** addresses, so a first lane finds what it found in the buffer before,
+	** and a later lane fuses where its first lane went (a red's new entry
+	** fuses: same op and type, nothing returned). */
 	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
-	unsigned first[32], need = fuse ? 0 : (unsigned)nl;
-	struct entry_map last, *lp = NULL;
-	if (fuse && bf->count > FUSE_MAP_FROM && nl >= FUSE_MAP_LANES) { /* each address to its last entry: in entry order */
-		lp = &last;
-		map_reset(lp, bf->count);
-		for (unsigned i = 0; i < bf->count; i++)
-			map_put(lp, map_slot(lp, e[i].addr), e[i].addr, i);
-	}
-	for (int i = 0; fuse && i < nl; i++) {
-		first[i] = (unsigned)i;
-		for (int k = 0; k < i; k++)
-			if (n[k].addr == n[i].addr) {
-				first[i] = (unsigned)k;
-				break;
-			}
-		if (first[i] == (unsigned)i) {
-			struct atomic_entry *t = fuse_target(c, e, bf->count, n[i].addr, in, lp);
-			tgt[i] = t ? (int)(t - e) : -1;
-			need += !t;
-		}
-	}
+	unsigned first[32], need = fuse ? fuse_targets(e, bf->count, n, nl, in, first, tgt) : (unsigned)nl;
 	if (bf->count + need > g->cfg.entries)
 		return PUSH_REFUSED; /* full: wait for a flush */
 	unsigned owed = 0;
@@ -744,7 +733,7 @@ static void drain(const struct comp *c, uint8_t *sv, unsigned q)
 	unsigned p = q % cf->partitions, s = q / cf->partitions;
 	if (cf->flush == DF_ORDERED && !(qh[0] && same_tx(c, &head, e)))
 		next_turn(c, sv, p, s + 1); /* the message is over */
-	if (!anything_in_flight(c, sv))
+	if (!qh[0] && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
 		complete(c, sv);
 	else if (cf->flush >= DF_NR_OF && head.ret)
 		release(c, sv, (int)gpu_sm_of(g, head.warp));

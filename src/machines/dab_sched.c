@@ -480,15 +480,13 @@ static const void *port(const struct comp *c, enum port p)
 	return p == P_ISSUE ? &issue_ops : NULL;
 }
 
-static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
+/* Warp w's issue where the rule keeps a turn, token or round (needs_view).
+** Out of line: its view would make every issue's frame large. */
+static __attribute__((noinline)) void apply_viewed(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	const struct comp *wc = REQ(c, P_WARPS)->c;
-	unsigned w = a->subject - wc->subj0[0], pc = gpu_pc(g, sv, w);
-	if (!needs_view(g, dab_rule(&g->cfg), sv, w)) { /* allowed, and issued() changes nothing */
-		WARPS(c)->issue(wc, sv, w);
-		return;
-	}
+	unsigned pc = gpu_pc(g, sv, w);
 	struct dab_sched_view v;
 	view(c, sv, gpu_sched_of(g, w), &v);
 	int atomic = gpu_at_global_atomic(g, sv, w);
@@ -496,6 +494,17 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	/* taken by the atomics provider: moved on, or waits for its values */
 	int buffered = atomic && (gpu_pc(g, sv, w) != pc || gpu_warp(g, sv, w)->status == W_ATOMIC);
 	issued(c, sv, w, &v, atomic, buffered);
+}
+
+static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
+{
+	const struct gpu *g = c->g;
+	const struct comp *wc = REQ(c, P_WARPS)->c;
+	unsigned w = a->subject - wc->subj0[0];
+	if (needs_view(g, dab_rule(&g->cfg), sv, w))
+		apply_viewed(c, sv, w);
+	else /* allowed, and issued() changes nothing */
+		WARPS(c)->issue(wc, sv, w);
 }
 
 /* Concrete mode's ready sets (readyset.c): a global atomic's issue into

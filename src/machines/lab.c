@@ -443,7 +443,7 @@ static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned c
 	return MEM(c)->rmw(MC(c), sv, sp, cta, w, op, t, a, b); /* shared atomics */
 }
 
-static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, store, rmw, NULL };
+static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, store, rmw, NULL, NULL };
 
 /* }=== */
 

@@ -23,6 +23,9 @@
 ** Invariant MEM-2: no step writes a read-only word (a store or atomic to
 ** its variable would have made it writable); a write that reached one
 ** would change the model, so it stops the program (store_at).
+** Invariant MEM-3: a variable's words are all read-only or all in the
+** vector, one after another (layout), so a warp's loads from one
+** variable read a row, not each word's place (loads).
 */
 #include "config.h"
 #include "machines/component.h"
@@ -125,7 +128,12 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 			w[l] = x / 4;
 		}
 		if (!bad) {
-			if (sp == SP_GLOBAL)
+			if (sp == SP_GLOBAL && s) { /* one variable's words, read-only or not alike (MEM-3) */
+				uint32_t off = gword[lo / 4];
+				const uint32_t *row = off == GWORD_CONST ? ginit + lo / 4 : (const uint32_t *)(sv + off);
+				for (unsigned l = 0; l < 32; l++)
+					d[l] = row[w[l] - lo / 4];
+			} else if (sp == SP_GLOBAL)
 				for (unsigned l = 0; l < 32; l++)
 					d[l] = gpu_global_at(gword, ginit, sv, w[l]);
 			else
@@ -145,7 +153,22 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	return 0;
 }
 
-static const struct port_mem ops = { word, load, store, rmw, loads };
+/* Global addresses only: word_of of each lane, what it reads of the
+** program read once. */
+static int check(const struct comp *c, int sym, const uint32_t *addr, uint32_t m)
+{
+	const struct program *p = c->g->prog;
+	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL;
+	uint32_t words = p->global_words;
+	for (; m; m &= m - 1) {
+		int f = 0;
+		if (word_of(s, words, addr[__builtin_ctz(m)], &f) < 0)
+			return f;
+	}
+	return 0;
+}
+
+static const struct port_mem ops = { word, load, store, rmw, loads, check };
 
 long mem_fwd_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
                   int *fault)

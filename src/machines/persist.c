@@ -2346,7 +2346,7 @@ static int por(const struct comp *c, const uint8_t *sv, unsigned w, const struct
 	return !(in->op == OP_LD && in->space == SP_GLOBAL) && in->op != OP_EXIT; /* exit: an epoch ends */
 }
 
-static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, m_store, m_rmw, NULL };
+static const struct port_mem mem_ops = { mem_fwd_word, mem_fwd_load, m_store, m_rmw, NULL, NULL };
 static const struct port_order order_ops = { clear };
 static const struct port_pm pm_ops = { pm_op, timing_issue, own_issue };
 static const struct port_gate gate_ops = { may_issue };

@@ -46,7 +46,10 @@
 **   ROP-3 (concrete mode) the kept mask of FIFOs with entries (struct rop,
 **         nonempty) equals their counts, and a partition not due lists
 **         nothing: it is busy, or no head arrives before its kept wake
-**         (kept_sync, enabled; GPUMC_CHECK_READY).
+**         (kept_sync, enabled; GPUMC_CHECK_READY);
+**   ROP-4 (concrete mode) a warp's bit in the stalled mask (struct rop) is
+**         set exactly when its stall record holds a run (room;
+**         GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -57,6 +60,7 @@
 #include "machines/atomic_entry.h"
 #include "machines/component.h"
 #include "machines/icnt.h"
+#include "machines/lanekeys.h"
 #include "util/strbuf.h"
 
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
@@ -80,6 +84,10 @@ struct rop {
 		uint64_t run;
 		unsigned pc, need[8];
 	} *stall;
+	/* and the warps whose run is not 0, a bit per place in sched_warps
+	** (stalled_set), so that reach walks those of an SM, not all of its
+	** warps (ROP-4) */
+	uint64_t *stalled;
 	struct icnt *ic; /* concrete mode: the interconnect's timing */
 	/* Concrete mode: per partition, the SMs whose FIFO to it holds an
 	** entry (words_sms u64 words each), so that enabled() walks those
@@ -107,7 +115,7 @@ struct rop {
 	/* concrete mode: per warp scheduler, the warps (bit: warp_idx) a
 	** perform reported REACH_WAKES may have woken, until it asks (woken) */
 	uint64_t *woke;
-	/* stall, ic, nonempty, woke and por follow in the same block: the composer frees priv */
+	/* stall, ic, nonempty, woke, stalled and por follow in the same block: the composer frees priv */
 };
 #define R(c) ((const struct rop *)(c)->priv)
 
@@ -177,6 +185,28 @@ static void needs(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t 
 			need[r->pow2 ? addr[l] >> r->line_shift & r->part_mask : gpu_partition_of(c->g, addr[l])]++;
 }
 
+/* Warp w's stall record holds a run (or not): its bit in the stalled mask. */
+static void stalled_set(const struct comp *c, unsigned w, uint64_t run)
+{
+	const struct gpu *g = c->g;
+	unsigned i = g->sched_first[gpu_sched_of(g, w)] + g->warp_idx[w];
+	uint64_t *x = &R(c)->stalled[i / 64], bit = 1ull << i % 64;
+	*x = run ? *x | bit : *x & ~bit;
+}
+
+/* Under GPUMC_CHECK_READY: the stalled mask against the records (ROP-4). */
+static void stalled_check(const struct comp *c, const struct timed_now *tn)
+{
+	const struct gpu *g = c->g;
+	for (unsigned i = 0; i < g->nwarps; i++)
+		if ((R(c)->stalled[i / 64] >> i % 64 & 1) != (R(c)->stall[g->sched_warps[i]].run != 0)) {
+			fprintf(stderr, "gpumc: internal error: ROP-4: warp %u: stalled bit %u, stall record of run %llu at cycle %llu\n",
+			        g->sched_warps[i], (unsigned)(R(c)->stalled[i / 64] >> i % 64 & 1),
+			        (unsigned long long)R(c)->stall[g->sched_warps[i]].run, (unsigned long long)tn->clock);
+			abort();
+		}
+}
+
 static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 {
 	const struct gpu *g = c->g;
@@ -205,6 +235,9 @@ static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 	if (st) { /* yes: the warp may issue and change */
 		st->run = ok ? 0 : tn->run;
 		st->pc = gpu_pc(g, sv, w);
+		stalled_set(c, w, st->run);
+		if (tn->check)
+			stalled_check(c, tn);
 	}
 	return ok;
 }
@@ -277,19 +310,21 @@ static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, str
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
-	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w), sector[32], addr[32];
+	uint32_t mask = WARPS(c)->exec_mask(WC(c), sv, w), addr[32];
 	uint64_t at[32];
 	unsigned k[8] = { 0 }, nt = 0, sm = gpu_sm_of(g, w);
+	struct lane_keys sector; /* the transactions' sectors, in order */
+	lane_keys_init(&sector);
 	icnt_begin(R(c)->ic, t);
 	WARPS(c)->addresses(WC(c), sv, w, mask, addr); /* once for the warp */
 	for (uint32_t b = mask; b; b &= b - 1) { /* the lanes in order */
 		uint32_t a = addr[__builtin_ctz(b)];
-		unsigned i = cf->coalesce ? 0 : nt; /* coalesce=off: a transaction per lane */
-		while (i < nt && sector[i] != a / ICNT_SECTOR)
-			i++;
+		int i = cf->coalesce ? lane_keys_find(&sector, a / ICNT_SECTOR) : -1; /* off: a transaction per lane */
 		unsigned p = gpu_partition_of(g, a);
-		if (i == nt) {
-			sector[nt] = a / ICNT_SECTOR;
+		if (i < 0) {
+			if (cf->coalesce)
+				lane_keys_add(&sector, a / ICNT_SECTOR);
+			i = (int)nt;
 			at[nt++] = icnt_send(R(c)->ic, cf, sm, p, t->now, rnd, rng);
 		}
 		arrive(c, sv, sm * cf->partitions + p, k[p]++, at[i], t);
@@ -343,20 +378,25 @@ static int same_tx(const struct comp *c, const void *a, const void *b)
 	return x->warp != AE_LAB && x->warp == y->warp && x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR;
 }
 
-/* The FIFO, entry and run length of a ROP action (see the file top). */
+/* The FIFO, entry and run length of a ROP action (see the file top); an
+** arg below nqueues, a head alone (most), without a division: each is
+** asked some four times an action. */
 static unsigned act_q(const struct comp *c, const struct action *a)
 {
-	return a->arg % c->g->nqueues;
+	unsigned nq = c->g->nqueues;
+	return a->arg < nq ? a->arg : a->arg % nq;
 }
 
 static unsigned act_i(const struct comp *c, const struct action *a)
 {
-	return a->arg % (c->g->nqueues * R(c)->cap) / c->g->nqueues;
+	unsigned nq = c->g->nqueues;
+	return a->arg < nq ? 0 : a->arg % (nq * R(c)->cap) / nq;
 }
 
 static unsigned act_k(const struct comp *c, const struct action *a)
 {
-	return a->arg / (c->g->nqueues * R(c)->cap) + 1;
+	unsigned nq = c->g->nqueues;
+	return a->arg < nq ? 1 : a->arg / (nq * R(c)->cap) + 1;
 }
 
 /* {=== Partial-order reduction: performing a commutative red alone ===== */
@@ -497,9 +537,11 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	unsigned words_sms = (cf->sms + 63) / 64;
 	size_t nonempty = ic + ((icnt_size(g, g->nqueues, cap) + 7) & ~(size_t)7);
 	size_t woke = nonempty + sizeof(uint64_t) * cf->partitions * words_sms;
-	size_t por = woke + sizeof(uint64_t) * cf->sms * cf->schedulers;
+	size_t stalled = woke + sizeof(uint64_t) * cf->sms * cf->schedulers;
+	size_t por = stalled + sizeof(uint64_t) * ((g->nwarps + 63) / 64);
 	struct rop *r = xcalloc(1, por + g->prog->global_words);
 	r->woke = (uint64_t *)((char *)r + woke);
+	r->stalled = (uint64_t *)((char *)r + stalled);
 	r->stall = (struct stall *)((char *)r + stall);
 	r->ic = icnt_init((char *)r + ic, g, g->nqueues, cap);
 	r->nonempty = (uint64_t *)((char *)r + nonempty);
@@ -665,15 +707,22 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 	** it lacked and has it now (the others do not change); one refused
 	** in an earlier run may */
 	unsigned p = q % g->cfg.partitions, before = R(c)->cap - fifo(c, sv, q)[0], after = before + act_k(c, a);
-	if (before < tpw) /* the SM's warps: its schedulers' */
-		for (unsigned k = sm * g->cfg.schedulers; k < (sm + 1) * g->cfg.schedulers; k++)
-			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++) {
-				const struct stall *st = &R(c)->stall[g->sched_warps[i]];
-				if (st->run && (st->run != R(c)->kept_run || (st->need[p] > before && st->need[p] <= after))) {
-					wake(woke, k, i - g->sched_first[k]);
+	if (before < tpw) { /* the SM's warps (its schedulers' places) with a run, by the stalled mask */
+		unsigned lo = g->sched_first[sm * g->cfg.schedulers], hi = g->sched_first[(sm + 1) * g->cfg.schedulers];
+		for (unsigned x = lo / 64; 64 * x < hi; x++) {
+			uint64_t b = R(c)->stalled[x] & ~0ull << (lo > 64 * x ? lo % 64 : 0);
+			if (hi < 64 * x + 64)
+				b &= (1ull << hi % 64) - 1;
+			for (; b; b &= b - 1) {
+				unsigned w = g->sched_warps[64 * x + (unsigned)__builtin_ctzll(b)];
+				const struct stall *st = &R(c)->stall[w];
+				if (st->run != R(c)->kept_run || (st->need[p] > before && st->need[p] <= after)) {
+					wake(woke, gpu_sched_of(g, w), g->warp_idx[w]);
 					wakes = REACH_WAKES;
 				}
 			}
+		}
+	}
 	return wakes ? (int)(sm | wakes) : REACH_NONE;
 }
 

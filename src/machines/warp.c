@@ -221,8 +221,9 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 ** (local_table), a branch that may diverge (program_divergent). */
 enum { PC_LOCAL = 1, PC_DIVERGES = 2 };
 
-/* Pop entries that reached their reconvergence point (WARP-2). */
-static void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
+/* Pop entries that reached their reconvergence point (WARP-2).  Inline:
+** every issue of a READY warp ends here. */
+static inline __attribute__((always_inline)) void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
 {
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	struct stack_entry *st = gpu_stack(g, sv, w);
@@ -234,7 +235,8 @@ static void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
 		h->status = W_DONE;
 }
 
-static void advance(const struct comp *c, uint8_t *sv, unsigned w)
+/* Inline: most issues end here (an ALU op, a load), its record found once. */
+static inline __attribute__((always_inline)) void advance(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
@@ -308,9 +310,8 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	const struct gpu *g = c->g;
-	struct alu_lanes src[3];
-	for (int k = 0; k < 3; k++)
-		src[k] = lanes_of(c, sv, w, &in->src[k]);
+	struct alu_lanes src[3] = { lanes_of(c, sv, w, &in->src[0]), lanes_of(c, sv, w, &in->src[1]),
+		                    lanes_of(c, sv, w, &in->src[2]) }; /* written out: a loop of three cost 20 Ir an issue more */
 	int f = alu_lanes_exec(in, m, src, gpu_reg(g, sv, w, in->dst));
 	if (f)
 		fault(c, sv, w, f);
@@ -326,9 +327,8 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	/* global ld/st through a store buffer when there is one (GPUDet) */
 	const struct comp *sb = in->space == SP_GLOBAL ? REQ(c, P_SBUF)->c : NULL;
 	unsigned cta = gpu_cta_of(c->g, w);
-	/* addresses and sources once for the warp (alu.h) */
-	struct alu_lanes ad = address_lanes(c, sv, w), s0 = lanes_of(c, sv, w, &in->src[0]),
-	                 s1 = lanes_of(c, sv, w, &in->src[1]);
+	/* addresses and sources once for the warp (alu.h); a word load has no sources */
+	struct alu_lanes ad = address_lanes(c, sv, w);
 	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
 		uint32_t *d = gpu_reg(c->g, sv, w, in->dst);
 		if (mem->loads) {
@@ -352,6 +352,7 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 		advance(c, sv, w);
 		return;
 	}
+	struct alu_lanes s0 = lanes_of(c, sv, w, &in->src[0]), s1 = lanes_of(c, sv, w, &in->src[1]);
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;
