@@ -404,7 +404,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** one not due that lists an issue, or whose set's emptiness moved,
 	** is fatal (READY-7) */
 	if (!all)
-		readyset_due_sync(rs, tn);
+		readyset_due_sync(rs, tn, c->unit0[0]);
 	/* the SM listed (sm), what it has seen less its own issues, its
 	** schedulers' with a set not empty, of which those that may be
 	** emptied by an issue listed */
@@ -451,7 +451,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				readyset_due_missed(tn, k, rs->wake[k]);
 			bits = may ? bits | bit : bits & ~bit;
 			if (!all && readyset_due(rs, k))
-				readyset_due_keep(rs, k, n - n0, wake);
+				readyset_due_keep(rs, k, n - n0, wake, (r == DS_GTO || r == DS_GWAT) && (may & (may - 1)));
 		}
 	if (sm != UINT_MAX)
 		sm_listed(c, tn, sm, bits, fragile);

@@ -96,7 +96,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	unsigned words = (nsched + 63) / 64;
-	size_t words64 = 2 * ngroups + 2 * nsched + (2 + RS_SPAN) * words;
+	size_t words64 = 2 * ngroups + 2 * nsched + (3 + RS_SPAN) * words;
 	struct readyset *rs = xcalloc(1, head + sizeof(uint64_t) * words64);
 	rs->n = nsched;
 	rs->gto_idx = gto_idx;
@@ -107,7 +107,8 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->gseen = rs->wake + nsched;
 	rs->due = rs->gseen + ngroups;
 	rs->far = rs->due + words;
-	rs->ring = rs->far + words;
+	rs->pend = rs->far + words;
+	rs->ring = rs->pend + words;
 	rs->words = words;
 	rs->due_run = UINT64_MAX; /* no run's: the first sync makes every scheduler due */
 	for (unsigned i = 0; i < nsched; i++)
@@ -244,7 +245,31 @@ static void due_pop(struct readyset *rs, uint64_t now)
 		}
 }
 
-void readyset_due_sync(struct readyset *rs, const struct timed_now *tn)
+/* The schedulers that listed an issue that may wait (readyset_due_keep):
+** where that issue, warp-local, is all that reached one (its counts'
+** sum and its unit's count one past those it listed at, the unit's last
+** subject the warp listed), only that warp's bit of its set may have
+** moved, the others' ready times with it not (they move only with an
+** event): nothing to list before its unit is free and that warp or
+** another is ready. */
+static void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+{
+	unsigned nper = rs->n / rs->ngroups;
+	for (unsigned x = 0; x < rs->words; x++) {
+		for (uint64_t m = rs->pend[x]; m; m &= m - 1) {
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m), u = u0 + k;
+			const struct readyset_entry *e = &rs->e[k];
+			uint64_t wake = tn->ready[e->psubj] < e->psoon ? tn->ready[e->psubj] : e->psoon;
+			wake = tn->unit_free[u] > wake ? tn->unit_free[u] : wake;
+			if (wake > tn->now && tn->unit_changed[u] == e->punit && tn->last[u] == e->psubj &&
+			    readyset_at(tn, u, k / nper) == e->pkey)
+				readyset_due_wait(rs, k, wake);
+		}
+		rs->pend[x] = 0;
+	}
+}
+
+void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0)
 {
 	unsigned nper = rs->n / rs->ngroups;
 	if (rs->due_run != tn->run) {
@@ -255,12 +280,14 @@ void readyset_due_sync(struct readyset *rs, const struct timed_now *tn)
 		/* a clock from 0 again: nothing waits */
 		memset(rs->ring, 0, sizeof *rs->ring * RS_SPAN * rs->words);
 		memset(rs->far, 0, sizeof *rs->far * rs->words);
+		memset(rs->pend, 0, sizeof *rs->pend * rs->words);
 		memset(rs->slots, 0, sizeof rs->slots);
 		for (unsigned k = 0; k < rs->n; k++)
 			rs->wake[k] = 0;
 		rs->base = 0;
 		rs->far_next = UINT64_MAX;
 	}
+	due_pend(rs, tn, u0);
 	if (tn->nonlocal != rs->due_nonlocal) {
 		rs->due_nonlocal = tn->nonlocal;
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
