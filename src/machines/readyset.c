@@ -19,11 +19,14 @@
 **     concrete mode asks status() again for it);
 **   - an action whose component declares the one SM it may touch
 **     (model.step: reach) changes only the sets of that SM's schedulers: that
-**     SM's count.  They are a global atomic's issue into DAB's buffers or
-**     the ROP's FIFOs (the warp, its buffer or its SM's FIFOs, its
-**     scheduler's turn), a ROP performing an entry (room in its SM's
+**     SM's count.  They are a global atomic's issue into the ROP's FIFOs
+**     (the warp, its SM's FIFOs), a ROP performing an entry (room in its SM's
 **     FIFOs, a resumed warp of that SM), a DAB drain that leaves
 **     something in flight and returns a value;
+**   - an action that declares it reaches its own unit's set alone
+**     (REACH_OWN: a global atomic's issue into DAB's buffers, dab_sched.c)
+**     changes only that set: its unit's count, by 2, so that it is never
+**     taken for one warp-local issue (readyset_get's one, due_pend);
 **   - an action that declares it reaches no set (REACH_NONE: a DAB drain
 **     of a red that leaves something in flight: memory and FIFOs only)
 **     changes none;
