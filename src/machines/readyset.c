@@ -249,23 +249,21 @@ static void due_pop(struct readyset *rs, uint64_t now)
 }
 
 /* The schedulers that listed an issue that may wait (readyset_due_keep):
-** where that issue, warp-local, is all that reached one (its counts'
-** sum and its unit's count one past those it listed at, the unit's last
-** subject the warp listed), only that warp's bit of its set may have
-** moved, the others' ready times with it not (they move only with an
-** event): nothing to list before its unit is free and that warp or
-** another is ready. */
+** where that issue was warp-local (its unit's count one past the one it
+** listed at, the unit's last subject the warp listed), only that warp's
+** bit of its set moved, the others' ready times with it not (they move
+** only with an event, and one that reached it since makes it due after
+** this, readyset_due_sync): nothing to list before its unit is free and
+** that warp or another is ready. */
 static void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
 {
-	unsigned nper = rs->n / rs->ngroups;
 	for (unsigned x = 0; x < rs->words; x++) {
 		for (uint64_t m = rs->pend[x]; m; m &= m - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m), u = u0 + k;
 			const struct readyset_entry *e = &rs->e[k];
 			uint64_t wake = tn->ready[e->psubj] < e->psoon ? tn->ready[e->psubj] : e->psoon;
 			wake = tn->unit_free[u] > wake ? tn->unit_free[u] : wake;
-			if (wake > tn->now && tn->unit_changed[u] == e->punit && tn->last[u] == e->psubj &&
-			    readyset_at(tn, u, k / nper) == e->pkey)
+			if (wake > tn->now && tn->unit_changed[u] == e->punit && tn->last[u] == e->psubj)
 				readyset_due_wait(rs, k, wake);
 		}
 		rs->pend[x] = 0;
@@ -290,7 +288,7 @@ void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned
 		rs->base = 0;
 		rs->far_next = UINT64_MAX;
 	}
-	due_pend(rs, tn, u0);
+	due_pend(rs, tn, u0); /* first: an event since makes one due again */
 	if (tn->nonlocal != rs->due_nonlocal) {
 		rs->due_nonlocal = tn->nonlocal;
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {

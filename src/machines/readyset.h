@@ -16,10 +16,10 @@ struct readyset_entry {
 	uint64_t unit; /* of which the scheduler's own unit's count */
 	uint64_t may, viewed;
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
-	/* as it last listed an issue: the counts' sum and its unit's count
-	** after that issue alone, the earliest ready time of the set's other
-	** warps (0: unknown), and the warp listed (readyset_due_keep) */
-	uint64_t pkey, punit, psoon;
+	/* as it last listed an issue: its unit's count after that issue, if
+	** warp-local, the earliest ready time of the set's other warps (0:
+	** unknown), and the warp listed (readyset_due_keep) */
+	uint64_t punit, psoon;
 	uint32_t psubj;
 };
 
@@ -137,7 +137,6 @@ static inline void readyset_listed(struct readyset *rs, const struct timed_now *
 	if (tn->check && n && e->soon > upto && e->at == at)
 		readyset_missed_soon(tn, k, e->soon, upto);
 	e->soon = soon;
-	e->pkey = at + 1;
 	e->punit = tn->unit_changed[u] + 1;
 }
 /* Scheduler k (unit u, its warps warps[0..), subjects from s0): list its
