@@ -448,7 +448,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			}
 			uint64_t bit = 1ull << j;
 			if (!all && !readyset_due(rs, k) && (n > n0 || (bits & bit) != ((uint64_t)(may != 0) << j)))
-				readyset_due_missed(tn, k, rs->wake[k]);
+				readyset_due_missed(rs, tn, k);
 			bits = may ? bits | bit : bits & ~bit;
 			if (!all && readyset_due(rs, k))
 				readyset_due_keep(rs, k, n - n0, wake, (r == DS_GTO || r == DS_GWAT) && (may & (may - 1)));

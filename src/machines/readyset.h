@@ -47,8 +47,8 @@ struct readyset {
 	** until it waits again.  Per group, the driver's counts as last
 	** looked (gseen); the run, and the driver's nonlocal count, as last
 	** looked.  pend: the schedulers that listed an issue they may wait
-	** after (readyset_due_keep). */
-	uint64_t *due, *wake, *gseen, *ring, *far, *pend, slots[RS_SPAN / 64];
+	** after (readyset_due_keep); after: those waiting so (READY-9). */
+	uint64_t *due, *wake, *gseen, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
 	uint64_t base, far_next, due_run, due_nonlocal;
 	unsigned words;
 	struct readyset_entry e[];
@@ -237,7 +237,9 @@ static inline void readyset_due_keep(struct readyset *rs, unsigned k, unsigned n
 		rs->pend[k / 64] |= 1ull << k % 64;
 }
 /* Under tn->check every scheduler is listed: one not due that lists an
-** issue is a missed event or wake (READY-7): fatal. */
-void readyset_due_missed(const struct timed_now *tn, unsigned k, uint64_t wake) __attribute__((noreturn, cold));
+** issue is a missed event or wake (READY-7; READY-9 where it waits
+** after its issue): fatal. */
+void readyset_due_missed(const struct readyset *rs, const struct timed_now *tn, unsigned k)
+	__attribute__((noreturn, cold));
 
 #endif

@@ -216,7 +216,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 			}
 			if (!readyset_due(rs, k)) {
 				if (n > n0)
-					readyset_due_missed(tn, k, rs->wake[k]);
+					readyset_due_missed(rs, tn, k);
 			} else
 				readyset_due_keep(rs, k, n - n0, wake, 1); /* gto_one: an issue moves its warp's bit alone */
 		}
