@@ -18,7 +18,7 @@ struct readyset_entry {
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
 	/* as it last listed an issue: its unit's count after that issue, if
 	** warp-local, the earliest ready time of the set's other warps (0:
-	** unknown), and the warp listed (readyset_due_keep) */
+	** unknown, or one ready then), and the warp listed (readyset_due_keep) */
 	uint64_t punit, psoon;
 	uint32_t psubj;
 };
@@ -130,14 +130,13 @@ void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon,
 	__attribute__((noreturn, cold));
 /* Scheduler k listed n warps up to upto; soon: the earliest ready time of
 ** its set's warps. */
-static inline void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u,
-                                   uint64_t at, uint64_t upto, unsigned n, uint64_t soon)
+static inline void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at,
+                                   uint64_t upto, unsigned n, uint64_t soon)
 {
 	struct readyset_entry *e = &rs->e[k];
 	if (tn->check && n && e->soon > upto && e->at == at)
 		readyset_missed_soon(tn, k, e->soon, upto);
 	e->soon = soon;
-	e->punit = tn->unit_changed[u] + 1;
 }
 /* Scheduler k (unit u, its warps warps[0..), subjects from s0): list its
 ** set's warps ready by upto as actions of kind into out, the first only,
@@ -175,20 +174,31 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 				*viewed = (int)(with_view >> i & 1);
 				/* the others' earliest ready time: one ready is left
 				** for the next cycle (told), and the scheduler may
-				** wait for it after this issue (readyset_due_keep) */
-				uint64_t o = *may & ~(1ull << i), so = UINT64_MAX;
-				for (; o; o &= o - 1) {
+				** wait for it after this issue (readyset_due_keep);
+				** looked for until one is ready among four others
+				** at most, past four one assumed ready, unlooked (a
+				** persist row's sixteen a scheduler) */
+				uint64_t o = *may & ~(1ull << i), past = o & (o - 1), so;
+				past &= past - 1;
+				past &= past - 1;
+				past &= past - 1; /* its fifth */
+				for (so = past ? 0 : UINT64_MAX; o && so > upto; o &= o - 1) {
 					uint64_t ro = tn->ready[s0 + warps[__builtin_ctzll(o)]];
 					so = ro < so ? ro : so;
 				}
-				if (so <= upto)
+				struct readyset_entry *e = &rs->e[k];
+				if (so <= upto) {
 					*tn->again = 1;
-				rs->e[k].psoon = so;
-				rs->e[k].psubj = s0 + w;
+					e->psoon = 0; /* it cannot wait */
+				} else {
+					e->psoon = so;
+					e->psubj = s0 + w;
+					e->punit = tn->unit_changed[u] + 1;
+				}
 				break;
 			}
 		}
-		readyset_listed(rs, tn, k, u, at, upto, n, soon);
+		readyset_listed(rs, tn, k, at, upto, n, soon);
 		return n;
 	}
 	for (uint64_t m = *may; m; m &= m - 1) {
@@ -202,7 +212,7 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 		*viewed |= (int)(with_view >> i & 1);
 	}
 	rs->e[k].psoon = 0; /* which it issues is the unit's pick: it waits for none */
-	readyset_listed(rs, tn, k, u, at, upto, n, soon);
+	readyset_listed(rs, tn, k, at, upto, n, soon);
 	return n;
 }
 
@@ -233,7 +243,7 @@ static inline void readyset_due_keep(struct readyset *rs, unsigned k, unsigned n
 {
 	if (!n)
 		readyset_due_wait(rs, k, wake);
-	else if (may_wait)
+	else if (may_wait && rs->e[k].psoon)
 		rs->pend[k / 64] |= 1ull << k % 64;
 }
 /* Under tn->check every scheduler is listed: one not due that lists an
