@@ -275,7 +275,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	struct events ev = { 0 };
 	struct timing t;
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
-	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last, &again, 0 };
+	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
+		                &again, 0 };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */

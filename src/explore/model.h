@@ -238,8 +238,9 @@ struct model {
 	** (readyset.c), below nunits; -1: any; REACH_NONE: none (it changes
 	** nothing a warp scheduler's ready set reads, nor a warp's ready
 	** time); REACH_OWN: only what its own unit's warps may issue (a DAB
-** atomic's issue: dab_sched.c, reach).  An SM with REACH_WAKES: it blocks no warp, and the warps it
-	** may wake its component tells the schedulers itself (rop.c, woken).
+	** atomic's issue: dab_sched.c, reach).  An SM with REACH_WAKES: it
+	** blocks no warp, and the warps it may wake its component tells the
+	** schedulers itself (rop.c, woken).
 	** GPUMC_CHECK_READY compares the local and count answers with those
 	** asked alone (READY-8). */
 	int (*step)(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
