@@ -259,7 +259,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	/* the counts' sums of one run are keys no other run's equal (model.h) */
 	uint64_t changed = keys, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
-	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke);
+	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke), own = 0;
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
 	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
@@ -275,7 +275,8 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	struct events ev = { 0 };
 	struct timing t;
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
-	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last, &again };
+	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
+		                &again, 0 };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
@@ -299,6 +300,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		** deadlock or find the next cycle anything can */
 		tn.now = tn.clock = now;
 		tn.changed = changed;
+		tn.own = own;
 		tn.nonlocal = nonlocal;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
@@ -424,7 +426,10 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 				int wakes = sm >= 0 && sm & REACH_WAKES;
 				if (wakes)
 					sm &= ~REACH_WAKES;
-				if (sm >= 0 && (unsigned)sm < m->nunits) {
+				if (sm == REACH_OWN) {
+					unit_changed[a->unit] += 2;
+					own++;
+				} else if (sm >= 0 && (unsigned)sm < m->nunits) {
 					sm_changed[sm]++;
 					sm_woke[sm] += (unsigned)wakes;
 				} else if (sm != REACH_NONE)
@@ -450,7 +455,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		now++;
 		skip = quiet && !moved;
 	}
-	keys = changed + 2 * r->actions + 1; /* unit_changed[u] and sm_changed[sm] are at most r->actions */
+	keys = changed + 2 * r->actions + 1; /* unit_changed[u] + sm_changed[sm] is at most 2 * r->actions */
 	r->cycles = now;
 	r->status = m->status(m, sv);
 	r->deadlock = r->status == MS_RUNNING && !r->limit;

@@ -89,8 +89,11 @@ struct timing {
 ** the driver finds the next cycle from its own event times).  changed,
 ** unit_changed, sm_changed: counts of the applied actions that may change
 ** what can issue anywhere, only on that unit (a warp-local issue,
-** model.local) or only on that SM (model.step: reach), so a component may keep
-** its ready sets until one moves (readyset.c); sm_woke: of sm_changed,
+** model.local, adding 1; an action whose reach is REACH_OWN, adding 2,
+** so that no count taken for one warp-local issue covers it) or only on
+** that SM (model.step: reach), so a component may keep
+** its ready sets until one moves (readyset.c); own: the REACH_OWN
+** actions, for a reader of every unit's warps (dab.c); sm_woke: of sm_changed,
 ** the actions that reach said only wake warps (REACH_WAKES).  changed starts each run
 ** past every sum of the counts (a key) of the runs before, so that no
 ** key of one run equals one of another.  nonlocal: the number of this
@@ -113,6 +116,7 @@ struct timed_now {
 	** issue now than it lists (readyset.c: GTO's pick alone), an issue
 	** that may change what else of its scheduler can issue (dab_sched.c) */
 	int *again;
+	uint64_t own;
 };
 
 struct model {
@@ -233,13 +237,16 @@ struct model {
 	** 0, *reach: the SM whose warps alone a may wake, block or reorder
 	** (readyset.c), below nunits; -1: any; REACH_NONE: none (it changes
 	** nothing a warp scheduler's ready set reads, nor a warp's ready
-	** time).  An SM with REACH_WAKES: it blocks no warp, and the warps it
-	** may wake its component tells the schedulers itself (rop.c, woken).
+	** time); REACH_OWN: only what its own unit's warps may issue (a DAB
+	** atomic's issue: dab_sched.c, reach).  An SM with REACH_WAKES: it
+	** blocks no warp, and the warps it may wake its component tells the
+	** schedulers itself (rop.c, woken).
 	** GPUMC_CHECK_READY compares the local and count answers with those
 	** asked alone (READY-8). */
 	int (*step)(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
 	            uint64_t (*rand)(void *rng), void *rng, uint64_t *counters, int *reach);
 #define REACH_NONE (-2)
+#define REACH_OWN (-3)
 #define REACH_WAKES (1 << 24)
 	/* Concrete mode (optional): status() == MS_TERMINAL, asked after
 	** every action that may end the run: cheaper while it runs (a fault

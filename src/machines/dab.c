@@ -379,18 +379,19 @@ static int sync_ready(const struct comp *c, const uint8_t *sv, int sm)
 /* sync_ready(-1) for the flush guard, asked every idle cycle of a
 ** concrete run: it reads only warps' status, pc and barrier arrival, which
 ** change only at an action that may reach a ready set (readyset.c: the
-** driver's global and per-SM counts).  Neither a warp-local issue (its
-** warp READY before and after: an exit is never warp-local here, por)
-** nor an action that reaches no set (REACH_NONE: memory and FIFOs only)
-** changes it, so it is kept while their sum stays the same; under
-** GPUMC_CHECK_READY it is recomputed and compared (invariant DAB-SYNC). */
+** driver's global and per-SM counts, and its count of REACH_OWN
+** actions).  Neither a warp-local issue (its warp READY before and
+** after: an exit is never warp-local here, por) nor an action that
+** reaches no set (REACH_NONE: memory and FIFOs only) changes it, so it
+** is kept while their sum stays the same; under GPUMC_CHECK_READY it is
+** recomputed and compared (invariant DAB-SYNC). */
 static int sync_ready_now(const struct comp *c, const uint8_t *sv)
 {
 	const struct timed_now *tn = compose_now(c);
 	if (!tn)
 		return sync_ready(c, sv, -1);
 	struct dab *d = (struct dab *)c->priv;
-	uint64_t at = tn->changed;
+	uint64_t at = tn->changed + tn->own;
 	for (unsigned s = 0; s < c->g->cfg.sms; s++)
 		at += tn->sm_changed[s];
 	int kept = d->sync_run == tn->run && d->sync_at == at;

@@ -404,7 +404,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** one not due that lists an issue, or whose set's emptiness moved,
 	** is fatal (READY-7) */
 	if (!all)
-		readyset_due_sync(rs, tn);
+		readyset_due_sync(rs, tn, c->unit0[0]);
 	/* the SM listed (sm), what it has seen less its own issues, its
 	** schedulers' with a set not empty, of which those that may be
 	** emptied by an issue listed */
@@ -448,10 +448,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			}
 			uint64_t bit = 1ull << j;
 			if (!all && !readyset_due(rs, k) && (n > n0 || (bits & bit) != ((uint64_t)(may != 0) << j)))
-				readyset_due_missed(tn, k, rs->wake[k]);
+				readyset_due_missed(rs, tn, k);
 			bits = may ? bits | bit : bits & ~bit;
 			if (!all && readyset_due(rs, k))
-				readyset_due_keep(rs, k, n - n0, wake);
+				readyset_due_keep(rs, k, n - n0, wake, (r == DS_GTO || r == DS_GWAT) && (may & (may - 1)));
 		}
 	if (sm != UINT_MAX)
 		sm_listed(c, tn, sm, bits, fragile);
@@ -508,17 +508,20 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 }
 
 /* Concrete mode's ready sets (readyset.c): a global atomic's issue into
-** DAB's buffers changes only the warp, its buffer (the warp's or its
-** scheduler's, always_room: no other warp's room) and its scheduler's
-** turn, token or round: its SM.  What it does to the flush guard is
-** dab.c's, asked every cycle.  Every other issue that is not warp-local
-** may reach anything (a barrier, an exit, a fence, a store). */
+** DAB's buffers changes only the warp (its pc, status and owed count),
+** its buffer (the warp's or its scheduler's, always_room: no other
+** warp's room) and its scheduler's turn, token or round: what its own
+** scheduler's set reads (the batch: its own warps' owed counts; a CTA
+** gate: dispatch alone), no other's (REACH_OWN).  What it does to the
+** flush guard is dab.c's, asked every cycle.  Every other issue that is
+** not warp-local may reach anything (a barrier, an exit, a fence, a
+** store). */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	unsigned w = a->subject - REQ(c, P_WARPS)->c->subj0[0];
 	if (REQ(c, P_ATOMICS)->c->def != &comp_dab || !gpu_at_global_atomic(c->g, sv, w))
 		return -1;
-	return (int)gpu_sm_of(c->g, w);
+	return REACH_OWN;
 }
 
 /* Why the rule holds back a ready warp's atomic (a deadlock's end state

@@ -19,11 +19,14 @@
 **     concrete mode asks status() again for it);
 **   - an action whose component declares the one SM it may touch
 **     (model.step: reach) changes only the sets of that SM's schedulers: that
-**     SM's count.  They are a global atomic's issue into DAB's buffers or
-**     the ROP's FIFOs (the warp, its buffer or its SM's FIFOs, its
-**     scheduler's turn), a ROP performing an entry (room in its SM's
+**     SM's count.  They are a global atomic's issue into the ROP's FIFOs
+**     (the warp, its SM's FIFOs), a ROP performing an entry (room in its SM's
 **     FIFOs, a resumed warp of that SM), a DAB drain that leaves
 **     something in flight and returns a value;
+**   - an action that declares it reaches its own unit's set alone
+**     (REACH_OWN: a global atomic's issue into DAB's buffers, dab_sched.c)
+**     changes only that set: its unit's count, by 2, so that it is never
+**     taken for one warp-local issue (readyset_get's one, due_pend);
 **   - an action that declares it reaches no set (REACH_NONE: a DAB drain
 **     of a red that leaves something in flight: memory and FIFOs only)
 **     changes none;
@@ -54,13 +57,21 @@
 ** move its set (the run's start, the global count, its SM's: each moves
 ** with the driver's nonlocal count, so a cycle after warp-local issues
 ** alone looks at no SM); its own count moves only with its issue, which
-** it listed, staying due.  Its wake time waits in a calendar, a ring of
+** it listed, staying due -- but where that issue, warp-local, can move
+** no bit of its set but the issuing warp's (gto; dab_sched's GTO and
+** GWAT rules, with another warp in the set, which the flush guard's bit
+** then reads as not empty), it waits from the next sync until its unit
+** is free and that warp or another of its set as listed is ready, unless
+** an event reached it (due_pend): a scheduler issuing every few cycles
+** among warps in their latencies was listed once more each time, for
+** nothing.  Its wake time waits in a calendar, a ring of
 ** one set of schedulers per cycle (the cycles ahead of the last looked
 ** at, up to RS_SPAN) and, for the rare ones farther, a set looked at
 ** once the first of them comes.  Under GPUMC_CHECK_READY every scheduler
 ** is listed anyway, and one not due that lists an issue (or, dab_sched.c,
 ** whose set is found empty or not otherwise than the flush guard was
-** told) stops the run (READY-7).
+** told) stops the run (READY-7; READY-9 where it waited after its
+** issue).
 **
 ** gto keeps sets only where no scheduler has more than 64 warps (one bit
 ** each); past that it polls every warp each cycle, as before.
@@ -75,7 +86,9 @@
 ** otherwise passes over the next cycle after warp-local issues alone.
 **
 ** Invariant READY-7: a scheduler not due lists no issue, and its set's
-** emptiness is as last listed.  READY-5
+** emptiness is as last listed.  Invariant READY-9: a scheduler waiting
+** after its warp-local issue (due_pend) lists no issue before its wake,
+** nor another set's emptiness.  READY-5
 ** (dab_sched.c): the schedulers told to the flush guard as having an
 ** allowed warp are those whose full poll is not empty.
 **
@@ -96,8 +109,11 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	unsigned words = (nsched + 63) / 64;
-	size_t words64 = 2 * ngroups + 2 * nsched + (2 + RS_SPAN) * words;
-	struct readyset *rs = xcalloc(1, head + sizeof(uint64_t) * words64);
+	size_t words64 = 2 * ngroups + 2 * nsched + (4 + RS_SPAN) * words;
+	/* whole 64-byte lines: the words it adds do not shift the heap after
+	** it (16 bytes cost exhaustive mode's state-vector copies 1% on a
+	** bench/callgrind.sh row, misaligned) */
+	struct readyset *rs = xcalloc(1, (head + sizeof(uint64_t) * words64 + 63) / 64 * 64);
 	rs->n = nsched;
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
@@ -107,7 +123,9 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->gseen = rs->wake + nsched;
 	rs->due = rs->gseen + ngroups;
 	rs->far = rs->due + words;
-	rs->ring = rs->far + words;
+	rs->pend = rs->far + words;
+	rs->after = rs->pend + words;
+	rs->ring = rs->after + words;
 	rs->words = words;
 	rs->due_run = UINT64_MAX; /* no run's: the first sync makes every scheduler due */
 	for (unsigned i = 0; i < nsched; i++)
@@ -202,6 +220,7 @@ void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
 			due_bit(rs->ring + old % RS_SPAN * rs->words, k, 0);
 	}
 	due_bit(rs->due, k, 0);
+	due_bit(rs->after, k, 0); /* due_pend marks its own */
 	rs->wake[k] = wake;
 	due_place(rs, k);
 }
@@ -244,7 +263,32 @@ static void due_pop(struct readyset *rs, uint64_t now)
 		}
 }
 
-void readyset_due_sync(struct readyset *rs, const struct timed_now *tn)
+/* The schedulers that listed an issue that may wait (readyset_due_keep),
+** marked in `after` while they wait so (READY-9):
+** where that issue was warp-local (its unit's count one past the one it
+** listed at, the unit's last subject the warp listed), only that warp's
+** bit of its set moved, the others' ready times with it not (they move
+** only with an event, and one that reached it since makes it due after
+** this, readyset_due_sync): nothing to list before its unit is free and
+** that warp or another is ready. */
+static void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+{
+	for (unsigned x = 0; x < rs->words; x++) {
+		for (uint64_t m = rs->pend[x]; m; m &= m - 1) {
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m), u = u0 + k;
+			const struct readyset_entry *e = &rs->e[k];
+			uint64_t wake = tn->ready[e->psubj] < e->psoon ? tn->ready[e->psubj] : e->psoon;
+			wake = tn->unit_free[u] > wake ? tn->unit_free[u] : wake;
+			if (wake > tn->now && tn->unit_changed[u] == e->punit && tn->last[u] == e->psubj) {
+				readyset_due_wait(rs, k, wake);
+				rs->after[x] |= 1ull << k % 64;
+			}
+		}
+		rs->pend[x] = 0;
+	}
+}
+
+void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0)
 {
 	unsigned nper = rs->n / rs->ngroups;
 	if (rs->due_run != tn->run) {
@@ -255,12 +299,15 @@ void readyset_due_sync(struct readyset *rs, const struct timed_now *tn)
 		/* a clock from 0 again: nothing waits */
 		memset(rs->ring, 0, sizeof *rs->ring * RS_SPAN * rs->words);
 		memset(rs->far, 0, sizeof *rs->far * rs->words);
+		memset(rs->pend, 0, sizeof *rs->pend * rs->words);
+		memset(rs->after, 0, sizeof *rs->after * rs->words);
 		memset(rs->slots, 0, sizeof rs->slots);
 		for (unsigned k = 0; k < rs->n; k++)
 			rs->wake[k] = 0;
 		rs->base = 0;
 		rs->far_next = UINT64_MAX;
 	}
+	due_pend(rs, tn, u0); /* first: an event since makes one due again */
 	if (tn->nonlocal != rs->due_nonlocal) {
 		rs->due_nonlocal = tn->nonlocal;
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
@@ -275,11 +322,13 @@ void readyset_due_sync(struct readyset *rs, const struct timed_now *tn)
 		due_pop(rs, tn->now);
 }
 
-void readyset_due_missed(const struct timed_now *tn, unsigned k, uint64_t wake)
+void readyset_due_missed(const struct readyset *rs, const struct timed_now *tn, unsigned k)
 {
+	int after = (int)(rs->after[k / 64] >> k % 64 & 1);
 	fprintf(stderr,
-	        "gpumc: internal error: READY-7: scheduler %u at cycle %llu: not due before cycle %llu, but it lists "
+	        "gpumc: internal error: READY-%d: scheduler %u at cycle %llu: not due before cycle %llu%s, but it lists "
 	        "an issue: an event did not signal\n",
-	        k, (unsigned long long)tn->clock, (unsigned long long)wake);
+	        after ? 9 : 7, k, (unsigned long long)tn->clock, (unsigned long long)rs->wake[k],
+	        after ? " (waiting after its issue)" : "");
 	abort();
 }

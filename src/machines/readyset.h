@@ -16,6 +16,11 @@ struct readyset_entry {
 	uint64_t unit; /* of which the scheduler's own unit's count */
 	uint64_t may, viewed;
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
+	/* as it last listed an issue: its unit's count after that issue, if
+	** warp-local, the earliest ready time of the set's other warps (0:
+	** unknown, or one ready then), and the warp listed (readyset_due_keep) */
+	uint64_t punit, psoon;
+	uint32_t psubj;
 };
 
 #define RS_SPAN 128
@@ -41,8 +46,9 @@ struct readyset {
 	** wakes: far_next).  One made due by an event stays where it waits
 	** until it waits again.  Per group, the driver's counts as last
 	** looked (gseen); the run, and the driver's nonlocal count, as last
-	** looked. */
-	uint64_t *due, *wake, *gseen, *ring, *far, slots[RS_SPAN / 64];
+	** looked.  pend: the schedulers that listed an issue they may wait
+	** after (readyset_due_keep); after: those waiting so (READY-9). */
+	uint64_t *due, *wake, *gseen, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
 	uint64_t base, far_next, due_run, due_nonlocal;
 	unsigned words;
 	struct readyset_entry e[];
@@ -166,14 +172,29 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 			if (r <= upto) {
 				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
 				*viewed = (int)(with_view >> i & 1);
-				/* another ready one is left for the next cycle (told
-				** once a listing): looked for among four at most, past
-				** them assumed (a persist row's sixteen a scheduler) */
-				uint64_t o = *tn->again ? 0 : *may & ~(1ull << i);
-				for (unsigned x = 0; o && tn->ready[s0 + warps[__builtin_ctzll(o)]] > upto && x < 4; o &= o - 1)
-					x++;
-				if (o)
+				/* the others' earliest ready time: one ready is left
+				** for the next cycle (told), and the scheduler may
+				** wait for it after this issue (readyset_due_keep);
+				** looked for until one is ready among four others
+				** at most, past four one assumed ready, unlooked (a
+				** persist row's sixteen a scheduler) */
+				uint64_t o = *may & ~(1ull << i), past = o & (o - 1), so;
+				past &= past - 1;
+				past &= past - 1;
+				past &= past - 1; /* its fifth */
+				for (so = past ? 0 : UINT64_MAX; o && so > upto; o &= o - 1) {
+					uint64_t ro = tn->ready[s0 + warps[__builtin_ctzll(o)]];
+					so = ro < so ? ro : so;
+				}
+				struct readyset_entry *e = &rs->e[k];
+				if (so <= upto) {
 					*tn->again = 1;
+					e->psoon = 0; /* it cannot wait */
+				} else {
+					e->psoon = so;
+					e->psubj = s0 + w;
+					e->punit = tn->unit_changed[u] + 1;
+				}
 				break;
 			}
 		}
@@ -190,6 +211,7 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 		out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
 		*viewed |= (int)(with_view >> i & 1);
 	}
+	rs->e[k].psoon = 0; /* which it issues is the unit's pick: it waits for none */
 	readyset_listed(rs, tn, k, at, upto, n, soon);
 	return n;
 }
@@ -198,8 +220,9 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 ** reached since (the run's start, the global count, their SM's count:
 ** each moves only with the driver's nonlocal count) and those whose wake
 ** time came are due.  A scheduler's own count moves only by its issue,
-** which it listed: it was due, and stays so (readyset_due_keep). */
-void readyset_due_sync(struct readyset *rs, const struct timed_now *tn);
+** which it listed: it was due, and stays so (readyset_due_keep) unless
+** it may wait.  u0: the unit of scheduler 0. */
+void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0);
 static inline int readyset_due(const struct readyset *rs, unsigned k)
 {
 	return (int)(rs->due[k / 64] >> k % 64 & 1);
@@ -209,15 +232,24 @@ static inline int readyset_due(const struct readyset *rs, unsigned k)
 ** unit's free time where busy, else its set's earliest ready time; an
 ** earlier wake, as dab_sched's kept set's earliest ready time for a busy
 ** unit, costs only a listing) while no event reaches it, and is not due
-** until then. */
+** until then.  With one listed, where its issue, if warp-local, can
+** change no bit of its set but the issuing warp's and leave the set not
+** empty where a flush guard reads its emptiness (may_wait): should that
+** issue be all that reached it by the next sync, it waits until its
+** unit is free and the issuing warp or another of the set as listed is
+** ready (READY-9). */
 void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake);
-static inline void readyset_due_keep(struct readyset *rs, unsigned k, unsigned n, uint64_t wake)
+static inline void readyset_due_keep(struct readyset *rs, unsigned k, unsigned n, uint64_t wake, int may_wait)
 {
 	if (!n)
 		readyset_due_wait(rs, k, wake);
+	else if (may_wait && rs->e[k].psoon)
+		rs->pend[k / 64] |= 1ull << k % 64;
 }
 /* Under tn->check every scheduler is listed: one not due that lists an
-** issue is a missed event or wake (READY-7): fatal. */
-void readyset_due_missed(const struct timed_now *tn, unsigned k, uint64_t wake) __attribute__((noreturn, cold));
+** issue is a missed event or wake (READY-7; READY-9 where it waits
+** after its issue): fatal. */
+void readyset_due_missed(const struct readyset *rs, const struct timed_now *tn, unsigned k)
+	__attribute__((noreturn, cold));
 
 #endif

@@ -561,6 +561,15 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	return (long)(r->bytes * g->nqueues);
 }
 
+/* Concrete mode: partition unit u performs the head of FIFO q, its whole
+** transaction. */
+static void list_head(const struct comp *c, const uint8_t *sv, unsigned q, unsigned u, struct action *out)
+{
+	const struct rop *r = c->priv;
+	unsigned run = icnt_run(r->ic, c, q, fifo(c, sv, q)[0], entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
+	*out = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q, q + c->g->nqueues * r->cap * (run - 1) };
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
@@ -591,18 +600,28 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		for (unsigned d = tn->check ? (1u << P) - 1 : r->due & ((1u << P) - 1); d; d &= d - 1) {
 			unsigned p = (unsigned)__builtin_ctz(d), u = c->unit0[0] + p, n0 = n, due = r->due >> p & 1;
 			uint64_t soon = tn->unit_free[u];
+			/* under GTO's pick (compose.c, m_pick: the FIFO served last
+			** while its head has arrived, else the lowest) only the one
+			** it takes, as the schedulers list (readyset.c): the driver
+			** lists the next cycle anyway, after a perform (not
+			** warp-local) */
+			unsigned l = tn->last[u] - c->subj0[0], sm = l / P, pick = 0;
+			if (soon <= now && !c->g->cfg.sched_policy && tn->last[u] != UINT32_MAX &&
+			    r->nonempty[p * r->words_sms + sm / 64] >> sm % 64 & 1 && ready[l] <= now) {
+				list_head(c, sv, l, u, out + n++);
+				soon = UINT64_MAX;
+			}
 			if (soon <= now) {
 				soon = UINT64_MAX;
-				for (unsigned k = 0; k < r->words_sms; k++) /* the FIFOs with entries, in SM order */
+				for (unsigned k = 0; k < r->words_sms && !pick; k++) /* the FIFOs with entries, in SM order */
 					for (uint64_t m = r->nonempty[p * r->words_sms + k]; m; m &= m - 1) {
 						unsigned q = (64 * k + (unsigned)__builtin_ctzll(m)) * P + p;
 						soon = ready[q] < soon ? ready[q] : soon;
 						if (ready[q] > now)
 							continue;
-						unsigned run = icnt_run(r->ic, c, q, fifo(c, sv, q)[0], entries(c, sv, q),
-						                        sizeof(struct atomic_entry), same_tx);
-						out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q,
-							                    q + nq * cap * (run - 1) };
+						list_head(c, sv, q, u, out + n++);
+						if ((pick = !c->g->cfg.sched_policy))
+							break;
 					}
 			}
 			if (!due && n > n0) {

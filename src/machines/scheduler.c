@@ -198,7 +198,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	/* what can issue at the clock: the due schedulers alone (readyset.c,
 	** readyset_due_sync), in order; under tn->check every one, and one
 	** not due that lists an issue is fatal (READY-7) */
-	readyset_due_sync(rs, tn);
+	readyset_due_sync(rs, tn, u0);
 	for (unsigned x = 0; x < (rs->n + 63) / 64; x++)
 		for (uint64_t d = tn->check ? ~0ull : rs->due[x]; d; d &= d - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), n0 = n;
@@ -216,9 +216,9 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 			}
 			if (!readyset_due(rs, k)) {
 				if (n > n0)
-					readyset_due_missed(tn, k, rs->wake[k]);
+					readyset_due_missed(rs, tn, k);
 			} else
-				readyset_due_keep(rs, k, n - n0, wake);
+				readyset_due_keep(rs, k, n - n0, wake, 1); /* gto_one: an issue moves its warp's bit alone */
 		}
 	return n;
 }
