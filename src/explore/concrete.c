@@ -238,8 +238,8 @@ int concrete_usable(const struct model *m, struct strbuf *why)
 	return -1;
 }
 
-void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, const struct concrete_hook *hook,
-                  struct concrete_result *r)
+void concrete_run(const struct model *m, struct concrete_runs *past, uint64_t seed, uint64_t max_cycles,
+                  const struct concrete_hook *hook, struct concrete_result *r)
 {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -254,10 +254,10 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 	uint64_t *unit_free = xcalloc(m->nunits, sizeof *unit_free);
 	uint32_t *last = xmalloc(sizeof *last * m->nunits);
 	/* what may have changed since a component last listed (readyset.c) */
-	static uint64_t runs, keys = 1; /* past every sum of the counts so far (1: UINT64_MAX + 1 is none) */
-	uint64_t run = ++runs;
-	/* the counts' sums of one run are keys no other run's equal (model.h) */
-	uint64_t changed = keys, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
+	uint64_t run = ++past->runs;
+	/* the counts' sums of one run are keys no other run's equal (model.h):
+	** past every sum so far (from 1: UINT64_MAX + 1 is none) */
+	uint64_t changed = past->keys + 1, *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
 	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke);
 	const char *check = getenv("GPUMC_CHECK_READY");
@@ -450,7 +450,7 @@ void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, con
 		now++;
 		skip = quiet && !moved;
 	}
-	keys = changed + 2 * r->actions + 1; /* unit_changed[u] and sm_changed[sm] are at most r->actions */
+	past->keys = changed + 2 * r->actions; /* unit_changed[u] and sm_changed[sm] are at most r->actions */
 	r->cycles = now;
 	r->status = m->status(m, sv);
 	r->deadlock = r->status == MS_RUNNING && !r->limit;
