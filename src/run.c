@@ -134,7 +134,7 @@ struct sweep {
 
 struct worker {
 	struct sweep *s;
-	const struct model *m;
+	struct model *m; /* the thread's own instance (j's model on the first) */
 	struct concrete_runs past;
 	pthread_t tid;
 };
@@ -224,10 +224,11 @@ static void sweep_run(struct sweep *s, struct job *j, unsigned n)
 {
 	struct worker *w = xcalloc(n, sizeof *w);
 	unsigned started = 1;
-	w[0] = (struct worker){ s, j->model, { 0, 0 }, 0 };
+	for (unsigned t = 0; t < n; t++)
+		w[t].s = s;
+	w[0].m = j->model;
 	for (; started < n; started++) {
-		struct model *m = registry_rebuild(j->spec);
-		w[started] = (struct worker){ s, m, { 0, 0 }, 0 };
+		struct model *m = w[started].m = registry_rebuild(j->spec);
 		if (!m || pthread_create(&w[started].tid, NULL, work, &w[started])) {
 			model_destroy(m);
 			fprintf(stderr, "gpumc: could not start thread %u of %u; going on with %u\n", started + 1, n, started);
@@ -237,7 +238,7 @@ static void sweep_run(struct sweep *s, struct job *j, unsigned n)
 	work(&w[0]);
 	for (unsigned t = 1; t < started; t++) {
 		pthread_join(w[t].tid, NULL);
-		model_destroy((struct model *)w[t].m);
+		model_destroy(w[t].m);
 	}
 	free(w);
 }
