@@ -7,18 +7,27 @@
 # sizes (-D ctas), beside the target.  With GPUMC_BEFORE=path/to/older/gpumc it
 # also times that binary and says whether both give the same report (less
 # the wall-clock figures): speed must never change a result.  Each figure
-# is the best of REPEAT runs (default 3): the machine is shared.
+# is the best of REPEAT runs (default 3): the machine is shared.  Each is
+# timed on one thread (--threads 1, where the binary takes it): a figure
+# per CPU second of one core.  Then one row's wall-clock speed-up of
+# --threads 2 over --threads 1 (run --threads), REPEAT pairs of runs one
+# after the other, printed, never asserted: it says what a second core
+# gives where there is one idle.
 #   usage: sh bench/concrete.sh     (GPUMC, GPUMC_BEFORE: binaries; REPEAT, RUNS)
 set -e
 . "$(dirname "$0")/lib.sh"
 CSV=$OUT/concrete.csv
 echo "machine,kernel,ctas,warp_instructions,before_wips,after_wips,target_wips,same" > "$CSV"
 
+# one1 BINARY: --threads 1 where BINARY's run takes it (an older one runs on one)
+one1() { if "$1" run --help 2>/dev/null | grep -q -- --threads; then echo "--threads 1"; fi; }
+
 rate() { # rate BINARY JSON-OUT SPEC OPTIONS...: warp-instructions per CPU second
 	bin=$1; out=$2; shift 2
 	best=
 	for i in $(seq "${REPEAT:-3}"); do
-		/usr/bin/time -f %U -o "$out.cpu" "$bin" run --json --runs "${RUNS:-20}" --seed 1 "$@" 2>/dev/null > "$out.raw" || true
+		# shellcheck disable=SC2046
+		/usr/bin/time -f %U -o "$out.cpu" "$bin" run $(one1 "$bin") --json --runs "${RUNS:-20}" --seed 1 "$@" 2>/dev/null > "$out.raw" || true
 		s=$(tail -1 "$out.cpu")
 		best=$(awk -v b="${best:-$s}" -v s="$s" 'BEGIN { print (s < b ? s : b) }')
 	done
@@ -61,4 +70,25 @@ persist persist-histo 1000000 16,32,64
 persist persist-histo-undo 1000000 16,32,64
 persist persist-lbm 1000000 16,32,64
 ROWS
+
+# run --threads: wall seconds of --runs 20 at 1 and 2 threads on one row,
+# in pairs (the load changes slowly: a pair sees about the same), the
+# best of each; the same report at both (less the wall-clock figures)
+wall() { # wall THREADS OUT: wall seconds of the row at THREADS, its report in OUT
+	/usr/bin/time -f %e -o "$OUT/threads.wall" "$GPUMC" run -q --json --runs 20 --seed 1 --threads "$1" \
+		-D ctas=8 bench/specs/conv.gpu 2>/dev/null |
+		sed 's/"seconds":[0-9.e+-]*,//; s/"warp_instructions_per_second":[0-9.e+-]*,//' > "$2" || true
+	tail -1 "$OUT/threads.wall"
+}
+w1= w2=
+for i in $(seq "${REPEAT:-3}"); do
+	a=$(wall 1 "$OUT/threads1.json")
+	b=$(wall 2 "$OUT/threads2.json")
+	w1=$(awk -v b="${w1:-$a}" -v s="$a" 'BEGIN { print (s < b ? s : b) }')
+	w2=$(awk -v b="${w2:-$b}" -v s="$b" 'BEGIN { print (s < b ? s : b) }')
+done
+if cmp -s "$OUT/threads1.json" "$OUT/threads2.json"; then same=yes; else same=NO; fi
+awk -v a="$w1" -v b="$w2" -v n="$(nproc)" -v same="$same" 'BEGIN {
+	printf "run --threads: dab conv ctas 8, --runs 20: %.2f s wall at --threads 1, %.2f s at 2: %.2fx (best of pairs; %d cores online; same report: %s)\n",
+		a, b, (b > 0 ? a / b : 0), n, same }'
 echo "CSV: $CSV"

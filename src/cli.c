@@ -151,6 +151,16 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 		o->ex.progress = 0;
 		return 1;
 	}
+	if ((OK('e') || OK('r')) && match(a, "--threads")) { /* run: the runs on N threads */
+		if (!need_arg(argc, argv, i, &v) || !parse_u64("--threads", v, &x, 0))
+			return -1;
+		if (x > 256) {
+			fprintf(stderr, "gpumc: --threads is at most 256 (0: every core)\n");
+			return -1;
+		}
+		o->ex.threads = (unsigned)x;
+		return 1;
+	}
 	if (OK('e')) {
 		if (!strcmp(a, "--bfs")) { o->ex.search = SEARCH_BFS; return 1; }
 		if (!strcmp(a, "--dfs")) { o->ex.search = SEARCH_DFS; return 1; }
@@ -165,16 +175,6 @@ int cli_option(struct run_opts *o, int argc, char **argv, int *i, const char *al
 				return -1;
 			}
 			o->ex.swarm = (unsigned)x;
-			return 1;
-		}
-		if (match(a, "--threads")) {
-			if (!need_arg(argc, argv, i, &v) || !parse_u64("--threads", v, &x, 0))
-				return -1;
-			if (x > 256) {
-				fprintf(stderr, "gpumc: --threads is at most 256 (0: every core)\n");
-				return -1;
-			}
-			o->ex.threads = (unsigned)x;
 			return 1;
 		}
 		if (match(a, "--por")) {

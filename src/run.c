@@ -1,14 +1,18 @@
 /* `gpumc run`: concrete mode, one timed path per seed. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "explore/concrete.h"
+#include "explore/parallel.h"
+#include "machines/registry.h"
 #include "report.h"
 #include "state/hash.h"
 #include "state/sideset.h"
+#include "util/clock.h"
 #include "util/interrupt.h"
 
 struct result_bucket {
@@ -92,6 +96,153 @@ static int vet_timed(const struct job *j, struct diag *d)
 	return bad;
 }
 
+/* What the runs add up to, folded in in seed order. */
+struct tally {
+	struct sideset *seen; /* a result's values -> its bucket */
+	struct result_bucket *b;
+	unsigned nb, runs;    /* runs: folded in */
+	uint64_t cmin, cmax, csum, instr, problems, limited;
+	double secs;          /* the runs' own seconds, summed: one core's time */
+	uint64_t *cyc;        /* each run's cycles, for --json (the first RUN_CYCLES_KEPT runs) */
+	struct concrete_result first;
+};
+enum { RUN_CYCLES_KEPT = 100000 };
+
+/* The runs of one spec, on one or more threads (--threads).  Each thread
+** takes the next seed, runs it on a model instance of its own (concrete
+** state lives in the model's data: readyset.c, the timing components)
+** and leaves the result in slot[run % window]; whichever thread fills the
+** slot of the next run due folds in every result then due, in seed order,
+** so the report is the same at every thread count.  No run starts a
+** window or more ahead of the next one due: memory stays bounded.  mu
+** guards everything below it. */
+struct sweep {
+	const struct run_opts *o;
+	const int *locs;
+	unsigned nlocs, window;
+	struct timeline *tl; /* --timeline: run 0's, on the thread that runs it */
+	struct timespec start;
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* a run folded in: the window moved */
+	unsigned next;     /* the next run to start */
+	double next_progress;
+	struct concrete_result *slot;
+	unsigned char *full;
+	uint32_t *key;
+	struct tally t;
+};
+
+struct worker {
+	struct sweep *s;
+	struct model *m; /* the thread's own instance (j's model on the first) */
+	struct concrete_runs past;
+	pthread_t tid;
+};
+
+/* Run t->runs's result r, read through m (any instance: they share a layout). */
+static void fold(struct sweep *s, const struct model *m, struct concrete_result *r)
+{
+	struct tally *t = &s->t;
+	const struct run_opts *o = s->o;
+	unsigned run = t->runs++;
+	/* many seeds: a progress line every o->ex.progress seconds */
+	double now = clock_since(s->start);
+	if (o->ex.progress > 0 && now >= s->next_progress) {
+		s->next_progress = now + o->ex.progress;
+		fprintf(stderr, "gpumc: %.0f s: run %u of %u (%.0f runs/s), %u distinct results\n", now, run, o->runs,
+		        now > 0 ? run / now : 0.0, t->nb);
+	}
+	t->secs += r->seconds;
+	if (t->cyc && run < RUN_CYCLES_KEPT)
+		t->cyc[run] = r->cycles;
+	t->instr += r->counters[0];
+	if (r->status != MS_TERMINAL && !r->limit)
+		t->problems++;
+	if (r->limit)
+		t->limited++;
+	if (r->cycles < t->cmin)
+		t->cmin = r->cycles;
+	if (r->cycles > t->cmax)
+		t->cmax = r->cycles;
+	t->csum += r->cycles;
+	for (unsigned i = 0; i < s->nlocs; i++)
+		s->key[i] = m->read(m, r->sv, s->locs[i]);
+	int is_new;
+	uintptr_t *slot = ss_put(t->seen, s->key, sizeof(uint32_t) * s->nlocs, &is_new);
+	if (is_new) {
+		*slot = t->nb;
+		t->b = xrealloc(t->b, sizeof *t->b * (t->nb + 1));
+		t->b[t->nb].count = 0;
+		t->b[t->nb].first_seed = o->seed + run;
+		t->b[t->nb].sv = xmalloc(m->sv_size);
+		memcpy(t->b[t->nb].sv, r->sv, m->sv_size);
+		t->nb++;
+	}
+	t->b[*slot].count++;
+	if (run == 0)
+		t->first = *r;
+	else
+		concrete_result_free(r);
+}
+
+/* One thread's runs; SIGINT: no run starts after it (run 0 always does),
+** and those under way stop at their next cycle and are folded in. */
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct sweep *s = w->s;
+	pthread_mutex_lock(&s->mu);
+	while (s->next < s->o->runs && !(s->next && interrupted)) {
+		unsigned run = s->next;
+		if (run - s->t.runs >= s->window) {
+			pthread_cond_wait(&s->cv, &s->mu); /* some run before it is under way */
+			continue;
+		}
+		s->next++;
+		pthread_mutex_unlock(&s->mu);
+		struct concrete_hook hook = { timeline_action, s->tl };
+		if (run == 0)
+			s->tl->m = w->m; /* its actions are described in this instance's terms */
+		struct concrete_result r;
+		concrete_run(w->m, &w->past, s->o->seed + run, s->o->max_cycles, run == 0 && s->tl->f ? &hook : NULL, &r);
+		pthread_mutex_lock(&s->mu);
+		s->slot[run % s->window] = r;
+		s->full[run % s->window] = 1;
+		for (unsigned k; s->full[k = s->t.runs % s->window];) {
+			s->full[k] = 0;
+			fold(s, w->m, &s->slot[k]);
+		}
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* The runs on n threads (fewer when a thread or model cannot be made):
+** this one with j's model, each other with an instance of its own. */
+static void sweep_run(struct sweep *s, struct job *j, unsigned n)
+{
+	struct worker *w = xcalloc(n, sizeof *w);
+	unsigned started = 1;
+	for (unsigned t = 0; t < n; t++)
+		w[t].s = s;
+	w[0].m = j->model;
+	for (; started < n; started++) {
+		struct model *m = w[started].m = registry_rebuild(j->spec);
+		if (!m || pthread_create(&w[started].tid, NULL, work, &w[started])) {
+			model_destroy(m);
+			fprintf(stderr, "gpumc: could not start thread %u of %u; going on with %u\n", started + 1, n, started);
+			break;
+		}
+	}
+	work(&w[0]);
+	for (unsigned t = 1; t < started; t++) {
+		pthread_join(w[t].tid, NULL);
+		model_destroy(w[t].m);
+	}
+	free(w);
+}
+
 static int run_one(struct job *j, const struct run_opts *o, int more)
 {
 	(void)more;
@@ -114,97 +265,66 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 		locs = dlocs;
 		nlocs = dn;
 	}
-	struct sideset *seen = ss_new();
-	struct result_bucket *b = NULL;
-	unsigned nb = 0;
-	uint64_t cmin = UINT64_MAX, cmax = 0, csum = 0, instr = 0, problems = 0, limited = 0;
-	double secs = 0;
-	uint32_t *key = xmalloc(sizeof(uint32_t) * (nlocs ? nlocs : 1));
-	struct concrete_result first;
-	memset(&first, 0, sizeof first);
+	/* --threads: at most one a run */
+	unsigned nthreads = par_threads(&o->ex);
+	if (nthreads > o->runs)
+		nthreads = o->runs;
 	/* --timeline: the first run's actions as a Chrome trace */
 	struct timeline tl = { m, NULL, NULL, 0, 0 };
-	struct concrete_hook hook = { timeline_action, &tl };
 	if (o->timeline_file && !(tl.f = fopen(o->timeline_file, "w")))
 		fprintf(stderr, "gpumc: %s: cannot write the timeline\n", o->timeline_file);
 	if (tl.f)
 		fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"unit\":\"1 us = 1 cycle\"},\"traceEvents\":[", tl.f);
-	/* each run's cycles, for --json (the first RUN_CYCLES_KEPT runs) */
-	enum { RUN_CYCLES_KEPT = 100000 };
-	uint64_t *cyc = o->json ? xmalloc(sizeof *cyc * (o->runs < RUN_CYCLES_KEPT ? o->runs : RUN_CYCLES_KEPT)) : NULL;
-	/* SIGINT: the runs so far are reported; many seeds: a progress line
-	** every o->ex.progress seconds */
-	unsigned runs = 0;
-	double next_progress = o->ex.progress;
-	for (unsigned run = 0; run < o->runs && (run == 0 || !interrupted); run++, runs++) {
-		if (o->ex.progress > 0 && secs >= next_progress) {
-			next_progress = secs + o->ex.progress;
-			fprintf(stderr, "gpumc: %.0f s: run %u of %u (%.0f runs/s), %u distinct results\n", secs, run, o->runs,
-			        secs > 0 ? run / secs : 0.0, nb);
-		}
-		struct concrete_result r;
-		concrete_run(m, o->seed + run, o->max_cycles, run == 0 && tl.f ? &hook : NULL, &r);
-		secs += r.seconds;
-		if (cyc && run < RUN_CYCLES_KEPT)
-			cyc[run] = r.cycles;
-		instr += r.counters[0];
-		if (r.status != MS_TERMINAL && !r.limit)
-			problems++;
-		if (r.limit)
-			limited++;
-		if (r.cycles < cmin)
-			cmin = r.cycles;
-		if (r.cycles > cmax)
-			cmax = r.cycles;
-		csum += r.cycles;
-		for (unsigned i = 0; i < nlocs; i++)
-			key[i] = m->read(m, r.sv, locs[i]);
-		int is_new;
-		uintptr_t *slot = ss_put(seen, key, sizeof(uint32_t) * nlocs, &is_new);
-		if (is_new) {
-			*slot = nb;
-			b = xrealloc(b, sizeof *b * (nb + 1));
-			b[nb].count = 0;
-			b[nb].first_seed = o->seed + run;
-			b[nb].sv = xmalloc(m->sv_size);
-			memcpy(b[nb].sv, r.sv, m->sv_size);
-			nb++;
-		}
-		b[*slot].count++;
-		if (run == 0)
-			first = r;
-		else
-			concrete_result_free(&r);
-	}
+	struct sweep s = { .o = o, .locs = locs, .nlocs = nlocs, .window = 4 * nthreads, .tl = &tl,
+		           .next_progress = o->ex.progress };
+	clock_gettime(CLOCK_MONOTONIC, &s.start);
+	pthread_mutex_init(&s.mu, NULL);
+	pthread_cond_init(&s.cv, NULL);
+	s.slot = xmalloc(sizeof *s.slot * s.window);
+	s.full = xcalloc(s.window, 1);
+	s.key = xmalloc(sizeof(uint32_t) * (nlocs ? nlocs : 1));
+	struct tally *t = &s.t;
+	t->seen = ss_new();
+	t->cmin = UINT64_MAX;
+	t->cyc = o->json ? xmalloc(sizeof *t->cyc * (o->runs < RUN_CYCLES_KEPT ? o->runs : RUN_CYCLES_KEPT)) : NULL;
+	sweep_run(&s, j, nthreads);
+	pthread_cond_destroy(&s.cv);
+	pthread_mutex_destroy(&s.mu);
+	free(s.slot);
+	free(s.full);
 	if (tl.f) {
 		timeline_end(&tl);
 		if (fclose(tl.f))
 			fprintf(stderr, "gpumc: %s: cannot write the timeline\n", o->timeline_file);
 	}
+	unsigned runs = t->runs, nb = t->nb;
+	const struct concrete_result *first = &t->first;
+	const struct result_bucket *b = t->b;
+	double secs = t->secs;
 	struct strbuf out;
 	sb_init(&out);
-	const char *end = first.status == MS_TERMINAL ? "finished"
-	                  : first.status == MS_FAULT ? "FAULT"
-	                  : first.limit ? (interrupted ? interrupt_name() : "cycle limit reached")
+	const char *end = first->status == MS_TERMINAL ? "finished"
+	                  : first->status == MS_FAULT ? "FAULT"
+	                  : first->limit ? (interrupted ? interrupt_name() : "cycle limit reached")
 	                  : "DEADLOCK";
-	double ips = secs > 0 ? (double)instr / secs : 0;
+	double ips = secs > 0 ? (double)t->instr / secs : 0;
 	if (o->json) {
 		sb_puts(&out, "{\"spec\":");
 		sb_json_str(&out, j->spec->path);
 		sb_printf(&out, ",\"machine\":\"%s\",\"runs\":%u,\"seed\":%llu,\"first_run\":{\"end\":\"%s\",\"cycles\":%llu,\"counters\":{",
-		          m->name, runs, (unsigned long long)o->seed, end, (unsigned long long)first.cycles);
+		          m->name, runs, (unsigned long long)o->seed, end, (unsigned long long)first->cycles);
 		for (unsigned c = 0; c < m->ncounters; c++) {
 			if (c)
 				sb_putc(&out, ',');
 			sb_json_str(&out, m->counter_names[c]);
-			sb_printf(&out, ":%llu", (unsigned long long)first.counters[c]);
+			sb_printf(&out, ":%llu", (unsigned long long)first->counters[c]);
 		}
 		sb_printf(&out, ",\"idle unit-cycles\":%llu}},\"cycles\":{\"min\":%llu,\"mean\":%.1f,\"max\":%llu},"
 		          "\"seconds\":%.6f,\"warp_instructions_per_second\":%.0f,\"interrupted\":%s,\"cycles_per_run\":[",
-		          (unsigned long long)first.idle_unit_cycles, (unsigned long long)cmin,
-		          (double)csum / runs, (unsigned long long)cmax, secs, ips, interrupted ? "true" : "false");
+		          (unsigned long long)first->idle_unit_cycles, (unsigned long long)t->cmin,
+		          (double)t->csum / runs, (unsigned long long)t->cmax, secs, ips, interrupted ? "true" : "false");
 		for (unsigned i = 0; i < runs && i < RUN_CYCLES_KEPT; i++)
-			sb_printf(&out, "%s%llu", i ? "," : "", (unsigned long long)cyc[i]);
+			sb_printf(&out, "%s%llu", i ? "," : "", (unsigned long long)t->cyc[i]);
 		sb_puts(&out, "],\"results\":[");
 		for (unsigned i = 0; i < nb; i++) {
 			sb_printf(&out, "%s{\"count\":%llu,\"first_seed\":%llu,\"values\":", i ? "," : "",
@@ -216,18 +336,18 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 	} else {
 		sb_printf(&out, "spec %s (%s), machine %s, concrete mode\n", j->spec->name, j->spec->path, m->name);
 		sb_printf(&out, "run 1 (seed %llu): %s after %llu cycles\n", (unsigned long long)o->seed, end,
-		          (unsigned long long)first.cycles);
+		          (unsigned long long)first->cycles);
 		for (unsigned c = 0; c < m->ncounters; c++)
-			sb_printf(&out, "  %-24s %llu\n", m->counter_names[c], (unsigned long long)first.counters[c]);
-		sb_printf(&out, "  %-24s %llu\n", "idle unit-cycles", (unsigned long long)first.idle_unit_cycles);
-		if (first.status != MS_TERMINAL) {
+			sb_printf(&out, "  %-24s %llu\n", m->counter_names[c], (unsigned long long)first->counters[c]);
+		sb_printf(&out, "  %-24s %llu\n", "idle unit-cycles", (unsigned long long)first->idle_unit_cycles);
+		if (first->status != MS_TERMINAL) {
 			sb_puts(&out, "state at the end:\n");
-			model_print_state(m, first.sv, &out);
+			model_print_state(m, first->sv, &out);
 		}
 		if (runs > 1)
 			sb_printf(&out, "%u runs (seeds %llu..%llu): cycles min %llu, mean %.1f, max %llu\n", runs,
 			          (unsigned long long)o->seed, (unsigned long long)(o->seed + runs - 1),
-			          (unsigned long long)cmin, (double)csum / runs, (unsigned long long)cmax);
+			          (unsigned long long)t->cmin, (double)t->csum / runs, (unsigned long long)t->cmax);
 		sb_printf(&out, "%u distinct result%s:\n", nb, nb == 1 ? "" : "s");
 		for (unsigned i = 0; i < nb; i++) {
 			sb_printf(&out, "  %8llu run%s  ", (unsigned long long)b[i].count, b[i].count == 1 ? " " : "s");
@@ -237,9 +357,9 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 				/* a large result: its first values and a digest of all */
 				report_locs(m, b[i].sv, locs, 3, &out, 0);
 				for (unsigned k = 0; k < nlocs; k++)
-					key[k] = m->read(m, b[i].sv, locs[k]);
+					s.key[k] = m->read(m, b[i].sv, locs[k]);
 				sb_printf(&out, ", ... (%u values, XXH3 %016llx)", nlocs,
-				          (unsigned long long)state_hash((const uint8_t *)key, sizeof(uint32_t) * nlocs));
+				          (unsigned long long)state_hash((const uint8_t *)s.key, sizeof(uint32_t) * nlocs));
 			}
 			sb_printf(&out, "   (first seed %llu)\n", (unsigned long long)b[i].first_seed);
 		}
@@ -249,21 +369,21 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 	sb_free(&out);
 	/* exit code: a run that faulted or deadlocked is a violation, and
 	** so is more than one result where determinism was asked for */
-	int code = problems ? EXIT_VIOLATED : EXIT_HOLDS;
+	int code = t->problems ? EXIT_VIOLATED : EXIT_HOLDS;
 	if (nb > 1 && obs->kind == P_DETERMINISTIC)
 		code = EXIT_VIOLATED;
-	if (limited)
+	if (t->limited)
 		code = exit_combine(code, EXIT_INCOMPLETE);
 	if (interrupted)
 		code = EXIT_INCOMPLETE;
-	concrete_result_free(&first);
+	concrete_result_free(&t->first);
 	for (unsigned i = 0; i < nb; i++)
-		free(b[i].sv);
-	free(b);
-	free(key);
-	free(cyc);
+		free(t->b[i].sv);
+	free(t->b);
+	free(s.key);
+	free(t->cyc);
 	free(dlocs);
-	ss_free(seen);
+	ss_free(t->seen);
 	return code;
 }
 

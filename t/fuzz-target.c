@@ -169,7 +169,8 @@ static struct outcome_key check_spec(const char *path, int full)
 			sb_init(&why);
 			if (concrete_usable(j.model, &why) == 0) {
 				struct concrete_result cr;
-				concrete_run(j.model, 1, 2000, NULL, &cr);
+				struct concrete_runs past = { 0, 0 };
+				concrete_run(j.model, &past, 1, 2000, NULL, &cr);
 				concrete_result_free(&cr);
 			}
 			sb_free(&why);

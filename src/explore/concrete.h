@@ -30,10 +30,18 @@ struct concrete_hook {
 	void (*action)(void *ctx, uint64_t now, const struct action *a, const struct timing *t, const uint8_t *sv);
 	void *ctx;
 };
-/* One timed run of a model that concrete_usable() accepts; hook may be
-** NULL. */
-void concrete_run(const struct model *m, uint64_t seed, uint64_t max_cycles, const struct concrete_hook *hook,
-                  struct concrete_result *r);
+/* The runs one model instance has made (timed_now.run numbers them) and
+** the last key any of them used (model.h: no key of one run equals one of
+** another's); zeroed before the first.  One per model instance, used by
+** one thread at a time: the components keep what they learn within a run
+** in the model's own data, so threads never share a model. */
+struct concrete_runs {
+	uint64_t runs, keys;
+};
+/* One timed run of a model that concrete_usable() accepts, counted in
+** past; hook may be NULL. */
+void concrete_run(const struct model *m, struct concrete_runs *past, uint64_t seed, uint64_t max_cycles,
+                  const struct concrete_hook *hook, struct concrete_result *r);
 void concrete_result_free(struct concrete_result *r);
 
 #endif

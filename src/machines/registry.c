@@ -122,7 +122,10 @@ static void machine_hint(const char *word, struct strbuf *out)
 	hint(word, names, n < 32 ? n : 32, out);
 }
 
-struct model *registry_build(const struct spec *s, struct diag *d)
+static int apply(const struct machine_def *md, const struct spec *s, void *cfg, struct diag *d, int warn);
+
+/* registry_build, with the lenient skips' warnings when warn */
+static struct model *build(const struct spec *s, struct diag *d, int warn)
 {
 	const struct machine_def *md = registry_find(registry_machine(s));
 	const struct param_set *over = spec_param(s, "machine");
@@ -160,11 +163,25 @@ struct model *registry_build(const struct spec *s, struct diag *d)
 	** (weakmem.c), whose machines leave cfg.memory 0 */
 	struct gpu_cfg cfg;
 	memset(&cfg, 0, sizeof cfg);
-	if (params_apply(md, s, &cfg, d))
+	if (apply(md, s, &cfg, d, warn))
 		return NULL;
 	if (cfg.memory)
 		return weakmem_build(s, &cfg, d);
 	return compose_build_cfg(s, md, &cfg, d);
+}
+
+struct model *registry_build(const struct spec *s, struct diag *d)
+{
+	return build(s, d, 1);
+}
+
+struct model *registry_rebuild(const struct spec *s)
+{
+	struct diag d;
+	diag_init(&d);
+	struct model *m = build(s, &d, 0);
+	diag_free(&d);
+	return m;
 }
 
 /* The value of a setting of pd: 0 and *v, or -1 when pd does not take it. */
@@ -242,19 +259,19 @@ static void param_err(struct diag *d, const struct param_set *ps, const char *fm
 
 /* Under -D machine=OTHER a setting of the spec's own is left out, with a
 ** warning, when OTHER has no such parameter (pd NULL) or not its choice:
-** it was meant for the spec's machine.  1 when ps is left out. */
-static int lenient_skip(const struct param_def *pd, const struct param_set *ps, const char *mname)
+** it was meant for the spec's machine.  1 when ps is left out; the
+** warning only when warn. */
+static int lenient_skip(const struct param_def *pd, const struct param_set *ps, const char *mname, int warn)
 {
 	unsigned v;
-	if (!pd)
+	int skip = !pd || (pd->choices && param_value(pd, ps->value, &v));
+	if (skip && warn && !pd)
 		fprintf(stderr, "%s:%d:%d: warning: ignoring '%s': not a parameter of machine '%s'\n", ps->file,
 		        ps->line, ps->col, ps->key, mname);
-	else if (pd->choices && param_value(pd, ps->value, &v))
+	else if (skip && warn)
 		fprintf(stderr, "%s:%d:%d: warning: ignoring %s = %s: machine '%s' takes %s\n", ps->file, ps->line,
 		        ps->col, ps->key, ps->value, mname, pd->choices);
-	else
-		return 0;
-	return 1;
+	return skip;
 }
 
 /* The parameter of md called key, or NULL. */
@@ -269,6 +286,11 @@ static const struct param_def *param_find(const struct machine_def *md, const ch
 }
 
 int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, struct diag *d)
+{
+	return apply(md, s, cfg, d, 1);
+}
+
+static int apply(const struct machine_def *md, const struct spec *s, void *cfg, struct diag *d, int warn)
 {
 	const struct param_def *defs[128];
 	unsigned n = machine_params(md, defs);
@@ -285,7 +307,7 @@ int params_apply(const struct machine_def *md, const struct spec *s, void *cfg, 
 		if (!strcmp(ps->key, "machine"))
 			continue; /* chosen before the parameters (registry_machine) */
 		const struct param_def *pd = param_find(md, ps->key);
-		if (lenient && ps->line && lenient_skip(pd, ps, mname))
+		if (lenient && ps->line && lenient_skip(pd, ps, mname, warn))
 			continue;
 		if (!pd) {
 			const char *names[128];
@@ -421,7 +443,7 @@ void registry_resolve_machine(struct spec *s)
 	for (int i = 0; i < s->nparams; i++) {
 		struct param_set *ps = &s->params[i];
 		if (!strcmp(ps->key, "machine") ||
-		    (lenient && ps->line && lenient_skip(param_find(md, ps->key), ps, md->name))) {
+		    (lenient && ps->line && lenient_skip(param_find(md, ps->key), ps, md->name, 1))) {
 			free(ps->key);
 			free(ps->value);
 		} else {

@@ -32,6 +32,10 @@ const char *registry_machine(const struct spec *s);
 const struct machine_def *registry_all(unsigned *n);
 /* Build the spec's machine with its parameters and -D overrides. */
 struct model *registry_build(const struct spec *s, struct diag *d);
+/* Another instance of the machine registry_build(s) built without errors
+** (a thread's own: gpumc run --threads), without printing its warnings
+** again; NULL if it cannot be built. */
+struct model *registry_rebuild(const struct spec *s);
 /* Build machine `name` (a reference for refines/equals) on the spec's
 ** kernel: the spec's settings and -D overrides that `name` has a parameter
 ** for apply, the others (the spec's own machine's) are left out.  Errors
