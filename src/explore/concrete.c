@@ -29,7 +29,9 @@
 ** then is either ready then or listed now), a unit with two actions
 ** listed (one issued), or a component that says so (timed_now.again: a
 ** unit with more than it lists, an issue that may change what else can
-** issue).  Such a cycle counts as an idle one jumped over.  Under
+** issue).  A warp-local issue that faulted its warp (model.faulted) is
+** none: like an exit it may free a CTA's slot.  Such a cycle counts as
+** an idle one jumped over.  Under
 ** GPUMC_CHECK_READY it is listed anyway, and an issue found stops the
 ** run (READY-6).
 **
@@ -222,6 +224,7 @@ static void check_step(const struct model *m, const uint8_t *sv, const struct ac
                        const uint64_t *after, uint64_t now)
 {
 	int alone = m->local ? m->local(m, sv, a, NULL, 0) : 0;
+	local = local == 3 ? 1 : local; /* one that may fault (model.step) */
 	m->count(m, sv, a, before);
 	if (local != alone || memcmp(before, after, sizeof *before * m->ncounters)) {
 		fprintf(stderr, "gpumc: internal error: READY-8: model.step differs from model.%s asked alone at cycle %llu\n",
@@ -438,6 +441,10 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 				moved = 1;
 			}
 			m->apply(m, sv, a);
+			if (local == 3 && m->faulted(m, sv, a)) { /* it ended its warp, as an exit */
+				nonlocal++;
+				quiet = 0;
+			}
 			r->actions++;
 			unit_free[a->unit] = now + t.busy;
 			if (t.busy > 1) /* free next cycle: what it has then is ready then (pushed) or listed now */

@@ -233,7 +233,8 @@ struct model {
 	void (*tick)(const struct model *m, const uint8_t *sv, uint64_t cycles, uint64_t *counters);
 	/* Concrete mode, one call per action a about to be applied to sv:
 	** its timing into t, its count() into counters, and local(a, no
-	** location observed; 0 where local is NULL) returned.  Where that is
+	** location observed; 0 where local is NULL) returned, 3 for a 1 that
+	** may fault its warp (model.faulted, asked after it).  Where that is
 	** 0, *reach: the SM whose warps alone a may wake, block or reorder
 	** (readyset.c), below nunits; -1: any; REACH_NONE: none (it changes
 	** nothing a warp scheduler's ready set reads, nor a warp's ready
@@ -252,6 +253,10 @@ struct model {
 	** every action that may end the run: cheaper while it runs (a fault
 	** needs a full scan; a running warp is found at once). */
 	int (*terminal)(const struct model *m, const uint8_t *sv);
+	/* Concrete mode (optional): after a warp-local issue a that may fault
+	** (step said 3) is applied, did it fault its warp?  A fault ends the warp as an
+	** exit does (a CTA's slot may free), so it is no warp-local issue. */
+	int (*faulted)(const struct model *m, const uint8_t *sv, const struct action *a);
 
 	/* Partial-order reduction (optional; NULL: the machine is never
 	** reduced).  Is action a, enabled in sv, local: independent of every

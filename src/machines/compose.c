@@ -288,6 +288,15 @@ static inline __attribute__((always_inline)) const struct instr *local_issue(con
 	return ((const struct port_warps *)wb->ops)->local(wb->c, sv, (unsigned)*w);
 }
 
+/* model.faulted: the warp of issue a (warp-local, so a warp's issue) faulted. */
+static int m_faulted(const struct model *m, const uint8_t *sv, const struct action *a)
+{
+	const struct machine *x = MC(m);
+	unsigned k = (unsigned)a->kind - ACT_MODEL;
+	long w = x->kind_issue[k]->is_issue(x->kind_owner[k], a);
+	return gpu_warp(&x->g, (uint8_t *)sv, (unsigned)w)->status == W_FAULT;
+}
+
 /* Does a property observe the register warp w's issue of in writes? */
 static int observes_dst(const struct gpu *g, long w, const struct instr *in, const int *observed, unsigned nobserved)
 {
@@ -321,28 +330,35 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
 	return k && nobserved && observes_dst(&x->g, w, in, observed, nobserved) ? 0 : k;
 }
 
+/* Can an issue of in fault its warp: an ALU op but a division (by 0)
+** cannot; a branch (stack, uniformity) or a memory access may. */
+static inline int may_fault(const struct instr *in)
+{
+	return in->op >= OP_BRA || in->op == OP_DIV || in->op == OP_REM;
+}
+
 /* Concrete mode's one call per action (model.h, step): a warp's issue
 ** decoded once for its timing, count and local answer (comp_def.prepare). */
 static int m_step(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
 	const struct comp *c = owner(m, a->kind);
-	int local;
+	const struct instr *in;
 	t->busy = 1;
 	t->n = 0;
-	if (c && c->def->prepare) {
-		const struct instr *in = c->def->prepare(c, sv, a, t, rnd, rng, ct);
-		local = m->local ? local_kind(MC(m), in) : 0;
-	} else {
+	if (c && c->def->prepare)
+		in = c->def->prepare(c, sv, a, t, rnd, rng, ct);
+	else {
 		if (c && c->def->timing)
 			c->def->timing(c, sv, a, t, rnd, rng);
 		count_by(c, sv, a, ct);
 		long w;
-		local = m->local ? local_kind(MC(m), local_issue(m, sv, a, &w)) : 0; /* m_local, nothing observed */
+		in = local_issue(m, sv, a, &w); /* m_local, nothing observed */
 	}
+	int local = m->local ? local_kind(MC(m), in) : 0;
 	if (!local)
 		*reach = c && c->def->reach ? c->def->reach(c, sv, a) : -1;
-	return local;
+	return local == 1 && may_fault(in) ? 3 : local;
 }
 
 /* Beyond warp-local issues: the owner's answer (component.h, alone). */
@@ -874,6 +890,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->check_step = m_check_step;
 	m->local = m_local;
 	m->step = m_step;
+	m->faulted = m_faulted;
 	/* steps alone where every component declares por_atomics and one
 	** may take some (chains then follow every successor: chain_after) */
 	int alone = 1, some = 0;
