@@ -9,6 +9,7 @@
 # after 453 cycles" where listing every cycle gives 21.
 . "$srcdir/t/lib.sh"
 plan 4
+strip() { sed 's/"seconds":[0-9.e+-]*,//; s/"warp_instructions_per_second":[0-9.e+-]*,//' "$1"; }
 for opts in "-D ctas=4 -D warps_per_cta=1" "-D ctas=6 -D sms=2 -D warps_per_cta=2"; do
 	# shellcheck disable=SC2086
 	GPUMC_CHECK_READY=1 "$GPUMC" run --json --runs 3 -D cta_slots=1 -D threads_per_warp=32 $opts \
@@ -19,6 +20,5 @@ for opts in "-D ctas=4 -D warps_per_cta=1" "-D ctas=6 -D sms=2 -D warps_per_cta=
 	# shellcheck disable=SC2086
 	"$GPUMC" run --json --runs 3 -D cta_slots=1 -D threads_per_warp=32 $opts \
 		"$SPECS/baseline/int-reduction.gpu" 2>/dev/null > "$T/plain"
-	strip() { sed 's/"seconds":[0-9.e+-]*,//; s/"warp_instructions_per_second":[0-9.e+-]*,//' "$1"; }
 	is "$(strip "$T/plain")" "$(strip "$T/check")" "the same report without the check ($opts)"
 done
