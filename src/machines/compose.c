@@ -330,11 +330,12 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
 	return k && nobserved && observes_dst(&x->g, w, in, observed, nobserved) ? 0 : k;
 }
 
-/* Can an issue of in fault its warp: an ALU op but a division (by 0)
-** cannot; a branch (stack, uniformity) or a memory access may. */
-static inline int may_fault(const struct instr *in)
+/* local_kind for m_step: 3 for a warp-local issue that may fault its
+** warp (por_pc, model.step). */
+static inline int step_kind(const struct machine *x, const struct instr *in)
 {
-	return in->op >= OP_BRA || in->op == OP_DIV || in->op == OP_REM;
+	unsigned k = in ? x->por_pc[in - x->g.prog->ins] : 0;
+	return k && in->op == OP_EXIT ? 2 : (int)k;
 }
 
 /* Concrete mode's one call per action (model.h, step): a warp's issue
@@ -343,22 +344,22 @@ static int m_step(const struct model *m, const uint8_t *sv, const struct action 
                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
 	const struct comp *c = owner(m, a->kind);
-	const struct instr *in;
+	int local;
 	t->busy = 1;
 	t->n = 0;
-	if (c && c->def->prepare)
-		in = c->def->prepare(c, sv, a, t, rnd, rng, ct);
-	else {
+	if (c && c->def->prepare) {
+		const struct instr *in = c->def->prepare(c, sv, a, t, rnd, rng, ct);
+		local = m->local ? step_kind(MC(m), in) : 0;
+	} else {
 		if (c && c->def->timing)
 			c->def->timing(c, sv, a, t, rnd, rng);
 		count_by(c, sv, a, ct);
 		long w;
-		in = local_issue(m, sv, a, &w); /* m_local, nothing observed */
+		local = m->local ? step_kind(MC(m), local_issue(m, sv, a, &w)) : 0; /* m_local, nothing observed */
 	}
-	int local = m->local ? local_kind(MC(m), in) : 0;
 	if (!local)
 		*reach = c && c->def->reach ? c->def->reach(c, sv, a) : -1;
-	return local == 1 && may_fault(in) ? 3 : local;
+	return local;
 }
 
 /* Beyond warp-local issues: the owner's answer (component.h, alone). */
@@ -907,6 +908,12 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		x->por_pc[pc] = 1;
 		for (unsigned i = 0; i < x->ncomps && x->por_pc[pc]; i++)
 			x->por_pc[pc] = (uint8_t)x->comps[i].def->por(&x->comps[i], NULL, UINT_MAX, &g->prog->ins[pc]);
+		/* 3: one that may fault its warp (step_kind): an ALU op but a
+		** division (by 0) cannot; a branch (stack, uniformity) or a
+		** memory access may */
+		enum opcode op = g->prog->ins[pc].op;
+		if (x->por_pc[pc])
+			x->por_pc[pc] = op >= OP_BRA || op == OP_DIV || op == OP_REM ? 3 : 1;
 	}
 	if (x->crash) {
 		m->durable_size = m->sv_size;
