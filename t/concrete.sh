@@ -2,7 +2,7 @@
 # Concrete mode: reproducible for a fixed seed, a histogram of results
 # over seeds that separates order-sensitive fp32 from integer reductions.
 . "$srcdir/t/lib.sh"
-plan 12
+plan 13
 S="$SPECS/baseline"
 "$GPUMC" run --json --seed 7 "$S/barrier.gpu" > "$T/a"
 "$GPUMC" run --json --seed 7 "$S/barrier.gpu" > "$T/b"
@@ -28,3 +28,8 @@ like "$T/out" "cycle limit reached after 100 cycles" "stops exactly at the limit
 c1=$("$GPUMC" run --json -D ctas=16 -D sms=1 "$S/barrier.gpu" | grep -o '"cycles":[0-9]*' | head -1 | cut -d: -f2)
 c4=$("$GPUMC" run --json -D ctas=16 -D sms=4 "$S/barrier.gpu" | grep -o '"cycles":[0-9]*' | head -1 | cut -d: -f2)
 [ "$c4" -le "$c1" ]; ok $? "16 CTAs: 4 SMs ($c4 cycles) no slower than 1 SM ($c1 cycles)"
+# a run checks no property: a spec's `refines baseline` does not make it
+# explore the baseline first (at these sizes that search takes minutes)
+run timeout -s KILL 60 "$GPUMC" run -D warps_per_cta=12 -D threads_per_warp=16 -D schedulers=4 \
+	-D entries=64 "$SPECS/dab/F2-fusion-regroup.gpu"
+is "$rc" 0 "run of a spec that refines baseline: no exhaustive search of the reference"
