@@ -324,7 +324,7 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
                    unsigned nobserved)
 {
 	const struct machine *x = MC(m);
-	long w;
+	long w = -1; /* set where in is (local_issue) */
 	const struct instr *in = local_issue(m, sv, a, &w);
 	int k = local_kind(x, in);
 	return k && nobserved && observes_dst(&x->g, w, in, observed, nobserved) ? 0 : k;
