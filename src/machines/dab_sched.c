@@ -395,8 +395,11 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	}
 	const struct readyset_src ctx = { c, sv, fill, one, NULL };
 	struct readyset *rs = c->priv;
-	const uint64_t *unit_changed = tn->unit_changed + c->unit0[0];
-	unsigned nper = g->cfg.schedulers;
+	/* read once: the listing's stores (out[], an unsigned subject) may
+	** alias every unsigned field, which the loop would read again */
+	const unsigned u0 = c->unit0[0], kind0 = c->kind0, nper = g->cfg.schedulers;
+	const unsigned *const sched_first = g->sched_first, *const sched_warps = g->sched_warps;
+	const uint64_t *unit_changed = tn->unit_changed + u0;
 	int all = tn->now == UINT64_MAX;
 	uint64_t listed = 0; /* SMs with an issue listed */
 	/* listing what can issue at the clock, the due schedulers alone
@@ -404,7 +407,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	** one not due that lists an issue, or whose set's emptiness moved,
 	** is fatal (READY-7) */
 	if (!all)
-		readyset_due_sync(rs, tn, c->unit0[0]);
+		readyset_due_sync(rs, tn, u0);
 	/* the SM listed (sm), what it has seen less its own issues, its
 	** schedulers' with a set not empty, of which those that may be
 	** emptied by an issue listed */
@@ -412,7 +415,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	uint64_t seen = 0, bits = 0, fragile = 0;
 	for (unsigned x = 0; x < (nsched + 63) / 64; x++)
 		for (uint64_t d = all || tn->check ? ~0ull : rs->due[x]; d; d &= d - 1) {
-			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), j = k % nper, u = c->unit0[0] + k, n0 = n;
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), j = k % nper, u = u0 + k, n0 = n;
 			if (k >= nsched)
 				break;
 			if (k / nper != sm) {
@@ -434,7 +437,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			} else if (wake > upto)
 				readyset_get(rs, tn, k, u, at, &may, &with_view, &ctx);
 			else {
-				n += readyset_list(rs, tn, k, u, at, upto, c->kind0, s0, g->sched_warps + g->sched_first[k],
+				n += readyset_list(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k],
 				                   &ctx, out + n, &may, &viewed);
 				if (viewed)
 					listed |= 1ull << sm;
