@@ -109,7 +109,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	unsigned words = (nsched + 63) / 64;
-	size_t words64 = 2 * ngroups + 2 * nsched + (4 + RS_SPAN) * words;
+	size_t words64 = 2 * ngroups + 2 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
 	/* whole 64-byte lines: the words it adds do not shift the heap after
 	** it (16 bytes cost exhaustive mode's state-vector copies 1% on a
 	** bench/callgrind.sh row, misaligned) */
@@ -127,6 +127,10 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->after = rs->pend + words;
 	rs->ring = rs->after + words;
 	rs->words = words;
+	unsigned *group = (unsigned *)(rs->ring + RS_SPAN * words);
+	for (unsigned k = 0; k < nsched; k++)
+		group[k] = k / (nsched / ngroups);
+	rs->group = group;
 	rs->due_run = UINT64_MAX; /* no run's: the first sync makes every scheduler due */
 	for (unsigned i = 0; i < nsched; i++)
 		rs->e[i].at = UINT64_MAX;
@@ -144,7 +148,7 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 	          src->one(src, k, tn->last[u], &m, &v);
 	/* only wakes since: at less its SM's sm_woke is the same (each count
 	** only grows; keys of an earlier run are below this run's counts) */
-	uint64_t nowoke = src->woke ? at - tn->sm_woke[k / (rs->n / rs->ngroups)] : at;
+	uint64_t nowoke = src->woke ? at - tn->sm_woke[rs->group[k]] : at;
 	int woken = src->woke && !one && e->at != at && nowoke == rs->nowoke[k] && src->woke(src, k, &m, &v);
 	if (woken && !tn->check) {
 		*may = m;

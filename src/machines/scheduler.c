@@ -170,7 +170,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	** order, all model.enabled_now asks): a busy scheduler, or a warp
 	** still in its latency, is not asked; what the state allows comes
 	** from the scheduler's ready set (readyset.c) */
-	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], nper = g->cfg.schedulers, u0 = c->unit0[0];
+	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], u0 = c->unit0[0];
 	const struct readyset_src src = { c, sv, gto_fill, gto_one, gto_woke };
 	struct readyset *rs = c->priv;
 	/* in locals: the compiler cannot tell out[] from what they point to */
@@ -178,7 +178,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	const uint64_t *unit_free = tn->unit_free + u0, *unit_changed = tn->unit_changed + u0;
 	const unsigned *first = g->sched_first, *warps = g->sched_warps;
 	if (!rs) { /* past 64 warps a scheduler: every warp polled */
-		for (unsigned k = 0; k < g->cfg.sms * nper; k++)
+		for (unsigned k = 0; k < g->cfg.sms * g->cfg.schedulers; k++)
 			for (unsigned i = first[k]; i < first[k + 1] && unit_free[k] <= now; i++) {
 				unsigned w = warps[i];
 				if (tn->ready[s0 + w] <= now && sched_ready(c, sv, w))
@@ -186,11 +186,12 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 			}
 		return n;
 	}
+	const unsigned *group = rs->group;
 	if (now == UINT64_MAX) { /* everything */
 		for (unsigned k = 0; k < rs->n; k++) {
 			uint64_t may;
 			int viewed;
-			n += readyset_list(rs, tn, k, u0 + k, changed + sm_changed[k / nper] + unit_changed[k], now,
+			n += readyset_list(rs, tn, k, u0 + k, changed + sm_changed[group[k]] + unit_changed[k], now,
 			                   c->kind0, s0, warps + first[k], &src, out + n, &may, &viewed);
 		}
 		return n;
@@ -204,7 +205,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), n0 = n;
 			if (k >= rs->n)
 				break;
-			uint64_t at = changed + sm_changed[k / nper] + unit_changed[k], may, wake = unit_free[k];
+			uint64_t at = changed + sm_changed[group[k]] + unit_changed[k], may, wake = unit_free[k];
 			int viewed;
 			if (wake <= now) {
 				if (!readyset_later(rs, tn, k, at, now))
