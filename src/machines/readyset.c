@@ -37,8 +37,12 @@
 **   - of these, a ROP's perform over plain memory only wakes warps of its
 **     SM (REACH_WAKES: resumed, but for one at bar.sync, whose arrival
 **     may release others, or given room): those it names (rop.c,
-**     woken) are polled alone while such performs are all that moved
-**     (the driver's sm_woke count of them: READY-1 holds them too).
+**     woken) are polled alone while such performs, and gto's issues of
+**     a global atomic into the ROP (which move their warp and take room
+**     only from the SM's warps at an atomic: scheduler.c, gto_reach
+**     names those of the kept sets), are all that moved, but for the
+**     unit's own warp-local issue (its warp polled first: one): the
+**     driver's sm_woke count of them.  READY-1 holds them too.
 **
 ** A set is kept while the sum of the three counts it was computed at is
 ** unchanged (each only grows, and each run's start past every sum of
@@ -85,7 +89,8 @@
 ** ready warp left unlisted is told to the driver (timed_now.again), which
 ** otherwise passes over the next cycle after warp-local issues alone.
 **
-** Invariant READY-7: a scheduler not due lists no issue, and its set's
+** READY-10 (scheduler.c): gto's warps at a global atomic, kept beside
+** its sets.  Invariant READY-7: a scheduler not due lists no issue, and its set's
 ** emptiness is as last listed.  Invariant READY-9: a scheduler waiting
 ** after its warp-local issue (due_pend) lists no issue before its wake,
 ** nor another set's emptiness.  READY-5
@@ -109,7 +114,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	unsigned words = (nsched + 63) / 64;
-	size_t words64 = 2 * ngroups + 2 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
+	size_t words64 = 2 * ngroups + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
 	/* whole 64-byte lines: the words it adds do not shift the heap after
 	** it (16 bytes cost exhaustive mode's state-vector copies 1% on a
 	** bench/callgrind.sh row, misaligned) */
@@ -119,7 +124,8 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->ngroups = ngroups;
 	rs->allowed = (uint64_t *)((char *)rs + head);
 	rs->nowoke = rs->allowed + ngroups;
-	rs->wake = rs->nowoke + nsched;
+	rs->aux = rs->nowoke + nsched;
+	rs->wake = rs->aux + 2 * nsched;
 	rs->gseen = rs->wake + nsched;
 	rs->due = rs->gseen + ngroups;
 	rs->far = rs->due + words;
@@ -146,10 +152,14 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 	uint64_t m = e->may, v = e->viewed;
 	int one = tn->check && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
 	          src->one(src, k, tn->last[u], &m, &v);
-	/* only wakes since: at less its SM's sm_woke is the same (each count
-	** only grows; keys of an earlier run are below this run's counts) */
-	uint64_t nowoke = src->woke ? at - tn->sm_woke[rs->group[k]] : at;
-	int woken = src->woke && !one && e->at != at && nowoke == rs->nowoke[k] && src->woke(src, k, &m, &v);
+	/* only wakes since, and perhaps the unit's own warp-local issue (its
+	** warp's bits first): at less its SM's sm_woke and its unit's count
+	** is the same (each count only grows; keys of an earlier run are
+	** below this run's counts) */
+	uint64_t nowoke = src->woke ? at - tn->sm_woke[rs->group[k]] - tn->unit_changed[u] : at;
+	uint64_t own = tn->unit_changed[u] - e->unit;
+	int woken = src->woke && !one && e->at != at && nowoke == rs->nowoke[k] &&
+	            (!own || (own == 1 && src->one && src->one(src, k, tn->last[u], &m, &v))) && src->woke(src, k, &m, &v);
 	if (woken && !tn->check) {
 		*may = m;
 		*viewed = v;

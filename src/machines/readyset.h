@@ -37,8 +37,14 @@ struct readyset {
 	** for dab.c's guard) */
 	uint64_t *allowed;
 	/* per scheduler, its entry's at less its SM's sm_woke (REACH_WAKES)
-	** when computed: apart, for the entries are read every cycle */
+	** and its unit's count when computed, which its own warp-local issue
+	** (readyset_get's one) leaves: apart, for the entries are read every
+	** cycle */
 	uint64_t *nowoke;
+	/* per scheduler, two words its component keeps beside the set
+	** (gto: aux[2k], those of its warps at a global atomic as last
+	** polled; aux[2k + 1], those its own atomic issues named since) */
+	uint64_t *aux;
 	/* the due set, for components that list only due schedulers
 	** (readyset_due_sync): per 64 schedulers (words of them), bit k % 64:
 	** it may list an issue at the clock.  Per scheduler not due, the
@@ -63,8 +69,11 @@ struct readyset {
 ** scheduler's view (*viewed).  one (NULL: never): after one warp-local
 ** issue by the warp of `subject`, its bits alone, where the rule lets that
 ** issue change no other warp's (returns 0 where it does not).  woke
-** (NULL: never): after actions that only wake warps (REACH_WAKES) alone,
-** the bits of those their components named (returns 0 where it cannot). */
+** (NULL: never): after actions that wake or block only named warps
+** (REACH_WAKES) alone, the bits of those their components named (returns
+** 0 where it cannot); where the unit's own warp-local issue came too, one
+** and then woke (each poll of the state as it is: neither may depend on
+** the other's event having come first). */
 struct readyset_src {
 	const struct comp *c;
 	const uint8_t *sv;
