@@ -60,7 +60,9 @@
 ** free (a busy one), its set's earliest ready time, or an event that may
 ** move its set (the run's start, the global count, its SM's: each moves
 ** with the driver's nonlocal count, so a cycle after warp-local issues
-** alone looks at no SM); its own count moves only with its issue, which
+** alone looks at no SM; where only actions that name the warps they wake
+** or block reached an SM, only the schedulers they named warps of:
+** readyset_due_sync_named, gto's); its own count moves only with its issue, which
 ** it listed, staying due -- but where that issue, warp-local, can move
 ** no bit of its set but the issuing warp's (gto; dab_sched's GTO and
 ** GWAT rules, with another warp in the set, which the flush guard's bit
@@ -114,7 +116,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	unsigned words = (nsched + 63) / 64;
-	size_t words64 = 2 * ngroups + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
+	size_t words64 = 3 * ngroups + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
 	/* whole 64-byte lines: the words it adds do not shift the heap after
 	** it (16 bytes cost exhaustive mode's state-vector copies 1% on a
 	** bench/callgrind.sh row, misaligned) */
@@ -127,7 +129,8 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->aux = rs->nowoke + nsched;
 	rs->wake = rs->aux + 2 * nsched;
 	rs->gseen = rs->wake + nsched;
-	rs->due = rs->gseen + ngroups;
+	rs->gwoke = rs->gseen + ngroups;
+	rs->due = rs->gwoke + ngroups;
 	rs->far = rs->due + words;
 	rs->pend = rs->far + words;
 	rs->after = rs->pend + words;
@@ -304,12 +307,20 @@ static void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u
 
 void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0)
 {
+	readyset_due_sync_named(rs, tn, u0, NULL, NULL);
+}
+
+void readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                             uint64_t (*named)(const void *ctx, unsigned group), const void *ctx)
+{
 	unsigned nper = rs->n / rs->ngroups;
 	if (rs->due_run != tn->run) {
 		rs->due_run = tn->run;
 		rs->due_nonlocal = tn->nonlocal - 1; /* every group looked at below */
-		for (unsigned gi = 0; gi < rs->ngroups; gi++)
+		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
 			rs->gseen[gi] = ~(tn->changed + tn->sm_changed[gi]);
+			rs->gwoke[gi] = tn->sm_woke[gi]; /* so not taken for wakes alone */
+		}
 		/* a clock from 0 again: nothing waits */
 		memset(rs->ring, 0, sizeof *rs->ring * RS_SPAN * rs->words);
 		memset(rs->far, 0, sizeof *rs->far * rs->words);
@@ -327,8 +338,14 @@ void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
 			uint64_t seen = tn->changed + tn->sm_changed[gi];
 			if (seen != rs->gseen[gi]) {
+				uint64_t woke = tn->sm_woke[gi];
+				if (named && seen - rs->gseen[gi] == woke - rs->gwoke[gi])
+					for (uint64_t b = named(ctx, gi); b; b &= b - 1)
+						due_mark(rs, gi * nper + (unsigned)__builtin_ctzll(b), 1);
+				else
+					due_mark(rs, gi * nper, nper);
 				rs->gseen[gi] = seen;
-				due_mark(rs, gi * nper, nper);
+				rs->gwoke[gi] = woke;
 			}
 		}
 	}

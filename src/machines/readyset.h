@@ -54,10 +54,10 @@ struct readyset {
 	** may not be empty), the others in `far` (the earliest of their
 	** wakes: far_next).  One made due by an event stays where it waits
 	** until it waits again.  Per group, the driver's counts as last
-	** looked (gseen); the run, and the driver's nonlocal count, as last
+	** looked (gseen) and its sm_woke then (gwoke); the run, and the driver's nonlocal count, as last
 	** looked.  pend: the schedulers that listed an issue they may wait
 	** after (readyset_due_keep); after: those waiting so (READY-9). */
-	uint64_t *due, *wake, *gseen, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
+	uint64_t *due, *wake, *gseen, *gwoke, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
 	uint64_t base, far_next, due_run, due_nonlocal;
 	unsigned words;
 	struct readyset_entry e[];
@@ -235,6 +235,12 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 ** which it listed: it was due, and stays so (readyset_due_keep) unless
 ** it may wait.  u0: the unit of scheduler 0. */
 void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0);
+/* The same, but where only actions that wake or block named warps
+** (REACH_WAKES) reached a group since, only its schedulers named(ctx,
+** group) says they named warps of (bit j: its j-th) are due: the others'
+** sets did not move (READY-7 holds them). */
+void readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                             uint64_t (*named)(const void *ctx, unsigned group), const void *ctx);
 static inline int readyset_due(const struct readyset *rs, unsigned k)
 {
 	return (int)(rs->due[k / 64] >> k % 64 & 1);

@@ -217,6 +217,23 @@ static int gto_woke(const struct readyset_src *src, unsigned k, uint64_t *may, u
 	return 1;
 }
 
+/* The schedulers of SM sm (bit j: its j-th) with warps named since they
+** last polled (readyset_due_sync_named): the atomics provider's woken,
+** kept with those atomic issues named until polled (gto_woke, gto_fill). */
+static uint64_t gto_named(const void *ctx, unsigned sm)
+{
+	const struct comp *c = ((const struct gto_src *)ctx)->src.c;
+	uint64_t *aux = ((struct readyset *)c->priv)->aux, b = 0, m;
+	unsigned nper = c->g->cfg.schedulers;
+	for (unsigned j = 0, k = sm * nper; j < nper; j++, k++) {
+		if (!gto_woken(c, k, &m))
+			return ~0ull >> (64 - nper); /* it names none: all */
+		aux[2 * k + 1] |= m;
+		b |= (uint64_t)(aux[2 * k + 1] != 0) << j;
+	}
+	return b;
+}
+
 static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                             struct action *out, int timed)
 {
@@ -266,7 +283,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	/* what can issue at the clock: the due schedulers alone (readyset.c,
 	** readyset_due_sync), in order; under tn->check every one, and one
 	** not due that lists an issue is fatal (READY-7) */
-	readyset_due_sync(rs, tn, u0);
+	readyset_due_sync_named(rs, tn, u0, gto_named, &gs);
 	for (unsigned x = 0; x < (rs->n + 63) / 64; x++)
 		for (uint64_t d = tn->check ? ~0ull : rs->due[x]; d; d &= d - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), n0 = n;
