@@ -244,7 +244,7 @@ void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
 
 /* The calendar up to now: the ring's slots of (base, now] and the far
 ** wakes by now are due, and base moves to now. */
-static void due_pop(struct readyset *rs, uint64_t now)
+static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, uint64_t now)
 {
 	for (uint64_t t = rs->base + 1; t <= now && t < rs->base + RS_SPAN;) {
 		uint64_t m = rs->slots[t % RS_SPAN / 64] >> t % 64;
@@ -288,7 +288,7 @@ static void due_pop(struct readyset *rs, uint64_t now)
 ** only with an event, and one that reached it since makes it due after
 ** this, readyset_due_sync): nothing to list before its unit is free and
 ** that warp or another is ready. */
-static void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
 {
 	for (unsigned x = 0; x < rs->words; x++) {
 		for (uint64_t m = rs->pend[x]; m; m &= m - 1) {
@@ -305,13 +305,11 @@ static void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u
 	}
 }
 
-void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0)
-{
-	readyset_due_sync_named(rs, tn, u0, NULL, NULL);
-}
-
-void readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
-                             uint64_t (*named)(const void *ctx, unsigned group), const void *ctx)
+/* readyset_due_sync and _named: inline in both, so that the first has
+** no test of named left */
+static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                                                           uint64_t (*named)(const void *ctx, unsigned group),
+                                                           const void *ctx)
 {
 	unsigned nper = rs->n / rs->ngroups;
 	if (rs->due_run != tn->run) {
@@ -351,6 +349,17 @@ void readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, un
 	}
 	if (tn->now > rs->base)
 		due_pop(rs, tn->now);
+}
+
+void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+{
+	due_sync(rs, tn, u0, NULL, NULL);
+}
+
+void readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                             uint64_t (*named)(const void *ctx, unsigned group), const void *ctx)
+{
+	due_sync(rs, tn, u0, named, ctx);
 }
 
 void readyset_due_missed(const struct readyset *rs, const struct timed_now *tn, unsigned k)
