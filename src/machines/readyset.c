@@ -213,7 +213,7 @@ static void due_bit(uint64_t *m, unsigned k, int on)
 /* Scheduler k, waiting until wake[k], into the calendar: the ring where
 ** it fits, else far; a wake not after base (no caller's today: each
 ** passes a time past the clock) is due at once, not a ring's turn late. */
-static void due_place(struct readyset *rs, unsigned k)
+static inline void due_place(struct readyset *rs, unsigned k)
 {
 	uint64_t t = rs->wake[k];
 	if (t <= rs->base)

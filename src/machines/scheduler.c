@@ -141,11 +141,13 @@ static void gto_fill(const struct readyset_src *src, unsigned k, uint64_t *may, 
 	*viewed = 0;
 }
 
-/* What gto's hooks are given: the sources, and whether to check them
-** (timed_now.check, apart from the hooks' hot path). */
+/* What gto's hooks are given: the sources, whether to check them
+** (timed_now.check), and the first warp's subject, at hand for the
+** hooks' hot path (gto_one, once per issue). */
 struct gto_src {
 	struct readyset_src src;
 	int check;
+	unsigned s0;
 };
 
 /* READY-10 (GPUMC_CHECK_READY): of scheduler k's set *may as an event
@@ -188,7 +190,7 @@ static inline void gto_poll(const struct readyset_src *src, unsigned k, unsigned
 static int gto_one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
 {
 	const struct gpu *g = src->c->g;
-	unsigned w = subject - REQ(src->c, P_WARPS)->c->subj0[0];
+	unsigned w = subject - ((const struct gto_src *)src)->s0;
 	gto_poll(src, k, w, g->warp_idx[w], may);
 	*viewed = 0;
 	if (((const struct gto_src *)src)->check)
@@ -254,7 +256,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	** still in its latency, is not asked; what the state allows comes
 	** from the scheduler's ready set (readyset.c) */
 	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], u0 = c->unit0[0];
-	const struct gto_src gs = { { c, sv, gto_fill, gto_one, gto_woke }, tn->check };
+	const struct gto_src gs = { { c, sv, gto_fill, gto_one, gto_woke }, tn->check, s0 };
 	const struct readyset_src *src = &gs.src;
 	struct readyset *rs = c->priv;
 	/* in locals: the compiler cannot tell out[] from what they point to */
