@@ -117,6 +117,10 @@ struct timed_now {
 	** that may change what else of its scheduler can issue (dab_sched.c) */
 	int *again;
 	uint64_t own;
+	/* of nonlocal, the actions that moved changed or an SM's count: a
+	** reader of those counts (readyset_due_sync) looks again only when
+	** this moves (a ROP perform that reaches no set moves nonlocal) */
+	uint64_t reached;
 };
 
 struct model {

@@ -59,7 +59,7 @@
 ** scheduler that listed nothing waits, not looked at, until its unit is
 ** free (a busy one), its set's earliest ready time, or an event that may
 ** move its set (the run's start, the global count, its SM's: each moves
-** with the driver's nonlocal count, so a cycle after warp-local issues
+** with the driver's reached count, so a cycle after warp-local issues
 ** alone looks at no SM; where only actions that name the warps they wake
 ** or block reached an SM, only the schedulers they named warps of:
 ** readyset_due_sync_named, gto's); its own count moves only with its issue, which
@@ -314,7 +314,7 @@ static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, 
 	unsigned nper = rs->n / rs->ngroups;
 	if (rs->due_run != tn->run) {
 		rs->due_run = tn->run;
-		rs->due_nonlocal = tn->nonlocal - 1; /* every group looked at below */
+		rs->due_reached = tn->reached - 1; /* every group looked at below */
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
 			rs->gseen[gi] = ~(tn->changed + tn->sm_changed[gi]);
 			rs->gwoke[gi] = tn->sm_woke[gi]; /* so not taken for wakes alone */
@@ -331,8 +331,8 @@ static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, 
 		rs->far_next = UINT64_MAX;
 	}
 	due_pend(rs, tn, u0); /* first: an event since makes one due again */
-	if (tn->nonlocal != rs->due_nonlocal) {
-		rs->due_nonlocal = tn->nonlocal;
+	if (tn->reached != rs->due_reached) {
+		rs->due_reached = tn->reached;
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
 			uint64_t seen = tn->changed + tn->sm_changed[gi];
 			if (seen != rs->gseen[gi]) {

@@ -54,11 +54,11 @@ struct readyset {
 	** may not be empty), the others in `far` (the earliest of their
 	** wakes: far_next).  One made due by an event stays where it waits
 	** until it waits again.  Per group, the driver's counts as last
-	** looked (gseen) and its sm_woke then (gwoke); the run, and the driver's nonlocal count, as last
+	** looked (gseen) and its sm_woke then (gwoke); the run, and the driver's reached count (timed_now), as last
 	** looked.  pend: the schedulers that listed an issue they may wait
 	** after (readyset_due_keep); after: those waiting so (READY-9). */
 	uint64_t *due, *wake, *gseen, *gwoke, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
-	uint64_t base, far_next, due_run, due_nonlocal;
+	uint64_t base, far_next, due_run, due_reached;
 	unsigned words;
 	struct readyset_entry e[];
 };
@@ -230,7 +230,7 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 
 /* Listing what can issue at the clock, first: the schedulers an event
 ** reached since (the run's start, the global count, their SM's count:
-** each moves only with the driver's nonlocal count) and those whose wake
+** each moves only with the driver's reached count) and those whose wake
 ** time came are due.  A scheduler's own count moves only by its issue,
 ** which it listed: it was due, and stays so (readyset_due_keep) unless
 ** it may wait.  u0: the unit of scheduler 0. */
