@@ -187,11 +187,24 @@ static inline void gto_poll(const struct readyset_src *src, unsigned k, unsigned
 /* After a warp-local issue (model.local: it enables and disables no other
 ** action; an exit is local only in a kernel without bar.sync, barrier.c)
 ** only the issuing warp's bit changes. */
+static __attribute__((noinline)) void gto_poll_out(const struct readyset_src *src, unsigned k, unsigned w, unsigned i,
+                                                  uint64_t *may)
+{
+	gto_poll(src, k, w, i, may);
+}
 static int gto_one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
 {
-	const struct gpu *g = src->c->g;
-	unsigned w = subject - ((const struct gto_src *)src)->s0;
-	gto_poll(src, k, w, g->warp_idx[w], may);
+	const struct comp *c = src->c;
+	const struct gpu *g = c->g;
+	unsigned w = subject - ((const struct gto_src *)src)->s0, i = g->warp_idx[w];
+	/* once per issue: the common case (READY, at no atomic, no gate:
+	** sched_ready_atom's answer without its calls) a leaf */
+	if (gpu_warp(g, (uint8_t *)src->sv, w)->status == W_READY && !gpu_at_global_atomic(g, src->sv, w) &&
+	    !c->nreq[P_GATE]) {
+		*may |= 1ull << i;
+		((struct readyset *)c->priv)->aux[2 * k] &= ~(1ull << i);
+	} else
+		gto_poll_out(src, k, w, i, may);
 	*viewed = 0;
 	if (((const struct gto_src *)src)->check)
 		gto_check_atom(src, k, *may);
