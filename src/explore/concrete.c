@@ -261,7 +261,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	uint32_t *last = xmalloc(sizeof *last * m->nunits);
 	/* what may have changed since a component last listed (readyset.c) */
 	uint64_t *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
-	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0; /* an SM has a unit */
+	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0, reached = 0; /* an SM has a unit */
 	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke), own = 0;
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
@@ -279,7 +279,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	struct timing t;
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
 	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
-		                &again, 0 };
+		                &again, 0, 0 };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
@@ -305,6 +305,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		tn.changed = changed;
 		tn.own = own;
 		tn.nonlocal = nonlocal;
+		tn.reached = reached;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
 		int sorted = 1; /* the candidates come grouped by unit already */
@@ -435,8 +436,11 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 				} else if (sm >= 0 && (unsigned)sm < m->nunits) {
 					sm_changed[sm]++;
 					sm_woke[sm] += (unsigned)wakes;
-				} else if (sm != REACH_NONE)
+					reached++;
+				} else if (sm != REACH_NONE) {
 					changed++;
+					reached++;
+				}
 				nonlocal++;
 				moved = 1;
 			}

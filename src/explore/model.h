@@ -94,7 +94,7 @@ struct timing {
 ** that SM (model.step: reach), so a component may keep
 ** its ready sets until one moves (readyset.c); own: the REACH_OWN
 ** actions, for a reader of every unit's warps (dab.c); sm_woke: of sm_changed,
-** the actions that reach said only wake warps (REACH_WAKES).  changed starts each run
+** the actions that reach said wake or block only named warps (REACH_WAKES).  changed starts each run
 ** past every sum of the counts (a key) of the runs before, so that no
 ** key of one run equals one of another.  nonlocal: the number of this
 ** run's applied actions that were not warp-local, and its exits (every
@@ -117,6 +117,10 @@ struct timed_now {
 	** that may change what else of its scheduler can issue (dab_sched.c) */
 	int *again;
 	uint64_t own;
+	/* of nonlocal, the actions that moved changed or an SM's count: a
+	** reader of those counts (readyset_due_sync) looks again only when
+	** this moves (a ROP perform that reaches no set moves nonlocal) */
+	uint64_t reached;
 };
 
 struct model {
@@ -239,9 +243,11 @@ struct model {
 	** (readyset.c), below nunits; -1: any; REACH_NONE: none (it changes
 	** nothing a warp scheduler's ready set reads, nor a warp's ready
 	** time); REACH_OWN: only what its own unit's warps may issue (a DAB
-	** atomic's issue: dab_sched.c, reach).  An SM with REACH_WAKES: it
-	** blocks no warp, and the warps it may wake its component tells the
-	** schedulers itself (rop.c, woken).
+	** atomic's issue: dab_sched.c, reach).  An SM with REACH_WAKES: the
+	** warps it may wake or block are named to the schedulers by its
+	** component (rop.c, woken: a perform blocks none) or by theirs
+	** (scheduler.c, gto_reach: a global atomic's issue blocks only
+	** warps at one, by room), which poll them alone (readyset.c).
 	** GPUMC_CHECK_READY compares the local and count answers with those
 	** asked alone (READY-8). */
 	int (*step)(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,

@@ -37,8 +37,12 @@
 **   - of these, a ROP's perform over plain memory only wakes warps of its
 **     SM (REACH_WAKES: resumed, but for one at bar.sync, whose arrival
 **     may release others, or given room): those it names (rop.c,
-**     woken) are polled alone while such performs are all that moved
-**     (the driver's sm_woke count of them: READY-1 holds them too).
+**     woken) are polled alone while such performs, and gto's issues of
+**     a global atomic into the ROP (which move their warp and take room
+**     only from the SM's warps at an atomic: scheduler.c, gto_reach
+**     names those of the kept sets), are all that moved, but for the
+**     unit's own warp-local issue (its warp polled first: one): the
+**     driver's sm_woke count of them.  READY-1 holds them too.
 **
 ** A set is kept while the sum of the three counts it was computed at is
 ** unchanged (each only grows, and each run's start past every sum of
@@ -55,8 +59,10 @@
 ** scheduler that listed nothing waits, not looked at, until its unit is
 ** free (a busy one), its set's earliest ready time, or an event that may
 ** move its set (the run's start, the global count, its SM's: each moves
-** with the driver's nonlocal count, so a cycle after warp-local issues
-** alone looks at no SM); its own count moves only with its issue, which
+** with the driver's reached count, so a cycle after warp-local issues
+** alone looks at no SM; where only actions that name the warps they wake
+** or block reached an SM, only the schedulers they named warps of:
+** readyset_due_sync_named, gto's); its own count moves only with its issue, which
 ** it listed, staying due -- but where that issue, warp-local, can move
 ** no bit of its set but the issuing warp's (gto; dab_sched's GTO and
 ** GWAT rules, with another warp in the set, which the flush guard's bit
@@ -85,7 +91,8 @@
 ** ready warp left unlisted is told to the driver (timed_now.again), which
 ** otherwise passes over the next cycle after warp-local issues alone.
 **
-** Invariant READY-7: a scheduler not due lists no issue, and its set's
+** READY-10 (scheduler.c): gto's warps at a global atomic, kept beside
+** its sets.  Invariant READY-7: a scheduler not due lists no issue, and its set's
 ** emptiness is as last listed.  Invariant READY-9: a scheduler waiting
 ** after its warp-local issue (due_pend) lists no issue before its wake,
 ** nor another set's emptiness.  READY-5
@@ -109,7 +116,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	unsigned words = (nsched + 63) / 64;
-	size_t words64 = 2 * ngroups + 2 * nsched + (4 + RS_SPAN) * words;
+	size_t words64 = 3 * ngroups + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
 	/* whole 64-byte lines: the words it adds do not shift the heap after
 	** it (16 bytes cost exhaustive mode's state-vector copies 1% on a
 	** bench/callgrind.sh row, misaligned) */
@@ -119,14 +126,20 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->ngroups = ngroups;
 	rs->allowed = (uint64_t *)((char *)rs + head);
 	rs->nowoke = rs->allowed + ngroups;
-	rs->wake = rs->nowoke + nsched;
+	rs->aux = rs->nowoke + nsched;
+	rs->wake = rs->aux + 2 * nsched;
 	rs->gseen = rs->wake + nsched;
-	rs->due = rs->gseen + ngroups;
+	rs->gwoke = rs->gseen + ngroups;
+	rs->due = rs->gwoke + ngroups;
 	rs->far = rs->due + words;
 	rs->pend = rs->far + words;
 	rs->after = rs->pend + words;
 	rs->ring = rs->after + words;
 	rs->words = words;
+	unsigned *group = (unsigned *)(rs->ring + RS_SPAN * words);
+	for (unsigned k = 0; k < nsched; k++)
+		group[k] = k / (nsched / ngroups);
+	rs->group = group;
 	rs->due_run = UINT64_MAX; /* no run's: the first sync makes every scheduler due */
 	for (unsigned i = 0; i < nsched; i++)
 		rs->e[i].at = UINT64_MAX;
@@ -142,10 +155,14 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 	uint64_t m = e->may, v = e->viewed;
 	int one = tn->check && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
 	          src->one(src, k, tn->last[u], &m, &v);
-	/* only wakes since: at less its SM's sm_woke is the same (each count
-	** only grows; keys of an earlier run are below this run's counts) */
-	uint64_t nowoke = src->woke ? at - tn->sm_woke[k / (rs->n / rs->ngroups)] : at;
-	int woken = src->woke && !one && e->at != at && nowoke == rs->nowoke[k] && src->woke(src, k, &m, &v);
+	/* only wakes since, and perhaps the unit's own warp-local issue (its
+	** warp's bits first): at less its SM's sm_woke and its unit's count
+	** is the same (each count only grows; keys of an earlier run are
+	** below this run's counts) */
+	uint64_t nowoke = src->woke ? at - tn->sm_woke[rs->group[k]] - tn->unit_changed[u] : at;
+	uint64_t own = tn->unit_changed[u] - e->unit;
+	int woken = src->woke && !one && e->at != at && nowoke == rs->nowoke[k] &&
+	            (!own || (own == 1 && src->one && src->one(src, k, tn->last[u], &m, &v))) && src->woke(src, k, &m, &v);
 	if (woken && !tn->check) {
 		*may = m;
 		*viewed = v;
@@ -196,7 +213,7 @@ static void due_bit(uint64_t *m, unsigned k, int on)
 /* Scheduler k, waiting until wake[k], into the calendar: the ring where
 ** it fits, else far; a wake not after base (no caller's today: each
 ** passes a time past the clock) is due at once, not a ring's turn late. */
-static void due_place(struct readyset *rs, unsigned k)
+static inline void due_place(struct readyset *rs, unsigned k)
 {
 	uint64_t t = rs->wake[k];
 	if (t <= rs->base)
@@ -227,7 +244,7 @@ void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
 
 /* The calendar up to now: the ring's slots of (base, now] and the far
 ** wakes by now are due, and base moves to now. */
-static void due_pop(struct readyset *rs, uint64_t now)
+static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, uint64_t now)
 {
 	for (uint64_t t = rs->base + 1; t <= now && t < rs->base + RS_SPAN;) {
 		uint64_t m = rs->slots[t % RS_SPAN / 64] >> t % 64;
@@ -271,7 +288,7 @@ static void due_pop(struct readyset *rs, uint64_t now)
 ** only with an event, and one that reached it since makes it due after
 ** this, readyset_due_sync): nothing to list before its unit is free and
 ** that warp or another is ready. */
-static void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
 {
 	for (unsigned x = 0; x < rs->words; x++) {
 		for (uint64_t m = rs->pend[x]; m; m &= m - 1) {
@@ -288,14 +305,20 @@ static void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u
 	}
 }
 
-void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+/* readyset_due_sync and _named: inline in both, so that the first has
+** no test of named left */
+static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                                                           uint64_t (*named)(const void *ctx, unsigned group),
+                                                           const void *ctx)
 {
 	unsigned nper = rs->n / rs->ngroups;
 	if (rs->due_run != tn->run) {
 		rs->due_run = tn->run;
-		rs->due_nonlocal = tn->nonlocal - 1; /* every group looked at below */
-		for (unsigned gi = 0; gi < rs->ngroups; gi++)
+		rs->due_reached = tn->reached - 1; /* every group looked at below */
+		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
 			rs->gseen[gi] = ~(tn->changed + tn->sm_changed[gi]);
+			rs->gwoke[gi] = tn->sm_woke[gi]; /* so not taken for wakes alone */
+		}
 		/* a clock from 0 again: nothing waits */
 		memset(rs->ring, 0, sizeof *rs->ring * RS_SPAN * rs->words);
 		memset(rs->far, 0, sizeof *rs->far * rs->words);
@@ -308,18 +331,35 @@ void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned
 		rs->far_next = UINT64_MAX;
 	}
 	due_pend(rs, tn, u0); /* first: an event since makes one due again */
-	if (tn->nonlocal != rs->due_nonlocal) {
-		rs->due_nonlocal = tn->nonlocal;
+	if (tn->reached != rs->due_reached) {
+		rs->due_reached = tn->reached;
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
 			uint64_t seen = tn->changed + tn->sm_changed[gi];
 			if (seen != rs->gseen[gi]) {
+				uint64_t woke = tn->sm_woke[gi];
+				if (named && seen - rs->gseen[gi] == woke - rs->gwoke[gi])
+					for (uint64_t b = named(ctx, gi); b; b &= b - 1)
+						due_mark(rs, gi * nper + (unsigned)__builtin_ctzll(b), 1);
+				else
+					due_mark(rs, gi * nper, nper);
 				rs->gseen[gi] = seen;
-				due_mark(rs, gi * nper, nper);
+				rs->gwoke[gi] = woke;
 			}
 		}
 	}
 	if (tn->now > rs->base)
 		due_pop(rs, tn->now);
+}
+
+void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+{
+	due_sync(rs, tn, u0, NULL, NULL);
+}
+
+void readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                             uint64_t (*named)(const void *ctx, unsigned group), const void *ctx)
+{
+	due_sync(rs, tn, u0, named, ctx);
 }
 
 void readyset_due_missed(const struct readyset *rs, const struct timed_now *tn, unsigned k)

@@ -29,13 +29,22 @@ struct readyset {
 	** a unit is GTO's (model.pick); NULL: any ready warp (readyset_list) */
 	const unsigned *gto_idx;
 	unsigned n, ngroups; /* schedulers, and groups of them (an SM's) */
+	/* per scheduler, its group: k / (n / ngroups) without a division
+	** (one per due scheduler every cycle was 8% of gto_enabled's time) */
+	const unsigned *group;
 	/* per group, its schedulers (bit j: its j-th) whose sets were not
 	** empty as last listed, where the component keeps them (dab_sched.c:
 	** for dab.c's guard) */
 	uint64_t *allowed;
 	/* per scheduler, its entry's at less its SM's sm_woke (REACH_WAKES)
-	** when computed: apart, for the entries are read every cycle */
+	** and its unit's count when computed, which its own warp-local issue
+	** (readyset_get's one) leaves: apart, for the entries are read every
+	** cycle */
 	uint64_t *nowoke;
+	/* per scheduler, two words its component keeps beside the set
+	** (gto: aux[2k], those of its warps at a global atomic as last
+	** polled; aux[2k + 1], those its own atomic issues named since) */
+	uint64_t *aux;
 	/* the due set, for components that list only due schedulers
 	** (readyset_due_sync): per 64 schedulers (words of them), bit k % 64:
 	** it may list an issue at the clock.  Per scheduler not due, the
@@ -45,11 +54,11 @@ struct readyset {
 	** may not be empty), the others in `far` (the earliest of their
 	** wakes: far_next).  One made due by an event stays where it waits
 	** until it waits again.  Per group, the driver's counts as last
-	** looked (gseen); the run, and the driver's nonlocal count, as last
+	** looked (gseen) and its sm_woke then (gwoke); the run, and the driver's reached count (timed_now), as last
 	** looked.  pend: the schedulers that listed an issue they may wait
 	** after (readyset_due_keep); after: those waiting so (READY-9). */
-	uint64_t *due, *wake, *gseen, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
-	uint64_t base, far_next, due_run, due_nonlocal;
+	uint64_t *due, *wake, *gseen, *gwoke, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
+	uint64_t base, far_next, due_run, due_reached;
 	unsigned words;
 	struct readyset_entry e[];
 };
@@ -60,8 +69,11 @@ struct readyset {
 ** scheduler's view (*viewed).  one (NULL: never): after one warp-local
 ** issue by the warp of `subject`, its bits alone, where the rule lets that
 ** issue change no other warp's (returns 0 where it does not).  woke
-** (NULL: never): after actions that only wake warps (REACH_WAKES) alone,
-** the bits of those their components named (returns 0 where it cannot). */
+** (NULL: never): after actions that wake or block only named warps
+** (REACH_WAKES) alone, the bits of those their components named (returns
+** 0 where it cannot); where the unit's own warp-local issue came too, one
+** and then woke (each poll of the state as it is: neither may depend on
+** the other's event having come first). */
 struct readyset_src {
 	const struct comp *c;
 	const uint8_t *sv;
@@ -218,11 +230,17 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 
 /* Listing what can issue at the clock, first: the schedulers an event
 ** reached since (the run's start, the global count, their SM's count:
-** each moves only with the driver's nonlocal count) and those whose wake
+** each moves only with the driver's reached count) and those whose wake
 ** time came are due.  A scheduler's own count moves only by its issue,
 ** which it listed: it was due, and stays so (readyset_due_keep) unless
 ** it may wait.  u0: the unit of scheduler 0. */
 void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0);
+/* The same, but where only actions that wake or block named warps
+** (REACH_WAKES) reached a group since, only its schedulers named(ctx,
+** group) says they named warps of (bit j: its j-th) are due: the others'
+** sets did not move (READY-7 holds them). */
+void readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                             uint64_t (*named)(const void *ctx, unsigned group), const void *ctx);
 static inline int readyset_due(const struct readyset *rs, unsigned k)
 {
 	return (int)(rs->due[k / 64] >> k % 64 & 1);

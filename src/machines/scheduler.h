@@ -16,13 +16,15 @@ static inline struct action sched_action(const struct comp *c, unsigned w)
 }
 /* May warp w issue as far as the other components are concerned: READY,
 ** room for its atomic, and every gate open?  Asked for every warp of
-** every state: inline, the status test first. */
-static inline int sched_ready(const struct comp *c, const uint8_t *sv, unsigned w)
+** every state: inline, the status test first.  *atom: whether a READY
+** warp is at a global atomic (gto's ready sets keep it, GTO-1). */
+static inline int sched_ready_atom(const struct comp *c, const uint8_t *sv, unsigned w, int *atom)
 {
 	const struct gpu *g = c->g;
 	if (gpu_warp(g, (uint8_t *)sv, w)->status != W_READY)
 		return 0;
-	if (gpu_at_global_atomic(g, sv, w)) {
+	*atom = gpu_at_global_atomic(g, sv, w);
+	if (*atom) {
 		const struct bind *b = REQ(c, P_ATOMICS), *wb = REQ(c, P_WARPS);
 		uint32_t m = ((const struct port_warps *)wb->ops)->exec_mask(wb->c, sv, w);
 		if (!((const struct port_atomics *)b->ops)->room(b->c, sv, w, m))
@@ -34,6 +36,11 @@ static inline int sched_ready(const struct comp *c, const uint8_t *sv, unsigned 
 			return 0;
 	}
 	return 1;
+}
+static inline int sched_ready(const struct comp *c, const uint8_t *sv, unsigned w)
+{
+	int atom;
+	return sched_ready_atom(c, sv, w, &atom);
 }
 void sched_describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out);
 void sched_timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
