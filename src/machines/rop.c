@@ -660,17 +660,22 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	return n;
 }
 
-/* Entry i of FIFO q is performed. */
-static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
+/* Entries i..i+k-1 of FIFO q are performed, in order, and leave it
+** together: one move of those behind them, not k.  A run of k > 1 is one
+** warp's lanes in one sector (same_tx: never a LAB's partials), so the
+** warp's count reaches 0, and resumes it, at the last of them alone;
+** performing reads no FIFO. */
+static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i, unsigned k)
 {
 	const struct gpu *g = c->g;
 	uint16_t *f = fifo(c, sv, q);
 	struct atomic_entry *e = entries(c, sv, q), head = e[i];
-	memmove(e + i, e + i + 1, sizeof *e * (size_t)(f[0] - 1 - i));
-	memset(&e[f[0] - 1], 0, sizeof *e);
-	f[0]--;
+	for (unsigned j = 0; j < k; j++)
+		atomic_entry_perform(c, sv, &e[i + j]);
+	memmove(e + i, e + i + k, sizeof *e * (size_t)(f[0] - k - i));
+	memset(&e[f[0] - k], 0, sizeof *e * k);
+	f[0] = (uint16_t)(f[0] - k);
 	kept_mark(c, sv, q, 1);
-	atomic_entry_perform(c, sv, &head);
 	unsigned w = head.warp;
 	if (w == AE_LAB) {
 		/* the SM's last partial in flight: its fences may pass (scan the
@@ -682,7 +687,7 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
 				WARPS(c)->resume(WC(c), sv, v);
 		return;
 	}
-	if (!--gpu_warp(g, sv, w)->pending && WARPS(c)->waiting(WC(c), sv, w))
+	if (!(gpu_warp(g, sv, w)->pending -= (uint8_t)k) && WARPS(c)->waiting(WC(c), sv, w))
 		WARPS(c)->resume(WC(c), sv, w); /* an atom's values, or a fence */
 }
 
@@ -755,8 +760,7 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
-	for (unsigned k = act_k(c, a); k--;)
-		perform(c, sv, act_q(c, a), act_i(c, a));
+	perform(c, sv, act_q(c, a), act_i(c, a), act_k(c, a));
 }
 
 static int quiescent(const struct comp *c, const uint8_t *sv)
