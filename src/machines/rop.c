@@ -670,11 +670,15 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i, u
 	const struct gpu *g = c->g;
 	uint16_t *f = fifo(c, sv, q);
 	struct atomic_entry *e = entries(c, sv, q), head = e[i];
+	unsigned n = f[0] - k; /* left */
 	for (unsigned j = 0; j < k; j++)
 		atomic_entry_perform(c, sv, &e[i + j]);
-	memmove(e + i, e + i + k, sizeof *e * (size_t)(f[0] - k - i));
-	memset(&e[f[0] - k], 0, sizeof *e * k);
-	f[0] = (uint16_t)(f[0] - k);
+	memmove(e + i, e + i + k, sizeof *e * (size_t)(n - i));
+	if (k == 1) /* most: a size known, no call */
+		memset(&e[n], 0, sizeof *e);
+	else
+		memset(&e[n], 0, sizeof *e * k);
+	f[0] = (uint16_t)n;
 	kept_mark(c, sv, q, 1);
 	unsigned w = head.warp;
 	if (w == AE_LAB) {
