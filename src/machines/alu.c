@@ -245,11 +245,19 @@ static __attribute__((target("fma"))) void mad_fused(const uint32_t *a, const ui
 #endif
 
 /* A comparison with cmp and t constants: lanes 0..n-1 all active take a
-** plain loop, as op_lanes. */
+** plain loop, as op_lanes, a whole warp one of a fixed count the
+** compiler vectorises (into a result of its own: dst may be a source). */
 static inline __attribute__((always_inline)) void cmp_loop(enum cmp_op cmp, enum vtype t, uint32_t m, unsigned n,
                                                           const uint32_t *a, const uint32_t *b, unsigned bs,
                                                           uint32_t *dst)
 {
+	if (m == 0xffffffffu) {
+		uint32_t r[32];
+		for (unsigned l = 0; l < 32; l++)
+			r[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
+		memcpy(dst, r, sizeof r);
+		return;
+	}
 	if (m == 0xffffffffu >> (32 - n)) {
 		for (unsigned l = 0; l < n; l++)
 			dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
