@@ -2,7 +2,7 @@
 # Concrete mode: reproducible for a fixed seed, a histogram of results
 # over seeds that separates order-sensitive fp32 from integer reductions.
 . "$srcdir/t/lib.sh"
-plan 13
+plan 15
 S="$SPECS/baseline"
 "$GPUMC" run --json --seed 7 "$S/barrier.gpu" > "$T/a"
 "$GPUMC" run --json --seed 7 "$S/barrier.gpu" > "$T/b"
@@ -33,3 +33,27 @@ c4=$("$GPUMC" run --json -D ctas=16 -D sms=4 "$S/barrier.gpu" | grep -o '"cycles
 run timeout -s KILL 60 "$GPUMC" run -D warps_per_cta=12 -D threads_per_warp=16 -D schedulers=4 \
 	-D entries=64 "$SPECS/dab/F2-fusion-regroup.gpu"
 is "$rc" 0 "run of a spec that refines baseline: no exhaustive search of the reference"
+# a warp's atom over consecutive words: each sector's lanes are one ROP
+# step (rop.c, perform: k entries at once), the warp's count down by all of
+# them, so its values come back and it goes on (planting a count down by
+# one a step deadlocks it)
+cat > "$T/atom.gpu" <<'SPEC'
+machine baseline
+set sms = 1
+set ctas = 1
+set warps_per_cta = 2
+set threads_per_warp = 32
+global .u32 x[32] = iota(10, 1)
+global .u32 out[64] = fill(0)
+kernel
+    .reg .u32 %r<3>
+    shl.b32            %r0, %laneid, 2
+    atom.global.add.u32 %r1, [x + %r0], 1
+    shl.b32            %r2, %tid, 2
+    st.global.u32      [out + %r2], %r1
+    exit
+end
+SPEC
+run "$GPUMC" run --json "$T/atom.gpu"
+like "$T/out" '"end":"finished"' "two warps' atoms, 8 lanes a sector: finished"
+like "$T/out" '"out\[0\]":1[01],.*"out\[63\]":4[12]' "each lane's old value back"

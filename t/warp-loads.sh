@@ -8,9 +8,13 @@
 # variable read its row (MEM-3), read-only or in the vector: the last rows
 # load a written variable behind another written one, and a read-only one
 # behind them (planting a row always taken from the initial values turns
-# row 16 red).
+# row 16 red).  A good whole-warp load whose lanes read one word (a
+# broadcast) is a fill and one whose lane l reads the l-th word on is a
+# copy; other strides load lane by lane (planting the fill one word on
+# turns rows 18 and 21 red, the copy one word on rows 16-17, 20 and 22, a
+# stride-8 load taken for a copy row 19).
 . "$srcdir/t/lib.sh"
-plan 17
+plan 22
 
 # one warp of 32 lanes, the machine of every kernel below
 warp32() {
@@ -98,3 +102,36 @@ SPEC
 }
 rows y 10 41 "a written variable's row, behind another: the stored values"
 rows x 7 7 "a read-only variable behind written ones: its initial values"
+
+# lanes reading in a pattern: lane l loads word (STRIDE l + OFF) / 4 of v,
+# written (y, global) or stored (s, shared) as 100 + its index
+pattern() { # pattern SPACE STRIDE OFF EXPECT0 EXPECT31 DESCRIPTION
+	warp32 > "$T/p.gpu"
+	cat >> "$T/p.gpu" <<SPEC
+global .u32 v[64] = fill(0)
+global .u32 out[32] = fill(0)
+shared .u32 v2[64]
+kernel
+    .reg .u32 %r<4>
+    shl.b32            %r0, %tid, 2
+    add.u32            %r1, %tid, 100
+    st.$1.u32      [VAR + %r0], %r1
+    add.u32            %r1, %tid, 132
+    st.$1.u32      [VAR + %r0 + 128], %r1
+    bar.sync           0
+    mul.lo.u32         %r2, %tid, $2
+    ld.$1.u32      %r3, [VAR + %r2 + $3]
+    st.global.u32      [out + %r0], %r3
+    exit
+end
+check forall out[0] == $4 /\\ out[31] == $5
+SPEC
+	if [ "$1" = global ]; then sed -i 's/VAR/v/' "$T/p.gpu"; else sed -i 's/VAR/v2/' "$T/p.gpu"; fi
+	run "$GPUMC" check -q "$T/p.gpu"
+	is "$rc" 0 "check: $6"
+}
+pattern global 0 12 103 103 "every lane one word of a written variable: that word"
+pattern global 8 4 101 163 "lanes two words apart: each its own word"
+pattern global 4 8 102 133 "lane l the l-th word on, from word 2: the row from there"
+pattern shared 0 8 102 102 "every lane one shared word: that word"
+pattern shared 4 4 101 132 "lane l the l-th shared word on, from word 1: the row from there"

@@ -37,6 +37,24 @@
 #include "machines/alu.h"
 #include "util/strbuf.h"
 
+/* Whether a lane of a (32) addresses no word x with x - lo < lim, or a
+** misaligned one; where pattern, *other too: whether a lane's address is
+** not x0 + st l.  Inline, pattern constant: a loop without the pattern's
+** test where the first two lanes already break it. */
+static inline __attribute__((always_inline)) uint32_t bad_lanes(const struct alu_lanes *a, uint32_t lo, uint32_t lim,
+                                                               uint32_t st, int pattern, uint32_t *other)
+{
+	uint32_t bad = 0, x0 = a->base + a->r[0], o = 0;
+	for (unsigned l = 0; l < 32; l++) {
+		uint32_t x = a->base + a->r[l];
+		bad |= (uint32_t)(x - lo >= lim) | (x & 3);
+		if (pattern)
+			o |= x ^ (x0 + st * l);
+	}
+	*other |= o;
+	return bad;
+}
+
 /* addr's word in a segment of `words` words, within variable s (NULL:
 ** any): its index, or -1 and *fault. */
 static inline long word_of(const struct symbol *s, uint32_t words, uint32_t addr, int *fault)
@@ -121,24 +139,38 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	** lane's fault */
 	uint32_t lo = s ? s->base : 0, span = s ? s->nelems * 4u : UINT32_MAX;
 	if (m == 0xffffffffu && a.r) {
-		uint32_t bad = 0, w[32]; /* every word first: a.r may be d */
-		for (unsigned l = 0; l < 32; l++) {
-			uint32_t x = a.base + a.r[l];
-			bad |= (uint32_t)(x - lo >= span) | (x & 3) | (uint32_t)(x / 4 >= words);
-			w[l] = x / 4;
-		}
-		if (!bad) {
+		/* inside the variable and the segment at once: x - lo < lim is
+		** x - lo < span and x / 4 < words (no variable wraps the address
+		** space) */
+		uint64_t seg = 4ull * words;
+		uint32_t lim = lo >= seg ? 0 : (uint32_t)(seg - lo < span ? seg - lo : span);
+		/* and whether every lane reads one word (a broadcast: conv's
+		** activations) or lane l the l-th word on (coalesced): one fill
+		** or one copy, not 32 loads */
+		uint32_t x0 = a.base + a.r[0], st = a.r[1] - a.r[0], other = st != 0 && st != 4;
+		/* every lane first: a.r may be d */
+		if (!(other ? bad_lanes(&a, lo, lim, st, 0, &other) : bad_lanes(&a, lo, lim, st, 1, &other))) {
+			const uint32_t *row = shared; /* the words, from word `first` */
+			uint32_t first = 0;
 			if (sp == SP_GLOBAL && s) { /* one variable's words, read-only or not alike (MEM-3) */
 				uint32_t off = gword[lo / 4];
-				const uint32_t *row = off == GWORD_CONST ? ginit + lo / 4 : (const uint32_t *)(sv + off);
+				row = off == GWORD_CONST ? ginit + lo / 4 : (const uint32_t *)(sv + off);
+				first = lo / 4;
+			} else if (sp == SP_GLOBAL) {
+				for (unsigned l = 0; l < 32; l++) /* lane l's register read before its d[l] is written */
+					d[l] = gpu_global_at(gword, ginit, sv, (a.base + a.r[l]) / 4);
+				return 0;
+			}
+			/* registers and memory are apart in the vector; two register
+			** rows are one or apart, so lane l's is read before d[l] */
+			if (other)
 				for (unsigned l = 0; l < 32; l++)
-					d[l] = row[w[l] - lo / 4];
-			} else if (sp == SP_GLOBAL)
-				for (unsigned l = 0; l < 32; l++)
-					d[l] = gpu_global_at(gword, ginit, sv, w[l]);
+					d[l] = row[(a.base + a.r[l]) / 4 - first];
+			else if (st)
+				memcpy(d, row + (x0 / 4 - first), 32 * sizeof *d);
 			else
-				for (unsigned l = 0; l < 32; l++)
-					d[l] = shared[w[l]];
+				for (unsigned l = 0, v = row[x0 / 4 - first]; l < 32; l++)
+					d[l] = v;
 			return 0;
 		}
 	}

@@ -105,7 +105,10 @@ struct rop {
 	** unit's free time, or the first arrival of a head of its FIFOs), the
 	** first of those (next).  A head's arrival time (tn->ready) is set
 	** only by this file's timing of a push, a send or a perform, each
-	** applied next, and that marks the FIFO: kept_mark makes it due. */
+	** applied next, and that marks the FIFO: kept_mark makes it due
+	** where the FIFO's head changed (a push or send into an empty one, a
+	** perform); one appended to keeps its head and its head's arrival,
+	** so its partition's wake stands (ROP-3). */
 	uint64_t wake[8], next;
 	unsigned due;
 	/* partial-order reduction (alone): per global word, what every
@@ -130,8 +133,8 @@ static struct atomic_entry *entries(const struct comp *c, const uint8_t *sv, uns
 }
 
 /* FIFO q's count changed: its bit in the kept mask (struct rop), in the
-** run's vector only. */
-static void kept_mark(const struct comp *c, const uint8_t *sv, unsigned q)
+** run's vector only; head: its head changed too, so its partition is due. */
+static void kept_mark(const struct comp *c, const uint8_t *sv, unsigned q, int head)
 {
 	struct rop *r = c->priv;
 	if (!r->kept_run || r->kept_sv != sv)
@@ -139,7 +142,8 @@ static void kept_mark(const struct comp *c, const uint8_t *sv, unsigned q)
 	unsigned P = c->g->cfg.partitions, s = q / P;
 	uint64_t *w = &r->nonempty[(q % P) * r->words_sms + s / 64], bit = 1ull << s % 64;
 	*w = fifo(c, sv, q)[0] ? *w | bit : *w & ~bit;
-	r->due |= 1u << q % P;
+	if (head)
+		r->due |= 1u << q % P;
 }
 
 /* Concrete mode, as enabled() first lists: the kept mask is the run's,
@@ -251,16 +255,20 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	if (n < 0)
 		return PUSH_DONE; /* the warp faulted */
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	unsigned sm = gpu_sm_of(g, w), P = g->cfg.partitions, marked = 0; /* partitions (8 at most) pushed to */
+	/* partitions (8 at most) pushed to; of those, FIFOs that were empty */
+	unsigned sm = gpu_sm_of(g, w), P = g->cfg.partitions, marked = 0, heads = 0;
 	for (int i = 0; i < n; i++) {
 		unsigned p = gpu_partition_of(g, e[i].addr), q = sm * P + p;
 		uint16_t *f = fifo(c, sv, q);
+		heads |= (unsigned)!f[0] << p;
 		entries(c, sv, q)[f[0]++] = e[i];
 		h->pending++;
 		marked |= 1u << p;
 	}
-	for (; marked; marked &= marked - 1) /* once a FIFO, with its count final */
-		kept_mark(c, sv, sm * P + (unsigned)__builtin_ctz(marked));
+	for (; marked; marked &= marked - 1) { /* once a FIFO, with its count final */
+		unsigned p = (unsigned)__builtin_ctz(marked);
+		kept_mark(c, sv, sm * P + p, heads >> p & 1);
+	}
 	return in->op == OP_ATOM ? PUSH_WAIT_VALUES : PUSH_DONE;
 }
 
@@ -349,7 +357,7 @@ static void send(const struct comp *c, uint8_t *sv, unsigned sm, const struct at
 	x->warp = AE_LAB;
 	x->lane = (uint8_t)sm;
 	x->ret = 0;
-	kept_mark(c, sv, q);
+	kept_mark(c, sv, q, f[0] == 1);
 }
 
 static unsigned in_flight(const struct comp *c, const uint8_t *sv, unsigned sm, struct atomic_entry *out,
@@ -652,17 +660,26 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	return n;
 }
 
-/* Entry i of FIFO q is performed. */
-static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
+/* Entries i..i+k-1 of FIFO q are performed, in order, and leave it
+** together: one move of those behind them, not k.  A run of k > 1 is one
+** warp's lanes in one sector (same_tx: never a LAB's partials), so the
+** warp's count reaches 0, and resumes it, at the last of them alone;
+** performing reads no FIFO. */
+static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i, unsigned k)
 {
 	const struct gpu *g = c->g;
 	uint16_t *f = fifo(c, sv, q);
 	struct atomic_entry *e = entries(c, sv, q), head = e[i];
-	memmove(e + i, e + i + 1, sizeof *e * (size_t)(f[0] - 1 - i));
-	memset(&e[f[0] - 1], 0, sizeof *e);
-	f[0]--;
-	kept_mark(c, sv, q);
-	atomic_entry_perform(c, sv, &head);
+	unsigned n = f[0] - k; /* left */
+	for (unsigned j = 0; j < k; j++)
+		atomic_entry_perform(c, sv, &e[i + j]);
+	memmove(e + i, e + i + k, sizeof *e * (size_t)(n - i));
+	if (k == 1) /* most: a size known, no call */
+		memset(&e[n], 0, sizeof *e);
+	else
+		memset(&e[n], 0, sizeof *e * k);
+	f[0] = (uint16_t)n;
+	kept_mark(c, sv, q, 1);
 	unsigned w = head.warp;
 	if (w == AE_LAB) {
 		/* the SM's last partial in flight: its fences may pass (scan the
@@ -674,7 +691,7 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i)
 				WARPS(c)->resume(WC(c), sv, v);
 		return;
 	}
-	if (!--gpu_warp(g, sv, w)->pending && WARPS(c)->waiting(WC(c), sv, w))
+	if (!(gpu_warp(g, sv, w)->pending -= (uint8_t)k) && WARPS(c)->waiting(WC(c), sv, w))
 		WARPS(c)->resume(WC(c), sv, w); /* an atom's values, or a fence */
 }
 
@@ -747,8 +764,7 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
-	for (unsigned k = act_k(c, a); k--;)
-		perform(c, sv, act_q(c, a), act_i(c, a));
+	perform(c, sv, act_q(c, a), act_i(c, a), act_k(c, a));
 }
 
 static int quiescent(const struct comp *c, const uint8_t *sv)

@@ -145,10 +145,14 @@ static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned la
 	gpu_reg(c->g, sv, w, r)[lane] = v;
 }
 
+/* Four lanes at once (GCC's and clang's vector extension): a full warp's
+** guard is eight compares and masks, not 32 tests and shifts. */
+typedef uint32_t lanes4 __attribute__((vector_size(16)));
+
 /* The lanes of the top entry whose guard (predicate register) holds.
 ** Lanes 0..n-1 all in m (a converged warp): a bit per lane without a
-** branch, eight at a time with constant shifts in a full warp; else lane
-** by lane over m's (a diverged warp has few). */
+** branch, four at a time, each lane's bit its mask's, in a full warp;
+** else lane by lane over m's (a diverged warp has few). */
 static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
 {
 	uint32_t r = 0;
@@ -156,11 +160,13 @@ static uint32_t guarded(const struct gpu *g, uint8_t *sv, unsigned w, const stru
 	if (!p) /* never written: 0 */
 		return in->pred_neg ? m : 0;
 	if (m == 0xffffffffu) {
-		for (unsigned l = 0; l < 32; l += 8, p += 8)
-			r |= ((uint32_t)(p[0] != 0) | (uint32_t)(p[1] != 0) << 1 | (uint32_t)(p[2] != 0) << 2 |
-			      (uint32_t)(p[3] != 0) << 3 | (uint32_t)(p[4] != 0) << 4 | (uint32_t)(p[5] != 0) << 5 |
-			      (uint32_t)(p[6] != 0) << 6 | (uint32_t)(p[7] != 0) << 7)
-			     << l;
+		lanes4 bit = { 1, 2, 4, 8 }, acc = { 0, 0, 0, 0 };
+		for (unsigned l = 0; l < 32; l += 4, bit <<= 4) {
+			lanes4 x;
+			memcpy(&x, p + l, sizeof x);
+			acc |= (lanes4)(x != 0) & bit;
+		}
+		r = acc[0] | acc[1] | acc[2] | acc[3];
 		return in->pred_neg ? ~r : r;
 	}
 	if (m && !(m & (m + 1))) {
