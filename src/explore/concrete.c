@@ -43,8 +43,9 @@
 ** warp-local issue changes neither; READY-4, a warp-local issue disables
 ** no other unit's listed action of the same cycle; READY-6, above;
 ** READY-8, model.step's warp-local answer and counts equal model.local's
-** and model.count's asked alone.  READY-1, -5 and -7 are the ready
-** sets' (readyset.c, dab_sched.c).
+** and model.count's asked alone; READY-11, the skip test's quick look
+** at the events (ev_at) agrees with ev_next.  READY-1, -5, -7, -9 and
+** -10 are the ready sets' (readyset.c, dab_sched.c, scheduler.c).
 */
 #include "config.h"
 #include "explore/concrete.h"
@@ -216,6 +217,20 @@ static uint64_t ev_next(struct events *e, uint64_t now)
 	return first;
 }
 
+/* Whether a time equal to now is set (ev_next(e, now - 1) == now, which
+** the skip test asked before), without dropping the passed times when
+** none is due: a test of now's bit, base <= now - 1 (every cycle the
+** driver asks about is past the last one given to ev_next).  The passed
+** bits stay until ev_next drops them; base is brought up to date once it
+** lags by half the span, lest pushes overflow into the heap.  Checked
+** under GPUMC_CHECK_READY (READY-11). */
+static int ev_at(struct events *e, uint64_t now)
+{
+	if (now - e->base >= EV_SPAN / 2 || (e->n && e->t[0] <= now))
+		return ev_next(e, now - 1) == now;
+	return (int)(e->ring[now % EV_SPAN / 64] >> now % 64 & 1);
+}
+
 /* READY-8 (GPUMC_CHECK_READY): model.step's local and counts, of a
 ** (applied next to sv), equal model.local's and model.count's, asked
 ** alone; before: the counters before the step (rewritten).  Its timing
@@ -312,8 +327,18 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		uint64_t next = UINT64_MAX;
 		if (m->enabled_now) {
 			again = 0;
-			if (skip && ev_next(&ev, now - 1) == now)
+			if (skip && ev_at(&ev, now)) {
 				skip = 0; /* a ready time or busy-until passes now */
+				if (check_ready && ev_next(&ev, now - 1) != now) {
+					fprintf(stderr, "gpumc: internal error: READY-11: a time set at cycle %llu that ev_next "
+					        "does not give\n", (unsigned long long)now);
+					abort();
+				}
+			} else if (skip && check_ready && ev_next(&ev, now - 1) == now) {
+				fprintf(stderr, "gpumc: internal error: READY-11: ev_next gives cycle %llu, not set\n",
+				        (unsigned long long)now);
+				abort();
+			}
 			if (!skip || check_ready)
 				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, &wake, &sorted);
 			if (skip && nc) {
