@@ -35,8 +35,10 @@
 ** GPUMC_CHECK_READY it is listed anyway, and an issue found stops the
 ** run (READY-6).
 **
-** Each action is one model.step (timing, counts, warp-local answer,
-** reach) and one model.apply.
+** Each action is one model.issue (timing, counts, warp-local answer,
+** reach, the apply, and whether it faulted its warp); model.step and
+** model.apply apart where something looks at the vector between them
+** (a hook, GPUMC_CHECK_READY).
 **
 ** Invariants, checked under GPUMC_CHECK_READY (a violation is an
 ** internal error, fatal): READY-2, model.terminal equals status() and a
@@ -280,6 +282,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke), own = 0;
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
+	int slow = check_ready || hook || !m->issue; /* model.step and model.apply apart */
 	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
@@ -438,16 +441,25 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 			}
 			t.now = now;
 			t.run = run;
-			if (check_ready)
-				memcpy(counted, r->counters, sizeof *counted * m->ncounters);
-			int sm, local = m->step(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
-			if (check_ready)
-				check_step(m, sv, a, local, counted, r->counters, now);
-			if (hook)
-				hook->action(hook->ctx, now, a, &t, sv);
+			int sm, local;
+			if (slow) { /* something looks at the vector between step and apply */
+				if (check_ready)
+					memcpy(counted, r->counters, sizeof *counted * m->ncounters);
+				local = m->step(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+				if (check_ready)
+					check_step(m, sv, a, local, counted, r->counters, now);
+				if (hook)
+					hook->action(hook->ctx, now, a, &t, sv);
+				m->apply(m, sv, a);
+				if (local == 3) /* model.issue's answer */
+					local = 1 + m->faulted(m, sv, a);
+			} else
+				local = m->issue(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
 			if (local) {
 				unit_changed[a->unit]++;
-				if (local == 2) { /* an exit: the kernel may be over, a CTA's slot free */
+				/* an exit, or an issue that ended its warp (faulted) as
+				** one: the kernel may be over, a CTA's slot free */
+				if (local == 2) {
 					nonlocal++;
 					quiet = 0;
 				}
@@ -468,11 +480,6 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 				}
 				nonlocal++;
 				moved = 1;
-			}
-			m->apply(m, sv, a);
-			if (local == 3 && m->faulted(m, sv, a)) { /* it ended its warp, as an exit */
-				nonlocal++;
-				quiet = 0;
 			}
 			r->actions++;
 			unit_free[a->unit] = now + t.busy;
