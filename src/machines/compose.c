@@ -56,9 +56,6 @@ struct machine {
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
-	/* concrete mode's clock while enabled_now() lists (else NULL): only
-	** one concrete run uses a model at a time */
-	const struct timed_now *now;
 };
 
 #define MC(m) ((struct machine *)(m)->priv)
@@ -124,15 +121,10 @@ static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct a
                               const struct timed_now *v)
 {
 	struct machine *x = MC(m);
-	x->now = v;
+	x->g.now = v;
 	unsigned n = enabled(m, sv, out, 1);
-	x->now = NULL;
+	x->g.now = NULL;
 	return n;
-}
-
-const struct timed_now *compose_now(const struct comp *c)
-{
-	return MC(c->m)->now;
 }
 
 static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
