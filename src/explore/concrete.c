@@ -294,7 +294,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
 	struct events ev = { 0 };
-	struct timing t;
+	struct timing t = { .run = run }; /* t.now set once a cycle: model.step writes neither */
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
 	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
 		                &again, 0, 0 };
@@ -419,6 +419,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		/* moved: an issue this cycle was not warp-local; quiet: nor an
 		** exit, and no unit has another action that can issue now */
 		unsigned busy_units = 0, moved = 0, quiet = !again;
+		t.now = now;
 		for (unsigned i = 0; i < nc;) {
 			unsigned j = i + 1, u = grouped[i].unit;
 			while (j < nc && grouped[j].unit == u)
@@ -439,8 +440,6 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 				        (unsigned long long)now);
 				abort();
 			}
-			t.now = now;
-			t.run = run;
 			int sm, local;
 			if (slow) { /* something looks at the vector between step and apply */
 				if (check_ready)
@@ -483,9 +482,9 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 			}
 			r->actions++;
 			unit_free[a->unit] = now + t.busy;
+			last[a->unit] = a->subject;
 			if (t.busy > 1) /* free next cycle: what it has then is ready then (pushed) or listed now */
 				ev_push(&ev, now, now + t.busy);
-			last[a->unit] = a->subject;
 			for (unsigned u = 0; u < t.n; u++) {
 				ready[t.upd[u].subject] = now + t.upd[u].delay;
 				ev_push(&ev, now, now + t.upd[u].delay);
