@@ -35,16 +35,19 @@
 ** GPUMC_CHECK_READY it is listed anyway, and an issue found stops the
 ** run (READY-6).
 **
-** Each action is one model.step (timing, counts, warp-local answer,
-** reach) and one model.apply.
+** Each action is one model.issue (timing, counts, warp-local answer,
+** reach, the apply, and whether it faulted its warp); model.step and
+** model.apply apart where something looks at the vector between them
+** (a hook, GPUMC_CHECK_READY).
 **
 ** Invariants, checked under GPUMC_CHECK_READY (a violation is an
 ** internal error, fatal): READY-2, model.terminal equals status() and a
 ** warp-local issue changes neither; READY-4, a warp-local issue disables
 ** no other unit's listed action of the same cycle; READY-6, above;
 ** READY-8, model.step's warp-local answer and counts equal model.local's
-** and model.count's asked alone.  READY-1, -5 and -7 are the ready
-** sets' (readyset.c, dab_sched.c).
+** and model.count's asked alone; READY-11, the skip test's quick look
+** at the events (ev_at) agrees with ev_next.  READY-1, -5, -7, -9 and
+** -10 are the ready sets' (readyset.c, dab_sched.c, scheduler.c).
 */
 #include "config.h"
 #include "explore/concrete.h"
@@ -216,6 +219,20 @@ static uint64_t ev_next(struct events *e, uint64_t now)
 	return first;
 }
 
+/* Whether a time equal to now is set (ev_next(e, now - 1) == now, which
+** the skip test asked before), without dropping the passed times when
+** none is due: a test of now's bit, base <= now - 1 (every cycle the
+** driver asks about is past the last one given to ev_next).  The passed
+** bits stay until ev_next drops them; base is brought up to date once it
+** lags by half the span, lest pushes overflow into the heap.  Checked
+** under GPUMC_CHECK_READY (READY-11). */
+static int ev_at(struct events *e, uint64_t now)
+{
+	if (now - e->base >= EV_SPAN / 2 || (e->n && e->t[0] <= now))
+		return ev_next(e, now - 1) == now;
+	return (int)(e->ring[now % EV_SPAN / 64] >> now % 64 & 1);
+}
+
 /* READY-8 (GPUMC_CHECK_READY): model.step's local and counts, of a
 ** (applied next to sv), equal model.local's and model.count's, asked
 ** alone; before: the counters before the step (rewritten).  Its timing
@@ -265,6 +282,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke), own = 0;
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
+	int slow = check_ready || hook || !m->issue; /* model.step and model.apply apart */
 	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
@@ -276,7 +294,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
 	struct events ev = { 0 };
-	struct timing t;
+	struct timing t = { .run = run }; /* t.now set once a cycle: model.step writes neither */
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
 	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
 		                &again, 0, 0 };
@@ -312,8 +330,18 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		uint64_t next = UINT64_MAX;
 		if (m->enabled_now) {
 			again = 0;
-			if (skip && ev_next(&ev, now - 1) == now)
+			if (skip && ev_at(&ev, now)) {
 				skip = 0; /* a ready time or busy-until passes now */
+				if (check_ready && ev_next(&ev, now - 1) != now) {
+					fprintf(stderr, "gpumc: internal error: READY-11: a time set at cycle %llu that ev_next "
+					        "does not give\n", (unsigned long long)now);
+					abort();
+				}
+			} else if (skip && check_ready && ev_next(&ev, now - 1) == now) {
+				fprintf(stderr, "gpumc: internal error: READY-11: ev_next gives cycle %llu, not set\n",
+				        (unsigned long long)now);
+				abort();
+			}
 			if (!skip || check_ready)
 				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, &wake, &sorted);
 			if (skip && nc) {
@@ -391,6 +419,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		/* moved: an issue this cycle was not warp-local; quiet: nor an
 		** exit, and no unit has another action that can issue now */
 		unsigned busy_units = 0, moved = 0, quiet = !again;
+		t.now = now;
 		for (unsigned i = 0; i < nc;) {
 			unsigned j = i + 1, u = grouped[i].unit;
 			while (j < nc && grouped[j].unit == u)
@@ -411,18 +440,25 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 				        (unsigned long long)now);
 				abort();
 			}
-			t.now = now;
-			t.run = run;
-			if (check_ready)
-				memcpy(counted, r->counters, sizeof *counted * m->ncounters);
-			int sm, local = m->step(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
-			if (check_ready)
-				check_step(m, sv, a, local, counted, r->counters, now);
-			if (hook)
-				hook->action(hook->ctx, now, a, &t, sv);
+			int sm, local;
+			if (slow) { /* something looks at the vector between step and apply */
+				if (check_ready)
+					memcpy(counted, r->counters, sizeof *counted * m->ncounters);
+				local = m->step(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+				if (check_ready)
+					check_step(m, sv, a, local, counted, r->counters, now);
+				if (hook)
+					hook->action(hook->ctx, now, a, &t, sv);
+				m->apply(m, sv, a);
+				if (local == 3) /* model.issue's answer */
+					local = 1 + m->faulted(m, sv, a);
+			} else
+				local = m->issue(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
 			if (local) {
 				unit_changed[a->unit]++;
-				if (local == 2) { /* an exit: the kernel may be over, a CTA's slot free */
+				/* an exit, or an issue that ended its warp (faulted) as
+				** one: the kernel may be over, a CTA's slot free */
+				if (local == 2) {
 					nonlocal++;
 					quiet = 0;
 				}
@@ -444,16 +480,11 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 				nonlocal++;
 				moved = 1;
 			}
-			m->apply(m, sv, a);
-			if (local == 3 && m->faulted(m, sv, a)) { /* it ended its warp, as an exit */
-				nonlocal++;
-				quiet = 0;
-			}
 			r->actions++;
 			unit_free[a->unit] = now + t.busy;
+			last[a->unit] = a->subject;
 			if (t.busy > 1) /* free next cycle: what it has then is ready then (pushed) or listed now */
 				ev_push(&ev, now, now + t.busy);
-			last[a->unit] = a->subject;
 			for (unsigned u = 0; u < t.n; u++) {
 				ready[t.upd[u].subject] = now + t.upd[u].delay;
 				ev_push(&ev, now, now + t.upd[u].delay);

@@ -263,6 +263,13 @@ struct model {
 	** (step said 3) is applied, did it fault its warp?  A fault ends the warp as an
 	** exit does (a CTA's slot may free), so it is no warp-local issue. */
 	int (*faulted)(const struct model *m, const uint8_t *sv, const struct action *a);
+	/* Concrete mode (optional): step(), apply() and, where step said 3,
+	** faulted() in one call, 3 answered: 2 where the issue faulted its
+	** warp (an exit's answer), else 1.  The driver calls it where nothing
+	** looks at the vector between the step and the apply (no hook, no
+	** GPUMC_CHECK_READY). */
+	int (*issue)(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
+	             uint64_t (*rand)(void *rng), void *rng, uint64_t *counters, int *reach);
 
 	/* Partial-order reduction (optional; NULL: the machine is never
 	** reduced).  Is action a, enabled in sv, local: independent of every

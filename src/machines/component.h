@@ -418,8 +418,12 @@ int compose_por_independent(const struct comp *c, const uint8_t *sv, unsigned w,
 ** is DONE, or what it reads only moves one way (machine baseline). */
 int compose_por_independent_of_exit(const struct comp *c, const uint8_t *sv, unsigned w, const struct instr *in);
 /* The clock of the concrete run that is listing (enabled_now), else NULL:
-** what a component may remember between cycles of one run. */
-const struct timed_now *compose_now(const struct comp *c);
+** what a component may remember between cycles of one run.  Inline: the
+** schedulers ask once a cycle. */
+static inline const struct timed_now *compose_now(const struct comp *c)
+{
+	return c->g->now;
+}
 /* The flags (KF_*) of an action kind of a composed machine. */
 unsigned compose_kind_flags(const struct model *m, unsigned kind);
 

@@ -56,9 +56,6 @@ struct machine {
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
-	/* concrete mode's clock while enabled_now() lists (else NULL): only
-	** one concrete run uses a model at a time */
-	const struct timed_now *now;
 };
 
 #define MC(m) ((struct machine *)(m)->priv)
@@ -97,8 +94,9 @@ static void m_init(const struct model *m, uint8_t *sv)
 			x->comps[i].def->init(&x->comps[i], sv);
 }
 
-/* The acting components' lists, one after another. */
-static unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed)
+/* The acting components' lists, one after another.  Always inline:
+** concrete mode lists once a cycle (m_enabled_now). */
+static inline __attribute__((always_inline)) unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed)
 {
 	const struct machine *x = MC(m);
 	unsigned n = 0;
@@ -123,15 +121,10 @@ static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct a
                               const struct timed_now *v)
 {
 	struct machine *x = MC(m);
-	x->now = v;
+	x->g.now = v;
 	unsigned n = enabled(m, sv, out, 1);
-	x->now = NULL;
+	x->g.now = NULL;
 	return n;
-}
-
-const struct timed_now *compose_now(const struct comp *c)
-{
-	return MC(c->m)->now;
 }
 
 static void m_apply(const struct model *m, uint8_t *sv, const struct action *a)
@@ -289,12 +282,16 @@ static inline __attribute__((always_inline)) const struct instr *local_issue(con
 }
 
 /* model.faulted: the warp of issue a (warp-local, so a warp's issue) faulted. */
-static int m_faulted(const struct model *m, const uint8_t *sv, const struct action *a)
+static inline int faulted_by(const struct machine *x, const uint8_t *sv, const struct action *a)
 {
-	const struct machine *x = MC(m);
 	unsigned k = (unsigned)a->kind - ACT_MODEL;
 	long w = x->kind_issue[k]->is_issue(x->kind_owner[k], a);
 	return gpu_warp(&x->g, (uint8_t *)sv, (unsigned)w)->status == W_FAULT;
+}
+
+static int m_faulted(const struct model *m, const uint8_t *sv, const struct action *a)
+{
+	return faulted_by(MC(m), sv, a);
 }
 
 /* Does a property observe the register warp w's issue of in writes? */
@@ -338,12 +335,14 @@ static inline int step_kind(const struct machine *x, const struct instr *in)
 	return k && in->op == OP_EXIT ? 2 : (int)k;
 }
 
-/* Concrete mode's one call per action (model.h, step): a warp's issue
-** decoded once for its timing, count and local answer (comp_def.prepare). */
-static int m_step(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
-                  uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
+/* model.step of a, its owner c already found: a warp's issue decoded
+** once for its timing, count and local answer (comp_def.prepare).
+** Always inline: called apart, m_issue costs more than m_step and
+** m_apply did. */
+static inline __attribute__((always_inline)) int step_by(const struct model *m, const struct comp *c,
+                                                         const uint8_t *sv, const struct action *a, struct timing *t,
+                                                         uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	const struct comp *c = owner(m, a->kind);
 	int local;
 	t->busy = 1;
 	t->n = 0;
@@ -360,6 +359,24 @@ static int m_step(const struct model *m, const uint8_t *sv, const struct action 
 	if (!local)
 		*reach = c && c->def->reach ? c->def->reach(c, sv, a) : -1;
 	return local;
+}
+
+static int m_step(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
+                  uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
+{
+	return step_by(m, owner(m, a->kind), sv, a, t, rnd, rng, ct, reach);
+}
+
+/* Concrete mode's one call per action (model.h, issue): step, apply and
+** faulted with the owner found once. */
+static int m_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
+                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
+{
+	const struct comp *c = owner(m, a->kind);
+	int local = step_by(m, c, sv, a, t, rnd, rng, ct, reach);
+	if (c) /* as m_apply */
+		c->def->apply(c, sv, a);
+	return local == 3 ? 1 + faulted_by(MC(m), sv, a) : local;
 }
 
 /* Beyond warp-local issues: the owner's answer (component.h, alone). */
@@ -892,6 +909,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->local = m_local;
 	m->step = m_step;
 	m->faulted = m_faulted;
+	m->issue = m_issue;
 	/* steps alone where every component declares por_atomics and one
 	** may take some (chains then follow every successor: chain_after) */
 	int alone = 1, some = 0;

@@ -109,6 +109,10 @@ struct gpu {
 	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
 	int persist_order;      /* the spec checks persist_order (persist_order.c) */
 	int slot_holds_atomics; /* a CTA's slot is held until its warps' atomics are performed (cta_dispatch.c) */
+	/* concrete mode's clock while the composed model lists (compose.c,
+	** m_enabled_now), else NULL: only one concrete run uses a model at a
+	** time (compose_now) */
+	const struct timed_now *now;
 };
 
 #define GWORD_CONST UINT32_MAX
