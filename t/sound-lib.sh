@@ -81,7 +81,9 @@ sound_configs() {
 	baseline|lab|persist)
 		echo '-D scheduler=any'
 		echo '-D icnt_order=any -D icnt_queue=2'
-		echo '-D coalesce=off -D icnt_bw=2 -D icnt_eject=0' ;;
+		echo '-D coalesce=off -D icnt_bw=2 -D icnt_eject=0'
+		# two schedulers' warps contend for room in one FIFO
+		echo '-D schedulers=2 -D threads_per_warp=1 -D icnt_queue=1' ;;
 	esac
 	case $1 in
 	baseline|lab)
