@@ -15,7 +15,7 @@ NK=${GPUMC_SOUND_KERNELS:-12}
 list=$( cd "$srcdir" && for d in specs/baseline specs/dab specs/lab specs/gpudet specs/persist t/good; do
 	ls "$d"/*.gpu; done )
 nspecs=$(echo "$list" | wc -l)
-nbase=$(ls "$SPECS"/baseline/*.gpu | wc -l)
+nbase=$(find "$SPECS"/baseline -name '*.gpu' | wc -l)
 plan $((nspecs + 4 * nbase + NK + 1))
 compared=0
 # one_spec SPEC LABEL MACHINE I OPTIONS...: the spec as written and under
@@ -45,7 +45,7 @@ for f in $list; do
 done
 for mach in dab lab gpudet persist; do
 	for f in "$SPECS"/baseline/*.gpu; do
-		one_spec "$f" "$(basename "$f") on $mach" $mach $i -D machine=$mach
+		one_spec "$f" "$(basename "$f") on $mach" "$mach" $i -D machine="$mach"
 		i=$((i + 1))
 	done
 done

@@ -89,6 +89,8 @@ sound_configs() {
 	baseline|lab)
 		echo '-D cta_slots=1 -D dispatch=free'
 		echo '-D sms=2 -D warp_slots=1 -D dispatch=static' ;;
+	esac
+	case $1 in
 	dab)
 		for s in gto srr gtrr gtar gwat-bar gtrr-bar gtar-bar; do echo "-D scheduler=$s"; done
 		echo '-D buffer=warp -D entries=1'
@@ -96,10 +98,11 @@ sound_configs() {
 		echo '-D flush=nr -D lat_flush=0'
 		echo '-D flush=nr-of -D offset_flush=1 -D sms=2'
 		echo '-D flush=nr-cif -D schedulers=2'
+		echo '-D schedulers=2 -D entries=1 -D threads_per_warp=1'
 		echo '-D cta_slots=1 -D dispatch=free' ;;
 	lab)
 		echo '-D lab_size=0'
-		echo '-D lab_size=1' ;;
+		echo '-D lab_size=1 -D lab_ways=1 -D lab_line=4' ;;
 	gpudet)
 		echo '-D quantum=1'
 		echo '-D quantum=3 -D bta=on'
@@ -112,7 +115,9 @@ sound_configs() {
 		echo '-D commit=lock -D lat_z=0 -D lat_gbar=5' ;;
 	persist)
 		echo '-D wpq=durable -D l2_kb=1'
-		echo '-D lat_nvm_write=1 -D mc_bw=1 -D l2wb_scan=all' ;;
+		echo '-D lat_nvm_write=1 -D mc_bw=1 -D l2wb_scan=all'
+		echo '-D persistency=strict-clwb'
+		echo '-D persistency=epoch-cta -D epoch_op=clwb' ;;
 	esac
 }
 
