@@ -23,7 +23,9 @@ sound() {
 	[ "$(dirname "$sspec")" = "$T" ] ||
 		for d in "$(dirname "$sspec")"/*.dat; do [ -f "$d" ] && cp "$d" "$T/"; done
 	sed '/^[[:space:]]*check[[:space:]]/d; /^[[:space:]]*expect[[:space:]]/d' "$sspec" > "$T/sound.gpu"
-	"$GPUMC" check --outcomes --json --max-states "$SOUND_MAX_STATES" "$@" "$T/sound.gpu" > "$T/sound.c" 2>"$T/sound.e" </dev/null
+	# SOUND_WRAP (e.g. timeout -s KILL 60): a check it kills counts as too large
+	$SOUND_WRAP "$GPUMC" check --outcomes --json --max-states "$SOUND_MAX_STATES" "$@" "$T/sound.gpu" > "$T/sound.c" 2>"$T/sound.e" </dev/null
+	[ $? -ne 137 ] || { sound_why=incomplete; return; }
 	case $(grep -o '"verdict":"[^"]*"' "$T/sound.c" | head -1 | cut -d'"' -f4) in
 	incomplete*) sound_why=incomplete; return ;;
 	pass|fail*) ;;
