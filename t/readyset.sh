@@ -56,7 +56,16 @@
 # first); the events since looked at after the waits, not before, 4 (the
 # baseline's pagerank first).  A DAB atomic's issue reaches its own
 # scheduler alone (REACH_OWN, its unit's count by 2): planting it counted
-# by 1, as a warp-local issue, stops 26 rows with "READY-1", C1 first.)
+# by 1, as a warp-local issue, stops 26 rows with "READY-1", C1 first.
+# gto's global atomic issue into the ROP names the warps it may change
+# (scheduler.c, gto_reach: REACH_WAKES) and only their schedulers are due
+# (readyset_due_sync_named): planting an issue that names its own warp
+# alone stops 6 rows with "READY-1", D1 with machine=baseline first;
+# gto_named naming no scheduler, 6 with "READY-7"; gto_poll not keeping a
+# warp's at-an-atomic bit, 14 with "READY-10", fp32-reduction first.  A
+# push or a LAB's send makes its partition due only when its FIFO was
+# empty (rop.c, ROP-3): planting a send that never does stops 15 rows
+# with "ROP-3", L-T1 first.)
 . "$srcdir/t/lib.sh"
 {
 	( cd "$srcdir" && find specs -name '*.gpu' | LC_ALL=C sort | sed 's/$/\t/' )

@@ -122,7 +122,7 @@ static int gto_woken(const struct comp *c, unsigned k, uint64_t *m)
 
 /* Scheduler k's warps that may issue in this state (readyset.c); what
 ** was woken before is in it.  Of them, those at a global atomic
-** (GTO-1), and no warp named by an atomic issue since: every one polled. */
+** (READY-10), and no warp named by an atomic issue since: every one polled. */
 static void gto_fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
 {
 	const struct gpu *g = src->c->g;
@@ -184,14 +184,16 @@ static inline void gto_poll(const struct readyset_src *src, unsigned k, unsigned
 		*may &= ~bit;
 }
 
-/* After a warp-local issue (model.local: it enables and disables no other
-** action; an exit is local only in a kernel without bar.sync, barrier.c)
-** only the issuing warp's bit changes. */
+/* gto_poll out of line: gto_one's rare case, off its leaf's path. */
 static __attribute__((noinline)) void gto_poll_out(const struct readyset_src *src, unsigned k, unsigned w, unsigned i,
                                                   uint64_t *may)
 {
 	gto_poll(src, k, w, i, may);
 }
+
+/* After a warp-local issue (model.local: it enables and disables no other
+** action; an exit is local only in a kernel without bar.sync, barrier.c)
+** only the issuing warp's bit changes. */
 static int gto_one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
 {
 	const struct comp *c = src->c;
@@ -330,7 +332,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 ** reads what an atomic's issue changes, it only moves its own warp and
 ** takes room from the SM's warps at a global atomic: it names those of
 ** the SM's sets to their schedulers (REACH_WAKES: polled alone, gto_woke;
-** GTO-1). */
+** READY-10). */
 static int gto_reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;

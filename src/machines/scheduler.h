@@ -17,7 +17,7 @@ static inline struct action sched_action(const struct comp *c, unsigned w)
 /* May warp w issue as far as the other components are concerned: READY,
 ** room for its atomic, and every gate open?  Asked for every warp of
 ** every state: inline, the status test first.  *atom: whether a READY
-** warp is at a global atomic (gto's ready sets keep it, GTO-1). */
+** warp is at a global atomic (gto's ready sets keep it, READY-10). */
 static inline int sched_ready_atom(const struct comp *c, const uint8_t *sv, unsigned w, int *atom)
 {
 	const struct gpu *g = c->g;
