@@ -55,18 +55,34 @@ void report_locs(const struct model *m, const uint8_t *sv, const int *locs, unsi
 
 /* A schedule that gives another result may pass a data race: name the
 ** first one along t (the states its prefixes reach), as a note. */
+struct race_find {
+	const struct model *m;
+	struct strbuf *why;
+	uint32_t at; /* steps before the first race; UINT32_MAX: none yet */
+};
+static void race_after(void *ctx, uint32_t i, const uint8_t *sv)
+{
+	struct race_find *f = ctx;
+	if (f->at == UINT32_MAX && f->m->race(f->m, sv, f->why))
+		f->at = i + 1;
+}
+
 static void note_race(struct strbuf *out, const struct model *m, const struct trace *t, uint8_t *sv)
 {
+	if (!m->race)
+		return;
 	struct strbuf why;
 	sb_init(&why);
-	for (uint32_t i = 0; i <= t->len && m->race; i++) {
-		struct trace p = { i, t->step };
-		if (trace_replay(m, &p, sv, NULL, NULL) == i && m->race(m, sv, &why)) {
-			sb_printf(out, "note: a data race, after step %u of schedule B (determinism is guaranteed to "
-			          "data-race-free kernels only): %s\n", i, sb_str(&why));
-			break;
-		}
-	}
+	struct race_find f = { m, &why, UINT32_MAX };
+	struct trace p = { 0, t->step };
+	trace_replay(m, &p, sv, NULL, NULL);
+	if (m->race(m, sv, &why))
+		f.at = 0;
+	else /* one pass, each prefix's state looked at as it is reached */
+		trace_replay_each(m, t, sv, NULL, NULL, race_after, &f);
+	if (f.at != UINT32_MAX)
+		sb_printf(out, "note: a data race, after step %u of schedule B (determinism is guaranteed to "
+		          "data-race-free kernels only): %s\n", f.at, sb_str(&why));
 	sb_free(&why);
 }
 
@@ -84,6 +100,27 @@ struct sched {
 	struct change **chg; /* per step, nchg[i] entries */
 	unsigned *nchg;
 };
+
+/* trace_replay_each's hook: the observable locations step i changed */
+struct step_changes {
+	const struct model *m;
+	struct sched *s;
+	const int *locs;
+	unsigned nl;
+	uint32_t *prev;
+};
+static void step_changed(void *ctx, uint32_t i, const uint8_t *sv)
+{
+	struct step_changes *c = ctx;
+	for (unsigned k = 0; k < c->nl; k++) {
+		uint32_t v = c->m->read(c->m, sv, c->locs[k]);
+		if (v == c->prev[k])
+			continue;
+		c->s->chg[i] = xrealloc(c->s->chg[i], sizeof **c->s->chg * (c->s->nchg[i] + 1));
+		c->s->chg[i][c->s->nchg[i]++] = (struct change){ c->locs[k], c->prev[k], v };
+		c->prev[k] = v;
+	}
+}
 
 static void sched_load(struct sched *s, const struct model *m, const struct trace *t, uint8_t *sv)
 {
@@ -115,25 +152,14 @@ static void sched_load(struct sched *s, const struct model *m, const struct trac
 	model_observables(m, locs, nl);
 	uint32_t *prev = xmalloc(sizeof(uint32_t) * (nl ? nl : 1));
 	uint8_t *tmp = xmalloc(m->sv_size);
-	/* replaying each prefix keeps trace_replay the one stepping loop;
-	** counterexamples are short */
 	struct trace pre = { 0, t->step };
 	trace_replay(m, &pre, tmp, NULL, NULL);
 	for (unsigned k = 0; k < nl; k++)
 		prev[k] = m->read(m, tmp, locs[k]);
-	for (uint32_t i = 0; i < s->n; i++) {
-		pre.len = i + 1;
-		int crashed = 0;
-		trace_replay(m, &pre, tmp, NULL, &crashed);
-		for (unsigned k = 0; k < nl && !crashed; k++) {
-			uint32_t v = m->read(m, tmp, locs[k]);
-			if (v == prev[k])
-				continue;
-			s->chg[i] = xrealloc(s->chg[i], sizeof **s->chg * (s->nchg[i] + 1));
-			s->chg[i][s->nchg[i]++] = (struct change){ locs[k], prev[k], v };
-			prev[k] = v;
-		}
-	}
+	/* one more pass, each step's changes read as it is applied */
+	pre.len = s->n;
+	struct step_changes sc = { m, s, locs, nl, prev };
+	trace_replay_each(m, &pre, tmp, NULL, NULL, step_changed, &sc);
 	free(tmp);
 	free(prev);
 	free(locs);

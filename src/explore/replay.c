@@ -6,7 +6,8 @@
 
 #include "util/strbuf.h"
 
-uint32_t trace_replay(const struct model *m, const struct trace *t, uint8_t *sv, char **desc, int *crashed)
+uint32_t trace_replay_each(const struct model *m, const struct trace *t, uint8_t *sv, char **desc, int *crashed,
+                           void (*after)(void *ctx, uint32_t i, const uint8_t *sv), void *ctx)
 {
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
 	struct strbuf b;
@@ -32,8 +33,15 @@ uint32_t trace_replay(const struct model *m, const struct trace *t, uint8_t *sv,
 			break;
 		}
 		m->apply(m, sv, a);
+		if (after)
+			after(ctx, i, sv);
 	}
 	sb_free(&b);
 	free(act);
 	return i;
+}
+
+uint32_t trace_replay(const struct model *m, const struct trace *t, uint8_t *sv, char **desc, int *crashed)
+{
+	return trace_replay_each(m, t, sv, desc, crashed, NULL, NULL);
 }

@@ -20,4 +20,11 @@
 ** enabled or a crash comes before the last step. */
 uint32_t trace_replay(const struct model *m, const struct trace *t, uint8_t *sv, char **desc, int *crashed);
 
+/* trace_replay that also calls after(ctx, i, sv) once step i is applied
+** (not after a crash, which is not applied): what each step changed, in
+** one pass where replaying every prefix would take time quadratic in the
+** trace's length. */
+uint32_t trace_replay_each(const struct model *m, const struct trace *t, uint8_t *sv, char **desc, int *crashed,
+                           void (*after)(void *ctx, uint32_t i, const uint8_t *sv), void *ctx);
+
 #endif
