@@ -160,12 +160,12 @@ static void gto_check_atom(const struct readyset_src *src, unsigned k, uint64_t 
 	const struct timed_now *tn = compose_now(src->c);
 	uint64_t atom = ((const struct readyset *)src->c->priv)->aux[2 * k];
 	for (; may; may &= may - 1) {
-		unsigned i = (unsigned)__builtin_ctzll(may);
-		if ((unsigned)gpu_at_global_atomic(g, src->sv, g->sched_warps[g->sched_first[k] + i]) != (atom >> i & 1)) {
+		unsigned i = (unsigned)__builtin_ctzll(may), w = g->sched_warps[g->sched_first[k] + i];
+		if ((unsigned)gpu_at_global_atomic(g, src->sv, w) != (atom >> i & 1)) {
 			fprintf(stderr,
-			        "gpumc: internal error: READY-10: scheduler %u at cycle %llu: its warp %u is%s at a global "
-			        "atomic, kept otherwise: an atomic's issue would not name it\n",
-			        k, (unsigned long long)tn->clock, i, atom >> i & 1 ? " not" : "");
+			        "gpumc: internal error: READY-10: scheduler %u at cycle %llu: warp %u (its %u-th) is%s at a "
+			        "global atomic, kept otherwise: an atomic's issue would not name it\n",
+			        k, (unsigned long long)tn->clock, w, i, atom >> i & 1 ? " not" : "");
 			abort();
 		}
 	}
