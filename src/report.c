@@ -125,7 +125,22 @@ static void step_changed(void *ctx, uint32_t i, const uint8_t *sv)
 static void sched_load(struct sched *s, const struct model *m, const struct trace *t, uint8_t *sv)
 {
 	s->desc = xcalloc(t->len + 1, sizeof(char *));
-	s->n = trace_replay(m, t, sv, s->desc, NULL);
+	s->chg = xcalloc(t->len + 1, sizeof *s->chg);
+	s->nchg = xcalloc(t->len + 1, sizeof *s->nchg);
+	unsigned nl = model_observables(m, NULL, 0);
+	int *locs = xmalloc(sizeof(int) * (nl ? nl : 1));
+	model_observables(m, locs, nl);
+	uint32_t *prev = xmalloc(sizeof(uint32_t) * (nl ? nl : 1));
+	struct trace init = { 0, t->step };
+	trace_replay(m, &init, sv, NULL, NULL);
+	for (unsigned k = 0; k < nl; k++)
+		prev[k] = m->read(m, sv, locs[k]);
+	/* one pass: each step's description, and what it changed read as it
+	** is applied */
+	struct step_changes sc = { m, s, locs, nl, prev };
+	s->n = trace_replay_each(m, t, sv, s->desc, NULL, step_changed, &sc);
+	free(prev);
+	free(locs);
 	s->note = xcalloc(s->n + 1, sizeof *s->note);
 	/* a warp that issues the same atomic twice in a row was refused the
 	** first time (a full DAB buffer: it waits for a flush, then issues
@@ -145,24 +160,6 @@ static void sched_load(struct sched *s, const struct model *m, const struct trac
 		last[w] = pc;
 	}
 	free(last);
-	s->chg = xcalloc(s->n + 1, sizeof *s->chg);
-	s->nchg = xcalloc(s->n + 1, sizeof *s->nchg);
-	unsigned nl = model_observables(m, NULL, 0);
-	int *locs = xmalloc(sizeof(int) * (nl ? nl : 1));
-	model_observables(m, locs, nl);
-	uint32_t *prev = xmalloc(sizeof(uint32_t) * (nl ? nl : 1));
-	uint8_t *tmp = xmalloc(m->sv_size);
-	struct trace pre = { 0, t->step };
-	trace_replay(m, &pre, tmp, NULL, NULL);
-	for (unsigned k = 0; k < nl; k++)
-		prev[k] = m->read(m, tmp, locs[k]);
-	/* one more pass, each step's changes read as it is applied */
-	pre.len = s->n;
-	struct step_changes sc = { m, s, locs, nl, prev };
-	trace_replay_each(m, &pre, tmp, NULL, NULL, step_changed, &sc);
-	free(tmp);
-	free(prev);
-	free(locs);
 }
 
 static void sched_free(struct sched *s)

@@ -330,18 +330,14 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		uint64_t next = UINT64_MAX;
 		if (m->enabled_now) {
 			again = 0;
-			if (skip && ev_at(&ev, now)) {
-				skip = 0; /* a ready time or busy-until passes now */
-				if (check_ready && ev_next(&ev, now - 1) != now) {
-					fprintf(stderr, "gpumc: internal error: READY-11: a time set at cycle %llu that ev_next "
-					        "does not give\n", (unsigned long long)now);
-					abort();
-				}
-			} else if (skip && check_ready && ev_next(&ev, now - 1) == now) {
-				fprintf(stderr, "gpumc: internal error: READY-11: ev_next gives cycle %llu, not set\n",
-				        (unsigned long long)now);
+			int passes = skip && ev_at(&ev, now); /* a ready time or busy-until passes now */
+			if (skip && check_ready && passes != (ev_next(&ev, now - 1) == now)) {
+				fprintf(stderr, "gpumc: internal error: READY-11: at cycle %llu the events ring's bit says a time "
+				        "%s, ev_next otherwise\n", (unsigned long long)now, passes ? "passes" : "does not pass");
 				abort();
 			}
+			if (passes)
+				skip = 0;
 			if (!skip || check_ready)
 				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, &wake, &sorted);
 			if (skip && nc) {
