@@ -109,13 +109,14 @@ static void by_subject(struct action *a, unsigned n)
 	}
 }
 
-/* The actions of act[0..n) that can issue at v->now (subject ready, unit
-** free), in order; *wake: the earliest cycle one of the others can;
-** *sorted: whether they come grouped by unit in increasing order.  No
-** unit: an environment choice concrete mode does not take (a crash, a
-** spontaneous eviction). */
-static unsigned candidates(unsigned n, const struct action *act, const struct timed_now *v, struct action *cand,
-                           uint64_t *wake, int *sorted)
+/* Of act[0..n), the actions that can issue at v->now (subject ready,
+** unit free), kept in order at the front of act; *wake: the earliest
+** cycle one of the others can; *sorted: whether they come grouped by
+** unit in increasing order.  No unit: an environment choice concrete
+** mode does not take (a crash, a spontaneous eviction).  Inline: once
+** a cycle, nearly always one or two actions, each of its own unit. */
+static inline unsigned candidates(unsigned n, struct action *act, const struct timed_now *v, uint64_t *wake,
+                                  int *sorted)
 {
 	unsigned nc = 0, prev = 0;
 	int in_order = 1;
@@ -129,7 +130,7 @@ static unsigned candidates(unsigned n, const struct action *act, const struct ti
 		if (at <= v->now) {
 			in_order &= prev <= u;
 			prev = u;
-			cand[nc++] = act[i];
+			act[nc++] = act[i];
 		} else if (at < *wake)
 			*wake = at;
 	}
@@ -287,7 +288,6 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	struct action *cand = xmalloc(sizeof *cand * (m->max_actions + 1));
 	struct action *sorting = xmalloc(sizeof *sorting * (m->max_actions + 1));
 	uint64_t *counted = xmalloc(sizeof *counted * (m->ncounters + 1)); /* check_step's */
 	/* candidates per unit, and where each unit's run starts in sorting */
@@ -339,7 +339,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 			if (passes)
 				skip = 0;
 			if (!skip || check_ready)
-				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, &wake, &sorted);
+				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, &wake, &sorted);
 			if (skip && nc) {
 				fprintf(stderr, "gpumc: internal error: READY-6: cycle %llu, passed over after a cycle of "
 				        "warp-local issues alone, has an issue\n", (unsigned long long)now);
@@ -360,7 +360,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
 			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 			wake = UINT64_MAX;
-			nc = n ? candidates(n, act, &tn, cand, &wake, &sorted) : 0;
+			nc = n ? candidates(n, act, &tn, &wake, &sorted) : 0;
 			if (!nc && wake != UINT64_MAX && m->enabled_now && next < wake)
 				wake = next; /* the list may leave out what cannot issue now */
 			if (n == 0 || (!nc && wake == UINT64_MAX)) {
@@ -398,17 +398,17 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		** order and, within a subject, in enabled() order: a counting
 		** sort by unit, stable (nothing to do where the components listed
 		** them unit by unit, as the schedulers do) */
-		struct action *grouped = cand;
+		struct action *grouped = act;
 		if (!sorted) {
 			for (unsigned i = 0; i < nc; i++)
-				per_unit[cand[i].unit]++;
+				per_unit[act[i].unit]++;
 			for (unsigned u = 0, at = 0; u < m->nunits; u++) {
 				unsigned k = per_unit[u];
 				per_unit[u] = at;
 				at += k;
 			}
 			for (unsigned i = 0; i < nc; i++)
-				sorting[per_unit[cand[i].unit]++] = cand[i];
+				sorting[per_unit[act[i].unit]++] = act[i];
 			memset(per_unit, 0, sizeof *per_unit * m->nunits);
 			grouped = sorting;
 		}
@@ -503,7 +503,6 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	free(sm_changed);
 	free(sm_woke);
 	free(act);
-	free(cand);
 	free(sorting);
 	free(counted);
 	free(per_unit);
