@@ -279,8 +279,8 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	uint32_t *last = xmalloc(sizeof *last * m->nunits);
 	/* what may have changed since a component last listed (readyset.c) */
 	uint64_t *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
-	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0, reached = 0; /* an SM has a unit */
-	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke), own = 0;
+	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed); /* an SM has a unit */
+	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke);
 	const char *check = getenv("GPUMC_CHECK_READY");
 	int check_ready = check && *check && *check != '0', terminal = 0;
 	int slow = check_ready || hook || !m->issue; /* model.step and model.apply apart */
@@ -296,13 +296,15 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	struct events ev = { 0 };
 	struct timing t = { .run = run }; /* t.now set once a cycle: model.step writes neither */
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
-	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
+	/* the driver's counts (changed, nonlocal, own, reached) kept in tn,
+	** not copied into it each cycle */
+	struct timed_now tn = { 0, run, ready, unit_free, 0, changed, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
 		                &again, 0, 0 };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
-		if (nonlocal != status_at) { /* a warp-local issue other than an exit leaves its warp READY: running */
-			status_at = nonlocal;
+		if (tn.nonlocal != status_at) { /* a warp-local issue other than an exit leaves its warp READY: running */
+			status_at = tn.nonlocal;
 			terminal = m->terminal ? m->terminal(m, sv) : m->status(m, sv) == MS_TERMINAL;
 			if (check_ready && terminal != (m->status(m, sv) == MS_TERMINAL)) {
 				fprintf(stderr, "gpumc: internal error: READY-2: model.terminal differs from status at cycle %llu\n",
@@ -320,10 +322,6 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
 		tn.now = tn.clock = now;
-		tn.changed = changed;
-		tn.own = own;
-		tn.nonlocal = nonlocal;
-		tn.reached = reached;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
 		int sorted = 1; /* the candidates come grouped by unit already */
@@ -455,7 +453,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 				/* an exit, or an issue that ended its warp (faulted) as
 				** one: the kernel may be over, a CTA's slot free */
 				if (local == 2) {
-					nonlocal++;
+					tn.nonlocal++;
 					quiet = 0;
 				}
 			} else {
@@ -464,16 +462,16 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 					sm &= ~REACH_WAKES;
 				if (sm == REACH_OWN) {
 					unit_changed[a->unit] += 2;
-					own++;
+					tn.own++;
 				} else if (sm >= 0 && (unsigned)sm < m->nunits) {
 					sm_changed[sm]++;
 					sm_woke[sm] += (unsigned)wakes;
-					reached++;
+					tn.reached++;
 				} else if (sm != REACH_NONE) {
-					changed++;
-					reached++;
+					tn.changed++;
+					tn.reached++;
 				}
-				nonlocal++;
+				tn.nonlocal++;
 				moved = 1;
 			}
 			r->actions++;
@@ -508,7 +506,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	free(per_unit);
 	free(ev.t);
 	r->seconds = clock_since(t0);
-	return changed + 2 * r->actions; /* unit_changed[u] + sm_changed[sm] is at most 2 * r->actions (REACH_OWN: 2) */
+	return tn.changed + 2 * r->actions; /* unit_changed[u] + sm_changed[sm] is at most 2 * r->actions (REACH_OWN: 2) */
 }
 
 void concrete_run(const struct model *m, struct concrete_runs *past, uint64_t seed, uint64_t max_cycles,
