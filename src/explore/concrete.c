@@ -109,13 +109,14 @@ static void by_subject(struct action *a, unsigned n)
 	}
 }
 
-/* The actions of act[0..n) that can issue at v->now (subject ready, unit
-** free), in order; *wake: the earliest cycle one of the others can;
-** *sorted: whether they come grouped by unit in increasing order.  No
-** unit: an environment choice concrete mode does not take (a crash, a
-** spontaneous eviction). */
-static unsigned candidates(unsigned n, const struct action *act, const struct timed_now *v, struct action *cand,
-                           uint64_t *wake, int *sorted)
+/* Of act[0..n), the actions that can issue at v->now (subject ready,
+** unit free), kept in order at the front of act; *wake: the earliest
+** cycle one of the others can; *sorted: whether they come grouped by
+** unit in increasing order.  No unit: an environment choice concrete
+** mode does not take (a crash, a spontaneous eviction).  Inline: once
+** a cycle, nearly always one or two actions, each of its own unit. */
+static inline unsigned candidates(unsigned n, struct action *act, const struct timed_now *v, uint64_t *wake,
+                                  int *sorted)
 {
 	unsigned nc = 0, prev = 0;
 	int in_order = 1;
@@ -129,7 +130,7 @@ static unsigned candidates(unsigned n, const struct action *act, const struct ti
 		if (at <= v->now) {
 			in_order &= prev <= u;
 			prev = u;
-			cand[nc++] = act[i];
+			act[nc++] = act[i];
 		} else if (at < *wake)
 			*wake = at;
 	}
@@ -260,9 +261,15 @@ int concrete_usable(const struct model *m, struct strbuf *why)
 
 /* concrete_run's run number run, its first key changed; returns its last.
 ** Apart from concrete_run so that no pointer to the caller's count stays
-** live through the loop (with one, 0.1-0.3% more instructions a run). */
-static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed, uint64_t seed, uint64_t max_cycles,
-                          const struct concrete_hook *hook, struct concrete_result *r)
+** live through the loop (with one, 0.1-0.3% more instructions a run).
+** check_ready: under GPUMC_CHECK_READY; a constant in each of the two
+** copies (timed_run), so that the unchecked one tests for none of the
+** checks in its loop. */
+static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct model *m, uint64_t run,
+                                                                   uint64_t changed, uint64_t seed,
+                                                                   uint64_t max_cycles,
+                                                                   const struct concrete_hook *hook,
+                                                                   struct concrete_result *r, int check_ready)
 {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -278,16 +285,14 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	uint32_t *last = xmalloc(sizeof *last * m->nunits);
 	/* what may have changed since a component last listed (readyset.c) */
 	uint64_t *unit_changed = xcalloc(m->nunits, sizeof *unit_changed);
-	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed), nonlocal = 0, reached = 0; /* an SM has a unit */
-	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke), own = 0;
-	const char *check = getenv("GPUMC_CHECK_READY");
-	int check_ready = check && *check && *check != '0', terminal = 0;
+	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed); /* an SM has a unit */
+	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke);
+	int terminal = 0;
 	int slow = check_ready || hook || !m->issue; /* model.step and model.apply apart */
 	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
-	struct action *cand = xmalloc(sizeof *cand * (m->max_actions + 1));
 	struct action *sorting = xmalloc(sizeof *sorting * (m->max_actions + 1));
 	uint64_t *counted = xmalloc(sizeof *counted * (m->ncounters + 1)); /* check_step's */
 	/* candidates per unit, and where each unit's run starts in sorting */
@@ -296,13 +301,15 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	struct events ev = { 0 };
 	struct timing t = { .run = run }; /* t.now set once a cycle: model.step writes neither */
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
-	struct timed_now tn = { 0, run, ready, unit_free, 0, 0, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
+	/* the driver's counts (changed, nonlocal, own, reached) kept in tn,
+	** not copied into it each cycle */
+	struct timed_now tn = { 0, run, ready, unit_free, 0, changed, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
 		                &again, 0, 0 };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
-		if (nonlocal != status_at) { /* a warp-local issue other than an exit leaves its warp READY: running */
-			status_at = nonlocal;
+		if (tn.nonlocal != status_at) { /* a warp-local issue other than an exit leaves its warp READY: running */
+			status_at = tn.nonlocal;
 			terminal = m->terminal ? m->terminal(m, sv) : m->status(m, sv) == MS_TERMINAL;
 			if (check_ready && terminal != (m->status(m, sv) == MS_TERMINAL)) {
 				fprintf(stderr, "gpumc: internal error: READY-2: model.terminal differs from status at cycle %llu\n",
@@ -320,10 +327,6 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		** issue now (enabled_now); the whole list when none can, to tell a
 		** deadlock or find the next cycle anything can */
 		tn.now = tn.clock = now;
-		tn.changed = changed;
-		tn.own = own;
-		tn.nonlocal = nonlocal;
-		tn.reached = reached;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
 		int sorted = 1; /* the candidates come grouped by unit already */
@@ -339,7 +342,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 			if (passes)
 				skip = 0;
 			if (!skip || check_ready)
-				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, cand, &wake, &sorted);
+				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, &wake, &sorted);
 			if (skip && nc) {
 				fprintf(stderr, "gpumc: internal error: READY-6: cycle %llu, passed over after a cycle of "
 				        "warp-local issues alone, has an issue\n", (unsigned long long)now);
@@ -360,7 +363,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
 			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 			wake = UINT64_MAX;
-			nc = n ? candidates(n, act, &tn, cand, &wake, &sorted) : 0;
+			nc = n ? candidates(n, act, &tn, &wake, &sorted) : 0;
 			if (!nc && wake != UINT64_MAX && m->enabled_now && next < wake)
 				wake = next; /* the list may leave out what cannot issue now */
 			if (n == 0 || (!nc && wake == UINT64_MAX)) {
@@ -398,17 +401,17 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 		** order and, within a subject, in enabled() order: a counting
 		** sort by unit, stable (nothing to do where the components listed
 		** them unit by unit, as the schedulers do) */
-		struct action *grouped = cand;
+		struct action *grouped = act;
 		if (!sorted) {
 			for (unsigned i = 0; i < nc; i++)
-				per_unit[cand[i].unit]++;
+				per_unit[act[i].unit]++;
 			for (unsigned u = 0, at = 0; u < m->nunits; u++) {
 				unsigned k = per_unit[u];
 				per_unit[u] = at;
 				at += k;
 			}
 			for (unsigned i = 0; i < nc; i++)
-				sorting[per_unit[cand[i].unit]++] = cand[i];
+				sorting[per_unit[act[i].unit]++] = act[i];
 			memset(per_unit, 0, sizeof *per_unit * m->nunits);
 			grouped = sorting;
 		}
@@ -455,7 +458,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 				/* an exit, or an issue that ended its warp (faulted) as
 				** one: the kernel may be over, a CTA's slot free */
 				if (local == 2) {
-					nonlocal++;
+					tn.nonlocal++;
 					quiet = 0;
 				}
 			} else {
@@ -464,16 +467,16 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 					sm &= ~REACH_WAKES;
 				if (sm == REACH_OWN) {
 					unit_changed[a->unit] += 2;
-					own++;
+					tn.own++;
 				} else if (sm >= 0 && (unsigned)sm < m->nunits) {
 					sm_changed[sm]++;
 					sm_woke[sm] += (unsigned)wakes;
-					reached++;
+					tn.reached++;
 				} else if (sm != REACH_NONE) {
-					changed++;
-					reached++;
+					tn.changed++;
+					tn.reached++;
 				}
-				nonlocal++;
+				tn.nonlocal++;
 				moved = 1;
 			}
 			r->actions++;
@@ -503,13 +506,21 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 	free(sm_changed);
 	free(sm_woke);
 	free(act);
-	free(cand);
 	free(sorting);
 	free(counted);
 	free(per_unit);
 	free(ev.t);
 	r->seconds = clock_since(t0);
-	return changed + 2 * r->actions; /* unit_changed[u] + sm_changed[sm] is at most 2 * r->actions (REACH_OWN: 2) */
+	return tn.changed + 2 * r->actions; /* unit_changed[u] + sm_changed[sm] is at most 2 * r->actions (REACH_OWN: 2) */
+}
+
+static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed, uint64_t seed, uint64_t max_cycles,
+                          const struct concrete_hook *hook, struct concrete_result *r)
+{
+	const char *check = getenv("GPUMC_CHECK_READY");
+	if (check && *check && *check != '0')
+		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 1);
+	return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0);
 }
 
 void concrete_run(const struct model *m, struct concrete_runs *past, uint64_t seed, uint64_t max_cycles,
