@@ -70,7 +70,10 @@
 **   DAB-SYNC (concrete mode) the flush guard's kept sync_ready equals a
 **         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
 **   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
-**         one (list_kept; GPUMC_CHECK_READY).
+**         one (list_kept; GPUMC_CHECK_READY);
+**   READY-12 (concrete mode, ordered and nr) the FIFOs of the partitions'
+**         turns hold entries exactly when any FIFO does (in_flight), and
+**         then the FLUSH guard, not read, would list none (GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -557,8 +560,10 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 	d->list_n = n;
 }
 
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                        struct action *out, int timed)
+/* The FLUSH guard (enabled): the FLUSHes into out, from before[0..nb)'s
+** issues or, in concrete mode (tn), the schedulers told (per_sm). */
+static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, const uint64_t *per_sm,
+                           const struct action *before, unsigned nb, struct action *out)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -576,14 +581,6 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct port_issue *ip = ib->ops;
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
-	/* concrete mode: the schedulers told (port_issue.allowed) */
-	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
-	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
-	int kept = tn && list_kept(c, tn, per_sm);
-	if (kept && !tn->check) {
-		memcpy(out, D(c)->list, sizeof *out * D(c)->list_n);
-		return D(c)->list_n;
-	}
 	if (tn)
 		sm_busy = told(c, sv, per_sm, issuing);
 	else
@@ -604,7 +601,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		if (((const struct port_grid *)gb->ops)->pending(gb->c, sv, (int)s))
 			sm_busy |= 1ull << s;
 	int any_issue = sm_busy != 0;
-	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
+	unsigned n = 0, flush_unit = c->unit0[1];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
 			if (!(sm_busy >> s & 1) && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
@@ -616,6 +613,53 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 			ok = room(c, sv, s);
 		if (ok || !anything_in_flight(c, sv))
 			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1], cf->sms };
+	}
+	return n;
+}
+
+/* anything_in_flight, from one FIFO a partition where the flush is
+** ordered: a partition's turn stays at an SM whose FIFO to it holds
+** entries while any does (next_turn after each flush and message). */
+static int in_flight(const struct comp *c, const uint8_t *sv)
+{
+	const struct gpu_cfg *cf = &c->g->cfg;
+	if (cf->flush != DF_ORDERED)
+		return anything_in_flight(c, sv);
+	for (unsigned p = 0; p < cf->partitions; p++) {
+		unsigned s = *prr(c, sv, p);
+		if (s < cf->sms && queue(c, sv, s * cf->partitions + p)[0])
+			return 1;
+	}
+	return 0;
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	const struct bind *ib = REQ(c, P_ISSUE);
+	const struct port_issue *ip = ib->ops;
+	/* concrete mode: the schedulers told (port_issue.allowed) */
+	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
+	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
+	int kept = tn && list_kept(c, tn, per_sm);
+	if (kept && !tn->check) {
+		memcpy(out, D(c)->list, sizeof *out * D(c)->list_n);
+		return D(c)->list_n;
+	}
+	/* ordered, nr: no FLUSH while one is in flight, whatever the warps
+	** do, so the guard is not read then: most listings of a run come
+	** during a flush, listing its DRAINs */
+	int drains_only = cf->flush < DF_NR_OF && in_flight(c, sv);
+	unsigned n = 0, drain_unit = c->unit0[0];
+	if (!drains_only || (tn && tn->check))
+		n = list_flush(c, sv, tn, per_sm, before, nb, out);
+	if (tn && tn->check && (in_flight(c, sv) != anything_in_flight(c, sv) || (drains_only && n))) {
+		fprintf(stderr, "gpumc: internal error: READY-12: at cycle %llu the turns' FIFOs say %s in flight, the "
+		        "FIFOs %s, and the guard lists %u FLUSH\n", (unsigned long long)tn->clock,
+		        in_flight(c, sv) ? "entries are" : "none is", anything_in_flight(c, sv) ? "some" : "none", n);
+		abort();
 	}
 	for (unsigned p = 0; p < cf->partitions; p++) {
 		/* ordered: only the SM whose turn it is (the reorder buffer) */
