@@ -633,21 +633,22 @@ static int in_flight(const struct comp *c, const uint8_t *sv)
 	return 0;
 }
 
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                        struct action *out, int timed)
+/* enabled() where the listing is not kept, or kept under
+** GPUMC_CHECK_READY (kept: then compared): out of line, and in six
+** arguments, for its frame would make the kept listing's (most calls)
+** dear. */
+static __attribute__((noinline)) unsigned listing(const struct comp *c, const uint8_t *sv,
+                                                  const struct action *before, unsigned nb, struct action *out,
+                                                  int kept)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	const struct bind *ib = REQ(c, P_ISSUE);
 	const struct port_issue *ip = ib->ops;
-	/* concrete mode: the schedulers told (port_issue.allowed) */
-	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
+	int timed = kept >> 1; /* enabled()'s timed, kept's low bit */
+	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL; /* as enabled() */
 	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
-	int kept = tn && list_kept(c, tn, per_sm);
-	if (kept && !tn->check) {
-		memcpy(out, D(c)->list, sizeof *out * D(c)->list_n);
-		return D(c)->list_n;
-	}
+	kept &= 1;
 	/* ordered, nr: no FLUSH while one is in flight, whatever the warps
 	** do, so the guard is not read then: most listings of a run come
 	** during a flush, listing its DRAINs */
@@ -680,6 +681,23 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	if (tn)
 		list_keep(c, tn, per_sm, kept, out, n);
 	return n;
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	const struct bind *ib = REQ(c, P_ISSUE);
+	const struct port_issue *ip = ib->ops;
+	/* concrete mode: the schedulers told (port_issue.allowed) */
+	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
+	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
+	int kept = tn && list_kept(c, tn, per_sm);
+	if (!kept || tn->check)
+		return listing(c, sv, before, nb, out, kept | timed << 1);
+	const struct dab *d = D(c);
+	for (unsigned i = 0; i < d->list_n; i++) /* a few: no call */
+		out[i] = d->list[i];
+	return d->list_n;
 }
 
 /* The flush made the atomics of SM sm (-1: every SM) visible: its waiting
