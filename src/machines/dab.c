@@ -718,9 +718,10 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
 	kept &= 1;
 	/* ordered, nr: no FLUSH while one is in flight, whatever the warps
-	** do, so the guard is not read then: most listings of a run come
-	** during a flush, listing its DRAINs */
-	int drains_only = cf->flush < DF_NR_OF && in_flight(c, sv);
+	** do, so the guard is not read then: most listings of a concrete run
+	** come during a flush, listing its DRAINs (exhaustive mode's, not:
+	** there the test costs more than it saves) */
+	int drains_only = tn && cf->flush < DF_NR_OF && in_flight(c, sv);
 	unsigned n = 0;
 	if (!drains_only || (tn && tn->check))
 		n = list_flush(c, sv, tn, per_sm, before, nb, out);
