@@ -70,7 +70,12 @@
 **   DAB-SYNC (concrete mode) the flush guard's kept sync_ready equals a
 **         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
 **   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
-**         one (list_kept; GPUMC_CHECK_READY).
+**         one (list_kept; GPUMC_CHECK_READY);
+**   READY-12 (concrete mode, ordered and nr) the FIFOs of the partitions'
+**         turns hold entries exactly when any FIFO does (in_flight), and
+**         then the FLUSH guard, not read, would list none (GPUMC_CHECK_READY);
+**   READY-13 (concrete mode, ordered) a partition's kept DRAIN equals
+**         its fresh listing (turns_kept; GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -112,6 +117,12 @@ struct dab {
 	uint64_t list_run, list_at, *list_told;
 	struct action *list;
 	unsigned list_n;
+	/* concrete mode, ordered: per partition, its DRAIN as last listed
+	** (turn_has: where it has one), of the run turn_run, less those
+	** marked since (turn_dirty; turns_kept) */
+	struct action turn[8];
+	uint32_t turn_has, turn_dirty;
+	uint64_t turn_run;
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -557,8 +568,10 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 	d->list_n = n;
 }
 
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                        struct action *out, int timed)
+/* The FLUSH guard (enabled): the FLUSHes into out, from before[0..nb)'s
+** issues or, in concrete mode (tn), the schedulers told (per_sm). */
+static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, const uint64_t *per_sm,
+                           const struct action *before, unsigned nb, struct action *out)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -576,14 +589,6 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct port_issue *ip = ib->ops;
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
-	/* concrete mode: the schedulers told (port_issue.allowed) */
-	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
-	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
-	int kept = tn && list_kept(c, tn, per_sm);
-	if (kept && !tn->check) {
-		memcpy(out, D(c)->list, sizeof *out * D(c)->list_n);
-		return D(c)->list_n;
-	}
 	if (tn)
 		sm_busy = told(c, sv, per_sm, issuing);
 	else
@@ -604,7 +609,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		if (((const struct port_grid *)gb->ops)->pending(gb->c, sv, (int)s))
 			sm_busy |= 1ull << s;
 	int any_issue = sm_busy != 0;
-	unsigned n = 0, flush_unit = c->unit0[1], drain_unit = c->unit0[0];
+	unsigned n = 0, flush_unit = c->unit0[1];
 	if (cf->flush == DF_NR_CIF) {
 		for (unsigned s = 0; s < cf->sms; s++)
 			if (!(sm_busy >> s & 1) && (anything_buffered(c, sv, (int)s) || sync_ready(c, sv, (int)s)) && room(c, sv, s))
@@ -617,25 +622,140 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		if (ok || !anything_in_flight(c, sv))
 			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_FLUSH), (uint16_t)flush_unit, c->subj0[1], cf->sms };
 	}
+	return n;
+}
+
+/* anything_in_flight, from one FIFO a partition where the flush is
+** ordered: a partition's turn stays at an SM whose FIFO to it holds
+** entries while any does (next_turn after each flush and message). */
+static int in_flight(const struct comp *c, const uint8_t *sv)
+{
+	const struct gpu_cfg *cf = &c->g->cfg;
+	if (cf->flush != DF_ORDERED)
+		return anything_in_flight(c, sv);
 	for (unsigned p = 0; p < cf->partitions; p++) {
-		/* ordered: only the SM whose turn it is (the reorder buffer) */
-		unsigned s = 0, end = cf->sms;
-		if (cf->flush == DF_ORDERED) {
-			s = *prr(c, sv, p);
-			end = s < cf->sms ? s + 1 : 0;
-		}
-		for (; s < end; s++) {
-			unsigned q = s * cf->partitions + p, k = queue(c, sv, q)[0];
-			if (k && timed) /* concrete mode: the head's transaction */
-				k = icnt_run(D(c)->ic, c, q, k, queue_entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
-			if (k)
-				out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(drain_unit + p),
-				                            c->subj0[0] + q, q + g->nqueues * (timed ? k - 1 : 0) };
-		}
+		unsigned s = *prr(c, sv, p);
+		if (s < cf->sms && queue(c, sv, s * cf->partitions + p)[0])
+			return 1;
 	}
+	return 0;
+}
+
+/* Partition p's DRAINs, into out. */
+static inline __attribute__((always_inline)) unsigned drains(const struct comp *c, const uint8_t *sv, unsigned p,
+                                                             int timed, struct action *out)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	/* ordered: only the SM whose turn it is (the reorder buffer) */
+	unsigned s = 0, end = cf->sms, n = 0;
+	if (cf->flush == DF_ORDERED) {
+		s = *prr(c, sv, p);
+		end = s < cf->sms ? s + 1 : 0;
+	}
+	for (; s < end; s++) {
+		unsigned q = s * cf->partitions + p, k = queue(c, sv, q)[0];
+		if (k && timed) /* concrete mode: the head's transaction */
+			k = icnt_run(D(c)->ic, c, q, k, queue_entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
+		if (k)
+			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(c->unit0[0] + p),
+			                            c->subj0[0] + q, q + g->nqueues * (timed ? k - 1 : 0) };
+	}
+	return n;
+}
+
+/* Concrete mode, ordered: partition p's DRAIN (at most one: its turn's)
+** reads only its turn, that FIFO and the interconnect's arrivals into
+** it, which only this component's FLUSH and DRAIN move (apply: FIFOs
+** and turns; timing: arrivals, of the same actions).  So each is kept,
+** per run, until apply marks its partition (turn_dirty: a DRAIN its
+** own, a FLUSH all); an apply to another vector only marks more.  Most
+** listings come after a DRAIN, which moved one partition of four.  Under
+** GPUMC_CHECK_READY a kept one is listed anyway and compared (invariant
+** READY-13).  The DRAINs, into out. */
+static unsigned turns_kept(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, struct action *out)
+{
+	struct dab *d = (struct dab *)c->priv;
+	if (d->turn_run != tn->run) {
+		d->turn_run = tn->run;
+		d->turn_dirty = ~0u;
+	}
+	uint32_t all = (1u << c->g->cfg.partitions) - 1, has = d->turn_has;
+	for (uint32_t m = (tn->check ? all : d->turn_dirty) & all; m; m &= m - 1) {
+		unsigned p = (unsigned)__builtin_ctz(m);
+		struct action a = { 0 };
+		int k = (int)drains(c, sv, p, 1, &a);
+		if (!(d->turn_dirty >> p & 1) && (k != (int)(has >> p & 1) || (k && !same_action(&a, &d->turn[p])))) {
+			fprintf(stderr, "gpumc: internal error: READY-13: partition %u's kept DRAIN differs from the state's "
+			        "at cycle %llu: an apply did not mark it\n", p, (unsigned long long)tn->clock);
+			abort();
+		}
+		d->turn[p] = a;
+		has = k ? has | 1u << p : has & ~(1u << p);
+	}
+	d->turn_has = has;
+	d->turn_dirty = 0;
+	unsigned n = 0;
+	for (; has; has &= has - 1)
+		out[n++] = d->turn[__builtin_ctz(has)];
+	return n;
+}
+
+/* enabled() where the listing is not kept, or kept under
+** GPUMC_CHECK_READY (kept: then compared): out of line, and in six
+** arguments, for its frame would make the kept listing's (most calls)
+** dear. */
+static __attribute__((noinline)) unsigned listing(const struct comp *c, const uint8_t *sv,
+                                                  const struct action *before, unsigned nb, struct action *out,
+                                                  int kept)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	const struct bind *ib = REQ(c, P_ISSUE);
+	const struct port_issue *ip = ib->ops;
+	int timed = kept >> 1; /* enabled()'s timed, kept's low bit */
+	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL; /* as enabled() */
+	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
+	kept &= 1;
+	/* ordered, nr: no FLUSH while one is in flight, whatever the warps
+	** do, so the guard is not read then: most listings of a concrete run
+	** come during a flush, listing its DRAINs (exhaustive mode's, not:
+	** there the test costs more than it saves) */
+	int drains_only = tn && cf->flush < DF_NR_OF && in_flight(c, sv);
+	unsigned n = 0;
+	if (!drains_only || (tn && tn->check))
+		n = list_flush(c, sv, tn, per_sm, before, nb, out);
+	if (tn && tn->check && (in_flight(c, sv) != anything_in_flight(c, sv) || (drains_only && n))) {
+		fprintf(stderr, "gpumc: internal error: READY-12: at cycle %llu the turns' FIFOs say %s in flight, the "
+		        "FIFOs %s, and the guard lists %u FLUSH\n", (unsigned long long)tn->clock,
+		        in_flight(c, sv) ? "entries are" : "none is", anything_in_flight(c, sv) ? "some" : "none", n);
+		abort();
+	}
+	if (tn && cf->flush == DF_ORDERED)
+		n += turns_kept(c, sv, tn, out + n);
+	else
+		for (unsigned p = 0; p < cf->partitions; p++)
+			n += drains(c, sv, p, timed, out + n);
 	if (tn)
 		list_keep(c, tn, per_sm, kept, out, n);
 	return n;
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	const struct bind *ib = REQ(c, P_ISSUE);
+	const struct port_issue *ip = ib->ops;
+	/* concrete mode: the schedulers told (port_issue.allowed) */
+	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
+	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
+	int kept = tn && list_kept(c, tn, per_sm);
+	if (!kept || tn->check)
+		return listing(c, sv, before, nb, out, kept | timed << 1);
+	const struct dab *d = D(c);
+	for (unsigned i = 0; i < d->list_n; i++) /* a few: no call */
+		out[i] = d->list[i];
+	return d->list_n;
 }
 
 /* The flush made the atomics of SM sm (-1: every SM) visible: its waiting
@@ -743,11 +863,16 @@ static void drain(const struct comp *c, uint8_t *sv, unsigned q)
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
-	if (a->kind == c->kind0 + K_FLUSH)
+	struct dab *d = (struct dab *)c->priv;
+	if (a->kind == c->kind0 + K_FLUSH) {
 		flush(c, sv, a->arg < g->cfg.sms ? (int)a->arg : -1);
-	else
-		for (unsigned k = a->arg / g->nqueues + 1; k--;)
-			drain(c, sv, a->arg % g->nqueues);
+		d->turn_dirty = ~0u; /* turns_kept */
+		return;
+	}
+	unsigned q = a->arg % g->nqueues;
+	d->turn_dirty |= 1u << q % g->cfg.partitions;
+	for (unsigned k = a->arg / g->nqueues + 1; k--;)
+		drain(c, sv, q);
 }
 
 /* Concrete mode's ready sets (readyset.c): a drain that leaves something
@@ -1070,7 +1195,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	x->ic = icnt_init((char *)x + head, g, g->nqueues, qcap);
 	x->list_told = (uint64_t *)((char *)x + head + ic_bytes);
 	x->list = (struct action *)(x->list_told + cf->sms);
-	x->list_run = UINT64_MAX;
+	x->list_run = x->turn_run = UINT64_MAX;
 	x->qcap = qcap;
 	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
 	x->full_from = cf->buffer_level && full_is_a_cut(cf) ? cf->entries - cf->threads_per_warp + 1 : UINT_MAX;
