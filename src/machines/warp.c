@@ -235,12 +235,13 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 ** sources and destination as rows of the warp's registers and its other
 ** sources as values, so that an issue reads its operands without
 ** decoding them (sources). */
-enum { PC_LOCAL = 1, PC_DIVERGES = 2, PC_SPECIAL = 4 };
+enum { PC_LOCAL = 1, PC_DIVERGES = 2, PC_SPECIAL = 4, PC_PLAIN = 8 };
 struct pc_info {
 	int32_t row[3];   /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
 	uint32_t base[3]; /* source k an immediate or a symbol: its value; else 0 */
 	int32_t dst;      /* the destination's row; -1: none */
 	uint8_t flags;
+	uint8_t count;    /* PC_PLAIN: the counter it adds to beside CT_INSTR (count_of); CT_N: none */
 };
 
 static const struct pc_info *info_of(const struct comp *c, unsigned pc)
@@ -248,12 +249,12 @@ static const struct pc_info *info_of(const struct comp *c, unsigned pc)
 	return &((const struct pc_info *)c->priv)[pc];
 }
 
-/* Pop entries that reached their reconvergence point (WARP-2).  Inline:
-** every issue of a READY warp ends here. */
-static inline __attribute__((always_inline)) void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
+/* Pop warp h's entries (its stack st) that reached their reconvergence
+** point (WARP-2).  Inline: every issue of a READY warp ends here; its
+** record found once by the caller (a store into the vector may alias the
+** geometry, which would be read again). */
+static inline __attribute__((always_inline)) void reconverge(struct warp_hdr *h, struct stack_entry *st)
 {
-	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = gpu_stack(g, sv, w);
 	while (h->sp > 0 && st[h->sp - 1].pc == st[h->sp - 1].rpc) {
 		memset(&st[h->sp - 1], 0, sizeof *st);
 		h->sp--;
@@ -267,9 +268,10 @@ static inline __attribute__((always_inline)) void advance(const struct comp *c, 
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	gpu_stack(g, sv, w)[h->sp - 1].pc++;
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	st[h->sp - 1].pc++;
 	h->status = W_READY;
-	reconverge(g, sv, w);
+	reconverge(h, st);
 }
 
 /* Lanes in `gone` leave the warp for good: drop them from every entry and
@@ -331,7 +333,7 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 			st[h->sp++] = (struct stack_entry){ (uint16_t)(pc + 1), r, fall };
 		st[h->sp++] = (struct stack_entry){ (uint16_t)in->target, r, taken };
 	}
-	reconverge(g, sv, w);
+	reconverge(h, st);
 }
 
 /* Source k of an issue from its decoded instruction d (no special
@@ -752,30 +754,54 @@ static uint8_t *local_table(const struct program *p)
 ** address); the explorer does not reduce on a step that ends in a fault,
 ** nor on the last exit (the kernel's status changes). */
 static inline __attribute__((always_inline)) const struct instr *local_of(const struct comp *c, const uint8_t *sv,
-                                                                          unsigned w, const struct instr *in)
+                                                                          unsigned w, const struct instr *in,
+                                                                          const struct pc_info *d)
 {
 	const struct warp_hdr *h = gpu_warp(c->g, (uint8_t *)sv, w);
-	if (h->status != W_READY || !(info_of(c, (unsigned)(in - c->g->prog->ins))->flags & PC_LOCAL) ||
-	    (in->op == OP_EXIT && h->sp != 1))
+	if (h->status != W_READY || !(d->flags & PC_LOCAL) || (in->op == OP_EXIT && h->sp != 1))
 		return NULL;
 	return in;
 }
 
 static const struct instr *local(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	const struct gpu *g = c->g;
-	return local_of(c, sv, w, &g->prog->ins[gpu_pc(g, sv, w)]);
+	unsigned pc = gpu_pc(c->g, sv, w);
+	return local_of(c, sv, w, &c->g->prog->ins[pc], info_of(c, pc));
+}
+
+/* prepare_issue of an instruction that is not PC_PLAIN, or with
+** persistency.  Out of line, with prepare_issue's arguments (a tail
+** call): its calls made the plain path save registers. */
+static __attribute__((noinline)) const struct instr *prepare_other(const struct comp *c, const uint8_t *sv, unsigned w,
+                                                                    struct timing *t, uint64_t (*rnd)(void *),
+                                                                    void *rng, uint64_t *ct)
+{
+	unsigned pc = top_pc(c->g, sv, w);
+	const struct instr *in = &c->g->prog->ins[pc];
+	timing_of(c, sv, w, in, t, rnd, rng);
+	count_of(c, sv, w, in, ct);
+	return local_of(c, sv, w, in, info_of(c, pc));
 }
 
 /* Concrete mode: timing_issue, count_issue, then local, of one issue (a
-** READY warp: its stack is not empty). */
+** READY warp: its stack is not empty).  A PC_PLAIN instruction (decode)
+** without persistency: timing_of's lat_alu and count_of's counts, decoded
+** at layout (WARP-6), without a call (READY-8 compares the counts with
+** count_issue's). */
 static const struct instr *prepare_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
-	const struct instr *in = cur(c->g, sv, w);
-	timing_of(c, sv, w, in, t, rnd, rng);
-	count_of(c, sv, w, in, ct);
-	return local_of(c, sv, w, in);
+	unsigned pc = top_pc(c->g, sv, w);
+	const struct instr *in = &c->g->prog->ins[pc];
+	const struct pc_info *d = info_of(c, pc);
+	if (!(d->flags & PC_PLAIN) || REQ(c, P_PM)->ops)
+		return prepare_other(c, sv, w, t, rnd, rng, ct);
+	t->upd[t->n].subject = c->subj0[0] + w;
+	t->upd[t->n++].delay = c->g->cfg.lat_alu;
+	comp_count(c, ct, CT_INSTR, 1);
+	if (d->count != CT_N)
+		comp_count(c, ct, d->count, 1);
+	return local_of(c, sv, w, in, d);
 }
 
 /* }=== */
@@ -877,6 +903,19 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 		}
 		if (in->dst >= 0)
 			t[i].dst = g->reg_row[in->dst];
+		/* timing_of's default (lat_alu) and count_of's without a call */
+		switch (in->op) {
+		case OP_LD: case OP_ST: case OP_BAR: case OP_ATOM: case OP_RED: case OP_BRA:
+			break;
+		case OP_MEMBAR: case OP_EXIT: case OP_NOP:
+			t[i].flags |= PC_PLAIN;
+			t[i].count = CT_N;
+			break;
+		default:
+			t[i].flags |= PC_PLAIN;
+			t[i].count = CT_ALU;
+			break;
+		}
 	}
 	return t;
 }
