@@ -26,7 +26,12 @@
 **          are zero;
 **   WARP-5 only a branch that program_divergent calls divergent splits a
 **          warp (one it calls uniform would fault F_UNIFORM), so a stack
-**          of 1 + 2 x the divergent branches never overflows (layout).
+**          of 1 + 2 x the divergent branches never overflows (layout);
+**   WARP-6 the private table (decode) says of each instruction what it
+**          decodes to at issue: its operands' rows and values (lanes_of),
+**          and for a PC_PLAIN one timing_of's lat_alu and count_of's
+**          counters (READY-8 compares the counts, t/golden-run.sh the
+**          rest).
 */
 #include "config.h"
 
