@@ -27,11 +27,10 @@
 **   WARP-5 only a branch that program_divergent calls divergent splits a
 **          warp (one it calls uniform would fault F_UNIFORM), so a stack
 **          of 1 + 2 x the divergent branches never overflows (layout);
-**   WARP-6 the private table (decode) says of each instruction what it
-**          decodes to at issue: its operands' rows and values (lanes_of),
-**          and for a PC_PLAIN one timing_of's lat_alu and count_of's
-**          counters (READY-8 compares the counts, t/golden-run.sh the
-**          rest).
+**   WARP-6 the private table (decode) says of each instruction what its
+**          operands decode to at issue (lanes_of): a register's row, an
+**          immediate's or a symbol's value (t/golden.sh and
+**          t/golden-run.sh pin the results of every kernel).
 */
 #include "config.h"
 
@@ -240,13 +239,12 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 ** sources and destination as rows of the warp's registers and its other
 ** sources as values, so that an issue reads its operands without
 ** decoding them (sources). */
-enum { PC_LOCAL = 1, PC_DIVERGES = 2, PC_SPECIAL = 4, PC_PLAIN = 8 };
+enum { PC_LOCAL = 1, PC_DIVERGES = 2, PC_SPECIAL = 4 };
 struct pc_info {
 	int32_t row[3];   /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
 	uint32_t base[3]; /* source k an immediate or a symbol: its value; else 0 */
 	int32_t dst;      /* the destination's row; -1: none */
 	uint8_t flags;
-	uint8_t count;    /* PC_PLAIN: the counter it adds to beside CT_INSTR (count_of); CT_N: none */
 };
 
 static const struct pc_info *info_of(const struct comp *c, unsigned pc)
@@ -774,39 +772,16 @@ static const struct instr *local(const struct comp *c, const uint8_t *sv, unsign
 	return local_of(c, sv, w, &c->g->prog->ins[pc], info_of(c, pc));
 }
 
-/* prepare_issue of an instruction that is not PC_PLAIN, or with
-** persistency.  Out of line, with prepare_issue's arguments (a tail
-** call): its calls made the plain path save registers. */
-static __attribute__((noinline)) const struct instr *prepare_other(const struct comp *c, const uint8_t *sv, unsigned w,
-                                                                    struct timing *t, uint64_t (*rnd)(void *),
-                                                                    void *rng, uint64_t *ct)
+/* Concrete mode: timing_issue, count_issue, then local, of one issue (a
+** READY warp: its stack is not empty). */
+static const struct instr *prepare_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
+                                         uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
 	unsigned pc = top_pc(c->g, sv, w);
 	const struct instr *in = &c->g->prog->ins[pc];
 	timing_of(c, sv, w, in, t, rnd, rng);
 	count_of(c, sv, w, in, ct);
 	return local_of(c, sv, w, in, info_of(c, pc));
-}
-
-/* Concrete mode: timing_issue, count_issue, then local, of one issue (a
-** READY warp: its stack is not empty).  A PC_PLAIN instruction (decode)
-** without persistency: timing_of's lat_alu and count_of's counts, decoded
-** at layout (WARP-6), without a call (READY-8 compares the counts with
-** count_issue's). */
-static const struct instr *prepare_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
-                                         uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
-{
-	unsigned pc = top_pc(c->g, sv, w);
-	const struct instr *in = &c->g->prog->ins[pc];
-	const struct pc_info *d = info_of(c, pc);
-	if (!(d->flags & PC_PLAIN) || REQ(c, P_PM)->ops)
-		return prepare_other(c, sv, w, t, rnd, rng, ct);
-	t->upd[t->n].subject = c->subj0[0] + w;
-	t->upd[t->n++].delay = c->g->cfg.lat_alu;
-	comp_count(c, ct, CT_INSTR, 1);
-	if (d->count != CT_N)
-		comp_count(c, ct, d->count, 1);
-	return local_of(c, sv, w, in, d);
 }
 
 /* }=== */
@@ -908,19 +883,6 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 		}
 		if (in->dst >= 0)
 			t[i].dst = g->reg_row[in->dst];
-		/* timing_of's default (lat_alu) and count_of's without a call */
-		switch (in->op) {
-		case OP_LD: case OP_ST: case OP_BAR: case OP_ATOM: case OP_RED: case OP_BRA:
-			break;
-		case OP_MEMBAR: case OP_EXIT: case OP_NOP:
-			t[i].flags |= PC_PLAIN;
-			t[i].count = CT_N;
-			break;
-		default:
-			t[i].flags |= PC_PLAIN;
-			t[i].count = CT_ALU;
-			break;
-		}
 	}
 	return t;
 }
