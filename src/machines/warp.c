@@ -26,7 +26,11 @@
 **          are zero;
 **   WARP-5 only a branch that program_divergent calls divergent splits a
 **          warp (one it calls uniform would fault F_UNIFORM), so a stack
-**          of 1 + 2 x the divergent branches never overflows (layout).
+**          of 1 + 2 x the divergent branches never overflows (layout);
+**   WARP-6 the private table (decode) says of each instruction what its
+**          operands decode to at issue (lanes_of): a register's row, an
+**          immediate's or a symbol's value (t/golden.sh and
+**          t/golden-run.sh pin the results of every kernel).
 */
 #include "config.h"
 
@@ -41,10 +45,16 @@
 #define ATOMICS(c) ((const struct port_atomics *)port_ops(c, P_ATOMICS))
 #define SBUF(c) ((const struct port_sbuf *)port_ops(c, P_SBUF))
 
-static const struct instr *cur(const struct gpu *g, const uint8_t *sv, unsigned w)
+/* The pc of a warp not done (gpu_pc without the test). */
+static unsigned top_pc(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
 	uint8_t *s = (uint8_t *)sv;
-	return &g->prog->ins[gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].pc];
+	return gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].pc;
+}
+
+static const struct instr *cur(const struct gpu *g, const uint8_t *sv, unsigned w)
+{
+	return &g->prog->ins[top_pc(g, sv, w)];
 }
 
 static void warp_init(const struct gpu *g, uint8_t *sv, unsigned w)
@@ -223,16 +233,31 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 	}
 }
 
-/* Per instruction (the component's private table): a warp-local issue
-** (local_table), a branch that may diverge (program_divergent). */
-enum { PC_LOCAL = 1, PC_DIVERGES = 2 };
+/* Per instruction, decoded once at layout (the component's private
+** table, WARP-6): a warp-local issue (local_table), a branch that may
+** diverge (program_divergent), a special-register source; its register
+** sources and destination as rows of the warp's registers and its other
+** sources as values, so that an issue reads its operands without
+** decoding them (sources). */
+enum { PC_LOCAL = 1, PC_DIVERGES = 2, PC_SPECIAL = 4 };
+struct pc_info {
+	int32_t row[3];   /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
+	uint32_t base[3]; /* source k an immediate or a symbol: its value; else 0 */
+	int32_t dst;      /* the destination's row; -1: none */
+	uint8_t flags;
+};
 
-/* Pop entries that reached their reconvergence point (WARP-2).  Inline:
-** every issue of a READY warp ends here. */
-static inline __attribute__((always_inline)) void reconverge(const struct gpu *g, uint8_t *sv, unsigned w)
+static const struct pc_info *info_of(const struct comp *c, unsigned pc)
 {
-	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = gpu_stack(g, sv, w);
+	return &((const struct pc_info *)c->priv)[pc];
+}
+
+/* Pop warp h's entries (its stack st) that reached their reconvergence
+** point (WARP-2).  Inline: every issue of a READY warp ends here; its
+** record found once by the caller (a store into the vector may alias the
+** geometry, which would be read again). */
+static inline __attribute__((always_inline)) void reconverge(struct warp_hdr *h, struct stack_entry *st)
+{
 	while (h->sp > 0 && st[h->sp - 1].pc == st[h->sp - 1].rpc) {
 		memset(&st[h->sp - 1], 0, sizeof *st);
 		h->sp--;
@@ -246,9 +271,10 @@ static inline __attribute__((always_inline)) void advance(const struct comp *c, 
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	gpu_stack(g, sv, w)[h->sp - 1].pc++;
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	st[h->sp - 1].pc++;
 	h->status = W_READY;
-	reconverge(g, sv, w);
+	reconverge(h, st);
 }
 
 /* Lanes in `gone` leave the warp for good: drop them from every entry and
@@ -293,7 +319,7 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 		** diverges.  The bottom entry is never replaced (paths that
 		** reconverge only at the end, in exit): it holds the live lanes
 		** (WARP-1), which a barrier waits for. */
-		if (!(((const uint8_t *)c->priv)[pc] & PC_DIVERGES)) { /* WARP-5 */
+		if (!(info_of(c, pc)->flags & PC_DIVERGES)) { /* WARP-5 */
 			fault(c, sv, w, F_UNIFORM);
 			return;
 		}
@@ -310,15 +336,29 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 			st[h->sp++] = (struct stack_entry){ (uint16_t)(pc + 1), r, fall };
 		st[h->sp++] = (struct stack_entry){ (uint16_t)in->target, r, taken };
 	}
-	reconverge(g, sv, w);
+	reconverge(h, st);
 }
 
-static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, uint32_t m)
+/* Source k of an issue from its decoded instruction d (no special
+** register): lanes_of without the decoding. */
+static inline __attribute__((always_inline)) struct alu_lanes source(const uint32_t *regs, const struct pc_info *d,
+                                                                     int k)
 {
-	const struct gpu *g = c->g;
-	struct alu_lanes src[3] = { lanes_of(c, sv, w, &in->src[0]), lanes_of(c, sv, w, &in->src[1]),
-		                    lanes_of(c, sv, w, &in->src[2]) }; /* written out: a loop of three cost 20 Ir an issue more */
-	int f = alu_lanes_exec(in, m, src, gpu_reg(g, sv, w, in->dst));
+	return (struct alu_lanes){ d->row[k] >= 0 ? regs + d->row[k] : NULL, d->base[k], 0 };
+}
+
+static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, const struct pc_info *d,
+                uint32_t m)
+{
+	uint32_t *regs = gpu_regs(c->g, sv, w);
+	struct alu_lanes src[3]; /* written out: a loop of three cost 20 Ir an issue more */
+	if (d->flags & PC_SPECIAL) {
+		src[0] = lanes_of(c, sv, w, &in->src[0]), src[1] = lanes_of(c, sv, w, &in->src[1]);
+		src[2] = lanes_of(c, sv, w, &in->src[2]);
+	} else {
+		src[0] = source(regs, d, 0), src[1] = source(regs, d, 1), src[2] = source(regs, d, 2);
+	}
+	int f = alu_lanes_exec(in, m, src, d->dst >= 0 ? regs + d->dst : NULL);
 	if (f)
 		fault(c, sv, w, f);
 	else
@@ -443,7 +483,8 @@ static void at_barrier(const struct comp *c, uint8_t *sv, unsigned w)
 static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
-	const struct instr *in = cur(g, sv, w);
+	unsigned pc = top_pc(g, sv, w);
+	const struct instr *in = &g->prog->ins[pc];
 	uint32_t m = mask_of(g, sv, w, in);
 	const struct bind *pm = REQ(c, P_PM);
 	if (pm->ops && ((const struct port_pm *)pm->ops)->op(pm->c, sv, w, in, m))
@@ -508,7 +549,7 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 		}
 		return;
 	default:
-		alu(c, sv, w, in, m);
+		alu(c, sv, w, in, info_of(c, pc), m);
 		return;
 	}
 }
@@ -716,19 +757,19 @@ static uint8_t *local_table(const struct program *p)
 ** address); the explorer does not reduce on a step that ends in a fault,
 ** nor on the last exit (the kernel's status changes). */
 static inline __attribute__((always_inline)) const struct instr *local_of(const struct comp *c, const uint8_t *sv,
-                                                                          unsigned w, const struct instr *in)
+                                                                          unsigned w, const struct instr *in,
+                                                                          const struct pc_info *d)
 {
 	const struct warp_hdr *h = gpu_warp(c->g, (uint8_t *)sv, w);
-	if (h->status != W_READY || !(((const uint8_t *)c->priv)[in - c->g->prog->ins] & PC_LOCAL) ||
-	    (in->op == OP_EXIT && h->sp != 1))
+	if (h->status != W_READY || !(d->flags & PC_LOCAL) || (in->op == OP_EXIT && h->sp != 1))
 		return NULL;
 	return in;
 }
 
 static const struct instr *local(const struct comp *c, const uint8_t *sv, unsigned w)
 {
-	const struct gpu *g = c->g;
-	return local_of(c, sv, w, &g->prog->ins[gpu_pc(g, sv, w)]);
+	unsigned pc = gpu_pc(c->g, sv, w);
+	return local_of(c, sv, w, &c->g->prog->ins[pc], info_of(c, pc));
 }
 
 /* Concrete mode: timing_issue, count_issue, then local, of one issue (a
@@ -736,10 +777,11 @@ static const struct instr *local(const struct comp *c, const uint8_t *sv, unsign
 static const struct instr *prepare_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
-	const struct instr *in = cur(c->g, sv, w);
+	unsigned pc = top_pc(c->g, sv, w);
+	const struct instr *in = &c->g->prog->ins[pc];
 	timing_of(c, sv, w, in, t, rnd, rng);
 	count_of(c, sv, w, in, ct);
-	return local_of(c, sv, w, in);
+	return local_of(c, sv, w, in, info_of(c, pc));
 }
 
 /* }=== */
@@ -813,6 +855,38 @@ static const struct port_warps ops = {
 	timing_issue, count_issue, describe_issue, local, prepare_issue
 };
 
+/* The per-instruction table (struct pc_info) of program g->prog, its
+** registers' rows laid out, flags[pc] from local_table and
+** program_divergent; one entry past the end (pc nins, a done warp). */
+static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
+{
+	const struct program *p = g->prog;
+	struct pc_info *t = xcalloc((size_t)p->nins + 1, sizeof *t);
+	for (int i = 0; i <= p->nins; i++) {
+		t[i].flags = flags[i];
+		t[i].dst = -1;
+		for (int k = 0; k < 3; k++)
+			t[i].row[k] = -1;
+	}
+	for (int i = 0; i < p->nins; i++) {
+		const struct instr *in = &p->ins[i];
+		for (int k = 0; k < 3; k++) {
+			const struct operand *o = &in->src[k];
+			if (o->kind == O_REG)
+				t[i].row[k] = g->reg_row[o->reg];
+			else if (o->kind == O_IMM)
+				t[i].base[k] = o->imm;
+			else if (o->kind == O_SYM)
+				t[i].base[k] = p->syms[o->sym].base;
+			else if (o->kind == O_SPECIAL)
+				t[i].flags |= PC_SPECIAL;
+		}
+		if (in->dst >= 0)
+			t[i].dst = g->reg_row[in->dst];
+	}
+	return t;
+}
+
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 {
 	(void)d;
@@ -849,7 +923,8 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 			g->reg_row[r] *= (int)cf->threads_per_warp;
 	g->warp_bytes = g->reg_off + (size_t)nrows * cf->threads_per_warp * 4;
 	c->subjects[0] = (struct pool_req){ "warp", g->nwarps };
-	c->priv = t;
+	c->priv = decode(g, t);
+	free(t);
 	return (long)(g->warp_bytes * g->nwarps);
 }
 
