@@ -102,9 +102,13 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
                    uint64_t *may, uint64_t *viewed, const struct readyset_src *src);
 /* Asked for every free scheduler every cycle: the kept set inline, and
 ** inline too after the unit's own warp-local issue, the one event that
-** comes most (a scheduler issuing cycle after cycle): its warp's bits. */
-static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                                uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
+** comes most (a scheduler issuing cycle after cycle): its warp's bits.
+** readyset_get_one: with src's one given apart, which a component that
+** names its own (a constant) has inlined (gto: once per issue). */
+static inline __attribute__((always_inline)) void
+readyset_get_one(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t *may,
+                 uint64_t *viewed, const struct readyset_src *src,
+                 int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed))
 {
 	struct readyset_entry *e = &rs->e[k];
 	if (!tn->check) {
@@ -113,9 +117,9 @@ static inline void readyset_get(struct readyset *rs, const struct timed_now *tn,
 			*viewed = e->viewed;
 			return;
 		}
-		if (at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one) {
+		if (at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && one) {
 			uint64_t m = e->may, v = e->viewed;
-			if (src->one(src, k, tn->last[u], &m, &v)) {
+			if (one(src, k, tn->last[u], &m, &v)) {
 				e->soon = 0; /* as readyset_fill: a moved set's ready time is unknown */
 				e->at = at;
 				e->unit = tn->unit_changed[u];
@@ -126,6 +130,11 @@ static inline void readyset_get(struct readyset *rs, const struct timed_now *tn,
 		}
 	}
 	readyset_fill(rs, tn, k, u, at, may, viewed, src);
+}
+static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
+                                uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
+{
+	readyset_get_one(rs, tn, k, u, at, may, viewed, src, src->one);
 }
 
 /* Scheduler k's set is kept and none of its warps is ready before soon:
@@ -156,16 +165,17 @@ static inline void readyset_listed(struct readyset *rs, const struct timed_now *
 ** UINT64_MAX); listing what can issue now under GTO's pick (gto_idx),
 ** only the one it picks; returns their number, *may the set, *viewed
 ** whether one listed was allowed by the view.  Inline: once per free
-** scheduler of every SM that issued or was woken, each cycle. */
-static inline __attribute__((always_inline)) unsigned readyset_list(struct readyset *rs, const struct timed_now *tn,
-                                                                    unsigned k, unsigned u, uint64_t at, uint64_t upto,
-                                                                    unsigned kind, unsigned s0, const unsigned *warps,
-                                                                    const struct readyset_src *src, struct action *out,
-                                                                    uint64_t *may, int *viewed)
+** scheduler of every SM that issued or was woken, each cycle.
+** readyset_list_one: src's one given apart (readyset_get_one). */
+static inline __attribute__((always_inline)) unsigned
+readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t upto,
+                  unsigned kind, unsigned s0, const unsigned *warps, const struct readyset_src *src, struct action *out,
+                  uint64_t *may, int *viewed,
+                  int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed))
 {
 	uint64_t with_view, soon = UINT64_MAX;
 	unsigned n = 0;
-	readyset_get(rs, tn, k, u, at, may, &with_view, src);
+	readyset_get_one(rs, tn, k, u, at, may, &with_view, src, one);
 	*viewed = 0;
 	if (rs->gto_idx && tn->now != UINT64_MAX) {
 		/* GTO picks the warp the unit issued last while it can issue,
@@ -226,6 +236,14 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 	rs->e[k].psoon = 0; /* which it issues is the unit's pick: it waits for none */
 	readyset_listed(rs, tn, k, at, upto, n, soon);
 	return n;
+}
+static inline __attribute__((always_inline)) unsigned readyset_list(struct readyset *rs, const struct timed_now *tn,
+                                                                    unsigned k, unsigned u, uint64_t at, uint64_t upto,
+                                                                    unsigned kind, unsigned s0, const unsigned *warps,
+                                                                    const struct readyset_src *src, struct action *out,
+                                                                    uint64_t *may, int *viewed)
+{
+	return readyset_list_one(rs, tn, k, u, at, upto, kind, s0, warps, src, out, may, viewed, src->one);
 }
 
 /* Listing what can issue at the clock, first: the schedulers an event
