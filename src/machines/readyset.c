@@ -228,7 +228,8 @@ static inline void due_place(struct readyset *rs, unsigned k)
 	}
 }
 
-void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
+/* readyset_due_wait, inline in due_pend: once per issue that waits */
+static inline __attribute__((always_inline)) void due_wait(struct readyset *rs, unsigned k, uint64_t wake)
 {
 	uint64_t old = rs->wake[k];
 	if (old > rs->base) { /* made due by an event while it waited: out of the calendar */
@@ -240,6 +241,11 @@ void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
 	due_bit(rs->after, k, 0); /* due_pend marks its own */
 	rs->wake[k] = wake;
 	due_place(rs, k);
+}
+
+void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
+{
+	due_wait(rs, k, wake);
 }
 
 /* The calendar up to now: the ring's slots of (base, now] and the far
@@ -297,7 +303,7 @@ static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, 
 			uint64_t wake = tn->ready[e->psubj] < e->psoon ? tn->ready[e->psubj] : e->psoon;
 			wake = tn->unit_free[u] > wake ? tn->unit_free[u] : wake;
 			if (wake > tn->now && tn->unit_changed[u] == e->punit && tn->last[u] == e->psubj) {
-				readyset_due_wait(rs, k, wake);
+				due_wait(rs, k, wake);
 				rs->after[x] |= 1ull << k % 64;
 			}
 		}
