@@ -99,6 +99,17 @@
 ** (dab_sched.c): the schedulers told to the flush guard as having an
 ** allowed warp are those whose full poll is not empty.
 **
+** Invariant READY-12 (base18): the earliest ready time of a listed
+** warp's other warps, as looked for up to the first ready (readyset_others,
+** for the scheduler's wait after the issue and for telling the driver of
+** another ready warp), kept for the same warp and others while nothing but
+** its unit's own issues reached the scheduler (their ready times move
+** only with an event, their own issues theirs: the key, its at less its
+** unit's count), decides as a new look would: one ready by the clock, or
+** the same earliest time (baseline pagerank at 16 CTAs: a greedy warp's
+** seven others looked at on every issue).  Checked under
+** GPUMC_CHECK_READY, where every listing looks.
+**
 ** Invariant READY-1: a kept set equals the full poll of the state, and no
 ** warp of it is ready before its kept earliest ready time (or, where one
 ** was ready by the clock as listed, the kept time is at most that clock).
@@ -193,6 +204,16 @@ void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon,
 	        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: kept ready time %llu, but a warp is "
 	        "ready by %llu\n",
 	        k, (unsigned long long)tn->clock, (unsigned long long)soon, (unsigned long long)upto);
+	abort();
+}
+
+void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
+{
+	fprintf(stderr,
+	        "gpumc: internal error: READY-12: scheduler %u at cycle %llu: the listed warp's others' earliest ready "
+	        "time kept as %llu, looked for %llu (up to %llu): an event did not signal\n",
+	        k, (unsigned long long)tn->clock, (unsigned long long)kept, (unsigned long long)found,
+	        (unsigned long long)upto);
 	abort();
 }
 

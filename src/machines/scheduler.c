@@ -314,7 +314,7 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 			if (wake <= now) {
 				if (!readyset_later(rs, tn, k, at, now))
 					n += readyset_list_one(rs, tn, k, u0 + k, at, now, c->kind0, s0, warps + first[k], src,
-					                       out + n, &may, &viewed, gto_one); /* inlined */
+					                       out + n, &may, &viewed, gto_one, 1); /* gto_one inlined */
 				/* listing nothing: none of its warps is ready before its
 				** earliest ready time (readyset_list) */
 				wake = rs->e[k].soon;
