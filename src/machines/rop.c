@@ -220,9 +220,10 @@ static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 		free_[p] = cap - fifo(c, sv, sm * P + p)[0];
 		least = free_[p] < least ? free_[p] : least;
 	}
-	/* the lanes counted only where 32 might not fit (a call to libgcc's
-	** popcount, without -mpopcnt) */
-	unsigned lanes = pending > 255 - 32 || least < 32 ? (unsigned)__builtin_popcount(m) : 0;
+	/* the lanes counted only where a whole warp's might not fit (a call
+	** to libgcc's popcount, without -mpopcnt) */
+	unsigned tpw = g->cfg.threads_per_warp;
+	unsigned lanes = pending + tpw > 255 || least < tpw ? (unsigned)__builtin_popcount(m) : 0;
 	if (pending + lanes > 255)
 		return 0;
 	const struct timed_now *tn = compose_now(c);
