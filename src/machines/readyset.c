@@ -99,6 +99,17 @@
 ** (dab_sched.c): the schedulers told to the flush guard as having an
 ** allowed warp are those whose full poll is not empty.
 **
+** Invariant READY-12 (base18): the earliest ready time of a listed
+** warp's other warps, as looked for up to the first ready (readyset_others,
+** for the scheduler's wait after the issue and for telling the driver of
+** another ready warp), kept for the same warp and others while nothing but
+** its unit's own issues reached the scheduler (their ready times move
+** only with an event, their own issues theirs: the key, its at less its
+** unit's count), decides as a new look would: one ready by the clock, or
+** the same earliest time (baseline pagerank at 16 CTAs: a greedy warp's
+** seven others looked at on every issue).  Checked under
+** GPUMC_CHECK_READY, where every listing looks.
+**
 ** Invariant READY-1: a kept set equals the full poll of the state, and no
 ** warp of it is ready before its kept earliest ready time (or, where one
 ** was ready by the clock as listed, the kept time is at most that clock).
@@ -196,6 +207,16 @@ void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon,
 	abort();
 }
 
+void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
+{
+	fprintf(stderr,
+	        "gpumc: internal error: READY-12: scheduler %u at cycle %llu: the listed warp's others' earliest ready "
+	        "time kept as %llu, looked for %llu (up to %llu): an event did not signal\n",
+	        k, (unsigned long long)tn->clock, (unsigned long long)kept, (unsigned long long)found,
+	        (unsigned long long)upto);
+	abort();
+}
+
 /* Schedulers [k, k + n) due. */
 static void due_mark(struct readyset *rs, unsigned k, unsigned n)
 {
@@ -228,7 +249,8 @@ static inline void due_place(struct readyset *rs, unsigned k)
 	}
 }
 
-void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
+/* readyset_due_wait, inline in due_pend: once per issue that waits */
+static inline __attribute__((always_inline)) void due_wait(struct readyset *rs, unsigned k, uint64_t wake)
 {
 	uint64_t old = rs->wake[k];
 	if (old > rs->base) { /* made due by an event while it waited: out of the calendar */
@@ -240,6 +262,11 @@ void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
 	due_bit(rs->after, k, 0); /* due_pend marks its own */
 	rs->wake[k] = wake;
 	due_place(rs, k);
+}
+
+void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
+{
+	due_wait(rs, k, wake);
 }
 
 /* The calendar up to now: the ring's slots of (base, now] and the far
@@ -297,7 +324,7 @@ static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, 
 			uint64_t wake = tn->ready[e->psubj] < e->psoon ? tn->ready[e->psubj] : e->psoon;
 			wake = tn->unit_free[u] > wake ? tn->unit_free[u] : wake;
 			if (wake > tn->now && tn->unit_changed[u] == e->punit && tn->last[u] == e->psubj) {
-				readyset_due_wait(rs, k, wake);
+				due_wait(rs, k, wake);
 				rs->after[x] |= 1ull << k % 64;
 			}
 		}

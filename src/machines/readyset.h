@@ -21,6 +21,13 @@ struct readyset_entry {
 	** unknown, or one ready then), and the warp listed (readyset_due_keep) */
 	uint64_t punit, psoon;
 	uint32_t psubj;
+	/* the listed warp's other warps' earliest ready time as last looked
+	** for (omin: up to the first ready then), for which warp (osubj) and
+	** others (oset), and the key it holds for (okey: at less the unit's
+	** own count, which only the unit's own issues move; 0, no run's key,
+	** before the first look): READY-12 */
+	uint32_t osubj;
+	uint64_t oset, okey, omin;
 };
 
 #define RS_SPAN 128
@@ -102,9 +109,13 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
                    uint64_t *may, uint64_t *viewed, const struct readyset_src *src);
 /* Asked for every free scheduler every cycle: the kept set inline, and
 ** inline too after the unit's own warp-local issue, the one event that
-** comes most (a scheduler issuing cycle after cycle): its warp's bits. */
-static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                                uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
+** comes most (a scheduler issuing cycle after cycle): its warp's bits.
+** readyset_get_one: with src's one given apart, which a component that
+** names its own (a constant) has inlined (gto: once per issue). */
+static inline __attribute__((always_inline)) void
+readyset_get_one(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t *may,
+                 uint64_t *viewed, const struct readyset_src *src,
+                 int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed))
 {
 	struct readyset_entry *e = &rs->e[k];
 	if (!tn->check) {
@@ -113,9 +124,9 @@ static inline void readyset_get(struct readyset *rs, const struct timed_now *tn,
 			*viewed = e->viewed;
 			return;
 		}
-		if (at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one) {
+		if (at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && one) {
 			uint64_t m = e->may, v = e->viewed;
-			if (src->one(src, k, tn->last[u], &m, &v)) {
+			if (one(src, k, tn->last[u], &m, &v)) {
 				e->soon = 0; /* as readyset_fill: a moved set's ready time is unknown */
 				e->at = at;
 				e->unit = tn->unit_changed[u];
@@ -126,6 +137,11 @@ static inline void readyset_get(struct readyset *rs, const struct timed_now *tn,
 		}
 	}
 	readyset_fill(rs, tn, k, u, at, may, viewed, src);
+}
+static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
+                                uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
+{
+	readyset_get_one(rs, tn, k, u, at, may, viewed, src, src->one);
 }
 
 /* Scheduler k's set is kept and none of its warps is ready before soon:
@@ -150,22 +166,77 @@ static inline void readyset_listed(struct readyset *rs, const struct timed_now *
 		readyset_missed_soon(tn, k, e->soon, upto);
 	e->soon = soon;
 }
+/* Does scheduler k's kept earliest ready time of a listed warp's others
+** (readyset_others) hold for warp subj and others o at key okey? */
+static inline int readyset_others_kept(const struct readyset_entry *e, uint64_t o, uint64_t okey, uint32_t subj)
+{
+	return e->oset == o && e->okey == okey && e->osubj == subj;
+}
+/* READY-12 under tn->check: a kept earliest ready time of a listed
+** warp's others that a new look decides otherwise: fatal. */
+void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
+	__attribute__((noreturn, cold));
+/* The earliest ready time of warps o (bits of scheduler k's warps, the
+** set's but the one listed, subj), looked for until one is ready by upto;
+** 0 where they are too many to look at.  keep: kept for the same warp and
+** others while only the unit's own issues come (READY-12; gto's, where
+** a greedy warp issues again and again). */
+static inline __attribute__((always_inline)) uint64_t readyset_others(struct readyset *rs, const struct timed_now *tn,
+                                                                      unsigned k, unsigned u, uint64_t at,
+                                                                      uint64_t upto, unsigned s0, uint32_t subj,
+                                                                      const unsigned *warps, uint64_t o, int keep)
+{
+	uint64_t set = o, past = o & (o - 1), so = UINT64_MAX;
+	past &= past - 1;
+	past &= past - 1;
+	past &= past - 1; /* its fifth */
+	if (past) {
+		past &= past - 1;
+		past &= past - 1;
+		past &= past - 1; /* its eighth */
+		if (past)
+			return 0;
+	}
+	struct readyset_entry *e = &rs->e[k];
+	uint64_t okey = at - tn->unit_changed[u];
+	int kept = keep && readyset_others_kept(e, set, okey, subj);
+	if (kept && !tn->check)
+		return e->omin;
+	for (; o && so > upto; o &= o - 1) {
+		uint64_t ro = tn->ready[s0 + warps[__builtin_ctzll(o)]];
+		so = ro < so ? ro : so;
+	}
+	if (kept && ((e->omin <= upto) != (so <= upto) || (so > upto && e->omin != so)))
+		readyset_missed_others(tn, k, e->omin, so, upto);
+	if (keep) {
+		e->oset = set;
+		e->okey = okey;
+		e->osubj = subj;
+		e->omin = so;
+	}
+	return so;
+}
+
 /* Scheduler k (unit u, its warps warps[0..), subjects from s0): list its
 ** set's warps ready by upto as actions of kind into out, the first only,
 ** then those ready at the clock, when listing everything (tn->now =
 ** UINT64_MAX); listing what can issue now under GTO's pick (gto_idx),
 ** only the one it picks; returns their number, *may the set, *viewed
 ** whether one listed was allowed by the view.  Inline: once per free
-** scheduler of every SM that issued or was woken, each cycle. */
-static inline __attribute__((always_inline)) unsigned readyset_list(struct readyset *rs, const struct timed_now *tn,
-                                                                    unsigned k, unsigned u, uint64_t at, uint64_t upto,
-                                                                    unsigned kind, unsigned s0, const unsigned *warps,
-                                                                    const struct readyset_src *src, struct action *out,
-                                                                    uint64_t *may, int *viewed)
+** scheduler of every SM that issued or was woken, each cycle.
+** readyset_list_one: src's one given apart (readyset_get_one), and keep:
+** whether the listed warp's others' earliest ready time is kept
+** (readyset_others). */
+static inline __attribute__((always_inline)) unsigned
+readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t upto,
+                  unsigned kind, unsigned s0, const unsigned *warps, const struct readyset_src *src, struct action *out,
+                  uint64_t *may, int *viewed,
+                  int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
+                  int keep)
 {
 	uint64_t with_view, soon = UINT64_MAX;
 	unsigned n = 0;
-	readyset_get(rs, tn, k, u, at, may, &with_view, src);
+	readyset_get_one(rs, tn, k, u, at, may, &with_view, src, one);
 	*viewed = 0;
 	if (rs->gto_idx && tn->now != UINT64_MAX) {
 		/* GTO picks the warp the unit issued last while it can issue,
@@ -187,17 +258,13 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 				/* the others' earliest ready time: one ready is left
 				** for the next cycle (told), and the scheduler may
 				** wait for it after this issue (readyset_due_keep);
-				** looked for until one is ready among four others
-				** at most, past four one assumed ready, unlooked (a
-				** persist row's sixteen a scheduler) */
-				uint64_t o = *may & ~(1ull << i), past = o & (o - 1), so;
-				past &= past - 1;
-				past &= past - 1;
-				past &= past - 1; /* its fifth */
-				for (so = past ? 0 : UINT64_MAX; o && so > upto; o &= o - 1) {
-					uint64_t ro = tn->ready[s0 + warps[__builtin_ctzll(o)]];
-					so = ro < so ? ro : so;
-				}
+				** looked for until one is ready among seven others
+				** at most, past seven one assumed ready, unlooked (a
+				** persist row's sixteen a scheduler; past four, as
+				** before, listed baseline pagerank's eight at 16 CTAs
+				** the next cycle for none ready, 88,196 times a run);
+				** kept where keep says (READY-12) */
+				uint64_t so = readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), keep);
 				struct readyset_entry *e = &rs->e[k];
 				if (so <= upto) {
 					*tn->again = 1;
@@ -226,6 +293,14 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 	rs->e[k].psoon = 0; /* which it issues is the unit's pick: it waits for none */
 	readyset_listed(rs, tn, k, at, upto, n, soon);
 	return n;
+}
+static inline __attribute__((always_inline)) unsigned readyset_list(struct readyset *rs, const struct timed_now *tn,
+                                                                    unsigned k, unsigned u, uint64_t at, uint64_t upto,
+                                                                    unsigned kind, unsigned s0, const unsigned *warps,
+                                                                    const struct readyset_src *src, struct action *out,
+                                                                    uint64_t *may, int *viewed)
+{
+	return readyset_list_one(rs, tn, k, u, at, upto, kind, s0, warps, src, out, may, viewed, src->one, 0);
 }
 
 /* Listing what can issue at the clock, first: the schedulers an event

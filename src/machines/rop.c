@@ -214,20 +214,24 @@ static void stalled_check(const struct comp *c, const struct timed_now *tn)
 static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 {
 	const struct gpu *g = c->g;
-	unsigned free_[8], sm = gpu_sm_of(g, w), P = g->cfg.partitions, cap = R(c)->cap;
-	unsigned lanes = (unsigned)__builtin_popcount(m), all = 1;
-	if (gpu_warp(g, (uint8_t *)sv, w)->pending + lanes > 255)
-		return 0;
+	unsigned free_[8], sm = gpu_sm_of(g, w), P = g->cfg.partitions, cap = R(c)->cap, least = cap;
+	unsigned pending = gpu_warp(g, (uint8_t *)sv, w)->pending;
 	for (unsigned p = 0; p < P; p++) {
 		free_[p] = cap - fifo(c, sv, sm * P + p)[0];
-		all &= lanes <= free_[p];
+		least = free_[p] < least ? free_[p] : least;
 	}
+	/* the lanes counted only where a whole warp's might not fit (a call
+	** to libgcc's popcount, without -mpopcnt) */
+	unsigned tpw = g->cfg.threads_per_warp;
+	unsigned lanes = pending + tpw > 255 || least < tpw ? (unsigned)__builtin_popcount(m) : 0;
+	if (pending + lanes > 255)
+		return 0;
 	const struct timed_now *tn = compose_now(c);
 	struct stall *st = tn ? &((struct rop *)c->priv)->stall[w] : NULL;
 	/* fast path: every FIFO of the SM has room for all the lanes, so the
 	** addresses need not be computed (this runs for every ready warp at
 	** an atomic, every cycle, in concrete mode) */
-	int ok = all;
+	int ok = lanes <= least;
 	if (!ok) {
 		unsigned own[8], *need = st ? st->need : own;
 		if (!st || st->run != tn->run || st->pc != gpu_pc(g, sv, w))
@@ -236,13 +240,13 @@ static int room(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m)
 		for (unsigned p = 0; p < P; p++)
 			ok &= need[p] <= free_[p];
 	}
-	if (st) { /* yes: the warp may issue and change */
+	if (st && (st->run || !ok)) { /* yes: the warp may issue and change (a record of no run is left as it is) */
 		st->run = ok ? 0 : tn->run;
 		st->pc = gpu_pc(g, sv, w);
 		stalled_set(c, w, st->run);
-		if (tn->check)
-			stalled_check(c, tn);
 	}
+	if (st && tn->check)
+		stalled_check(c, tn);
 	return ok;
 }
 
