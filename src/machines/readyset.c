@@ -99,7 +99,7 @@
 ** (dab_sched.c): the schedulers told to the flush guard as having an
 ** allowed warp are those whose full poll is not empty.
 **
-** Invariant READY-12 (base18): the earliest ready time of a listed
+** Invariant READY-14 (base18): the earliest ready time of a listed
 ** warp's other warps, as looked for up to the first ready (readyset_others,
 ** for the scheduler's wait after the issue and for telling the driver of
 ** another ready warp), kept for the same warp and others while nothing but
@@ -210,7 +210,7 @@ void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon,
 void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
 {
 	fprintf(stderr,
-	        "gpumc: internal error: READY-12: scheduler %u at cycle %llu: the listed warp's others' earliest ready "
+	        "gpumc: internal error: READY-14: scheduler %u at cycle %llu: the listed warp's others' earliest ready "
 	        "time kept as %llu, looked for %llu (up to %llu): an event did not signal\n",
 	        k, (unsigned long long)tn->clock, (unsigned long long)kept, (unsigned long long)found,
 	        (unsigned long long)upto);

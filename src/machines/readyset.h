@@ -25,7 +25,7 @@ struct readyset_entry {
 	** for (omin: up to the first ready then), for which warp (osubj) and
 	** others (oset), and the key it holds for (okey: at less the unit's
 	** own count, which only the unit's own issues move; 0, no run's key,
-	** before the first look): READY-12 */
+	** before the first look): READY-14 */
 	uint32_t osubj;
 	uint64_t oset, okey, omin;
 };
@@ -172,14 +172,14 @@ static inline int readyset_others_kept(const struct readyset_entry *e, uint64_t 
 {
 	return e->oset == o && e->okey == okey && e->osubj == subj;
 }
-/* READY-12 under tn->check: a kept earliest ready time of a listed
+/* READY-14 under tn->check: a kept earliest ready time of a listed
 ** warp's others that a new look decides otherwise: fatal. */
 void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
 	__attribute__((noreturn, cold));
 /* The earliest ready time of warps o (bits of scheduler k's warps, the
 ** set's but the one listed, subj), looked for until one is ready by upto;
 ** 0 where they are too many to look at.  keep: kept for the same warp and
-** others while only the unit's own issues come (READY-12; gto's, where
+** others while only the unit's own issues come (READY-14; gto's, where
 ** a greedy warp issues again and again). */
 static inline __attribute__((always_inline)) uint64_t readyset_others(struct readyset *rs, const struct timed_now *tn,
                                                                       unsigned k, unsigned u, uint64_t at,
@@ -263,7 +263,7 @@ readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, u
 				** persist row's sixteen a scheduler; past four, as
 				** before, listed baseline pagerank's eight at 16 CTAs
 				** the next cycle for none ready, 88,196 times a run);
-				** kept where keep says (READY-12) */
+				** kept where keep says (READY-14) */
 				uint64_t so = readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), keep);
 				struct readyset_entry *e = &rs->e[k];
 				if (so <= upto) {
