@@ -321,23 +321,45 @@ static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint
 	*viewed = vw;
 }
 
+/* The hooks' context: readyset's, and the first warp's subject (looked
+** up once a listing, not per warp-local issue). */
+struct dab_src {
+	struct readyset_src src;
+	unsigned s0;
+};
+
+/* one()'s rare case, off its leaf's path: warp w at an atomic (the view)
+** or behind a gate.  Returns 1, one()'s answer (a tail call). */
+static __attribute__((noinline)) int one_out(const struct readyset_src *src, unsigned k, unsigned w, unsigned r,
+                                              uint64_t *may, uint64_t *viewed)
+{
+	struct dab_sched_view v;
+	int seen = 0, a = allowed(src->c, src->sv, k, w, r, &v, &seen);
+	uint64_t bit = 1ull << src->c->g->warp_idx[w];
+	*may = a ? *may | bit : *may & ~bit;
+	*viewed = a == 2 ? *viewed | bit : *viewed & ~bit;
+	return 1;
+}
+
 /* After a warp-local issue by warp `subject` (it stays READY, por above),
 ** under GTO and GWAT (and gwat-bar) only its own bits change: the token
 ** holder depends only on which warps sit out the order, which a warp-local
 ** issue changes for none.  (GTAR's round may start when the warp arrives
-** at its atomic; SRR and GTRR move the turn on every issue.) */
+** at its atomic; SRR and GTRR move the turn on every issue.)  Once per
+** issue: the common case (READY, at no atomic, no gate: allowed, and no
+** view, as allowed() answers without its calls) a leaf. */
 static int one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
 {
 	const struct comp *c = src->c;
 	const struct gpu *g = c->g;
-	unsigned r = dab_rule(&g->cfg), w = subject - REQ(c, P_WARPS)->c->subj0[0];
+	unsigned r = dab_rule(&g->cfg), w = subject - ((const struct dab_src *)src)->s0;
 	if ((r != DS_GTO && r != DS_GWAT) || gpu_warp(g, (uint8_t *)src->sv, w)->status != W_READY)
 		return 0;
-	struct dab_sched_view v;
-	int seen = 0, a = allowed(c, src->sv, k, w, r, &v, &seen);
+	if (gpu_at_global_atomic(g, src->sv, w) || c->nreq[P_GATE])
+		return one_out(src, k, w, r, may, viewed);
 	uint64_t bit = 1ull << g->warp_idx[w];
-	*may = a ? *may | bit : *may & ~bit;
-	*viewed = a == 2 ? *viewed | bit : *viewed & ~bit;
+	*may |= bit;
+	*viewed &= ~bit;
 	return 1;
 }
 
@@ -393,7 +415,8 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		}
 		return n;
 	}
-	const struct readyset_src ctx = { c, sv, fill, one, NULL };
+	const struct dab_src dctx = { { c, sv, fill, one, NULL }, s0 };
+	const struct readyset_src *const ctx = &dctx.src;
 	struct readyset *rs = c->priv;
 	/* read once: the listing's stores (out[], an unsigned subject) may
 	** alias every unsigned field, which the loop would read again */
@@ -435,10 +458,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				may = rs->e[k].may;
 				wake = rs->e[k].soon;
 			} else if (wake > upto)
-				readyset_get(rs, tn, k, u, at, &may, &with_view, &ctx);
+				readyset_get(rs, tn, k, u, at, &may, &with_view, ctx);
 			else {
 				n += readyset_list(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k],
-				                   &ctx, out + n, &may, &viewed);
+				                   ctx, out + n, &may, &viewed);
 				if (viewed)
 					listed |= 1ull << sm;
 				/* its warp-local issue may allow another warp, but under
@@ -459,7 +482,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	if (sm != UINT_MAX)
 		sm_listed(c, tn, sm, bits, fragile);
 	if (tn->check)
-		check_allowed(&ctx, rs, tn);
+		check_allowed(ctx, rs, tn);
 	return n;
 }
 
