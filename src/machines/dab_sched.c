@@ -393,28 +393,17 @@ static void sm_listed(const struct comp *c, const struct timed_now *tn, unsigned
 	((struct readyset *)c->priv)->allowed[sm] = bits;
 }
 
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                        struct action *out, int timed)
+/* Concrete mode's listing (enabled): all, listing everything (tn->now is
+** UINT64_MAX); check, tn->check; gto_gwat, the rule is GTO or GWAT
+** (one).  Always inline: the common case's copy (all and check 0,
+** gto_gwat 1) folds their tests away. */
+static inline __attribute__((always_inline)) unsigned listing(const struct comp *c, const uint8_t *sv,
+                                                              const struct timed_now *tn, struct action *out,
+                                                              unsigned s0, int all, int check,
+                                                              int gto_gwat)
 {
-	(void)before;
-	(void)nb;
-	(void)timed;
 	const struct gpu *g = c->g;
-	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&g->cfg);
-	/* concrete mode: a busy scheduler, a warp in its latency, is not
-	** asked (model.h, enabled_now), and what the state allows comes from
-	** the scheduler's ready set (readyset.c) */
-	const struct timed_now *tn = compose_now(c);
-	if (!tn) { /* exhaustive mode: every allowed warp */
-		for (unsigned k = 0; k < nsched; k++) {
-			struct dab_sched_view v;
-			int seen = 0;
-			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
-				if (allowed(c, sv, k, g->sched_warps[i], r, &v, &seen))
-					out[n++] = sched_action(c, g->sched_warps[i]);
-		}
-		return n;
-	}
+	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers;
 	const struct dab_src dctx = { { c, sv, fill, one, NULL }, s0 };
 	const struct readyset_src *const ctx = &dctx.src;
 	struct readyset *rs = c->priv;
@@ -423,7 +412,6 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const unsigned u0 = c->unit0[0], kind0 = c->kind0, nper = g->cfg.schedulers;
 	const unsigned *const sched_first = g->sched_first, *const sched_warps = g->sched_warps;
 	const uint64_t *unit_changed = tn->unit_changed + u0;
-	int all = tn->now == UINT64_MAX;
 	uint64_t listed = 0; /* SMs with an issue listed */
 	/* listing what can issue at the clock, the due schedulers alone
 	** (readyset.c, readyset_due_sync); under tn->check every one, and
@@ -437,7 +425,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	unsigned sm = UINT_MAX;
 	uint64_t seen = 0, bits = 0, fragile = 0;
 	for (unsigned x = 0; x < (nsched + 63) / 64; x++)
-		for (uint64_t d = all || tn->check ? ~0ull : rs->due[x]; d; d &= d - 1) {
+		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), j = k % nper, u = u0 + k, n0 = n;
 			if (k >= nsched)
 				break;
@@ -466,7 +454,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 					listed |= 1ull << sm;
 				/* its warp-local issue may allow another warp, but under
 				** GTO and GWAT (one), or empty a set of one warp */
-				if (n > n0 && r != DS_GTO && r != DS_GWAT)
+				if (n > n0 && !gto_gwat)
 					*tn->again = 1;
 				if (n > n0 && !(may & (may - 1)))
 					fragile |= 1ull << j;
@@ -477,13 +465,41 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				readyset_due_missed(rs, tn, k);
 			bits = may ? bits | bit : bits & ~bit;
 			if (!all && readyset_due(rs, k))
-				readyset_due_keep(rs, k, n - n0, wake, (r == DS_GTO || r == DS_GWAT) && (may & (may - 1)));
+				readyset_due_keep(rs, k, n - n0, wake, gto_gwat && (may & (may - 1)));
 		}
 	if (sm != UINT_MAX)
 		sm_listed(c, tn, sm, bits, fragile);
-	if (tn->check)
+	if (check)
 		check_allowed(ctx, rs, tn);
 	return n;
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	(void)before;
+	(void)nb;
+	(void)timed;
+	const struct gpu *g = c->g;
+	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&g->cfg);
+	/* concrete mode: a busy scheduler, a warp in its latency, is not
+	** asked (model.h, enabled_now), and what the state allows comes from
+	** the scheduler's ready set (readyset.c) */
+	const struct timed_now *tn = compose_now(c);
+	if (!tn) { /* exhaustive mode: every allowed warp */
+		for (unsigned k = 0; k < nsched; k++) {
+			struct dab_sched_view v;
+			int seen = 0;
+			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
+				if (allowed(c, sv, k, g->sched_warps[i], r, &v, &seen))
+					out[n++] = sched_action(c, g->sched_warps[i]);
+		}
+		return n;
+	}
+	int all = tn->now == UINT64_MAX, gto_gwat = r == DS_GTO || r == DS_GWAT;
+	if (!all && !tn->check && gto_gwat)
+		return listing(c, sv, tn, out, s0, 0, 0, 1);
+	return listing(c, sv, tn, out, s0, all, tn->check, gto_gwat);
 }
 
 /* dab.c's FLUSH guard reads of before[] only which buffers and SMs have
