@@ -344,23 +344,29 @@ static __attribute__((noinline)) int one_out(const struct readyset_src *src, uns
 /* After a warp-local issue by warp `subject` (it stays READY, por above),
 ** under GTO and GWAT (and gwat-bar) only its own bits change: the token
 ** holder depends only on which warps sit out the order, which a warp-local
-** issue changes for none.  (GTAR's round may start when the warp arrives
-** at its atomic; SRR and GTRR move the turn on every issue.)  Once per
-** issue: the common case (READY, at no atomic, no gate: allowed, and no
-** view, as allowed() answers without its calls) a leaf. */
+** issue changes for none.  Under GTAR (and gtar-bar) too, unless the warp
+** arrives at an atomic, where a round may start: a round in progress
+** (todo) is moved only by atomics, and none starts while the warp is
+** READY at a non-atomic (all_at_atomic), before and after.  (SRR and GTRR
+** move the turn on every issue.)  Once per issue: the common case (READY,
+** at no atomic, no gate: allowed, and no view, as allowed() answers
+** without its calls) a leaf. */
 static int one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
 {
 	const struct comp *c = src->c;
 	const struct gpu *g = c->g;
 	unsigned r = dab_rule(&g->cfg), w = subject - ((const struct dab_src *)src)->s0;
-	if ((r != DS_GTO && r != DS_GWAT) || gpu_warp(g, (uint8_t *)src->sv, w)->status != W_READY)
+	if (r == DS_SRR || r == DS_GTRR || gpu_warp(g, (uint8_t *)src->sv, w)->status != W_READY)
 		return 0;
-	if (gpu_at_global_atomic(g, src->sv, w) || c->nreq[P_GATE])
-		return one_out(src, k, w, r, may, viewed);
-	uint64_t bit = 1ull << g->warp_idx[w];
-	*may |= bit;
-	*viewed &= ~bit;
-	return 1;
+	if (!gpu_at_global_atomic(g, src->sv, w) && !c->nreq[P_GATE]) {
+		uint64_t bit = 1ull << g->warp_idx[w];
+		*may |= bit;
+		*viewed &= ~bit;
+		return 1;
+	}
+	if (r == DS_GTAR && gpu_at_global_atomic(g, src->sv, w))
+		return 0;
+	return one_out(src, k, w, r, may, viewed);
 }
 
 /* READY-5 (GPUMC_CHECK_READY): the bits told to the flush guard equal a
