@@ -44,6 +44,16 @@
 ** are listed scheduler by scheduler, warps in id order within each.
 ** Invariants: SCHED-1 rr and token index a warp of their scheduler; SCHED-2
 ** todo names only warps of its scheduler; pads are zero.
+**
+** Concrete mode keeps each scheduler's set of warps that may issue
+** (readyset.c), recomputed after the events that may move it: the
+** unit's own warp-local issue (one: its warp's bits alone, under GTO,
+** GWAT and GTAR), its own atomic's issue and, under SRR and GTRR, its own
+** issue warp-local but for the turn (reach: REACH_OWN, its set alone),
+** anything else as the driver counts it.  The full poll (fill) under
+** strict round robin polls the turn's warp alone.  Invariant READY-12
+** (GPUMC_CHECK_READY): that equals a poll of every warp.  READY-5:
+** check_allowed.
 */
 #include "config.h"
 
@@ -300,18 +310,16 @@ static inline __attribute__((always_inline)) int allowed(const struct comp *c, c
 }
 
 /* Scheduler k's warps that may issue in this state (bit i: its i-th
-** warp), and those of them the view allowed: concrete mode's full poll
-** (readyset.c). */
-static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
+** warp), and those of them the view allowed, warp by warp; *v: the view
+** where *seen, else computed once a warp needs it. */
+static void poll(const struct comp *c, const uint8_t *sv, unsigned k, struct dab_sched_view *v, int seen,
+                 uint64_t *may, uint64_t *viewed)
 {
-	const struct comp *c = src->c;
 	const struct gpu *g = c->g;
 	unsigned r = dab_rule(&g->cfg), first = g->sched_first[k];
-	struct dab_sched_view v;
-	int seen = 0;
 	uint64_t m = 0, vw = 0;
 	for (unsigned i = first; i < g->sched_first[k + 1]; i++) {
-		int a = allowed(c, src->sv, k, g->sched_warps[i], r, &v, &seen);
+		int a = allowed(c, sv, k, g->sched_warps[i], r, v, &seen);
 		if (a)
 			m |= 1ull << (i - first);
 		if (a == 2)
@@ -319,6 +327,37 @@ static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint
 	}
 	*may = m;
 	*viewed = vw;
+}
+
+/* Concrete mode's full poll (readyset.c).  Where strict round robin
+** applies (SRR, GTRR once switched: every issue needs the view) only the
+** turn's warp may issue (may_issue), so only it is polled, not every
+** warp; under GPUMC_CHECK_READY each warp is polled too and a difference
+** is fatal (READY-12). */
+static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
+{
+	const struct comp *c = src->c;
+	unsigned r = dab_rule(&c->g->cfg);
+	struct dab_sched_view v;
+	if (r != DS_SRR && r != DS_GTRR) {
+		poll(c, src->sv, k, &v, 0, may, viewed);
+		return;
+	}
+	view(c, src->sv, k, &v);
+	if (!v.srr) {
+		poll(c, src->sv, k, &v, 1, may, viewed);
+		return;
+	}
+	unsigned w = v.rr_warp;
+	*may = *viewed = w != UINT32_MAX && sched_ready(c, src->sv, w) ? 1ull << c->g->warp_idx[w] : 0;
+	const struct timed_now *tn = compose_now(c);
+	uint64_t m, vw;
+	if (tn && tn->check && (poll(c, src->sv, k, &v, 1, &m, &vw), m != *may || vw != *viewed)) {
+		fprintf(stderr, "gpumc: internal error: READY-12: scheduler %u at cycle %llu: the turn's warp gives set %#llx "
+		        "(viewed %#llx), a poll of every warp %#llx (viewed %#llx)\n", k, (unsigned long long)tn->clock,
+		        (unsigned long long)*may, (unsigned long long)*viewed, (unsigned long long)m, (unsigned long long)vw);
+		abort();
+	}
 }
 
 /* The hooks' context: readyset's, and the first warp's subject (looked
