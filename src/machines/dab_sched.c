@@ -44,6 +44,16 @@
 ** are listed scheduler by scheduler, warps in id order within each.
 ** Invariants: SCHED-1 rr and token index a warp of their scheduler; SCHED-2
 ** todo names only warps of its scheduler; pads are zero.
+**
+** Concrete mode keeps each scheduler's set of warps that may issue
+** (readyset.c), recomputed after the events that may move it: the
+** unit's own warp-local issue (one: its warp's bits alone, under GTO,
+** GWAT and GTAR), its own atomic's issue and, under SRR and GTRR, its own
+** issue warp-local but for the turn (reach: REACH_OWN, its set alone),
+** anything else as the driver counts it.  The full poll (fill) under
+** strict round robin polls the turn's warp alone.  Invariant READY-12
+** (GPUMC_CHECK_READY): that equals a poll of every warp.  READY-5:
+** check_allowed.
 */
 #include "config.h"
 
@@ -300,18 +310,16 @@ static inline __attribute__((always_inline)) int allowed(const struct comp *c, c
 }
 
 /* Scheduler k's warps that may issue in this state (bit i: its i-th
-** warp), and those of them the view allowed: concrete mode's full poll
-** (readyset.c). */
-static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
+** warp), and those of them the view allowed, warp by warp; *v: the view
+** where *seen, else computed once a warp needs it. */
+static void poll(const struct comp *c, const uint8_t *sv, unsigned k, struct dab_sched_view *v, int seen,
+                 uint64_t *may, uint64_t *viewed)
 {
-	const struct comp *c = src->c;
 	const struct gpu *g = c->g;
 	unsigned r = dab_rule(&g->cfg), first = g->sched_first[k];
-	struct dab_sched_view v;
-	int seen = 0;
 	uint64_t m = 0, vw = 0;
 	for (unsigned i = first; i < g->sched_first[k + 1]; i++) {
-		int a = allowed(c, src->sv, k, g->sched_warps[i], r, &v, &seen);
+		int a = allowed(c, sv, k, g->sched_warps[i], r, v, &seen);
 		if (a)
 			m |= 1ull << (i - first);
 		if (a == 2)
@@ -321,24 +329,83 @@ static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint
 	*viewed = vw;
 }
 
+/* Concrete mode's full poll (readyset.c).  Where strict round robin
+** applies (SRR, GTRR once switched: every issue needs the view) only the
+** turn's warp may issue (may_issue), so only it is polled, not every
+** warp; under GPUMC_CHECK_READY each warp is polled too and a difference
+** is fatal (READY-12). */
+static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
+{
+	const struct comp *c = src->c;
+	unsigned r = dab_rule(&c->g->cfg);
+	struct dab_sched_view v;
+	if (r != DS_SRR && r != DS_GTRR) {
+		poll(c, src->sv, k, &v, 0, may, viewed);
+		return;
+	}
+	view(c, src->sv, k, &v);
+	if (!v.srr) {
+		poll(c, src->sv, k, &v, 1, may, viewed);
+		return;
+	}
+	unsigned w = v.rr_warp;
+	*may = *viewed = w != UINT32_MAX && sched_ready(c, src->sv, w) ? 1ull << c->g->warp_idx[w] : 0;
+	const struct timed_now *tn = compose_now(c);
+	uint64_t m, vw;
+	if (tn && tn->check && (poll(c, src->sv, k, &v, 1, &m, &vw), m != *may || vw != *viewed)) {
+		fprintf(stderr, "gpumc: internal error: READY-12: scheduler %u at cycle %llu: the turn's warp gives set %#llx "
+		        "(viewed %#llx), a poll of every warp %#llx (viewed %#llx)\n", k, (unsigned long long)tn->clock,
+		        (unsigned long long)*may, (unsigned long long)*viewed, (unsigned long long)m, (unsigned long long)vw);
+		abort();
+	}
+}
+
+/* The hooks' context: readyset's, and the first warp's subject (looked
+** up once a listing, not per warp-local issue). */
+struct dab_src {
+	struct readyset_src src;
+	unsigned s0;
+};
+
+/* one()'s rare case, off its leaf's path: warp w at an atomic (the view)
+** or behind a gate.  Returns 1, one()'s answer (a tail call). */
+static __attribute__((noinline)) int one_out(const struct readyset_src *src, unsigned k, unsigned w, unsigned r,
+                                              uint64_t *may, uint64_t *viewed)
+{
+	struct dab_sched_view v;
+	int seen = 0, a = allowed(src->c, src->sv, k, w, r, &v, &seen);
+	uint64_t bit = 1ull << src->c->g->warp_idx[w];
+	*may = a ? *may | bit : *may & ~bit;
+	*viewed = a == 2 ? *viewed | bit : *viewed & ~bit;
+	return 1;
+}
+
 /* After a warp-local issue by warp `subject` (it stays READY, por above),
 ** under GTO and GWAT (and gwat-bar) only its own bits change: the token
 ** holder depends only on which warps sit out the order, which a warp-local
-** issue changes for none.  (GTAR's round may start when the warp arrives
-** at its atomic; SRR and GTRR move the turn on every issue.) */
+** issue changes for none.  Under GTAR (and gtar-bar) too, unless the warp
+** arrives at an atomic, where a round may start: a round in progress
+** (todo) is moved only by atomics, and none starts while the warp is
+** READY at a non-atomic (all_at_atomic), before and after.  (SRR and GTRR
+** move the turn on every issue.)  Once per issue: the common case (READY,
+** at no atomic, no gate: allowed, and no view, as allowed() answers
+** without its calls) a leaf. */
 static int one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
 {
 	const struct comp *c = src->c;
 	const struct gpu *g = c->g;
-	unsigned r = dab_rule(&g->cfg), w = subject - REQ(c, P_WARPS)->c->subj0[0];
-	if ((r != DS_GTO && r != DS_GWAT) || gpu_warp(g, (uint8_t *)src->sv, w)->status != W_READY)
+	unsigned r = dab_rule(&g->cfg), w = subject - ((const struct dab_src *)src)->s0;
+	if (r == DS_SRR || r == DS_GTRR || gpu_warp(g, (uint8_t *)src->sv, w)->status != W_READY)
 		return 0;
-	struct dab_sched_view v;
-	int seen = 0, a = allowed(c, src->sv, k, w, r, &v, &seen);
-	uint64_t bit = 1ull << g->warp_idx[w];
-	*may = a ? *may | bit : *may & ~bit;
-	*viewed = a == 2 ? *viewed | bit : *viewed & ~bit;
-	return 1;
+	if (!gpu_at_global_atomic(g, src->sv, w) && !c->nreq[P_GATE]) {
+		uint64_t bit = 1ull << g->warp_idx[w];
+		*may |= bit;
+		*viewed &= ~bit;
+		return 1;
+	}
+	if (r == DS_GTAR && gpu_at_global_atomic(g, src->sv, w))
+		return 0;
+	return one_out(src, k, w, r, may, viewed);
 }
 
 /* READY-5 (GPUMC_CHECK_READY): the bits told to the flush guard equal a
@@ -371,6 +438,87 @@ static void sm_listed(const struct comp *c, const struct timed_now *tn, unsigned
 	((struct readyset *)c->priv)->allowed[sm] = bits;
 }
 
+/* Concrete mode's listing (enabled): all, listing everything (tn->now is
+** UINT64_MAX); check, tn->check; gto_gwat, the rule is GTO or GWAT
+** (one).  Always inline: the common case's copy (all and check 0,
+** gto_gwat 1) folds their tests away. */
+static inline __attribute__((always_inline)) unsigned listing(const struct comp *c, const uint8_t *sv,
+                                                              const struct timed_now *tn, struct action *out,
+                                                              unsigned s0, int all, int check,
+                                                              int gto_gwat)
+{
+	const struct gpu *g = c->g;
+	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers;
+	const struct dab_src dctx = { { c, sv, fill, one, NULL }, s0 };
+	const struct readyset_src *const ctx = &dctx.src;
+	struct readyset *rs = c->priv;
+	/* read once: the listing's stores (out[], an unsigned subject) may
+	** alias every unsigned field, which the loop would read again */
+	const unsigned u0 = c->unit0[0], kind0 = c->kind0, nper = g->cfg.schedulers;
+	const unsigned *const sched_first = g->sched_first, *const sched_warps = g->sched_warps;
+	const uint64_t *unit_changed = tn->unit_changed + u0;
+	uint64_t listed = 0; /* SMs with an issue listed */
+	/* listing what can issue at the clock, the due schedulers alone
+	** (readyset.c, readyset_due_sync); under tn->check every one, and
+	** one not due that lists an issue, or whose set's emptiness moved,
+	** is fatal (READY-7) */
+	if (!all)
+		readyset_due_sync(rs, tn, u0);
+	/* the SM listed (sm), what it has seen less its own issues, its
+	** schedulers' with a set not empty, of which those that may be
+	** emptied by an issue listed */
+	unsigned sm = UINT_MAX;
+	uint64_t seen = 0, bits = 0, fragile = 0;
+	for (unsigned x = 0; x < (nsched + 63) / 64; x++)
+		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), j = k % nper, u = u0 + k, n0 = n;
+			if (k >= nsched)
+				break;
+			if (k / nper != sm) {
+				if (sm != UINT_MAX)
+					sm_listed(c, tn, sm, bits, fragile);
+				sm = k / nper;
+				seen = tn->changed + tn->sm_changed[sm];
+				bits = rs->allowed[sm];
+				fragile = 0;
+			}
+			/* listing everything, an SM with an issue listed needs no
+			** more than what can issue at the clock (model.h, timed_now) */
+			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
+			uint64_t at = seen + unit_changed[k], may, with_view, wake = tn->unit_free[u];
+			int viewed;
+			if (readyset_later(rs, tn, k, at, upto)) {
+				may = rs->e[k].may;
+				wake = rs->e[k].soon;
+			} else if (wake > upto)
+				readyset_get(rs, tn, k, u, at, &may, &with_view, ctx);
+			else {
+				n += readyset_list(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k],
+				                   ctx, out + n, &may, &viewed);
+				if (viewed)
+					listed |= 1ull << sm;
+				/* its warp-local issue may allow another warp, but under
+				** GTO and GWAT (one), or empty a set of one warp */
+				if (n > n0 && !gto_gwat)
+					*tn->again = 1;
+				if (n > n0 && !(may & (may - 1)))
+					fragile |= 1ull << j;
+				wake = rs->e[k].soon; /* listing nothing: none ready before (readyset_list) */
+			}
+			uint64_t bit = 1ull << j;
+			if (!all && !readyset_due(rs, k) && (n > n0 || (bits & bit) != ((uint64_t)(may != 0) << j)))
+				readyset_due_missed(rs, tn, k);
+			bits = may ? bits | bit : bits & ~bit;
+			if (!all && readyset_due(rs, k))
+				readyset_due_keep(rs, k, n - n0, wake, gto_gwat && (may & (may - 1)));
+		}
+	if (sm != UINT_MAX)
+		sm_listed(c, tn, sm, bits, fragile);
+	if (check)
+		check_allowed(ctx, rs, tn);
+	return n;
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
@@ -393,74 +541,10 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		}
 		return n;
 	}
-	const struct readyset_src ctx = { c, sv, fill, one, NULL };
-	struct readyset *rs = c->priv;
-	/* read once: the listing's stores (out[], an unsigned subject) may
-	** alias every unsigned field, which the loop would read again */
-	const unsigned u0 = c->unit0[0], kind0 = c->kind0, nper = g->cfg.schedulers;
-	const unsigned *const sched_first = g->sched_first, *const sched_warps = g->sched_warps;
-	const uint64_t *unit_changed = tn->unit_changed + u0;
-	int all = tn->now == UINT64_MAX;
-	uint64_t listed = 0; /* SMs with an issue listed */
-	/* listing what can issue at the clock, the due schedulers alone
-	** (readyset.c, readyset_due_sync); under tn->check every one, and
-	** one not due that lists an issue, or whose set's emptiness moved,
-	** is fatal (READY-7) */
-	if (!all)
-		readyset_due_sync(rs, tn, u0);
-	/* the SM listed (sm), what it has seen less its own issues, its
-	** schedulers' with a set not empty, of which those that may be
-	** emptied by an issue listed */
-	unsigned sm = UINT_MAX;
-	uint64_t seen = 0, bits = 0, fragile = 0;
-	for (unsigned x = 0; x < (nsched + 63) / 64; x++)
-		for (uint64_t d = all || tn->check ? ~0ull : rs->due[x]; d; d &= d - 1) {
-			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), j = k % nper, u = u0 + k, n0 = n;
-			if (k >= nsched)
-				break;
-			if (k / nper != sm) {
-				if (sm != UINT_MAX)
-					sm_listed(c, tn, sm, bits, fragile);
-				sm = k / nper;
-				seen = tn->changed + tn->sm_changed[sm];
-				bits = rs->allowed[sm];
-				fragile = 0;
-			}
-			/* listing everything, an SM with an issue listed needs no
-			** more than what can issue at the clock (model.h, timed_now) */
-			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
-			uint64_t at = seen + unit_changed[k], may, with_view, wake = tn->unit_free[u];
-			int viewed;
-			if (readyset_later(rs, tn, k, at, upto)) {
-				may = rs->e[k].may;
-				wake = rs->e[k].soon;
-			} else if (wake > upto)
-				readyset_get(rs, tn, k, u, at, &may, &with_view, &ctx);
-			else {
-				n += readyset_list(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k],
-				                   &ctx, out + n, &may, &viewed);
-				if (viewed)
-					listed |= 1ull << sm;
-				/* its warp-local issue may allow another warp, but under
-				** GTO and GWAT (one), or empty a set of one warp */
-				if (n > n0 && r != DS_GTO && r != DS_GWAT)
-					*tn->again = 1;
-				if (n > n0 && !(may & (may - 1)))
-					fragile |= 1ull << j;
-				wake = rs->e[k].soon; /* listing nothing: none ready before (readyset_list) */
-			}
-			uint64_t bit = 1ull << j;
-			if (!all && !readyset_due(rs, k) && (n > n0 || (bits & bit) != ((uint64_t)(may != 0) << j)))
-				readyset_due_missed(rs, tn, k);
-			bits = may ? bits | bit : bits & ~bit;
-			if (!all && readyset_due(rs, k))
-				readyset_due_keep(rs, k, n - n0, wake, (r == DS_GTO || r == DS_GWAT) && (may & (may - 1)));
-		}
-	if (sm != UINT_MAX)
-		sm_listed(c, tn, sm, bits, fragile);
-	if (tn->check)
-		check_allowed(&ctx, rs, tn);
-	return n;
+	int all = tn->now == UINT64_MAX, gto_gwat = r == DS_GTO || r == DS_GWAT;
+	if (!all && !tn->check && gto_gwat)
+		return listing(c, sv, tn, out, s0, 0, 0, 1);
+	return listing(c, sv, tn, out, s0, all, tn->check, gto_gwat);
 }
 
 /* dab.c's FLUSH guard reads of before[] only which buffers and SMs have
@@ -515,16 +599,22 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 ** its buffer (the warp's or its scheduler's, always_room: no other
 ** warp's room) and its scheduler's turn, token or round: what its own
 ** scheduler's set reads (the batch: its own warps' owed counts; a CTA
-** gate: dispatch alone), no other's (REACH_OWN).  What it does to the
-** flush guard is dab.c's, asked every cycle.  Every other issue that is
-** not warp-local may reach anything (a barrier, an exit, a fence, a
-** store). */
+** gate: dispatch alone), no other's (REACH_OWN).  So does, under SRR and
+** GTRR (and gtrr-bar), an issue warp-local but for the turn it moves and
+** GTRR's switch (por): the warps port's local() (its registers and
+** stack; an exit, which may free a slot or release a barrier, is not
+** taken), which every other component of DAB's declares independent of
+** it (compose.c, por_pc).  What either does to the flush guard is
+** dab.c's, asked every cycle.  Every other issue that is not warp-local
+** may reach anything (a barrier, an exit, a fence, a store). */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
-	unsigned w = a->subject - REQ(c, P_WARPS)->c->subj0[0];
-	if (REQ(c, P_ATOMICS)->c->def != &comp_dab || !gpu_at_global_atomic(c->g, sv, w))
-		return -1;
-	return REACH_OWN;
+	const struct comp *wc = REQ(c, P_WARPS)->c;
+	unsigned w = a->subject - wc->subj0[0], r = dab_rule(&c->g->cfg);
+	if (REQ(c, P_ATOMICS)->c->def == &comp_dab && gpu_at_global_atomic(c->g, sv, w))
+		return REACH_OWN;
+	const struct instr *in = r == DS_SRR || r == DS_GTRR ? WARPS(c)->local(wc, sv, w) : NULL;
+	return in && in->op != OP_EXIT ? REACH_OWN : -1;
 }
 
 /* Why the rule holds back a ready warp's atomic (a deadlock's end state
