@@ -46,8 +46,8 @@
 ** no other unit's listed action of the same cycle; READY-6, above;
 ** READY-8, model.step's warp-local answer and counts equal model.local's
 ** and model.count's asked alone; READY-11, the skip test's quick look
-** at the events (ev_at) agrees with ev_next.  READY-1, -5, -7, -9, -10
-** and -14 are the ready sets' (readyset.c, dab_sched.c, scheduler.c),
+** at the events (ev_at) agrees with ev_next.  READY-1, -5, -7, -9, -10,
+** -14 and -15 are the ready sets' (readyset.c, dab_sched.c, scheduler.c),
 ** READY-12 and -13 the DAB buffers' listing's (dab.c).
 */
 #include "config.h"

@@ -243,7 +243,8 @@ struct model {
 	** (readyset.c), below nunits; -1: any; REACH_NONE: none (it changes
 	** nothing a warp scheduler's ready set reads, nor a warp's ready
 	** time); REACH_OWN: only what its own unit's warps may issue (a DAB
-	** atomic's issue: dab_sched.c, reach).  An SM with REACH_WAKES: the
+	** atomic's issue, or under SRR and GTRR an issue warp-local but for
+	** the turn it moves: dab_sched.c, reach).  An SM with REACH_WAKES: the
 	** warps it may wake or block are named to the schedulers by its
 	** component (rop.c, woken: a perform blocks none) or by theirs
 	** (scheduler.c, gto_reach: a global atomic's issue blocks only

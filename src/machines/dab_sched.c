@@ -51,7 +51,7 @@
 ** GWAT and GTAR), its own atomic's issue and, under SRR and GTRR, its own
 ** issue warp-local but for the turn (reach: REACH_OWN, its set alone),
 ** anything else as the driver counts it.  The full poll (fill) under
-** strict round robin polls the turn's warp alone.  Invariant READY-12
+** strict round robin polls the turn's warp alone.  Invariant READY-15
 ** (GPUMC_CHECK_READY): that equals a poll of every warp.  READY-5:
 ** check_allowed.
 */
@@ -333,7 +333,7 @@ static void poll(const struct comp *c, const uint8_t *sv, unsigned k, struct dab
 ** applies (SRR, GTRR once switched: every issue needs the view) only the
 ** turn's warp may issue (may_issue), so only it is polled, not every
 ** warp; under GPUMC_CHECK_READY each warp is polled too and a difference
-** is fatal (READY-12). */
+** is fatal (READY-15). */
 static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint64_t *viewed)
 {
 	const struct comp *c = src->c;
@@ -353,7 +353,7 @@ static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint
 	const struct timed_now *tn = compose_now(c);
 	uint64_t m, vw;
 	if (tn && tn->check && (poll(c, src->sv, k, &v, 1, &m, &vw), m != *may || vw != *viewed)) {
-		fprintf(stderr, "gpumc: internal error: READY-12: scheduler %u at cycle %llu: the turn's warp gives set %#llx "
+		fprintf(stderr, "gpumc: internal error: READY-15: scheduler %u at cycle %llu: the turn's warp gives set %#llx "
 		        "(viewed %#llx), a poll of every warp %#llx (viewed %#llx)\n", k, (unsigned long long)tn->clock,
 		        (unsigned long long)*may, (unsigned long long)*viewed, (unsigned long long)m, (unsigned long long)vw);
 		abort();

@@ -24,7 +24,8 @@
 **     FIFOs, a resumed warp of that SM), a DAB drain that leaves
 **     something in flight and returns a value;
 **   - an action that declares it reaches its own unit's set alone
-**     (REACH_OWN: a global atomic's issue into DAB's buffers, dab_sched.c)
+**     (REACH_OWN: a global atomic's issue into DAB's buffers, and under
+**     SRR and GTRR an issue warp-local but for the turn: dab_sched.c)
 **     changes only that set: its unit's count, by 2, so that it is never
 **     taken for one warp-local issue (readyset_get's one, due_pend);
 **   - an action that declares it reaches no set (REACH_NONE: a DAB drain
