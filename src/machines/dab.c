@@ -824,9 +824,9 @@ static void flush(const struct comp *c, uint8_t *sv, int sm)
 		struct dab_buf *bf = buf(c, sv, b);
 		struct atomic_entry *e = buf_entries(c, sv, b);
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
-			unsigned i = (o + j) % bf->count;
-			uint16_t *qh = queue(c, sv, s * cf->partitions + gpu_partition_of(g, e[i].addr));
-			queue_entries(c, sv, s * cf->partitions + gpu_partition_of(g, e[i].addr))[qh[0]++] = e[i];
+			unsigned i = (o + j) % bf->count, q = s * cf->partitions + gpu_partition_of(g, e[i].addr);
+			uint16_t *qh = queue(c, sv, q);
+			queue_entries(c, sv, q)[qh[0]++] = e[i];
 		}
 		memset(bf, 0, D(c)->buf_bytes);
 	}
@@ -1043,10 +1043,11 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		uint64_t next = icnt_take(D(c)->ic, q, 0, k, queue(c, sv, q)[0], t->now, t->busy);
 		if (next)
 			icnt_ready(t, c->subj0[0] + q, next);
-		/* the last entries of a flush release the waiting warps */
-		unsigned left = 0;
+		/* the last entries of a flush release the waiting warps; q's own
+		** count first: it mostly holds more than k */
+		unsigned left = queue(c, sv, q)[0];
 		for (unsigned x = 0; x < g->nqueues && left <= k; x++) /* past k: not the last */
-			left += queue(c, sv, x)[0];
+			left += x != q ? queue(c, sv, x)[0] : 0;
 		for (unsigned w = 0; w < g->nwarps && left == k && t->n < TIMING_MAX_UPDATES; w++)
 			if (WARPS(c)->waiting(WC(c), sv, w)) {
 				t->upd[t->n].subject = warp0 + w;
