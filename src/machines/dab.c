@@ -108,6 +108,7 @@ struct dab {
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
 	unsigned fused_f32_pc; /* a global .f32 red.add fusion folds (nins: none) */
 	struct icnt *ic; /* concrete mode: the interconnect (same block) */
+	uint16_t *buffer; /* per warp, its buffer (same block): buffer_of without divisions */
 	/* concrete mode: sync_ready(-1) as of the run and event count it was
 	** computed at (sync_ready_now) */
 	uint64_t sync_run, sync_at;
@@ -157,8 +158,7 @@ static uint16_t *prr(const struct comp *c, const uint8_t *sv, unsigned p)
 
 static unsigned buffer_of(const struct comp *c, unsigned w)
 {
-	const struct gpu *g = c->g;
-	return g->cfg.buffer_level ? gpu_sched_of(g, w) : w;
+	return D(c)->buffer[w];
 }
 
 static unsigned sm_of_buffer(const struct comp *c, unsigned b)
@@ -180,7 +180,7 @@ static int same_tx(const struct comp *c, const void *a, const void *b)
 {
 	const struct atomic_entry *x = a, *y = b;
 	return c->g->cfg.coalesce && x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR &&
-	       buffer_of(c, x->warp) == buffer_of(c, y->warp);
+	       (x->warp == y->warp || buffer_of(c, x->warp) == buffer_of(c, y->warp));
 }
 
 /* A map of 32-bit keys to indices of a buffer's entries (open
@@ -1192,10 +1192,14 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	size_t head = (sizeof(struct dab) + 7) & ~(size_t)7, off = 0;
 	size_t ic_bytes = (icnt_size(g, g->nqueues, qcap) + 7) & ~(size_t)7;
 	unsigned max_actions = g->nqueues + cf->sms + 1;
-	struct dab *x = xcalloc(1, head + ic_bytes + sizeof *x->list_told * cf->sms + sizeof *x->list * max_actions);
+	struct dab *x = xcalloc(1, head + ic_bytes + sizeof *x->list_told * cf->sms + sizeof *x->list * max_actions +
+	                               sizeof *x->buffer * g->nwarps);
 	x->ic = icnt_init((char *)x + head, g, g->nqueues, qcap);
 	x->list_told = (uint64_t *)((char *)x + head + ic_bytes);
 	x->list = (struct action *)(x->list_told + cf->sms);
+	x->buffer = (uint16_t *)(x->list + max_actions);
+	for (unsigned w = 0; w < g->nwarps; w++)
+		x->buffer[w] = (uint16_t)(cf->buffer_level ? gpu_sched_of(g, w) : w);
 	x->list_run = x->turn_run = UINT64_MAX;
 	x->qcap = qcap;
 	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
