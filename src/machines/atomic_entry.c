@@ -53,10 +53,16 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 	}
 	struct alu_lanes src[2];
 	sources(c, sv, w, in, src);
+	/* what the lanes share, once; per lane its address, operands, lane */
+	const struct atomic_entry all = entry_at(w, 0, in, 0, src);
 	int n = 0;
-	for (uint32_t b = m; b; b &= b - 1) {
+	for (uint32_t b = m; b; b &= b - 1, n++) {
 		unsigned l = (unsigned)__builtin_ctz(b);
-		out[n++] = entry_at(w, l, in, addr[l], src);
+		out[n] = all;
+		out[n].addr = addr[l];
+		out[n].arg = alu_lane(&src[0], l);
+		out[n].arg2 = alu_lane(&src[1], l);
+		out[n].lane = (uint8_t)l;
 	}
 	return n;
 }
