@@ -813,7 +813,8 @@ static unsigned offset(const struct comp *c, unsigned sm, unsigned count)
 	return sm % 2 == 0 && o < count ? o : 0;
 }
 
-static void flush(const struct comp *c, uint8_t *sv, int sm)
+/* Out of line: its frame would make apply()'s DRAINs (most calls) dear. */
+static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -1028,35 +1029,15 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 	return icnt_free_at(ic, s);
 }
 
-static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
-                   uint64_t (*rnd)(void *), void *rng)
+/* A FLUSH's timing: the pre-flush messages (lat_flush), then the entries;
+** the flush engine is busy until the last SM sent its last transaction.
+** Out of line: its frame would make a DRAIN's (most calls) dear. */
+static __attribute__((noinline)) void timing_flush(const struct comp *c, const uint8_t *sv, const struct action *a,
+                                                   struct timing *t, uint64_t (*rnd)(void *), void *rng)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	unsigned warp0 = WC(c)->subj0[0];
-	t->busy = 1;
-	t->n = 0;
-	icnt_begin(D(c)->ic, t);
-	if (a->kind == c->kind0 + K_DRAIN) {
-		unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
-		t->busy = cf->lat_rop;
-		uint64_t next = icnt_take(D(c)->ic, q, 0, k, queue(c, sv, q)[0], t->now, t->busy);
-		if (next)
-			icnt_ready(t, c->subj0[0] + q, next);
-		/* the last entries of a flush release the waiting warps; q's own
-		** count first: it mostly holds more than k */
-		unsigned left = queue(c, sv, q)[0];
-		for (unsigned x = 0; x < g->nqueues && left <= k; x++) /* past k: not the last */
-			left += x != q ? queue(c, sv, x)[0] : 0;
-		for (unsigned w = 0; w < g->nwarps && left == k && t->n < TIMING_MAX_UPDATES; w++)
-			if (WARPS(c)->waiting(WC(c), sv, w)) {
-				t->upd[t->n].subject = warp0 + w;
-				t->upd[t->n++].delay = cf->lat_rop + cf->lat_icnt;
-			}
-		return;
-	}
-	/* a FLUSH: the pre-flush messages (lat_flush), then the entries; the
-	** flush engine is busy until the last SM sent its last transaction */
 	uint64_t done = t->now + cf->lat_flush;
 	for (unsigned s = 0; s < cf->sms; s++)
 		if (a->arg >= cf->sms || s == a->arg) {
@@ -1070,6 +1051,35 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		if (WARPS(c)->waiting(WC(c), sv, w) && (a->arg >= cf->sms || gpu_sm_of(g, w) == a->arg)) {
 			t->upd[t->n].subject = warp0 + w;
 			t->upd[t->n++].delay = t->busy + cf->lat_icnt;
+		}
+}
+
+static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                   uint64_t (*rnd)(void *), void *rng)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	t->busy = 1;
+	t->n = 0;
+	icnt_begin(D(c)->ic, t);
+	if (a->kind != c->kind0 + K_DRAIN) {
+		timing_flush(c, sv, a, t, rnd, rng);
+		return;
+	}
+	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
+	t->busy = cf->lat_rop;
+	uint64_t next = icnt_take(D(c)->ic, q, 0, k, queue(c, sv, q)[0], t->now, t->busy);
+	if (next)
+		icnt_ready(t, c->subj0[0] + q, next);
+	/* the last entries of a flush release the waiting warps; q's own
+	** count first: it mostly holds more than k */
+	unsigned left = queue(c, sv, q)[0];
+	for (unsigned x = 0; x < g->nqueues && left <= k; x++) /* past k: not the last */
+		left += x != q ? queue(c, sv, x)[0] : 0;
+	for (unsigned w = 0; w < g->nwarps && left == k && t->n < TIMING_MAX_UPDATES; w++)
+		if (WARPS(c)->waiting(WC(c), sv, w)) {
+			t->upd[t->n].subject = WC(c)->subj0[0] + w;
+			t->upd[t->n++].delay = cf->lat_rop + cf->lat_icnt;
 		}
 }
 
