@@ -1008,8 +1008,10 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	struct icnt *ic = D(c)->ic;
-	unsigned P = cf->partitions, k[8] = { 0 };
+	unsigned P = cf->partitions, pos[8]; /* per partition, the next entry's place in its FIFO */
 	struct entry_map sec;
+	for (unsigned p = 0; p < P; p++)
+		pos[p] = queue(c, sv, s * P + p)[0];
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (sm_of_buffer(c, b) != s)
 			continue;
@@ -1019,10 +1021,10 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 		map_reset(&sec, bf->count);
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
 			unsigned i = (o + j) % bf->count, x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
-			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, pos = queue(c, sv, q)[0] + k[p]++;
+			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, at_pos = pos[p]++;
 			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, p, t->now + cf->lat_flush, rnd, rng);
-			icnt_arrive(ic, q, pos, at[j]);
-			if (!pos) /* a new head */
+			icnt_arrive(ic, q, at_pos, at[j]);
+			if (!at_pos) /* a new head */
 				icnt_ready(t, c->subj0[0] + q, at[j]);
 		}
 	}
