@@ -75,17 +75,6 @@ struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, uns
 	return entry_at(w, l, in, WARPS(c)->address(REQ(c, P_WARPS)->c, sv, w, l), src);
 }
 
-int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_entry *e)
-{
-	const struct comp *mc = REQ(c, P_MEM)->c;
-	/* the address was checked at issue; performed in the L2 */
-	uint32_t old = MEM(c)->rmw(mc, sv, SP_GLOBAL, 0, (long)(e->addr / 4), (enum atom_op)e->op, (enum vtype)e->type,
-	                           e->arg, e->arg2);
-	if (e->ret)
-		WARPS(c)->write_reg(REQ(c, P_WARPS)->c, sv, e->warp, e->lane, e->dst, old);
-	return e->ret;
-}
-
 void atomic_entry_describe(const struct comp *c, const struct atomic_entry *e, struct strbuf *out)
 {
 	static const char *const ops[] = { "add", "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor" };
