@@ -774,13 +774,14 @@ static void next_turn(const struct comp *c, const uint8_t *sv, unsigned p, unsig
 {
 	const struct gpu *g = c->g;
 	unsigned S = g->cfg.sms;
-	for (unsigned k = 0; k < S; k++) {
-		unsigned s = (from + k) % S;
-		if (queue(c, sv, s * g->cfg.partitions + p)[0]) {
+	/* SM s's FIFO for p at q0 + s * step: walked with a pointer */
+	const uint8_t *q0 = (const uint8_t *)queue(c, sv, p);
+	size_t step = D(c)->q_bytes * g->cfg.partitions;
+	for (unsigned k = 0, s = from < S ? from : 0; k < S; k++, s = s + 1 < S ? s + 1 : 0)
+		if (*(const uint16_t *)(q0 + step * s)) {
 			*prr(c, sv, p) = (uint16_t)s;
 			return;
 		}
-	}
 	*prr(c, sv, p) = 0;
 }
 
