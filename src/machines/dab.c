@@ -1062,9 +1062,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
-	t->busy = 1;
-	t->n = 0;
-	icnt_begin(D(c)->ic, t);
+	icnt_begin(D(c)->ic, t); /* t->busy 1, t->n 0 (model.step) */
 	if (a->kind != c->kind0 + K_DRAIN) {
 		timing_flush(c, sv, a, t, rnd, rng);
 		return;
@@ -1079,7 +1077,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	unsigned left = queue(c, sv, q)[0];
 	for (unsigned x = 0; x < g->nqueues && left <= k; x++) /* past k: not the last */
 		left += x != q ? queue(c, sv, x)[0] : 0;
-	for (unsigned w = 0; w < g->nwarps && left == k && t->n < TIMING_MAX_UPDATES; w++)
+	for (unsigned w = 0; left == k && w < g->nwarps && t->n < TIMING_MAX_UPDATES; w++)
 		if (WARPS(c)->waiting(WC(c), sv, w)) {
 			t->upd[t->n].subject = WC(c)->subj0[0] + w;
 			t->upd[t->n++].delay = cf->lat_rop + cf->lat_icnt;
