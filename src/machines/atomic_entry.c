@@ -53,10 +53,16 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 	}
 	struct alu_lanes src[2];
 	sources(c, sv, w, in, src);
+	/* what the lanes share, once; per lane its address, operands, lane */
+	const struct atomic_entry all = entry_at(w, 0, in, 0, src);
 	int n = 0;
-	for (uint32_t b = m; b; b &= b - 1) {
+	for (uint32_t b = m; b; b &= b - 1, n++) {
 		unsigned l = (unsigned)__builtin_ctz(b);
-		out[n++] = entry_at(w, l, in, addr[l], src);
+		out[n] = all;
+		out[n].addr = addr[l];
+		out[n].arg = alu_lane(&src[0], l);
+		out[n].arg2 = alu_lane(&src[1], l);
+		out[n].lane = (uint8_t)l;
 	}
 	return n;
 }
@@ -67,17 +73,6 @@ struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, uns
 	struct alu_lanes src[2];
 	sources(c, sv, w, in, src);
 	return entry_at(w, l, in, WARPS(c)->address(REQ(c, P_WARPS)->c, sv, w, l), src);
-}
-
-int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_entry *e)
-{
-	const struct comp *mc = REQ(c, P_MEM)->c;
-	/* the address was checked at issue; performed in the L2 */
-	uint32_t old = MEM(c)->rmw(mc, sv, SP_GLOBAL, 0, (long)(e->addr / 4), (enum atom_op)e->op, (enum vtype)e->type,
-	                           e->arg, e->arg2);
-	if (e->ret)
-		WARPS(c)->write_reg(REQ(c, P_WARPS)->c, sv, e->warp, e->lane, e->dst, old);
-	return e->ret;
 }
 
 void atomic_entry_describe(const struct comp *c, const struct atomic_entry *e, struct strbuf *out)

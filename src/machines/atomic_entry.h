@@ -31,8 +31,20 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, unsigned w, unsigned l,
                                     const struct instr *in);
 /* Perform e through the mem port; a returning atom's old value goes to its
-** warp's register.  Returns 1 when e was a returning atom. */
-int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_entry *e);
+** warp's register.  Returns 1 when e was a returning atom.  Inline: a
+** drain performs each entry through it. */
+static inline int atomic_entry_perform(const struct comp *c, uint8_t *sv, const struct atomic_entry *e)
+{
+	const struct comp *mc = REQ(c, P_MEM)->c;
+	/* the address was checked at issue; performed in the L2 */
+	uint32_t old = ((const struct port_mem *)port_ops(c, P_MEM))
+	                       ->rmw(mc, sv, SP_GLOBAL, 0, (long)(e->addr / 4), (enum atom_op)e->op, (enum vtype)e->type,
+	                             e->arg, e->arg2);
+	if (e->ret)
+		((const struct port_warps *)port_ops(c, P_WARPS))
+		        ->write_reg(REQ(c, P_WARPS)->c, sv, e->warp, e->lane, e->dst, old);
+	return e->ret;
+}
 void atomic_entry_describe(const struct comp *c, const struct atomic_entry *e, struct strbuf *out);
 
 #endif

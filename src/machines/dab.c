@@ -108,6 +108,7 @@ struct dab {
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
 	unsigned fused_f32_pc; /* a global .f32 red.add fusion folds (nins: none) */
 	struct icnt *ic; /* concrete mode: the interconnect (same block) */
+	uint16_t *buffer; /* per warp, its buffer (same block): buffer_of without divisions */
 	/* concrete mode: sync_ready(-1) as of the run and event count it was
 	** computed at (sync_ready_now) */
 	uint64_t sync_run, sync_at;
@@ -157,8 +158,7 @@ static uint16_t *prr(const struct comp *c, const uint8_t *sv, unsigned p)
 
 static unsigned buffer_of(const struct comp *c, unsigned w)
 {
-	const struct gpu *g = c->g;
-	return g->cfg.buffer_level ? gpu_sched_of(g, w) : w;
+	return D(c)->buffer[w];
 }
 
 static unsigned sm_of_buffer(const struct comp *c, unsigned b)
@@ -180,7 +180,7 @@ static int same_tx(const struct comp *c, const void *a, const void *b)
 {
 	const struct atomic_entry *x = a, *y = b;
 	return c->g->cfg.coalesce && x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR &&
-	       buffer_of(c, x->warp) == buffer_of(c, y->warp);
+	       (x->warp == y->warp || buffer_of(c, x->warp) == buffer_of(c, y->warp));
 }
 
 /* A map of 32-bit keys to indices of a buffer's entries (open
@@ -774,13 +774,14 @@ static void next_turn(const struct comp *c, const uint8_t *sv, unsigned p, unsig
 {
 	const struct gpu *g = c->g;
 	unsigned S = g->cfg.sms;
-	for (unsigned k = 0; k < S; k++) {
-		unsigned s = (from + k) % S;
-		if (queue(c, sv, s * g->cfg.partitions + p)[0]) {
+	/* SM s's FIFO for p at q0 + s * step: walked with a pointer */
+	const uint8_t *q0 = (const uint8_t *)queue(c, sv, p);
+	size_t step = D(c)->q_bytes * g->cfg.partitions;
+	for (unsigned k = 0, s = from < S ? from : 0; k < S; k++, s = s + 1 < S ? s + 1 : 0)
+		if (*(const uint16_t *)(q0 + step * s)) {
 			*prr(c, sv, p) = (uint16_t)s;
 			return;
 		}
-	}
 	*prr(c, sv, p) = 0;
 }
 
@@ -813,7 +814,8 @@ static unsigned offset(const struct comp *c, unsigned sm, unsigned count)
 	return sm % 2 == 0 && o < count ? o : 0;
 }
 
-static void flush(const struct comp *c, uint8_t *sv, int sm)
+/* Out of line: its frame would make apply()'s DRAINs (most calls) dear. */
+static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, int sm)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -824,9 +826,9 @@ static void flush(const struct comp *c, uint8_t *sv, int sm)
 		struct dab_buf *bf = buf(c, sv, b);
 		struct atomic_entry *e = buf_entries(c, sv, b);
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
-			unsigned i = (o + j) % bf->count;
-			uint16_t *qh = queue(c, sv, s * cf->partitions + gpu_partition_of(g, e[i].addr));
-			queue_entries(c, sv, s * cf->partitions + gpu_partition_of(g, e[i].addr))[qh[0]++] = e[i];
+			unsigned i = (o + j) % bf->count, q = s * cf->partitions + gpu_partition_of(g, e[i].addr);
+			uint16_t *qh = queue(c, sv, q);
+			queue_entries(c, sv, q)[qh[0]++] = e[i];
 		}
 		memset(bf, 0, D(c)->buf_bytes);
 	}
@@ -1007,8 +1009,10 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	struct icnt *ic = D(c)->ic;
-	unsigned P = cf->partitions, k[8] = { 0 };
+	unsigned P = cf->partitions, pos[8]; /* per partition, the next entry's place in its FIFO */
 	struct entry_map sec;
+	for (unsigned p = 0; p < P; p++)
+		pos[p] = queue(c, sv, s * P + p)[0];
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (sm_of_buffer(c, b) != s)
 			continue;
@@ -1018,44 +1022,25 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 		map_reset(&sec, bf->count);
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
 			unsigned i = (o + j) % bf->count, x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
-			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, pos = queue(c, sv, q)[0] + k[p]++;
+			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, at_pos = pos[p]++;
 			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, p, t->now + cf->lat_flush, rnd, rng);
-			icnt_arrive(ic, q, pos, at[j]);
-			if (!pos) /* a new head */
+			icnt_arrive(ic, q, at_pos, at[j]);
+			if (!at_pos) /* a new head */
 				icnt_ready(t, c->subj0[0] + q, at[j]);
 		}
 	}
 	return icnt_free_at(ic, s);
 }
 
-static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
-                   uint64_t (*rnd)(void *), void *rng)
+/* A FLUSH's timing: the pre-flush messages (lat_flush), then the entries;
+** the flush engine is busy until the last SM sent its last transaction.
+** Out of line: its frame would make a DRAIN's (most calls) dear. */
+static __attribute__((noinline)) void timing_flush(const struct comp *c, const uint8_t *sv, const struct action *a,
+                                                   struct timing *t, uint64_t (*rnd)(void *), void *rng)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	unsigned warp0 = WC(c)->subj0[0];
-	t->busy = 1;
-	t->n = 0;
-	icnt_begin(D(c)->ic, t);
-	if (a->kind == c->kind0 + K_DRAIN) {
-		unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
-		t->busy = cf->lat_rop;
-		uint64_t next = icnt_take(D(c)->ic, q, 0, k, queue(c, sv, q)[0], t->now, t->busy);
-		if (next)
-			icnt_ready(t, c->subj0[0] + q, next);
-		/* the last entries of a flush release the waiting warps */
-		unsigned left = 0;
-		for (unsigned x = 0; x < g->nqueues && left <= k; x++) /* past k: not the last */
-			left += queue(c, sv, x)[0];
-		for (unsigned w = 0; w < g->nwarps && left == k && t->n < TIMING_MAX_UPDATES; w++)
-			if (WARPS(c)->waiting(WC(c), sv, w)) {
-				t->upd[t->n].subject = warp0 + w;
-				t->upd[t->n++].delay = cf->lat_rop + cf->lat_icnt;
-			}
-		return;
-	}
-	/* a FLUSH: the pre-flush messages (lat_flush), then the entries; the
-	** flush engine is busy until the last SM sent its last transaction */
 	uint64_t done = t->now + cf->lat_flush;
 	for (unsigned s = 0; s < cf->sms; s++)
 		if (a->arg >= cf->sms || s == a->arg) {
@@ -1069,6 +1054,33 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		if (WARPS(c)->waiting(WC(c), sv, w) && (a->arg >= cf->sms || gpu_sm_of(g, w) == a->arg)) {
 			t->upd[t->n].subject = warp0 + w;
 			t->upd[t->n++].delay = t->busy + cf->lat_icnt;
+		}
+}
+
+static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                   uint64_t (*rnd)(void *), void *rng)
+{
+	const struct gpu *g = c->g;
+	const struct gpu_cfg *cf = &g->cfg;
+	icnt_begin(D(c)->ic, t); /* t->busy 1, t->n 0 (model.step) */
+	if (a->kind != c->kind0 + K_DRAIN) {
+		timing_flush(c, sv, a, t, rnd, rng);
+		return;
+	}
+	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
+	t->busy = cf->lat_rop;
+	uint64_t next = icnt_take(D(c)->ic, q, 0, k, queue(c, sv, q)[0], t->now, t->busy);
+	if (next)
+		icnt_ready(t, c->subj0[0] + q, next);
+	/* the last entries of a flush release the waiting warps; q's own
+	** count first: it mostly holds more than k */
+	unsigned left = queue(c, sv, q)[0];
+	for (unsigned x = 0; x < g->nqueues && left <= k; x++) /* past k: not the last */
+		left += x != q ? queue(c, sv, x)[0] : 0;
+	for (unsigned w = 0; left == k && w < g->nwarps && t->n < TIMING_MAX_UPDATES; w++)
+		if (WARPS(c)->waiting(WC(c), sv, w)) {
+			t->upd[t->n].subject = WC(c)->subj0[0] + w;
+			t->upd[t->n++].delay = cf->lat_rop + cf->lat_icnt;
 		}
 }
 
@@ -1191,10 +1203,14 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	size_t head = (sizeof(struct dab) + 7) & ~(size_t)7, off = 0;
 	size_t ic_bytes = (icnt_size(g, g->nqueues, qcap) + 7) & ~(size_t)7;
 	unsigned max_actions = g->nqueues + cf->sms + 1;
-	struct dab *x = xcalloc(1, head + ic_bytes + sizeof *x->list_told * cf->sms + sizeof *x->list * max_actions);
+	struct dab *x = xcalloc(1, head + ic_bytes + sizeof *x->list_told * cf->sms + sizeof *x->list * max_actions +
+	                               sizeof *x->buffer * g->nwarps);
 	x->ic = icnt_init((char *)x + head, g, g->nqueues, qcap);
 	x->list_told = (uint64_t *)((char *)x + head + ic_bytes);
 	x->list = (struct action *)(x->list_told + cf->sms);
+	x->buffer = (uint16_t *)(x->list + max_actions);
+	for (unsigned w = 0; w < g->nwarps; w++)
+		x->buffer[w] = (uint16_t)(cf->buffer_level ? gpu_sched_of(g, w) : w);
 	x->list_run = x->turn_run = UINT64_MAX;
 	x->qcap = qcap;
 	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
