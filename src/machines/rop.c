@@ -773,7 +773,8 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 		unsigned w = e[i].warp;
 		if (w == AE_LAB || (g->slot_holds_atomics && gpu_warp(g, (uint8_t *)sv, w)->status == W_DONE))
 			return (int)sm;
-		int waits = WARPS(c)->waiting(WC(c), sv, w);
+		/* only the entries that bring its count to 0 resume it (perform) */
+		int waits = gpu_warp(g, (uint8_t *)sv, w)->pending == end - i && WARPS(c)->waiting(WC(c), sv, w);
 		/* resumed at bar.sync, it arrives and may release its CTA's warps */
 		if (waits && g->prog->ins[gpu_pc(g, sv, w)].op == OP_BAR)
 			return (int)sm;
@@ -873,7 +874,7 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		icnt_ready(t, c->subj0[0] + q, next);
 	/* a warp waiting for these, its last atomics (a run is one warp's),
 	** hears back over the interconnect */
-	if (w != AE_LAB && WARPS(c)->waiting(WC(c), sv, w) && gpu_warp(g, (uint8_t *)sv, w)->pending == k) {
+	if (w != AE_LAB && gpu_warp(g, (uint8_t *)sv, w)->pending == k && WARPS(c)->waiting(WC(c), sv, w)) {
 		t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
 		t->upd[t->n++].delay = t->busy + cf->lat_icnt;
 	}
