@@ -46,7 +46,7 @@
 **   ROP-3 (concrete mode) the kept mask of FIFOs with entries (struct rop,
 **         nonempty) equals their counts, and a partition not due lists
 **         nothing: it is busy, or no head arrives before its kept wake
-**         (kept_sync, enabled; GPUMC_CHECK_READY);
+**         (kept_sync, kept_wake, listing; GPUMC_CHECK_READY);
 **   ROP-4 (concrete mode) a warp's bit in the stalled mask (struct rop) is
 **         set exactly when its stall record holds a run (room;
 **         GPUMC_CHECK_READY).
@@ -105,10 +105,11 @@ struct rop {
 	** unit's free time, or the first arrival of a head of its FIFOs), the
 	** first of those (next).  A head's arrival time (tn->ready) is set
 	** only by this file's timing of a push, a send or a perform, each
-	** applied next, and that marks the FIFO: kept_mark makes it due
-	** where the FIFO's head changed (a push or send into an empty one, a
-	** perform); one appended to keeps its head and its head's arrival,
-	** so its partition's wake stands (ROP-3). */
+	** applied next: kept_wake brings the partition's wake to the new
+	** head's arrival (a push or send into an empty FIFO) or makes it
+	** the unit's free time (a perform: it lists nothing while busy); one
+	** appended to keeps its head and its head's arrival, so its
+	** partition's wake stands (ROP-3). */
 	uint64_t wake[8], next;
 	unsigned due;
 	/* partial-order reduction (alone): per global word, what every
@@ -133,8 +134,8 @@ static struct atomic_entry *entries(const struct comp *c, const uint8_t *sv, uns
 }
 
 /* FIFO q's count changed: its bit in the kept mask (struct rop), in the
-** run's vector only; head: its head changed too, so its partition is due. */
-static void kept_mark(const struct comp *c, const uint8_t *sv, unsigned q, int head)
+** run's vector only. */
+static void kept_mark(const struct comp *c, const uint8_t *sv, unsigned q)
 {
 	struct rop *r = c->priv;
 	if (!r->kept_run || r->kept_sv != sv)
@@ -142,8 +143,24 @@ static void kept_mark(const struct comp *c, const uint8_t *sv, unsigned q, int h
 	unsigned P = c->g->cfg.partitions, s = q / P;
 	uint64_t *w = &r->nonempty[(q % P) * r->words_sms + s / 64], bit = 1ull << s % 64;
 	*w = fifo(c, sv, q)[0] ? *w | bit : *w & ~bit;
-	if (head)
-		r->due |= 1u << q % P;
+}
+
+/* Timing of a step applied next (a perform of FIFO q: its partition's unit
+** busy until at; a push or send into q empty: its new head arrives at at):
+** the partition lists nothing new before at, so one not due wakes at at
+** the latest, without a listing to learn it; a due one stays due (ROP-3). */
+static void kept_wake(const struct comp *c, const uint8_t *sv, unsigned q, uint64_t at, int busy)
+{
+	struct rop *r = c->priv;
+	if (!r->kept_run || r->kept_sv != sv)
+		return;
+	unsigned p = q % c->g->cfg.partitions;
+	if (busy) /* nothing lists while the unit is busy */
+		r->due &= ~(1u << p);
+	else if (r->due >> p & 1 || r->wake[p] <= at)
+		return;
+	r->wake[p] = at;
+	r->next = at < r->next ? at : r->next;
 }
 
 /* Concrete mode, as enabled() first lists: the kept mask is the run's,
@@ -170,7 +187,7 @@ static void kept_sync(const struct comp *c, const uint8_t *sv, const struct time
 			r->nonempty[p * nw + k] = m;
 		}
 	if (fresh) {
-		r->due = ~0u;
+		r->due = (1u << P) - 1;
 		r->next = UINT64_MAX;
 	}
 	r->kept_run = tn->run;
@@ -259,19 +276,18 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	if (n < 0)
 		return PUSH_DONE; /* the warp faulted */
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	/* partitions (8 at most) pushed to; of those, FIFOs that were empty */
-	unsigned sm = gpu_sm_of(g, w), P = g->cfg.partitions, marked = 0, heads = 0;
+	/* partitions (8 at most) pushed to */
+	unsigned sm = gpu_sm_of(g, w), P = g->cfg.partitions, marked = 0;
 	for (int i = 0; i < n; i++) {
 		unsigned p = gpu_partition_of(g, e[i].addr), q = sm * P + p;
 		uint16_t *f = fifo(c, sv, q);
-		heads |= (unsigned)!f[0] << p;
 		entries(c, sv, q)[f[0]++] = e[i];
 		h->pending++;
 		marked |= 1u << p;
 	}
 	for (; marked; marked &= marked - 1) { /* once a FIFO, with its count final */
 		unsigned p = (unsigned)__builtin_ctz(marked);
-		kept_mark(c, sv, sm * P + p, heads >> p & 1);
+		kept_mark(c, sv, sm * P + p);
 	}
 	return in->op == OP_ATOM ? PUSH_WAIT_VALUES : PUSH_DONE;
 }
@@ -297,8 +313,10 @@ static void arrive(const struct comp *c, const uint8_t *sv, unsigned q, unsigned
 {
 	unsigned n = fifo(c, sv, q)[0];
 	icnt_arrive(R(c)->ic, q, n + k, at);
-	if (!n && !k)
+	if (!n && !k) {
 		icnt_ready(t, c->subj0[0] + q, at);
+		kept_wake(c, sv, q, at, 0);
+	}
 }
 
 /* A LAB's partials: one transaction each (a line's worth). */
@@ -361,7 +379,7 @@ static void send(const struct comp *c, uint8_t *sv, unsigned sm, const struct at
 	x->warp = AE_LAB;
 	x->lane = (uint8_t)sm;
 	x->ret = 0;
-	kept_mark(c, sv, q, f[0] == 1);
+	kept_mark(c, sv, q);
 }
 
 static unsigned in_flight(const struct comp *c, const uint8_t *sv, unsigned sm, struct atomic_entry *out,
@@ -582,73 +600,73 @@ static void list_head(const struct comp *c, const uint8_t *sv, unsigned q, unsig
 	*out = (struct action){ (uint16_t)c->kind0, (uint16_t)u, c->subj0[0] + q, q + c->g->nqueues * r->cap * (run - 1) };
 }
 
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                        struct action *out, int timed)
+/* Concrete mode's listing (enabled): the due partitions' heads that have
+** arrived while their unit is free. */
+static __attribute__((noinline)) unsigned listing(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                                                   struct action *out)
 {
-	(void)before;
-	(void)nb;
-	unsigned n = 0, P = c->g->cfg.partitions, cap = R(c)->cap, nq = c->g->nqueues;
-	/* listing what can issue now (model.h, enabled_now), partition by
-	** partition (each unit's FIFOs in order): a busy partition, an empty
-	** FIFO, one whose head has not arrived, is passed over before its
-	** transaction is measured -- most are, most cycles */
-	const struct timed_now *tn = compose_now(c);
-	if (tn && tn->now != UINT64_MAX && !c->g->cfg.icnt_order) {
-		const uint64_t *ready = tn->ready + c->subj0[0], now = tn->now;
-		struct rop *r = c->priv;
-		kept_sync(c, sv, tn);
-		if (now >= r->next) { /* the partitions whose wake came are due */
-			r->next = UINT64_MAX;
-			for (unsigned p = 0; p < P; p++)
-				if (!(r->due >> p & 1)) {
-					if (r->wake[p] <= now)
-						r->due |= 1u << p;
-					else if (r->wake[p] < r->next)
-						r->next = r->wake[p];
+	unsigned n = 0, P = c->g->cfg.partitions;
+	const uint64_t *ready = tn->ready + c->subj0[0], now = tn->now;
+	struct rop *r = c->priv;
+	kept_sync(c, sv, tn);
+	if (now >= r->next) { /* the partitions whose wake came are due */
+		r->next = UINT64_MAX;
+		for (unsigned p = 0; p < P; p++)
+			if (!(r->due >> p & 1)) {
+				if (r->wake[p] <= now)
+					r->due |= 1u << p;
+				else if (r->wake[p] < r->next)
+					r->next = r->wake[p];
+			}
+	}
+	/* the due partitions alone; under tn->check every one, and one
+	** not due that lists an issue is fatal (ROP-3) */
+	for (unsigned d = tn->check ? (1u << P) - 1 : r->due & ((1u << P) - 1); d; d &= d - 1) {
+		unsigned p = (unsigned)__builtin_ctz(d), u = c->unit0[0] + p, n0 = n, due = r->due >> p & 1;
+		uint64_t soon = tn->unit_free[u];
+		/* under GTO's pick (compose.c, m_pick: the FIFO served last
+		** while its head has arrived, else the lowest) only the one
+		** it takes, as the schedulers list (readyset.c): the driver
+		** lists the next cycle anyway, after a perform (not
+		** warp-local) */
+		unsigned l = tn->last[u] - c->subj0[0], sm = l / P, pick = 0;
+		if (soon <= now && !c->g->cfg.sched_policy && tn->last[u] != UINT32_MAX &&
+		    r->nonempty[p * r->words_sms + sm / 64] >> sm % 64 & 1 && ready[l] <= now) {
+			list_head(c, sv, l, u, out + n++);
+			soon = UINT64_MAX;
+		}
+		if (soon <= now) {
+			soon = UINT64_MAX;
+			for (unsigned k = 0; k < r->words_sms && !pick; k++) /* the FIFOs with entries, in SM order */
+				for (uint64_t m = r->nonempty[p * r->words_sms + k]; m; m &= m - 1) {
+					unsigned q = (64 * k + (unsigned)__builtin_ctzll(m)) * P + p;
+					soon = ready[q] < soon ? ready[q] : soon;
+					if (ready[q] > now)
+						continue;
+					list_head(c, sv, q, u, out + n++);
+					if ((pick = !c->g->cfg.sched_policy))
+						break;
 				}
 		}
-		/* the due partitions alone; under tn->check every one, and one
-		** not due that lists an issue is fatal (ROP-3) */
-		for (unsigned d = tn->check ? (1u << P) - 1 : r->due & ((1u << P) - 1); d; d &= d - 1) {
-			unsigned p = (unsigned)__builtin_ctz(d), u = c->unit0[0] + p, n0 = n, due = r->due >> p & 1;
-			uint64_t soon = tn->unit_free[u];
-			/* under GTO's pick (compose.c, m_pick: the FIFO served last
-			** while its head has arrived, else the lowest) only the one
-			** it takes, as the schedulers list (readyset.c): the driver
-			** lists the next cycle anyway, after a perform (not
-			** warp-local) */
-			unsigned l = tn->last[u] - c->subj0[0], sm = l / P, pick = 0;
-			if (soon <= now && !c->g->cfg.sched_policy && tn->last[u] != UINT32_MAX &&
-			    r->nonempty[p * r->words_sms + sm / 64] >> sm % 64 & 1 && ready[l] <= now) {
-				list_head(c, sv, l, u, out + n++);
-				soon = UINT64_MAX;
-			}
-			if (soon <= now) {
-				soon = UINT64_MAX;
-				for (unsigned k = 0; k < r->words_sms && !pick; k++) /* the FIFOs with entries, in SM order */
-					for (uint64_t m = r->nonempty[p * r->words_sms + k]; m; m &= m - 1) {
-						unsigned q = (64 * k + (unsigned)__builtin_ctzll(m)) * P + p;
-						soon = ready[q] < soon ? ready[q] : soon;
-						if (ready[q] > now)
-							continue;
-						list_head(c, sv, q, u, out + n++);
-						if ((pick = !c->g->cfg.sched_policy))
-							break;
-					}
-			}
-			if (!due && n > n0) {
-				fprintf(stderr, "gpumc: internal error: ROP-3: partition %u: not due before cycle %llu, "
-				        "a head arrived by %llu\n", p, (unsigned long long)r->wake[p], (unsigned long long)now);
-				abort();
-			}
-			if (due && n == n0) { /* nothing before then, unless a FIFO of it moves */
-				r->due &= ~(1u << p);
-				r->wake[p] = soon;
-				r->next = soon < r->next ? soon : r->next;
-			}
+		if (!due && n > n0) {
+			fprintf(stderr, "gpumc: internal error: ROP-3: partition %u: not due before cycle %llu, "
+			        "a head arrived by %llu\n", p, (unsigned long long)r->wake[p], (unsigned long long)now);
+			abort();
 		}
-		return n;
+		if (due && n == n0) { /* nothing before then, unless a FIFO of it moves */
+			r->due &= ~(1u << p);
+			r->wake[p] = soon;
+			r->next = soon < r->next ? soon : r->next;
+		}
 	}
+	return n;
+}
+
+/* Every action (exploration, and concrete mode's whole list). */
+static __attribute__((noinline)) unsigned listing_all(const struct comp *c, const uint8_t *sv, struct action *out,
+                                                       int timed)
+{
+	unsigned n = 0, P = c->g->cfg.partitions, cap = R(c)->cap, nq = c->g->nqueues;
 	/* a partition's ROP is one unit: it serves one FIFO per cycle (its
 	** head; under icnt_order=any, any entry: arg = q + nqueues * i); in
 	** concrete mode the head's whole transaction */
@@ -662,6 +680,27 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 				                    q + nq * i + nq * cap * (run - 1) };
 	}
 	return n;
+}
+
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	(void)before;
+	(void)nb;
+	/* listing what can issue now (model.h, enabled_now), partition by
+	** partition (each unit's FIFOs in order): a busy partition, an empty
+	** FIFO, one whose head has not arrived, is passed over before its
+	** transaction is measured -- most are, most cycles; most cycles no
+	** partition is due: a few compares, no call */
+	const struct timed_now *tn = compose_now(c);
+	if (tn && tn->now != UINT64_MAX && !c->g->cfg.icnt_order) {
+		const struct rop *r = R(c);
+		if (!r->due && tn->now < r->next && r->kept_run == tn->run && r->kept_sv == sv && !tn->check)
+			return 0;
+		return listing(c, sv, tn, out);
+	}
+	return listing_all(c, sv, out, timed);
 }
 
 /* Entries i..i+k-1 of FIFO q are performed, in order, and leave it
@@ -683,7 +722,7 @@ static void perform(const struct comp *c, uint8_t *sv, unsigned q, unsigned i, u
 	else
 		memset(&e[n], 0, sizeof *e * k);
 	f[0] = (uint16_t)n;
-	kept_mark(c, sv, q, 1);
+	kept_mark(c, sv, q);
 	unsigned w = head.warp;
 	if (w == AE_LAB) {
 		/* the SM's last partial in flight: its fences may pass (scan the
@@ -734,7 +773,8 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 		unsigned w = e[i].warp;
 		if (w == AE_LAB || (g->slot_holds_atomics && gpu_warp(g, (uint8_t *)sv, w)->status == W_DONE))
 			return (int)sm;
-		int waits = WARPS(c)->waiting(WC(c), sv, w);
+		/* only the entries that bring its count to 0 resume it (perform) */
+		int waits = gpu_warp(g, (uint8_t *)sv, w)->pending == end - i && WARPS(c)->waiting(WC(c), sv, w);
 		/* resumed at bar.sync, it arrives and may release its CTA's warps */
 		if (waits && g->prog->ins[gpu_pc(g, sv, w)].op == OP_BAR)
 			return (int)sm;
@@ -827,13 +867,14 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	const struct gpu *g = c->g;
 	unsigned q = act_q(c, a), k = act_k(c, a), w = entries(c, sv, q)[act_i(c, a)].warp;
 	t->busy = cf->lat_rop;
+	kept_wake(c, sv, q, t->now + t->busy, 1);
 	icnt_begin(R(c)->ic, t);
 	uint64_t next = icnt_take(R(c)->ic, q, act_i(c, a), k, fifo(c, sv, q)[0], t->now, t->busy);
 	if (next)
 		icnt_ready(t, c->subj0[0] + q, next);
 	/* a warp waiting for these, its last atomics (a run is one warp's),
 	** hears back over the interconnect */
-	if (w != AE_LAB && WARPS(c)->waiting(WC(c), sv, w) && gpu_warp(g, (uint8_t *)sv, w)->pending == k) {
+	if (w != AE_LAB && gpu_warp(g, (uint8_t *)sv, w)->pending == k && WARPS(c)->waiting(WC(c), sv, w)) {
 		t->upd[t->n].subject = REQ(c, P_WARPS)->c->subj0[0] + w;
 		t->upd[t->n++].delay = t->busy + cf->lat_icnt;
 	}
