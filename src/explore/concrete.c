@@ -38,15 +38,16 @@
 ** Each action is one model.issue (timing, counts, warp-local answer,
 ** reach, the apply, and whether it faulted its warp); model.step and
 ** model.apply apart where something looks at the vector between them
-** (a hook, GPUMC_CHECK_READY).
+** (a hook; GPUMC_CHECK_READY for every other action).
 **
 ** Invariants, checked under GPUMC_CHECK_READY (a violation is an
 ** internal error, fatal): READY-2, model.terminal equals status() and a
 ** warp-local issue changes neither; READY-4, a warp-local issue disables
 ** no other unit's listed action of the same cycle; READY-6, above;
-** READY-8, model.step's warp-local answer and counts equal model.local's
-** and model.count's asked alone; READY-11, the skip test's quick look
-** at the events (ev_at) agrees with ev_next.  READY-1, -5, -7, -9, -10,
+** READY-8, model.step's (model.issue's, every other action:
+** check_issue) warp-local answer and counts equal model.local's and
+** model.count's asked alone; READY-11, the skip test's quick look at the
+** events (ev_at) agrees with ev_next.  READY-1, -5, -7, -9, -10,
 ** -14 and -15 are the ready sets' (readyset.c, dab_sched.c, scheduler.c),
 ** READY-12 and -13 the DAB buffers' listing's (dab.c).
 */
@@ -252,6 +253,27 @@ static void check_step(const struct model *m, const uint8_t *sv, const struct ac
 	}
 }
 
+/* READY-8 for model.issue (GPUMC_CHECK_READY, every other action): its
+** warp-local answer and counts (ct, counted its scratch) are
+** model.local's and model.count's asked before it.  Its timing is asked
+** once: a timing may book a resource. */
+static int check_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t, void *rng,
+                       uint64_t *ct, uint64_t *counted, int *sm, uint64_t now)
+{
+	int alone = m->local ? m->local(m, sv, a, NULL, 0) : 0;
+	memcpy(counted, ct, sizeof *ct * m->ncounters);
+	m->count(m, sv, a, counted);
+	int local = m->issue(m, sv, a, t, rng_next, rng, ct, sm);
+	/* 2 for an issue that faulted its warp, which model.local calls 1 */
+	int same = local == alone || (local == 2 && alone == 1 && m->faulted(m, sv, a));
+	if (!same || memcmp(counted, ct, sizeof *ct * m->ncounters)) {
+		fprintf(stderr, "gpumc: internal error: READY-8: model.issue differs from model.%s asked alone at cycle %llu\n",
+		        !same ? "local" : "count", (unsigned long long)now);
+		abort();
+	}
+	return local;
+}
+
 int concrete_usable(const struct model *m, struct strbuf *why)
 {
 	if (m->step && m->nunits && m->nsubjects)
@@ -441,7 +463,9 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 				abort();
 			}
 			int sm, local;
-			if (slow) { /* something looks at the vector between step and apply */
+			if (check_ready && !hook && m->issue && r->actions & 1) /* every other action: READY-8 */
+				local = check_issue(m, sv, a, &t, &rng, r->counters, counted, &sm, now);
+			else if (slow) { /* something looks at the vector between step and apply */
 				if (check_ready)
 					memcpy(counted, r->counters, sizeof *counted * m->ncounters);
 				local = m->step(m, sv, a, &t, rng_next, &rng, r->counters, &sm);

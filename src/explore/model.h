@@ -267,8 +267,8 @@ struct model {
 	/* Concrete mode (optional): step(), apply() and, where step said 3,
 	** faulted() in one call, 3 answered: 2 where the issue faulted its
 	** warp (an exit's answer), else 1.  The driver calls it where nothing
-	** looks at the vector between the step and the apply (no hook, no
-	** GPUMC_CHECK_READY). */
+	** looks at the vector between the step and the apply (no hook;
+	** under GPUMC_CHECK_READY every other action, checked: READY-8). */
 	int (*issue)(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
 	             uint64_t (*rand)(void *rng), void *rng, uint64_t *counters, int *reach);
 
