@@ -450,10 +450,18 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 					local = 1 + m->faulted(m, sv, a);
 			} else
 				local = m->issue(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+			/* an issue that ended its warp (faulted) is none: its CTA's
+			** slot may free, and under static dispatch the next position
+			** start in this step (cta_dispatch.c), ungating warps of its
+			** SM that no ready set was told of: an event for every SM
+			** (a warp-local exit frees no slot: cta_dispatch's por) */
+			if (local == 2 && m->faulted(m, sv, a)) {
+				local = 0;
+				sm = -1;
+			}
 			if (local) {
 				unit_changed[a->unit]++;
-				/* an exit, or an issue that ended its warp (faulted) as
-				** one: the kernel may be over, a CTA's slot free */
+				/* an exit: the kernel may be over */
 				if (local == 2) {
 					nonlocal++;
 					quiet = 0;
