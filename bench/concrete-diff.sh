@@ -13,7 +13,8 @@
 # the baseline specs on the other machines; the bench kernels at small and
 # medium sizes; random kernels (t/sound-lib.sh's, t/uniform.sh's, and
 # flag spins between warps) under random configurations.  Prints one line
-# per row that differs (its files kept under $DIFF_OUT) and a summary.
+# per row that differs (its files kept under $DIFF_OUT), one per row whose
+# checked run fails in $GPUMC_BEFORE too (OLD: a bug of both), and a summary.
 #   GPUMC_BEFORE=old/gpumc [GPUMC=build/gpumc] [SEEDS="1 77"] [NK=120]
 #   [RC=3] [DIFF_SKIP="specs machines bench kernels check"] [SHARD=i/n]
 #   sh bench/concrete-diff.sh
@@ -222,7 +223,7 @@ gen_rows() {
 	done
 }
 
-rows=0 runs=0 bad=0 checks=0 cbad=0
+rows=0 runs=0 bad=0 old=0 checks=0 cbad=0
 # cmp_row SPEC OPTIONS...: the reports of both binaries for every seed
 cmp_row() {
 	spec=$1; shift
@@ -245,6 +246,15 @@ cmp_row() {
 		cmp -s "$T/b.s" "$T/r.s" || why="$why report under CHECK_READY;"
 		cmp -s "$T/be" "$T/ae" || why="$why stderr;"
 		cmp -s "$T/be" "$T/re" || why="$why stderr under CHECK_READY;"
+		if [ -n "$why" ] && [ "$arc" = "$brc" ] && cmp -s "$T/b.s" "$T/a.s" && cmp -s "$T/be" "$T/ae"; then
+			# only the checked run differs: is the older binary's checked run so too?
+			GPUMC_CHECK_READY=1 "$BEFORE" run --threads 1 --json --max-cycles "$MAXC" --runs 3 --seed "$s" "$@" "$spec" > "$T/c" 2> "$T/ce" < /dev/null
+			if [ "$?" = "$rrc" ] && cmp -s "$T/ce" "$T/re"; then
+				old=$((old + 1))
+				echo "OLD:$why (GPUMC_BEFORE's checked run too) run --runs 3 --seed $s $* $spec: $(head -c 200 "$T/re" | tr "\n" " ")"
+				why=
+			fi
+		fi
 		if [ -n "$why" ]; then
 			bad=$((bad + 1))
 			d=$DIFF_OUT/bad/$bad
@@ -298,7 +308,7 @@ while IFS='|' read -r spec opts; do
 	# shellcheck disable=SC2086
 	cmp_row "$spec" $opts
 done < "$T/rows"
-echo "run: $rows rows x $(echo "$SEEDS" | wc -w) seeds, $runs gpumc runs of 3 seeds each: $bad differ"
+echo "run: $rows rows x $(echo "$SEEDS" | wc -w) seeds, $runs gpumc runs of 3 seeds each: $bad differ; $old fail the check in GPUMC_BEFORE too"
 skip check || {
 	i=0
 	for spec in specs/baseline/*.gpu specs/dab/*.gpu specs/lab/*.gpu specs/gpudet/*.gpu specs/persist/*.gpu t/good/*.gpu; do
