@@ -514,17 +514,19 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 ** DAB's buffers changes only the warp (its pc, status and owed count),
 ** its buffer (the warp's or its scheduler's, always_room: no other
 ** warp's room) and its scheduler's turn, token or round: what its own
-** scheduler's set reads (the batch: its own warps' owed counts; a CTA
-** gate: dispatch alone), no other's (REACH_OWN).  What it does to the
-** flush guard is dab.c's, asked every cycle.  Every other issue that is
-** not warp-local may reach anything (a barrier, an exit, a fence, a
-** store). */
+** scheduler's set reads (the batch: its own warps' owed counts), no
+** other's (REACH_OWN) -- but where a CTA gate holds warps back (slots
+** limited), the issue may fault its warp and free its CTA's slot, which
+** starts the next position's warps, other schedulers' too: its SM
+** (t/fault-wake.sh).  What it does to the flush guard is dab.c's, asked
+** every cycle.  Every other issue that is not warp-local may reach
+** anything (a barrier, an exit, a fence, a store). */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	unsigned w = a->subject - REQ(c, P_WARPS)->c->subj0[0];
 	if (REQ(c, P_ATOMICS)->c->def != &comp_dab || !gpu_at_global_atomic(c->g, sv, w))
 		return -1;
-	return REACH_OWN;
+	return c->nreq[P_GATE] ? (int)gpu_sm_of(c->g, w) : REACH_OWN;
 }
 
 /* Why the rule holds back a ready warp's atomic (a deadlock's end state
