@@ -26,7 +26,7 @@ BEFORE=${GPUMC_BEFORE:?set GPUMC_BEFORE to the older gpumc}
 SEEDS=${SEEDS:-"1 77"}
 NK=${NK:-120}
 RC=${RC:-3}
-MAXC=${MAXC:-3000000}
+MAXC=${MAXC:-300000}
 CHECK_STATES=${CHECK_STATES:-40000}
 DIFF_OUT=${DIFF_OUT:-bench/out/diff}
 srcdir=.
@@ -231,11 +231,11 @@ cmp_row() {
 	for s in $SEEDS; do
 		thr=1
 		[ $((rows % 11)) -ne 0 ] || thr=2
-		"$BEFORE" run --threads 1 --json --max-cycles "$MAXC" --runs 3 --seed "$s" "$@" "$spec" > "$T/b" 2> "$T/be" < /dev/null
+		"$BEFORE" run -q --threads 1 --json --max-cycles "$MAXC" --runs 3 --seed "$s" "$@" "$spec" > "$T/b" 2> "$T/be" < /dev/null
 		brc=$?
-		"$GPUMC" run --threads "$thr" --json --max-cycles "$MAXC" --runs 3 --seed "$s" "$@" "$spec" > "$T/a" 2> "$T/ae" < /dev/null
+		"$GPUMC" run -q --threads "$thr" --json --max-cycles "$MAXC" --runs 3 --seed "$s" "$@" "$spec" > "$T/a" 2> "$T/ae" < /dev/null
 		arc=$?
-		GPUMC_CHECK_READY=1 "$GPUMC" run --threads 1 --json --max-cycles "$MAXC" --runs 3 --seed "$s" "$@" "$spec" > "$T/r" 2> "$T/re" < /dev/null
+		GPUMC_CHECK_READY=1 "$GPUMC" run -q --threads 1 --json --max-cycles "$MAXC" --runs 3 --seed "$s" "$@" "$spec" > "$T/r" 2> "$T/re" < /dev/null
 		rrc=$?
 		runs=$((runs + 3))
 		strip "$T/b" > "$T/b.s"; strip "$T/a" > "$T/a.s"; strip "$T/r" > "$T/r.s"
@@ -248,7 +248,7 @@ cmp_row() {
 		cmp -s "$T/be" "$T/re" || why="$why stderr under CHECK_READY;"
 		if [ -n "$why" ] && [ "$arc" = "$brc" ] && cmp -s "$T/b.s" "$T/a.s" && cmp -s "$T/be" "$T/ae"; then
 			# only the checked run differs: is the older binary's checked run so too?
-			GPUMC_CHECK_READY=1 "$BEFORE" run --threads 1 --json --max-cycles "$MAXC" --runs 3 --seed "$s" "$@" "$spec" > "$T/c" 2> "$T/ce" < /dev/null
+			GPUMC_CHECK_READY=1 "$BEFORE" run -q --threads 1 --json --max-cycles "$MAXC" --runs 3 --seed "$s" "$@" "$spec" > "$T/c" 2> "$T/ce" < /dev/null
 			if [ "$?" = "$rrc" ] && cmp -s "$T/ce" "$T/re"; then
 				old=$((old + 1))
 				echo "OLD:$why (GPUMC_BEFORE's checked run too) run --runs 3 --seed $s $* $spec: $(head -c 200 "$T/re" | tr "\n" " ")"
