@@ -11,8 +11,9 @@
 # with warp and scheduler buffers, CTA batches, long latencies and jitter,
 # large sizes) and random ones drawn from `gpumc list`'s parameter table;
 # the baseline specs on the other machines; the bench kernels at small and
-# medium sizes; random kernels (t/sound-lib.sh's, t/uniform.sh's, and
-# flag spins between warps) under random configurations.  Prints one line
+# medium sizes; random kernels (t/sound-lib.sh's, t/uniform.sh's, flag
+# spins between warps, and warps faulting in CTA batches) under random
+# configurations.  Prints one line
 # per row that differs (its files kept under $DIFF_OUT), one per row whose
 # checked run fails in $GPUMC_BEFORE too (OLD: a bug of both), and a summary.
 #   GPUMC_BEFORE=old/gpumc [GPUMC=build/gpumc] [SEEDS="1 77"] [NK=120]
@@ -173,6 +174,54 @@ spin_kernel() {
 	}'
 }
 
+# fault_kernel SEED: CTAs in batches (cta_slots) whose warps fault at
+# random points (an out-of-bounds load of a read-only array, an atomic
+# out of bounds, a division by zero) after a random count of ALU steps,
+# others exiting early or waiting on long loads: a fault frees its CTA's
+# slot and starts the next position's warps (t/fault-wake.sh)
+fault_kernel() {
+	awk -v seed="$1" '
+	function r(n) { return int(rand() * n) }
+	function pick(s,   a, k) { k = split(s, a, " "); return a[r(k) + 1] }
+	function emit(s) { body = body "    " s "\n" }
+	BEGIN {
+		srand(seed); body = ""
+		# p0: the whole CTA faults (ctaid % q == 1), p1: this warp delays
+		emit("rem.u32 %h, %ctaid, " 2 + r(3))
+		emit("setp.eq.u32 %p0, %h, 1")
+		emit("rem.u32 %g, %warpid, 2")
+		emit("setp.eq.u32 %p1, %g, " r(2))
+		for (i = 0; i < 1 + r(4); i++) {
+			emit("@%p1 add.u32 %r0, %r0, 1")
+			if (r(2)) emit("add.u32 %r1, %r1, %warpid")
+		}
+		k = r(4)
+		if (k == 0) emit("@%p0 ld.global.u32 %r1, [ro + 400]")
+		else if (k == 1) emit("@%p0 " (r(2) ? "red.global.add.u32 [ro + 400], 1" : "atom.global.add.u32 %r1, [ro + 400], 1"))
+		else if (k == 2) { emit("selp.u32 %d, 0, 1, %p0"); emit("div.u32 %r1, %r1, %d") }
+		else emit("@%p0 ld.global.u32 %r1, [ro + %a4]")
+		if (r(2)) emit("@%p1 exit")
+		emit("mul.lo.u32 %a, %ctaid, 4")
+		emit("rem.u32 %a, %a, 16")
+		emit("ld.global.u32 %r2, [ro + %a]")
+		if (r(2)) emit("red.global.add.u32 [sum], %r2")
+		else emit("atom.global.add.u32 %r2, [sum], %r2")
+		if (r(3) == 0) emit("bar.sync 0")
+		emit("mul.lo.u32 %a, %gtid, 4")
+		emit("st.global.u32 [res + %a], %r2")
+		emit("exit")
+		m = pick("dab dab dab baseline lab")
+		printf "name \"f%s\"\nmachine %s\nset ctas = %d\nset cta_slots = %d\nset warps_per_cta = %d\nset schedulers = %d\nset threads_per_warp = %d\n",
+		       seed, m, 3 + r(4), 1 + r(2), 1 + r(3), 1 + r(2), 1 + r(2)
+		if (m == "dab") printf "set scheduler = %s\nset buffer = %s\n", pick("gto srr gtrr gtar gwat gtrr-bar gtar-bar gwat-bar"), pick("warp scheduler")
+		else printf "set dispatch = %s\n", pick("static free")
+		print "global .u32 ro[4] = { 1, 2, 3, 4 }\nglobal .u32 sum = 0\nglobal .u32 res[4096]\n"
+		print "kernel\n    .reg .u32 %r<3>\n    .reg .u32 %a, %a4, %g, %h, %d\n    .reg .pred %p<2>"
+		print "    mov.u32 %a4, 400"
+		printf "%send\n", body
+	}'
+}
+
 # t/uniform.sh's kernel generator, as it is there
 eval "$(sed -n '/^kernel() {/,/^}/p' t/uniform.sh)"
 
@@ -184,6 +233,7 @@ make_kernel() {
 	s*) sound_kernel "$k" ;;
 	u*) kernel "$k" ;;
 	w*) spin_kernel "$k" ;;
+	f*) fault_kernel "$k" ;;
 	esac | sed 's/^global \.u32 spread\[8\]/global .u32 spread[4096]/; s/^global \.u32 res\[8\]/global .u32 res[4096]/' > "$DIFF_OUT/k/$1.gpu"
 }
 
@@ -215,7 +265,7 @@ gen_rows() {
 		esac
 	done
 	skip kernels || for k in $(seq 1 "$NK"); do
-		for g in s u w; do
+		for g in s u w f; do
 			echo "$DIFF_OUT/k/$g$k.gpu|"
 			# its machine is known only once made: the configs are drawn at run time
 			echo "$DIFF_OUT/k/$g$k.gpu|@rand 2 $k"
@@ -322,7 +372,7 @@ skip check || {
 	done
 	skip kernels || for k in $(seq 1 "$NK"); do
 		[ $((k % 3)) -eq 0 ] || continue
-		for g in s u w; do
+		for g in s u w f; do
 			[ -f "$DIFF_OUT/k/$g$k.gpu" ] || make_kernel "$g$k"
 			cmp_check "$DIFF_OUT/k/$g$k.gpu"
 		done
