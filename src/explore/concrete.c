@@ -30,7 +30,9 @@
 ** listed (one issued), or a component that says so (timed_now.again: a
 ** unit with more than it lists, an issue that may change what else can
 ** issue).  A warp-local issue that faulted its warp (model.faulted) is
-** none: like an exit it may free a CTA's slot.  Such a cycle counts as
+** none: it may free a CTA's slot and start the next position's warps
+** (static dispatch), so it counts as an event for every SM (the ready
+** sets, readyset.c).  Such a cycle counts as
 ** an idle one jumped over.  Under
 ** GPUMC_CHECK_READY it is listed anyway, and an issue found stops the
 ** run (READY-6).
