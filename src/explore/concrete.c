@@ -30,7 +30,9 @@
 ** listed (one issued), or a component that says so (timed_now.again: a
 ** unit with more than it lists, an issue that may change what else can
 ** issue).  A warp-local issue that faulted its warp (model.faulted) is
-** none: like an exit it may free a CTA's slot.  Such a cycle counts as
+** none: it may free a CTA's slot and start the next position's warps
+** (static dispatch), so it counts as an event for every SM (the ready
+** sets, readyset.c).  Such a cycle counts as
 ** an idle one jumped over.  Under
 ** GPUMC_CHECK_READY it is listed anyway, and an issue found stops the
 ** run (READY-6).
@@ -478,10 +480,18 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 					local = 1 + m->faulted(m, sv, a);
 			} else
 				local = m->issue(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+			/* an issue that ended its warp (faulted) is none: its CTA's
+			** slot may free, and under static dispatch the next position
+			** start in this step (cta_dispatch.c), ungating warps of its
+			** SM that no ready set was told of: an event for every SM
+			** (a warp-local exit frees no slot: cta_dispatch's por) */
+			if (local == 2 && m->faulted(m, sv, a)) {
+				local = 0;
+				sm = -1;
+			}
 			if (local) {
 				unit_changed[a->unit]++;
-				/* an exit, or an issue that ended its warp (faulted) as
-				** one: the kernel may be over, a CTA's slot free */
+				/* an exit: the kernel may be over */
 				if (local == 2) {
 					tn.nonlocal++;
 					quiet = 0;

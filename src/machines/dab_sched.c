@@ -598,23 +598,27 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 ** DAB's buffers changes only the warp (its pc, status and owed count),
 ** its buffer (the warp's or its scheduler's, always_room: no other
 ** warp's room) and its scheduler's turn, token or round: what its own
-** scheduler's set reads (the batch: its own warps' owed counts; a CTA
-** gate: dispatch alone), no other's (REACH_OWN).  So does, under SRR and
-** GTRR (and gtrr-bar), an issue warp-local but for the turn it moves and
-** GTRR's switch (por): the warps port's local() (its registers and
-** stack; an exit, which may free a slot or release a barrier, is not
-** taken), which every other component of DAB's declares independent of
-** it (compose.c, por_pc).  What either does to the flush guard is
-** dab.c's, asked every cycle.  Every other issue that is not warp-local
-** may reach anything (a barrier, an exit, a fence, a store). */
+** scheduler's set reads (the batch: its own warps' owed counts), no
+** other's (REACH_OWN).  So does, under SRR and GTRR (and gtrr-bar), an
+** issue warp-local but for the turn it moves and GTRR's switch (por):
+** the warps port's local() (its registers and stack; an exit, which may
+** free a slot or release a barrier, is not taken), which every other
+** component of DAB's declares independent of it (compose.c, por_pc).
+** But where a CTA gate holds warps back (slots limited), either may
+** fault its warp and free its CTA's slot, which starts the next
+** position's warps, other schedulers' too: its SM (t/fault-wake.sh).
+** What either does to the flush guard is dab.c's, asked every cycle.
+** Every other issue that is not warp-local may reach anything (a
+** barrier, an exit, a fence, a store). */
 static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	const struct comp *wc = REQ(c, P_WARPS)->c;
 	unsigned w = a->subject - wc->subj0[0], r = dab_rule(&c->g->cfg);
+	int own = c->nreq[P_GATE] ? (int)gpu_sm_of(c->g, w) : REACH_OWN;
 	if (REQ(c, P_ATOMICS)->c->def == &comp_dab && gpu_at_global_atomic(c->g, sv, w))
-		return REACH_OWN;
+		return own;
 	const struct instr *in = r == DS_SRR || r == DS_GTRR ? WARPS(c)->local(wc, sv, w) : NULL;
-	return in && in->op != OP_EXIT ? REACH_OWN : -1;
+	return in && in->op != OP_EXIT ? own : -1;
 }
 
 /* Why the rule holds back a ready warp's atomic (a deadlock's end state
