@@ -668,8 +668,9 @@ static inline __attribute__((always_inline)) unsigned drains(const struct comp *
 ** reads only its turn, that FIFO and the interconnect's arrivals into
 ** it, which only this component's FLUSH and DRAIN move (apply: FIFOs
 ** and turns; timing: arrivals, of the same actions).  So each is kept,
-** per run, until apply marks its partition (turn_dirty: a DRAIN its
-** own, a FLUSH all); an apply to another vector only marks more.  Most
+** per run, until the timing of the action whose apply moves them marks
+** its partition (turn_dirty: a DRAIN its own, a FLUSH all; not apply,
+** which exhaustive mode's threads run at once on the shared priv).  Most
 ** listings come after a DRAIN, which moved one partition of four.  Under
 ** GPUMC_CHECK_READY a kept one is listed anyway and compared (invariant
 ** READY-13).  The DRAINs, into out. */
@@ -865,14 +866,11 @@ static void drain(const struct comp *c, uint8_t *sv, unsigned q)
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
-	struct dab *d = (struct dab *)c->priv;
 	if (a->kind == c->kind0 + K_FLUSH) {
 		flush(c, sv, a->arg < g->cfg.sms ? (int)a->arg : -1);
-		d->turn_dirty = ~0u; /* turns_kept */
 		return;
 	}
 	unsigned q = a->arg % g->nqueues;
-	d->turn_dirty |= 1u << q % g->cfg.partitions;
 	for (unsigned k = a->arg / g->nqueues + 1; k--;)
 		drain(c, sv, q);
 }
@@ -1063,11 +1061,16 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	icnt_begin(D(c)->ic, t); /* t->busy 1, t->n 0 (model.step) */
+	/* the partitions whose kept DRAINs (turns_kept) the apply that
+	** follows may change: marked here, for exhaustive mode, which keeps
+	** none, applies from every thread at once and never times */
 	if (a->kind != c->kind0 + K_DRAIN) {
+		((struct dab *)c->priv)->turn_dirty = ~0u;
 		timing_flush(c, sv, a, t, rnd, rng);
 		return;
 	}
 	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
+	((struct dab *)c->priv)->turn_dirty |= 1u << q % cf->partitions;
 	t->busy = cf->lat_rop;
 	uint64_t next = icnt_take(D(c)->ic, q, 0, k, queue(c, sv, q)[0], t->now, t->busy);
 	if (next)
