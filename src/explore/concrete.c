@@ -238,41 +238,51 @@ static int ev_at(struct events *e, uint64_t now)
 	return (int)(e->ring[now % EV_SPAN / 64] >> now % 64 & 1);
 }
 
-/* READY-8 (GPUMC_CHECK_READY): model.step's local and counts, of a
-** (applied next to sv), equal model.local's and model.count's, asked
-** alone; before: the counters before the step (rewritten).  Its timing
-** is not asked again: a timing may book a resource (the interconnect). */
-static void check_step(const struct model *m, const uint8_t *sv, const struct action *a, int local, uint64_t *before,
-                       const uint64_t *after, uint64_t now)
+/* READY-8 (GPUMC_CHECK_READY): an action's warp-local answer and counts,
+** from model.step or model.issue (fn), equal model.local's and
+** model.count's asked alone of the state before its apply (same: the
+** answers agree; before: the counters before it, counted on alone;
+** after: the counters it left).  Fatal where not. */
+static void check_alone(const char *fn, int same, const uint64_t *before, const uint64_t *after, unsigned n,
+                        uint64_t now)
 {
-	int alone = m->local ? m->local(m, sv, a, NULL, 0) : 0;
-	local = local == 3 ? 1 : local; /* one that may fault (model.step) */
-	m->count(m, sv, a, before);
-	if (local != alone || memcmp(before, after, sizeof *before * m->ncounters)) {
-		fprintf(stderr, "gpumc: internal error: READY-8: model.step differs from model.%s asked alone at cycle %llu\n",
-		        local != alone ? "local" : "count", (unsigned long long)now);
+	if (!same || memcmp(before, after, sizeof *before * n)) {
+		fprintf(stderr, "gpumc: internal error: READY-8: model.%s differs from model.%s asked alone at cycle %llu\n",
+		        fn, !same ? "local" : "count", (unsigned long long)now);
 		abort();
 	}
 }
 
-/* READY-8 for model.issue (GPUMC_CHECK_READY, every other action): its
-** warp-local answer and counts (ct, counted its scratch) are
-** model.local's and model.count's asked before it.  Its timing is asked
-** once: a timing may book a resource. */
+/* model.local's answer for a, alone, and model.count's counts added to
+** before. */
+static int ask_alone(const struct model *m, const uint8_t *sv, const struct action *a, uint64_t *before)
+{
+	m->count(m, sv, a, before);
+	return m->local ? m->local(m, sv, a, NULL, 0) : 0;
+}
+
+/* READY-8 for model.step (a applied next to sv); before: the counters
+** before the step.  Its timing is not asked again: a timing may book a
+** resource (the interconnect). */
+static void check_step(const struct model *m, const uint8_t *sv, const struct action *a, int local, uint64_t *before,
+                       const uint64_t *after, uint64_t now)
+{
+	int alone = ask_alone(m, sv, a, before);
+	check_alone("step", (local == 3 ? 1 : local) == alone, before, after, m->ncounters, now); /* 3: may fault */
+}
+
+/* READY-8 for model.issue (every other action under GPUMC_CHECK_READY),
+** asked alone before it (counted: scratch for ct's copy).  Its timing is
+** asked once, as check_step's. */
 static int check_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t, void *rng,
                        uint64_t *ct, uint64_t *counted, int *sm, uint64_t now)
 {
-	int alone = m->local ? m->local(m, sv, a, NULL, 0) : 0;
 	memcpy(counted, ct, sizeof *ct * m->ncounters);
-	m->count(m, sv, a, counted);
+	int alone = ask_alone(m, sv, a, counted);
 	int local = m->issue(m, sv, a, t, rng_next, rng, ct, sm);
 	/* 2 for an issue that faulted its warp, which model.local calls 1 */
-	int same = local == alone || (local == 2 && alone == 1 && m->faulted(m, sv, a));
-	if (!same || memcmp(counted, ct, sizeof *ct * m->ncounters)) {
-		fprintf(stderr, "gpumc: internal error: READY-8: model.issue differs from model.%s asked alone at cycle %llu\n",
-		        !same ? "local" : "count", (unsigned long long)now);
-		abort();
-	}
+	check_alone("issue", local == alone || (local == 2 && alone == 1 && m->faulted(m, sv, a)), counted, ct, m->ncounters,
+	            now);
 	return local;
 }
 
