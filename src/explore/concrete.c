@@ -115,15 +115,16 @@ static void by_subject(struct action *a, unsigned n)
 
 /* Of act[0..n), the actions that can issue at v->now (subject ready,
 ** unit free), kept in order at the front of act; *wake: the earliest
-** cycle one of the others can; *sorted: whether they come grouped by
-** unit in increasing order.  No unit: an environment choice concrete
-** mode does not take (a crash, a spontaneous eviction).  Inline: once
-** a cycle, nearly always one or two actions, each of its own unit. */
+** cycle one of the others can; *one_each: whether they come one per unit
+** in increasing unit order, nothing to group or pick (nearly always).
+** No unit: an environment choice concrete mode does not take (a crash,
+** a spontaneous eviction).  Inline: once a cycle, nearly always one or
+** two actions, each of its own unit, all of them kept (no copy). */
 static inline unsigned candidates(unsigned n, struct action *act, const struct timed_now *v, uint64_t *wake,
-                                  int *sorted)
+                                  int *one_each)
 {
-	unsigned nc = 0, prev = 0;
-	int in_order = 1;
+	unsigned nc = 0, above = 0; /* above: the least unit the next one may have */
+	int each = 1;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned u = act[i].unit;
 		if (u == UINT16_MAX)
@@ -132,14 +133,41 @@ static inline unsigned candidates(unsigned n, struct action *act, const struct t
 		if (v->unit_free[u] > at)
 			at = v->unit_free[u];
 		if (at <= v->now) {
-			in_order &= prev <= u;
-			prev = u;
-			act[nc++] = act[i];
+			each &= above <= u;
+			above = u + 1;
+			if (nc != i)
+				act[nc] = act[i];
+			nc++;
 		} else if (at < *wake)
 			*wake = at;
 	}
-	*sorted = in_order;
+	*one_each = each;
 	return nc;
+}
+
+/* act[0..n) grouped by unit in increasing order, each unit's actions in
+** their order in act (a counting sort, stable, into sorting; act itself
+** where it is so already, as the schedulers list them); per_unit:
+** nunits + 1 zeros, left so. */
+static struct action *by_unit(struct action *act, unsigned n, unsigned nunits, struct action *sorting,
+                              unsigned *per_unit)
+{
+	unsigned i = 1;
+	while (i < n && act[i - 1].unit <= act[i].unit)
+		i++;
+	if (i >= n)
+		return act;
+	for (i = 0; i < n; i++)
+		per_unit[act[i].unit]++;
+	for (unsigned u = 0, at = 0; u < nunits; u++) {
+		unsigned k = per_unit[u];
+		per_unit[u] = at;
+		at += k;
+	}
+	for (i = 0; i < n; i++)
+		sorting[per_unit[act[i].unit]++] = act[i];
+	memset(per_unit, 0, sizeof *per_unit * nunits);
+	return sorting;
 }
 
 /* The cycles at which a ready time or a busy-until passes, as a set.
@@ -333,6 +361,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	/* candidates per unit, and where each unit's run starts in sorting */
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
+	uint64_t actions = 0, issuing = 0; /* r->actions, and the cycles that issue (or stall) */
 	struct events ev = { 0 };
 	struct timing t = { .run = run }; /* t.now set once a cycle: model.step writes neither */
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
@@ -364,7 +393,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 		tn.now = tn.clock = now;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
-		int sorted = 1; /* the candidates come grouped by unit already */
+		int one_each = 1; /* the candidates come one per unit, in order */
 		uint64_t next = UINT64_MAX;
 		if (m->enabled_now) {
 			again = 0;
@@ -377,7 +406,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			if (passes)
 				skip = 0;
 			if (!skip || check_ready)
-				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, &wake, &sorted);
+				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, &wake, &one_each);
 			if (skip && nc) {
 				fprintf(stderr, "gpumc: internal error: READY-6: cycle %llu, passed over after a cycle of "
 				        "warp-local issues alone, has an issue\n", (unsigned long long)now);
@@ -398,7 +427,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
 			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 			wake = UINT64_MAX;
-			nc = n ? candidates(n, act, &tn, &wake, &sorted) : 0;
+			nc = n ? candidates(n, act, &tn, &wake, &one_each) : 0;
 			if (!nc && wake != UINT64_MAX && m->enabled_now && next < wake)
 				wake = next; /* the list may leave out what cannot issue now */
 			if (n == 0 || (!nc && wake == UINT64_MAX)) {
@@ -433,49 +462,37 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			continue;
 		}
 		/* the units in increasing order, each one's candidates in subject
-		** order and, within a subject, in enabled() order: a counting
-		** sort by unit, stable (nothing to do where the components listed
-		** them unit by unit, as the schedulers do) */
-		struct action *grouped = act;
-		if (!sorted) {
-			for (unsigned i = 0; i < nc; i++)
-				per_unit[act[i].unit]++;
-			for (unsigned u = 0, at = 0; u < m->nunits; u++) {
-				unsigned k = per_unit[u];
-				per_unit[u] = at;
-				at += k;
-			}
-			for (unsigned i = 0; i < nc; i++)
-				sorting[per_unit[act[i].unit]++] = act[i];
-			memset(per_unit, 0, sizeof *per_unit * m->nunits);
-			grouped = sorting;
-		}
+		** order and, within a subject, in enabled() order */
+		struct action *grouped = one_each ? act : by_unit(act, nc, m->nunits, sorting, per_unit);
 		/* moved: an issue this cycle was not warp-local; quiet: nor an
 		** exit, and no unit has another action that can issue now */
-		unsigned busy_units = 0, moved = 0, quiet = !again;
+		unsigned moved = 0, quiet = !again;
+		uint64_t before = actions; /* the actions of the cycles before */
 		t.now = now;
+		issuing++;
 		for (unsigned i = 0; i < nc;) {
-			unsigned j = i + 1, u = grouped[i].unit;
-			while (j < nc && grouped[j].unit == u)
-				j++;
-			unsigned k = i;
-			if (j - i > 1) {
-				quiet = 0;
-				by_subject(grouped + i, j - i);
-				k = i + (m->pick ? m->pick(m, grouped + i, j - i, last[grouped[i].unit], rng_next, &rng) : 0);
+			unsigned k = i++;
+			if (!one_each) { /* the unit's run, picked from where longer than one */
+				unsigned u = grouped[k].unit;
+				while (i < nc && grouped[i].unit == u)
+					i++;
+				if (i - k > 1) {
+					quiet = 0;
+					by_subject(grouped + k, i - k);
+					k += m->pick ? m->pick(m, grouped + k, i - k, last[u], rng_next, &rng) : 0;
+				}
 			}
 			const struct action *a = &grouped[k];
-			i = j;
 			/* after warp-local issues alone it is: they disable nothing (model.local) */
 			if (moved && m->still_enabled && !m->still_enabled(m, sv, a))
 				continue; /* another unit took what it needed: stall */
-			if (busy_units && !moved && check_ready && m->still_enabled && !m->still_enabled(m, sv, a)) {
+			if (actions > before && !moved && check_ready && m->still_enabled && !m->still_enabled(m, sv, a)) {
 				fprintf(stderr, "gpumc: internal error: READY-4: a warp-local issue disabled another at cycle %llu\n",
 				        (unsigned long long)now);
 				abort();
 			}
 			int sm, local;
-			if (check_ready && !hook && m->issue && r->actions & 1) /* every other action: READY-8 */
+			if (check_ready && !hook && m->issue && actions & 1) /* every other action: READY-8 */
 				local = check_issue(m, sv, a, &t, &rng, r->counters, counted, &sm, now);
 			else if (slow) { /* something looks at the vector between step and apply */
 				if (check_ready)
@@ -524,7 +541,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 				tn.nonlocal++;
 				moved = 1;
 			}
-			r->actions++;
+			actions++;
 			unit_free[a->unit] = now + t.busy;
 			last[a->unit] = a->subject;
 			if (t.busy > 1) /* free next cycle: what it has then is ready then (pushed) or listed now */
@@ -533,15 +550,15 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 				ready[t.upd[u].subject] = now + t.upd[u].delay;
 				ev_push(&ev, now, now + t.upd[u].delay);
 			}
-			busy_units++;
 		}
-		r->idle_unit_cycles += m->nunits - busy_units;
 		if (m->tick)
 			m->tick(m, sv, 1, r->counters);
 		now++;
 		skip = quiet && !moved;
 	}
 	r->cycles = now;
+	r->actions = actions;
+	r->idle_unit_cycles += issuing * m->nunits - actions; /* each issuing cycle's units that issued nothing */
 	r->status = m->status(m, sv);
 	r->deadlock = r->status == MS_RUNNING && !r->limit;
 	free(ready);
@@ -556,7 +573,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	free(per_unit);
 	free(ev.t);
 	r->seconds = clock_since(t0);
-	return tn.changed + 2 * r->actions; /* unit_changed[u] + sm_changed[sm] is at most 2 * r->actions (REACH_OWN: 2) */
+	return tn.changed + 2 * actions; /* unit_changed[u] + sm_changed[sm] is at most 2 * r->actions (REACH_OWN: 2) */
 }
 
 static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed, uint64_t seed, uint64_t max_cycles,
