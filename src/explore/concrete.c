@@ -259,7 +259,7 @@ static uint64_t ev_next(struct events *e, uint64_t now)
 ** bits stay until ev_next drops them; base is brought up to date once it
 ** lags by half the span, lest pushes overflow into the heap.  Checked
 ** under GPUMC_CHECK_READY (READY-11). */
-static int ev_at(struct events *e, uint64_t now)
+static inline int ev_at(struct events *e, uint64_t now)
 {
 	if (now - e->base >= EV_SPAN / 2 || (e->n && e->t[0] <= now))
 		return ev_next(e, now - 1) == now;
