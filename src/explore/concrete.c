@@ -325,14 +325,16 @@ int concrete_usable(const struct model *m, struct strbuf *why)
 /* concrete_run's run number run, its first key changed; returns its last.
 ** Apart from concrete_run so that no pointer to the caller's count stays
 ** live through the loop (with one, 0.1-0.3% more instructions a run).
-** check_ready: under GPUMC_CHECK_READY; a constant in each of the two
-** copies (timed_run), so that the unchecked one tests for none of the
-** checks in its loop. */
+** check_ready: under GPUMC_CHECK_READY; slow: model.step and model.apply
+** apart (check_ready, a hook, or no model.issue); constants in each of
+** the three copies (timed_run), so that the unchecked one with
+** model.issue tests for none of the checks in its loop. */
 static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct model *m, uint64_t run,
                                                                    uint64_t changed, uint64_t seed,
                                                                    uint64_t max_cycles,
                                                                    const struct concrete_hook *hook,
-                                                                   struct concrete_result *r, int check_ready)
+                                                                   struct concrete_result *r, int check_ready,
+                                                                   int slow)
 {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -351,7 +353,6 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed); /* an SM has a unit */
 	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke);
 	int terminal = 0;
-	int slow = check_ready || hook || !m->issue; /* model.step and model.apply apart */
 	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
@@ -581,8 +582,10 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 {
 	const char *check = getenv("GPUMC_CHECK_READY");
 	if (check && *check && *check != '0')
-		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 1);
-	return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0);
+		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 1, 1);
+	if (hook || !m->issue)
+		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0, 1);
+	return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0, 0);
 }
 
 void concrete_run(const struct model *m, struct concrete_runs *past, uint64_t seed, uint64_t max_cycles,
