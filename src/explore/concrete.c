@@ -11,7 +11,9 @@
 ** when none can, which is once per idle stretch.  Either way the same
 ** actions issue in the same order (t/golden-run.sh pins every bundled
 ** report): units in increasing order, each unit's candidates by subject,
-** then in enabled() order.
+** then in enabled() order.  Nearly always each unit has one candidate
+** and the components list them in unit order: nothing to group or pick
+** then (candidates: one_each).
 **
 ** Idle cycles are jumped over event by event: with the state unchanged,
 ** what can issue changes only when a subject's ready time or a unit's
@@ -40,7 +42,8 @@
 ** Each action is one model.issue (timing, counts, warp-local answer,
 ** reach, the apply, and whether it faulted its warp); model.step and
 ** model.apply apart where something looks at the vector between them
-** (a hook; GPUMC_CHECK_READY for every other action).
+** (a hook; GPUMC_CHECK_READY for every other action), in a copy of the
+** loop of its own (timed_run).
 **
 ** Invariants, checked under GPUMC_CHECK_READY (a violation is an
 ** internal error, fatal): READY-2, model.terminal equals status() and a
@@ -49,9 +52,11 @@
 ** READY-8, model.step's (model.issue's, every other action:
 ** check_issue) warp-local answer and counts equal model.local's and
 ** model.count's asked alone; READY-11, the skip test's quick look at the
-** events (ev_at) agrees with ev_next.  READY-1, -5, -7, -9, -10,
-** -14 and -15 are the ready sets' (readyset.c, dab_sched.c, scheduler.c),
-** READY-12 and -13 the DAB buffers' listing's (dab.c).
+** events (ev_at) agrees with ev_next; READY-16, the events ring holds no
+** bit of a cycle passed (ev_pass drops each as the driver comes to it).
+** READY-1, -5, -7, -9, -10, -14 and -15 are the ready sets' (readyset.c,
+** dab_sched.c, scheduler.c), READY-12 and -13 the DAB buffers' listing's
+** (dab.c).
 */
 #include "config.h"
 #include "explore/concrete.h"
@@ -174,14 +179,18 @@ static struct action *by_unit(struct action *act, unsigned n, unsigned nunits, s
 ** Most are a latency ahead: those before base + EV_SPAN (base: the last
 ** cycle asked about) are one bit each in a ring, the next found by a
 ** scan of a few words; the farther ones wait in a min-heap, where a time
-** overwritten later stays and costs one idle look. */
+** overwritten later stays and costs one idle look.  A time's bit is
+** dropped when the driver comes to that cycle (ev_pass); a cycle it
+** jumps over has none (it jumps to the first time set), so no bit
+** stands for a time passed. */
 #define EV_SPAN 4096
 struct events {
-	uint64_t base;               /* every bit set stands for a time in (base, base + EV_SPAN) */
+	uint64_t base;               /* every bit set stands for a time in (visited, base + EV_SPAN) */
 	uint64_t ring[EV_SPAN / 64]; /* time x: bit x % EV_SPAN */
 	uint64_t *t;                 /* the heap */
 	size_t n, cap;
 	uint64_t pushed; /* the last time put in the heap, not put twice in a row */
+	int check;       /* GPUMC_CHECK_READY: READY-16 */
 };
 
 /* A time past the ring's span, into the heap. */
@@ -214,17 +223,25 @@ static inline void ev_push(struct events *e, uint64_t now, uint64_t t)
 
 /* The first time after now (UINT64_MAX: none), dropping the passed ones;
 ** now never goes back. */
+/* READY-16 (GPUMC_CHECK_READY): no bit of the ring stands for a time
+** in (base, now], passed (ev_pass drops each as the driver comes to
+** it); a bit there would be read as that time plus EV_SPAN.  Fatal where
+** one does. */
+static void ev_check_passed(const struct events *e, uint64_t now)
+{
+	for (uint64_t x = e->base + 1; x <= now && x - e->base < EV_SPAN; x++)
+		if (e->ring[x % EV_SPAN / 64] >> x % 64 & 1) {
+			fprintf(stderr, "gpumc: internal error: READY-16: the events ring still holds cycle %llu at cycle %llu\n",
+			        (unsigned long long)x, (unsigned long long)now);
+			abort();
+		}
+}
+
 static uint64_t ev_next(struct events *e, uint64_t now)
 {
-	if (now - e->base >= EV_SPAN)
-		memset(e->ring, 0, sizeof e->ring);
-	else
-		for (uint64_t x = e->base + 1; x <= now;) { /* the ring's bits of (base, now] */
-			unsigned b = (unsigned)(x % 64), k = now - x + 1 < 64 - b ? (unsigned)(now - x + 1) : 64 - b;
-			e->ring[x % EV_SPAN / 64] &= ~((k == 64 ? ~0ull : (1ull << k) - 1) << b);
-			x += k;
-		}
-	e->base = now;
+	if (e->check)
+		ev_check_passed(e, now);
+	e->base = now; /* the ring has no bit of (old base, now]: READY-16 */
 	while (e->n && e->t[0] <= now) {
 		uint64_t x = e->t[--e->n];
 		size_t i = 0;
@@ -253,17 +270,23 @@ static uint64_t ev_next(struct events *e, uint64_t now)
 }
 
 /* Whether a time equal to now is set (ev_next(e, now - 1) == now, which
-** the skip test asked before), without dropping the passed times when
-** none is due: a test of now's bit, base <= now - 1 (every cycle the
-** driver asks about is past the last one given to ev_next).  The passed
-** bits stay until ev_next drops them; base is brought up to date once it
-** lags by half the span, lest pushes overflow into the heap.  Checked
-** under GPUMC_CHECK_READY (READY-11). */
+** the skip test asked before), without dropping the passed times of the
+** heap when none is due: a test of now's bit, base <= now - 1 (every
+** cycle the driver asks about is past the last one given to ev_next);
+** base is brought up to date once it lags by half the span, lest pushes
+** overflow into the heap.  Checked under GPUMC_CHECK_READY (READY-11). */
 static inline int ev_at(struct events *e, uint64_t now)
 {
 	if (now - e->base >= EV_SPAN / 2 || (e->n && e->t[0] <= now))
 		return ev_next(e, now - 1) == now;
 	return (int)(e->ring[now % EV_SPAN / 64] >> now % 64 & 1);
+}
+
+/* The driver comes to cycle now (after the skip test's ev_at): its bit,
+** if set, is dropped, lest it stand for now + EV_SPAN. */
+static inline void ev_pass(struct events *e, uint64_t now)
+{
+	e->ring[now % EV_SPAN / 64] &= ~(1ull << now % 64);
 }
 
 /* READY-8 (GPUMC_CHECK_READY): an action's warp-local answer and counts,
@@ -363,7 +386,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
 	uint64_t actions = 0, issuing = 0; /* r->actions, and the cycles that issue (or stall) */
-	struct events ev = { 0 };
+	struct events ev = { .check = check_ready };
 	struct timing t = { .run = run }; /* t.now set once a cycle: model.step writes neither */
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
 	/* the driver's counts (changed, nonlocal, own, reached) kept in tn,
@@ -406,6 +429,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			}
 			if (passes)
 				skip = 0;
+			ev_pass(&ev, now);
 			if (!skip || check_ready)
 				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, &wake, &one_each);
 			if (skip && nc) {
