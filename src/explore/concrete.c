@@ -385,6 +385,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	/* candidates per unit, and where each unit's run starts in sorting */
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
+	uint64_t limit = max_cycles ? max_cycles : UINT64_MAX; /* the first cycle not run */
 	uint64_t actions = 0, issuing = 0; /* r->actions, and the cycles that issue (or stall) */
 	struct events ev = { .check = check_ready };
 	struct timing t = { .run = run }; /* t.now set once a cycle: model.step writes neither */
@@ -439,7 +440,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			}
 			skip = 0;
 			next = nc ? 0 : ev_next(&ev, now);
-			if (!nc && next != UINT64_MAX && !interrupted && !(max_cycles && next >= max_cycles)) {
+			if (!nc && next < limit && !interrupted) {
 				if (idle_from == UINT64_MAX)
 					idle_from = now;
 				now = next; /* nothing changes before then */
@@ -471,15 +472,15 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 				m->tick(m, sv, now - idle_from, r->counters);
 			idle_from = UINT64_MAX;
 		}
-		if ((max_cycles && now >= max_cycles) || interrupted) {
+		if (now >= limit || interrupted) {
 			r->limit = 1;
 			break;
 		}
 		if (!nc && wake == UINT64_MAX)
 			break; /* only untimed environment choices remain (a crash) */
 		if (!nc) {
-			if (max_cycles && wake > max_cycles)
-				wake = max_cycles; /* stop at the limit, not past it */
+			if (wake > limit)
+				wake = limit; /* stop at the limit, not past it */
 			r->idle_unit_cycles += (wake - now) * m->nunits;
 			if (m->tick)
 				m->tick(m, sv, wake - now, r->counters);
