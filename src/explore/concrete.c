@@ -362,7 +362,8 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(r, 0, sizeof *r);
-	r->counters = xcalloc(m->ncounters ? m->ncounters : 1, sizeof *r->counters);
+	/* r->counters, not loaded through r once an action */
+	uint64_t *ct = r->counters = xcalloc(m->ncounters ? m->ncounters : 1, sizeof *r->counters);
 	r->sv = xmalloc(m->sv_size);
 	uint8_t *sv = r->sv;
 	m->init(m, sv);
@@ -469,7 +470,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 		if (idle_from != UINT64_MAX) { /* the idle stretch jumped over */
 			r->idle_unit_cycles += (now - idle_from) * m->nunits;
 			if (m->tick)
-				m->tick(m, sv, now - idle_from, r->counters);
+				m->tick(m, sv, now - idle_from, ct);
 			idle_from = UINT64_MAX;
 		}
 		if (now >= limit || interrupted) {
@@ -483,7 +484,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 				wake = limit; /* stop at the limit, not past it */
 			r->idle_unit_cycles += (wake - now) * m->nunits;
 			if (m->tick)
-				m->tick(m, sv, wake - now, r->counters);
+				m->tick(m, sv, wake - now, ct);
 			now = wake;
 			continue;
 		}
@@ -519,20 +520,20 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			}
 			int sm, local;
 			if (check_ready && !hook && m->issue && actions & 1) /* every other action: READY-8 */
-				local = check_issue(m, sv, a, &t, &rng, r->counters, counted, &sm, now);
+				local = check_issue(m, sv, a, &t, &rng, ct, counted, &sm, now);
 			else if (slow) { /* something looks at the vector between step and apply */
 				if (check_ready)
-					memcpy(counted, r->counters, sizeof *counted * m->ncounters);
-				local = m->step(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+					memcpy(counted, ct, sizeof *counted * m->ncounters);
+				local = m->step(m, sv, a, &t, rng_next, &rng, ct, &sm);
 				if (check_ready)
-					check_step(m, sv, a, local, counted, r->counters, now);
+					check_step(m, sv, a, local, counted, ct, now);
 				if (hook)
 					hook->action(hook->ctx, now, a, &t, sv);
 				m->apply(m, sv, a);
 				if (local == 3) /* model.issue's answer */
 					local = 1 + m->faulted(m, sv, a);
 			} else
-				local = m->issue(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+				local = m->issue(m, sv, a, &t, rng_next, &rng, ct, &sm);
 			/* an issue that ended its warp (faulted) is none: its CTA's
 			** slot may free, and under static dispatch the next position
 			** start in this step (cta_dispatch.c), ungating warps of its
@@ -578,7 +579,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			}
 		}
 		if (m->tick)
-			m->tick(m, sv, 1, r->counters);
+			m->tick(m, sv, 1, ct);
 		now++;
 		skip = quiet && !moved;
 	}
