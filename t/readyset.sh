@@ -65,7 +65,10 @@
 # warp's at-an-atomic bit, 14 with "READY-10", fp32-reduction first.  A
 # push or a LAB's send makes its partition due only when its FIFO was
 # empty (rop.c, ROP-3): planting a send that never does stops 15 rows
-# with "ROP-3", L-T1 first.)
+# with "ROP-3", L-T1 first.  The driver drops a cycle's bit from its
+# events ring as it comes to that cycle (concrete.c, ev_pass), checked
+# when it next looks for an event ("READY-16"): planting a driver that
+# never drops one stops 258 rows, barrier-divergence-deadlock first.)
 . "$srcdir/t/lib.sh"
 {
 	( cd "$srcdir" && find specs -name '*.gpu' | LC_ALL=C sort | sed 's/$/\t/' )

@@ -11,7 +11,9 @@
 ** when none can, which is once per idle stretch.  Either way the same
 ** actions issue in the same order (t/golden-run.sh pins every bundled
 ** report): units in increasing order, each unit's candidates by subject,
-** then in enabled() order.
+** then in enabled() order.  Nearly always each unit has one candidate
+** and the components list them in unit order: nothing to group or pick
+** then (candidates: one_each).
 **
 ** Idle cycles are jumped over event by event: with the state unchanged,
 ** what can issue changes only when a subject's ready time or a unit's
@@ -40,7 +42,8 @@
 ** Each action is one model.issue (timing, counts, warp-local answer,
 ** reach, the apply, and whether it faulted its warp); model.step and
 ** model.apply apart where something looks at the vector between them
-** (a hook; GPUMC_CHECK_READY for every other action).
+** (a hook; GPUMC_CHECK_READY for every other action), in a copy of the
+** loop of its own (timed_run).
 **
 ** Invariants, checked under GPUMC_CHECK_READY (a violation is an
 ** internal error, fatal): READY-2, model.terminal equals status() and a
@@ -49,9 +52,11 @@
 ** READY-8, model.step's (model.issue's, every other action:
 ** check_issue) warp-local answer and counts equal model.local's and
 ** model.count's asked alone; READY-11, the skip test's quick look at the
-** events (ev_at) agrees with ev_next.  READY-1, -5, -7, -9, -10,
-** -14 and -15 are the ready sets' (readyset.c, dab_sched.c, scheduler.c),
-** READY-12 and -13 the DAB buffers' listing's (dab.c).
+** events (ev_at) agrees with ev_next; READY-16, the events ring holds no
+** bit of a cycle passed (ev_pass drops each as the driver comes to it).
+** READY-1, -5, -7, -9, -10, -14 and -15 are the ready sets' (readyset.c,
+** dab_sched.c, scheduler.c), READY-12 and -13 the DAB buffers' listing's
+** (dab.c).
 */
 #include "config.h"
 #include "explore/concrete.h"
@@ -115,15 +120,16 @@ static void by_subject(struct action *a, unsigned n)
 
 /* Of act[0..n), the actions that can issue at v->now (subject ready,
 ** unit free), kept in order at the front of act; *wake: the earliest
-** cycle one of the others can; *sorted: whether they come grouped by
-** unit in increasing order.  No unit: an environment choice concrete
-** mode does not take (a crash, a spontaneous eviction).  Inline: once
-** a cycle, nearly always one or two actions, each of its own unit. */
+** cycle one of the others can; *one_each: whether they come one per unit
+** in increasing unit order, nothing to group or pick (nearly always).
+** No unit: an environment choice concrete mode does not take (a crash,
+** a spontaneous eviction).  Inline: once a cycle, nearly always one or
+** two actions, each of its own unit, all of them kept (no copy). */
 static inline unsigned candidates(unsigned n, struct action *act, const struct timed_now *v, uint64_t *wake,
-                                  int *sorted)
+                                  int *one_each)
 {
-	unsigned nc = 0, prev = 0;
-	int in_order = 1;
+	unsigned nc = 0, above = 0; /* above: the least unit the next one may have */
+	int each = 1;
 	for (unsigned i = 0; i < n; i++) {
 		unsigned u = act[i].unit;
 		if (u == UINT16_MAX)
@@ -132,28 +138,59 @@ static inline unsigned candidates(unsigned n, struct action *act, const struct t
 		if (v->unit_free[u] > at)
 			at = v->unit_free[u];
 		if (at <= v->now) {
-			in_order &= prev <= u;
-			prev = u;
-			act[nc++] = act[i];
+			each &= above <= u;
+			above = u + 1;
+			if (nc != i)
+				act[nc] = act[i];
+			nc++;
 		} else if (at < *wake)
 			*wake = at;
 	}
-	*sorted = in_order;
+	*one_each = each;
 	return nc;
+}
+
+/* act[0..n) grouped by unit in increasing order, each unit's actions in
+** their order in act (a counting sort, stable, into sorting; act itself
+** where it is so already, as the schedulers list them); per_unit:
+** nunits + 1 zeros, left so. */
+static struct action *by_unit(struct action *act, unsigned n, unsigned nunits, struct action *sorting,
+                              unsigned *per_unit)
+{
+	unsigned i = 1;
+	while (i < n && act[i - 1].unit <= act[i].unit)
+		i++;
+	if (i >= n)
+		return act;
+	for (i = 0; i < n; i++)
+		per_unit[act[i].unit]++;
+	for (unsigned u = 0, at = 0; u < nunits; u++) {
+		unsigned k = per_unit[u];
+		per_unit[u] = at;
+		at += k;
+	}
+	for (i = 0; i < n; i++)
+		sorting[per_unit[act[i].unit]++] = act[i];
+	memset(per_unit, 0, sizeof *per_unit * nunits);
+	return sorting;
 }
 
 /* The cycles at which a ready time or a busy-until passes, as a set.
 ** Most are a latency ahead: those before base + EV_SPAN (base: the last
 ** cycle asked about) are one bit each in a ring, the next found by a
 ** scan of a few words; the farther ones wait in a min-heap, where a time
-** overwritten later stays and costs one idle look. */
+** overwritten later stays and costs one idle look.  A time's bit is
+** dropped when the driver comes to that cycle (ev_pass); a cycle it
+** jumps over has none (it jumps to the first time set), so no bit
+** stands for a time passed. */
 #define EV_SPAN 4096
 struct events {
-	uint64_t base;               /* every bit set stands for a time in (base, base + EV_SPAN) */
+	uint64_t base;               /* every bit set stands for a time in (visited, base + EV_SPAN) */
 	uint64_t ring[EV_SPAN / 64]; /* time x: bit x % EV_SPAN */
 	uint64_t *t;                 /* the heap */
 	size_t n, cap;
 	uint64_t pushed; /* the last time put in the heap, not put twice in a row */
+	int check;       /* GPUMC_CHECK_READY: READY-16 */
 };
 
 /* A time past the ring's span, into the heap. */
@@ -186,17 +223,25 @@ static inline void ev_push(struct events *e, uint64_t now, uint64_t t)
 
 /* The first time after now (UINT64_MAX: none), dropping the passed ones;
 ** now never goes back. */
+/* READY-16 (GPUMC_CHECK_READY): no bit of the ring stands for a time
+** in (base, now], passed (ev_pass drops each as the driver comes to
+** it); a bit there would be read as that time plus EV_SPAN.  Fatal where
+** one does. */
+static void ev_check_passed(const struct events *e, uint64_t now)
+{
+	for (uint64_t x = e->base + 1; x <= now && x - e->base < EV_SPAN; x++)
+		if (e->ring[x % EV_SPAN / 64] >> x % 64 & 1) {
+			fprintf(stderr, "gpumc: internal error: READY-16: the events ring still holds cycle %llu at cycle %llu\n",
+			        (unsigned long long)x, (unsigned long long)now);
+			abort();
+		}
+}
+
 static uint64_t ev_next(struct events *e, uint64_t now)
 {
-	if (now - e->base >= EV_SPAN)
-		memset(e->ring, 0, sizeof e->ring);
-	else
-		for (uint64_t x = e->base + 1; x <= now;) { /* the ring's bits of (base, now] */
-			unsigned b = (unsigned)(x % 64), k = now - x + 1 < 64 - b ? (unsigned)(now - x + 1) : 64 - b;
-			e->ring[x % EV_SPAN / 64] &= ~((k == 64 ? ~0ull : (1ull << k) - 1) << b);
-			x += k;
-		}
-	e->base = now;
+	if (e->check)
+		ev_check_passed(e, now);
+	e->base = now; /* the ring has no bit of (old base, now]: READY-16 */
 	while (e->n && e->t[0] <= now) {
 		uint64_t x = e->t[--e->n];
 		size_t i = 0;
@@ -225,17 +270,23 @@ static uint64_t ev_next(struct events *e, uint64_t now)
 }
 
 /* Whether a time equal to now is set (ev_next(e, now - 1) == now, which
-** the skip test asked before), without dropping the passed times when
-** none is due: a test of now's bit, base <= now - 1 (every cycle the
-** driver asks about is past the last one given to ev_next).  The passed
-** bits stay until ev_next drops them; base is brought up to date once it
-** lags by half the span, lest pushes overflow into the heap.  Checked
-** under GPUMC_CHECK_READY (READY-11). */
-static int ev_at(struct events *e, uint64_t now)
+** the skip test asked before), without dropping the passed times of the
+** heap when none is due: a test of now's bit, base <= now - 1 (every
+** cycle the driver asks about is past the last one given to ev_next);
+** base is brought up to date once it lags by half the span, lest pushes
+** overflow into the heap.  Checked under GPUMC_CHECK_READY (READY-11). */
+static inline int ev_at(struct events *e, uint64_t now)
 {
 	if (now - e->base >= EV_SPAN / 2 || (e->n && e->t[0] <= now))
 		return ev_next(e, now - 1) == now;
 	return (int)(e->ring[now % EV_SPAN / 64] >> now % 64 & 1);
+}
+
+/* The driver comes to cycle now (after the skip test's ev_at): its bit,
+** if set, is dropped, lest it stand for now + EV_SPAN. */
+static inline void ev_pass(struct events *e, uint64_t now)
+{
+	e->ring[now % EV_SPAN / 64] &= ~(1ull << now % 64);
 }
 
 /* READY-8 (GPUMC_CHECK_READY): an action's warp-local answer and counts,
@@ -297,19 +348,22 @@ int concrete_usable(const struct model *m, struct strbuf *why)
 /* concrete_run's run number run, its first key changed; returns its last.
 ** Apart from concrete_run so that no pointer to the caller's count stays
 ** live through the loop (with one, 0.1-0.3% more instructions a run).
-** check_ready: under GPUMC_CHECK_READY; a constant in each of the two
-** copies (timed_run), so that the unchecked one tests for none of the
-** checks in its loop. */
+** check_ready: under GPUMC_CHECK_READY; slow: model.step and model.apply
+** apart (check_ready, a hook, or no model.issue); constants in each of
+** the three copies (timed_run), so that the unchecked one with
+** model.issue tests for none of the checks in its loop. */
 static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct model *m, uint64_t run,
                                                                    uint64_t changed, uint64_t seed,
                                                                    uint64_t max_cycles,
                                                                    const struct concrete_hook *hook,
-                                                                   struct concrete_result *r, int check_ready)
+                                                                   struct concrete_result *r, int check_ready,
+                                                                   int slow)
 {
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(r, 0, sizeof *r);
-	r->counters = xcalloc(m->ncounters ? m->ncounters : 1, sizeof *r->counters);
+	/* r->counters, not loaded through r once an action */
+	uint64_t *ct = r->counters = xcalloc(m->ncounters ? m->ncounters : 1, sizeof *r->counters);
 	r->sv = xmalloc(m->sv_size);
 	uint8_t *sv = r->sv;
 	m->init(m, sv);
@@ -323,7 +377,6 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed); /* an SM has a unit */
 	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke);
 	int terminal = 0;
-	int slow = check_ready || hook || !m->issue; /* model.step and model.apply apart */
 	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
@@ -333,7 +386,9 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	/* candidates per unit, and where each unit's run starts in sorting */
 	unsigned *per_unit = xcalloc(m->nunits + 1, sizeof *per_unit);
 	uint64_t now = 0, idle_from = UINT64_MAX; /* idle since (UINT64_MAX: not idle) */
-	struct events ev = { 0 };
+	uint64_t limit = max_cycles ? max_cycles : UINT64_MAX; /* the first cycle not run */
+	uint64_t actions = 0, issuing = 0; /* r->actions, and the cycles that issue (or stall) */
+	struct events ev = { .check = check_ready };
 	struct timing t = { .run = run }; /* t.now set once a cycle: model.step writes neither */
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
 	/* the driver's counts (changed, nonlocal, own, reached) kept in tn,
@@ -364,7 +419,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 		tn.now = tn.clock = now;
 		uint64_t wake = UINT64_MAX;
 		unsigned nc = 0;
-		int sorted = 1; /* the candidates come grouped by unit already */
+		int one_each = 1; /* the candidates come one per unit, in order */
 		uint64_t next = UINT64_MAX;
 		if (m->enabled_now) {
 			again = 0;
@@ -376,8 +431,9 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			}
 			if (passes)
 				skip = 0;
+			ev_pass(&ev, now);
 			if (!skip || check_ready)
-				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, &wake, &sorted);
+				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, &wake, &one_each);
 			if (skip && nc) {
 				fprintf(stderr, "gpumc: internal error: READY-6: cycle %llu, passed over after a cycle of "
 				        "warp-local issues alone, has an issue\n", (unsigned long long)now);
@@ -385,7 +441,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			}
 			skip = 0;
 			next = nc ? 0 : ev_next(&ev, now);
-			if (!nc && next != UINT64_MAX && !interrupted && !(max_cycles && next >= max_cycles)) {
+			if (!nc && next < limit && !interrupted) {
 				if (idle_from == UINT64_MAX)
 					idle_from = now;
 				now = next; /* nothing changes before then */
@@ -398,7 +454,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
 			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 			wake = UINT64_MAX;
-			nc = n ? candidates(n, act, &tn, &wake, &sorted) : 0;
+			nc = n ? candidates(n, act, &tn, &wake, &one_each) : 0;
 			if (!nc && wake != UINT64_MAX && m->enabled_now && next < wake)
 				wake = next; /* the list may leave out what cannot issue now */
 			if (n == 0 || (!nc && wake == UINT64_MAX)) {
@@ -414,82 +470,70 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 		if (idle_from != UINT64_MAX) { /* the idle stretch jumped over */
 			r->idle_unit_cycles += (now - idle_from) * m->nunits;
 			if (m->tick)
-				m->tick(m, sv, now - idle_from, r->counters);
+				m->tick(m, sv, now - idle_from, ct);
 			idle_from = UINT64_MAX;
 		}
-		if ((max_cycles && now >= max_cycles) || interrupted) {
+		if (now >= limit || interrupted) {
 			r->limit = 1;
 			break;
 		}
 		if (!nc && wake == UINT64_MAX)
 			break; /* only untimed environment choices remain (a crash) */
 		if (!nc) {
-			if (max_cycles && wake > max_cycles)
-				wake = max_cycles; /* stop at the limit, not past it */
+			if (wake > limit)
+				wake = limit; /* stop at the limit, not past it */
 			r->idle_unit_cycles += (wake - now) * m->nunits;
 			if (m->tick)
-				m->tick(m, sv, wake - now, r->counters);
+				m->tick(m, sv, wake - now, ct);
 			now = wake;
 			continue;
 		}
 		/* the units in increasing order, each one's candidates in subject
-		** order and, within a subject, in enabled() order: a counting
-		** sort by unit, stable (nothing to do where the components listed
-		** them unit by unit, as the schedulers do) */
-		struct action *grouped = act;
-		if (!sorted) {
-			for (unsigned i = 0; i < nc; i++)
-				per_unit[act[i].unit]++;
-			for (unsigned u = 0, at = 0; u < m->nunits; u++) {
-				unsigned k = per_unit[u];
-				per_unit[u] = at;
-				at += k;
-			}
-			for (unsigned i = 0; i < nc; i++)
-				sorting[per_unit[act[i].unit]++] = act[i];
-			memset(per_unit, 0, sizeof *per_unit * m->nunits);
-			grouped = sorting;
-		}
+		** order and, within a subject, in enabled() order */
+		struct action *grouped = one_each ? act : by_unit(act, nc, m->nunits, sorting, per_unit);
 		/* moved: an issue this cycle was not warp-local; quiet: nor an
 		** exit, and no unit has another action that can issue now */
-		unsigned busy_units = 0, moved = 0, quiet = !again;
+		unsigned moved = 0, quiet = !again;
+		uint64_t before = actions; /* the actions of the cycles before */
 		t.now = now;
+		issuing++;
 		for (unsigned i = 0; i < nc;) {
-			unsigned j = i + 1, u = grouped[i].unit;
-			while (j < nc && grouped[j].unit == u)
-				j++;
-			unsigned k = i;
-			if (j - i > 1) {
-				quiet = 0;
-				by_subject(grouped + i, j - i);
-				k = i + (m->pick ? m->pick(m, grouped + i, j - i, last[grouped[i].unit], rng_next, &rng) : 0);
+			unsigned k = i++;
+			if (!one_each) { /* the unit's run, picked from where longer than one */
+				unsigned u = grouped[k].unit;
+				while (i < nc && grouped[i].unit == u)
+					i++;
+				if (i - k > 1) {
+					quiet = 0;
+					by_subject(grouped + k, i - k);
+					k += m->pick ? m->pick(m, grouped + k, i - k, last[u], rng_next, &rng) : 0;
+				}
 			}
 			const struct action *a = &grouped[k];
-			i = j;
 			/* after warp-local issues alone it is: they disable nothing (model.local) */
 			if (moved && m->still_enabled && !m->still_enabled(m, sv, a))
 				continue; /* another unit took what it needed: stall */
-			if (busy_units && !moved && check_ready && m->still_enabled && !m->still_enabled(m, sv, a)) {
+			if (actions > before && !moved && check_ready && m->still_enabled && !m->still_enabled(m, sv, a)) {
 				fprintf(stderr, "gpumc: internal error: READY-4: a warp-local issue disabled another at cycle %llu\n",
 				        (unsigned long long)now);
 				abort();
 			}
 			int sm, local;
-			if (check_ready && !hook && m->issue && r->actions & 1) /* every other action: READY-8 */
-				local = check_issue(m, sv, a, &t, &rng, r->counters, counted, &sm, now);
+			if (check_ready && !hook && m->issue && actions & 1) /* every other action: READY-8 */
+				local = check_issue(m, sv, a, &t, &rng, ct, counted, &sm, now);
 			else if (slow) { /* something looks at the vector between step and apply */
 				if (check_ready)
-					memcpy(counted, r->counters, sizeof *counted * m->ncounters);
-				local = m->step(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+					memcpy(counted, ct, sizeof *counted * m->ncounters);
+				local = m->step(m, sv, a, &t, rng_next, &rng, ct, &sm);
 				if (check_ready)
-					check_step(m, sv, a, local, counted, r->counters, now);
+					check_step(m, sv, a, local, counted, ct, now);
 				if (hook)
 					hook->action(hook->ctx, now, a, &t, sv);
 				m->apply(m, sv, a);
 				if (local == 3) /* model.issue's answer */
 					local = 1 + m->faulted(m, sv, a);
 			} else
-				local = m->issue(m, sv, a, &t, rng_next, &rng, r->counters, &sm);
+				local = m->issue(m, sv, a, &t, rng_next, &rng, ct, &sm);
 			/* an issue that ended its warp (faulted) is none: its CTA's
 			** slot may free, and under static dispatch the next position
 			** start in this step (cta_dispatch.c), ungating warps of its
@@ -524,7 +568,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 				tn.nonlocal++;
 				moved = 1;
 			}
-			r->actions++;
+			actions++;
 			unit_free[a->unit] = now + t.busy;
 			last[a->unit] = a->subject;
 			if (t.busy > 1) /* free next cycle: what it has then is ready then (pushed) or listed now */
@@ -533,15 +577,15 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 				ready[t.upd[u].subject] = now + t.upd[u].delay;
 				ev_push(&ev, now, now + t.upd[u].delay);
 			}
-			busy_units++;
 		}
-		r->idle_unit_cycles += m->nunits - busy_units;
 		if (m->tick)
-			m->tick(m, sv, 1, r->counters);
+			m->tick(m, sv, 1, ct);
 		now++;
 		skip = quiet && !moved;
 	}
 	r->cycles = now;
+	r->actions = actions;
+	r->idle_unit_cycles += issuing * m->nunits - actions; /* each issuing cycle's units that issued nothing */
 	r->status = m->status(m, sv);
 	r->deadlock = r->status == MS_RUNNING && !r->limit;
 	free(ready);
@@ -556,7 +600,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	free(per_unit);
 	free(ev.t);
 	r->seconds = clock_since(t0);
-	return tn.changed + 2 * r->actions; /* unit_changed[u] + sm_changed[sm] is at most 2 * r->actions (REACH_OWN: 2) */
+	return tn.changed + 2 * actions; /* unit_changed[u] + sm_changed[sm] is at most 2 * r->actions (REACH_OWN: 2) */
 }
 
 static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed, uint64_t seed, uint64_t max_cycles,
@@ -564,8 +608,10 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
 {
 	const char *check = getenv("GPUMC_CHECK_READY");
 	if (check && *check && *check != '0')
-		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 1);
-	return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0);
+		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 1, 1);
+	if (hook || !m->issue)
+		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0, 1);
+	return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0, 0);
 }
 
 void concrete_run(const struct model *m, struct concrete_runs *past, uint64_t seed, uint64_t max_cycles,
