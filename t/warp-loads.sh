@@ -12,9 +12,13 @@
 # broadcast) is a fill and one whose lane l reads the l-th word on is a
 # copy; other strides load lane by lane (planting the fill one word on
 # turns rows 18 and 21 red, the copy one word on rows 16-17, 20 and 22, a
-# stride-8 load taken for a copy row 19).
+# stride-8 load taken for a copy row 19).  A fill or a copy tests only its
+# first and last lane's address (the others lie between them): rows 23-30
+# fault in them (planting the test of the first lane alone turns rows 23-24
+# red; planting it without the alignment test, rows 25-26 and 29-30; no
+# test at all, every one of them).
 . "$srcdir/t/lib.sh"
-plan 22
+plan 30
 
 # one warp of 32 lanes, the machine of every kernel below
 warp32() {
@@ -135,3 +139,9 @@ pattern global 8 4 101 163 "lanes two words apart: each its own word"
 pattern global 4 8 102 133 "lane l the l-th word on, from word 2: the row from there"
 pattern shared 0 8 102 102 "every lane one shared word: that word"
 pattern shared 4 4 101 132 "lane l the l-th shared word on, from word 1: the row from there"
+
+# a fill or a copy faulting: only its first and last lane tested
+fault 0 0 "ld.global.u32 %r1, [x + %r0 + 64]" "out-of-bounds" "a copy whose lanes 16-31 are past x"
+fault 0 0 "ld.global.u32 %r1, [x + %r0 + 2]" "misaligned" "a copy misaligned"
+fault 0 0 "ld.global.u32 %r1, [x + %r2 + 125]" "out-of-bounds" "a fill past x"
+fault 0 0 "ld.global.u32 %r1, [x + %r2]" "misaligned" "a fill misaligned"

@@ -37,22 +37,34 @@
 #include "machines/alu.h"
 #include "util/strbuf.h"
 
+/* Four lanes at once (GCC's and clang's vector extension, as warp.c's
+** guarded): a whole warp's tests are eight vector steps, not 32 scalar. */
+typedef uint32_t lanes4 __attribute__((vector_size(16)));
+
 /* Whether a lane of a (32) addresses no word x with x - lo < lim, or a
-** misaligned one; where pattern, *other too: whether a lane's address is
-** not x0 + st l.  Inline, pattern constant: a loop without the pattern's
-** test where the first two lanes already break it. */
-static inline __attribute__((always_inline)) uint32_t bad_lanes(const struct alu_lanes *a, uint32_t lo, uint32_t lim,
-                                                               uint32_t st, int pattern, uint32_t *other)
+** misaligned one. */
+static inline __attribute__((always_inline)) uint32_t bad_lanes(const struct alu_lanes *a, uint32_t lo, uint32_t lim)
 {
-	uint32_t bad = 0, x0 = a->base + a->r[0], o = 0;
-	for (unsigned l = 0; l < 32; l++) {
-		uint32_t x = a->base + a->r[l];
-		bad |= (uint32_t)(x - lo >= lim) | (x & 3);
-		if (pattern)
-			o |= x ^ (x0 + st * l);
+	lanes4 bad = { 0, 0, 0, 0 };
+	for (unsigned l = 0; l < 32; l += 4) {
+		lanes4 x;
+		memcpy(&x, a->r + l, sizeof x);
+		x += a->base;
+		bad |= (lanes4)(x - lo >= lim) | (x & 3);
 	}
-	*other |= o;
-	return bad;
+	return bad[0] | bad[1] | bad[2] | bad[3];
+}
+
+/* Whether a lane l of register row r (32) is not r[0] + st l. */
+static inline __attribute__((always_inline)) uint32_t off_stride(const uint32_t *r, uint32_t st)
+{
+	lanes4 o = { 0, 0, 0, 0 }, want = r[0] + (lanes4){ 0, 1, 2, 3 } * st;
+	for (unsigned l = 0; l < 32; l += 4, want += 4 * st) {
+		lanes4 x;
+		memcpy(&x, r + l, sizeof x);
+		o |= x ^ want;
+	}
+	return o[0] | o[1] | o[2] | o[3];
 }
 
 /* addr's word in a segment of `words` words, within variable s (NULL:
@@ -132,8 +144,9 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	const uint32_t *gword = g->gword, *ginit = g->ginit;
 	const uint32_t *shared = (const uint32_t *)(sv + g->shared_off) + (size_t)cta * words;
 	const struct alu_lanes a = *ad;
-	/* a whole warp of register addresses, all good (one pass the compiler
-	** vectorises: outside no variable, aligned, inside the segment; with
+	/* a whole warp of register addresses, all good (bad_lanes, or the
+	** first and last lane of a fill or a copy: outside no variable,
+	** aligned, inside the segment; with
 	** no variable named, span covers all but 0xffffffff, misaligned
 	** anyway): loaded without the tests, else lane by lane for the first
 	** lane's fault */
@@ -146,10 +159,12 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 		uint32_t lim = lo >= seg ? 0 : (uint32_t)(seg - lo < span ? seg - lo : span);
 		/* and whether every lane reads one word (a broadcast: conv's
 		** activations) or lane l the l-th word on (coalesced): one fill
-		** or one copy, not 32 loads */
-		uint32_t x0 = a.base + a.r[0], st = a.r[1] - a.r[0], other = st != 0 && st != 4;
+		** or one copy, not 32 loads, and only the first and the last
+		** lane's addresses to test (x - lo for the others lies between
+		** theirs) */
+		uint32_t x0 = a.base + a.r[0], st = a.r[1] - a.r[0], other = (st != 0 && st != 4) || off_stride(a.r, st);
 		/* every lane first: a.r may be d */
-		if (!(other ? bad_lanes(&a, lo, lim, st, 0, &other) : bad_lanes(&a, lo, lim, st, 1, &other))) {
+		if (other ? !bad_lanes(&a, lo, lim) : !(x0 & 3) && (uint64_t)(x0 - lo) + 31u * st < lim) {
 			const uint32_t *row = shared; /* the words, from word `first` */
 			uint32_t first = 0;
 			if (sp == SP_GLOBAL && s) { /* one variable's words, read-only or not alike (MEM-3) */
