@@ -188,12 +188,15 @@ static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum v
 {
 	int f = 0;
 	if (m == 0xffffffffu) {
-		/* a whole warp of integers: a fixed count into a result of its
-		** own (dst may be a source), which the compiler vectorises */
-		uint32_t r[32];
-		for (unsigned l = 0; l < 32; l++)
-			r[l] = op_inline(op, t, a[l], b[l * bs], c[l], &f);
-		memcpy(dst, r, sizeof r);
+		/* a whole warp: a fixed count the compiler vectorises, four
+		** lanes into a result of their own, then stored (dst may be a
+		** source: then the same row, each four read before written) */
+		for (unsigned l = 0; l < 32; l += 4) {
+			uint32_t r[4];
+			for (unsigned k = 0; k < 4; k++)
+				r[k] = op_inline(op, t, a[l + k], b[(l + k) * bs], c[l + k], &f);
+			memcpy(dst + l, r, sizeof r);
+		}
 		return f;
 	}
 	if (m == 0xffffffffu >> (32 - n)) {
@@ -247,16 +250,18 @@ static __attribute__((target("fma"))) void mad_fused(const uint32_t *a, const ui
 
 /* A comparison with cmp and t constants: lanes 0..n-1 all active take a
 ** plain loop, as op_lanes, a whole warp one of a fixed count the
-** compiler vectorises (into a result of its own: dst may be a source). */
+** compiler vectorises (four lanes at a time, as op_lanes). */
 static inline __attribute__((always_inline)) void cmp_loop(enum cmp_op cmp, enum vtype t, uint32_t m, unsigned n,
                                                           const uint32_t *a, const uint32_t *b, unsigned bs,
                                                           uint32_t *dst)
 {
 	if (m == 0xffffffffu) {
-		uint32_t r[32];
-		for (unsigned l = 0; l < 32; l++)
-			r[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
-		memcpy(dst, r, sizeof r);
+		for (unsigned l = 0; l < 32; l += 4) {
+			uint32_t r[4];
+			for (unsigned k = 0; k < 4; k++)
+				r[k] = (uint32_t)cmp_inline(cmp, t, a[l + k], b[(l + k) * bs]);
+			memcpy(dst + l, r, sizeof r);
+		}
 		return;
 	}
 	if (m == 0xffffffffu >> (32 - n)) {
