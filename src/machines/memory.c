@@ -133,31 +133,42 @@ static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned c
 }
 
 /* word() then load() lane by lane, what they read of the program and the
-** layout read once: the stores to d[] might alias it. */
+** layout read once: the stores to d[] might alias it; a good address
+** tested as the whole-warp ones are, word_of asked only for a fault. */
 static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym,
                  const struct alu_lanes *ad, uint32_t m, uint32_t *d)
 {
 	const struct gpu *g = c->g;
 	const struct program *p = g->prog;
-	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL, s1 = s ? *s : (struct symbol){ 0 };
+	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL;
 	uint32_t words = sp == SP_GLOBAL ? p->global_words : p->shared_words;
 	const uint32_t *gword = g->gword, *ginit = g->ginit;
-	const uint32_t *shared = (const uint32_t *)(sv + g->shared_off) + (size_t)cta * words;
 	const struct alu_lanes a = *ad;
-	/* a whole warp of register addresses, all good (bad_lanes, or the
-	** first and last lane of a fill or a copy: outside no variable,
-	** aligned, inside the segment; with
-	** no variable named, span covers all but 0xffffffff, misaligned
-	** anyway): loaded without the tests, else lane by lane for the first
-	** lane's fault */
+	/* a lane's address x is good (word_of finds its word) where x - lo <
+	** lim and x is aligned: inside the variable and the segment at once
+	** (x - lo < span and x / 4 < words: no variable wraps the address
+	** space; with no variable named, span covers all but 0xffffffff,
+	** misaligned anyway) */
 	uint32_t lo = s ? s->base : 0, span = s ? s->nelems * 4u : UINT32_MAX;
+	uint64_t seg = 4ull * words;
+	uint32_t lim = lo >= seg ? 0 : (uint32_t)(seg - lo < span ? seg - lo : span);
+	/* the words, from word `first`: shared memory, or one global
+	** variable's, read-only or not alike (MEM-3); NULL: global words
+	** with no variable named, each where gword puts it */
+	const uint32_t *row = (const uint32_t *)(sv + g->shared_off) + (size_t)cta * words;
+	uint32_t first = 0;
+	if (sp == SP_GLOBAL && s) {
+		uint32_t off = gword[lo / 4];
+		row = off == GWORD_CONST ? ginit + lo / 4 : (const uint32_t *)(sv + off);
+		first = lo / 4;
+	} else if (sp == SP_GLOBAL) {
+		row = NULL;
+	}
+	/* a whole warp of register addresses, all good (bad_lanes, or the
+	** first and last lane of a fill or a copy): loaded without the
+	** tests, else lane by lane for the first lane's fault */
 	if (m == 0xffffffffu && a.r) {
-		/* inside the variable and the segment at once: x - lo < lim is
-		** x - lo < span and x / 4 < words (no variable wraps the address
-		** space) */
-		uint64_t seg = 4ull * words;
-		uint32_t lim = lo >= seg ? 0 : (uint32_t)(seg - lo < span ? seg - lo : span);
-		/* and whether every lane reads one word (a broadcast: conv's
+		/* whether every lane reads one word (a broadcast: conv's
 		** activations) or lane l the l-th word on (coalesced): one fill
 		** or one copy, not 32 loads, and only the first and the last
 		** lane's addresses to test (x - lo for the others lies between
@@ -165,20 +176,12 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 		uint32_t x0 = a.base + a.r[0], st = a.r[1] - a.r[0], other = (st != 0 && st != 4) || off_stride(a.r, st);
 		/* every lane first: a.r may be d */
 		if (other ? !bad_lanes(&a, lo, lim) : !(x0 & 3) && (uint64_t)(x0 - lo) + 31u * st < lim) {
-			const uint32_t *row = shared; /* the words, from word `first` */
-			uint32_t first = 0;
-			if (sp == SP_GLOBAL && s) { /* one variable's words, read-only or not alike (MEM-3) */
-				uint32_t off = gword[lo / 4];
-				row = off == GWORD_CONST ? ginit + lo / 4 : (const uint32_t *)(sv + off);
-				first = lo / 4;
-			} else if (sp == SP_GLOBAL) {
-				for (unsigned l = 0; l < 32; l++) /* lane l's register read before its d[l] is written */
-					d[l] = gpu_global_at(gword, ginit, sv, (a.base + a.r[l]) / 4);
-				return 0;
-			}
 			/* registers and memory are apart in the vector; two register
 			** rows are one or apart, so lane l's is read before d[l] */
-			if (other)
+			if (!row)
+				for (unsigned l = 0; l < 32; l++)
+					d[l] = gpu_global_at(gword, ginit, sv, (a.base + a.r[l]) / 4);
+			else if (other)
 				for (unsigned l = 0; l < 32; l++)
 					d[l] = row[(a.base + a.r[l]) / 4 - first];
 			else if (st)
@@ -191,11 +194,13 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		int f = 0;
-		long w = word_of(s ? &s1 : NULL, words, alu_lane(&a, l), &f);
-		if (w < 0)
+		uint32_t x = alu_lane(&a, l);
+		if (x - lo >= lim || (x & 3)) { /* word_of says which fault */
+			int f = 0;
+			word_of(s, words, x, &f);
 			return f;
-		d[l] = sp == SP_GLOBAL ? gpu_global_at(gword, ginit, sv, (uint32_t)w) : shared[w];
+		}
+		d[l] = row ? row[x / 4 - first] : gpu_global_at(gword, ginit, sv, x / 4);
 	}
 	return 0;
 }
