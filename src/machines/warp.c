@@ -772,16 +772,40 @@ static const struct instr *local(const struct comp *c, const uint8_t *sv, unsign
 	return local_of(c, sv, w, &c->g->prog->ins[pc], info_of(c, pc));
 }
 
+/* timing_issue, count_issue, then local, of warp w at instruction in. */
+static inline __attribute__((always_inline)) const struct instr *prepare_of(const struct comp *c, const uint8_t *sv,
+                                                                           unsigned w, const struct instr *in,
+                                                                           unsigned pc, struct timing *t,
+                                                                           uint64_t (*rnd)(void *), void *rng,
+                                                                           uint64_t *ct)
+{
+	timing_of(c, sv, w, in, t, rnd, rng);
+	count_of(c, sv, w, in, ct);
+	return local_of(c, sv, w, in, info_of(c, pc));
+}
+
+/* prepare_of of an issue other than an ALU one without persistency.  Out
+** of line, with prepare_issue's parameters (a jump, not a call): inlined,
+** its calls made every issue save and restore registers. */
+static __attribute__((noinline)) const struct instr *prepare_other(const struct comp *c, const uint8_t *sv, unsigned w,
+                                                                   struct timing *t, uint64_t (*rnd)(void *),
+                                                                   void *rng, uint64_t *ct)
+{
+	unsigned pc = top_pc(c->g, sv, w);
+	return prepare_of(c, sv, w, &c->g->prog->ins[pc], pc, t, rnd, rng, ct);
+}
+
 /* Concrete mode: timing_issue, count_issue, then local, of one issue (a
-** READY warp: its stack is not empty). */
+** READY warp: its stack is not empty).  An ALU issue without persistency
+** (most) calls nothing: prepare_of with its op known. */
 static const struct instr *prepare_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
 	unsigned pc = top_pc(c->g, sv, w);
 	const struct instr *in = &c->g->prog->ins[pc];
-	timing_of(c, sv, w, in, t, rnd, rng);
-	count_of(c, sv, w, in, ct);
-	return local_of(c, sv, w, in, info_of(c, pc));
+	if (in->op <= OP_SELP && !REQ(c, P_PM)->ops)
+		return prepare_of(c, sv, w, in, pc, t, rnd, rng, ct);
+	return prepare_other(c, sv, w, t, rnd, rng, ct);
 }
 
 /* }=== */
