@@ -16,9 +16,12 @@
 # first and last lane's address (the others lie between them): rows 23-30
 # fault in them (planting the test of the first lane alone turns rows 23-24
 # red; planting it without the alignment test, rows 25-26 and 29-30; no
-# test at all, every one of them).
+# test at all, every one of them).  A global atomic's addresses (memory.c,
+# check, DAB taking them at issue) are tested as loads' are: rows 31-34
+# (planting the test without alignment turns rows 33-34 red, one that
+# passes every address all four).
 . "$srcdir/t/lib.sh"
-plan 30
+plan 34
 
 # one warp of 32 lanes, the machine of every kernel below
 warp32() {
@@ -145,3 +148,28 @@ fault 0 0 "ld.global.u32 %r1, [x + %r0 + 64]" "out-of-bounds" "a copy whose lane
 fault 0 0 "ld.global.u32 %r1, [x + %r0 + 2]" "misaligned" "a copy misaligned"
 fault 0 0 "ld.global.u32 %r1, [x + %r2 + 125]" "out-of-bounds" "a fill past x"
 fault 0 0 "ld.global.u32 %r1, [x + %r2]" "misaligned" "a fill misaligned"
+
+# a global atomic, lane 5 moved by BAD bytes
+atomic() { # atomic BAD WHAT DESCRIPTION
+	warp32 > "$T/a.gpu"
+	cat >> "$T/a.gpu" <<SPEC
+set entries = 32
+global .u32 x[32] = fill(1)
+global .u32 y[32] = fill(2)
+kernel
+    .reg .u32 %r<1>
+    .reg .pred %p<1>
+    shl.b32            %r0, %tid, 2
+    setp.eq.u32        %p0, %tid, 5
+    @%p0 add.u32       %r0, %r0, $1
+    red.global.add.u32 [x + %r0], 1
+    exit
+end
+SPEC
+	sed -i 's/^machine baseline/machine dab/' "$T/a.gpu"
+	run "$GPUMC" run "$T/a.gpu"
+	is "$rc" 1 "run: $3: exit 1"
+	like "$T/out" "FAULT at pc 3 .*$2" "run: $3: the atomic faults, $2"
+}
+atomic 128 "out-of-bounds" "an atomic's lane 5 past x"
+atomic 2 "misaligned" "an atomic's lane 5 misaligned"

@@ -132,6 +132,18 @@ static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned c
 	return old;
 }
 
+/* Where word_of(s, words, x) finds a word: x - *lo < the span returned,
+** x aligned.  Inside the variable and the segment at once (x - lo <
+** s->nelems * 4 and x / 4 < words: no variable wraps the address space;
+** with no variable named, all but 0xffffffff, misaligned anyway). */
+static inline uint32_t good_span(const struct symbol *s, uint32_t words, uint32_t *lo)
+{
+	uint32_t span = s ? s->nelems * 4u : UINT32_MAX;
+	uint64_t seg = 4ull * words;
+	*lo = s ? s->base : 0;
+	return *lo >= seg ? 0 : (uint32_t)(seg - *lo < span ? seg - *lo : span);
+}
+
 /* word() then load() lane by lane, what they read of the program and the
 ** layout read once: the stores to d[] might alias it; a good address
 ** tested as the whole-warp ones are, word_of asked only for a fault. */
@@ -144,14 +156,7 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	uint32_t words = sp == SP_GLOBAL ? p->global_words : p->shared_words;
 	const uint32_t *gword = g->gword, *ginit = g->ginit;
 	const struct alu_lanes a = *ad;
-	/* a lane's address x is good (word_of finds its word) where x - lo <
-	** lim and x is aligned: inside the variable and the segment at once
-	** (x - lo < span and x / 4 < words: no variable wraps the address
-	** space; with no variable named, span covers all but 0xffffffff,
-	** misaligned anyway) */
-	uint32_t lo = s ? s->base : 0, span = s ? s->nelems * 4u : UINT32_MAX;
-	uint64_t seg = 4ull * words;
-	uint32_t lim = lo >= seg ? 0 : (uint32_t)(seg - lo < span ? seg - lo : span);
+	uint32_t lo, lim = good_span(s, words, &lo);
 	/* the words, from word `first`: shared memory, or one global
 	** variable's, read-only or not alike (MEM-3); NULL: global words
 	** with no variable named, each where gword puts it */
@@ -206,16 +211,19 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 }
 
 /* Global addresses only: word_of of each lane, what it reads of the
-** program read once. */
+** program read once, asked only for a fault (good_span). */
 static int check(const struct comp *c, int sym, const uint32_t *addr, uint32_t m)
 {
 	const struct program *p = c->g->prog;
 	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL;
-	uint32_t words = p->global_words;
+	uint32_t words = p->global_words, lo, lim = good_span(s, words, &lo);
 	for (; m; m &= m - 1) {
-		int f = 0;
-		if (word_of(s, words, addr[__builtin_ctz(m)], &f) < 0)
+		uint32_t x = addr[__builtin_ctz(m)];
+		if (x - lo >= lim || (x & 3)) { /* as loads */
+			int f = 0;
+			word_of(s, words, x, &f);
 			return f;
+		}
 	}
 	return 0;
 }
