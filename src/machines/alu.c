@@ -155,9 +155,8 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 /* {=== A register instruction in all lanes of a warp ==================== */
 
 /* Lanes a source is read in: its register row where it has one, zeros
-** for an absent one, else its values written to tmp (room for 32): for
-** lanes 0..n-1, or all 32 where no register is read (a fixed count the
-** compiler vectorises).  Inline: three per ALU issue. */
+** for an absent one, else its values for lanes 0..n-1 written to tmp
+** (room for 32).  Inline: three per ALU issue. */
 static inline __attribute__((always_inline)) const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
 {
 	static const uint32_t zero[32];
@@ -166,8 +165,8 @@ static inline __attribute__((always_inline)) const uint32_t *lane_values(const s
 	if (x->r) {
 		for (unsigned l = 0; l < n; l++)
 			tmp[l] = x->base + x->r[l];
-	} else if (x->step) { /* %tid and the like: all 32 lanes, as an immediate */
-		for (unsigned l = 0; l < 32; l++)
+	} else if (x->step) {
+		for (unsigned l = 0; l < n; l++)
 			tmp[l] = x->base + x->step * l;
 	} else if (x->base) { /* an immediate: all 32 lanes, a count the compiler vectorises */
 		for (unsigned l = 0; l < 32; l++)

@@ -26,6 +26,9 @@
 ** Invariant MEM-3: a variable's words are all read-only or all in the
 ** vector, one after another (layout), so a warp's loads from one
 ** variable read a row, not each word's place (loads).
+** Private data (c->priv, struct span): per space and variable, the
+** addresses where word_of finds a word, decided at layout, so that a
+** warp's loads and an atomic's addresses are tested without decoding.
 */
 #include "config.h"
 #include "machines/component.h"
@@ -144,6 +147,18 @@ static inline uint32_t good_span(const struct symbol *s, uint32_t words, uint32_
 	return *lo >= seg ? 0 : (uint32_t)(seg - *lo < span ? seg - *lo : span);
 }
 
+/* good_span of each space and variable, decided at layout (c->priv):
+** space sp's variable sym at [sp * (nsyms + 1) + sym + 1], sym -1 (no
+** variable named) at [sp * (nsyms + 1)]. */
+struct span {
+	uint32_t lo, lim;
+};
+
+static const struct span *span_of(const struct comp *c, enum space sp, int sym)
+{
+	return (const struct span *)c->priv + (size_t)sp * ((size_t)c->g->prog->nsyms + 1) + (size_t)(sym + 1);
+}
+
 /* word() then load() lane by lane, what they read of the program and the
 ** layout read once: the stores to d[] might alias it; a good address
 ** tested as the whole-warp ones are, word_of asked only for a fault. */
@@ -156,7 +171,8 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	uint32_t words = sp == SP_GLOBAL ? p->global_words : p->shared_words;
 	const uint32_t *gword = g->gword, *ginit = g->ginit;
 	const struct alu_lanes a = *ad;
-	uint32_t lo, lim = good_span(s, words, &lo);
+	const struct span *sn = span_of(c, sp, sym);
+	uint32_t lo = sn->lo, lim = sn->lim;
 	/* the words, from word `first`: shared memory, or one global
 	** variable's, read-only or not alike (MEM-3); NULL: global words
 	** with no variable named, each where gword puts it */
@@ -211,12 +227,12 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 }
 
 /* Global addresses only: word_of of each lane, what it reads of the
-** program read once, asked only for a fault (good_span). */
+** program read once, asked only for a fault (span_of). */
 static int check(const struct comp *c, int sym, const uint32_t *addr, uint32_t m)
 {
 	const struct program *p = c->g->prog;
 	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL;
-	uint32_t words = p->global_words, lo, lim = good_span(s, words, &lo);
+	uint32_t words = p->global_words, lo = span_of(c, SP_GLOBAL, sym)->lo, lim = span_of(c, SP_GLOBAL, sym)->lim;
 	for (; m; m &= m - 1) {
 		uint32_t x = addr[__builtin_ctz(m)];
 		if (x - lo >= lim || (x & 3)) { /* as loads */
@@ -245,11 +261,17 @@ uint32_t mem_fwd_load(const struct comp *c, const uint8_t *sv, enum space sp, un
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 {
-	(void)c;
 	(void)d;
 	*align = 4;
 	const struct program *p = g->prog;
 	uint32_t G_ = p->global_words;
+	struct span *t = xcalloc(2 * ((size_t)p->nsyms + 1), sizeof *t);
+	for (int sp = SP_GLOBAL; sp <= SP_SHARED; sp++)
+		for (int k = -1; k < p->nsyms; k++) {
+			struct span *x = &t[(size_t)sp * ((size_t)p->nsyms + 1) + (size_t)(k + 1)];
+			x->lim = good_span(k >= 0 ? &p->syms[k] : NULL, sp == SP_GLOBAL ? G_ : p->shared_words, &x->lo);
+		}
+	c->priv = t;
 	g->ginit = xcalloc((size_t)G_ + 1, sizeof *g->ginit);
 	g->gword = xcalloc((size_t)G_ + 1, sizeof *g->gword);
 	int in_place = g->globals_in_place || p->host || p->recovery;
