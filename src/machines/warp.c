@@ -339,26 +339,19 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 	reconverge(h, st);
 }
 
-/* Source k of an issue from its decoded instruction d (no special
-** register): lanes_of without the decoding. */
-static inline __attribute__((always_inline)) struct alu_lanes source(const uint32_t *regs, const struct pc_info *d,
-                                                                     int k)
-{
-	return (struct alu_lanes){ d->row[k] >= 0 ? regs + d->row[k] : NULL, d->base[k], 0 };
-}
-
 static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, const struct pc_info *d,
                 uint32_t m)
 {
-	uint32_t *regs = gpu_regs(c->g, sv, w);
-	struct alu_lanes src[3]; /* written out: a loop of three cost 20 Ir an issue more */
+	uint32_t *regs = gpu_regs(c->g, sv, w), *dst = d->dst >= 0 ? regs + d->dst : NULL;
+	int f;
 	if (d->flags & PC_SPECIAL) {
+		struct alu_lanes src[3]; /* written out: a loop of three cost 20 Ir an issue more */
 		src[0] = lanes_of(c, sv, w, &in->src[0]), src[1] = lanes_of(c, sv, w, &in->src[1]);
 		src[2] = lanes_of(c, sv, w, &in->src[2]);
-	} else {
-		src[0] = source(regs, d, 0), src[1] = source(regs, d, 1), src[2] = source(regs, d, 2);
+		f = alu_lanes_exec(in, m, src, dst);
+	} else { /* its sources decoded: rows and values */
+		f = alu_lanes_rows(in, m, regs, d->row, d->base, dst);
 	}
-	int f = alu_lanes_exec(in, m, src, d->dst >= 0 ? regs + d->dst : NULL);
 	if (f)
 		fault(c, sv, w, f);
 	else
