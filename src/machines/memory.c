@@ -58,7 +58,8 @@ static inline __attribute__((always_inline)) uint32_t bad_lanes(const struct alu
 	return bad[0] | bad[1] | bad[2] | bad[3];
 }
 
-/* Whether a lane l of register row r (32) is not r[0] + st l. */
+/* Whether a lane l of register row r (32) is not r[0] + st l.  Inline,
+** st constant (0 or 4): no multiplication. */
 static inline __attribute__((always_inline)) uint32_t off_stride(const uint32_t *r, uint32_t st)
 {
 	lanes4 o = { 0, 0, 0, 0 }, want = r[0] + (lanes4){ 0, 1, 2, 3 } * st;
@@ -194,7 +195,8 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 		** or one copy, not 32 loads, and only the first and the last
 		** lane's addresses to test (x - lo for the others lies between
 		** theirs) */
-		uint32_t x0 = a.base + a.r[0], st = a.r[1] - a.r[0], other = (st != 0 && st != 4) || off_stride(a.r, st);
+		uint32_t x0 = a.base + a.r[0], st = a.r[1] - a.r[0];
+		uint32_t other = (st != 0 && st != 4) || (st ? off_stride(a.r, 4) : off_stride(a.r, 0));
 		/* every lane first: a.r may be d */
 		if (other ? !bad_lanes(&a, lo, lim) : !(x0 & 3) && (uint64_t)(x0 - lo) + 31u * st < lim) {
 			/* registers and memory are apart in the vector; two register
