@@ -208,8 +208,10 @@ static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
 	return mask_of(c->g, sv, w, cur(c->g, sv, w));
 }
 
-/* The address of the current instruction in every lane (alu.h). */
-static struct alu_lanes address_lanes(const struct comp *c, const uint8_t *sv, unsigned w)
+/* The address of the current instruction in every lane (alu.h).
+** Inline: every memory issue and the atomics' ports ask. */
+static inline __attribute__((always_inline)) struct alu_lanes address_lanes(const struct comp *c, const uint8_t *sv,
+                                                                        unsigned w)
 {
 	const struct gpu *g = c->g;
 	const struct address *a = &cur(g, sv, w)->addr;
