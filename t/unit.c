@@ -336,8 +336,9 @@ static void test_alu(void)
 	   "fp32 NaN results are the canonical NaN whatever the operand order; neg flips the sign bit");
 }
 
-/* alu_lanes_exec (the warp's per-opcode loops over the active lanes)
-** against alu_exec lane by lane, on random register instructions, masks,
+/* alu_lanes_exec (the warp's per-opcode loops over the active lanes),
+** and alu_lanes_rows where every source is a row or a value, against
+** alu_exec lane by lane, on random register instructions, masks,
 ** operand forms (a register row, possibly the destination's own; an
 ** immediate; base + lane; an address's base + row) and values that hit
 ** the edges (0, -1, INT_MIN, NaN, infinities, shifts above 31): the same
@@ -348,32 +349,44 @@ static void test_alu_lanes(void)
 		0x7f800000u, 0xff800000u, 0x3f800000u, 0xbf800000u, 0x80000000u, 0x00000001u };
 	uint64_t x = 88172645463325252ull;
 #define RND() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
-	int bad = 0, faults = 0;
+	int bad = 0, faults = 0, n_rows = 0;
 	for (int i = 0; i < 20000 && !bad; i++) {
 		struct instr in = { 0 };
 		in.op = (enum opcode)(RND() % (OP_SELP + 1));
 		in.type = (enum vtype)(RND() % 4);
 		in.stype = (enum vtype)(RND() % 4);
 		in.cmp = (enum cmp_op)(RND() % 6);
-		uint32_t regs[4][32], ref[4][32];
+		uint32_t regs[4][32], ref[4][32], rows[4][32];
 		for (int r = 0; r < 4; r++)
 			for (int l = 0; l < 32; l++)
 				regs[r][l] = RND() % 3 ? edge[RND() % (sizeof edge / sizeof *edge)] : (uint32_t)RND();
 		memcpy(ref, regs, sizeof regs);
+		memcpy(rows, regs, sizeof regs);
 		struct alu_lanes src[3], rsrc[3];
+		int32_t row_k[3]; /* alu_lanes_rows's form where every source is a row or a value */
+		uint32_t base_k[3];
+		int by_rows = 1;
 		for (int k = 0; k < 3; k++) {
 			uint32_t base = RND() % 2 ? edge[RND() % (sizeof edge / sizeof *edge)] : (uint32_t)RND();
 			int row = (int)(RND() % 4);
+			row_k[k] = -1, base_k[k] = base;
 			switch (RND() % 4) {
-			case 0: src[k] = (struct alu_lanes){ regs[row], 0, 0 }; rsrc[k] = (struct alu_lanes){ ref[row], 0, 0 }; break;
+			case 0:
+				src[k] = (struct alu_lanes){ regs[row], 0, 0 }, rsrc[k] = (struct alu_lanes){ ref[row], 0, 0 };
+				row_k[k] = row * 32, base_k[k] = 0;
+				break;
 			case 1: src[k] = rsrc[k] = (struct alu_lanes){ NULL, base, 0 }; break;
-			case 2: src[k] = rsrc[k] = (struct alu_lanes){ NULL, base, 1 }; break;
-			default: src[k] = (struct alu_lanes){ regs[row], base, 0 }; rsrc[k] = (struct alu_lanes){ ref[row], base, 0 }; break;
+			case 2: src[k] = rsrc[k] = (struct alu_lanes){ NULL, base, 1 }, by_rows = 0; break;
+			default:
+				src[k] = (struct alu_lanes){ regs[row], base, 0 }, rsrc[k] = (struct alu_lanes){ ref[row], base, 0 };
+				by_rows = 0;
+				break;
 			}
 		}
 		uint32_t m = RND() % 3 ? (uint32_t)RND() : RND() % 2 ? 0xffffffffu : (uint32_t)RND() & 0xff;
 		int dst = (int)(RND() % 4);
 		int f = alu_lanes_exec(&in, m, src, regs[dst]), rf = 0;
+		int f_rows = by_rows ? alu_lanes_rows(&in, m, &rows[0][0], row_k, base_k, rows[dst]) : 0;
 		for (unsigned l = 0; l < 32 && !rf; l++) {
 			if (!(m >> l & 1))
 				continue;
@@ -386,10 +399,17 @@ static void test_alu_lanes(void)
 			bad = 1;
 			printf("# op %d type %d cmp %d mask 0x%x: fault %d vs %d\n", in.op, in.type, in.cmp, m, f, rf);
 		}
+		if (by_rows && (f_rows != rf || memcmp(rows, ref, sizeof rows))) {
+			bad = 1;
+			printf("# alu_lanes_rows: op %d type %d cmp %d mask 0x%x: fault %d vs %d\n", in.op, in.type, in.cmp, m,
+			       f_rows, rf);
+		}
+		n_rows += by_rows;
 	}
 #undef RND
-	printf("# %d of them faulted\n", faults);
-	ok(!bad && faults > 0, "alu_lanes_exec equals alu_exec lane by lane on 20000 random instructions");
+	printf("# %d of them faulted; %d ran through alu_lanes_rows too\n", faults, n_rows);
+	ok(!bad && faults > 0 && n_rows > 0,
+	   "alu_lanes_exec (and alu_lanes_rows, where its sources are rows or values) equals alu_exec lane by lane on 20000 random instructions");
 }
 
 static void test_ipdom(void)

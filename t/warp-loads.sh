@@ -12,9 +12,16 @@
 # broadcast) is a fill and one whose lane l reads the l-th word on is a
 # copy; other strides load lane by lane (planting the fill one word on
 # turns rows 18 and 21 red, the copy one word on rows 16-17, 20 and 22, a
-# stride-8 load taken for a copy row 19).
+# stride-8 load taken for a copy row 19).  A fill or a copy tests only its
+# first and last lane's address (the others lie between them): rows 23-30
+# fault in them (planting the test of the first lane alone turns rows 23-24
+# red; planting it without the alignment test, rows 25-26 and 29-30; no
+# test at all, every one of them).  A global atomic's addresses (memory.c,
+# check, DAB taking them at issue) are tested as loads' are: rows 31-34
+# (planting the test without alignment turns rows 33-34 red, one that
+# passes every address all four).
 . "$srcdir/t/lib.sh"
-plan 22
+plan 34
 
 # one warp of 32 lanes, the machine of every kernel below
 warp32() {
@@ -135,3 +142,34 @@ pattern global 8 4 101 163 "lanes two words apart: each its own word"
 pattern global 4 8 102 133 "lane l the l-th word on, from word 2: the row from there"
 pattern shared 0 8 102 102 "every lane one shared word: that word"
 pattern shared 4 4 101 132 "lane l the l-th shared word on, from word 1: the row from there"
+
+# a fill or a copy faulting: only its first and last lane tested
+fault 0 0 "ld.global.u32 %r1, [x + %r0 + 64]" "out-of-bounds" "a copy whose lanes 16-31 are past x"
+fault 0 0 "ld.global.u32 %r1, [x + %r0 + 2]" "misaligned" "a copy misaligned"
+fault 0 0 "ld.global.u32 %r1, [x + %r2 + 125]" "out-of-bounds" "a fill past x"
+fault 0 0 "ld.global.u32 %r1, [x + %r2]" "misaligned" "a fill misaligned"
+
+# a global atomic, lane 5 moved by BAD bytes
+atomic() { # atomic BAD WHAT DESCRIPTION
+	warp32 > "$T/a.gpu"
+	cat >> "$T/a.gpu" <<SPEC
+set entries = 32
+global .u32 x[32] = fill(1)
+global .u32 y[32] = fill(2)
+kernel
+    .reg .u32 %r<1>
+    .reg .pred %p<1>
+    shl.b32            %r0, %tid, 2
+    setp.eq.u32        %p0, %tid, 5
+    @%p0 add.u32       %r0, %r0, $1
+    red.global.add.u32 [x + %r0], 1
+    exit
+end
+SPEC
+	sed -i 's/^machine baseline/machine dab/' "$T/a.gpu"
+	run "$GPUMC" run "$T/a.gpu"
+	is "$rc" 1 "run: $3: exit 1"
+	like "$T/out" "FAULT at pc 3 .*$2" "run: $3: the atomic faults, $2"
+}
+atomic 128 "out-of-bounds" "an atomic's lane 5 past x"
+atomic 2 "misaligned" "an atomic's lane 5 misaligned"

@@ -157,9 +157,10 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 /* Lanes a source is read in: its register row where it has one, zeros
 ** for an absent one, else its values for lanes 0..n-1 written to tmp
 ** (room for 32).  Inline: three per ALU issue. */
+static const uint32_t zero[32]; /* an absent source's lanes */
+
 static inline __attribute__((always_inline)) const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
 {
-	static const uint32_t zero[32];
 	if (x->r && !x->base)
 		return x->r;
 	if (x->r) {
@@ -186,13 +187,16 @@ static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum v
                                                          const uint32_t *c, uint32_t *dst)
 {
 	int f = 0;
-	if (m == 0xffffffffu && t != VT_F32) {
-		/* a whole warp of integers: a fixed count into a result of its
-		** own (dst may be a source), which the compiler vectorises */
-		uint32_t r[32];
-		for (unsigned l = 0; l < 32; l++)
-			r[l] = op_inline(op, t, a[l], b[l * bs], c[l], &f);
-		memcpy(dst, r, sizeof r);
+	if (m == 0xffffffffu) {
+		/* a whole warp: a fixed count the compiler vectorises, four
+		** lanes into a result of their own, then stored (dst may be a
+		** source: then the same row, each four read before written) */
+		for (unsigned l = 0; l < 32; l += 4) {
+			uint32_t r[4];
+			for (unsigned k = 0; k < 4; k++)
+				r[k] = op_inline(op, t, a[l + k], b[(l + k) * bs], c[l + k], &f);
+			memcpy(dst + l, r, sizeof r);
+		}
 		return f;
 	}
 	if (m == 0xffffffffu >> (32 - n)) {
@@ -246,16 +250,18 @@ static __attribute__((target("fma"))) void mad_fused(const uint32_t *a, const ui
 
 /* A comparison with cmp and t constants: lanes 0..n-1 all active take a
 ** plain loop, as op_lanes, a whole warp one of a fixed count the
-** compiler vectorises (into a result of its own: dst may be a source). */
+** compiler vectorises (four lanes at a time, as op_lanes). */
 static inline __attribute__((always_inline)) void cmp_loop(enum cmp_op cmp, enum vtype t, uint32_t m, unsigned n,
                                                           const uint32_t *a, const uint32_t *b, unsigned bs,
                                                           uint32_t *dst)
 {
 	if (m == 0xffffffffu) {
-		uint32_t r[32];
-		for (unsigned l = 0; l < 32; l++)
-			r[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
-		memcpy(dst, r, sizeof r);
+		for (unsigned l = 0; l < 32; l += 4) {
+			uint32_t r[4];
+			for (unsigned k = 0; k < 4; k++)
+				r[k] = (uint32_t)cmp_inline(cmp, t, a[l + k], b[(l + k) * bs]);
+			memcpy(dst + l, r, sizeof r);
+		}
 		return;
 	}
 	if (m == 0xffffffffu >> (32 - n)) {
@@ -297,17 +303,14 @@ static __attribute__((noinline)) int shr_lanes(uint32_t m, unsigned n, const uin
 	return op_lanes_b(OP_SHR, VT_U32, m, n, a, b, bs, c, dst);
 }
 
-int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes src[3], uint32_t *dst)
+/* alu_lanes_exec of m (not empty) once its sources are lanes: a and c
+** (lanes 0..n-1 at least), b too where bs is 1, else b's one value.
+** Inline in alu_lanes_exec and alu_lanes_rows: out of line, the call
+** cost exhaustive mode's small warps more than the rows saved. */
+static inline __attribute__((always_inline)) int lanes_exec(const struct instr *in, uint32_t m, const uint32_t *a, const uint32_t *b,
+                                                unsigned bs, const uint32_t *c, uint32_t *dst)
 {
-	if (!m)
-		return 0;
 	unsigned n = 32u - (unsigned)__builtin_clz(m);
-	uint32_t tmp[3][32];
-	/* b uniform (an immediate, mostly): its one value, not 32 copies,
-	** where a loop below is specialised for it (bs 0) */
-	unsigned bs = src[1].r || src[1].step;
-	const uint32_t *a = lane_values(&src[0], n, tmp[0]), *b = bs ? lane_values(&src[1], n, tmp[1]) : &src[1].base,
-	               *c = lane_values(&src[2], n, tmp[2]);
 	/* integer add .. shl read their type only to tell f32 apart (not:
 	** .pred is logical, so it stays on the general path) */
 	enum vtype t = in->type == VT_F32 ? VT_F32 : VT_U32;
@@ -347,17 +350,53 @@ int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes sr
 	default:
 		break;
 	}
-	if (!bs)
-		b = lane_values(&src[1], n, tmp[1]);
 	for (; m; m &= m - 1) { /* the rest: lane by lane */
 		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;
-		uint32_t v = alu_exec(in, a[l], b[l], c[l], &f);
+		uint32_t v = alu_exec(in, a[l], b[l * bs], c[l], &f);
 		if (f)
 			return f;
 		dst[l] = v;
 	}
 	return 0;
+}
+
+int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes src[3], uint32_t *dst)
+{
+	if (!m)
+		return 0;
+	unsigned n = 32u - (unsigned)__builtin_clz(m);
+	uint32_t tmp[3][32];
+	/* b uniform (an immediate, mostly): its one value, not 32 copies,
+	** where a loop is specialised for it (bs 0) */
+	unsigned bs = src[1].r || src[1].step;
+	const uint32_t *a = lane_values(&src[0], n, tmp[0]), *b = bs ? lane_values(&src[1], n, tmp[1]) : &src[1].base,
+	               *c = lane_values(&src[2], n, tmp[2]);
+	return lanes_exec(in, m, a, b, bs, c, dst);
+}
+
+/* Source lanes from a row (row >= 0) of regs or a uniform value. */
+static inline __attribute__((always_inline)) const uint32_t *row_values(const uint32_t *regs, int32_t row, uint32_t base,
+                                                                       uint32_t *tmp)
+{
+	if (row >= 0)
+		return regs + row;
+	if (!base)
+		return zero;
+	for (unsigned l = 0; l < 32; l++) /* all 32 lanes, a count the compiler vectorises */
+		tmp[l] = base;
+	return tmp;
+}
+
+int alu_lanes_rows(const struct instr *in, uint32_t m, const uint32_t *regs, const int32_t row[3], const uint32_t base[3],
+                   uint32_t *dst)
+{
+	if (!m)
+		return 0;
+	uint32_t tmp[2][32];
+	unsigned bs = row[1] >= 0;
+	return lanes_exec(in, m, row_values(regs, row[0], base[0], tmp[0]), bs ? regs + row[1] : &base[1], bs,
+	                  row_values(regs, row[2], base[2], tmp[1]), dst);
 }
 
 /* }=== */

@@ -26,6 +26,9 @@
 ** Invariant MEM-3: a variable's words are all read-only or all in the
 ** vector, one after another (layout), so a warp's loads from one
 ** variable read a row, not each word's place (loads).
+** Private data (c->priv, struct span): per space and variable, the
+** addresses where word_of finds a word, decided at layout, so that a
+** warp's loads and an atomic's addresses are tested without decoding.
 */
 #include "config.h"
 #include "machines/component.h"
@@ -37,22 +40,35 @@
 #include "machines/alu.h"
 #include "util/strbuf.h"
 
+/* Four lanes at once (GCC's and clang's vector extension, as warp.c's
+** guarded): a whole warp's tests are eight vector steps, not 32 scalar. */
+typedef uint32_t lanes4 __attribute__((vector_size(16)));
+
 /* Whether a lane of a (32) addresses no word x with x - lo < lim, or a
-** misaligned one; where pattern, *other too: whether a lane's address is
-** not x0 + st l.  Inline, pattern constant: a loop without the pattern's
-** test where the first two lanes already break it. */
-static inline __attribute__((always_inline)) uint32_t bad_lanes(const struct alu_lanes *a, uint32_t lo, uint32_t lim,
-                                                               uint32_t st, int pattern, uint32_t *other)
+** misaligned one. */
+static inline __attribute__((always_inline)) uint32_t bad_lanes(const struct alu_lanes *a, uint32_t lo, uint32_t lim)
 {
-	uint32_t bad = 0, x0 = a->base + a->r[0], o = 0;
-	for (unsigned l = 0; l < 32; l++) {
-		uint32_t x = a->base + a->r[l];
-		bad |= (uint32_t)(x - lo >= lim) | (x & 3);
-		if (pattern)
-			o |= x ^ (x0 + st * l);
+	lanes4 bad = { 0, 0, 0, 0 };
+	for (unsigned l = 0; l < 32; l += 4) {
+		lanes4 x;
+		memcpy(&x, a->r + l, sizeof x);
+		x += a->base;
+		bad |= (lanes4)(x - lo >= lim) | (x & 3);
 	}
-	*other |= o;
-	return bad;
+	return bad[0] | bad[1] | bad[2] | bad[3];
+}
+
+/* Whether a lane l of register row r (32) is not r[0] + st l.  Inline,
+** st constant (0 or 4): no multiplication. */
+static inline __attribute__((always_inline)) uint32_t off_stride(const uint32_t *r, uint32_t st)
+{
+	lanes4 o = { 0, 0, 0, 0 }, want = r[0] + (lanes4){ 0, 1, 2, 3 } * st;
+	for (unsigned l = 0; l < 32; l += 4, want += 4 * st) {
+		lanes4 x;
+		memcpy(&x, r + l, sizeof x);
+		o |= x ^ want;
+	}
+	return o[0] | o[1] | o[2] | o[3];
 }
 
 /* addr's word in a segment of `words` words, within variable s (NULL:
@@ -120,50 +136,75 @@ static uint32_t rmw(const struct comp *c, uint8_t *sv, enum space sp, unsigned c
 	return old;
 }
 
+/* Where word_of(s, words, x) finds a word: x - *lo < the span returned,
+** x aligned.  Inside the variable and the segment at once (x - lo <
+** s->nelems * 4 and x / 4 < words: no variable wraps the address space;
+** with no variable named, all but 0xffffffff, misaligned anyway). */
+static inline uint32_t good_span(const struct symbol *s, uint32_t words, uint32_t *lo)
+{
+	uint32_t span = s ? s->nelems * 4u : UINT32_MAX;
+	uint64_t seg = 4ull * words;
+	*lo = s ? s->base : 0;
+	return *lo >= seg ? 0 : (uint32_t)(seg - *lo < span ? seg - *lo : span);
+}
+
+/* good_span of each space and variable, decided at layout (c->priv):
+** space sp's variable sym at [sp * (nsyms + 1) + sym + 1], sym -1 (no
+** variable named) at [sp * (nsyms + 1)]. */
+struct span {
+	uint32_t lo, lim;
+};
+
+static const struct span *span_of(const struct comp *c, enum space sp, int sym)
+{
+	return (const struct span *)c->priv + (size_t)sp * ((size_t)c->g->prog->nsyms + 1) + (size_t)(sym + 1);
+}
+
 /* word() then load() lane by lane, what they read of the program and the
-** layout read once: the stores to d[] might alias it. */
+** layout read once: the stores to d[] might alias it; a good address
+** tested as the whole-warp ones are, word_of asked only for a fault. */
 static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym,
                  const struct alu_lanes *ad, uint32_t m, uint32_t *d)
 {
 	const struct gpu *g = c->g;
 	const struct program *p = g->prog;
-	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL, s1 = s ? *s : (struct symbol){ 0 };
+	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL;
 	uint32_t words = sp == SP_GLOBAL ? p->global_words : p->shared_words;
 	const uint32_t *gword = g->gword, *ginit = g->ginit;
-	const uint32_t *shared = (const uint32_t *)(sv + g->shared_off) + (size_t)cta * words;
 	const struct alu_lanes a = *ad;
-	/* a whole warp of register addresses, all good (one pass the compiler
-	** vectorises: outside no variable, aligned, inside the segment; with
-	** no variable named, span covers all but 0xffffffff, misaligned
-	** anyway): loaded without the tests, else lane by lane for the first
-	** lane's fault */
-	uint32_t lo = s ? s->base : 0, span = s ? s->nelems * 4u : UINT32_MAX;
+	const struct span *sn = span_of(c, sp, sym);
+	uint32_t lo = sn->lo, lim = sn->lim;
+	/* the words, from word `first`: shared memory, or one global
+	** variable's, read-only or not alike (MEM-3); NULL: global words
+	** with no variable named, each where gword puts it */
+	const uint32_t *row = (const uint32_t *)(sv + g->shared_off) + (size_t)cta * words;
+	uint32_t first = 0;
+	if (sp == SP_GLOBAL && s) {
+		uint32_t off = gword[lo / 4];
+		row = off == GWORD_CONST ? ginit + lo / 4 : (const uint32_t *)(sv + off);
+		first = lo / 4;
+	} else if (sp == SP_GLOBAL) {
+		row = NULL;
+	}
+	/* a whole warp of register addresses, all good (bad_lanes, or the
+	** first and last lane of a fill or a copy): loaded without the
+	** tests, else lane by lane for the first lane's fault */
 	if (m == 0xffffffffu && a.r) {
-		/* inside the variable and the segment at once: x - lo < lim is
-		** x - lo < span and x / 4 < words (no variable wraps the address
-		** space) */
-		uint64_t seg = 4ull * words;
-		uint32_t lim = lo >= seg ? 0 : (uint32_t)(seg - lo < span ? seg - lo : span);
-		/* and whether every lane reads one word (a broadcast: conv's
+		/* whether every lane reads one word (a broadcast: conv's
 		** activations) or lane l the l-th word on (coalesced): one fill
-		** or one copy, not 32 loads */
-		uint32_t x0 = a.base + a.r[0], st = a.r[1] - a.r[0], other = st != 0 && st != 4;
+		** or one copy, not 32 loads, and only the first and the last
+		** lane's addresses to test (x - lo for the others lies between
+		** theirs) */
+		uint32_t x0 = a.base + a.r[0], st = a.r[1] - a.r[0];
+		uint32_t other = (st != 0 && st != 4) || (st ? off_stride(a.r, 4) : off_stride(a.r, 0));
 		/* every lane first: a.r may be d */
-		if (!(other ? bad_lanes(&a, lo, lim, st, 0, &other) : bad_lanes(&a, lo, lim, st, 1, &other))) {
-			const uint32_t *row = shared; /* the words, from word `first` */
-			uint32_t first = 0;
-			if (sp == SP_GLOBAL && s) { /* one variable's words, read-only or not alike (MEM-3) */
-				uint32_t off = gword[lo / 4];
-				row = off == GWORD_CONST ? ginit + lo / 4 : (const uint32_t *)(sv + off);
-				first = lo / 4;
-			} else if (sp == SP_GLOBAL) {
-				for (unsigned l = 0; l < 32; l++) /* lane l's register read before its d[l] is written */
-					d[l] = gpu_global_at(gword, ginit, sv, (a.base + a.r[l]) / 4);
-				return 0;
-			}
+		if (other ? !bad_lanes(&a, lo, lim) : !(x0 & 3) && (uint64_t)(x0 - lo) + 31u * st < lim) {
 			/* registers and memory are apart in the vector; two register
 			** rows are one or apart, so lane l's is read before d[l] */
-			if (other)
+			if (!row)
+				for (unsigned l = 0; l < 32; l++)
+					d[l] = gpu_global_at(gword, ginit, sv, (a.base + a.r[l]) / 4);
+			else if (other)
 				for (unsigned l = 0; l < 32; l++)
 					d[l] = row[(a.base + a.r[l]) / 4 - first];
 			else if (st)
@@ -176,26 +217,31 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		int f = 0;
-		long w = word_of(s ? &s1 : NULL, words, alu_lane(&a, l), &f);
-		if (w < 0)
+		uint32_t x = alu_lane(&a, l);
+		if (x - lo >= lim || (x & 3)) { /* word_of says which fault */
+			int f = 0;
+			word_of(s, words, x, &f);
 			return f;
-		d[l] = sp == SP_GLOBAL ? gpu_global_at(gword, ginit, sv, (uint32_t)w) : shared[w];
+		}
+		d[l] = row ? row[x / 4 - first] : gpu_global_at(gword, ginit, sv, x / 4);
 	}
 	return 0;
 }
 
 /* Global addresses only: word_of of each lane, what it reads of the
-** program read once. */
+** program read once, asked only for a fault (span_of). */
 static int check(const struct comp *c, int sym, const uint32_t *addr, uint32_t m)
 {
 	const struct program *p = c->g->prog;
 	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL;
-	uint32_t words = p->global_words;
+	uint32_t words = p->global_words, lo = span_of(c, SP_GLOBAL, sym)->lo, lim = span_of(c, SP_GLOBAL, sym)->lim;
 	for (; m; m &= m - 1) {
-		int f = 0;
-		if (word_of(s, words, addr[__builtin_ctz(m)], &f) < 0)
+		uint32_t x = addr[__builtin_ctz(m)];
+		if (x - lo >= lim || (x & 3)) { /* as loads */
+			int f = 0;
+			word_of(s, words, x, &f);
 			return f;
+		}
 	}
 	return 0;
 }
@@ -217,11 +263,17 @@ uint32_t mem_fwd_load(const struct comp *c, const uint8_t *sv, enum space sp, un
 
 static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 {
-	(void)c;
 	(void)d;
 	*align = 4;
 	const struct program *p = g->prog;
 	uint32_t G_ = p->global_words;
+	struct span *t = xcalloc(2 * ((size_t)p->nsyms + 1), sizeof *t);
+	for (int sp = SP_GLOBAL; sp <= SP_SHARED; sp++)
+		for (int k = -1; k < p->nsyms; k++) {
+			struct span *x = &t[(size_t)sp * ((size_t)p->nsyms + 1) + (size_t)(k + 1)];
+			x->lim = good_span(k >= 0 ? &p->syms[k] : NULL, sp == SP_GLOBAL ? G_ : p->shared_words, &x->lo);
+		}
+	c->priv = t;
 	g->ginit = xcalloc((size_t)G_ + 1, sizeof *g->ginit);
 	g->gword = xcalloc((size_t)G_ + 1, sizeof *g->gword);
 	int in_place = g->globals_in_place || p->host || p->recovery;

@@ -208,8 +208,10 @@ static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
 	return mask_of(c->g, sv, w, cur(c->g, sv, w));
 }
 
-/* The address of the current instruction in every lane (alu.h). */
-static struct alu_lanes address_lanes(const struct comp *c, const uint8_t *sv, unsigned w)
+/* The address of the current instruction in every lane (alu.h).
+** Inline: every memory issue and the atomics' ports ask. */
+static inline __attribute__((always_inline)) struct alu_lanes address_lanes(const struct comp *c, const uint8_t *sv,
+                                                                        unsigned w)
 {
 	const struct gpu *g = c->g;
 	const struct address *a = &cur(g, sv, w)->addr;
@@ -339,26 +341,19 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 	reconverge(h, st);
 }
 
-/* Source k of an issue from its decoded instruction d (no special
-** register): lanes_of without the decoding. */
-static inline __attribute__((always_inline)) struct alu_lanes source(const uint32_t *regs, const struct pc_info *d,
-                                                                     int k)
-{
-	return (struct alu_lanes){ d->row[k] >= 0 ? regs + d->row[k] : NULL, d->base[k], 0 };
-}
-
 static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, const struct pc_info *d,
                 uint32_t m)
 {
-	uint32_t *regs = gpu_regs(c->g, sv, w);
-	struct alu_lanes src[3]; /* written out: a loop of three cost 20 Ir an issue more */
+	uint32_t *regs = gpu_regs(c->g, sv, w), *dst = d->dst >= 0 ? regs + d->dst : NULL;
+	int f;
 	if (d->flags & PC_SPECIAL) {
+		struct alu_lanes src[3]; /* written out: a loop of three cost 20 Ir an issue more */
 		src[0] = lanes_of(c, sv, w, &in->src[0]), src[1] = lanes_of(c, sv, w, &in->src[1]);
 		src[2] = lanes_of(c, sv, w, &in->src[2]);
-	} else {
-		src[0] = source(regs, d, 0), src[1] = source(regs, d, 1), src[2] = source(regs, d, 2);
+		f = alu_lanes_exec(in, m, src, dst);
+	} else { /* its sources decoded: rows and values */
+		f = alu_lanes_rows(in, m, regs, d->row, d->base, dst);
 	}
-	int f = alu_lanes_exec(in, m, src, d->dst >= 0 ? regs + d->dst : NULL);
 	if (f)
 		fault(c, sv, w, f);
 	else
@@ -772,16 +767,40 @@ static const struct instr *local(const struct comp *c, const uint8_t *sv, unsign
 	return local_of(c, sv, w, &c->g->prog->ins[pc], info_of(c, pc));
 }
 
+/* timing_issue, count_issue, then local, of warp w at instruction in. */
+static inline __attribute__((always_inline)) const struct instr *prepare_of(const struct comp *c, const uint8_t *sv,
+                                                                           unsigned w, const struct instr *in,
+                                                                           unsigned pc, struct timing *t,
+                                                                           uint64_t (*rnd)(void *), void *rng,
+                                                                           uint64_t *ct)
+{
+	timing_of(c, sv, w, in, t, rnd, rng);
+	count_of(c, sv, w, in, ct);
+	return local_of(c, sv, w, in, info_of(c, pc));
+}
+
+/* prepare_of of an issue other than an ALU one without persistency.  Out
+** of line, with prepare_issue's parameters (a jump, not a call): inlined,
+** its calls made every issue save and restore registers. */
+static __attribute__((noinline)) const struct instr *prepare_other(const struct comp *c, const uint8_t *sv, unsigned w,
+                                                                   struct timing *t, uint64_t (*rnd)(void *),
+                                                                   void *rng, uint64_t *ct)
+{
+	unsigned pc = top_pc(c->g, sv, w);
+	return prepare_of(c, sv, w, &c->g->prog->ins[pc], pc, t, rnd, rng, ct);
+}
+
 /* Concrete mode: timing_issue, count_issue, then local, of one issue (a
-** READY warp: its stack is not empty). */
+** READY warp: its stack is not empty).  An ALU issue without persistency
+** (most) calls nothing: prepare_of with its op known. */
 static const struct instr *prepare_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
 	unsigned pc = top_pc(c->g, sv, w);
 	const struct instr *in = &c->g->prog->ins[pc];
-	timing_of(c, sv, w, in, t, rnd, rng);
-	count_of(c, sv, w, in, ct);
-	return local_of(c, sv, w, in, info_of(c, pc));
+	if (in->op <= OP_SELP && !REQ(c, P_PM)->ops)
+		return prepare_of(c, sv, w, in, pc, t, rnd, rng, ct);
+	return prepare_other(c, sv, w, t, rnd, rng, ct);
 }
 
 /* }=== */
