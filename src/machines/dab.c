@@ -843,24 +843,33 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 	}
 }
 
-static void drain(const struct comp *c, uint8_t *sv, unsigned q)
+/* Partition q % partitions performs the k entries at the head of FIFO q,
+** one transaction's (icnt_run; exhaustive mode's k is 1): k drains of one
+** in a row, with the FIFO closed up once.  The turn stays between them
+** (same_tx is an equivalence: one buffer, one sector), and only the last
+** can empty the FIFO.  Inline: most calls are one entry's. */
+static inline __attribute__((always_inline)) void drain(const struct comp *c, uint8_t *sv, unsigned q, unsigned k)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	uint16_t *qh = queue(c, sv, q);
-	struct atomic_entry *e = queue_entries(c, sv, q), head = e[0];
-	memmove(e, e + 1, sizeof *e * (size_t)(qh[0] - 1));
-	memset(&e[qh[0] - 1], 0, sizeof *e);
-	qh[0]--;
-	if (atomic_entry_perform(c, sv, &head))
-		gpu_warp(g, sv, head.warp)->pending--;
+	struct atomic_entry *e = queue_entries(c, sv, q), last = e[k - 1];
+	for (unsigned i = 0; i < k; i++)
+		if (atomic_entry_perform(c, sv, &e[i]))
+			gpu_warp(g, sv, e[i].warp)->pending--;
+	qh[0] = (uint16_t)(qh[0] - k);
+	memmove(e, e + k, sizeof *e * qh[0]);
+	if (k == 1) /* a call less */
+		memset(&e[qh[0]], 0, sizeof *e);
+	else
+		memset(&e[qh[0]], 0, sizeof *e * k);
 	unsigned p = q % cf->partitions, s = q / cf->partitions;
-	if (cf->flush == DF_ORDERED && !(qh[0] && same_tx(c, &head, e)))
+	if (cf->flush == DF_ORDERED && !(qh[0] && same_tx(c, &last, e)))
 		next_turn(c, sv, p, s + 1); /* the message is over */
 	if (!qh[0] && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
 		complete(c, sv);
-	else if (cf->flush >= DF_NR_OF && head.ret)
-		release(c, sv, (int)gpu_sm_of(g, head.warp));
+	else if (cf->flush >= DF_NR_OF && last.ret)
+		release(c, sv, (int)gpu_sm_of(g, last.warp));
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -870,9 +879,12 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		flush(c, sv, a->arg < g->cfg.sms ? (int)a->arg : -1);
 		return;
 	}
-	unsigned q = a->arg % g->nqueues;
-	for (unsigned k = a->arg / g->nqueues + 1; k--;)
-		drain(c, sv, q);
+	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
+	if (g->cfg.flush < DF_NR_OF)
+		drain(c, sv, q, k);
+	else /* a returning entry releases its SM's warps as it is performed */
+		while (k--)
+			drain(c, sv, q, 1);
 }
 
 /* Concrete mode's ready sets (readyset.c): a drain that leaves something
