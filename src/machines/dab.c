@@ -71,9 +71,10 @@
 **         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
 **   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
 **         one (list_kept; GPUMC_CHECK_READY);
-**   READY-12 (concrete mode, ordered and nr) the FIFOs of the partitions'
-**         turns hold entries exactly when any FIFO does (in_flight), and
-**         then the FLUSH guard, not read, would list none (GPUMC_CHECK_READY);
+**   READY-12 (concrete mode, ordered and nr) ordered: the partitions' kept
+**         DRAINs (turns_kept) exist exactly when any FIFO holds entries;
+**         and while one does, the FLUSH guard, not read, would list none
+**         (GPUMC_CHECK_READY);
 **   READY-13 (concrete mode, ordered) a partition's kept DRAIN equals
 **         its fresh listing (turns_kept; GPUMC_CHECK_READY).
 */
@@ -625,22 +626,6 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 	return n;
 }
 
-/* anything_in_flight, from one FIFO a partition where the flush is
-** ordered: a partition's turn stays at an SM whose FIFO to it holds
-** entries while any does (next_turn after each flush and message). */
-static int in_flight(const struct comp *c, const uint8_t *sv)
-{
-	const struct gpu_cfg *cf = &c->g->cfg;
-	if (cf->flush != DF_ORDERED)
-		return anything_in_flight(c, sv);
-	for (unsigned p = 0; p < cf->partitions; p++) {
-		unsigned s = *prr(c, sv, p);
-		if (s < cf->sms && queue(c, sv, s * cf->partitions + p)[0])
-			return 1;
-	}
-	return 0;
-}
-
 /* Partition p's DRAINs, into out. */
 static inline __attribute__((always_inline)) unsigned drains(const struct comp *c, const uint8_t *sv, unsigned p,
                                                              int timed, struct action *out)
@@ -673,8 +658,10 @@ static inline __attribute__((always_inline)) unsigned drains(const struct comp *
 ** which exhaustive mode's threads run at once on the shared priv).  Most
 ** listings come after a DRAIN, which moved one partition of four.  Under
 ** GPUMC_CHECK_READY a kept one is listed anyway and compared (invariant
-** READY-13).  The DRAINs, into out. */
-static unsigned turns_kept(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, struct action *out)
+** READY-13).  A turn's FIFO holds entries exactly when any FIFO does
+** (next_turn after each flush and message), so they also tell whether a
+** flush is in flight (READY-12).  Brings them up to date. */
+static void turns_kept(const struct comp *c, const uint8_t *sv, const struct timed_now *tn)
 {
 	struct dab *d = (struct dab *)c->priv;
 	if (d->turn_run != tn->run) {
@@ -696,10 +683,6 @@ static unsigned turns_kept(const struct comp *c, const uint8_t *sv, const struct
 	}
 	d->turn_has = has;
 	d->turn_dirty = 0;
-	unsigned n = 0;
-	for (; has; has &= has - 1)
-		out[n++] = d->turn[__builtin_ctz(has)];
-	return n;
 }
 
 /* enabled() where the listing is not kept, or kept under
@@ -718,22 +701,27 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL; /* as enabled() */
 	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
 	kept &= 1;
+	int ordered = tn && cf->flush == DF_ORDERED;
+	if (ordered)
+		turns_kept(c, sv, tn);
 	/* ordered, nr: no FLUSH while one is in flight, whatever the warps
 	** do, so the guard is not read then: most listings of a concrete run
 	** come during a flush, listing its DRAINs (exhaustive mode's, not:
 	** there the test costs more than it saves) */
-	int drains_only = tn && cf->flush < DF_NR_OF && in_flight(c, sv);
+	uint32_t has = D(c)->turn_has;
+	int drains_only = tn && cf->flush < DF_NR_OF && (ordered ? has != 0 : anything_in_flight(c, sv));
 	unsigned n = 0;
 	if (!drains_only || (tn && tn->check))
 		n = list_flush(c, sv, tn, per_sm, before, nb, out);
-	if (tn && tn->check && (in_flight(c, sv) != anything_in_flight(c, sv) || (drains_only && n))) {
+	if (tn && tn->check && ((ordered && (has != 0) != anything_in_flight(c, sv)) || (drains_only && n))) {
 		fprintf(stderr, "gpumc: internal error: READY-12: at cycle %llu the turns' FIFOs say %s in flight, the "
 		        "FIFOs %s, and the guard lists %u FLUSH\n", (unsigned long long)tn->clock,
-		        in_flight(c, sv) ? "entries are" : "none is", anything_in_flight(c, sv) ? "some" : "none", n);
+		        has ? "entries are" : "none is", anything_in_flight(c, sv) ? "some" : "none", n);
 		abort();
 	}
-	if (tn && cf->flush == DF_ORDERED)
-		n += turns_kept(c, sv, tn, out + n);
+	if (ordered)
+		for (; has; has &= has - 1)
+			out[n++] = D(c)->turn[__builtin_ctz(has)];
 	else
 		for (unsigned p = 0; p < cf->partitions; p++)
 			n += drains(c, sv, p, timed, out + n);
