@@ -685,6 +685,21 @@ static void turns_kept(const struct comp *c, const uint8_t *sv, const struct tim
 	d->turn_dirty = 0;
 }
 
+/* The kept turns' DRAINs (turns_kept), into out: the whole listing
+** while a flush is in flight (ordered, concrete mode).  Out of line: the
+** listing of a kept one (most calls of enabled) pays no frame for it. */
+static __attribute__((noinline)) unsigned turns_listed(const struct comp *c, const uint8_t *sv,
+                                                       const struct timed_now *tn, struct action *out)
+{
+	const struct dab *d = D(c);
+	if (d->turn_dirty || d->turn_run != tn->run)
+		turns_kept(c, sv, tn);
+	unsigned n = 0;
+	for (uint32_t has = d->turn_has; has; has &= has - 1)
+		out[n++] = d->turn[__builtin_ctz(has)];
+	return n;
+}
+
 /* enabled() where the listing is not kept, or kept under
 ** GPUMC_CHECK_READY (kept: then compared): out of line, and in six
 ** arguments, for its frame would make the kept listing's (most calls)
@@ -720,8 +735,7 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 		abort();
 	}
 	if (ordered)
-		for (; has; has &= has - 1)
-			out[n++] = D(c)->turn[__builtin_ctz(has)];
+		n += turns_listed(c, sv, tn, out + n);
 	else
 		for (unsigned p = 0; p < cf->partitions; p++)
 			n += drains(c, sv, p, timed, out + n);
@@ -737,11 +751,19 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct port_issue *ip = ib->ops;
 	/* concrete mode: the schedulers told (port_issue.allowed) */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
+	const struct dab *d = D(c);
+	/* ordered: while a flush is in flight the listing is the turns'
+	** DRAINs alone (READY-12), kept per partition (turns_kept) whatever
+	** else moves, such as the schedulers told (list_kept) */
+	if (tn && (d->turn_has | d->turn_dirty) && !tn->check && c->g->cfg.flush == DF_ORDERED) {
+		unsigned n = turns_listed(c, sv, tn, out);
+		if (n)
+			return n;
+	}
 	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
 	int kept = tn && list_kept(c, tn, per_sm);
 	if (!kept || tn->check)
 		return listing(c, sv, before, nb, out, kept | timed << 1);
-	const struct dab *d = D(c);
 	for (unsigned i = 0; i < d->list_n; i++) /* a few: no call */
 		out[i] = d->list[i];
 	return d->list_n;

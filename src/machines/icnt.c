@@ -106,20 +106,6 @@ void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at)
 	*slot(ic, q, pos) = at;
 }
 
-unsigned icnt_run(const struct icnt *ic, const struct comp *c, unsigned q, unsigned n, const void *e, size_t size,
-                  int (*same_tx)(const struct comp *c, const void *a, const void *b))
-{
-	unsigned k = 1;
-	if (!c->g->cfg.coalesce)
-		return 1;
-	const uint64_t *arr = ic->arr + (size_t)q * ic->cap;
-	uint64_t at = arr[ic->head[q]];
-	while (k < n && arr[(ic->head[q] + k) % ic->cap] == at &&
-	       same_tx(c, e, (const char *)e + size * k))
-		k++;
-	return k;
-}
-
 uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned k, unsigned n, uint64_t now, unsigned busy)
 {
 	/* entries i..i+k-1 leave (i > 0 only on the relaxed icnt_order=any,

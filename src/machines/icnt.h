@@ -81,9 +81,21 @@ void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at);
 /* How many of FIFO q's n entries e (of size bytes each), from the head,
 ** arrived in the head's transaction: consecutive, with the head's arrival
 ** cycle, and same_tx(c, head, entry) (the provider's sender and sector);
-** 1 with coalesce off. */
-unsigned icnt_run(const struct icnt *ic, const struct comp *c, unsigned q, unsigned n, const void *e, size_t size,
-                  int (*same_tx)(const struct comp *c, const void *a, const void *b));
+** 1 with coalesce off.  Inline: asked at each listing of a FIFO's head,
+** and same_tx then costs no call. */
+static inline unsigned icnt_run(const struct icnt *ic, const struct comp *c, unsigned q, unsigned n, const void *e,
+                                size_t size, int (*same_tx)(const struct comp *c, const void *a, const void *b))
+{
+	if (!c->g->cfg.coalesce)
+		return 1;
+	const uint64_t *arr = ic->arr + (size_t)q * ic->cap;
+	unsigned i = ic->head[q], k = 1;
+	uint64_t at = arr[i];
+	for (i = i + 1 < ic->cap ? i + 1 : 0; k < n && arr[i] == at && same_tx(c, e, (const char *)e + size * k);
+	     i = i + 1 < ic->cap ? i + 1 : 0)
+		k++;
+	return k;
+}
 /* Entries i..i+k-1 of FIFO q (n entries) leave for the ROP at cycle now,
 ** busy cycles long: when FIFO q can give its next entry (0: empty). */
 uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned k, unsigned n, uint64_t now, unsigned busy);
