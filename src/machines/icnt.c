@@ -40,10 +40,8 @@ struct icnt *icnt_init(void *mem, const struct gpu *g, unsigned nq, unsigned cap
 	return ic;
 }
 
-void icnt_begin(struct icnt *ic, const struct timing *t)
+void icnt_restart(struct icnt *ic, const struct timing *t)
 {
-	if (ic->run == t->run)
-		return;
 	ic->run = t->run;
 	memset(ic->port, 0, sizeof *ic->port * ic->sms);
 	memset(ic->head, 0, sizeof *ic->head * ic->nq);
@@ -92,38 +90,4 @@ uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, unsig
 uint64_t icnt_free_at(const struct icnt *ic, unsigned sm)
 {
 	return (ic->port[sm] + ic->bw - 1) / ic->bw;
-}
-
-static uint64_t *slot(struct icnt *ic, unsigned q, unsigned pos)
-{
-	return &ic->arr[(size_t)q * ic->cap + (ic->head[q] + pos) % ic->cap];
-}
-
-void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at)
-{
-	if (pos && *slot(ic, q, pos - 1) > at)
-		at = *slot(ic, q, pos - 1);
-	*slot(ic, q, pos) = at;
-}
-
-uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned k, unsigned n, uint64_t now, unsigned busy)
-{
-	/* entries i..i+k-1 leave (i > 0 only on the relaxed icnt_order=any,
-	** with k = 1): the ones behind them close up, as the FIFO's do */
-	if (i == 0)
-		ic->head[q] = (ic->head[q] + k) % ic->cap;
-	for (unsigned j = i; i && j + 1 < n; j++)
-		*slot(ic, q, j) = *slot(ic, q, j + 1);
-	if (n <= k)
-		return 0;
-	uint64_t at = *slot(ic, q, 0);
-	return at > now + busy ? at : now + busy;
-}
-
-void icnt_ready(struct timing *t, uint32_t subj, uint64_t at)
-{
-	if (t->n >= TIMING_MAX_UPDATES)
-		return;
-	t->upd[t->n].subject = subj;
-	t->upd[t->n++].delay = at > t->now ? (uint32_t)(at - t->now) : 0;
 }
