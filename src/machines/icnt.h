@@ -77,10 +77,47 @@ static inline void icnt_begin(struct icnt *ic, const struct timing *t)
 	if (ic->run != t->run)
 		icnt_restart(ic, t);
 }
+/* The first cycle from `at` on that partition p's ejection port has room,
+** taken.  A slot of the calendar is free for cycle x when it was last
+** taken for another cycle: the calendar covers ICNT_WINDOW cycles ahead,
+** more than a flush of every buffer spans (a farther one is not delayed). */
+static inline uint64_t icnt_eject(struct icnt *ic, unsigned p, uint64_t at)
+{
+	if (!ic->eject)
+		return at;
+	for (uint64_t x = at; x < at + ICNT_WINDOW; x++) {
+		size_t k = (size_t)p * ICNT_WINDOW + x % ICNT_WINDOW;
+		if (ic->cal[k] != x || !ic->taken[k]) {
+			ic->cal[k] = x;
+			ic->taken[k] = 1;
+			return x;
+		}
+		if (ic->taken[k] < ic->eject) {
+			ic->taken[k]++;
+			return x;
+		}
+	}
+	return at;
+}
+
 /* One transaction from SM sm to partition p leaving no earlier than cycle
-** from: the cycle the partition's ejection port takes it. */
-uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, unsigned p, uint64_t from,
-                   uint64_t (*rnd)(void *), void *rng);
+** from: the cycle the partition's ejection port takes it.  Inline: a
+** flush sends one per sector of every buffer. */
+static inline uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, unsigned p, uint64_t from,
+                                 uint64_t (*rnd)(void *), void *rng)
+{
+	uint64_t *port = &ic->port[sm];
+	if (*port < from * ic->bw)
+		*port = from * ic->bw; /* the port was idle: no credit for it */
+	uint64_t left = (*port)++ / ic->bw, travel = cf->lat_icnt + (cf->icnt_jitter ? rnd(rng) % (cf->icnt_jitter + 1) : 0);
+	uint64_t at = icnt_eject(ic, p, left + travel);
+	/* a transaction the partition cannot take yet holds the SM's port
+	** (head of line): the ones behind it leave after it */
+	if (at > left + travel && *port < (at - travel) * ic->bw + 1)
+		*port = (at - travel) * ic->bw + 1;
+	return at;
+}
+
 /* The first cycle SM sm's port has a free slot. */
 uint64_t icnt_free_at(const struct icnt *ic, unsigned sm);
 /* Where FIFO q's entry pos (< cap) keeps its arrival cycle. */
