@@ -626,26 +626,33 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 	return n;
 }
 
+/* The DRAIN of FIFO q (SM s to partition p) into *out where it holds
+** entries: in concrete mode (timed) its head's whole transaction
+** (icnt_run), else one entry.  How many: 1 or 0. */
+static inline __attribute__((always_inline)) unsigned drain_of(const struct comp *c, const uint8_t *sv, unsigned p,
+                                                               unsigned q, int timed, struct action *out)
+{
+	unsigned k = queue(c, sv, q)[0];
+	if (!k)
+		return 0;
+	k = timed ? icnt_run(D(c)->ic, c, q, k, queue_entries(c, sv, q), sizeof(struct atomic_entry), same_tx) : 1;
+	*out = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(c->unit0[0] + p), c->subj0[0] + q,
+	                        q + c->g->nqueues * (k - 1) };
+	return 1;
+}
+
 /* Partition p's DRAINs, into out. */
 static inline __attribute__((always_inline)) unsigned drains(const struct comp *c, const uint8_t *sv, unsigned p,
                                                              int timed, struct action *out)
 {
-	const struct gpu *g = c->g;
-	const struct gpu_cfg *cf = &g->cfg;
-	/* ordered: only the SM whose turn it is (the reorder buffer) */
-	unsigned s = 0, end = cf->sms, n = 0;
-	if (cf->flush == DF_ORDERED) {
-		s = *prr(c, sv, p);
-		end = s < cf->sms ? s + 1 : 0;
+	const struct gpu_cfg *cf = &c->g->cfg;
+	unsigned n = 0;
+	if (cf->flush == DF_ORDERED) { /* only the SM whose turn it is (the reorder buffer) */
+		unsigned s = *prr(c, sv, p);
+		return s < cf->sms ? drain_of(c, sv, p, s * cf->partitions + p, timed, out) : 0;
 	}
-	for (; s < end; s++) {
-		unsigned q = s * cf->partitions + p, k = queue(c, sv, q)[0];
-		if (k && timed) /* concrete mode: the head's transaction */
-			k = icnt_run(D(c)->ic, c, q, k, queue_entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
-		if (k)
-			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(c->unit0[0] + p),
-			                            c->subj0[0] + q, q + g->nqueues * (timed ? k - 1 : 0) };
-	}
+	for (unsigned s = 0; s < cf->sms; s++)
+		n += drain_of(c, sv, p, s * cf->partitions + p, timed, out + n);
 	return n;
 }
 
