@@ -60,7 +60,9 @@
 ** Slice:
 **   bufs    per buffer: count u16, pad u16, entries x struct atomic_entry
 **   prr     per partition: u16 round-robin SM of the ordered reorder buffer
-**   queues  per (SM, partition): count u16, pad u16, cap x struct atomic_entry
+**   queues  per (SM, partition): count u16, pad u16, cap x struct atomic_entry:
+**           the FIFO runs down, from its tail at entry 0 to its head at
+**           entry count - 1, so a drain, most actions, moves no entry
 ** Invariants:
 **   DAB-1 buffers are empty whenever a FIFO holds entries (ordered, nr);
 **   DAB-2 a warp's owed count (warp_hdr.pending & PEND_COUNT) equals the
@@ -155,6 +157,12 @@ static uint16_t *queue(const struct comp *c, const uint8_t *sv, unsigned q)
 static struct atomic_entry *queue_entries(const struct comp *c, const uint8_t *sv, unsigned q)
 {
 	return (struct atomic_entry *)((uint8_t *)queue(c, sv, q) + 4);
+}
+
+/* FIFO q's head entry (q holds one), the next ones below it. */
+static struct atomic_entry *queue_head(const struct comp *c, const uint8_t *sv, unsigned q)
+{
+	return queue_entries(c, sv, q) + queue(c, sv, q)[0] - 1;
 }
 
 static uint16_t *prr(const struct comp *c, const uint8_t *sv, unsigned p)
@@ -640,7 +648,7 @@ static inline __attribute__((always_inline)) unsigned drain_of(const struct comp
 	unsigned k = queue(c, sv, q)[0];
 	if (!k)
 		return 0;
-	k = timed ? icnt_run(D(c)->ic, c, q, k, queue_entries(c, sv, q), sizeof(struct atomic_entry), same_tx) : 1;
+	k = timed ? icnt_run(D(c)->ic, c, q, k, queue_head(c, sv, q), -(ptrdiff_t)sizeof(struct atomic_entry), same_tx) : 1;
 	*out = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(c->unit0[0] + p), c->subj0[0] + q,
 	                        q + c->g->nqueues * (k - 1) };
 	return 1;
@@ -842,6 +850,23 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
+	/* a FIFO runs down: what it holds moves up by what this flush puts
+	** behind it (nr-of, nr-cif; the others flush into empty FIFOs), so
+	** that is counted first */
+	unsigned at[64 * 8] = { 0 }; /* per FIFO, the entries to come, then where the next goes */
+	for (unsigned b = 0; b < D(c)->nbufs; b++) {
+		unsigned s = sm_of_buffer(c, b);
+		const struct dab_buf *bf = buf(c, sv, b);
+		const struct atomic_entry *e = buf_entries(c, sv, b);
+		for (unsigned i = 0; (sm < 0 || s == (unsigned)sm) && i < bf->count; i++)
+			at[s * cf->partitions + gpu_partition_of(g, e[i].addr)]++;
+	}
+	for (unsigned q = 0; q < g->nqueues; q++) {
+		uint16_t *qh = queue(c, sv, q);
+		if (at[q] && qh[0])
+			memmove(queue_entries(c, sv, q) + at[q], queue_entries(c, sv, q), sizeof(struct atomic_entry) * qh[0]);
+		qh[0] = (uint16_t)(qh[0] + at[q]);
+	}
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		unsigned s = sm_of_buffer(c, b);
 		if (sm >= 0 && s != (unsigned)sm)
@@ -850,8 +875,7 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 		struct atomic_entry *e = buf_entries(c, sv, b);
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
 			unsigned i = (o + j) % bf->count, q = s * cf->partitions + gpu_partition_of(g, e[i].addr);
-			uint16_t *qh = queue(c, sv, q);
-			queue_entries(c, sv, q)[qh[0]++] = e[i];
+			queue_entries(c, sv, q)[--at[q]] = e[i];
 		}
 		memset(bf, 0, D(c)->buf_bytes);
 	}
@@ -867,31 +891,32 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 
 /* Partition q % partitions performs the k entries at the head of FIFO q,
 ** one transaction's (icnt_run; exhaustive mode's k is 1): k drains of one
-** in a row, with the FIFO closed up once.  The turn stays between them
-** (same_tx is an equivalence: one buffer, one sector), and only the last
-** can empty the FIFO.  Inline: most calls are one entry's. */
+** in a row.  The turn stays between them (same_tx is an equivalence: one
+** buffer, one sector), and only the last can empty the FIFO.  Inline:
+** most calls are one entry's. */
 static inline __attribute__((always_inline)) void drain(const struct comp *c, uint8_t *sv, unsigned q, unsigned k)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	uint16_t *qh = queue(c, sv, q);
-	struct atomic_entry *e = queue_entries(c, sv, q), last = e[k - 1];
-	for (unsigned i = 0; i < k; i++)
+	struct atomic_entry *e = queue_entries(c, sv, q);
+	unsigned n = qh[0] - k; /* e[n]: the last performed, e[n - 1] the next head */
+	for (unsigned i = n + k; i-- > n;)
 		if (atomic_entry_perform(c, sv, &e[i]))
 			gpu_warp(g, sv, e[i].warp)->pending--;
-	qh[0] = (uint16_t)(qh[0] - k);
-	memmove(e, e + k, sizeof *e * qh[0]);
+	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
+	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
 	if (k == 1) /* a call less */
-		memset(&e[qh[0]], 0, sizeof *e);
+		memset(&e[n], 0, sizeof *e);
 	else
-		memset(&e[qh[0]], 0, sizeof *e * k);
-	unsigned p = q % cf->partitions, s = q / cf->partitions;
-	if (cf->flush == DF_ORDERED && !(qh[0] && same_tx(c, &last, e)))
-		next_turn(c, sv, p, s + 1); /* the message is over */
-	if (!qh[0] && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
+		memset(&e[n], 0, sizeof *e * k);
+	qh[0] = (uint16_t)n;
+	if (over)
+		next_turn(c, sv, q % cf->partitions, q / cf->partitions + 1);
+	if (!n && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
 		complete(c, sv);
-	else if (cf->flush >= DF_NR_OF && last.ret)
-		release(c, sv, (int)gpu_sm_of(g, last.warp));
+	else if (sm >= 0)
+		release(c, sv, sm);
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -928,7 +953,7 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 	** returning a value reaches no scheduler; those that do, their SM */
 	const struct atomic_entry *e = queue_entries(c, sv, aq);
 	int sm = REACH_NONE;
-	for (unsigned k = a->arg / c->g->nqueues + 1, i = 0; i < k; i++)
+	for (unsigned n = queue(c, sv, aq)[0], i = n - (a->arg / c->g->nqueues + 1); i < n; i++)
 		if (e[i].ret) {
 			int s = (int)gpu_sm_of(c->g, e[i].warp);
 			if (sm != REACH_NONE && sm != s)
@@ -953,7 +978,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	          q / g->cfg.partitions);
 	if (a->arg >= g->nqueues)
 		sb_printf(out, "%u entries of one transaction, the first ", a->arg / g->nqueues + 1);
-	atomic_entry_describe(c, queue_entries(c, sv, q), out);
+	atomic_entry_describe(c, queue_head(c, sv, q), out);
 }
 
 static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)

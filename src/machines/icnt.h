@@ -133,20 +133,21 @@ static inline void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64
 		at = *icnt_slot(ic, q, pos - 1);
 	*icnt_slot(ic, q, pos) = at;
 }
-/* How many of FIFO q's n entries e (of size bytes each), from the head,
+/* How many of FIFO q's n entries, from its head e on (the next one stride
+** bytes after the one before: a FIFO that runs down has it negative),
 ** arrived in the head's transaction: consecutive, with the head's arrival
 ** cycle, and same_tx(c, head, entry) (the provider's sender and sector);
 ** 1 with coalesce off.  Inline: asked at each listing of a FIFO's head,
 ** and same_tx then costs no call. */
 static inline unsigned icnt_run(const struct icnt *ic, const struct comp *c, unsigned q, unsigned n, const void *e,
-                                size_t size, int (*same_tx)(const struct comp *c, const void *a, const void *b))
+                                ptrdiff_t stride, int (*same_tx)(const struct comp *c, const void *a, const void *b))
 {
 	if (!c->g->cfg.coalesce)
 		return 1;
 	const uint64_t *arr = ic->arr + (size_t)q * ic->cap;
 	unsigned i = ic->head[q], k = 1;
 	uint64_t at = arr[i];
-	for (i = i + 1 < ic->cap ? i + 1 : 0; k < n && arr[i] == at && same_tx(c, e, (const char *)e + size * k);
+	for (i = i + 1 < ic->cap ? i + 1 : 0; k < n && arr[i] == at && same_tx(c, e, (const char *)e + stride * (ptrdiff_t)k);
 	     i = i + 1 < ic->cap ? i + 1 : 0)
 		k++;
 	return k;
