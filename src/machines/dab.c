@@ -73,6 +73,8 @@
 **         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
 **   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
 **         one (list_kept; GPUMC_CHECK_READY);
+**   DAB-TOLD (concrete mode) port_issue.allowed answers the same array
+**         throughout a run (told; GPUMC_CHECK_READY);
 **   READY-12 (concrete mode, ordered and nr) ordered: the partitions' kept
 **         DRAINs (turns_kept) exist exactly when any FIFO holds entries;
 **         and while one does, the FLUSH guard, not read, would list none
@@ -117,8 +119,11 @@ struct dab {
 	uint64_t sync_run, sync_at;
 	int sync_val;
 	/* concrete mode: enabled()'s last listing (DAB-LIST), as of the run,
-	** the driver's nonlocal count and the schedulers told per SM */
+	** the driver's nonlocal count and the schedulers told per SM; told:
+	** the array port_issue.allowed tells them in, the same all the run
+	** (DAB-TOLD), so that a kept listing asks no port */
 	uint64_t list_run, list_at, *list_told;
+	const uint64_t *told;
 	struct action *list;
 	unsigned list_n;
 	/* concrete mode, ordered: per partition, its DRAIN as last listed
@@ -575,8 +580,14 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 			        "an event did not signal\n", (unsigned long long)tn->clock);
 			abort();
 		}
+	if (kept && per_sm != d->told) {
+		fprintf(stderr, "gpumc: internal error: DAB-TOLD: the schedulers told moved to another array at cycle %llu\n",
+		        (unsigned long long)tn->clock);
+		abort();
+	}
 	d->list_run = tn->run;
 	d->list_at = tn->nonlocal;
+	d->told = per_sm;
 	memcpy(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
 	memcpy(d->list, out, sizeof *out * n);
 	d->list_n = n;
@@ -726,16 +737,15 @@ static __attribute__((noinline)) unsigned turns_listed(const struct comp *c, con
 ** dear. */
 static __attribute__((noinline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                   const struct action *before, unsigned nb, struct action *out,
-                                                  int kept)
+                                                  int timed)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	const struct bind *ib = REQ(c, P_ISSUE);
 	const struct port_issue *ip = ib->ops;
-	int timed = kept >> 1; /* enabled()'s timed, kept's low bit */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL; /* as enabled() */
 	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
-	kept &= 1;
+	int kept = tn && tn->check && list_kept(c, tn, per_sm); /* then compared (list_keep) */
 	int ordered = tn && cf->flush == DF_ORDERED;
 	if (ordered)
 		turns_kept(c, sv, tn);
@@ -764,6 +774,34 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 	return n;
 }
 
+/* The kept listing into out (list_kept), or UINT_MAX where it is not
+** kept. */
+static inline unsigned kept_listing(const struct comp *c, const struct timed_now *tn, struct action *out)
+{
+	const struct dab *d = D(c);
+	if (d->list_run != tn->run || d->list_at != tn->nonlocal)
+		return UINT_MAX;
+	if (memcmp(d->list_told, d->told, sizeof *d->told * c->g->cfg.sms))
+		return UINT_MAX;
+	for (unsigned i = 0; i < d->list_n; i++)
+		out[i] = d->list[i];
+	return d->list_n;
+}
+
+/* enabled() while turn_has or turn_dirty say a flush may be in flight
+** (ordered, concrete mode): the turns' DRAINs alone (READY-12), kept per
+** partition (turns_kept) whatever else moves, such as the schedulers
+** told; else as enabled().  Out of line: enabled() makes no call. */
+static __attribute__((noinline)) unsigned flight_listing(const struct comp *c, const uint8_t *sv,
+                                                         const struct action *before, unsigned nb,
+                                                         struct action *out, const struct timed_now *tn)
+{
+	unsigned n = turns_listed(c, sv, tn, out);
+	if (!n)
+		n = kept_listing(c, tn, out);
+	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, 1);
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
@@ -772,21 +810,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	/* concrete mode: the schedulers told (port_issue.allowed) */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
 	const struct dab *d = D(c);
-	/* ordered: while a flush is in flight the listing is the turns'
-	** DRAINs alone (READY-12), kept per partition (turns_kept) whatever
-	** else moves, such as the schedulers told (list_kept) */
-	if (tn && (d->turn_has | d->turn_dirty) && !tn->check && c->g->cfg.flush == DF_ORDERED) {
-		unsigned n = turns_listed(c, sv, tn, out);
-		if (n)
-			return n;
-	}
-	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
-	int kept = tn && list_kept(c, tn, per_sm);
-	if (!kept || tn->check)
-		return listing(c, sv, before, nb, out, kept | timed << 1);
-	for (unsigned i = 0; i < d->list_n; i++) /* a few: no call */
-		out[i] = d->list[i];
-	return d->list_n;
+	if (!tn || tn->check)
+		return listing(c, sv, before, nb, out, timed);
+	if ((d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED)
+		return flight_listing(c, sv, before, nb, out, tn);
+	unsigned n = kept_listing(c, tn, out);
+	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, timed);
 }
 
 /* The flush made the atomics of SM sm (-1: every SM) visible: its waiting
