@@ -194,8 +194,9 @@ static int fusable(enum atom_op op)
 
 /* Entries a and b of one SM's FIFO belong to one flush transaction: one
 ** buffer's, in one sector (flush coalescing, §IV-F).  The sector first:
-** it is one compare, and scattered atomics' differ. */
-static int same_tx(const struct comp *c, const void *a, const void *b)
+** it is one compare, and scattered atomics' differ.  Inline: each drain
+** and each listing of a FIFO's head asks it. */
+static inline int same_tx(const struct comp *c, const void *a, const void *b)
 {
 	const struct atomic_entry *x = a, *y = b;
 	return c->g->cfg.coalesce && x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR &&
@@ -829,8 +830,9 @@ static void release(const struct comp *c, uint8_t *sv, int sm)
 			WARPS(c)->resume(WC(c), sv, w);
 }
 
-/* Round-robin turn of partition p: the next SM, from `from`, with entries. */
-static void next_turn(const struct comp *c, const uint8_t *sv, unsigned p, unsigned from)
+/* Round-robin turn of partition p: the next SM, from `from`, with entries.
+** Inline: most drains end a message. */
+static inline void next_turn(const struct comp *c, const uint8_t *sv, unsigned p, unsigned from)
 {
 	const struct gpu *g = c->g;
 	unsigned S = g->cfg.sms;
