@@ -129,9 +129,11 @@ static inline uint64_t *icnt_slot(const struct icnt *ic, unsigned q, unsigned po
 /* The FIFO entry q[pos] arrives at cycle at. */
 static inline void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at)
 {
-	if (pos && *icnt_slot(ic, q, pos - 1) > at)
-		at = *icnt_slot(ic, q, pos - 1);
-	*icnt_slot(ic, q, pos) = at;
+	uint64_t *x = icnt_slot(ic, q, pos), *ring = ic->arr + (size_t)q * ic->cap;
+	const uint64_t *before = x > ring ? x - 1 : ring + ic->cap - 1; /* pos - 1's */
+	if (pos && *before > at)
+		at = *before;
+	*x = at;
 }
 /* How many of FIFO q's n entries, from its head e on (the next one stride
 ** bytes after the one before: a FIFO that runs down has it negative),
