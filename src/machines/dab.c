@@ -718,10 +718,9 @@ static void turns_kept(const struct comp *c, const uint8_t *sv, const struct tim
 }
 
 /* The kept turns' DRAINs (turns_kept), into out: the whole listing
-** while a flush is in flight (ordered, concrete mode).  Out of line: the
-** listing of a kept one (most calls of enabled) pays no frame for it. */
-static __attribute__((noinline)) unsigned turns_listed(const struct comp *c, const uint8_t *sv,
-                                                       const struct timed_now *tn, struct action *out)
+** while a flush is in flight (ordered, concrete mode). */
+static inline unsigned turns_listed(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                                    struct action *out)
 {
 	const struct dab *d = D(c);
 	if (d->turn_dirty || d->turn_run != tn->run)
