@@ -1188,12 +1188,10 @@ static const char *const counters[CT_N] = {
 	"atomic lane-ops at ROP", "DAB flushes", "DAB flushed entries", "DAB flush transactions"
 };
 
-static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
+/* A FLUSH's counts.  Out of line: a DRAIN's (most calls) are a leaf. */
+static __attribute__((noinline)) void count_flush(const struct comp *c, const uint8_t *sv, const struct action *a,
+                                                  uint64_t *ct)
 {
-	if (a->kind == c->kind0 + K_DRAIN) {
-		comp_count(c, ct, CT_LANES, a->arg / c->g->nqueues + 1);
-		return;
-	}
 	/* the FLUSH's timing, just before (model.step), counted its
 	** transactions; asked alone (GPUMC_CHECK_READY's READY-8, which
 	** compares the two), they are counted again */
@@ -1203,6 +1201,14 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 	comp_count(c, ct, CT_FLUSH, 1);
 	comp_count(c, ct, CT_FLUSH_ENTRIES, flush_entries(c, sv, a));
 	comp_count(c, ct, CT_FLUSH_TX, tx);
+}
+
+static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	if (a->kind == c->kind0 + K_DRAIN)
+		comp_count(c, ct, CT_LANES, a->arg / c->g->nqueues + 1);
+	else
+		count_flush(c, sv, a, ct);
 }
 
 /* }=== */
