@@ -651,7 +651,7 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 	return n;
 }
 
-/* The DRAIN of FIFO q (SM s to partition p) into *out where it holds
+/* The DRAIN of FIFO q (to partition p) into *out where it holds
 ** entries: in concrete mode (timed) its head's whole transaction
 ** (icnt_run), else one entry.  How many: 1 or 0. */
 static inline __attribute__((always_inline)) unsigned drain_of(const struct comp *c, const uint8_t *sv, unsigned p,
@@ -731,10 +731,9 @@ static inline unsigned turns_listed(const struct comp *c, const uint8_t *sv, con
 	return n;
 }
 
-/* enabled() where the listing is not kept, or kept under
-** GPUMC_CHECK_READY (kept: then compared): out of line, and in six
-** arguments, for its frame would make the kept listing's (most calls)
-** dear. */
+/* enabled() where the listing is not kept, or under GPUMC_CHECK_READY
+** (a kept one then compared): out of line, for its frame would make the
+** kept listing's (most calls) dear. */
 static __attribute__((noinline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                   const struct action *before, unsigned nb, struct action *out,
                                                   int timed)
@@ -779,9 +778,7 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 static inline unsigned kept_listing(const struct comp *c, const struct timed_now *tn, struct action *out)
 {
 	const struct dab *d = D(c);
-	if (d->list_run != tn->run || d->list_at != tn->nonlocal)
-		return UINT_MAX;
-	if (memcmp(d->list_told, d->told, sizeof *d->told * c->g->cfg.sms))
+	if (!list_kept(c, tn, d->told))
 		return UINT_MAX;
 	for (unsigned i = 0; i < d->list_n; i++)
 		out[i] = d->list[i];
