@@ -2,7 +2,9 @@
 ** The interconnect's concrete-mode timing (see icnt.h).  Timing only: no
 ** state-vector slice, no actions; rop.c and dab.c own the FIFOs and call
 ** these from their timing hooks, which run just before the action they
-** time is applied.
+** time is applied.  The calls of every send and drain (icnt_send,
+** icnt_arrive, icnt_run, icnt_take, ...) are inline in icnt.h; here the
+** layout and a run's reset.
 ** Invariants:
 **   ICNT-1 an SM's port never sends more than icnt_bw transactions in a
 **          cycle (port[] only grows, one slot per transaction);
