@@ -60,7 +60,9 @@
 ** Slice:
 **   bufs    per buffer: count u16, pad u16, entries x struct atomic_entry
 **   prr     per partition: u16 round-robin SM of the ordered reorder buffer
-**   queues  per (SM, partition): count u16, pad u16, cap x struct atomic_entry
+**   queues  per (SM, partition): count u16, pad u16, cap x struct atomic_entry:
+**           the FIFO runs down, from its tail at entry 0 to its head at
+**           entry count - 1, so a drain, most actions, moves no entry
 ** Invariants:
 **   DAB-1 buffers are empty whenever a FIFO holds entries (ordered, nr);
 **   DAB-2 a warp's owed count (warp_hdr.pending & PEND_COUNT) equals the
@@ -71,9 +73,12 @@
 **         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
 **   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
 **         one (list_kept; GPUMC_CHECK_READY);
-**   READY-12 (concrete mode, ordered and nr) the FIFOs of the partitions'
-**         turns hold entries exactly when any FIFO does (in_flight), and
-**         then the FLUSH guard, not read, would list none (GPUMC_CHECK_READY);
+**   DAB-TOLD (concrete mode) port_issue.allowed answers the same array
+**         throughout a run (told; GPUMC_CHECK_READY);
+**   READY-12 (concrete mode, ordered and nr) ordered: the partitions' kept
+**         DRAINs (turns_kept) exist exactly when any FIFO holds entries;
+**         and while one does, the FLUSH guard, not read, would list none
+**         (GPUMC_CHECK_READY);
 **   READY-13 (concrete mode, ordered) a partition's kept DRAIN equals
 **         its fresh listing (turns_kept; GPUMC_CHECK_READY).
 */
@@ -114,8 +119,11 @@ struct dab {
 	uint64_t sync_run, sync_at;
 	int sync_val;
 	/* concrete mode: enabled()'s last listing (DAB-LIST), as of the run,
-	** the driver's nonlocal count and the schedulers told per SM */
+	** the driver's nonlocal count and the schedulers told per SM; told:
+	** the array port_issue.allowed tells them in, the same all the run
+	** (DAB-TOLD), so that a kept listing asks no port */
 	uint64_t list_run, list_at, *list_told;
+	const uint64_t *told;
 	struct action *list;
 	unsigned list_n;
 	/* concrete mode, ordered: per partition, its DRAIN as last listed
@@ -124,6 +132,11 @@ struct dab {
 	struct action turn[8];
 	uint32_t turn_has, turn_dirty;
 	uint64_t turn_run;
+	/* concrete mode: the transactions of the FLUSH (arg tx_arg) of state
+	** tx_sv last timed, for its count, which follows and takes them
+	** (tx_sv NULL: none kept) */
+	const uint8_t *tx_sv;
+	unsigned tx_arg, tx_n;
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -151,6 +164,12 @@ static struct atomic_entry *queue_entries(const struct comp *c, const uint8_t *s
 	return (struct atomic_entry *)((uint8_t *)queue(c, sv, q) + 4);
 }
 
+/* FIFO q's head entry (q holds one), the next ones below it. */
+static struct atomic_entry *queue_head(const struct comp *c, const uint8_t *sv, unsigned q)
+{
+	return queue_entries(c, sv, q) + queue(c, sv, q)[0] - 1;
+}
+
 static uint16_t *prr(const struct comp *c, const uint8_t *sv, unsigned p)
 {
 	return (uint16_t *)(sv + c->off + D(c)->prr_off) + p;
@@ -175,8 +194,9 @@ static int fusable(enum atom_op op)
 
 /* Entries a and b of one SM's FIFO belong to one flush transaction: one
 ** buffer's, in one sector (flush coalescing, §IV-F).  The sector first:
-** it is one compare, and scattered atomics' differ. */
-static int same_tx(const struct comp *c, const void *a, const void *b)
+** it is one compare, and scattered atomics' differ.  Inline: each drain
+** and each listing of a FIFO's head asks it. */
+static inline int same_tx(const struct comp *c, const void *a, const void *b)
 {
 	const struct atomic_entry *x = a, *y = b;
 	return c->g->cfg.coalesce && x->addr / ICNT_SECTOR == y->addr / ICNT_SECTOR &&
@@ -561,8 +581,14 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 			        "an event did not signal\n", (unsigned long long)tn->clock);
 			abort();
 		}
+	if (kept && per_sm != d->told) {
+		fprintf(stderr, "gpumc: internal error: DAB-TOLD: the schedulers told moved to another array at cycle %llu\n",
+		        (unsigned long long)tn->clock);
+		abort();
+	}
 	d->list_run = tn->run;
 	d->list_at = tn->nonlocal;
+	d->told = per_sm;
 	memcpy(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
 	memcpy(d->list, out, sizeof *out * n);
 	d->list_n = n;
@@ -625,42 +651,33 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 	return n;
 }
 
-/* anything_in_flight, from one FIFO a partition where the flush is
-** ordered: a partition's turn stays at an SM whose FIFO to it holds
-** entries while any does (next_turn after each flush and message). */
-static int in_flight(const struct comp *c, const uint8_t *sv)
+/* The DRAIN of FIFO q (to partition p) into *out where it holds
+** entries: in concrete mode (timed) its head's whole transaction
+** (icnt_run), else one entry.  How many: 1 or 0. */
+static inline __attribute__((always_inline)) unsigned drain_of(const struct comp *c, const uint8_t *sv, unsigned p,
+                                                               unsigned q, int timed, struct action *out)
 {
-	const struct gpu_cfg *cf = &c->g->cfg;
-	if (cf->flush != DF_ORDERED)
-		return anything_in_flight(c, sv);
-	for (unsigned p = 0; p < cf->partitions; p++) {
-		unsigned s = *prr(c, sv, p);
-		if (s < cf->sms && queue(c, sv, s * cf->partitions + p)[0])
-			return 1;
-	}
-	return 0;
+	unsigned k = queue(c, sv, q)[0];
+	if (!k)
+		return 0;
+	k = timed ? icnt_run(D(c)->ic, c, q, k, queue_head(c, sv, q), -(ptrdiff_t)sizeof(struct atomic_entry), same_tx) : 1;
+	*out = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(c->unit0[0] + p), c->subj0[0] + q,
+	                        q + c->g->nqueues * (k - 1) };
+	return 1;
 }
 
 /* Partition p's DRAINs, into out. */
 static inline __attribute__((always_inline)) unsigned drains(const struct comp *c, const uint8_t *sv, unsigned p,
                                                              int timed, struct action *out)
 {
-	const struct gpu *g = c->g;
-	const struct gpu_cfg *cf = &g->cfg;
-	/* ordered: only the SM whose turn it is (the reorder buffer) */
-	unsigned s = 0, end = cf->sms, n = 0;
-	if (cf->flush == DF_ORDERED) {
-		s = *prr(c, sv, p);
-		end = s < cf->sms ? s + 1 : 0;
+	const struct gpu_cfg *cf = &c->g->cfg;
+	unsigned n = 0;
+	if (cf->flush == DF_ORDERED) { /* only the SM whose turn it is (the reorder buffer) */
+		unsigned s = *prr(c, sv, p);
+		return s < cf->sms ? drain_of(c, sv, p, s * cf->partitions + p, timed, out) : 0;
 	}
-	for (; s < end; s++) {
-		unsigned q = s * cf->partitions + p, k = queue(c, sv, q)[0];
-		if (k && timed) /* concrete mode: the head's transaction */
-			k = icnt_run(D(c)->ic, c, q, k, queue_entries(c, sv, q), sizeof(struct atomic_entry), same_tx);
-		if (k)
-			out[n++] = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(c->unit0[0] + p),
-			                            c->subj0[0] + q, q + g->nqueues * (timed ? k - 1 : 0) };
-	}
+	for (unsigned s = 0; s < cf->sms; s++)
+		n += drain_of(c, sv, p, s * cf->partitions + p, timed, out + n);
 	return n;
 }
 
@@ -673,8 +690,10 @@ static inline __attribute__((always_inline)) unsigned drains(const struct comp *
 ** which exhaustive mode's threads run at once on the shared priv).  Most
 ** listings come after a DRAIN, which moved one partition of four.  Under
 ** GPUMC_CHECK_READY a kept one is listed anyway and compared (invariant
-** READY-13).  The DRAINs, into out. */
-static unsigned turns_kept(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, struct action *out)
+** READY-13).  A turn's FIFO holds entries exactly when any FIFO does
+** (next_turn after each flush and message), so they also tell whether a
+** flush is in flight (READY-12).  Brings them up to date. */
+static void turns_kept(const struct comp *c, const uint8_t *sv, const struct timed_now *tn)
 {
 	struct dab *d = (struct dab *)c->priv;
 	if (d->turn_run != tn->run) {
@@ -696,50 +715,88 @@ static unsigned turns_kept(const struct comp *c, const uint8_t *sv, const struct
 	}
 	d->turn_has = has;
 	d->turn_dirty = 0;
+}
+
+/* The kept turns' DRAINs (turns_kept), into out: the whole listing
+** while a flush is in flight (ordered, concrete mode). */
+static inline unsigned turns_listed(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                                    struct action *out)
+{
+	const struct dab *d = D(c);
+	if (d->turn_dirty || d->turn_run != tn->run)
+		turns_kept(c, sv, tn);
 	unsigned n = 0;
-	for (; has; has &= has - 1)
+	for (uint32_t has = d->turn_has; has; has &= has - 1)
 		out[n++] = d->turn[__builtin_ctz(has)];
 	return n;
 }
 
-/* enabled() where the listing is not kept, or kept under
-** GPUMC_CHECK_READY (kept: then compared): out of line, and in six
-** arguments, for its frame would make the kept listing's (most calls)
-** dear. */
+/* enabled() where the listing is not kept, or under GPUMC_CHECK_READY
+** (a kept one then compared): out of line, for its frame would make the
+** kept listing's (most calls) dear. */
 static __attribute__((noinline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                   const struct action *before, unsigned nb, struct action *out,
-                                                  int kept)
+                                                  int timed)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	const struct bind *ib = REQ(c, P_ISSUE);
 	const struct port_issue *ip = ib->ops;
-	int timed = kept >> 1; /* enabled()'s timed, kept's low bit */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL; /* as enabled() */
 	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
-	kept &= 1;
+	int kept = tn && tn->check && list_kept(c, tn, per_sm); /* then compared (list_keep) */
+	int ordered = tn && cf->flush == DF_ORDERED;
+	if (ordered)
+		turns_kept(c, sv, tn);
 	/* ordered, nr: no FLUSH while one is in flight, whatever the warps
 	** do, so the guard is not read then: most listings of a concrete run
 	** come during a flush, listing its DRAINs (exhaustive mode's, not:
 	** there the test costs more than it saves) */
-	int drains_only = tn && cf->flush < DF_NR_OF && in_flight(c, sv);
+	uint32_t has = D(c)->turn_has;
+	int drains_only = tn && cf->flush < DF_NR_OF && (ordered ? has != 0 : anything_in_flight(c, sv));
 	unsigned n = 0;
 	if (!drains_only || (tn && tn->check))
 		n = list_flush(c, sv, tn, per_sm, before, nb, out);
-	if (tn && tn->check && (in_flight(c, sv) != anything_in_flight(c, sv) || (drains_only && n))) {
+	if (tn && tn->check && ((ordered && (has != 0) != anything_in_flight(c, sv)) || (drains_only && n))) {
 		fprintf(stderr, "gpumc: internal error: READY-12: at cycle %llu the turns' FIFOs say %s in flight, the "
 		        "FIFOs %s, and the guard lists %u FLUSH\n", (unsigned long long)tn->clock,
-		        in_flight(c, sv) ? "entries are" : "none is", anything_in_flight(c, sv) ? "some" : "none", n);
+		        has ? "entries are" : "none is", anything_in_flight(c, sv) ? "some" : "none", n);
 		abort();
 	}
-	if (tn && cf->flush == DF_ORDERED)
-		n += turns_kept(c, sv, tn, out + n);
+	if (ordered)
+		n += turns_listed(c, sv, tn, out + n);
 	else
 		for (unsigned p = 0; p < cf->partitions; p++)
 			n += drains(c, sv, p, timed, out + n);
 	if (tn)
 		list_keep(c, tn, per_sm, kept, out, n);
 	return n;
+}
+
+/* The kept listing into out (list_kept), or UINT_MAX where it is not
+** kept. */
+static inline unsigned kept_listing(const struct comp *c, const struct timed_now *tn, struct action *out)
+{
+	const struct dab *d = D(c);
+	if (!list_kept(c, tn, d->told))
+		return UINT_MAX;
+	for (unsigned i = 0; i < d->list_n; i++)
+		out[i] = d->list[i];
+	return d->list_n;
+}
+
+/* enabled() while turn_has or turn_dirty say a flush may be in flight
+** (ordered, concrete mode): the turns' DRAINs alone (READY-12), kept per
+** partition (turns_kept) whatever else moves, such as the schedulers
+** told; else as enabled().  Out of line: enabled() makes no call. */
+static __attribute__((noinline)) unsigned flight_listing(const struct comp *c, const uint8_t *sv,
+                                                         const struct action *before, unsigned nb,
+                                                         struct action *out, const struct timed_now *tn)
+{
+	unsigned n = turns_listed(c, sv, tn, out);
+	if (!n)
+		n = kept_listing(c, tn, out);
+	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, 1);
 }
 
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -749,14 +806,13 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct port_issue *ip = ib->ops;
 	/* concrete mode: the schedulers told (port_issue.allowed) */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
-	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
-	int kept = tn && list_kept(c, tn, per_sm);
-	if (!kept || tn->check)
-		return listing(c, sv, before, nb, out, kept | timed << 1);
 	const struct dab *d = D(c);
-	for (unsigned i = 0; i < d->list_n; i++) /* a few: no call */
-		out[i] = d->list[i];
-	return d->list_n;
+	if (!tn || tn->check)
+		return listing(c, sv, before, nb, out, timed);
+	if ((d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED)
+		return flight_listing(c, sv, before, nb, out, tn);
+	unsigned n = kept_listing(c, tn, out);
+	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, timed);
 }
 
 /* The flush made the atomics of SM sm (-1: every SM) visible: its waiting
@@ -770,8 +826,9 @@ static void release(const struct comp *c, uint8_t *sv, int sm)
 			WARPS(c)->resume(WC(c), sv, w);
 }
 
-/* Round-robin turn of partition p: the next SM, from `from`, with entries. */
-static void next_turn(const struct comp *c, const uint8_t *sv, unsigned p, unsigned from)
+/* Round-robin turn of partition p: the next SM, from `from`, with entries.
+** Inline: most drains end a message. */
+static inline void next_turn(const struct comp *c, const uint8_t *sv, unsigned p, unsigned from)
 {
 	const struct gpu *g = c->g;
 	unsigned S = g->cfg.sms;
@@ -820,6 +877,23 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
+	/* a FIFO runs down: what it holds moves up by what this flush puts
+	** behind it (nr-of, nr-cif; the others flush into empty FIFOs), so
+	** that is counted first */
+	unsigned at[64 * 8] = { 0 }; /* per FIFO, the entries to come, then where the next goes */
+	for (unsigned b = 0; b < D(c)->nbufs; b++) {
+		unsigned s = sm_of_buffer(c, b);
+		const struct dab_buf *bf = buf(c, sv, b);
+		const struct atomic_entry *e = buf_entries(c, sv, b);
+		for (unsigned i = 0; (sm < 0 || s == (unsigned)sm) && i < bf->count; i++)
+			at[s * cf->partitions + gpu_partition_of(g, e[i].addr)]++;
+	}
+	for (unsigned q = 0; q < g->nqueues; q++) {
+		uint16_t *qh = queue(c, sv, q);
+		if (at[q] && qh[0])
+			memmove(queue_entries(c, sv, q) + at[q], queue_entries(c, sv, q), sizeof(struct atomic_entry) * qh[0]);
+		qh[0] = (uint16_t)(qh[0] + at[q]);
+	}
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		unsigned s = sm_of_buffer(c, b);
 		if (sm >= 0 && s != (unsigned)sm)
@@ -828,8 +902,7 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 		struct atomic_entry *e = buf_entries(c, sv, b);
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
 			unsigned i = (o + j) % bf->count, q = s * cf->partitions + gpu_partition_of(g, e[i].addr);
-			uint16_t *qh = queue(c, sv, q);
-			queue_entries(c, sv, q)[qh[0]++] = e[i];
+			queue_entries(c, sv, q)[--at[q]] = e[i];
 		}
 		memset(bf, 0, D(c)->buf_bytes);
 	}
@@ -843,24 +916,34 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 	}
 }
 
-static void drain(const struct comp *c, uint8_t *sv, unsigned q)
+/* Partition q % partitions performs the k entries at the head of FIFO q,
+** one transaction's (icnt_run; exhaustive mode's k is 1): k drains of one
+** in a row.  The turn stays between them (same_tx is an equivalence: one
+** buffer, one sector), and only the last can empty the FIFO.  Inline:
+** most calls are one entry's. */
+static inline __attribute__((always_inline)) void drain(const struct comp *c, uint8_t *sv, unsigned q, unsigned k)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	uint16_t *qh = queue(c, sv, q);
-	struct atomic_entry *e = queue_entries(c, sv, q), head = e[0];
-	memmove(e, e + 1, sizeof *e * (size_t)(qh[0] - 1));
-	memset(&e[qh[0] - 1], 0, sizeof *e);
-	qh[0]--;
-	if (atomic_entry_perform(c, sv, &head))
-		gpu_warp(g, sv, head.warp)->pending--;
-	unsigned p = q % cf->partitions, s = q / cf->partitions;
-	if (cf->flush == DF_ORDERED && !(qh[0] && same_tx(c, &head, e)))
-		next_turn(c, sv, p, s + 1); /* the message is over */
-	if (!qh[0] && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
+	struct atomic_entry *e = queue_entries(c, sv, q);
+	unsigned n = qh[0] - k; /* e[n]: the last performed, e[n - 1] the next head */
+	for (unsigned i = n + k; i-- > n;)
+		if (atomic_entry_perform(c, sv, &e[i]))
+			gpu_warp(g, sv, e[i].warp)->pending--;
+	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
+	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
+	if (k == 1) /* a call less */
+		memset(&e[n], 0, sizeof *e);
+	else
+		memset(&e[n], 0, sizeof *e * k);
+	qh[0] = (uint16_t)n;
+	if (over)
+		next_turn(c, sv, q % cf->partitions, q / cf->partitions + 1);
+	if (!n && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
 		complete(c, sv);
-	else if (cf->flush >= DF_NR_OF && head.ret)
-		release(c, sv, (int)gpu_sm_of(g, head.warp));
+	else if (sm >= 0)
+		release(c, sv, sm);
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -870,9 +953,12 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		flush(c, sv, a->arg < g->cfg.sms ? (int)a->arg : -1);
 		return;
 	}
-	unsigned q = a->arg % g->nqueues;
-	for (unsigned k = a->arg / g->nqueues + 1; k--;)
-		drain(c, sv, q);
+	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
+	if (g->cfg.flush < DF_NR_OF)
+		drain(c, sv, q, k);
+	else /* a returning entry releases its SM's warps as it is performed */
+		while (k--)
+			drain(c, sv, q, 1);
 }
 
 /* Concrete mode's ready sets (readyset.c): a drain that leaves something
@@ -894,7 +980,7 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 	** returning a value reaches no scheduler; those that do, their SM */
 	const struct atomic_entry *e = queue_entries(c, sv, aq);
 	int sm = REACH_NONE;
-	for (unsigned k = a->arg / c->g->nqueues + 1, i = 0; i < k; i++)
+	for (unsigned n = queue(c, sv, aq)[0], i = n - (a->arg / c->g->nqueues + 1); i < n; i++)
 		if (e[i].ret) {
 			int s = (int)gpu_sm_of(c->g, e[i].warp);
 			if (sm != REACH_NONE && sm != s)
@@ -919,7 +1005,7 @@ static void describe(const struct comp *c, const uint8_t *sv, const struct actio
 	          q / g->cfg.partitions);
 	if (a->arg >= g->nqueues)
 		sb_printf(out, "%u entries of one transaction, the first ", a->arg / g->nqueues + 1);
-	atomic_entry_describe(c, queue_entries(c, sv, q), out);
+	atomic_entry_describe(c, queue_head(c, sv, q), out);
 }
 
 static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
@@ -1002,7 +1088,7 @@ static unsigned flush_transactions(const struct comp *c, const uint8_t *sv, cons
 ** flush() queues the entries, through the SM's interconnect port (icnt.c):
 ** one transaction per entry, or per sector and buffer when coalescing. */
 static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigned s, struct timing *t,
-                                uint64_t (*rnd)(void *), void *rng)
+                                uint64_t (*rnd)(void *), void *rng, unsigned *tx)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -1021,6 +1107,8 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
 			unsigned i = (o + j) % bf->count, x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
 			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, at_pos = pos[p]++;
+			if (x == j)
+				++*tx;
 			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, p, t->now + cf->lat_flush, rnd, rng);
 			icnt_arrive(ic, q, at_pos, at[j]);
 			if (!at_pos) /* a new head */
@@ -1040,12 +1128,17 @@ static __attribute__((noinline)) void timing_flush(const struct comp *c, const u
 	const struct gpu_cfg *cf = &g->cfg;
 	unsigned warp0 = WC(c)->subj0[0];
 	uint64_t done = t->now + cf->lat_flush;
+	unsigned tx = 0;
 	for (unsigned s = 0; s < cf->sms; s++)
 		if (a->arg >= cf->sms || s == a->arg) {
-			uint64_t d = timing_flush_sm(c, sv, s, t, rnd, rng);
+			uint64_t d = timing_flush_sm(c, sv, s, t, rnd, rng, &tx);
 			if (d > done)
 				done = d;
 		}
+	struct dab *x = (struct dab *)c->priv;
+	x->tx_sv = sv;
+	x->tx_arg = a->arg;
+	x->tx_n = tx;
 	t->busy = (unsigned)(done - t->now);
 	/* warps released at the push (nr-of, nr-cif) wait for the acks */
 	for (unsigned w = 0; w < g->nwarps && cf->flush >= DF_NR_OF && t->n < TIMING_MAX_UPDATES; w++)
@@ -1092,15 +1185,27 @@ static const char *const counters[CT_N] = {
 	"atomic lane-ops at ROP", "DAB flushes", "DAB flushed entries", "DAB flush transactions"
 };
 
-static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
+/* A FLUSH's counts.  Out of line: a DRAIN's (most calls) are a leaf. */
+static __attribute__((noinline)) void count_flush(const struct comp *c, const uint8_t *sv, const struct action *a,
+                                                  uint64_t *ct)
 {
-	if (a->kind == c->kind0 + K_DRAIN) {
-		comp_count(c, ct, CT_LANES, a->arg / c->g->nqueues + 1);
-		return;
-	}
+	/* the FLUSH's timing, just before (model.step), counted its
+	** transactions; asked alone (GPUMC_CHECK_READY's READY-8, which
+	** compares the two), they are counted again */
+	struct dab *d = (struct dab *)c->priv;
+	unsigned tx = d->tx_sv == sv && d->tx_arg == a->arg ? d->tx_n : flush_transactions(c, sv, a);
+	d->tx_sv = NULL;
 	comp_count(c, ct, CT_FLUSH, 1);
 	comp_count(c, ct, CT_FLUSH_ENTRIES, flush_entries(c, sv, a));
-	comp_count(c, ct, CT_FLUSH_TX, flush_transactions(c, sv, a));
+	comp_count(c, ct, CT_FLUSH_TX, tx);
+}
+
+static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
+{
+	if (a->kind == c->kind0 + K_DRAIN)
+		comp_count(c, ct, CT_LANES, a->arg / c->g->nqueues + 1);
+	else
+		count_flush(c, sv, a, ct);
 }
 
 /* }=== */

@@ -2,7 +2,9 @@
 ** The interconnect's concrete-mode timing (see icnt.h).  Timing only: no
 ** state-vector slice, no actions; rop.c and dab.c own the FIFOs and call
 ** these from their timing hooks, which run just before the action they
-** time is applied.
+** time is applied.  The calls of every send and drain (icnt_send,
+** icnt_arrive, icnt_run, icnt_take, ...) are inline in icnt.h; here the
+** layout and a run's reset.
 ** Invariants:
 **   ICNT-1 an SM's port never sends more than icnt_bw transactions in a
 **          cycle (port[] only grows, one slot per transaction);
@@ -40,10 +42,8 @@ struct icnt *icnt_init(void *mem, const struct gpu *g, unsigned nq, unsigned cap
 	return ic;
 }
 
-void icnt_begin(struct icnt *ic, const struct timing *t)
+void icnt_restart(struct icnt *ic, const struct timing *t)
 {
-	if (ic->run == t->run)
-		return;
 	ic->run = t->run;
 	memset(ic->port, 0, sizeof *ic->port * ic->sms);
 	memset(ic->head, 0, sizeof *ic->head * ic->nq);
@@ -51,93 +51,7 @@ void icnt_begin(struct icnt *ic, const struct timing *t)
 		memset(ic->taken, 0, (size_t)ic->parts * ICNT_WINDOW);
 }
 
-/* The first cycle from `at` on that partition p's ejection port has room,
-** taken.  A slot of the calendar is free for cycle x when it was last
-** taken for another cycle: the calendar covers ICNT_WINDOW cycles ahead,
-** more than a flush of every buffer spans (a farther one is not delayed). */
-static uint64_t eject(struct icnt *ic, unsigned p, uint64_t at)
-{
-	if (!ic->eject)
-		return at;
-	for (uint64_t x = at; x < at + ICNT_WINDOW; x++) {
-		size_t k = (size_t)p * ICNT_WINDOW + x % ICNT_WINDOW;
-		if (ic->cal[k] != x || !ic->taken[k]) {
-			ic->cal[k] = x;
-			ic->taken[k] = 1;
-			return x;
-		}
-		if (ic->taken[k] < ic->eject) {
-			ic->taken[k]++;
-			return x;
-		}
-	}
-	return at;
-}
-
-uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, unsigned p, uint64_t from,
-                   uint64_t (*rnd)(void *), void *rng)
-{
-	uint64_t *port = &ic->port[sm];
-	if (*port < from * ic->bw)
-		*port = from * ic->bw; /* the port was idle: no credit for it */
-	uint64_t left = (*port)++ / ic->bw, travel = cf->lat_icnt + (cf->icnt_jitter ? rnd(rng) % (cf->icnt_jitter + 1) : 0);
-	uint64_t at = eject(ic, p, left + travel);
-	/* a transaction the partition cannot take yet holds the SM's port
-	** (head of line): the ones behind it leave after it */
-	if (at > left + travel && *port < (at - travel) * ic->bw + 1)
-		*port = (at - travel) * ic->bw + 1;
-	return at;
-}
-
 uint64_t icnt_free_at(const struct icnt *ic, unsigned sm)
 {
 	return (ic->port[sm] + ic->bw - 1) / ic->bw;
-}
-
-static uint64_t *slot(struct icnt *ic, unsigned q, unsigned pos)
-{
-	return &ic->arr[(size_t)q * ic->cap + (ic->head[q] + pos) % ic->cap];
-}
-
-void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at)
-{
-	if (pos && *slot(ic, q, pos - 1) > at)
-		at = *slot(ic, q, pos - 1);
-	*slot(ic, q, pos) = at;
-}
-
-unsigned icnt_run(const struct icnt *ic, const struct comp *c, unsigned q, unsigned n, const void *e, size_t size,
-                  int (*same_tx)(const struct comp *c, const void *a, const void *b))
-{
-	unsigned k = 1;
-	if (!c->g->cfg.coalesce)
-		return 1;
-	const uint64_t *arr = ic->arr + (size_t)q * ic->cap;
-	uint64_t at = arr[ic->head[q]];
-	while (k < n && arr[(ic->head[q] + k) % ic->cap] == at &&
-	       same_tx(c, e, (const char *)e + size * k))
-		k++;
-	return k;
-}
-
-uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned k, unsigned n, uint64_t now, unsigned busy)
-{
-	/* entries i..i+k-1 leave (i > 0 only on the relaxed icnt_order=any,
-	** with k = 1): the ones behind them close up, as the FIFO's do */
-	if (i == 0)
-		ic->head[q] = (ic->head[q] + k) % ic->cap;
-	for (unsigned j = i; i && j + 1 < n; j++)
-		*slot(ic, q, j) = *slot(ic, q, j + 1);
-	if (n <= k)
-		return 0;
-	uint64_t at = *slot(ic, q, 0);
-	return at > now + busy ? at : now + busy;
-}
-
-void icnt_ready(struct timing *t, uint32_t subj, uint64_t at)
-{
-	if (t->n >= TIMING_MAX_UPDATES)
-		return;
-	t->upd[t->n].subject = subj;
-	t->upd[t->n++].delay = at > t->now ? (uint32_t)(at - t->now) : 0;
 }

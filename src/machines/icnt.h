@@ -68,26 +68,115 @@ struct icnt {
 size_t icnt_size(const struct gpu *g, unsigned nq, unsigned cap);
 /* Lay the model out in mem (icnt_size bytes, zeroed, 8-aligned). */
 struct icnt *icnt_init(void *mem, const struct gpu *g, unsigned nq, unsigned cap);
-/* Called first by each timing hook: a new run starts with idle ports. */
-void icnt_begin(struct icnt *ic, const struct timing *t);
+/* A new run starts with idle ports (icnt_begin). */
+void icnt_restart(struct icnt *ic, const struct timing *t);
+/* Called first by each timing hook.  Inline, as are the FIFO helpers
+** below: each drain of a FIFO asks them. */
+static inline void icnt_begin(struct icnt *ic, const struct timing *t)
+{
+	if (ic->run != t->run)
+		icnt_restart(ic, t);
+}
+/* The first cycle from `at` on that partition p's ejection port has room,
+** taken.  A slot of the calendar is free for cycle x when it was last
+** taken for another cycle: the calendar covers ICNT_WINDOW cycles ahead,
+** more than a flush of every buffer spans (a farther one is not delayed). */
+static inline uint64_t icnt_eject(struct icnt *ic, unsigned p, uint64_t at)
+{
+	if (!ic->eject)
+		return at;
+	for (uint64_t x = at; x < at + ICNT_WINDOW; x++) {
+		size_t k = (size_t)p * ICNT_WINDOW + x % ICNT_WINDOW;
+		if (ic->cal[k] != x || !ic->taken[k]) {
+			ic->cal[k] = x;
+			ic->taken[k] = 1;
+			return x;
+		}
+		if (ic->taken[k] < ic->eject) {
+			ic->taken[k]++;
+			return x;
+		}
+	}
+	return at;
+}
+
 /* One transaction from SM sm to partition p leaving no earlier than cycle
-** from: the cycle the partition's ejection port takes it. */
-uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, unsigned p, uint64_t from,
-                   uint64_t (*rnd)(void *), void *rng);
+** from: the cycle the partition's ejection port takes it.  Inline: a
+** flush sends one per sector of every buffer. */
+static inline uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsigned sm, unsigned p, uint64_t from,
+                                 uint64_t (*rnd)(void *), void *rng)
+{
+	uint64_t *port = &ic->port[sm];
+	if (*port < from * ic->bw)
+		*port = from * ic->bw; /* the port was idle: no credit for it */
+	uint64_t left = (*port)++ / ic->bw, travel = cf->lat_icnt + (cf->icnt_jitter ? rnd(rng) % (cf->icnt_jitter + 1) : 0);
+	uint64_t at = icnt_eject(ic, p, left + travel);
+	/* a transaction the partition cannot take yet holds the SM's port
+	** (head of line): the ones behind it leave after it */
+	if (at > left + travel && *port < (at - travel) * ic->bw + 1)
+		*port = (at - travel) * ic->bw + 1;
+	return at;
+}
+
 /* The first cycle SM sm's port has a free slot. */
 uint64_t icnt_free_at(const struct icnt *ic, unsigned sm);
+/* Where FIFO q's entry pos (< cap) keeps its arrival cycle. */
+static inline uint64_t *icnt_slot(const struct icnt *ic, unsigned q, unsigned pos)
+{
+	unsigned i = ic->head[q] + pos; /* below 2 cap: no division */
+	return &ic->arr[(size_t)q * ic->cap + (i < ic->cap ? i : i - ic->cap)];
+}
 /* The FIFO entry q[pos] arrives at cycle at. */
-void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at);
-/* How many of FIFO q's n entries e (of size bytes each), from the head,
+static inline void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at)
+{
+	uint64_t *x = icnt_slot(ic, q, pos), *ring = ic->arr + (size_t)q * ic->cap;
+	const uint64_t *before = x > ring ? x - 1 : ring + ic->cap - 1; /* pos - 1's */
+	if (pos && *before > at)
+		at = *before;
+	*x = at;
+}
+/* How many of FIFO q's n entries, from its head e on (the next one stride
+** bytes after the one before: a FIFO that runs down has it negative),
 ** arrived in the head's transaction: consecutive, with the head's arrival
 ** cycle, and same_tx(c, head, entry) (the provider's sender and sector);
-** 1 with coalesce off. */
-unsigned icnt_run(const struct icnt *ic, const struct comp *c, unsigned q, unsigned n, const void *e, size_t size,
-                  int (*same_tx)(const struct comp *c, const void *a, const void *b));
+** 1 with coalesce off.  Inline: asked at each listing of a FIFO's head,
+** and same_tx then costs no call. */
+static inline unsigned icnt_run(const struct icnt *ic, const struct comp *c, unsigned q, unsigned n, const void *e,
+                                ptrdiff_t stride, int (*same_tx)(const struct comp *c, const void *a, const void *b))
+{
+	if (!c->g->cfg.coalesce)
+		return 1;
+	const uint64_t *arr = ic->arr + (size_t)q * ic->cap;
+	unsigned i = ic->head[q], k = 1;
+	uint64_t at = arr[i];
+	for (i = i + 1 < ic->cap ? i + 1 : 0; k < n && arr[i] == at && same_tx(c, e, (const char *)e + stride * (ptrdiff_t)k);
+	     i = i + 1 < ic->cap ? i + 1 : 0)
+		k++;
+	return k;
+}
 /* Entries i..i+k-1 of FIFO q (n entries) leave for the ROP at cycle now,
 ** busy cycles long: when FIFO q can give its next entry (0: empty). */
-uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned k, unsigned n, uint64_t now, unsigned busy);
+static inline uint64_t icnt_take(struct icnt *ic, unsigned q, unsigned i, unsigned k, unsigned n, uint64_t now,
+                                 unsigned busy)
+{
+	/* entries i..i+k-1 leave (i > 0 only on the relaxed icnt_order=any,
+	** with k = 1): the ones behind them close up, as the FIFO's do */
+	if (i == 0)
+		ic->head[q] = (uint32_t)(ic->head[q] + k < ic->cap ? ic->head[q] + k : ic->head[q] + k - ic->cap);
+	for (unsigned j = i; i && j + 1 < n; j++)
+		*icnt_slot(ic, q, j) = *icnt_slot(ic, q, j + 1);
+	if (n <= k)
+		return 0;
+	uint64_t at = *icnt_slot(ic, q, 0);
+	return at > now + busy ? at : now + busy;
+}
 /* Sets t's ready time of FIFO subject subj, q[0] arriving at cycle at. */
-void icnt_ready(struct timing *t, uint32_t subj, uint64_t at);
+static inline void icnt_ready(struct timing *t, uint32_t subj, uint64_t at)
+{
+	if (t->n >= TIMING_MAX_UPDATES)
+		return;
+	t->upd[t->n].subject = subj;
+	t->upd[t->n++].delay = at > t->now ? (uint32_t)(at - t->now) : 0;
+}
 
 #endif
