@@ -176,17 +176,20 @@ static inline int readyset_others_kept(const struct readyset_entry *e, uint64_t 
 ** warp's others that a new look decides otherwise: fatal. */
 void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
 	__attribute__((noreturn, cold));
-/* The earliest ready time of warps o (bits of scheduler k's warps, the
+/* The earliest ready time of warps set (bits of scheduler k's warps, the
 ** set's but the one listed, subj), looked for until one is ready by upto;
-** 0 where they are too many to look at.  keep: kept for the same warp and
-** others while only the unit's own issues come (READY-14; gto's, where
-** a greedy warp issues again and again). */
+** 0 where they are too many to look at.  Of them, those in set but not in
+** o were looked at already (none ready by upto; before: their earliest
+** ready time).  keep: kept for the same warp and others while only the
+** unit's own issues come (READY-14; gto's, where a greedy warp issues
+** again and again). */
 static inline __attribute__((always_inline)) uint64_t readyset_others(struct readyset *rs, const struct timed_now *tn,
                                                                       unsigned k, unsigned u, uint64_t at,
                                                                       uint64_t upto, unsigned s0, uint32_t subj,
-                                                                      const unsigned *warps, uint64_t o, int keep)
+                                                                      const unsigned *warps, uint64_t set, uint64_t o,
+                                                                      uint64_t before, int keep)
 {
-	uint64_t set = o, past = o & (o - 1), so = UINT64_MAX;
+	uint64_t past = set & (set - 1), so = before;
 	past &= past - 1;
 	past &= past - 1;
 	past &= past - 1; /* its fifth */
@@ -244,40 +247,49 @@ readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, u
 		** Its ready time stands for soon, which once a warp is ready
 		** by upto is only ever compared with a clock past it. */
 		uint32_t l = tn->last[u];
-		uint64_t m = *may;
-		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && tn->ready[l] <= upto)
-			m = 1ull << rs->gto_idx[l - s0];
-		for (; m; m &= m - 1) {
-			unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
-			uint64_t r = tn->ready[s0 + w];
-			if (r < soon)
-				soon = r;
-			if (r <= upto) {
-				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
-				*viewed = (int)(with_view >> i & 1);
-				/* the others' earliest ready time: one ready is left
-				** for the next cycle (told), and the scheduler may
-				** wait for it after this issue (readyset_due_keep);
-				** looked for until one is ready among seven others
-				** at most, past seven one assumed ready, unlooked (a
-				** persist row's sixteen a scheduler; past four, as
-				** before, listed baseline pagerank's eight at 16 CTAs
-				** the next cycle for none ready, 88,196 times a run);
-				** kept where keep says (READY-14) */
-				uint64_t so = readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), keep);
-				struct readyset_entry *e = &rs->e[k];
-				if (so <= upto) {
-					*tn->again = 1;
-					e->psoon = 0; /* it cannot wait */
-				} else {
-					e->psoon = so;
-					e->psubj = s0 + w;
-					e->punit = tn->unit_changed[u] + 1;
-				}
-				break;
+		uint64_t m = *may, r = 0, rest;
+		unsigned i = 0;
+		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && (r = tn->ready[l]) <= upto) {
+			i = rs->gto_idx[l - s0];
+			rest = m & ~(1ull << i);
+		} else {
+			/* the lowest ready; those passed over (none ready, their
+			** earliest ready time soon) are the others' first */
+			for (; m; m &= m - 1) {
+				i = (unsigned)__builtin_ctzll(m);
+				r = tn->ready[s0 + warps[i]];
+				if (r <= upto)
+					break;
+				soon = r < soon ? r : soon;
 			}
+			if (!m) {
+				readyset_listed(rs, tn, k, at, upto, 0, soon);
+				return 0;
+			}
+			rest = m & (m - 1);
 		}
-		readyset_listed(rs, tn, k, at, upto, n, soon);
+		unsigned w = warps[i];
+		out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
+		*viewed = (int)(with_view >> i & 1);
+		/* the others' earliest ready time: one ready is left for the
+		** next cycle (told), and the scheduler may wait for it after
+		** this issue (readyset_due_keep); looked for until one is
+		** ready among seven others at most, past seven one assumed
+		** ready, unlooked (a persist row's sixteen a scheduler; past
+		** four, as before, listed baseline pagerank's eight at 16 CTAs
+		** the next cycle for none ready, 88,196 times a run); kept
+		** where keep says (READY-14) */
+		uint64_t so = readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), rest, soon, keep);
+		struct readyset_entry *e = &rs->e[k];
+		if (so <= upto) {
+			*tn->again = 1;
+			e->psoon = 0; /* it cannot wait */
+		} else {
+			e->psoon = so;
+			e->psubj = s0 + w;
+			e->punit = tn->unit_changed[u] + 1;
+		}
+		readyset_listed(rs, tn, k, at, upto, n, r); /* the earliest: the others' are past upto */
 		return n;
 	}
 	for (uint64_t m = *may; m; m &= m - 1) {
