@@ -452,7 +452,8 @@ static void sm_listed(const struct comp *c, const struct timed_now *tn, unsigned
 /* Concrete mode's listing (enabled): all, listing everything (tn->now is
 ** UINT64_MAX); check, tn->check; gto_gwat, the rule is GTO or GWAT
 ** (one).  Always inline: the common case's copy (all and check 0,
-** gto_gwat 1) folds their tests away. */
+** gto_gwat 1, in enabled) and the other rules' unchecked one (listing_any)
+** fold their tests away. */
 static inline __attribute__((always_inline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                               const struct timed_now *tn, struct action *out,
                                                               unsigned s0, int all, int check,
@@ -534,32 +535,50 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	return n;
 }
 
+/* listing's copies for the other cases (a rule other than GTO and GWAT;
+** listing everything, or checked), and exhaustive mode's every allowed
+** warp: out of line, so that enabled() is the common case's copy alone
+** (inline beside them, its registers spilled more: 1.9% of its
+** instructions). */
+static __attribute__((noinline)) unsigned listing_any(const struct comp *c, const uint8_t *sv,
+                                                      const struct timed_now *tn, struct action *out, unsigned s0,
+                                                      int gto_gwat)
+{
+	if (tn->now != UINT64_MAX && !tn->check) /* SRR, GTRR, GTAR */
+		return listing(c, sv, tn, out, s0, 0, 0, 0);
+	return listing(c, sv, tn, out, s0, tn->now == UINT64_MAX, tn->check, gto_gwat);
+}
+static __attribute__((noinline)) unsigned every_allowed(const struct comp *c, const uint8_t *sv, struct action *out)
+{
+	const struct gpu *g = c->g;
+	unsigned n = 0, r = dab_rule(&g->cfg);
+	for (unsigned k = 0; k < g->cfg.sms * g->cfg.schedulers; k++) {
+		struct dab_sched_view v;
+		int seen = 0;
+		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
+			if (allowed(c, sv, k, g->sched_warps[i], r, &v, &seen))
+				out[n++] = sched_action(c, g->sched_warps[i]);
+	}
+	return n;
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
 	(void)before;
 	(void)nb;
 	(void)timed;
-	const struct gpu *g = c->g;
-	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&g->cfg);
 	/* concrete mode: a busy scheduler, a warp in its latency, is not
 	** asked (model.h, enabled_now), and what the state allows comes from
 	** the scheduler's ready set (readyset.c) */
 	const struct timed_now *tn = compose_now(c);
-	if (!tn) { /* exhaustive mode: every allowed warp */
-		for (unsigned k = 0; k < nsched; k++) {
-			struct dab_sched_view v;
-			int seen = 0;
-			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
-				if (allowed(c, sv, k, g->sched_warps[i], r, &v, &seen))
-					out[n++] = sched_action(c, g->sched_warps[i]);
-		}
-		return n;
-	}
-	int all = tn->now == UINT64_MAX, gto_gwat = r == DS_GTO || r == DS_GWAT;
-	if (!all && !tn->check && gto_gwat)
+	if (!tn) /* exhaustive mode */
+		return every_allowed(c, sv, out);
+	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&c->g->cfg);
+	int gto_gwat = r == DS_GTO || r == DS_GWAT;
+	if (tn->now != UINT64_MAX && !tn->check && gto_gwat)
 		return listing(c, sv, tn, out, s0, 0, 0, 1);
-	return listing(c, sv, tn, out, s0, all, tn->check, gto_gwat);
+	return listing_any(c, sv, tn, out, s0, gto_gwat);
 }
 
 /* dab.c's FLUSH guard reads of before[] only which buffers and SMs have
