@@ -149,20 +149,26 @@ static const void *port(const struct comp *c, enum port p)
 	return p == P_GATE ? (const void *)&gate_ops : p == P_GRID ? (const void *)&grid_ops : NULL;
 }
 
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                        struct action *out, int timed)
+/* Each SM's next position to start, where the dispatcher chooses. */
+static __attribute__((noinline)) unsigned starts(const struct comp *c, const uint8_t *sv, struct action *out)
 {
-	(void)before, (void)nb, (void)timed;
 	const struct gpu *g = c->g;
 	unsigned n = 0;
-	if (!choosing(g))
-		return 0;
 	for (unsigned s = 0; s < g->cfg.sms; s++) {
 		unsigned p = next_position(c, sv, s);
 		if (p < g->cfg.ctas)
 			out[n++] = (struct action){ (uint16_t)c->kind0, (uint16_t)c->unit0[0], c->subj0[0], p };
 	}
 	return n;
+}
+
+/* A leaf where it chooses nothing (the default: every cycle concrete
+** mode lists, a call that saves no registers). */
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	(void)before, (void)nb, (void)timed;
+	return choosing(c->g) ? starts(c, sv, out) : 0;
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)

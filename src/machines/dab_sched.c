@@ -201,12 +201,11 @@ static void view(const struct comp *c, const uint8_t *sv, unsigned k, struct dab
 		}
 }
 
-static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct dab_sched_view *v)
+/* May warp w, at a global atomic or not (atomic), issue under view v? */
+static inline int may_issue_atom(const struct gpu *g, unsigned w, const struct dab_sched_view *v, int atomic)
 {
-	const struct gpu *g = c->g;
 	if (v->srr)
 		return w == v->rr_warp;
-	int atomic = gpu_at_global_atomic(g, sv, w);
 	switch (dab_rule(&g->cfg)) {
 	case DS_GTRR: return !atomic;
 	case DS_GTAR: return atomic ? w == v->atom_warp : 1;
@@ -215,11 +214,21 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w, const 
 	}
 }
 
+static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w, const struct dab_sched_view *v)
+{
+	return may_issue_atom(c->g, w, v, gpu_at_global_atomic(c->g, sv, w));
+}
+
 /* Does warp w's issue depend on the scheduler's view (may_issue) or move
 ** its state (issued)?  Under SRR and GTRR every issue may; under GTAR
 ** and GWAT only an atomic (a non-atomic is always allowed and changes
 ** nothing); under GTO none.  enabled() and apply() skip the view where it
-** does not matter: computing it was most of a DAB expansion. */
+** does not matter: computing it was most of a DAB expansion.  view_atom:
+** where whether w is at a global atomic is known (atomic). */
+static inline int view_atom(unsigned r, int atomic)
+{
+	return r == DS_SRR || r == DS_GTRR || (r != DS_GTO && atomic);
+}
 static inline int needs_view(const struct gpu *g, unsigned r, const uint8_t *sv, unsigned w)
 {
 	return r == DS_SRR || r == DS_GTRR || (r != DS_GTO && gpu_at_global_atomic(g, sv, w));
@@ -298,15 +307,16 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 static inline __attribute__((always_inline)) int allowed(const struct comp *c, const uint8_t *sv, unsigned k, unsigned w,
                                                         unsigned r, struct dab_sched_view *v, int *seen)
 {
-	if (!sched_ready(c, sv, w))
+	int atomic;
+	if (!sched_ready_atom(c, sv, w, &atomic))
 		return 0;
-	if (!needs_view(c->g, r, sv, w))
+	if (!view_atom(r, atomic))
 		return 1;
 	if (!*seen) {
 		view(c, sv, k, v);
 		*seen = 1;
 	}
-	return may_issue(c, sv, w, v) ? 2 : 0;
+	return may_issue_atom(c->g, w, v, atomic) ? 2 : 0;
 }
 
 /* Scheduler k's warps that may issue in this state (bit i: its i-th
@@ -390,7 +400,8 @@ static __attribute__((noinline)) int one_out(const struct readyset_src *src, uns
 ** move the turn on every issue.)  Once per issue: the common case (READY,
 ** at no atomic, no gate: allowed, and no view, as allowed() answers
 ** without its calls) a leaf. */
-static int one(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
+static inline __attribute__((always_inline)) int one(const struct readyset_src *src, unsigned k, uint32_t subject,
+                                                    uint64_t *may, uint64_t *viewed)
 {
 	const struct comp *c = src->c;
 	const struct gpu *g = c->g;
@@ -441,7 +452,8 @@ static void sm_listed(const struct comp *c, const struct timed_now *tn, unsigned
 /* Concrete mode's listing (enabled): all, listing everything (tn->now is
 ** UINT64_MAX); check, tn->check; gto_gwat, the rule is GTO or GWAT
 ** (one).  Always inline: the common case's copy (all and check 0,
-** gto_gwat 1) folds their tests away. */
+** gto_gwat 1, in enabled) and the other rules' unchecked one (listing_any)
+** fold their tests away. */
 static inline __attribute__((always_inline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                               const struct timed_now *tn, struct action *out,
                                                               unsigned s0, int all, int check,
@@ -467,21 +479,23 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	/* the SM listed (sm), what it has seen less its own issues, its
 	** schedulers' with a set not empty, of which those that may be
 	** emptied by an issue listed */
-	unsigned sm = UINT_MAX;
+	unsigned sm = UINT_MAX, sm_end = 0; /* its schedulers end before sm_end */
 	uint64_t seen = 0, bits = 0, fragile = 0;
 	for (unsigned x = 0; x < (nsched + 63) / 64; x++)
 		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
-			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), j = k % nper, u = u0 + k, n0 = n;
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k, n0 = n;
 			if (k >= nsched)
 				break;
-			if (k / nper != sm) {
+			if (k >= sm_end) {
 				if (sm != UINT_MAX)
 					sm_listed(c, tn, sm, bits, fragile);
 				sm = k / nper;
+				sm_end = (sm + 1) * nper;
 				seen = tn->changed + tn->sm_changed[sm];
 				bits = rs->allowed[sm];
 				fragile = 0;
 			}
+			unsigned j = k + nper - sm_end; /* its place in the SM */
 			/* listing everything, an SM with an issue listed needs no
 			** more than what can issue at the clock (model.h, timed_now) */
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
@@ -493,8 +507,8 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			} else if (wake > upto)
 				readyset_get(rs, tn, k, u, at, &may, &with_view, ctx);
 			else {
-				n += readyset_list(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k],
-				                   ctx, out + n, &may, &viewed);
+				n += readyset_list_one(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k], ctx,
+				                       out + n, &may, &viewed, one, 0);
 				if (viewed)
 					listed |= 1ull << sm;
 				/* its warp-local issue may allow another warp, but under
@@ -506,10 +520,12 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 				wake = rs->e[k].soon; /* listing nothing: none ready before (readyset_list) */
 			}
 			uint64_t bit = 1ull << j;
-			if (!all && !readyset_due(rs, k) && (n > n0 || (bits & bit) != ((uint64_t)(may != 0) << j)))
+			/* unchecked, only due ones are listed */
+			int due = all || !check || readyset_due(rs, k);
+			if (!all && !due && (n > n0 || (bits & bit) != ((uint64_t)(may != 0) << j)))
 				readyset_due_missed(rs, tn, k);
 			bits = may ? bits | bit : bits & ~bit;
-			if (!all && readyset_due(rs, k))
+			if (!all && due)
 				readyset_due_keep(rs, k, n - n0, wake, gto_gwat && (may & (may - 1)));
 		}
 	if (sm != UINT_MAX)
@@ -519,32 +535,50 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	return n;
 }
 
+/* listing's copies for the other cases (a rule other than GTO and GWAT;
+** listing everything, or checked), and exhaustive mode's every allowed
+** warp: out of line, so that enabled() is the common case's copy alone
+** (inline beside them, its registers spilled more: 1.9% of its
+** instructions). */
+static __attribute__((noinline)) unsigned listing_any(const struct comp *c, const uint8_t *sv,
+                                                      const struct timed_now *tn, struct action *out, unsigned s0,
+                                                      int gto_gwat)
+{
+	if (tn->now != UINT64_MAX && !tn->check) /* SRR, GTRR, GTAR */
+		return listing(c, sv, tn, out, s0, 0, 0, 0);
+	return listing(c, sv, tn, out, s0, tn->now == UINT64_MAX, tn->check, gto_gwat);
+}
+static __attribute__((noinline)) unsigned every_allowed(const struct comp *c, const uint8_t *sv, struct action *out)
+{
+	const struct gpu *g = c->g;
+	unsigned n = 0, r = dab_rule(&g->cfg);
+	for (unsigned k = 0; k < g->cfg.sms * g->cfg.schedulers; k++) {
+		struct dab_sched_view v;
+		int seen = 0;
+		for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
+			if (allowed(c, sv, k, g->sched_warps[i], r, &v, &seen))
+				out[n++] = sched_action(c, g->sched_warps[i]);
+	}
+	return n;
+}
+
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
                         struct action *out, int timed)
 {
 	(void)before;
 	(void)nb;
 	(void)timed;
-	const struct gpu *g = c->g;
-	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers, s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&g->cfg);
 	/* concrete mode: a busy scheduler, a warp in its latency, is not
 	** asked (model.h, enabled_now), and what the state allows comes from
 	** the scheduler's ready set (readyset.c) */
 	const struct timed_now *tn = compose_now(c);
-	if (!tn) { /* exhaustive mode: every allowed warp */
-		for (unsigned k = 0; k < nsched; k++) {
-			struct dab_sched_view v;
-			int seen = 0;
-			for (unsigned i = g->sched_first[k]; i < g->sched_first[k + 1]; i++)
-				if (allowed(c, sv, k, g->sched_warps[i], r, &v, &seen))
-					out[n++] = sched_action(c, g->sched_warps[i]);
-		}
-		return n;
-	}
-	int all = tn->now == UINT64_MAX, gto_gwat = r == DS_GTO || r == DS_GWAT;
-	if (!all && !tn->check && gto_gwat)
+	if (!tn) /* exhaustive mode */
+		return every_allowed(c, sv, out);
+	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&c->g->cfg);
+	int gto_gwat = r == DS_GTO || r == DS_GWAT;
+	if (tn->now != UINT64_MAX && !tn->check && gto_gwat)
 		return listing(c, sv, tn, out, s0, 0, 0, 1);
-	return listing(c, sv, tn, out, s0, all, tn->check, gto_gwat);
+	return listing_any(c, sv, tn, out, s0, gto_gwat);
 }
 
 /* dab.c's FLUSH guard reads of before[] only which buffers and SMs have

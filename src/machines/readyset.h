@@ -5,6 +5,7 @@
 #define GPUMC_READYSET_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "explore/model.h"
 
@@ -176,17 +177,20 @@ static inline int readyset_others_kept(const struct readyset_entry *e, uint64_t 
 ** warp's others that a new look decides otherwise: fatal. */
 void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
 	__attribute__((noreturn, cold));
-/* The earliest ready time of warps o (bits of scheduler k's warps, the
+/* The earliest ready time of warps set (bits of scheduler k's warps, the
 ** set's but the one listed, subj), looked for until one is ready by upto;
-** 0 where they are too many to look at.  keep: kept for the same warp and
-** others while only the unit's own issues come (READY-14; gto's, where
-** a greedy warp issues again and again). */
+** 0 where they are too many to look at.  Of them, those in set but not in
+** o were looked at already (none ready by upto; before: their earliest
+** ready time).  keep: kept for the same warp and others while only the
+** unit's own issues come (READY-14; gto's, where a greedy warp issues
+** again and again). */
 static inline __attribute__((always_inline)) uint64_t readyset_others(struct readyset *rs, const struct timed_now *tn,
                                                                       unsigned k, unsigned u, uint64_t at,
                                                                       uint64_t upto, unsigned s0, uint32_t subj,
-                                                                      const unsigned *warps, uint64_t o, int keep)
+                                                                      const unsigned *warps, uint64_t set, uint64_t o,
+                                                                      uint64_t before, int keep)
 {
-	uint64_t set = o, past = o & (o - 1), so = UINT64_MAX;
+	uint64_t past = set & (set - 1), so = before;
 	past &= past - 1;
 	past &= past - 1;
 	past &= past - 1; /* its fifth */
@@ -244,40 +248,49 @@ readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, u
 		** Its ready time stands for soon, which once a warp is ready
 		** by upto is only ever compared with a clock past it. */
 		uint32_t l = tn->last[u];
-		uint64_t m = *may;
-		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && tn->ready[l] <= upto)
-			m = 1ull << rs->gto_idx[l - s0];
-		for (; m; m &= m - 1) {
-			unsigned i = (unsigned)__builtin_ctzll(m), w = warps[i];
-			uint64_t r = tn->ready[s0 + w];
-			if (r < soon)
-				soon = r;
-			if (r <= upto) {
-				out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
-				*viewed = (int)(with_view >> i & 1);
-				/* the others' earliest ready time: one ready is left
-				** for the next cycle (told), and the scheduler may
-				** wait for it after this issue (readyset_due_keep);
-				** looked for until one is ready among seven others
-				** at most, past seven one assumed ready, unlooked (a
-				** persist row's sixteen a scheduler; past four, as
-				** before, listed baseline pagerank's eight at 16 CTAs
-				** the next cycle for none ready, 88,196 times a run);
-				** kept where keep says (READY-14) */
-				uint64_t so = readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), keep);
-				struct readyset_entry *e = &rs->e[k];
-				if (so <= upto) {
-					*tn->again = 1;
-					e->psoon = 0; /* it cannot wait */
-				} else {
-					e->psoon = so;
-					e->psubj = s0 + w;
-					e->punit = tn->unit_changed[u] + 1;
-				}
-				break;
+		uint64_t m = *may, r = 0, rest;
+		unsigned i = 0;
+		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && (r = tn->ready[l]) <= upto) {
+			i = rs->gto_idx[l - s0];
+			rest = m & ~(1ull << i);
+		} else {
+			/* the lowest ready; those passed over (none ready, their
+			** earliest ready time soon) are the others' first */
+			for (; m; m &= m - 1) {
+				i = (unsigned)__builtin_ctzll(m);
+				r = tn->ready[s0 + warps[i]];
+				if (r <= upto)
+					break;
+				soon = r < soon ? r : soon;
 			}
+			if (!m) {
+				readyset_listed(rs, tn, k, at, upto, 0, soon);
+				return 0;
+			}
+			rest = m & (m - 1);
 		}
-		readyset_listed(rs, tn, k, at, upto, n, soon);
+		unsigned w = warps[i];
+		out[n++] = (struct action){ (uint16_t)kind, (uint16_t)u, s0 + w, 0 };
+		*viewed = (int)(with_view >> i & 1);
+		/* the others' earliest ready time: one ready is left for the
+		** next cycle (told), and the scheduler may wait for it after
+		** this issue (readyset_due_keep); looked for until one is
+		** ready among seven others at most, past seven one assumed
+		** ready, unlooked (a persist row's sixteen a scheduler; past
+		** four, as before, listed baseline pagerank's eight at 16 CTAs
+		** the next cycle for none ready, 88,196 times a run); kept
+		** where keep says (READY-14) */
+		uint64_t so = readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), rest, soon, keep);
+		struct readyset_entry *e = &rs->e[k];
+		if (so <= upto) {
+			*tn->again = 1;
+			e->psoon = 0; /* it cannot wait */
+		} else {
+			e->psoon = so;
+			e->psubj = s0 + w;
+			e->punit = tn->unit_changed[u] + 1;
+		}
+		readyset_listed(rs, tn, k, at, upto, n, r); /* the earliest: the others' are past upto */
 		return n;
 	}
 	for (uint64_t m = *may; m; m &= m - 1) {
@@ -303,19 +316,188 @@ static inline __attribute__((always_inline)) unsigned readyset_list(struct ready
 	return readyset_list_one(rs, tn, k, u, at, upto, kind, s0, warps, src, out, may, viewed, src->one, 0);
 }
 
+/* The due set and its calendar (readyset.c's top comment), inline: both
+** listings sync once a call (readyset_due_sync below), which out of line
+** cost DAB pagerank 2.2% of its listing's instructions. */
+
+/* Schedulers [k, k + n) due. */
+static inline void due_mark(struct readyset *rs, unsigned k, unsigned n)
+{
+	for (unsigned i = k; i < k + n; i++)
+		rs->due[i / 64] |= 1ull << i % 64;
+}
+
+/* Scheduler k's bit in the words of set m: where a waiting k is, set or
+** cleared. */
+static inline void due_bit(uint64_t *m, unsigned k, int on)
+{
+	m[k / 64] = on ? m[k / 64] | 1ull << k % 64 : m[k / 64] & ~(1ull << k % 64);
+}
+
+/* Scheduler k, waiting until wake[k], into the calendar: the ring where
+** it fits, else far; a wake not after base (no caller's today: each
+** passes a time past the clock) is due at once, not a ring's turn late. */
+static inline void due_place(struct readyset *rs, unsigned k)
+{
+	uint64_t t = rs->wake[k];
+	if (t <= rs->base)
+		due_bit(rs->due, k, 1);
+	else if (t - rs->base < RS_SPAN) {
+		due_bit(rs->ring + t % RS_SPAN * rs->words, k, 1);
+		rs->slots[t % RS_SPAN / 64] |= 1ull << t % 64;
+	} else if (t != UINT64_MAX) { /* none: it waits for an event */
+		due_bit(rs->far, k, 1);
+		if (t < rs->far_next)
+			rs->far_next = t;
+	}
+}
+
+/* readyset_due_wait, inline in due_pend: once per issue that waits */
+static inline __attribute__((always_inline)) void due_wait(struct readyset *rs, unsigned k, uint64_t wake)
+{
+	uint64_t old = rs->wake[k];
+	if (old > rs->base) { /* made due by an event while it waited: out of the calendar */
+		due_bit(rs->far, k, 0);
+		if (old - rs->base < RS_SPAN)
+			due_bit(rs->ring + old % RS_SPAN * rs->words, k, 0);
+	}
+	due_bit(rs->due, k, 0);
+	due_bit(rs->after, k, 0); /* due_pend marks its own */
+	rs->wake[k] = wake;
+	due_place(rs, k);
+}
+
+
+/* The calendar up to now: the ring's slots of (base, now] and the far
+** wakes by now are due, and base moves to now. */
+static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, uint64_t now)
+{
+	for (uint64_t t = rs->base + 1; t <= now && t < rs->base + RS_SPAN;) {
+		uint64_t m = rs->slots[t % RS_SPAN / 64] >> t % 64;
+		if (!m) {
+			t += 64 - t % 64;
+			continue;
+		}
+		t += (unsigned)__builtin_ctzll(m);
+		if (t > now || t >= rs->base + RS_SPAN)
+			break;
+		uint64_t *slot = rs->ring + t % RS_SPAN * rs->words;
+		for (unsigned x = 0; x < rs->words; x++) {
+			rs->due[x] |= slot[x];
+			slot[x] = 0;
+		}
+		rs->slots[t % RS_SPAN / 64] &= ~(1ull << t % 64);
+		t++;
+	}
+	rs->base = now;
+	if (now < rs->far_next)
+		return;
+	/* rare: a wait past the ring's span came; the others wait on, in
+	** the ring where they now fit */
+	rs->far_next = UINT64_MAX;
+	for (unsigned x = 0; x < rs->words; x++)
+		for (uint64_t m = rs->far[x]; m; m &= m - 1) {
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m);
+			rs->far[x] &= ~(1ull << k % 64);
+			if (rs->wake[k] <= now)
+				due_bit(rs->due, k, 1);
+			else
+				due_place(rs, k);
+		}
+}
+
+/* The schedulers that listed an issue that may wait (readyset_due_keep),
+** marked in `after` while they wait so (READY-9):
+** where that issue was warp-local (its unit's count one past the one it
+** listed at, the unit's last subject the warp listed), only that warp's
+** bit of its set moved, the others' ready times with it not (they move
+** only with an event, and one that reached it since makes it due after
+** this, readyset_due_sync): nothing to list before its unit is free and
+** that warp or another is ready. */
+static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+{
+	for (unsigned x = 0; x < rs->words; x++) {
+		for (uint64_t m = rs->pend[x]; m; m &= m - 1) {
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m), u = u0 + k;
+			const struct readyset_entry *e = &rs->e[k];
+			uint64_t wake = tn->ready[e->psubj] < e->psoon ? tn->ready[e->psubj] : e->psoon;
+			wake = tn->unit_free[u] > wake ? tn->unit_free[u] : wake;
+			if (wake > tn->now && tn->unit_changed[u] == e->punit && tn->last[u] == e->psubj) {
+				due_wait(rs, k, wake);
+				rs->after[x] |= 1ull << k % 64;
+			}
+		}
+		rs->pend[x] = 0;
+	}
+}
+
+/* readyset_due_sync and _named: inline in both, so that the first has
+** no test of named left */
+static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                                                           uint64_t (*named)(const void *ctx, unsigned group),
+                                                           const void *ctx)
+{
+	unsigned nper = rs->n / rs->ngroups;
+	if (rs->due_run != tn->run) {
+		rs->due_run = tn->run;
+		rs->due_reached = tn->reached - 1; /* every group looked at below */
+		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
+			rs->gseen[gi] = ~(tn->changed + tn->sm_changed[gi]);
+			rs->gwoke[gi] = tn->sm_woke[gi]; /* so not taken for wakes alone */
+		}
+		/* a clock from 0 again: nothing waits */
+		memset(rs->ring, 0, sizeof *rs->ring * RS_SPAN * rs->words);
+		memset(rs->far, 0, sizeof *rs->far * rs->words);
+		memset(rs->pend, 0, sizeof *rs->pend * rs->words);
+		memset(rs->after, 0, sizeof *rs->after * rs->words);
+		memset(rs->slots, 0, sizeof rs->slots);
+		for (unsigned k = 0; k < rs->n; k++)
+			rs->wake[k] = 0;
+		rs->base = 0;
+		rs->far_next = UINT64_MAX;
+	}
+	due_pend(rs, tn, u0); /* first: an event since makes one due again */
+	if (tn->reached != rs->due_reached) {
+		rs->due_reached = tn->reached;
+		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
+			uint64_t seen = tn->changed + tn->sm_changed[gi];
+			if (seen != rs->gseen[gi]) {
+				uint64_t woke = tn->sm_woke[gi];
+				if (named && seen - rs->gseen[gi] == woke - rs->gwoke[gi])
+					for (uint64_t b = named(ctx, gi); b; b &= b - 1)
+						due_mark(rs, gi * nper + (unsigned)__builtin_ctzll(b), 1);
+				else
+					due_mark(rs, gi * nper, nper);
+				rs->gseen[gi] = seen;
+				rs->gwoke[gi] = woke;
+			}
+		}
+	}
+	if (tn->now > rs->base)
+		due_pop(rs, tn->now);
+}
+
 /* Listing what can issue at the clock, first: the schedulers an event
 ** reached since (the run's start, the global count, their SM's count:
 ** each moves only with the driver's reached count) and those whose wake
 ** time came are due.  A scheduler's own count moves only by its issue,
 ** which it listed: it was due, and stays so (readyset_due_keep) unless
 ** it may wait.  u0: the unit of scheduler 0. */
-void readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0);
+static inline __attribute__((always_inline)) void readyset_due_sync(struct readyset *rs, const struct timed_now *tn,
+                                                                    unsigned u0)
+{
+	due_sync(rs, tn, u0, NULL, NULL);
+}
 /* The same, but where only actions that wake or block named warps
 ** (REACH_WAKES) reached a group since, only its schedulers named(ctx,
 ** group) says they named warps of (bit j: its j-th) are due: the others'
 ** sets did not move (READY-7 holds them). */
-void readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
-                             uint64_t (*named)(const void *ctx, unsigned group), const void *ctx);
+static inline __attribute__((always_inline)) void
+readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                        uint64_t (*named)(const void *ctx, unsigned group), const void *ctx)
+{
+	due_sync(rs, tn, u0, named, ctx);
+}
 static inline int readyset_due(const struct readyset *rs, unsigned k)
 {
 	return (int)(rs->due[k / 64] >> k % 64 & 1);
