@@ -41,6 +41,7 @@ struct machine {
 	** step_kind's answer (1; 2 an exit; 3 one that may fault its warp);
 	** all 0 without m->local */
 	uint8_t *por_pc;
+	const struct instr *ins; /* g.prog->ins, one load nearer */
 	const struct comp *crash;        /* the component with the crash hooks */
 	/* the components with a faulted / quiescent hook, for m_status (called
 	** twice per state: no NULL tests on the hot path) */
@@ -65,7 +66,8 @@ struct machine {
 static const struct comp *owner(const struct model *m, unsigned kind)
 {
 	const struct machine *x = MC(m);
-	return kind >= ACT_MODEL && kind - ACT_MODEL < x->nkinds ? x->kind_owner[kind - ACT_MODEL] : NULL;
+	unsigned k = kind - ACT_MODEL; /* below ACT_MODEL: past nkinds, one test */
+	return k < x->nkinds ? x->kind_owner[k] : NULL;
 }
 
 unsigned compose_kind_flags(const struct model *m, unsigned kind)
@@ -314,7 +316,7 @@ static int observes_dst(const struct gpu *g, long w, const struct instr *in, con
 ** observed: por_pc's answer, but 1 for a 3 (m_local does not ask faulted). */
 static int local_kind(const struct machine *x, const struct instr *in)
 {
-	unsigned k = in ? x->por_pc[in - x->g.prog->ins] : 0;
+	unsigned k = in ? x->por_pc[in - x->ins] : 0;
 	return k == 3 ? 1 : (int)k;
 }
 
@@ -332,7 +334,7 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
 ** warp (por_pc, model.step). */
 static inline int step_kind(const struct machine *x, const struct instr *in)
 {
-	return in ? x->por_pc[in - x->g.prog->ins] : 0;
+	return in ? x->por_pc[in - x->ins] : 0;
 }
 
 /* model.step of a, its owner c already found: a warp's issue decoded
@@ -922,6 +924,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	}
 	m->alone = m->local && alone && some ? m_alone : NULL;
 	x->por_pc = xcalloc((size_t)g->prog->nins + 1, 1);
+	x->ins = g->prog->ins;
 	for (int pc = 0; m->local && pc < g->prog->nins; pc++) {
 		x->por_pc[pc] = 1;
 		for (unsigned i = 0; i < x->ncomps && x->por_pc[pc]; i++)
