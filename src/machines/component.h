@@ -130,8 +130,9 @@ struct comp_def {
 	unsigned ncounters;
 	void (*count)(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
 	/* Optional, concrete mode (model.step): timing, then count, of a, and
-	** the warps port's local for the warp it issues (its kinds are issues,
-	** port_issue.is_issue); NULL: asked one by one. */
+	** the warps port's local for the warp it issues where its kinds are
+	** issues (port_issue.is_issue), else NULL (dab.c: one call, not two);
+	** NULL: asked one by one. */
 	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 	/* Optional, concrete mode: `cycles` cycles passed in state sv. */

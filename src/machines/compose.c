@@ -37,8 +37,11 @@ struct machine {
 	const struct port_issue **kind_issue;
 	/* by pc: every component declares a warp's issue of that instruction
 	** independent of itself (por, asked once per instruction: m_local
-	** runs for every action of a concrete run) */
+	** runs for every action of a concrete run): 0 where not, else
+	** step_kind's answer (1; 2 an exit; 3 one that may fault its warp);
+	** all 0 without m->local */
 	uint8_t *por_pc;
+	const struct instr *ins; /* g.prog->ins, one load nearer */
 	const struct comp *crash;        /* the component with the crash hooks */
 	/* the components with a faulted / quiescent hook, for m_status (called
 	** twice per state: no NULL tests on the hot path) */
@@ -63,7 +66,8 @@ struct machine {
 static const struct comp *owner(const struct model *m, unsigned kind)
 {
 	const struct machine *x = MC(m);
-	return kind >= ACT_MODEL && kind - ACT_MODEL < x->nkinds ? x->kind_owner[kind - ACT_MODEL] : NULL;
+	unsigned k = kind - ACT_MODEL; /* below ACT_MODEL: past nkinds, one test */
+	return k < x->nkinds ? x->kind_owner[k] : NULL;
 }
 
 unsigned compose_kind_flags(const struct model *m, unsigned kind)
@@ -309,12 +313,11 @@ static int observes_dst(const struct gpu *g, long w, const struct instr *in, con
 }
 
 /* m_local of an issue of in (NULL: not a warp-local one), no location
-** observed. */
+** observed: por_pc's answer, but 1 for a 3 (m_local does not ask faulted). */
 static int local_kind(const struct machine *x, const struct instr *in)
 {
-	if (!in || !x->por_pc[in - x->g.prog->ins])
-		return 0;
-	return in->op == OP_EXIT ? 2 : 1; /* 2: the warp's exit may end the kernel (model.h) */
+	unsigned k = in ? x->por_pc[in - x->ins] : 0;
+	return k == 3 ? 1 : (int)k;
 }
 
 static int m_local(const struct model *m, const uint8_t *sv, const struct action *a, const int *observed,
@@ -331,8 +334,7 @@ static int m_local(const struct model *m, const uint8_t *sv, const struct action
 ** warp (por_pc, model.step). */
 static inline int step_kind(const struct machine *x, const struct instr *in)
 {
-	unsigned k = in ? x->por_pc[in - x->g.prog->ins] : 0;
-	return k && in->op == OP_EXIT ? 2 : (int)k;
+	return in ? x->por_pc[in - x->ins] : 0;
 }
 
 /* model.step of a, its owner c already found: a warp's issue decoded
@@ -348,7 +350,7 @@ static inline __attribute__((always_inline)) int step_by(const struct model *m, 
 	t->n = 0;
 	if (c && c->def->prepare) {
 		const struct instr *in = c->def->prepare(c, sv, a, t, rnd, rng, ct);
-		local = m->local ? step_kind(MC(m), in) : 0;
+		local = step_kind(MC(m), in); /* without m->local, por_pc is all 0 */
 	} else {
 		if (c && c->def->timing)
 			c->def->timing(c, sv, a, t, rnd, rng);
@@ -922,16 +924,18 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	}
 	m->alone = m->local && alone && some ? m_alone : NULL;
 	x->por_pc = xcalloc((size_t)g->prog->nins + 1, 1);
+	x->ins = g->prog->ins;
 	for (int pc = 0; m->local && pc < g->prog->nins; pc++) {
 		x->por_pc[pc] = 1;
 		for (unsigned i = 0; i < x->ncomps && x->por_pc[pc]; i++)
 			x->por_pc[pc] = (uint8_t)x->comps[i].def->por(&x->comps[i], NULL, UINT_MAX, &g->prog->ins[pc]);
-		/* 3: one that may fault its warp (step_kind): an ALU op but a
-		** division (by 0) cannot; a branch (stack, uniformity) or a
-		** memory access may */
+		/* 2: an exit, which may end the kernel (model.h, local); 3: one
+		** that may fault its warp (step_kind): an ALU op but a division
+		** (by 0) cannot; a branch (stack, uniformity) or a memory access
+		** may.  Decided here, not per action. */
 		enum opcode op = g->prog->ins[pc].op;
 		if (x->por_pc[pc])
-			x->por_pc[pc] = op >= OP_BRA || op == OP_DIV || op == OP_REM ? 3 : 1;
+			x->por_pc[pc] = op == OP_EXIT ? 2 : op >= OP_BRA || op == OP_DIV || op == OP_REM ? 3 : 1;
 	}
 	if (x->crash) {
 		m->durable_size = m->sv_size;

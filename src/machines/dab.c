@@ -1148,8 +1148,10 @@ static __attribute__((noinline)) void timing_flush(const struct comp *c, const u
 		}
 }
 
-static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
-                   uint64_t (*rnd)(void *), void *rng)
+/* Inline: prepare, most calls, asks it with count. */
+static inline __attribute__((always_inline)) void timing_of(const struct comp *c, const uint8_t *sv,
+                                                           const struct action *a, struct timing *t,
+                                                           uint64_t (*rnd)(void *), void *rng)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -1180,6 +1182,12 @@ static void timing(const struct comp *c, const uint8_t *sv, const struct action 
 		}
 }
 
+static void timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                   uint64_t (*rnd)(void *), void *rng)
+{
+	timing_of(c, sv, a, t, rnd, rng);
+}
+
 enum { CT_LANES, CT_FLUSH, CT_FLUSH_ENTRIES, CT_FLUSH_TX, CT_N };
 static const char *const counters[CT_N] = {
 	"atomic lane-ops at ROP", "DAB flushes", "DAB flushed entries", "DAB flush transactions"
@@ -1206,6 +1214,16 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 		comp_count(c, ct, CT_LANES, a->arg / c->g->nqueues + 1);
 	else
 		count_flush(c, sv, a, ct);
+}
+
+/* Concrete mode's step of a FLUSH or a DRAIN in one call (comp_def.prepare):
+** timing, then count; neither is a warp's issue. */
+static const struct instr *prepare(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+                                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+{
+	timing_of(c, sv, a, t, rnd, rng);
+	count(c, sv, a, ct);
+	return NULL;
 }
 
 /* }=== */
@@ -1360,7 +1378,7 @@ const struct comp_def comp_dab = {
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .notes = notes, .timing = timing, .count = count, .port = port,
-	.reach = reach,
+	.reach = reach, .prepare = prepare,
 	/* a FLUSH clears the pending flags of the SM's warps and resumes its
 	** waiting ones; a warp-local issue (READY, not waiting) reads neither
 	** and touches only its own registers and stack, so the two commute.
