@@ -1,6 +1,6 @@
 #!/bin/sh
 # Concrete-mode speed (issue 13 item 6): warp-instructions simulated per
-# CPU second of `gpumc run --runs RUNS --seed 1` (RUNS, default 20, times
+# CPU second of `gpumc run --runs RUNS --seed 1` (RUNS, default 100, times
 # the first run's warp-instructions over the process's user time, start-up
 # included: enough runs that the CPU clock's 10 ms grain is a few per cent
 # at most; it is floored at 5 ms), per machine across kernel
@@ -27,13 +27,13 @@ rate() { # rate BINARY JSON-OUT SPEC OPTIONS...: warp-instructions per CPU secon
 	best=
 	for i in $(seq "${REPEAT:-3}"); do
 		# shellcheck disable=SC2046
-		/usr/bin/time -f %U -o "$out.cpu" "$bin" run $(one1 "$bin") --json --runs "${RUNS:-20}" --seed 1 "$@" 2>/dev/null > "$out.raw" || true
+		/usr/bin/time -f %U -o "$out.cpu" "$bin" run $(one1 "$bin") --json --runs "${RUNS:-100}" --seed 1 "$@" 2>/dev/null > "$out.raw" || true
 		s=$(tail -1 "$out.cpu")
 		best=$(awk -v b="${best:-$s}" -v s="$s" 'BEGIN { print (s < b ? s : b) }')
 	done
 	wi=$(grep -o '"warp instructions":[0-9]*' "$out.raw" | head -1 | cut -d: -f2)
 	# CPU time, not the report's wall clock: the machine is shared
-	awk -v w="${wi:-0}" -v s="$best" -v n="${RUNS:-20}" 'BEGIN { printf "%.0f", n * w / (s > 0.005 ? s : 0.005) }'
+	awk -v w="${wi:-0}" -v s="$best" -v n="${RUNS:-100}" 'BEGIN { printf "%.0f", n * w / (s > 0.005 ? s : 0.005) }'
 	sed 's/"seconds":[0-9.e+-]*,//; s/"warp_instructions_per_second":[0-9.e+-]*,//' "$out.raw" > "$out"
 }
 
