@@ -185,7 +185,7 @@ static struct action *by_unit(struct action *act, unsigned n, unsigned nunits, s
 ** stands for a time passed. */
 #define EV_SPAN 4096
 struct events {
-	uint64_t base;               /* every bit set stands for a time in (visited, base + EV_SPAN) */
+	uint64_t base;               /* every bit set stands for a time in (base, base + EV_SPAN) */
 	uint64_t ring[EV_SPAN / 64]; /* time x: bit x % EV_SPAN */
 	uint64_t *t;                 /* the heap */
 	size_t n, cap;
@@ -221,8 +221,6 @@ static inline void ev_push(struct events *e, uint64_t now, uint64_t t)
 		ev_push_far(e, t);
 }
 
-/* The first time after now (UINT64_MAX: none), dropping the passed ones;
-** now never goes back. */
 /* READY-16 (GPUMC_CHECK_READY): no bit of the ring stands for a time
 ** in (base, now], passed (ev_pass drops each as the driver comes to
 ** it); a bit there would be read as that time plus EV_SPAN.  Fatal where
@@ -237,6 +235,8 @@ static void ev_check_passed(const struct events *e, uint64_t now)
 		}
 }
 
+/* The first time after now (UINT64_MAX: none), dropping the passed ones
+** of the heap; now never goes back. */
 static uint64_t ev_next(struct events *e, uint64_t now)
 {
 	if (e->check)

@@ -880,7 +880,9 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 	/* a FIFO runs down: what it holds moves up by what this flush puts
 	** behind it (nr-of, nr-cif; the others flush into empty FIFOs), so
 	** that is counted first */
-	unsigned at[64 * 8] = { 0 }; /* per FIFO, the entries to come, then where the next goes */
+	/* per FIFO (at most 64 SMs x 8 partitions: compose.c's parameter
+	** table), the entries to come, then where the next goes */
+	unsigned at[64 * 8] = { 0 };
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		unsigned s = sm_of_buffer(c, b);
 		const struct dab_buf *bf = buf(c, sv, b);

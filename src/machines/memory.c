@@ -155,9 +155,14 @@ struct span {
 	uint32_t lo, lim;
 };
 
+static size_t span_index(const struct program *p, enum space sp, int sym)
+{
+	return (size_t)sp * ((size_t)p->nsyms + 1) + (size_t)(sym + 1);
+}
+
 static const struct span *span_of(const struct comp *c, enum space sp, int sym)
 {
-	return (const struct span *)c->priv + (size_t)sp * ((size_t)c->g->prog->nsyms + 1) + (size_t)(sym + 1);
+	return (const struct span *)c->priv + span_index(c->g->prog, sp, sym);
 }
 
 /* word() then load() lane by lane, what they read of the program and the
@@ -234,7 +239,8 @@ static int check(const struct comp *c, int sym, const uint32_t *addr, uint32_t m
 {
 	const struct program *p = c->g->prog;
 	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL;
-	uint32_t words = p->global_words, lo = span_of(c, SP_GLOBAL, sym)->lo, lim = span_of(c, SP_GLOBAL, sym)->lim;
+	const struct span *sn = span_of(c, SP_GLOBAL, sym);
+	uint32_t words = p->global_words, lo = sn->lo, lim = sn->lim;
 	for (; m; m &= m - 1) {
 		uint32_t x = addr[__builtin_ctz(m)];
 		if (x - lo >= lim || (x & 3)) { /* as loads */
@@ -270,7 +276,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	struct span *t = xcalloc(2 * ((size_t)p->nsyms + 1), sizeof *t);
 	for (int sp = SP_GLOBAL; sp <= SP_SHARED; sp++)
 		for (int k = -1; k < p->nsyms; k++) {
-			struct span *x = &t[(size_t)sp * ((size_t)p->nsyms + 1) + (size_t)(k + 1)];
+			struct span *x = &t[span_index(p, (enum space)sp, k)];
 			x->lim = good_span(k >= 0 ? &p->syms[k] : NULL, sp == SP_GLOBAL ? G_ : p->shared_words, &x->lo);
 		}
 	c->priv = t;

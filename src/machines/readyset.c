@@ -218,12 +218,29 @@ void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kep
 	abort();
 }
 
+void readyset_due_restart(struct readyset *rs, const struct timed_now *tn)
+{
+	rs->due_run = tn->run;
+	rs->due_reached = tn->reached - 1; /* the sync looks at every group */
+	for (unsigned gi = 0; gi < rs->ngroups; gi++) {
+		rs->gseen[gi] = ~(tn->changed + tn->sm_changed[gi]);
+		rs->gwoke[gi] = tn->sm_woke[gi]; /* so not taken for wakes alone */
+	}
+	memset(rs->ring, 0, sizeof *rs->ring * RS_SPAN * rs->words);
+	memset(rs->far, 0, sizeof *rs->far * rs->words);
+	memset(rs->pend, 0, sizeof *rs->pend * rs->words);
+	memset(rs->after, 0, sizeof *rs->after * rs->words);
+	memset(rs->slots, 0, sizeof rs->slots);
+	for (unsigned k = 0; k < rs->n; k++)
+		rs->wake[k] = 0;
+	rs->base = 0;
+	rs->far_next = UINT64_MAX;
+}
+
 void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)
 {
 	due_wait(rs, k, wake);
 }
-
-
 
 void readyset_due_missed(const struct readyset *rs, const struct timed_now *tn, unsigned k)
 {

@@ -5,7 +5,6 @@
 #define GPUMC_READYSET_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include "explore/model.h"
 
@@ -367,7 +366,6 @@ static inline __attribute__((always_inline)) void due_wait(struct readyset *rs, 
 	due_place(rs, k);
 }
 
-
 /* The calendar up to now: the ring's slots of (base, now] and the far
 ** wakes by now are due, and base moves to now. */
 static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, uint64_t now)
@@ -431,6 +429,9 @@ static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, 
 	}
 }
 
+/* A new run (tn->run): every group looked at at the next sync, and,
+** the clock from 0 again, nothing waits.  Out of line: once a run. */
+void readyset_due_restart(struct readyset *rs, const struct timed_now *tn) __attribute__((cold));
 /* readyset_due_sync and _named: inline in both, so that the first has
 ** no test of named left */
 static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0,
@@ -438,24 +439,8 @@ static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, 
                                                            const void *ctx)
 {
 	unsigned nper = rs->n / rs->ngroups;
-	if (rs->due_run != tn->run) {
-		rs->due_run = tn->run;
-		rs->due_reached = tn->reached - 1; /* every group looked at below */
-		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
-			rs->gseen[gi] = ~(tn->changed + tn->sm_changed[gi]);
-			rs->gwoke[gi] = tn->sm_woke[gi]; /* so not taken for wakes alone */
-		}
-		/* a clock from 0 again: nothing waits */
-		memset(rs->ring, 0, sizeof *rs->ring * RS_SPAN * rs->words);
-		memset(rs->far, 0, sizeof *rs->far * rs->words);
-		memset(rs->pend, 0, sizeof *rs->pend * rs->words);
-		memset(rs->after, 0, sizeof *rs->after * rs->words);
-		memset(rs->slots, 0, sizeof rs->slots);
-		for (unsigned k = 0; k < rs->n; k++)
-			rs->wake[k] = 0;
-		rs->base = 0;
-		rs->far_next = UINT64_MAX;
-	}
+	if (rs->due_run != tn->run)
+		readyset_due_restart(rs, tn);
 	due_pend(rs, tn, u0); /* first: an event since makes one due again */
 	if (tn->reached != rs->due_reached) {
 		rs->due_reached = tn->reached;
