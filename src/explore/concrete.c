@@ -47,7 +47,8 @@
 **
 ** Invariants, checked under GPUMC_CHECK_READY (a violation is an
 ** internal error, fatal): READY-2, model.terminal equals status() and a
-** warp-local issue changes neither; READY-4, a warp-local issue disables
+** warp-local issue changes neither (compose.c's looks at a warp it last
+** found running first); READY-4, a warp-local issue disables
 ** no other unit's listed action of the same cycle; READY-6, above;
 ** READY-8, model.step's (model.issue's, every other action:
 ** check_issue) warp-local answer and counts equal model.local's and
@@ -56,7 +57,8 @@
 ** bit of a cycle passed (ev_pass drops each as the driver comes to it).
 ** READY-1, -5, -7, -9, -10, -14 and -15 are the ready sets' (readyset.c,
 ** dab_sched.c, scheduler.c), READY-12 and -13 the DAB buffers' listing's
-** (dab.c).
+** (dab.c), READY-17 the composer's: a component laid out with no actions
+** lists none, and is not asked (compose.c, m_enabled_now).
 */
 #include "config.h"
 #include "explore/concrete.h"

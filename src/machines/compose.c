@@ -16,6 +16,7 @@
 #include "machines/component.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,12 +48,20 @@ struct machine {
 	** twice per state: no NULL tests on the hot path) */
 	const struct comp *faulted[MAX_COMPS], *quiescent[MAX_COMPS];
 	unsigned nfaulted, nquiescent;
+	/* m_terminal's: the quiescent hooks but the warps component's, whose
+	** answer its own scan gives; running: the status byte of a warp it
+	** last found not done */
+	const struct comp *settling[MAX_COMPS];
+	unsigned nsettling;
+	size_t running;
 	/* the components with a durable hook, for m_durable (every crash) */
 	const struct comp *durable[MAX_COMPS];
 	unsigned ndurable;
-	/* the components with actions, in wiring order, for enabled */
-	const struct comp *acting[MAX_COMPS];
-	unsigned nacting;
+	/* the components with actions, in wiring order, for enabled; not
+	** one its layout gave no actions (max_actions 0: cta_dispatch with
+	** every CTA resident), which lists none (READY-17): silent */
+	const struct comp *acting[MAX_COMPS], *silent[MAX_COMPS];
+	unsigned nacting, nsilent;
 	/* the components with a tick hook (concrete mode, every cycle) */
 	const struct comp *ticking[MAX_COMPS];
 	unsigned nticking;
@@ -121,12 +130,28 @@ static unsigned m_enabled_timed(const struct model *m, const uint8_t *sv, struct
 	return enabled(m, sv, out, 1);
 }
 
+/* READY-17 (GPUMC_CHECK_READY): a silent component lists nothing.
+** Fatal where one does. */
+static void check_silent(const struct machine *x, const uint8_t *sv, struct action *out, unsigned n)
+{
+	for (unsigned i = 0; i < x->nsilent; i++) {
+		const struct comp *c = x->silent[i];
+		if (c->def->enabled(c, sv, out, n, out + n, 1)) {
+			fprintf(stderr, "gpumc: internal error: READY-17: %s, laid out with no actions, lists one\n",
+			        c->def->name);
+			abort();
+		}
+	}
+}
+
 static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct action *out,
                               const struct timed_now *v)
 {
 	struct machine *x = MC(m);
 	x->g.now = v;
 	unsigned n = enabled(m, sv, out, 1);
+	if (v->check)
+		check_silent(x, sv, out, n);
 	x->g.now = NULL;
 	return n;
 }
@@ -151,12 +176,26 @@ static enum model_status m_status(const struct model *m, const uint8_t *sv)
 }
 
 /* status() == MS_TERMINAL, quiescence first: every component quiescent
-** (the warps done) and none faulted. */
+** (the warps done) and none faulted.  A warp not done keeps the machine
+** running (the warps component is quiescent only when all are): the one
+** found so last time (running) first, nearly always still running, else
+** the first; the warps component's hook is not asked.  READY-2 checks
+** the answer (concrete.c). */
 static int m_terminal(const struct model *m, const uint8_t *sv)
 {
-	const struct machine *x = MC(m);
-	for (unsigned i = 0; i < x->nquiescent; i++)
-		if (!x->quiescent[i]->def->quiescent(x->quiescent[i], sv))
+	struct machine *x = MC(m);
+	const struct gpu *g = &x->g;
+	if (sv[x->running] != W_DONE)
+		return 0;
+	size_t w = g->warp_off + offsetof(struct warp_hdr, status), end = w + g->warp_bytes * g->nwarps;
+	while (w < end && sv[w] == W_DONE)
+		w += g->warp_bytes;
+	if (w < end) {
+		x->running = w;
+		return 0;
+	}
+	for (unsigned i = 0; i < x->nsettling; i++)
+		if (!x->settling[i]->def->quiescent(x->settling[i], sv))
 			return 0;
 	for (unsigned i = 0; i < x->nfaulted; i++)
 		if (x->faulted[i]->def->faulted(x->faulted[i], sv))
@@ -813,8 +852,8 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			x->faulted[x->nfaulted++] = &x->comps[i];
 		if (wr->comps[i]->quiescent)
 			x->quiescent[x->nquiescent++] = &x->comps[i];
-		if (wr->comps[i]->enabled)
-			x->acting[x->nacting++] = &x->comps[i];
+		if (wr->comps[i]->quiescent && wr->comps[i] != &comp_warps)
+			x->settling[x->nsettling++] = &x->comps[i];
 		if (wr->comps[i]->tick)
 			x->ticking[x->nticking++] = &x->comps[i];
 		g->globals_in_place |= wr->comps[i]->globals_in_place;
@@ -853,9 +892,12 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		if (c->def->place)
 			c->def->place(c, g);
 		max_actions += c->max_actions;
+		if (c->def->enabled)
+			*(c->max_actions ? &x->acting[x->nacting++] : &x->silent[x->nsilent++]) = c;
 	}
 	if (bind_ports(x, wr, d, s->path))
 		goto fail;
+	x->running = g->warp_off + offsetof(struct warp_hdr, status); /* warp 0's */
 	m->sv_size = (end + 7) & ~(size_t)7;
 	/* at most TRACE_MAX_ACTIONS where traced: job_load checks */
 	m->max_actions = max_actions + 1; /* + a crash */
@@ -886,7 +928,9 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->enabled_now = m_enabled_now;
 	m->apply = m_apply;
 	m->status = m_status;
-	m->terminal = m_terminal;
+	for (unsigned i = 0; i < x->ncomps; i++)
+		if (x->comps[i].def == &comp_warps)
+			m->terminal = m_terminal; /* none: the driver asks status() */
 	m->describe = m_describe;
 	m->print_state = m_print_state;
 	m->notes = m_notes;
