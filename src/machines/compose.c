@@ -31,11 +31,8 @@ struct machine {
 	struct comp comps[MAX_COMPS];
 	unsigned ncomps;
 	unsigned nkinds;                 /* kinds from ACT_MODEL on */
-	const struct comp **kind_owner;  /* by kind - ACT_MODEL */
+	struct kind_do *kind_do;         /* by kind - ACT_MODEL */
 	unsigned *kind_writes;           /* comps a kind may write (bitmask) */
-	/* by kind - ACT_MODEL: its owner's issue port, NULL where it has
-	** none (m_local asks for every action of a concrete run) */
-	const struct port_issue **kind_issue;
 	/* by pc: every component declares a warp's issue of that instruction
 	** independent of itself (por, asked once per instruction: m_local
 	** runs for every action of a concrete run): 0 where not, else
@@ -72,11 +69,33 @@ struct machine {
 
 #define MC(m) ((struct machine *)(m)->priv)
 
+/* What an action dispatches to, by its kind: the owner and the hooks
+** concrete mode calls per action, resolved when the machine is built.
+** Concrete mode issues only the kinds of components (ACT_CRASH has no
+** unit): m_issue, m_step and m_still_enabled index it with no test. */
+struct kind_do {
+	const struct comp *c;
+	/* its owner's issue port, NULL where it has none (m_local asks for
+	** every action of a concrete run) */
+	const struct port_issue *issue;
+	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
+	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+	void (*apply)(const struct comp *c, uint8_t *sv, const struct action *a);
+	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
+	int (*still_enabled)(const struct comp *c, const uint8_t *sv, const struct action *a);
+};
+
 static const struct comp *owner(const struct model *m, unsigned kind)
 {
 	const struct machine *x = MC(m);
 	unsigned k = kind - ACT_MODEL; /* below ACT_MODEL: past nkinds, one test */
-	return k < x->nkinds ? x->kind_owner[k] : NULL;
+	return k < x->nkinds ? x->kind_do[k].c : NULL;
+}
+
+/* The dispatch of a component's kind. */
+static const struct kind_do *kind_do(const struct machine *x, unsigned kind)
+{
+	return &x->kind_do[kind - ACT_MODEL];
 }
 
 unsigned compose_kind_flags(const struct model *m, unsigned kind)
@@ -282,8 +301,8 @@ static void m_tick(const struct model *m, const uint8_t *sv, uint64_t cycles, ui
 
 static int m_still_enabled(const struct model *m, const uint8_t *sv, const struct action *a)
 {
-	const struct comp *c = owner(m, a->kind);
-	return !c || !c->def->still_enabled || c->def->still_enabled(c, sv, a);
+	const struct kind_do *d = kind_do(MC(m), a->kind);
+	return !d->still_enabled || d->still_enabled(d->c, sv, a);
 }
 
 /* Concrete-mode arbitration within a unit: GTO (the subject issued last
@@ -313,10 +332,10 @@ static inline __attribute__((always_inline)) const struct instr *local_issue(con
 {
 	const struct machine *x = MC(m);
 	unsigned k = (unsigned)a->kind - ACT_MODEL; /* below ACT_MODEL: past nkinds */
-	const struct port_issue *ip = k < x->nkinds ? x->kind_issue[k] : NULL;
+	const struct port_issue *ip = k < x->nkinds ? x->kind_do[k].issue : NULL;
 	if (!ip)
 		return NULL;
-	const struct comp *c = x->kind_owner[k];
+	const struct comp *c = x->kind_do[k].c;
 	*w = ip->is_issue(c, a);
 	if (*w < 0)
 		return NULL;
@@ -327,8 +346,8 @@ static inline __attribute__((always_inline)) const struct instr *local_issue(con
 /* model.faulted: the warp of issue a (warp-local, so a warp's issue) faulted. */
 static inline int faulted_by(const struct machine *x, const uint8_t *sv, const struct action *a)
 {
-	unsigned k = (unsigned)a->kind - ACT_MODEL;
-	long w = x->kind_issue[k]->is_issue(x->kind_owner[k], a);
+	const struct kind_do *d = kind_do(x, a->kind);
+	long w = d->issue->is_issue(d->c, a);
 	return gpu_warp(&x->g, (uint8_t *)sv, (unsigned)w)->status == W_FAULT;
 }
 
@@ -376,47 +395,47 @@ static inline int step_kind(const struct machine *x, const struct instr *in)
 	return in ? x->por_pc[in - x->ins] : 0;
 }
 
-/* model.step of a, its owner c already found: a warp's issue decoded
-** once for its timing, count and local answer (comp_def.prepare).
-** Always inline: called apart, m_issue costs more than m_step and
-** m_apply did. */
-static inline __attribute__((always_inline)) int step_by(const struct model *m, const struct comp *c,
+/* model.step of a, its kind's dispatch d already found: a warp's issue
+** decoded once for its timing, count and local answer
+** (comp_def.prepare).  Always inline: called apart, m_issue costs more
+** than m_step and m_apply did. */
+static inline __attribute__((always_inline)) int step_by(const struct model *m, const struct kind_do *d,
                                                          const uint8_t *sv, const struct action *a, struct timing *t,
                                                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
+	const struct comp *c = d->c;
 	int local;
 	t->busy = 1;
 	t->n = 0;
-	if (c && c->def->prepare) {
-		const struct instr *in = c->def->prepare(c, sv, a, t, rnd, rng, ct);
+	if (d->prepare) {
+		const struct instr *in = d->prepare(c, sv, a, t, rnd, rng, ct);
 		local = step_kind(MC(m), in); /* without m->local, por_pc is all 0 */
 	} else {
-		if (c && c->def->timing)
+		if (c->def->timing)
 			c->def->timing(c, sv, a, t, rnd, rng);
 		count_by(c, sv, a, ct);
 		long w;
 		local = m->local ? step_kind(MC(m), local_issue(m, sv, a, &w)) : 0; /* m_local, nothing observed */
 	}
 	if (!local)
-		*reach = c && c->def->reach ? c->def->reach(c, sv, a) : -1;
+		*reach = d->reach ? d->reach(c, sv, a) : -1;
 	return local;
 }
 
 static int m_step(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	return step_by(m, owner(m, a->kind), sv, a, t, rnd, rng, ct, reach);
+	return step_by(m, kind_do(MC(m), a->kind), sv, a, t, rnd, rng, ct, reach);
 }
 
 /* Concrete mode's one call per action (model.h, issue): step, apply and
-** faulted with the owner found once. */
+** faulted with the kind's dispatch found once. */
 static int m_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	const struct comp *c = owner(m, a->kind);
-	int local = step_by(m, c, sv, a, t, rnd, rng, ct, reach);
-	if (c) /* as m_apply */
-		c->def->apply(c, sv, a);
+	const struct kind_do *d = kind_do(MC(m), a->kind);
+	int local = step_by(m, d, sv, a, t, rnd, rng, ct, reach);
+	d->apply(d->c, sv, a);
 	return local == 3 ? 1 + faulted_by(MC(m), sv, a) : local;
 }
 
@@ -665,9 +684,8 @@ static void machine_free(struct machine *x)
 		free(x->comps[i].priv);
 		free(x->comps[i].counter_map);
 	}
-	free(x->kind_owner);
+	free(x->kind_do);
 	free(x->kind_writes);
-	free(x->kind_issue);
 	free(x->por_pc);
 	free(x->counter_names);
 	free(x->g.pc_atomic);
@@ -904,17 +922,17 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	/* action kinds in wiring order */
 	for (unsigned i = 0; i < x->ncomps; i++)
 		x->nkinds += x->comps[i].def->nkinds;
-	x->kind_owner = xcalloc(x->nkinds + 1, sizeof *x->kind_owner);
+	x->kind_do = xcalloc(x->nkinds + 1, sizeof *x->kind_do);
 	x->kind_writes = xcalloc(x->nkinds + 1, sizeof *x->kind_writes);
-	x->kind_issue = xcalloc(x->nkinds + 1, sizeof *x->kind_issue);
 	for (unsigned i = 0, k = 0; i < x->ncomps; i++) {
 		struct comp *c = &x->comps[i];
 		c->kind0 = ACT_MODEL + k;
 		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
-			x->kind_owner[k] = c;
+			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, c->def->reach,
+				                          c->def->still_enabled };
 			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
 			if (c->def->provides & PORT(P_ISSUE))
-				x->kind_issue[k] = c->def->port(c, P_ISSUE);
+				x->kind_do[k].issue = c->def->port(c, P_ISSUE);
 		}
 	}
 	m->nunits = pools(x, 1);
