@@ -379,7 +379,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	uint64_t *sm_changed = xcalloc(m->nunits, sizeof *sm_changed); /* an SM has a unit */
 	uint64_t *sm_woke = xcalloc(m->nunits, sizeof *sm_woke);
 	int terminal = 0;
-	uint64_t status_at = UINT64_MAX; /* nonlocal (actions not warp-local, and exits) when status() was asked */
+	int ask = 1; /* an action not warp-local, or an exit, since status() was asked */
 	for (unsigned u = 0; u < m->nunits; u++)
 		last[u] = UINT32_MAX;
 	struct action *act = xmalloc(sizeof *act * (m->max_actions + 1));
@@ -400,8 +400,8 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
-		if (tn.nonlocal != status_at) { /* a warp-local issue other than an exit leaves its warp READY: running */
-			status_at = tn.nonlocal;
+		if (ask) { /* a warp-local issue other than an exit leaves its warp READY: running */
+			ask = 0;
 			terminal = m->terminal ? m->terminal(m, sv) : m->status(m, sv) == MS_TERMINAL;
 			if (check_ready && terminal != (m->status(m, sv) == MS_TERMINAL)) {
 				fprintf(stderr, "gpumc: internal error: READY-2: model.terminal differs from status at cycle %llu\n",
@@ -550,6 +550,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 				/* an exit: the kernel may be over */
 				if (local == 2) {
 					tn.nonlocal++;
+					ask = 1;
 					quiet = 0;
 				}
 			} else {
@@ -568,7 +569,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 					tn.reached++;
 				}
 				tn.nonlocal++;
-				moved = 1;
+				ask = moved = 1;
 			}
 			actions++;
 			unit_free[a->unit] = now + t.busy;
