@@ -120,15 +120,17 @@ static void by_subject(struct action *a, unsigned n)
 	}
 }
 
-/* Of act[0..n), the actions that can issue at v->now (subject ready,
-** unit free), kept in order at the front of act; *wake: the earliest
-** cycle one of the others can; *one_each: whether they come one per unit
-** in increasing unit order, nothing to group or pick (nearly always).
-** No unit: an environment choice concrete mode does not take (a crash,
-** a spontaneous eviction).  Inline: once a cycle, nearly always one or
-** two actions, each of its own unit, all of them kept (no copy). */
-static inline unsigned candidates(unsigned n, struct action *act, const struct timed_now *v, uint64_t *wake,
-                                  int *one_each)
+/* Of act[0..n), the actions that can issue at now (subject ready,
+** unit free: the driver's ready and unit_free, not loaded through the
+** timed_now the model saw), kept in order at the front of act; *wake:
+** the earliest cycle one of the others can; *one_each: whether they
+** come one per unit in increasing unit order, nothing to group or pick
+** (nearly always).  No unit: an environment choice concrete mode does
+** not take (a crash, a spontaneous eviction).  Inline: once a cycle,
+** nearly always one or two actions, each of its own unit, all of them
+** kept (no copy). */
+static inline unsigned candidates(unsigned n, struct action *act, const uint64_t *ready, const uint64_t *unit_free,
+                                  uint64_t now, uint64_t *wake, int *one_each)
 {
 	unsigned nc = 0, above = 0; /* above: the least unit the next one may have */
 	int each = 1;
@@ -136,10 +138,10 @@ static inline unsigned candidates(unsigned n, struct action *act, const struct t
 		unsigned u = act[i].unit;
 		if (u == UINT16_MAX)
 			continue;
-		uint64_t at = v->ready[act[i].subject];
-		if (v->unit_free[u] > at)
-			at = v->unit_free[u];
-		if (at <= v->now) {
+		uint64_t at = ready[act[i].subject];
+		if (unit_free[u] > at)
+			at = unit_free[u];
+		if (at <= now) {
 			each &= above <= u;
 			above = u + 1;
 			if (nc != i)
@@ -435,7 +437,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 				skip = 0;
 			ev_pass(&ev, now);
 			if (!skip || check_ready)
-				nc = candidates(m->enabled_now(m, sv, act, &tn), act, &tn, &wake, &one_each);
+				nc = candidates(m->enabled_now(m, sv, act, &tn), act, ready, unit_free, now, &wake, &one_each);
 			if (skip && nc) {
 				fprintf(stderr, "gpumc: internal error: READY-6: cycle %llu, passed over after a cycle of "
 				        "warp-local issues alone, has an issue\n", (unsigned long long)now);
@@ -456,7 +458,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			unsigned n = m->enabled_now ? m->enabled_now(m, sv, act, &all)
 			                            : (m->enabled_timed ? m->enabled_timed : m->enabled)(m, sv, act);
 			wake = UINT64_MAX;
-			nc = n ? candidates(n, act, &tn, &wake, &one_each) : 0;
+			nc = n ? candidates(n, act, ready, unit_free, now, &wake, &one_each) : 0;
 			if (!nc && wake != UINT64_MAX && m->enabled_now && next < wake)
 				wake = next; /* the list may leave out what cannot issue now */
 			if (n == 0 || (!nc && wake == UINT64_MAX)) {
