@@ -519,8 +519,8 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			} else if (wake > upto)
 				readyset_get(rs, tn, k, u, at, &may, &with_view, ctx);
 			else {
-				n += readyset_list_one(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k], ctx,
-				                       out + n, &may, &viewed, gto_gwat ? one_gto_gwat : one, 0);
+				n += readyset_list_free(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k], ctx,
+				                        out + n, &may, &viewed, gto_gwat ? one_gto_gwat : one, 0, 1);
 				if (viewed)
 					listed |= 1ull << sm;
 				/* its warp-local issue may allow another warp, but under
