@@ -473,7 +473,10 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 {
 	const struct gpu *g = c->g;
 	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers;
-	const struct dab_src dctx = { { c, sv, fill, one, NULL }, s0, rule };
+	/* the hook the listing runs is the one the check runs (readyset_fill) */
+	int (*const one_hook)(const struct readyset_src *, unsigned, uint32_t, uint64_t *, uint64_t *) =
+		gto_gwat ? one_gto_gwat : one;
+	const struct dab_src dctx = { { c, sv, fill, one_hook, NULL }, s0, rule };
 	const struct readyset_src *const ctx = &dctx.src;
 	struct readyset *rs = c->priv;
 	/* read once: the listing's stores (out[], an unsigned subject) may
@@ -520,7 +523,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 				readyset_get(rs, tn, k, u, at, &may, &with_view, ctx);
 			else {
 				n += readyset_list_free(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k], ctx,
-				                        out + n, &may, &viewed, gto_gwat ? one_gto_gwat : one, 0, 1);
+				                        out + n, &may, &viewed, one_hook, 0, 1);
 				if (viewed)
 					listed |= 1ull << sm;
 				/* its warp-local issue may allow another warp, but under
