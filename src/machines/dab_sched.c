@@ -131,12 +131,13 @@ static void batch(const struct gpu *g, const uint8_t *sv, unsigned k, unsigned *
 	*hi = i;
 }
 
-/* The j-th warp of the batch's order, counting from index `from` (a
-** turn or token left in an earlier batch counts from its first warp). */
+/* The j-th warp of the batch's order (j below its size), counting from
+** index `from` (a turn or token left in an earlier batch counts from its
+** first warp): past the batch's end, around once, without a division. */
 static unsigned nth(const struct gpu *g, unsigned k, const struct dab_sched_view *v, unsigned from, unsigned j)
 {
-	unsigned start = from >= v->lo && from < v->hi ? from : v->lo;
-	return g->sched_warps[g->sched_first[k] + v->lo + (start - v->lo + j) % (v->hi - v->lo)];
+	unsigned i = (from >= v->lo && from < v->hi ? from : v->lo) + j;
+	return g->sched_warps[g->sched_first[k] + (i < v->hi ? i : i - (v->hi - v->lo))];
 }
 
 /* Every warp of scheduler k's batch ready at an atomic or out of the
@@ -507,7 +508,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			if (k >= sm_end) {
 				if (sm != UINT_MAX)
 					sm_listed(c, tn, sm, bits, fragile);
-				sm = k / nper;
+				sm = rs->group[k]; /* not k / nper: a division per SM (readyset.h) */
 				sm_end = (sm + 1) * nper;
 				seen = tn->changed + tn->sm_changed[sm];
 				bits = rs->allowed[sm];
