@@ -232,7 +232,8 @@ static inline __attribute__((always_inline)) uint64_t readyset_others(struct rea
 ** (readyset_others); readyset_list_free: and free, whether its unit is
 ** free again the cycle after an issue (an issue keeps it busy one
 ** cycle, compose.c: then, with another warp ready then, it would not
-** wait after the issue, due_pend, and is not told to). */
+** wait after the issue, due_pend, and is not told to; a unit kept busy
+** longer would cost a listing more, never a missed one). */
 static inline __attribute__((always_inline)) unsigned
 readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t upto,
                    unsigned kind, unsigned s0, const unsigned *warps, const struct readyset_src *src, struct action *out,
