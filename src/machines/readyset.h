@@ -229,13 +229,17 @@ static inline __attribute__((always_inline)) uint64_t readyset_others(struct rea
 ** scheduler of every SM that issued or was woken, each cycle.
 ** readyset_list_one: src's one given apart (readyset_get_one), and keep:
 ** whether the listed warp's others' earliest ready time is kept
-** (readyset_others). */
+** (readyset_others); readyset_list_free: and free, whether its unit is
+** free again the cycle after an issue (an issue keeps it busy one
+** cycle, compose.c: then, with another warp ready then, it would not
+** wait after the issue, due_pend, and is not told to; a unit kept busy
+** longer would cost a listing more, never a missed one). */
 static inline __attribute__((always_inline)) unsigned
-readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t upto,
-                  unsigned kind, unsigned s0, const unsigned *warps, const struct readyset_src *src, struct action *out,
-                  uint64_t *may, int *viewed,
-                  int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
-                  int keep)
+readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t upto,
+                   unsigned kind, unsigned s0, const unsigned *warps, const struct readyset_src *src, struct action *out,
+                   uint64_t *may, int *viewed,
+                   int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
+                   int keep, int free)
 {
 	uint64_t with_view, soon = UINT64_MAX;
 	unsigned n = 0;
@@ -281,9 +285,10 @@ readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, u
 		** where keep says (READY-14) */
 		uint64_t so = readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), rest, soon, keep);
 		struct readyset_entry *e = &rs->e[k];
-		if (so <= upto) {
-			*tn->again = 1;
-			e->psoon = 0; /* it cannot wait */
+		if (so <= upto + (unsigned)free) { /* it cannot wait */
+			if (so <= upto)
+				*tn->again = 1;
+			e->psoon = 0;
 		} else {
 			e->psoon = so;
 			e->psubj = s0 + w;
@@ -305,6 +310,15 @@ readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, u
 	rs->e[k].psoon = 0; /* which it issues is the unit's pick: it waits for none */
 	readyset_listed(rs, tn, k, at, upto, n, soon);
 	return n;
+}
+static inline __attribute__((always_inline)) unsigned
+readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t upto,
+                  unsigned kind, unsigned s0, const unsigned *warps, const struct readyset_src *src, struct action *out,
+                  uint64_t *may, int *viewed,
+                  int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
+                  int keep)
+{
+	return readyset_list_free(rs, tn, k, u, at, upto, kind, s0, warps, src, out, may, viewed, one, keep, 0);
 }
 static inline __attribute__((always_inline)) unsigned readyset_list(struct readyset *rs, const struct timed_now *tn,
                                                                     unsigned k, unsigned u, uint64_t at, uint64_t upto,
