@@ -72,7 +72,8 @@
 **   DAB-SYNC (concrete mode) the flush guard's kept sync_ready equals a
 **         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
 **   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
-**         one (list_kept; GPUMC_CHECK_READY);
+**         one (list_kept: kept by the told bits it read, all, one or
+**         none; GPUMC_CHECK_READY);
 **   DAB-TOLD (concrete mode) port_issue.allowed answers the same array
 **         throughout a run (told; GPUMC_CHECK_READY);
 **   READY-12 (concrete mode, ordered and nr) ordered: the partitions' kept
@@ -121,11 +122,14 @@ struct dab {
 	/* concrete mode: enabled()'s last listing (DAB-LIST), as of the run,
 	** the driver's nonlocal count and the schedulers told per SM; told:
 	** the array port_issue.allowed tells them in, the same all the run
-	** (DAB-TOLD), so that a kept listing asks no port */
-	uint64_t list_run, list_at, *list_told;
+	** (DAB-TOLD), so that a kept listing asks no port.  Of the told bits
+	** the listing read (list_reads): none (wit_mask 0, wit_sm 0), one
+	** scheduler's, wit_mask in word wit_sm (told: the FLUSH guard stopped
+	** at it), or all (wit_sm UINT_MAX) */
+	uint64_t list_run, list_at, *list_told, wit_mask;
 	const uint64_t *told;
 	struct action *list;
-	unsigned list_n;
+	unsigned list_n, wit_sm;
 	/* concrete mode, ordered: per partition, its DRAIN as last listed
 	** (turn_has: where it has one), of the run turn_run, less those
 	** marked since (turn_dirty; turns_kept) */
@@ -535,16 +539,23 @@ static int allowed_into(const struct comp *c, int full, unsigned b, unsigned sm,
 /* Concrete mode: the FLUSH guard's reading of before[] (enabled), from
 ** the schedulers with a warp allowed, told directly (port_issue.allowed,
 ** per SM): a scheduler buffer is its scheduler's index, and a warp buffer
-** is never full with its warp allowed (full_from). */
+** is never full with its warp allowed (full_from).  Where it stops at a
+** scheduler (the rest skipped) the listing read that one's bit alone:
+** kept for list_kept (wit_sm, wit_mask), else all of them. */
 static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *per_sm, uint64_t *issuing)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
+	struct dab *d = (struct dab *)c->priv;
 	uint64_t sm_busy = 0;
+	d->wit_sm = UINT_MAX;
 	for (unsigned s = 0; s < cf->sms; s++)
 		for (uint64_t m = per_sm[s]; m; m &= m - 1) {
 			unsigned k = s * cf->schedulers + (unsigned)__builtin_ctzll(m);
-			if (allowed_into(c, cf->buffer_level && may_be_full(c, sv, k), k, s, &sm_busy, issuing))
+			if (allowed_into(c, cf->buffer_level && may_be_full(c, sv, k), k, s, &sm_busy, issuing)) {
+				d->wit_sm = s;
+				d->wit_mask = m & -m;
 				return sm_busy;
+			}
 		}
 	return sm_busy;
 }
@@ -555,14 +566,20 @@ static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *pe
 ** and the atomics' issues), a warp's wait or place at a barrier (a warp
 ** stays READY), a CTA's dispatch; only which schedulers have an allowed
 ** warp (told, kept by them) may move.  So its listing is kept while the
-** driver's nonlocal count and the told bits stay the same; under
-** GPUMC_CHECK_READY it is listed anyway and compared (invariant
+** driver's nonlocal count and the told bits it read stay the same: where
+** the guard stopped at a scheduler that keeps an SM busy (told), that
+** one's bit alone, for with it still set the guard stops there or before
+** and lists no FLUSH, whatever the others' (the DRAINs read no told bit);
+** under GPUMC_CHECK_READY it is listed anyway and compared (invariant
 ** DAB-LIST).  Is the last listing kept? */
-static int list_kept(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm)
+static inline int list_kept(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm)
 {
 	const struct dab *d = D(c);
-	return d->list_run == tn->run && d->list_at == tn->nonlocal &&
-	       !memcmp(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
+	if (d->list_run != tn->run || d->list_at != tn->nonlocal)
+		return 0;
+	if (d->wit_sm != UINT_MAX)
+		return !d->wit_mask || (per_sm[d->wit_sm] & d->wit_mask);
+	return !memcmp(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
 }
 
 static int same_action(const struct action *a, const struct action *b)
@@ -757,6 +774,10 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 	unsigned n = 0;
 	if (!drains_only || (tn && tn->check))
 		n = list_flush(c, sv, tn, per_sm, before, nb, out);
+	if (drains_only) { /* no told bit read (READY-12) */
+		((struct dab *)c->priv)->wit_sm = 0;
+		((struct dab *)c->priv)->wit_mask = 0;
+	}
 	if (tn && tn->check && ((ordered && (has != 0) != anything_in_flight(c, sv)) || (drains_only && n))) {
 		fprintf(stderr, "gpumc: internal error: READY-12: at cycle %llu the turns' FIFOs say %s in flight, the "
 		        "FIFOs %s, and the guard lists %u FLUSH\n", (unsigned long long)tn->clock,
@@ -799,20 +820,30 @@ static __attribute__((noinline)) unsigned flight_listing(const struct comp *c, c
 	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, 1);
 }
 
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                        struct action *out, int timed)
+/* enabled() where its listing is not kept: out of line, so that the kept
+** one's (most calls) is a leaf. */
+static __attribute__((noinline)) unsigned fresh_listing(const struct comp *c, const uint8_t *sv,
+                                                        const struct action *before, unsigned nb,
+                                                        struct action *out, int timed)
 {
 	const struct bind *ib = REQ(c, P_ISSUE);
 	const struct port_issue *ip = ib->ops;
 	/* concrete mode: the schedulers told (port_issue.allowed) */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
 	const struct dab *d = D(c);
-	if (!tn || tn->check)
-		return listing(c, sv, before, nb, out, timed);
-	if ((d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED)
+	if (tn && !tn->check && (d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED)
 		return flight_listing(c, sv, before, nb, out, tn);
-	unsigned n = kept_listing(c, tn, out);
-	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, timed);
+	return listing(c, sv, before, nb, out, timed);
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	/* concrete mode (a listing is kept only there, and only where the
+	** issue port tells the schedulers: list_keep) */
+	const struct timed_now *tn = compose_now(c);
+	unsigned n = tn && !tn->check ? kept_listing(c, tn, out) : UINT_MAX;
+	return n != UINT_MAX ? n : fresh_listing(c, sv, before, nb, out, timed);
 }
 
 /* The flush made the atomics of SM sm (-1: every SM) visible: its waiting
