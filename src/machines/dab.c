@@ -579,7 +579,10 @@ static inline int list_kept(const struct comp *c, const struct timed_now *tn, co
 		return 0;
 	if (d->wit_sm != UINT_MAX)
 		return !d->wit_mask || (per_sm[d->wit_sm] & d->wit_mask);
-	return !memcmp(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
+	for (unsigned s = 0; s < c->g->cfg.sms; s++) /* not memcmp: enabled() stays a leaf */
+		if (d->list_told[s] != per_sm[s])
+			return 0;
+	return 1;
 }
 
 static int same_action(const struct action *a, const struct action *b)
