@@ -720,12 +720,15 @@ static void turns_kept(const struct comp *c, const uint8_t *sv, const struct tim
 		d->turn_run = tn->run;
 		d->turn_dirty = ~0u;
 	}
-	uint32_t all = (1u << c->g->cfg.partitions) - 1, has = d->turn_has;
-	for (uint32_t m = (tn->check ? all : d->turn_dirty) & all; m; m &= m - 1) {
-		unsigned p = (unsigned)__builtin_ctz(m);
+	/* read once: the stores to turn[] may alias every field */
+	const unsigned P = c->g->cfg.partitions, S = c->g->cfg.sms;
+	const uint16_t *rr = prr(c, sv, 0);
+	uint32_t all = (1u << P) - 1, has = d->turn_has, dirty = d->turn_dirty;
+	for (uint32_t m = (tn->check ? all : dirty) & all; m; m &= m - 1) {
+		unsigned p = (unsigned)__builtin_ctz(m), s = rr[p];
 		struct action a = { 0 };
-		int k = (int)drains(c, sv, p, 1, &a);
-		if (!(d->turn_dirty >> p & 1) && (k != (int)(has >> p & 1) || (k && !same_action(&a, &d->turn[p])))) {
+		int k = s < S && (int)drain_of(c, sv, p, s * P + p, 1, &a); /* the turn's FIFO alone (drains) */
+		if (!(dirty >> p & 1) && (k != (int)(has >> p & 1) || (k && !same_action(&a, &d->turn[p])))) {
 			fprintf(stderr, "gpumc: internal error: READY-13: partition %u's kept DRAIN differs from the state's "
 			        "at cycle %llu: an apply did not mark it\n", p, (unsigned long long)tn->clock);
 			abort();
@@ -809,22 +812,11 @@ static inline unsigned kept_listing(const struct comp *c, const struct timed_now
 	return d->list_n;
 }
 
-/* enabled() while turn_has or turn_dirty say a flush may be in flight
-** (ordered, concrete mode): the turns' DRAINs alone (READY-12), kept per
-** partition (turns_kept) whatever else moves, such as the schedulers
-** told; else as enabled().  Out of line: enabled() makes no call. */
-static __attribute__((noinline)) unsigned flight_listing(const struct comp *c, const uint8_t *sv,
-                                                         const struct action *before, unsigned nb,
-                                                         struct action *out, const struct timed_now *tn)
-{
-	unsigned n = turns_listed(c, sv, tn, out);
-	if (!n)
-		n = kept_listing(c, tn, out);
-	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, 1);
-}
-
 /* enabled() where its listing is not kept: out of line, so that the kept
-** one's (most calls) is a leaf. */
+** one's (most calls) is a leaf.  While turn_has or turn_dirty say a flush
+** may be in flight (ordered, concrete mode): the turns' DRAINs alone
+** (READY-12), kept per partition (turns_kept) whatever else moves, such
+** as the schedulers told. */
 static __attribute__((noinline)) unsigned fresh_listing(const struct comp *c, const uint8_t *sv,
                                                         const struct action *before, unsigned nb,
                                                         struct action *out, int timed)
@@ -834,8 +826,11 @@ static __attribute__((noinline)) unsigned fresh_listing(const struct comp *c, co
 	/* concrete mode: the schedulers told (port_issue.allowed) */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
 	const struct dab *d = D(c);
-	if (tn && !tn->check && (d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED)
-		return flight_listing(c, sv, before, nb, out, tn);
+	if (tn && !tn->check && (d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED) {
+		unsigned n = turns_listed(c, sv, tn, out);
+		if (n)
+			return n;
+	}
 	return listing(c, sv, before, nb, out, timed);
 }
 
@@ -1184,7 +1179,25 @@ static __attribute__((noinline)) void timing_flush(const struct comp *c, const u
 		}
 }
 
-/* Inline: prepare, most calls, asks it with count. */
+/* A DRAIN's timing of FIFO q's k entries of n, but for the release of
+** the waiting warps after a flush's last (timing_of).  Inline: most
+** DRAINs' prepare is this alone. */
+static inline __attribute__((always_inline)) void timing_drain(const struct comp *c, unsigned q, unsigned k,
+                                                              unsigned n, struct timing *t)
+{
+	const struct gpu_cfg *cf = &c->g->cfg;
+	struct dab *d = (struct dab *)c->priv;
+	/* the partitions whose kept DRAINs (turns_kept) the apply that
+	** follows may change: marked here, for exhaustive mode, which keeps
+	** none, applies from every thread at once and never times */
+	d->turn_dirty |= 1u << q % cf->partitions;
+	t->busy = cf->lat_rop;
+	uint64_t next = icnt_take(d->ic, q, 0, k, n, t->now, t->busy);
+	if (next)
+		icnt_ready(t, c->subj0[0] + q, next);
+}
+
+/* Inline: prepare's slow path asks it with count. */
 static inline __attribute__((always_inline)) void timing_of(const struct comp *c, const uint8_t *sv,
                                                            const struct action *a, struct timing *t,
                                                            uint64_t (*rnd)(void *), void *rng)
@@ -1192,20 +1205,13 @@ static inline __attribute__((always_inline)) void timing_of(const struct comp *c
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	icnt_begin(D(c)->ic, t); /* t->busy 1, t->n 0 (model.step) */
-	/* the partitions whose kept DRAINs (turns_kept) the apply that
-	** follows may change: marked here, for exhaustive mode, which keeps
-	** none, applies from every thread at once and never times */
-	if (a->kind != c->kind0 + K_DRAIN) {
+	if (a->kind != c->kind0 + K_DRAIN) { /* all partitions marked (timing_drain) */
 		((struct dab *)c->priv)->turn_dirty = ~0u;
 		timing_flush(c, sv, a, t, rnd, rng);
 		return;
 	}
 	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
-	((struct dab *)c->priv)->turn_dirty |= 1u << q % cf->partitions;
-	t->busy = cf->lat_rop;
-	uint64_t next = icnt_take(D(c)->ic, q, 0, k, queue(c, sv, q)[0], t->now, t->busy);
-	if (next)
-		icnt_ready(t, c->subj0[0] + q, next);
+	timing_drain(c, q, k, queue(c, sv, q)[0], t);
 	/* the last entries of a flush release the waiting warps; q's own
 	** count first: it mostly holds more than k */
 	unsigned left = queue(c, sv, q)[0];
@@ -1252,13 +1258,31 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 		count_flush(c, sv, a, ct);
 }
 
+/* prepare() but for a DRAIN that leaves its FIFO entries: a FLUSH, a
+** run's first timing (icnt_begin), a DRAIN that may be a flush's last.
+** Out of line: prepare's DRAIN is a leaf. */
+static __attribute__((noinline)) const struct instr *prepare_any(const struct comp *c, const uint8_t *sv,
+                                                                 const struct action *a, struct timing *t,
+                                                                 uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+{
+	timing_of(c, sv, a, t, rnd, rng);
+	count(c, sv, a, ct);
+	return NULL;
+}
+
 /* Concrete mode's step of a FLUSH or a DRAIN in one call (comp_def.prepare):
 ** timing, then count; neither is a warp's issue. */
 static const struct instr *prepare(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
-	timing_of(c, sv, a, t, rnd, rng);
-	count(c, sv, a, ct);
+	unsigned nq = c->g->nqueues, q = a->arg % nq, k = a->arg / nq + 1;
+	if (a->kind != c->kind0 + K_DRAIN || D(c)->ic->run != t->run)
+		return prepare_any(c, sv, a, t, rnd, rng, ct);
+	unsigned n = queue(c, sv, q)[0];
+	if (n <= k) /* the FIFO empties: maybe the flush's last */
+		return prepare_any(c, sv, a, t, rnd, rng, ct);
+	timing_drain(c, q, k, n, t);
+	comp_count(c, ct, CT_LANES, k);
 	return NULL;
 }
 
