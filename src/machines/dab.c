@@ -73,7 +73,9 @@
 **         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
 **   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
 **         one (list_kept: kept by the told bits it read, all, one or
-**         none; GPUMC_CHECK_READY);
+**         none, and an empty one past other actions while the scheduler
+**         the guard stopped at may not be full, kept_past;
+**         GPUMC_CHECK_READY);
 **   DAB-TOLD (concrete mode) port_issue.allowed answers the same array
 **         throughout a run (told; GPUMC_CHECK_READY);
 **   READY-12 (concrete mode, ordered and nr) ordered: the partitions' kept
@@ -106,6 +108,14 @@ enum { K_FLUSH, K_DRAIN };
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 #define WC(c) (REQ(c, P_WARPS)->c)
 
+/* The told bits a listing read: none (mask 0, sm 0), one scheduler's,
+** mask in word sm (told: the FLUSH guard stopped at it), or all (sm
+** UINT_MAX). */
+struct told_read {
+	unsigned sm;
+	uint64_t mask;
+};
+
 /* Layout of the slice (offsets from c->off). */
 struct dab {
 	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
@@ -123,13 +133,12 @@ struct dab {
 	** the driver's nonlocal count and the schedulers told per SM; told:
 	** the array port_issue.allowed tells them in, the same all the run
 	** (DAB-TOLD), so that a kept listing asks no port.  Of the told bits
-	** the listing read (list_reads): none (wit_mask 0, wit_sm 0), one
-	** scheduler's, wit_mask in word wit_sm (told: the FLUSH guard stopped
-	** at it), or all (wit_sm UINT_MAX) */
-	uint64_t list_run, list_at, *list_told, wit_mask;
+	** the listing read: read */
+	uint64_t list_run, list_at, *list_told;
 	const uint64_t *told;
 	struct action *list;
-	unsigned list_n, wit_sm;
+	unsigned list_n;
+	struct told_read read;
 	/* concrete mode, ordered: per partition, its DRAIN as last listed
 	** (turn_has: where it has one), of the run turn_run, less those
 	** marked since (turn_dirty; turns_kept) */
@@ -540,24 +549,38 @@ static int allowed_into(const struct comp *c, int full, unsigned b, unsigned sm,
 ** the schedulers with a warp allowed, told directly (port_issue.allowed,
 ** per SM): a scheduler buffer is its scheduler's index, and a warp buffer
 ** is never full with its warp allowed (full_from).  Where it stops at a
-** scheduler (the rest skipped) the listing read that one's bit alone:
-** kept for list_kept (wit_sm, wit_mask), else all of them. */
-static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *per_sm, uint64_t *issuing)
+** scheduler (the rest skipped) the listing read that one's bit alone
+** (*read, for list_kept), else all of them. */
+static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *per_sm, uint64_t *issuing,
+                     struct told_read *read)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
-	struct dab *d = (struct dab *)c->priv;
 	uint64_t sm_busy = 0;
-	d->wit_sm = UINT_MAX;
+	*read = (struct told_read){ UINT_MAX, 0 };
 	for (unsigned s = 0; s < cf->sms; s++)
 		for (uint64_t m = per_sm[s]; m; m &= m - 1) {
 			unsigned k = s * cf->schedulers + (unsigned)__builtin_ctzll(m);
 			if (allowed_into(c, cf->buffer_level && may_be_full(c, sv, k), k, s, &sm_busy, issuing)) {
-				d->wit_sm = s;
-				d->wit_mask = m & -m;
+				*read = (struct told_read){ s, m & -m };
 				return sm_busy;
 			}
 		}
 	return sm_busy;
+}
+
+/* Is an empty listing where the FLUSH guard stopped at a scheduler (told)
+** kept past other actions than warp-local issues, the told bit aside
+** (list_kept)?  Yes while that scheduler's buffer may not be full: its SM
+** stays busy, so no FLUSH (the SMs' own, nr-cif's, aside); the FIFOs stay
+** empty, for this component lists nothing, so none of its FLUSHes and
+** DRAINs runs before it lists again: no DRAIN either.  Most actions of a
+** run (memory, atomics' issues) leave it so. */
+static inline int kept_past(const struct comp *c, const uint8_t *sv)
+{
+	const struct dab *d = D(c);
+	return !d->list_n && d->read.sm != UINT_MAX && d->read.mask && c->g->cfg.flush != DF_NR_CIF &&
+	       !(c->g->cfg.buffer_level &&
+	         may_be_full(c, sv, d->read.sm * c->g->cfg.schedulers + (unsigned)__builtin_ctzll(d->read.mask)));
 }
 
 /* Concrete mode lists every visited cycle, mostly after warp-local issues
@@ -569,16 +592,18 @@ static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *pe
 ** driver's nonlocal count and the told bits it read stay the same: where
 ** the guard stopped at a scheduler that keeps an SM busy (told), that
 ** one's bit alone, for with it still set the guard stops there or before
-** and lists no FLUSH, whatever the others' (the DRAINs read no told bit);
-** under GPUMC_CHECK_READY it is listed anyway and compared (invariant
-** DAB-LIST).  Is the last listing kept? */
-static inline int list_kept(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm)
+** and lists no FLUSH, whatever the others' (the DRAINs read no told bit).
+** Under GPUMC_CHECK_READY it is listed anyway and compared (invariant
+** DAB-LIST).  Is the last listing kept?  past: also past the driver's
+** actions since (kept_past; enabled()'s quick test asks not). */
+static inline int list_kept(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                            const uint64_t *per_sm, int past)
 {
 	const struct dab *d = D(c);
-	if (d->list_run != tn->run || d->list_at != tn->nonlocal)
+	if (d->list_run != tn->run || (d->list_at != tn->nonlocal && !(past && kept_past(c, sv))))
 		return 0;
-	if (d->wit_sm != UINT_MAX)
-		return !d->wit_mask || (per_sm[d->wit_sm] & d->wit_mask);
+	if (d->read.sm != UINT_MAX)
+		return !d->read.mask || (per_sm[d->read.sm] & d->read.mask);
 	for (unsigned s = 0; s < c->g->cfg.sms; s++) /* not memcmp: enabled() stays a leaf */
 		if (d->list_told[s] != per_sm[s])
 			return 0;
@@ -590,9 +615,11 @@ static int same_action(const struct action *a, const struct action *b)
 	return a->kind == b->kind && a->unit == b->unit && a->subject == b->subject && a->arg == b->arg;
 }
 
-/* The listing out[0..n) made at tn, kept (list_kept) or not. */
+/* The listing out[0..n) made at tn, reading the told bits read, kept
+** (list_kept) or not.  A kept one stays, as of now, as kept_listing keeps
+** it unchecked: what is checked is what an unchecked run keeps. */
 static void list_keep(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm, int kept,
-                      const struct action *out, unsigned n)
+                      const struct action *out, unsigned n, struct told_read read)
 {
 	struct dab *d = (struct dab *)c->priv;
 	for (unsigned i = 0; kept && i <= n; i++)
@@ -606,8 +633,11 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 		        (unsigned long long)tn->clock);
 		abort();
 	}
-	d->list_run = tn->run;
 	d->list_at = tn->nonlocal;
+	if (kept)
+		return;
+	d->list_run = tn->run;
+	d->read = read;
 	d->told = per_sm;
 	memcpy(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
 	memcpy(d->list, out, sizeof *out * n);
@@ -617,7 +647,7 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 /* The FLUSH guard (enabled): the FLUSHes into out, from before[0..nb)'s
 ** issues or, in concrete mode (tn), the schedulers told (per_sm). */
 static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, const uint64_t *per_sm,
-                           const struct action *before, unsigned nb, struct action *out)
+                           const struct action *before, unsigned nb, struct action *out, struct told_read *read)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -636,7 +666,7 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
 	if (tn)
-		sm_busy = told(c, sv, per_sm, issuing);
+		sm_busy = told(c, sv, per_sm, issuing, read);
 	else
 		for (unsigned i = 0; i < nb; i++) {
 			long w = ip->is_issue(ib->c, &before[i]);
@@ -767,7 +797,7 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 	const struct port_issue *ip = ib->ops;
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL; /* as enabled() */
 	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
-	int kept = tn && tn->check && list_kept(c, tn, per_sm); /* then compared (list_keep) */
+	int kept = tn && tn->check && list_kept(c, sv, tn, per_sm, 1); /* then compared (list_keep) */
 	int ordered = tn && cf->flush == DF_ORDERED;
 	if (ordered)
 		turns_kept(c, sv, tn);
@@ -778,12 +808,11 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 	uint32_t has = D(c)->turn_has;
 	int drains_only = tn && cf->flush < DF_NR_OF && (ordered ? has != 0 : anything_in_flight(c, sv));
 	unsigned n = 0;
+	struct told_read read = { 0, 0 };
 	if (!drains_only || (tn && tn->check))
-		n = list_flush(c, sv, tn, per_sm, before, nb, out);
-	if (drains_only) { /* no told bit read (READY-12) */
-		((struct dab *)c->priv)->wit_sm = 0;
-		((struct dab *)c->priv)->wit_mask = 0;
-	}
+		n = list_flush(c, sv, tn, per_sm, before, nb, out, &read);
+	if (drains_only) /* none read, though the check lists the guard (READY-12) */
+		read = (struct told_read){ 0, 0 };
 	if (tn && tn->check && ((ordered && (has != 0) != anything_in_flight(c, sv)) || (drains_only && n))) {
 		fprintf(stderr, "gpumc: internal error: READY-12: at cycle %llu the turns' FIFOs say %s in flight, the "
 		        "FIFOs %s, and the guard lists %u FLUSH\n", (unsigned long long)tn->clock,
@@ -796,17 +825,20 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 		for (unsigned p = 0; p < cf->partitions; p++)
 			n += drains(c, sv, p, timed, out + n);
 	if (tn)
-		list_keep(c, tn, per_sm, kept, out, n);
+		list_keep(c, tn, per_sm, kept, out, n, read);
 	return n;
 }
 
 /* The kept listing into out (list_kept), or UINT_MAX where it is not
 ** kept. */
-static inline unsigned kept_listing(const struct comp *c, const struct timed_now *tn, struct action *out)
+static inline unsigned kept_listing(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                                    struct action *out, int past)
 {
-	const struct dab *d = D(c);
-	if (!list_kept(c, tn, d->told))
+	struct dab *d = (struct dab *)c->priv;
+	if (!list_kept(c, sv, tn, d->told, past))
 		return UINT_MAX;
+	if (past) /* as of now: the quick test takes it next */
+		d->list_at = tn->nonlocal;
 	for (unsigned i = 0; i < d->list_n; i++)
 		out[i] = d->list[i];
 	return d->list_n;
@@ -826,12 +858,14 @@ static __attribute__((noinline)) unsigned fresh_listing(const struct comp *c, co
 	/* concrete mode: the schedulers told (port_issue.allowed) */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
 	const struct dab *d = D(c);
-	if (tn && !tn->check && (d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED) {
-		unsigned n = turns_listed(c, sv, tn, out);
-		if (n)
-			return n;
-	}
-	return listing(c, sv, before, nb, out, timed);
+	if (!tn || tn->check)
+		return listing(c, sv, before, nb, out, timed);
+	unsigned n = 0;
+	if ((d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED)
+		n = turns_listed(c, sv, tn, out);
+	if (!n)
+		n = kept_listing(c, sv, tn, out, 1);
+	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, timed);
 }
 
 static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
@@ -840,7 +874,7 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	/* concrete mode (a listing is kept only there, and only where the
 	** issue port tells the schedulers: list_keep) */
 	const struct timed_now *tn = compose_now(c);
-	unsigned n = tn && !tn->check ? kept_listing(c, tn, out) : UINT_MAX;
+	unsigned n = tn && !tn->check ? kept_listing(c, sv, tn, out, 0) : UINT_MAX;
 	return n != UINT_MAX ? n : fresh_listing(c, sv, before, nb, out, timed);
 }
 
