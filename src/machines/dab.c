@@ -993,11 +993,13 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 	uint16_t *qh = queue(c, sv, q);
 	struct atomic_entry *e = queue_entries(c, sv, q);
 	unsigned n = qh[0] - k; /* e[n]: the last performed, e[n - 1] the next head */
+	/* before the performs, which do not touch the FIFO: fewer values
+	** live across their calls */
+	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
+	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
 	for (unsigned i = n + k; i-- > n;)
 		if (atomic_entry_perform(c, sv, &e[i]))
 			gpu_warp(g, sv, e[i].warp)->pending--;
-	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
-	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
 	if (k == 1) /* a call less */
 		memset(&e[n], 0, sizeof *e);
 	else
