@@ -1233,7 +1233,7 @@ static inline __attribute__((always_inline)) void timing_drain(const struct comp
 		icnt_ready(t, c->subj0[0] + q, next);
 }
 
-/* Inline: prepare's slow path asks it with count. */
+/* Inline: prepare_any asks it with count. */
 static inline __attribute__((always_inline)) void timing_of(const struct comp *c, const uint8_t *sv,
                                                            const struct action *a, struct timing *t,
                                                            uint64_t (*rnd)(void *), void *rng)
@@ -1294,9 +1294,9 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 		count_flush(c, sv, a, ct);
 }
 
-/* prepare() but for a DRAIN that leaves its FIFO entries: a FLUSH, a
-** run's first timing (icnt_begin), a DRAIN that may be a flush's last.
-** Out of line: prepare's DRAIN is a leaf. */
+/* prepare() of a FLUSH, of a run's first timing (icnt_begin) and of a
+** DRAIN that empties its FIFO (maybe a flush's last: the waiting warps
+** released).  Out of line: prepare's other DRAINs, most, are a leaf. */
 static __attribute__((noinline)) const struct instr *prepare_any(const struct comp *c, const uint8_t *sv,
                                                                  const struct action *a, struct timing *t,
                                                                  uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
