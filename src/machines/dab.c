@@ -1171,8 +1171,9 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 		const struct atomic_entry *e = buf_entries(c, sv, b);
 		uint64_t at[1024];
 		map_reset(&sec, bf->count);
-		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
-			unsigned i = (o + j) % bf->count, x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
+		unsigned n = bf->count;
+		for (unsigned j = 0, i = offset(c, s, n); j < n; j++, i = i + 1 < n ? i + 1 : 0) { /* i: (offset + j) % n */
+			unsigned x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
 			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, at_pos = pos[p]++;
 			if (x == j)
 				++*tx;
