@@ -76,6 +76,10 @@
 **         none, and an empty one past other actions while the scheduler
 **         the guard stopped at may not be full, kept_past;
 **         GPUMC_CHECK_READY);
+**   DAB-FUSE (concrete mode, fusion) a buffer's kept filter of its
+**         addresses (fuse_kept) holds every entry's: where it says a push
+**         shares no address with the buffer, a scan finds none
+**         (GPUMC_CHECK_READY);
 **   DAB-TOLD (concrete mode) port_issue.allowed answers the same array
 **         throughout a run (told; GPUMC_CHECK_READY);
 **   READY-12 (concrete mode, ordered and nr) ordered: the partitions' kept
@@ -116,6 +120,13 @@ struct told_read {
 	uint64_t mask;
 };
 
+/* Concrete mode, fusion: a filter of the addresses in one buffer's
+** entries (fuse_kept), a bit each of 1024, as of a count of entries. */
+struct fuse_seen {
+	uint64_t bits[16];
+	unsigned n;
+};
+
 /* Layout of the slice (offsets from c->off). */
 struct dab {
 	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
@@ -150,6 +161,13 @@ struct dab {
 	** (tx_sv NULL: none kept) */
 	const uint8_t *tx_sv;
 	unsigned tx_arg, tx_n;
+	/* concrete mode, fusion: the push of warp push_w in state push_sv that
+	** timing_push just timed (push_sv NULL: none); per buffer, its filter
+	** (seen); checking: GPUMC_CHECK_READY, as last listed (DAB-FUSE) */
+	const uint8_t *push_sv;
+	unsigned push_w;
+	struct fuse_seen *seen;
+	int checking;
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -247,6 +265,22 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 	x->at[h] = (uint16_t)(i + 1);
 }
 
+/* The filter's bit of address a. */
+static inline unsigned seen_bit(uint32_t a)
+{
+	return a * 0x9e3779b1u >> 22;
+}
+
+static inline int seen_has(const struct fuse_seen *f, uint32_t a)
+{
+	return f->bits[seen_bit(a) / 64] >> seen_bit(a) % 64 & 1;
+}
+
+static inline void seen_add(struct fuse_seen *f, uint32_t a)
+{
+	f->bits[seen_bit(a) / 64] |= 1ull << seen_bit(a) % 64;
+}
+
 /* Fusion's lookups of one push, lanes n[0..nl) into buffer entries
 ** e[0..count), in one pass back over the buffer: per lane i, first[i], the
 ** first lane with its address; per such first lane, tgt[i], the entry it
@@ -256,10 +290,12 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 ** address that came first in program order (add; max; add).  The first
 ** lanes' addresses are a lane_keys set: an entry no lane shares an
 ** address with costs one test, not a compare per lane (pagerank's 64-entry
-** buffers, 3 or 4 lanes a red: 2% of a run).  Returns the first lanes that
-** take a new entry. */
+** buffers, 3 or 4 lanes a red: 2% of a run).  No pass where the buffer's
+** filter (f: fuse_kept; NULL: none) has none of the addresses, unless
+** checked (then the pass must find none: DAB-FUSE).  Returns the first
+** lanes that take a new entry. */
 static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const struct atomic_entry *n, int nl,
-                             const struct instr *in, unsigned *first, int *tgt)
+                             const struct instr *in, unsigned *first, int *tgt, const struct fuse_seen *f, int check)
 {
 	struct lane_keys k;
 	unsigned lane[32]; /* per key, its first lane */
@@ -277,10 +313,20 @@ static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const
 		open |= 1u << j;
 	}
 	unsigned need = k.n;
+	int absent = f != NULL;
+	for (unsigned j = 0; absent && j < k.n; j++)
+		absent = !seen_has(f, k.key[j]);
+	if (absent && !check)
+		return need;
 	for (const struct atomic_entry *x = e + count; open && x-- > e;) {
 		int j = lane_keys_find(&k, x->addr);
 		if (j < 0 || !(open >> j & 1))
 			continue;
+		if (absent) {
+			fprintf(stderr, "gpumc: internal error: DAB-FUSE: a buffer's kept filter lacks the address %u of "
+			        "its entry %d\n", (unsigned)x->addr, (int)(x - e));
+			abort();
+		}
 		open &= ~(1u << j);
 		if (x->op == in->aop && x->type == in->type && !x->ret) {
 			tgt[lane[j]] = (int)(x - e);
@@ -288,6 +334,32 @@ static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const
 		}
 	}
 	return need;
+}
+
+/* Concrete mode: buffer b's filter of its entries' addresses (count
+** entries e), for fuse_targets, where this push of warp w is the one
+** timing_push just timed (else NULL: exhaustive mode, whose threads push
+** at once, keeps none).  The entries change only by a push, every one of
+** which is timed in concrete mode and adds to the filter (push), or a
+** fusion, which keeps the addresses, and by a flush, which empties the
+** buffer (a new run's starts empty): so the filter is kept while the
+** count of entries stays (one of 0 is empty); else it is made from the
+** entries. */
+static struct fuse_seen *fuse_kept(const struct comp *c, const uint8_t *sv, unsigned w, unsigned b, unsigned count,
+                                   const struct atomic_entry *e)
+{
+	struct dab *d = (struct dab *)c->priv;
+	if (d->push_sv != sv || d->push_w != w)
+		return NULL;
+	d->push_sv = NULL;
+	struct fuse_seen *f = &d->seen[b];
+	if (f->n != count) {
+		memset(f->bits, 0, sizeof f->bits);
+		for (unsigned i = 0; i < count; i++)
+			seen_add(f, e[i].addr);
+		f->n = count;
+	}
+	return f;
 }
 
 static int anything_in_flight(const struct comp *c, const uint8_t *sv)
@@ -324,7 +396,8 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	** and a later lane fuses where its first lane went (a red's new entry
 	** fuses: same op and type, nothing returned). */
 	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
-	unsigned first[32], need = fuse ? fuse_targets(e, bf->count, n, nl, in, first, tgt) : (unsigned)nl;
+	struct fuse_seen *f = fuse ? fuse_kept(c, sv, w, b, bf->count, e) : NULL;
+	unsigned first[32], need = fuse ? fuse_targets(e, bf->count, n, nl, in, first, tgt, f, D(c)->checking) : (unsigned)nl;
 	if (bf->count + need > g->cfg.entries)
 		return PUSH_REFUSED; /* full: wait for a flush */
 	unsigned owed = 0;
@@ -336,9 +409,13 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 		}
 		if (fuse)
 			tgt[i] = bf->count; /* a first lane's new entry */
+		if (f)
+			seen_add(f, n[i].addr);
 		e[bf->count++] = n[i];
 		owed += n[i].ret;
 	}
+	if (f)
+		f->n = bf->count;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	h->pending |= (uint8_t)(PEND_DIRTY | owed);
 	return owed ? PUSH_WAIT_VALUES : PUSH_DONE;
@@ -349,11 +426,15 @@ static int owed(const struct comp *c, const uint8_t *sv, unsigned w)
 	return gpu_warp(c->g, (uint8_t *)sv, w)->pending & PEND_COUNT;
 }
 
-/* Buffered atomics leave at a flush, not one by one: nothing to time. */
+/* Buffered atomics leave at a flush, not one by one: nothing to time;
+** the push that follows may keep its buffer's filter (fuse_kept). */
 static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                         uint64_t (*rnd)(void *), void *rng)
 {
-	(void)c, (void)sv, (void)w, (void)t, (void)rnd, (void)rng;
+	(void)t, (void)rnd, (void)rng;
+	struct dab *d = (struct dab *)c->priv;
+	d->push_sv = sv;
+	d->push_w = w;
 }
 
 /* The atomics port has room for everything: a full buffer refuses the
@@ -634,6 +715,7 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 		abort();
 	}
 	d->list_at = tn->nonlocal;
+	d->checking = tn->check;
 	if (kept)
 		return;
 	d->list_run = tn->run;
@@ -1426,17 +1508,20 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	size_t head = (sizeof(struct dab) + 7) & ~(size_t)7, off = 0;
 	size_t ic_bytes = (icnt_size(g, g->nqueues, qcap) + 7) & ~(size_t)7;
 	unsigned max_actions = g->nqueues + cf->sms + 1;
-	struct dab *x = xcalloc(1, head + ic_bytes + sizeof *x->list_told * cf->sms + sizeof *x->list * max_actions +
-	                               sizeof *x->buffer * g->nwarps);
+	unsigned nbufs = cf->buffer_level ? nsched : g->nwarps;
+	size_t seen_bytes = cf->fusion ? sizeof(struct fuse_seen) * nbufs : 0;
+	struct dab *x = xcalloc(1, head + ic_bytes + seen_bytes + sizeof *x->list_told * cf->sms +
+	                               sizeof *x->list * max_actions + sizeof *x->buffer * g->nwarps);
 	x->ic = icnt_init((char *)x + head, g, g->nqueues, qcap);
-	x->list_told = (uint64_t *)((char *)x + head + ic_bytes);
+	x->seen = cf->fusion ? (struct fuse_seen *)((char *)x + head + ic_bytes) : NULL;
+	x->list_told = (uint64_t *)((char *)x + head + ic_bytes + seen_bytes);
 	x->list = (struct action *)(x->list_told + cf->sms);
 	x->buffer = (uint16_t *)(x->list + max_actions);
 	for (unsigned w = 0; w < g->nwarps; w++)
 		x->buffer[w] = (uint16_t)(cf->buffer_level ? gpu_sched_of(g, w) : w);
 	x->list_run = x->turn_run = UINT64_MAX;
 	x->qcap = qcap;
-	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
+	x->nbufs = nbufs;
 	x->full_from = cf->buffer_level && full_is_a_cut(cf) ? cf->entries - cf->threads_per_warp + 1 : UINT_MAX;
 	x->buf_off = off;
 	x->buf_bytes = sizeof(struct dab_buf) + sizeof(struct atomic_entry) * cf->entries;
