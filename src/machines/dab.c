@@ -149,7 +149,7 @@ struct dab {
 	const uint64_t *told;
 	struct action *list;
 	unsigned list_n;
-	struct told_read read;
+	struct told_read read, fresh_read; /* fresh_read: the listing's being made (told) */
 	/* concrete mode, ordered: per partition, its DRAIN as last listed
 	** (turn_has: where it has one), of the run turn_run, less those
 	** marked since (turn_dirty; turns_kept) */
@@ -631,11 +631,11 @@ static int allowed_into(const struct comp *c, int full, unsigned b, unsigned sm,
 ** per SM): a scheduler buffer is its scheduler's index, and a warp buffer
 ** is never full with its warp allowed (full_from).  Where it stops at a
 ** scheduler (the rest skipped) the listing read that one's bit alone
-** (*read, for list_kept), else all of them. */
-static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *per_sm, uint64_t *issuing,
-                     struct told_read *read)
+** (fresh_read, for list_kept), else all of them. */
+static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *per_sm, uint64_t *issuing)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
+	struct told_read *read = &((struct dab *)c->priv)->fresh_read;
 	uint64_t sm_busy = 0;
 	*read = (struct told_read){ UINT_MAX, 0 };
 	for (unsigned s = 0; s < cf->sms; s++)
@@ -696,11 +696,11 @@ static int same_action(const struct action *a, const struct action *b)
 	return a->kind == b->kind && a->unit == b->unit && a->subject == b->subject && a->arg == b->arg;
 }
 
-/* The listing out[0..n) made at tn, reading the told bits read, kept
-** (list_kept) or not.  A kept one stays, as of now, as kept_listing keeps
-** it unchecked: what is checked is what an unchecked run keeps. */
+/* The listing out[0..n) made at tn, reading the told bits fresh_read,
+** kept (list_kept) or not.  A kept one stays, as of now, as kept_listing
+** keeps it unchecked: what is checked is what an unchecked run keeps. */
 static void list_keep(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm, int kept,
-                      const struct action *out, unsigned n, struct told_read read)
+                      const struct action *out, unsigned n)
 {
 	struct dab *d = (struct dab *)c->priv;
 	for (unsigned i = 0; kept && i <= n; i++)
@@ -719,7 +719,7 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 	if (kept)
 		return;
 	d->list_run = tn->run;
-	d->read = read;
+	d->read = d->fresh_read;
 	d->told = per_sm;
 	memcpy(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
 	memcpy(d->list, out, sizeof *out * n);
@@ -729,7 +729,7 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 /* The FLUSH guard (enabled): the FLUSHes into out, from before[0..nb)'s
 ** issues or, in concrete mode (tn), the schedulers told (per_sm). */
 static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct timed_now *tn, const uint64_t *per_sm,
-                           const struct action *before, unsigned nb, struct action *out, struct told_read *read)
+                           const struct action *before, unsigned nb, struct action *out)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -748,7 +748,7 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 	uint64_t sm_busy = 0; /* one bit per SM (at most 64): a warp of it can issue, its buffer not full */
 	uint64_t issuing[4] = { 0 }; /* scheduler-level buffers (at most 256) with a warp that can issue */
 	if (tn)
-		sm_busy = told(c, sv, per_sm, issuing, read);
+		sm_busy = told(c, sv, per_sm, issuing);
 	else
 		for (unsigned i = 0; i < nb; i++) {
 			long w = ip->is_issue(ib->c, &before[i]);
@@ -890,11 +890,10 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 	uint32_t has = D(c)->turn_has;
 	int drains_only = tn && cf->flush < DF_NR_OF && (ordered ? has != 0 : anything_in_flight(c, sv));
 	unsigned n = 0;
-	struct told_read read = { 0, 0 };
 	if (!drains_only || (tn && tn->check))
-		n = list_flush(c, sv, tn, per_sm, before, nb, out, &read);
+		n = list_flush(c, sv, tn, per_sm, before, nb, out);
 	if (drains_only) /* none read, though the check lists the guard (READY-12) */
-		read = (struct told_read){ 0, 0 };
+		((struct dab *)c->priv)->fresh_read = (struct told_read){ 0, 0 };
 	if (tn && tn->check && ((ordered && (has != 0) != anything_in_flight(c, sv)) || (drains_only && n))) {
 		fprintf(stderr, "gpumc: internal error: READY-12: at cycle %llu the turns' FIFOs say %s in flight, the "
 		        "FIFOs %s, and the guard lists %u FLUSH\n", (unsigned long long)tn->clock,
@@ -907,7 +906,7 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 		for (unsigned p = 0; p < cf->partitions; p++)
 			n += drains(c, sv, p, timed, out + n);
 	if (tn)
-		list_keep(c, tn, per_sm, kept, out, n, read);
+		list_keep(c, tn, per_sm, kept, out, n);
 	return n;
 }
 
@@ -940,7 +939,7 @@ static __attribute__((noinline)) unsigned fresh_listing(const struct comp *c, co
 	/* concrete mode: the schedulers told (port_issue.allowed) */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
 	const struct dab *d = D(c);
-	if (!tn || tn->check)
+	if (!tn) /* no schedulers told: listed as exhaustive mode's */
 		return listing(c, sv, before, nb, out, timed);
 	unsigned n = 0;
 	if ((d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED)
@@ -956,7 +955,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	/* concrete mode (a listing is kept only there, and only where the
 	** issue port tells the schedulers: list_keep) */
 	const struct timed_now *tn = compose_now(c);
-	unsigned n = tn && !tn->check ? kept_listing(c, sv, tn, out, 0) : UINT_MAX;
+	if (!tn || tn->check)
+		return listing(c, sv, before, nb, out, timed);
+	unsigned n = kept_listing(c, sv, tn, out, 0);
 	return n != UINT_MAX ? n : fresh_listing(c, sv, before, nb, out, timed);
 }
 
