@@ -6,15 +6,11 @@
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 #define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
 
-/* Lane l's entry, its address and operands (src: both, alu.h) already
-** computed. */
-static struct atomic_entry entry_at(unsigned w, unsigned l, const struct instr *in, uint32_t addr,
-                                    const struct alu_lanes src[2])
+/* Lane l's entry, its address and operands already computed. */
+static struct atomic_entry entry_at(unsigned w, unsigned l, const struct instr *in, uint32_t addr, uint32_t arg,
+                                    uint32_t arg2)
 {
-	struct atomic_entry e = {
-		addr, alu_lane(&src[0], l), alu_lane(&src[1], l),
-		(uint8_t)in->aop, (uint8_t)in->type, (uint8_t)l, 0, (uint16_t)w, 0
-	};
+	struct atomic_entry e = { addr, arg, arg2, (uint8_t)in->aop, (uint8_t)in->type, (uint8_t)l, 0, (uint16_t)w, 0 };
 	if (in->op == OP_ATOM) {
 		e.dst = (uint8_t)in->dst;
 		e.ret = 1;
@@ -54,7 +50,7 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 	struct alu_lanes src[2];
 	sources(c, sv, w, in, src);
 	/* what the lanes share, once; per lane its address, operands, lane */
-	const struct atomic_entry all = entry_at(w, 0, in, 0, src);
+	const struct atomic_entry all = entry_at(w, 0, in, 0, 0, 0);
 	int n = 0;
 	for (uint32_t b = m; b; b &= b - 1, n++) {
 		unsigned l = (unsigned)__builtin_ctz(b);
@@ -72,7 +68,8 @@ struct atomic_entry atomic_entry_of(const struct comp *c, const uint8_t *sv, uns
 {
 	struct alu_lanes src[2];
 	sources(c, sv, w, in, src);
-	return entry_at(w, l, in, WARPS(c)->address(REQ(c, P_WARPS)->c, sv, w, l), src);
+	return entry_at(w, l, in, WARPS(c)->address(REQ(c, P_WARPS)->c, sv, w, l), alu_lane(&src[0], l),
+	                alu_lane(&src[1], l));
 }
 
 void atomic_entry_describe(const struct comp *c, const struct atomic_entry *e, struct strbuf *out)

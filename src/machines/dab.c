@@ -72,7 +72,14 @@
 **   DAB-SYNC (concrete mode) the flush guard's kept sync_ready equals a
 **         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
 **   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
-**         one (list_kept; GPUMC_CHECK_READY);
+**         one (list_kept: kept by the told bits it read, all, one or
+**         none, and an empty one past other actions while the scheduler
+**         the guard stopped at may not be full, kept_past;
+**         GPUMC_CHECK_READY);
+**   DAB-FUSE (concrete mode, fusion) a buffer's kept filter of its
+**         addresses (fuse_kept) holds every entry's: where it says a push
+**         shares no address with the buffer, a scan finds none
+**         (GPUMC_CHECK_READY);
 **   DAB-TOLD (concrete mode) port_issue.allowed answers the same array
 **         throughout a run (told; GPUMC_CHECK_READY);
 **   READY-12 (concrete mode, ordered and nr) ordered: the partitions' kept
@@ -105,6 +112,21 @@ enum { K_FLUSH, K_DRAIN };
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
 #define WC(c) (REQ(c, P_WARPS)->c)
 
+/* The told bits a listing read: none (mask 0, sm 0), one scheduler's,
+** mask in word sm (told: the FLUSH guard stopped at it), or all (sm
+** UINT_MAX). */
+struct told_read {
+	unsigned sm;
+	uint64_t mask;
+};
+
+/* Concrete mode, fusion: a filter of the addresses in one buffer's
+** entries (fuse_kept), a bit each of 1024, as of a count of entries. */
+struct fuse_seen {
+	uint64_t bits[16];
+	unsigned n;
+};
+
 /* Layout of the slice (offsets from c->off). */
 struct dab {
 	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
@@ -121,11 +143,13 @@ struct dab {
 	/* concrete mode: enabled()'s last listing (DAB-LIST), as of the run,
 	** the driver's nonlocal count and the schedulers told per SM; told:
 	** the array port_issue.allowed tells them in, the same all the run
-	** (DAB-TOLD), so that a kept listing asks no port */
+	** (DAB-TOLD), so that a kept listing asks no port.  Of the told bits
+	** the listing read: read */
 	uint64_t list_run, list_at, *list_told;
 	const uint64_t *told;
 	struct action *list;
 	unsigned list_n;
+	struct told_read read, fresh_read; /* fresh_read: the listing's being made (told) */
 	/* concrete mode, ordered: per partition, its DRAIN as last listed
 	** (turn_has: where it has one), of the run turn_run, less those
 	** marked since (turn_dirty; turns_kept) */
@@ -137,6 +161,13 @@ struct dab {
 	** (tx_sv NULL: none kept) */
 	const uint8_t *tx_sv;
 	unsigned tx_arg, tx_n;
+	/* concrete mode, fusion: the push of warp push_w in state push_sv that
+	** timing_push just timed (push_sv NULL: none); per buffer, its filter
+	** (seen); checking: GPUMC_CHECK_READY, as last listed (DAB-FUSE) */
+	const uint8_t *push_sv;
+	unsigned push_w;
+	struct fuse_seen *seen;
+	int checking;
 };
 #define D(c) ((const struct dab *)(c)->priv)
 
@@ -234,6 +265,22 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 	x->at[h] = (uint16_t)(i + 1);
 }
 
+/* The filter's bit of address a. */
+static inline unsigned seen_bit(uint32_t a)
+{
+	return a * 0x9e3779b1u >> 22;
+}
+
+static inline int seen_has(const struct fuse_seen *f, uint32_t a)
+{
+	return f->bits[seen_bit(a) / 64] >> seen_bit(a) % 64 & 1;
+}
+
+static inline void seen_add(struct fuse_seen *f, uint32_t a)
+{
+	f->bits[seen_bit(a) / 64] |= 1ull << seen_bit(a) % 64;
+}
+
 /* Fusion's lookups of one push, lanes n[0..nl) into buffer entries
 ** e[0..count), in one pass back over the buffer: per lane i, first[i], the
 ** first lane with its address; per such first lane, tgt[i], the entry it
@@ -243,10 +290,12 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 ** address that came first in program order (add; max; add).  The first
 ** lanes' addresses are a lane_keys set: an entry no lane shares an
 ** address with costs one test, not a compare per lane (pagerank's 64-entry
-** buffers, 3 or 4 lanes a red: 2% of a run).  Returns the first lanes that
-** take a new entry. */
+** buffers, 3 or 4 lanes a red: 2% of a run).  No pass where the buffer's
+** filter (f: fuse_kept; NULL: none) has none of the addresses, unless
+** checked (then the pass must find none: DAB-FUSE).  Returns the first
+** lanes that take a new entry. */
 static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const struct atomic_entry *n, int nl,
-                             const struct instr *in, unsigned *first, int *tgt)
+                             const struct instr *in, unsigned *first, int *tgt, const struct fuse_seen *f, int check)
 {
 	struct lane_keys k;
 	unsigned lane[32]; /* per key, its first lane */
@@ -264,10 +313,20 @@ static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const
 		open |= 1u << j;
 	}
 	unsigned need = k.n;
+	int absent = f != NULL;
+	for (unsigned j = 0; absent && j < k.n; j++)
+		absent = !seen_has(f, k.key[j]);
+	if (absent && !check)
+		return need;
 	for (const struct atomic_entry *x = e + count; open && x-- > e;) {
 		int j = lane_keys_find(&k, x->addr);
 		if (j < 0 || !(open >> j & 1))
 			continue;
+		if (absent) {
+			fprintf(stderr, "gpumc: internal error: DAB-FUSE: a buffer's kept filter lacks the address %u of "
+			        "its entry %d\n", (unsigned)x->addr, (int)(x - e));
+			abort();
+		}
 		open &= ~(1u << j);
 		if (x->op == in->aop && x->type == in->type && !x->ret) {
 			tgt[lane[j]] = (int)(x - e);
@@ -275,6 +334,32 @@ static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const
 		}
 	}
 	return need;
+}
+
+/* Concrete mode: buffer b's filter of its entries' addresses (count
+** entries e), for fuse_targets, where this push of warp w is the one
+** timing_push just timed (else NULL: exhaustive mode, whose threads push
+** at once, keeps none).  The entries change only by a push, every one of
+** which is timed in concrete mode and adds to the filter (push), or a
+** fusion, which keeps the addresses, and by a flush, which empties the
+** buffer (a new run's starts empty): so the filter is kept while the
+** count of entries stays (one of 0 is empty); else it is made from the
+** entries. */
+static struct fuse_seen *fuse_kept(const struct comp *c, const uint8_t *sv, unsigned w, unsigned b, unsigned count,
+                                   const struct atomic_entry *e)
+{
+	struct dab *d = (struct dab *)c->priv;
+	if (d->push_sv != sv || d->push_w != w)
+		return NULL;
+	d->push_sv = NULL;
+	struct fuse_seen *f = &d->seen[b];
+	if (f->n != count) {
+		memset(f->bits, 0, sizeof f->bits);
+		for (unsigned i = 0; i < count; i++)
+			seen_add(f, e[i].addr);
+		f->n = count;
+	}
+	return f;
 }
 
 static int anything_in_flight(const struct comp *c, const uint8_t *sv)
@@ -311,7 +396,8 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	** and a later lane fuses where its first lane went (a red's new entry
 	** fuses: same op and type, nothing returned). */
 	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
-	unsigned first[32], need = fuse ? fuse_targets(e, bf->count, n, nl, in, first, tgt) : (unsigned)nl;
+	struct fuse_seen *f = fuse ? fuse_kept(c, sv, w, b, bf->count, e) : NULL;
+	unsigned first[32], need = fuse ? fuse_targets(e, bf->count, n, nl, in, first, tgt, f, D(c)->checking) : (unsigned)nl;
 	if (bf->count + need > g->cfg.entries)
 		return PUSH_REFUSED; /* full: wait for a flush */
 	unsigned owed = 0;
@@ -323,9 +409,13 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 		}
 		if (fuse)
 			tgt[i] = bf->count; /* a first lane's new entry */
+		if (f)
+			seen_add(f, n[i].addr);
 		e[bf->count++] = n[i];
 		owed += n[i].ret;
 	}
+	if (f)
+		f->n = bf->count;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	h->pending |= (uint8_t)(PEND_DIRTY | owed);
 	return owed ? PUSH_WAIT_VALUES : PUSH_DONE;
@@ -336,11 +426,15 @@ static int owed(const struct comp *c, const uint8_t *sv, unsigned w)
 	return gpu_warp(c->g, (uint8_t *)sv, w)->pending & PEND_COUNT;
 }
 
-/* Buffered atomics leave at a flush, not one by one: nothing to time. */
+/* Buffered atomics leave at a flush, not one by one: nothing to time;
+** the push that follows may keep its buffer's filter (fuse_kept). */
 static void timing_push(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                         uint64_t (*rnd)(void *), void *rng)
 {
-	(void)c, (void)sv, (void)w, (void)t, (void)rnd, (void)rng;
+	(void)t, (void)rnd, (void)rng;
+	struct dab *d = (struct dab *)c->priv;
+	d->push_sv = sv;
+	d->push_w = w;
 }
 
 /* The atomics port has room for everything: a full buffer refuses the
@@ -535,18 +629,39 @@ static int allowed_into(const struct comp *c, int full, unsigned b, unsigned sm,
 /* Concrete mode: the FLUSH guard's reading of before[] (enabled), from
 ** the schedulers with a warp allowed, told directly (port_issue.allowed,
 ** per SM): a scheduler buffer is its scheduler's index, and a warp buffer
-** is never full with its warp allowed (full_from). */
+** is never full with its warp allowed (full_from).  Where it stops at a
+** scheduler (the rest skipped) the listing read that one's bit alone
+** (fresh_read, for list_kept), else all of them. */
 static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *per_sm, uint64_t *issuing)
 {
 	const struct gpu_cfg *cf = &c->g->cfg;
+	struct told_read *read = &((struct dab *)c->priv)->fresh_read;
 	uint64_t sm_busy = 0;
+	*read = (struct told_read){ UINT_MAX, 0 };
 	for (unsigned s = 0; s < cf->sms; s++)
 		for (uint64_t m = per_sm[s]; m; m &= m - 1) {
 			unsigned k = s * cf->schedulers + (unsigned)__builtin_ctzll(m);
-			if (allowed_into(c, cf->buffer_level && may_be_full(c, sv, k), k, s, &sm_busy, issuing))
+			if (allowed_into(c, cf->buffer_level && may_be_full(c, sv, k), k, s, &sm_busy, issuing)) {
+				*read = (struct told_read){ s, m & -m };
 				return sm_busy;
+			}
 		}
 	return sm_busy;
+}
+
+/* Is an empty listing where the FLUSH guard stopped at a scheduler (told)
+** kept past other actions than warp-local issues, the told bit aside
+** (list_kept)?  Yes while that scheduler's buffer may not be full: its SM
+** stays busy, so no FLUSH (the SMs' own, nr-cif's, aside); the FIFOs stay
+** empty, for this component lists nothing, so none of its FLUSHes and
+** DRAINs runs before it lists again: no DRAIN either.  Most actions of a
+** run (memory, atomics' issues) leave it so. */
+static inline int kept_past(const struct comp *c, const uint8_t *sv)
+{
+	const struct dab *d = D(c);
+	return !d->list_n && d->read.sm != UINT_MAX && d->read.mask && c->g->cfg.flush != DF_NR_CIF &&
+	       !(c->g->cfg.buffer_level &&
+	         may_be_full(c, sv, d->read.sm * c->g->cfg.schedulers + (unsigned)__builtin_ctzll(d->read.mask)));
 }
 
 /* Concrete mode lists every visited cycle, mostly after warp-local issues
@@ -555,14 +670,25 @@ static uint64_t told(const struct comp *c, const uint8_t *sv, const uint64_t *pe
 ** and the atomics' issues), a warp's wait or place at a barrier (a warp
 ** stays READY), a CTA's dispatch; only which schedulers have an allowed
 ** warp (told, kept by them) may move.  So its listing is kept while the
-** driver's nonlocal count and the told bits stay the same; under
-** GPUMC_CHECK_READY it is listed anyway and compared (invariant
-** DAB-LIST).  Is the last listing kept? */
-static int list_kept(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm)
+** driver's nonlocal count and the told bits it read stay the same: where
+** the guard stopped at a scheduler that keeps an SM busy (told), that
+** one's bit alone, for with it still set the guard stops there or before
+** and lists no FLUSH, whatever the others' (the DRAINs read no told bit).
+** Under GPUMC_CHECK_READY it is listed anyway and compared (invariant
+** DAB-LIST).  Is the last listing kept?  past: also past the driver's
+** actions since (kept_past; enabled()'s quick test asks not). */
+static inline int list_kept(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                            const uint64_t *per_sm, int past)
 {
 	const struct dab *d = D(c);
-	return d->list_run == tn->run && d->list_at == tn->nonlocal &&
-	       !memcmp(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
+	if (d->list_run != tn->run || (d->list_at != tn->nonlocal && !(past && kept_past(c, sv))))
+		return 0;
+	if (d->read.sm != UINT_MAX)
+		return !d->read.mask || (per_sm[d->read.sm] & d->read.mask);
+	for (unsigned s = 0; s < c->g->cfg.sms; s++) /* not memcmp: enabled() stays a leaf */
+		if (d->list_told[s] != per_sm[s])
+			return 0;
+	return 1;
 }
 
 static int same_action(const struct action *a, const struct action *b)
@@ -570,7 +696,9 @@ static int same_action(const struct action *a, const struct action *b)
 	return a->kind == b->kind && a->unit == b->unit && a->subject == b->subject && a->arg == b->arg;
 }
 
-/* The listing out[0..n) made at tn, kept (list_kept) or not. */
+/* The listing out[0..n) made at tn, reading the told bits fresh_read,
+** kept (list_kept) or not.  A kept one stays, as of now, as kept_listing
+** keeps it unchecked: what is checked is what an unchecked run keeps. */
 static void list_keep(const struct comp *c, const struct timed_now *tn, const uint64_t *per_sm, int kept,
                       const struct action *out, unsigned n)
 {
@@ -586,8 +714,12 @@ static void list_keep(const struct comp *c, const struct timed_now *tn, const ui
 		        (unsigned long long)tn->clock);
 		abort();
 	}
-	d->list_run = tn->run;
 	d->list_at = tn->nonlocal;
+	d->checking = tn->check;
+	if (kept)
+		return;
+	d->list_run = tn->run;
+	d->read = d->fresh_read;
 	d->told = per_sm;
 	memcpy(d->list_told, per_sm, sizeof *per_sm * c->g->cfg.sms);
 	memcpy(d->list, out, sizeof *out * n);
@@ -700,12 +832,15 @@ static void turns_kept(const struct comp *c, const uint8_t *sv, const struct tim
 		d->turn_run = tn->run;
 		d->turn_dirty = ~0u;
 	}
-	uint32_t all = (1u << c->g->cfg.partitions) - 1, has = d->turn_has;
-	for (uint32_t m = (tn->check ? all : d->turn_dirty) & all; m; m &= m - 1) {
-		unsigned p = (unsigned)__builtin_ctz(m);
+	/* read once: the stores to turn[] may alias every field */
+	const unsigned P = c->g->cfg.partitions, S = c->g->cfg.sms;
+	const uint16_t *rr = prr(c, sv, 0);
+	uint32_t all = (1u << P) - 1, has = d->turn_has, dirty = d->turn_dirty;
+	for (uint32_t m = (tn->check ? all : dirty) & all; m; m &= m - 1) {
+		unsigned p = (unsigned)__builtin_ctz(m), s = rr[p];
 		struct action a = { 0 };
-		int k = (int)drains(c, sv, p, 1, &a);
-		if (!(d->turn_dirty >> p & 1) && (k != (int)(has >> p & 1) || (k && !same_action(&a, &d->turn[p])))) {
+		int k = s < S && (int)drain_of(c, sv, p, s * P + p, 1, &a); /* the turn's FIFO alone (drains) */
+		if (!(dirty >> p & 1) && (k != (int)(has >> p & 1) || (k && !same_action(&a, &d->turn[p])))) {
 			fprintf(stderr, "gpumc: internal error: READY-13: partition %u's kept DRAIN differs from the state's "
 			        "at cycle %llu: an apply did not mark it\n", p, (unsigned long long)tn->clock);
 			abort();
@@ -744,7 +879,7 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 	const struct port_issue *ip = ib->ops;
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL; /* as enabled() */
 	const uint64_t *per_sm = tn ? ip->allowed(ib->c) : NULL;
-	int kept = tn && tn->check && list_kept(c, tn, per_sm); /* then compared (list_keep) */
+	int kept = tn && tn->check && list_kept(c, sv, tn, per_sm, 1); /* then compared (list_keep) */
 	int ordered = tn && cf->flush == DF_ORDERED;
 	if (ordered)
 		turns_kept(c, sv, tn);
@@ -757,6 +892,8 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 	unsigned n = 0;
 	if (!drains_only || (tn && tn->check))
 		n = list_flush(c, sv, tn, per_sm, before, nb, out);
+	if (drains_only) /* none read, though the check lists the guard (READY-12) */
+		((struct dab *)c->priv)->fresh_read = (struct told_read){ 0, 0 };
 	if (tn && tn->check && ((ordered && (has != 0) != anything_in_flight(c, sv)) || (drains_only && n))) {
 		fprintf(stderr, "gpumc: internal error: READY-12: at cycle %llu the turns' FIFOs say %s in flight, the "
 		        "FIFOs %s, and the guard lists %u FLUSH\n", (unsigned long long)tn->clock,
@@ -775,44 +912,53 @@ static __attribute__((noinline)) unsigned listing(const struct comp *c, const ui
 
 /* The kept listing into out (list_kept), or UINT_MAX where it is not
 ** kept. */
-static inline unsigned kept_listing(const struct comp *c, const struct timed_now *tn, struct action *out)
+static inline unsigned kept_listing(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
+                                    struct action *out, int past)
 {
-	const struct dab *d = D(c);
-	if (!list_kept(c, tn, d->told))
+	struct dab *d = (struct dab *)c->priv;
+	if (!list_kept(c, sv, tn, d->told, past))
 		return UINT_MAX;
+	if (past) /* as of now: the quick test takes it next */
+		d->list_at = tn->nonlocal;
 	for (unsigned i = 0; i < d->list_n; i++)
 		out[i] = d->list[i];
 	return d->list_n;
 }
 
-/* enabled() while turn_has or turn_dirty say a flush may be in flight
-** (ordered, concrete mode): the turns' DRAINs alone (READY-12), kept per
-** partition (turns_kept) whatever else moves, such as the schedulers
-** told; else as enabled().  Out of line: enabled() makes no call. */
-static __attribute__((noinline)) unsigned flight_listing(const struct comp *c, const uint8_t *sv,
-                                                         const struct action *before, unsigned nb,
-                                                         struct action *out, const struct timed_now *tn)
-{
-	unsigned n = turns_listed(c, sv, tn, out);
-	if (!n)
-		n = kept_listing(c, tn, out);
-	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, 1);
-}
-
-static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                        struct action *out, int timed)
+/* enabled() where its listing is not kept: out of line, so that the kept
+** one's (most calls) is a leaf.  While turn_has or turn_dirty say a flush
+** may be in flight (ordered, concrete mode): the turns' DRAINs alone
+** (READY-12), kept per partition (turns_kept) whatever else moves, such
+** as the schedulers told. */
+static __attribute__((noinline)) unsigned fresh_listing(const struct comp *c, const uint8_t *sv,
+                                                        const struct action *before, unsigned nb,
+                                                        struct action *out, int timed)
 {
 	const struct bind *ib = REQ(c, P_ISSUE);
 	const struct port_issue *ip = ib->ops;
 	/* concrete mode: the schedulers told (port_issue.allowed) */
 	const struct timed_now *tn = timed && ip->allowed ? compose_now(c) : NULL;
 	const struct dab *d = D(c);
+	if (!tn) /* no schedulers told: listed as exhaustive mode's */
+		return listing(c, sv, before, nb, out, timed);
+	unsigned n = 0;
+	if ((d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED)
+		n = turns_listed(c, sv, tn, out);
+	if (!n)
+		n = kept_listing(c, sv, tn, out, 1);
+	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, timed);
+}
+
+static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                        struct action *out, int timed)
+{
+	/* concrete mode (a listing is kept only there, and only where the
+	** issue port tells the schedulers: list_keep) */
+	const struct timed_now *tn = compose_now(c);
 	if (!tn || tn->check)
 		return listing(c, sv, before, nb, out, timed);
-	if ((d->turn_has | d->turn_dirty) && c->g->cfg.flush == DF_ORDERED)
-		return flight_listing(c, sv, before, nb, out, tn);
-	unsigned n = kept_listing(c, tn, out);
-	return n != UINT_MAX ? n : listing(c, sv, before, nb, out, timed);
+	unsigned n = kept_listing(c, sv, tn, out, 0);
+	return n != UINT_MAX ? n : fresh_listing(c, sv, before, nb, out, timed);
 }
 
 /* The flush made the atomics of SM sm (-1: every SM) visible: its waiting
@@ -930,11 +1076,13 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 	uint16_t *qh = queue(c, sv, q);
 	struct atomic_entry *e = queue_entries(c, sv, q);
 	unsigned n = qh[0] - k; /* e[n]: the last performed, e[n - 1] the next head */
+	/* before the performs, which do not touch the FIFO: fewer values
+	** live across their calls */
+	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
+	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
 	for (unsigned i = n + k; i-- > n;)
 		if (atomic_entry_perform(c, sv, &e[i]))
 			gpu_warp(g, sv, e[i].warp)->pending--;
-	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
-	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
 	if (k == 1) /* a call less */
 		memset(&e[n], 0, sizeof *e);
 	else
@@ -1106,8 +1254,9 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 		const struct atomic_entry *e = buf_entries(c, sv, b);
 		uint64_t at[1024];
 		map_reset(&sec, bf->count);
-		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
-			unsigned i = (o + j) % bf->count, x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
+		unsigned n = bf->count;
+		for (unsigned j = 0, i = offset(c, s, n); j < n; j++, i = i + 1 < n ? i + 1 : 0) { /* i: (offset + j) % n */
+			unsigned x = cf->coalesce ? sectors_first(&sec, e[i].addr, j) : j;
 			unsigned p = gpu_partition_of(g, e[i].addr), q = s * P + p, at_pos = pos[p]++;
 			if (x == j)
 				++*tx;
@@ -1150,7 +1299,25 @@ static __attribute__((noinline)) void timing_flush(const struct comp *c, const u
 		}
 }
 
-/* Inline: prepare, most calls, asks it with count. */
+/* A DRAIN's timing of FIFO q's k entries of n, but for the release of
+** the waiting warps after a flush's last (timing_of).  Inline: most
+** DRAINs' prepare is this alone. */
+static inline __attribute__((always_inline)) void timing_drain(const struct comp *c, unsigned q, unsigned k,
+                                                              unsigned n, struct timing *t)
+{
+	const struct gpu_cfg *cf = &c->g->cfg;
+	struct dab *d = (struct dab *)c->priv;
+	/* the partitions whose kept DRAINs (turns_kept) the apply that
+	** follows may change: marked here, for exhaustive mode, which keeps
+	** none, applies from every thread at once and never times */
+	d->turn_dirty |= 1u << q % cf->partitions;
+	t->busy = cf->lat_rop;
+	uint64_t next = icnt_take(d->ic, q, 0, k, n, t->now, t->busy);
+	if (next)
+		icnt_ready(t, c->subj0[0] + q, next);
+}
+
+/* Inline: prepare_any asks it with count. */
 static inline __attribute__((always_inline)) void timing_of(const struct comp *c, const uint8_t *sv,
                                                            const struct action *a, struct timing *t,
                                                            uint64_t (*rnd)(void *), void *rng)
@@ -1158,20 +1325,13 @@ static inline __attribute__((always_inline)) void timing_of(const struct comp *c
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	icnt_begin(D(c)->ic, t); /* t->busy 1, t->n 0 (model.step) */
-	/* the partitions whose kept DRAINs (turns_kept) the apply that
-	** follows may change: marked here, for exhaustive mode, which keeps
-	** none, applies from every thread at once and never times */
-	if (a->kind != c->kind0 + K_DRAIN) {
+	if (a->kind != c->kind0 + K_DRAIN) { /* all partitions marked (timing_drain) */
 		((struct dab *)c->priv)->turn_dirty = ~0u;
 		timing_flush(c, sv, a, t, rnd, rng);
 		return;
 	}
 	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
-	((struct dab *)c->priv)->turn_dirty |= 1u << q % cf->partitions;
-	t->busy = cf->lat_rop;
-	uint64_t next = icnt_take(D(c)->ic, q, 0, k, queue(c, sv, q)[0], t->now, t->busy);
-	if (next)
-		icnt_ready(t, c->subj0[0] + q, next);
+	timing_drain(c, q, k, queue(c, sv, q)[0], t);
 	/* the last entries of a flush release the waiting warps; q's own
 	** count first: it mostly holds more than k */
 	unsigned left = queue(c, sv, q)[0];
@@ -1218,13 +1378,31 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 		count_flush(c, sv, a, ct);
 }
 
+/* prepare() of a FLUSH, of a run's first timing (icnt_begin) and of a
+** DRAIN that empties its FIFO (maybe a flush's last: the waiting warps
+** released).  Out of line: prepare's other DRAINs, most, are a leaf. */
+static __attribute__((noinline)) const struct instr *prepare_any(const struct comp *c, const uint8_t *sv,
+                                                                 const struct action *a, struct timing *t,
+                                                                 uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+{
+	timing_of(c, sv, a, t, rnd, rng);
+	count(c, sv, a, ct);
+	return NULL;
+}
+
 /* Concrete mode's step of a FLUSH or a DRAIN in one call (comp_def.prepare):
 ** timing, then count; neither is a warp's issue. */
 static const struct instr *prepare(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
-	timing_of(c, sv, a, t, rnd, rng);
-	count(c, sv, a, ct);
+	unsigned nq = c->g->nqueues, q = a->arg % nq, k = a->arg / nq + 1;
+	if (a->kind != c->kind0 + K_DRAIN || D(c)->ic->run != t->run)
+		return prepare_any(c, sv, a, t, rnd, rng, ct);
+	unsigned n = queue(c, sv, q)[0];
+	if (n <= k) /* the FIFO empties: maybe the flush's last */
+		return prepare_any(c, sv, a, t, rnd, rng, ct);
+	timing_drain(c, q, k, n, t);
+	comp_count(c, ct, CT_LANES, k);
 	return NULL;
 }
 
@@ -1331,17 +1509,20 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	size_t head = (sizeof(struct dab) + 7) & ~(size_t)7, off = 0;
 	size_t ic_bytes = (icnt_size(g, g->nqueues, qcap) + 7) & ~(size_t)7;
 	unsigned max_actions = g->nqueues + cf->sms + 1;
-	struct dab *x = xcalloc(1, head + ic_bytes + sizeof *x->list_told * cf->sms + sizeof *x->list * max_actions +
-	                               sizeof *x->buffer * g->nwarps);
+	unsigned nbufs = cf->buffer_level ? nsched : g->nwarps;
+	size_t seen_bytes = cf->fusion ? sizeof(struct fuse_seen) * nbufs : 0;
+	struct dab *x = xcalloc(1, head + ic_bytes + seen_bytes + sizeof *x->list_told * cf->sms +
+	                               sizeof *x->list * max_actions + sizeof *x->buffer * g->nwarps);
 	x->ic = icnt_init((char *)x + head, g, g->nqueues, qcap);
-	x->list_told = (uint64_t *)((char *)x + head + ic_bytes);
+	x->seen = cf->fusion ? (struct fuse_seen *)((char *)x + head + ic_bytes) : NULL;
+	x->list_told = (uint64_t *)((char *)x + head + ic_bytes + seen_bytes);
 	x->list = (struct action *)(x->list_told + cf->sms);
 	x->buffer = (uint16_t *)(x->list + max_actions);
 	for (unsigned w = 0; w < g->nwarps; w++)
 		x->buffer[w] = (uint16_t)(cf->buffer_level ? gpu_sched_of(g, w) : w);
 	x->list_run = x->turn_run = UINT64_MAX;
 	x->qcap = qcap;
-	x->nbufs = cf->buffer_level ? nsched : g->nwarps;
+	x->nbufs = nbufs;
 	x->full_from = cf->buffer_level && full_is_a_cut(cf) ? cf->entries - cf->threads_per_warp + 1 : UINT_MAX;
 	x->buf_off = off;
 	x->buf_bytes = sizeof(struct dab_buf) + sizeof(struct atomic_entry) * cf->entries;
