@@ -237,17 +237,21 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 
 /* Per instruction, decoded once at layout (the component's private
 ** table, WARP-6): a warp-local issue (local_table), a branch that may
-** diverge (program_divergent), a special-register source; its register
-** sources and destination as rows of the warp's registers and its other
-** sources as values, so that an issue reads its operands without
-** decoding them (sources). */
-enum { PC_LOCAL = 1, PC_DIVERGES = 2, PC_SPECIAL = 4 };
+** diverge (program_divergent); a register instruction's loop (alu.h,
+** alu_kernel_of), its register sources and destination as rows of the
+** warp's registers and its other sources as values in every lane, so
+** that its issue is one call without decoding anything (alu_decoded). */
+enum { PC_LOCAL = 1, PC_DIVERGES = 2, PC_ALU = 4 /* kern, and it cannot fault (not div, rem) */ };
 struct pc_info {
-	int32_t row[3];   /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
-	uint32_t base[3]; /* source k an immediate or a symbol: its value; else 0 */
-	int32_t dst;      /* the destination's row; -1: none */
+	alu_kernel kern;     /* a register instruction without a special-register source: its loop; else NULL */
+	int32_t row[3];      /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
+	int32_t dst;         /* the destination's row; -1: none */
 	uint8_t flags;
+	uint32_t val[3][32]; /* source k not a row: its value (an immediate's, a symbol's, 0) in every lane */
 };
+
+/* Source k of decoded instruction d in a warp's registers regs. */
+#define SRC(d, regs, k) ((d)->row[k] >= 0 ? (regs) + (d)->row[k] : (d)->val[k])
 
 static const struct pc_info *info_of(const struct comp *c, unsigned pc)
 {
@@ -268,15 +272,20 @@ static inline __attribute__((always_inline)) void reconverge(struct warp_hdr *h,
 		h->status = W_DONE;
 }
 
+/* Warp h (its stack st) past its instruction. */
+static inline __attribute__((always_inline)) void step_over(struct warp_hdr *h, struct stack_entry *st)
+{
+	st[h->sp - 1].pc++;
+	h->status = W_READY;
+	reconverge(h, st);
+}
+
 /* Inline: most issues end here (an ALU op, a load), its record found once. */
 static inline __attribute__((always_inline)) void advance(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
-	st[h->sp - 1].pc++;
-	h->status = W_READY;
-	reconverge(h, st);
+	step_over(h, (struct stack_entry *)((uint8_t *)h + g->stack_off));
 }
 
 /* Lanes in `gone` leave the warp for good: drop them from every entry and
@@ -341,19 +350,36 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 	reconverge(h, st);
 }
 
+/* Register instruction `in`, decoded (d->kern), in lanes m of warp w
+** (its record h): its loop, then the next pc.  Inline: most issues end
+** here, the record found once by the caller. */
+static inline __attribute__((always_inline)) void alu_decoded(const struct comp *c, uint8_t *sv, unsigned w,
+                                                             struct warp_hdr *h, const struct instr *in,
+                                                             const struct pc_info *d, uint32_t m)
+{
+	const struct gpu *g = c->g;
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	uint32_t *regs = (uint32_t *)((uint8_t *)h + g->reg_off);
+	int f = d->kern(in, m, SRC(d, regs, 0), SRC(d, regs, 1), SRC(d, regs, 2), regs + d->dst);
+	if (f) {
+		fault(c, sv, w, f);
+		return;
+	}
+	step_over(h, st);
+}
+
 static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, const struct pc_info *d,
                 uint32_t m)
 {
-	uint32_t *regs = gpu_regs(c->g, sv, w), *dst = d->dst >= 0 ? regs + d->dst : NULL;
-	int f;
-	if (d->flags & PC_SPECIAL) {
-		struct alu_lanes src[3]; /* written out: a loop of three cost 20 Ir an issue more */
-		src[0] = lanes_of(c, sv, w, &in->src[0]), src[1] = lanes_of(c, sv, w, &in->src[1]);
-		src[2] = lanes_of(c, sv, w, &in->src[2]);
-		f = alu_lanes_exec(in, m, src, dst);
-	} else { /* its sources decoded: rows and values */
-		f = alu_lanes_rows(in, m, regs, d->row, d->base, dst);
+	if (d->kern) {
+		alu_decoded(c, sv, w, gpu_warp(c->g, sv, w), in, d, m);
+		return;
 	}
+	/* a special-register source: lanes per issue */
+	struct alu_lanes src[3]; /* written out: a loop of three cost 20 Ir an issue more */
+	src[0] = lanes_of(c, sv, w, &in->src[0]), src[1] = lanes_of(c, sv, w, &in->src[1]);
+	src[2] = lanes_of(c, sv, w, &in->src[2]);
+	int f = alu_lanes_exec(in, m, src, gpu_reg(c->g, sv, w, in->dst));
 	if (f)
 		fault(c, sv, w, f);
 	else
@@ -475,7 +501,10 @@ static void at_barrier(const struct comp *c, uint8_t *sv, unsigned w)
 	arrive(c, sv, w);
 }
 
-static void issue(const struct comp *c, uint8_t *sv, unsigned w)
+/* issue of anything but a decoded register instruction without
+** persistency.  Out of line: inlined, its calls made every issue save
+** and restore registers. */
+static __attribute__((noinline)) void issue_other(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	unsigned pc = top_pc(g, sv, w);
@@ -547,6 +576,47 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 		alu(c, sv, w, in, info_of(c, pc), m);
 		return;
 	}
+}
+
+/* A decoded register instruction that cannot fault (PC_ALU), d, in
+** lanes m of warp h (its stack st, its registers regs): the warp moved
+** past it, then its loop (registers only, apart from the stack) called
+** last, a jump. */
+static inline __attribute__((always_inline)) void alu_run(struct warp_hdr *h, struct stack_entry *st, uint32_t *regs,
+                                                         const struct instr *in, const struct pc_info *d, uint32_t m)
+{
+	const uint32_t *a = SRC(d, regs, 0), *b = SRC(d, regs, 1), *x = SRC(d, regs, 2);
+	step_over(h, st);
+	d->kern(in, m, a, b, x, regs + d->dst);
+}
+
+/* alu_run of a guarded one (its lanes a call: out of issue's way). */
+static __attribute__((noinline)) void alu_guarded(const struct gpu *g, uint8_t *sv, unsigned w, struct warp_hdr *h,
+                                                  const struct instr *in, const struct pc_info *d)
+{
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	uint32_t m = guarded(g, sv, w, in, st[h->sp - 1].mask);
+	alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, m);
+}
+
+/* Most issues are a decoded register instruction that cannot fault
+** (PC_ALU): its record and table entry found once, alu_run; the rest,
+** issue_other. */
+static void issue(const struct comp *c, uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	struct warp_hdr *h = gpu_warp(g, sv, w);
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	const struct pc_info *d = info_of(c, top->pc);
+	if (!(d->flags & PC_ALU) || REQ(c, P_PM)->ops) {
+		issue_other(c, sv, w);
+		return;
+	}
+	const struct instr *in = &g->prog->ins[top->pc];
+	if (in->pred >= 0)
+		alu_guarded(g, sv, w, h, in, d);
+	else
+		alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
 }
 
 static int waiting(const struct comp *c, const uint8_t *sv, unsigned w)
@@ -889,19 +959,28 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 	}
 	for (int i = 0; i < p->nins; i++) {
 		const struct instr *in = &p->ins[i];
+		int special = 0;
 		for (int k = 0; k < 3; k++) {
 			const struct operand *o = &in->src[k];
+			uint32_t v = 0;
 			if (o->kind == O_REG)
 				t[i].row[k] = g->reg_row[o->reg];
 			else if (o->kind == O_IMM)
-				t[i].base[k] = o->imm;
+				v = o->imm;
 			else if (o->kind == O_SYM)
-				t[i].base[k] = p->syms[o->sym].base;
+				v = p->syms[o->sym].base;
 			else if (o->kind == O_SPECIAL)
-				t[i].flags |= PC_SPECIAL;
+				special = 1;
+			for (int l = 0; l < 32; l++)
+				t[i].val[k][l] = v;
 		}
 		if (in->dst >= 0)
 			t[i].dst = g->reg_row[in->dst];
+		if (in->op <= OP_SELP && !special && t[i].dst >= 0) {
+			t[i].kern = alu_kernel_of(in, t[i].row[1] < 0);
+			if (in->op != OP_DIV && in->op != OP_REM)
+				t[i].flags |= PC_ALU;
+		}
 	}
 	return t;
 }
