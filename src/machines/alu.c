@@ -178,6 +178,10 @@ static inline __attribute__((always_inline)) const uint32_t *lane_values(const s
 	return tmp;
 }
 
+/* Lane l of b: its own (bs 1) or b's one value b0, read once (bs 0: dst,
+** a register row, is not b, which the stores would make it read again). */
+#define B(l) (bs ? b[l] : b0)
+
 /* One loop per (op, type) below: called with constants, op_inline's
 ** tests fold away and the loop body is the operation alone.  Lanes
 ** 0..n-1 all active (the common case) take a plain loop the compiler may
@@ -187,6 +191,7 @@ static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum v
                                                          uint32_t *dst)
 {
 	int f = 0;
+	const uint32_t b0 = bs ? 0 : b[0];
 	if (m == 0xffffffffu) {
 		/* a whole warp: a fixed count the compiler vectorises, four
 		** lanes into a result of their own, then stored (dst may be a
@@ -194,19 +199,19 @@ static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum v
 		for (unsigned l = 0; l < 32; l += 4) {
 			uint32_t r[4];
 			for (unsigned k = 0; k < 4; k++)
-				r[k] = op_inline(op, t, a[l + k], b[(l + k) * bs], c[l + k], &f);
+				r[k] = op_inline(op, t, a[l + k], B(l + k), c[l + k], &f);
 			memcpy(dst + l, r, sizeof r);
 		}
 		return f;
 	}
 	if (m && !(m & (m + 1))) { /* lanes 0..n-1 */
 		for (unsigned l = 0, n = 32u - (unsigned)__builtin_clz(m); l < n; l++)
-			dst[l] = op_inline(op, t, a[l], b[l * bs], c[l], &f);
+			dst[l] = op_inline(op, t, a[l], B(l), c[l], &f);
 		return f;
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		dst[l] = op_inline(op, t, a[l], b[l * bs], c[l], &f);
+		dst[l] = op_inline(op, t, a[l], B(l), c[l], &f);
 	}
 	return f;
 }
@@ -216,23 +221,24 @@ static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum
                                                           const uint32_t *a, const uint32_t *b, unsigned bs,
                                                           uint32_t *dst)
 {
+	const uint32_t b0 = bs ? 0 : b[0];
 	if (m == 0xffffffffu) {
 		for (unsigned l = 0; l < 32; l += 4) {
 			uint32_t r[4];
 			for (unsigned k = 0; k < 4; k++)
-				r[k] = (uint32_t)cmp_inline(cmp, t, a[l + k], b[(l + k) * bs]);
+				r[k] = (uint32_t)cmp_inline(cmp, t, a[l + k], B(l + k));
 			memcpy(dst + l, r, sizeof r);
 		}
 		return 0;
 	}
 	if (m && !(m & (m + 1))) {
 		for (unsigned l = 0, n = 32u - (unsigned)__builtin_clz(m); l < n; l++)
-			dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
+			dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], B(l));
 		return 0;
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
+		dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], B(l));
 	}
 	return 0;
 }
