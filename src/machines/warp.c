@@ -241,11 +241,17 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 ** alu_kernel_of), its register sources and destination as rows of the
 ** warp's registers and its other sources as values in every lane, so
 ** that its issue is one call without decoding anything (alu_decoded). */
-enum { PC_LOCAL = 1, PC_DIVERGES = 2, PC_ALU = 4 /* kern, and it cannot fault (not div, rem) */ };
+enum {
+	PC_LOCAL = 1, PC_DIVERGES = 2,
+	PC_ALU = 4, /* kern, and it cannot fault (not div, rem) */
+	PC_LOAD = 8 /* a word ld no order holds back (not strong): load_words */
+};
 struct pc_info {
 	alu_kernel kern;     /* a register instruction without a special-register source: its loop; else NULL */
 	int32_t row[3];      /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
 	int32_t dst;         /* the destination's row; -1: none */
+	int32_t arow;        /* the address's register's row; -1: none */
+	uint32_t abase;      /* the address's symbol's base + offset */
 	uint8_t flags;
 	uint32_t val[3][32]; /* source k not a row: its value (an immediate's, a symbol's, 0) in every lane */
 };
@@ -599,24 +605,51 @@ static __attribute__((noinline)) void alu_guarded(const struct gpu *g, uint8_t *
 	alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, m);
 }
 
+/* A word load no order holds back (PC_LOAD) by warp h, decoded (d):
+** memop's common case with its address and destination decoded, where
+** the memory loads a warp's words at once and no store buffer is read. */
+static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *sv, unsigned w, struct warp_hdr *h,
+                                                 const struct pc_info *d)
+{
+	const struct gpu *g = c->g;
+	const struct port_mem *mem = MEM(c);
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	const struct instr *in = &g->prog->ins[top->pc];
+	if (!mem->loads || (in->space == SP_GLOBAL && REQ(c, P_SBUF)->c)) {
+		issue_other(c, sv, w);
+		return;
+	}
+	uint32_t m = in->pred < 0 ? top->mask : guarded(g, sv, w, in, top->mask);
+	uint32_t *regs = (uint32_t *)((uint8_t *)h + g->reg_off);
+	struct alu_lanes ad = { d->arow >= 0 ? regs + d->arow : NULL, d->abase, 0 };
+	int f = mem->loads(REQ(c, P_MEM)->c, sv, in->space, gpu_cta_of(g, w), in->addr.sym, &ad, m, regs + d->dst);
+	if (f)
+		fault(c, sv, w, f);
+	else
+		step_over(h, st);
+}
+
 /* Most issues are a decoded register instruction that cannot fault
-** (PC_ALU): its record and table entry found once, alu_run; the rest,
-** issue_other. */
+** (PC_ALU): its record and table entry found once, alu_run; a word load,
+** load_words; the rest, issue_other. */
 static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
 	const struct pc_info *d = info_of(c, top->pc);
-	if (!(d->flags & PC_ALU) || REQ(c, P_PM)->ops) {
+	/* persistency sees every issue (port_pm.op): issue_other */
+	if (d->flags & PC_ALU && !REQ(c, P_PM)->ops) {
+		const struct instr *in = &g->prog->ins[top->pc];
+		if (in->pred >= 0)
+			alu_guarded(g, sv, w, h, in, d);
+		else
+			alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
+	} else if (d->flags & PC_LOAD && !REQ(c, P_PM)->ops) {
+		load_words(c, sv, w, h, d);
+	} else {
 		issue_other(c, sv, w);
-		return;
 	}
-	const struct instr *in = &g->prog->ins[top->pc];
-	if (in->pred >= 0)
-		alu_guarded(g, sv, w, h, in, d);
-	else
-		alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
 }
 
 static int waiting(const struct comp *c, const uint8_t *sv, unsigned w)
@@ -976,6 +1009,10 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 		}
 		if (in->dst >= 0)
 			t[i].dst = g->reg_row[in->dst];
+		t[i].arow = in->addr.reg >= 0 ? g->reg_row[in->addr.reg] : -1;
+		t[i].abase = (uint32_t)in->addr.offset + (in->addr.sym >= 0 ? p->syms[in->addr.sym].base : 0);
+		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0)
+			t[i].flags |= PC_LOAD;
 		if (in->op <= OP_SELP && !special && t[i].dst >= 0) {
 			t[i].kern = alu_kernel_of(in, t[i].row[1] < 0);
 			if (in->op != OP_DIV && in->op != OP_REM)
