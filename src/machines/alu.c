@@ -154,9 +154,12 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 
 /* {=== A register instruction in all lanes of a warp ==================== */
 
+/* Four lanes at once (GCC's and clang's vector extension, as warp.c's). */
+typedef uint32_t lanes4 __attribute__((vector_size(16)));
+
 /* Lanes a source is read in: its register row where it has one, zeros
-** for an absent one, else its values for lanes 0..n-1 written to tmp
-** (room for 32).  Inline: three per ALU issue. */
+** for an absent one, else its values for lanes 0..n-1 at least written
+** to tmp (room for 32).  Inline: three per ALU issue. */
 static const uint32_t zero[32]; /* an absent source's lanes */
 
 static inline __attribute__((always_inline)) const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
@@ -166,9 +169,10 @@ static inline __attribute__((always_inline)) const uint32_t *lane_values(const s
 	if (x->r) {
 		for (unsigned l = 0; l < n; l++)
 			tmp[l] = x->base + x->r[l];
-	} else if (x->step) {
-		for (unsigned l = 0; l < n; l++)
-			tmp[l] = x->base + x->step * l;
+	} else if (x->step) { /* all 32 lanes, four at a time */
+		lanes4 v = x->base + (lanes4){ 0, 1, 2, 3 } * x->step;
+		for (unsigned l = 0; l < 32; l += 4, v += 4 * x->step)
+			memcpy(tmp + l, &v, sizeof v);
 	} else if (x->base) { /* an immediate: all 32 lanes, a count the compiler vectorises */
 		for (unsigned l = 0; l < 32; l++)
 			tmp[l] = x->base;
