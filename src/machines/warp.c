@@ -30,7 +30,13 @@
 **   WARP-6 the private table (decode) says of each instruction what its
 **          operands decode to at issue (lanes_of): a register's row, an
 **          immediate's or a symbol's value (t/golden.sh and
-**          t/golden-run.sh pin the results of every kernel).
+**          t/golden-run.sh pin the results of every kernel);
+**   WARP-7 the taken lanes of a guarded branch that concrete mode's
+**          prepare_issue counted, kept with its state, warp and pc, are
+**          its guarded lanes when that warp issues it next (branch takes
+**          them instead of guarding again): model.issue's apply follows
+**          its step on the same vector, and a scheduler's apply issues
+**          its warp (checked under GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -264,6 +270,20 @@ static const struct pc_info *info_of(const struct comp *c, unsigned pc)
 	return &((const struct pc_info *)c->priv)[pc];
 }
 
+/* After the table, in its block (c->priv, which the composer frees): the
+** taken lanes of the branch prepare_issue counted last, kept for its
+** issue (WARP-7). */
+struct branch_kept {
+	const uint8_t *sv; /* the state prepare_issue counted the branch in; NULL: none kept */
+	unsigned w, pc;
+	uint32_t taken;
+	int check; /* GPUMC_CHECK_READY: WARP-7 checked */
+};
+static struct branch_kept *kept_of(const struct comp *c)
+{
+	return (struct branch_kept *)((struct pc_info *)c->priv + c->g->prog->nins + 1);
+}
+
 /* Pop warp h's entries (its stack st) that reached their reconvergence
 ** point (WARP-2).  Inline: every issue of a READY warp ends here; its
 ** record found once by the caller (a store into the vector may alias the
@@ -313,14 +333,31 @@ static void lanes_exit(const struct gpu *g, uint8_t *sv, unsigned w, uint32_t go
 		h->status = W_DONE;
 }
 
+/* The lanes of guarded branch `in` at pc that take it (guarded), kept by
+** prepare_issue where it counted them in this state (WARP-7). */
+static uint32_t branch_taken(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, unsigned pc,
+                             uint32_t m)
+{
+	struct branch_kept *k = kept_of(c);
+	if (k->sv != sv || k->w != w || k->pc != pc)
+		return guarded(c->g, sv, w, in, m);
+	k->sv = NULL;
+	if (k->check && k->taken != guarded(c->g, sv, w, in, m)) {
+		fprintf(stderr, "gpumc: internal error: WARP-7: warp %u's branch at pc %u: taken lanes 0x%x kept, 0x%x now\n",
+		        w, pc, k->taken, guarded(c->g, sv, w, in, m));
+		abort();
+	}
+	return k->taken;
+}
+
 static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	struct stack_entry *st = gpu_stack(g, sv, w);
 	struct stack_entry *top = &st[h->sp - 1];
-	uint32_t m = top->mask, taken = in->pred < 0 ? m : guarded(g, sv, w, in, m);
 	unsigned pc = top->pc;
+	uint32_t m = top->mask, taken = in->pred < 0 ? m : branch_taken(c, sv, w, in, pc, m);
 	uint32_t fall = m & ~taken;
 	if (!fall) {
 		top->pc = (uint16_t)in->target;
@@ -739,8 +776,11 @@ static const char *const counters[CT_N] = {
 	"barriers", "branches", "divergent branches"
 };
 
+/* keep: prepare_issue's, where a guarded branch's taken lanes are kept
+** for its issue (WARP-7); NULL: count_issue's, asked alone. */
 static inline __attribute__((always_inline)) void count_of(const struct comp *c, const uint8_t *sv, unsigned w,
-                                                          const struct instr *in, uint64_t *ct)
+                                                          const struct instr *in, uint64_t *ct,
+                                                          struct branch_kept *keep)
 {
 	const struct gpu *g = c->g;
 	uint8_t *s = (uint8_t *)sv;
@@ -763,6 +803,8 @@ static inline __attribute__((always_inline)) void count_of(const struct comp *c,
 			uint32_t m0 = gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].mask, t = guarded(g, s, w, in, m0);
 			if (t && t != m0)
 				comp_count(c, ct, CT_DIVERGE, 1);
+			if (keep)
+				keep->sv = sv, keep->w = w, keep->pc = (unsigned)(in - g->prog->ins), keep->taken = t;
 		}
 		break;
 	}
@@ -776,7 +818,7 @@ static inline __attribute__((always_inline)) void count_of(const struct comp *c,
 
 static void count_issue(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct)
 {
-	count_of(c, sv, w, cur(c->g, sv, w), ct);
+	count_of(c, sv, w, cur(c->g, sv, w), ct, NULL);
 }
 
 static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct strbuf *out)
@@ -878,7 +920,7 @@ static inline __attribute__((always_inline)) const struct instr *prepare_of(cons
                                                                            uint64_t *ct)
 {
 	timing_of(c, sv, w, in, t, rnd, rng);
-	count_of(c, sv, w, in, ct);
+	count_of(c, sv, w, in, ct, in->op == OP_BRA ? kept_of(c) : NULL);
 	return local_of(c, sv, w, in, info_of(c, pc));
 }
 
@@ -979,11 +1021,13 @@ static const struct port_warps ops = {
 
 /* The per-instruction table (struct pc_info) of program g->prog, its
 ** registers' rows laid out, flags[pc] from local_table and
-** program_divergent; one entry past the end (pc nins, a done warp). */
+** program_divergent, one entry past the end (pc nins, a done warp); then
+** no branch kept (WARP-7), checked under GPUMC_CHECK_READY. */
 static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 {
 	const struct program *p = g->prog;
-	struct pc_info *t = xcalloc((size_t)p->nins + 1, sizeof *t);
+	struct pc_info *t = xcalloc(1, ((size_t)p->nins + 1) * sizeof *t + sizeof(struct branch_kept));
+	struct branch_kept *k = (struct branch_kept *)(t + p->nins + 1);
 	for (int i = 0; i <= p->nins; i++) {
 		t[i].flags = flags[i];
 		t[i].dst = -1;
@@ -1019,6 +1063,8 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 				t[i].flags |= PC_ALU;
 		}
 	}
+	const char *check = getenv("GPUMC_CHECK_READY");
+	k->check = check && *check && *check != '0';
 	return t;
 }
 
