@@ -235,6 +235,15 @@ static uint32_t address(const struct comp *c, const uint8_t *sv, unsigned w, uns
 static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out)
 {
 	struct alu_lanes a = address_lanes(c, sv, w);
+	if (m == 0xffffffffu && a.r) { /* a whole warp: four lanes at a time */
+		for (unsigned l = 0; l < 32; l += 4) {
+			lanes4 x;
+			memcpy(&x, a.r + l, sizeof x);
+			x += a.base;
+			memcpy(out + l, &x, sizeof x);
+		}
+		return;
+	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		out[l] = alu_lane(&a, l);
