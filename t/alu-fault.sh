@@ -8,14 +8,11 @@
 . "$srcdir/t/lib.sh"
 plan 4
 
-# div0 INSTR: one warp of 32 lanes, lane l's divisor vals[l % 4] (lane 1's 0)
+# div0 INSTR: one warp (of 32 lanes: $W), lane l's divisor vals[l % 4] (lane 1's 0)
+W="-D sms=1 -D ctas=1 -D warps_per_cta=1 -D threads_per_warp=32"
 div0() {
 	cat > "$T/k.gpu" <<SPEC
 machine baseline
-set sms = 1
-set ctas = 1
-set warps_per_cta = 1
-set threads_per_warp = 32
 global .u32 vals[4] = { 3, 0, 7, 11 }
 global .u32 out = 0
 kernel
@@ -32,8 +29,8 @@ SPEC
 }
 for op in div rem; do
 	div0 "$op.u32 %r2, 100, %r1"
-	run "$GPUMC" run --runs 1 --seed 1 "$T/k.gpu"
+	run "$GPUMC" run --runs 1 --seed 1 $W "$T/k.gpu"
 	like "$T/out" "warp 0: FAULT at pc 3 .*integer division by zero" "run: $op by 0 faults at its own pc"
-	run "$GPUMC" check "$T/k.gpu"
+	run "$GPUMC" check $W "$T/k.gpu"
 	like "$T/out" "warp 0: FAULT at pc 3 .*integer division by zero" "check: $op by 0 faults at its own pc"
 done

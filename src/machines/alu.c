@@ -266,21 +266,15 @@ static inline __attribute__((always_inline)) int any_lanes(const struct instr *i
 
 /* The kernels (alu_kernel), two per loop: b in lanes (_1) or uniform,
 ** its one value read once (_0: an immediate, mostly). */
-#define KERNEL_AS(attr, name, body)                                                                                 \
-	static attr int name##_1(const struct instr *in, uint32_t m, const uint32_t *a, const uint32_t *b,             \
-	                         const uint32_t *c, uint32_t *dst)                                                     \
+#define KERNEL_BS(attr, name, b_lanes, body)                                                                        \
+	static attr int name(const struct instr *in, uint32_t m, const uint32_t *a, const uint32_t *b, const uint32_t *c, \
+	                     uint32_t *dst)                                                                             \
 	{                                                                                                               \
-		const unsigned bs = 1;                                                                                      \
-		(void)in, (void)c;                                                                                          \
-		return body;                                                                                                \
-	}                                                                                                               \
-	static attr int name##_0(const struct instr *in, uint32_t m, const uint32_t *a, const uint32_t *b,             \
-	                         const uint32_t *c, uint32_t *dst)                                                     \
-	{                                                                                                               \
-		const unsigned bs = 0;                                                                                      \
+		const unsigned bs = b_lanes;                                                                                \
 		(void)in, (void)c;                                                                                          \
 		return body;                                                                                                \
 	}
+#define KERNEL_AS(attr, name, body) KERNEL_BS(attr, name##_1, 1, body) KERNEL_BS(attr, name##_0, 0, body)
 #define KERNEL(name, body) KERNEL_AS(, name, body)
 /* integer add .. shl read their type only to tell f32 apart (not: .pred
 ** is logical, so it takes any_lanes) */
