@@ -1131,14 +1131,18 @@ static void init(const struct comp *c, uint8_t *sv)
 
 /* Does a warp's status equal st (eq) or differ from it (!eq)?  Asked at
 ** every state change of a concrete run (model.status): the warp records
-** walked with a pointer, the geometry read once (sv may alias it). */
+** walked with a pointer, the geometry read once (sv may alias it), from
+** the last (launched last, so the last done: quiescent's answer, no, at
+** once while any runs). */
 static int any_status(const struct gpu *g, const uint8_t *sv, uint8_t st, int eq)
 {
-	const uint8_t *p = sv + g->warp_off + offsetof(struct warp_hdr, status), *end = p + g->warp_bytes * g->nwarps;
+	const uint8_t *first = sv + g->warp_off + offsetof(struct warp_hdr, status);
 	size_t stride = g->warp_bytes;
-	for (; p < end; p += stride)
+	for (const uint8_t *p = first + stride * g->nwarps; p > first;) {
+		p -= stride;
 		if ((*p == st) == eq)
 			return 1;
+	}
 	return 0;
 }
 
