@@ -265,8 +265,8 @@ struct pc_info {
 	alu_kernel kern;     /* a register instruction without a special-register source: its loop; else NULL */
 	int32_t row[3];      /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
 	int32_t dst;         /* the destination's row; -1: none */
-	int32_t arow;        /* the address's register's row; -1: none */
-	uint32_t abase;      /* the address's symbol's base + offset */
+	int32_t arow;        /* PC_LOAD: the address's register's row; -1: none */
+	uint32_t abase;      /* PC_LOAD: the address's symbol's base + offset */
 	uint8_t flags;
 	uint32_t val[3][32]; /* source k not a row: its value (an immediate's, a symbol's, 0) in every lane */
 };
@@ -1062,10 +1062,11 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 		}
 		if (in->dst >= 0)
 			t[i].dst = g->reg_row[in->dst];
-		t[i].arow = in->addr.reg >= 0 ? g->reg_row[in->addr.reg] : -1;
-		t[i].abase = (uint32_t)in->addr.offset + (in->addr.sym >= 0 ? p->syms[in->addr.sym].base : 0);
-		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0)
+		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0) { /* its address, as address_lanes */
 			t[i].flags |= PC_LOAD;
+			t[i].arow = in->addr.reg >= 0 ? g->reg_row[in->addr.reg] : -1;
+			t[i].abase = (uint32_t)in->addr.offset + (in->addr.sym >= 0 ? p->syms[in->addr.sym].base : 0);
+		}
 		if (in->op <= OP_SELP && !special && t[i].dst >= 0) {
 			t[i].kern = alu_kernel_of(in, t[i].row[1] < 0);
 			if (in->op != OP_DIV && in->op != OP_REM)
