@@ -900,16 +900,15 @@ static uint8_t *local_table(const struct program *p)
 	return t;
 }
 
-/* Warp w's next issue when it is warp-local: a READY warp at such an
+/* The next issue of warp h (its record) when it is warp-local: a READY warp at such an
 ** instruction (an exit with the warp converged: one stack entry, so every
 ** live lane leaves).  It may still fault (x/0, stack overflow, a bad
 ** address); the explorer does not reduce on a step that ends in a fault,
 ** nor on the last exit (the kernel's status changes). */
-static inline __attribute__((always_inline)) const struct instr *local_of(const struct comp *c, const uint8_t *sv,
-                                                                          unsigned w, const struct instr *in,
+static inline __attribute__((always_inline)) const struct instr *local_of(const struct warp_hdr *h,
+                                                                          const struct instr *in,
                                                                           const struct pc_info *d)
 {
-	const struct warp_hdr *h = gpu_warp(c->g, (uint8_t *)sv, w);
 	if (h->status != W_READY || !(d->flags & PC_LOCAL) || (in->op == OP_EXIT && h->sp != 1))
 		return NULL;
 	return in;
@@ -918,7 +917,7 @@ static inline __attribute__((always_inline)) const struct instr *local_of(const 
 static const struct instr *local(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	unsigned pc = gpu_pc(c->g, sv, w);
-	return local_of(c, sv, w, &c->g->prog->ins[pc], info_of(c, pc));
+	return local_of(gpu_warp(c->g, (uint8_t *)sv, w), &c->g->prog->ins[pc], info_of(c, pc));
 }
 
 /* timing_issue, count_issue, then local, of warp w at instruction in. */
@@ -928,9 +927,12 @@ static inline __attribute__((always_inline)) const struct instr *prepare_of(cons
                                                                            uint64_t (*rnd)(void *), void *rng,
                                                                            uint64_t *ct)
 {
+	/* found before the counts, which the compiler cannot tell from the geometry */
+	const struct warp_hdr *h = gpu_warp(c->g, (uint8_t *)sv, w);
+	const struct pc_info *d = info_of(c, pc);
 	timing_of(c, sv, w, in, t, rnd, rng);
 	count_of(c, sv, w, in, ct, in->op == OP_BRA ? kept_of(c) : NULL);
-	return local_of(c, sv, w, in, info_of(c, pc));
+	return local_of(h, in, d);
 }
 
 /* prepare_of of an issue other than an ALU one without persistency.  Out
