@@ -900,11 +900,12 @@ static uint8_t *local_table(const struct program *p)
 	return t;
 }
 
-/* The next issue of warp h (its record) when it is warp-local: a READY warp at such an
-** instruction (an exit with the warp converged: one stack entry, so every
-** live lane leaves).  It may still fault (x/0, stack overflow, a bad
-** address); the explorer does not reduce on a step that ends in a fault,
-** nor on the last exit (the kernel's status changes). */
+/* The next issue of warp h (its record) when it is warp-local: a READY
+** warp at such an instruction (an exit with the warp converged: one
+** stack entry, so every live lane leaves).  It may still fault (x/0,
+** stack overflow, a bad address); the explorer does not reduce on a step
+** that ends in a fault, nor on the last exit (the kernel's status
+** changes). */
 static inline __attribute__((always_inline)) const struct instr *local_of(const struct warp_hdr *h,
                                                                           const struct instr *in,
                                                                           const struct pc_info *d)
