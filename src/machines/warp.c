@@ -29,8 +29,10 @@
 **          of 1 + 2 x the divergent branches never overflows (layout);
 **   WARP-6 the private table (decode) says of each instruction what its
 **          operands decode to at issue (lanes_of): a register's row, an
-**          immediate's or a symbol's value (t/golden.sh and
-**          t/golden-run.sh pin the results of every kernel);
+**          immediate's or a symbol's value, a word load's address; and a
+**          register instruction's loop, alu_kernel_of's for its opcode
+**          and type (t/golden.sh and t/golden-run.sh pin the results of
+**          every kernel, t/unit.c the loops against alu_exec);
 **   WARP-7 the taken lanes of a guarded branch that concrete mode's
 **          prepare_issue counted, kept with its state, warp and pc, are
 **          its guarded lanes when that warp issues it next (branch takes
