@@ -639,9 +639,8 @@ static __attribute__((noinline)) void issue_other(const struct comp *c, uint8_t 
 static inline __attribute__((always_inline)) void alu_run(struct warp_hdr *h, struct stack_entry *st, uint32_t *regs,
                                                          const struct instr *in, const struct pc_info *d, uint32_t m)
 {
-	const uint32_t *a = SRC(d, regs, 0), *b = SRC(d, regs, 1), *x = SRC(d, regs, 2);
-	step_over(h, st);
-	d->kern(in, m, a, b, x, regs + d->dst);
+	step_over(h, st); /* first: fewer values live across it */
+	d->kern(in, m, SRC(d, regs, 0), SRC(d, regs, 1), SRC(d, regs, 2), regs + d->dst);
 }
 
 /* alu_run of a guarded one (its lanes a call: out of issue's way). */
