@@ -337,7 +337,8 @@ static void test_alu(void)
 }
 
 /* alu_lanes_exec (the warp's per-opcode loops over the active lanes),
-** and alu_lanes_rows where every source is a row or a value, against
+** and alu_kernel_of's loop where every source is a row or a value (as
+** the warps' decoded instructions call it), against
 ** alu_exec lane by lane, on random register instructions, masks,
 ** operand forms (a register row, possibly the destination's own; an
 ** immediate; base + lane; an address's base + row) and values that hit
@@ -363,7 +364,7 @@ static void test_alu_lanes(void)
 		memcpy(ref, regs, sizeof regs);
 		memcpy(rows, regs, sizeof regs);
 		struct alu_lanes src[3], rsrc[3];
-		int32_t row_k[3]; /* alu_lanes_rows's form where every source is a row or a value */
+		int32_t row_k[3]; /* the decoded form where every source is a row or a value (warp.c, pc_info) */
 		uint32_t base_k[3];
 		int by_rows = 1;
 		for (int k = 0; k < 3; k++) {
@@ -386,7 +387,14 @@ static void test_alu_lanes(void)
 		uint32_t m = RND() % 3 ? (uint32_t)RND() : RND() % 2 ? 0xffffffffu : (uint32_t)RND() & 0xff;
 		int dst = (int)(RND() % 4);
 		int f = alu_lanes_exec(&in, m, src, regs[dst]), rf = 0;
-		int f_rows = by_rows ? alu_lanes_rows(&in, m, &rows[0][0], row_k, base_k, rows[dst]) : 0;
+		uint32_t val[3][32];
+		const uint32_t *lanes[3];
+		for (int k = 0; k < 3; k++) {
+			for (int l = 0; l < 32; l++)
+				val[k][l] = base_k[k];
+			lanes[k] = row_k[k] >= 0 ? &rows[0][0] + row_k[k] : val[k];
+		}
+		int f_rows = by_rows ? alu_kernel_of(&in, row_k[1] < 0)(&in, m, lanes[0], lanes[1], lanes[2], rows[dst]) : 0;
 		for (unsigned l = 0; l < 32 && !rf; l++) {
 			if (!(m >> l & 1))
 				continue;
@@ -401,15 +409,15 @@ static void test_alu_lanes(void)
 		}
 		if (by_rows && (f_rows != rf || memcmp(rows, ref, sizeof rows))) {
 			bad = 1;
-			printf("# alu_lanes_rows: op %d type %d cmp %d mask 0x%x: fault %d vs %d\n", in.op, in.type, in.cmp, m,
+			printf("# alu_kernel_of: op %d type %d cmp %d mask 0x%x: fault %d vs %d\n", in.op, in.type, in.cmp, m,
 			       f_rows, rf);
 		}
 		n_rows += by_rows;
 	}
 #undef RND
-	printf("# %d of them faulted; %d ran through alu_lanes_rows too\n", faults, n_rows);
+	printf("# %d of them faulted; %d ran through alu_kernel_of's loops on rows too\n", faults, n_rows);
 	ok(!bad && faults > 0 && n_rows > 0,
-	   "alu_lanes_exec (and alu_lanes_rows, where its sources are rows or values) equals alu_exec lane by lane on 20000 random instructions");
+	   "alu_lanes_exec (and alu_kernel_of's loops, where its sources are rows or values) equals alu_exec lane by lane on 20000 random instructions");
 }
 
 static void test_ipdom(void)

@@ -154,9 +154,12 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 
 /* {=== A register instruction in all lanes of a warp ==================== */
 
+/* Four lanes at once (GCC's and clang's vector extension, as warp.c's). */
+typedef uint32_t lanes4 __attribute__((vector_size(16)));
+
 /* Lanes a source is read in: its register row where it has one, zeros
-** for an absent one, else its values for lanes 0..n-1 written to tmp
-** (room for 32).  Inline: three per ALU issue. */
+** for an absent one, else its values for lanes 0..n-1 at least written
+** to tmp (room for 32).  Inline: three per ALU issue. */
 static const uint32_t zero[32]; /* an absent source's lanes */
 
 static inline __attribute__((always_inline)) const uint32_t *lane_values(const struct alu_lanes *x, unsigned n, uint32_t *tmp)
@@ -166,9 +169,10 @@ static inline __attribute__((always_inline)) const uint32_t *lane_values(const s
 	if (x->r) {
 		for (unsigned l = 0; l < n; l++)
 			tmp[l] = x->base + x->r[l];
-	} else if (x->step) {
-		for (unsigned l = 0; l < n; l++)
-			tmp[l] = x->base + x->step * l;
+	} else if (x->step) { /* all 32 lanes, four at a time */
+		lanes4 v = x->base + (lanes4){ 0, 1, 2, 3 } * x->step;
+		for (unsigned l = 0; l < 32; l += 4, v += 4 * x->step)
+			memcpy(tmp + l, &v, sizeof v);
 	} else if (x->base) { /* an immediate: all 32 lanes, a count the compiler vectorises */
 		for (unsigned l = 0; l < 32; l++)
 			tmp[l] = x->base;
@@ -178,15 +182,20 @@ static inline __attribute__((always_inline)) const uint32_t *lane_values(const s
 	return tmp;
 }
 
+/* Lane l of b: its own (bs 1) or b's one value b0, read once (bs 0: dst,
+** a register row, is not b, which the stores would make it read again). */
+#define B(l) (bs ? b[l] : b0)
+
 /* One loop per (op, type) below: called with constants, op_inline's
 ** tests fold away and the loop body is the operation alone.  Lanes
 ** 0..n-1 all active (the common case) take a plain loop the compiler may
 ** vectorise (no fault to stop at there: the fast ops have none). */
-static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum vtype t, uint32_t m, unsigned n,
-                                                         const uint32_t *a, const uint32_t *b, unsigned bs,
-                                                         const uint32_t *c, uint32_t *dst)
+static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum vtype t, uint32_t m, const uint32_t *a,
+                                                         const uint32_t *b, unsigned bs, const uint32_t *c,
+                                                         uint32_t *dst)
 {
 	int f = 0;
+	const uint32_t b0 = bs ? 0 : b[0];
 	if (m == 0xffffffffu) {
 		/* a whole warp: a fixed count the compiler vectorises, four
 		** lanes into a result of their own, then stored (dst may be a
@@ -194,163 +203,57 @@ static inline __attribute__((always_inline)) int op_lanes(enum opcode op, enum v
 		for (unsigned l = 0; l < 32; l += 4) {
 			uint32_t r[4];
 			for (unsigned k = 0; k < 4; k++)
-				r[k] = op_inline(op, t, a[l + k], b[(l + k) * bs], c[l + k], &f);
+				r[k] = op_inline(op, t, a[l + k], B(l + k), c[l + k], &f);
 			memcpy(dst + l, r, sizeof r);
 		}
 		return f;
 	}
-	if (m == 0xffffffffu >> (32 - n)) {
-		for (unsigned l = 0; l < n; l++)
-			dst[l] = op_inline(op, t, a[l], b[l * bs], c[l], &f);
+	if (m && !(m & (m + 1))) { /* lanes 0..n-1 */
+		for (unsigned l = 0, n = 32u - (unsigned)__builtin_clz(m); l < n; l++)
+			dst[l] = op_inline(op, t, a[l], B(l), c[l], &f);
 		return f;
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		dst[l] = op_inline(op, t, a[l], b[l * bs], c[l], &f);
+		dst[l] = op_inline(op, t, a[l], B(l), c[l], &f);
 	}
 	return f;
 }
 
-/* op_lanes with b uniform across the lanes (bs 0: an immediate, read
-** once) or not (bs 1): each a loop of its own. */
-static inline __attribute__((always_inline)) int op_lanes_b(enum opcode op, enum vtype t, uint32_t m, unsigned n,
-                                                           const uint32_t *a, const uint32_t *b, unsigned bs,
-                                                           const uint32_t *c, uint32_t *dst)
-{
-	return bs ? op_lanes(op, t, m, n, a, b, 1, c, dst) : op_lanes(op, t, m, n, a, b, 0, c, dst);
-}
-
-/* A whole warp's f32 mad where the CPU fuses: its fma instruction is
-** fmaf (one rounding) on 8 lanes at once, where a call per lane to the
-** library's fmaf cost half of conv's ALU time.  x86-64 only, chosen at
-** run time (mad_fused). */
-#if defined(__x86_64__) && defined(__GNUC__)
-static inline __attribute__((always_inline)) void mad_lanes(const uint32_t *a, const uint32_t *b, unsigned bs,
-                                                          const uint32_t *c, uint32_t *dst)
-{
-	uint32_t r[32]; /* dst may be a source */
-	for (unsigned l = 0; l < 32; l++)
-		r[l] = nan_canonical(__builtin_fmaf(f(a[l]), f(b[l * bs]), f(c[l])));
-	memcpy(dst, r, sizeof r);
-}
-
-static __attribute__((target("fma"))) void mad_fused(const uint32_t *a, const uint32_t *b, unsigned bs,
-                                                     const uint32_t *c, uint32_t *dst)
-{
-	if (bs)
-		mad_lanes(a, b, 1, c, dst);
-	else
-		mad_lanes(a, b, 0, c, dst);
-}
-#define MAD_FUSED(m, t) ((m) == 0xffffffffu && (t) == VT_F32 && __builtin_cpu_supports("fma"))
-#else
-#define MAD_FUSED(m, t) 0
-#define mad_fused(a, b, bs, c, dst) ((void)0)
-#endif
-
-/* A comparison with cmp and t constants: lanes 0..n-1 all active take a
-** plain loop, as op_lanes, a whole warp one of a fixed count the
-** compiler vectorises (four lanes at a time, as op_lanes). */
-static inline __attribute__((always_inline)) void cmp_loop(enum cmp_op cmp, enum vtype t, uint32_t m, unsigned n,
+/* A comparison with cmp and t constants: as op_lanes. */
+static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m,
                                                           const uint32_t *a, const uint32_t *b, unsigned bs,
                                                           uint32_t *dst)
 {
+	const uint32_t b0 = bs ? 0 : b[0];
 	if (m == 0xffffffffu) {
 		for (unsigned l = 0; l < 32; l += 4) {
 			uint32_t r[4];
 			for (unsigned k = 0; k < 4; k++)
-				r[k] = (uint32_t)cmp_inline(cmp, t, a[l + k], b[(l + k) * bs]);
+				r[k] = (uint32_t)cmp_inline(cmp, t, a[l + k], B(l + k));
 			memcpy(dst + l, r, sizeof r);
 		}
-		return;
+		return 0;
 	}
-	if (m == 0xffffffffu >> (32 - n)) {
-		for (unsigned l = 0; l < n; l++)
-			dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
-		return;
+	if (m && !(m & (m + 1))) {
+		for (unsigned l = 0, n = 32u - (unsigned)__builtin_clz(m); l < n; l++)
+			dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], B(l));
+		return 0;
 	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
-		dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], b[l * bs]);
-	}
-}
-
-/* The comparison chosen once, not per lane (b uniform or not, as
-** op_lanes_b). */
-static inline __attribute__((always_inline)) int cmp_lanes(enum cmp_op cmp, enum vtype t, uint32_t m, unsigned n,
-                                                          const uint32_t *a, const uint32_t *b, unsigned bs,
-                                                          uint32_t *dst)
-{
-	switch (cmp) {
-#define CMP_CASE(k) \
-	case k: bs ? cmp_loop(k, t, m, n, a, b, 1, dst) : cmp_loop(k, t, m, n, a, b, 0, dst); break;
-	CMP_CASE(C_EQ)
-	CMP_CASE(C_NE)
-	CMP_CASE(C_LT)
-	CMP_CASE(C_LE)
-	CMP_CASE(C_GT)
-	CMP_CASE(C_GE)
-#undef CMP_CASE
+		dst[l] = (uint32_t)cmp_inline(cmp, t, a[l], B(l));
 	}
 	return 0;
 }
 
-/* shr (not .s32) in its loops.  Out of line: inlined, they changed how
-** the compiler laid out the other loops (shl's, in specs/baseline/barrier.gpu). */
-static __attribute__((noinline)) int shr_lanes(uint32_t m, unsigned n, const uint32_t *a, const uint32_t *b,
-                                               unsigned bs, const uint32_t *c, uint32_t *dst)
+/* The rest (cvt, div, rem, min, max, ...): alu_exec lane by lane, up to
+** the first fault. */
+static inline __attribute__((always_inline)) int any_lanes(const struct instr *in, uint32_t m, const uint32_t *a,
+                                                          const uint32_t *b, unsigned bs, const uint32_t *c,
+                                                          uint32_t *dst)
 {
-	return op_lanes_b(OP_SHR, VT_U32, m, n, a, b, bs, c, dst);
-}
-
-/* alu_lanes_exec of m (not empty) once its sources are lanes: a and c
-** (lanes 0..n-1 at least), b too where bs is 1, else b's one value.
-** Inline in alu_lanes_exec and alu_lanes_rows: out of line, the call
-** cost exhaustive mode's small warps more than the rows saved. */
-static inline __attribute__((always_inline)) int lanes_exec(const struct instr *in, uint32_t m, const uint32_t *a, const uint32_t *b,
-                                                unsigned bs, const uint32_t *c, uint32_t *dst)
-{
-	unsigned n = 32u - (unsigned)__builtin_clz(m);
-	/* integer add .. shl read their type only to tell f32 apart (not:
-	** .pred is logical, so it stays on the general path) */
-	enum vtype t = in->type == VT_F32 ? VT_F32 : VT_U32;
-	switch (in->op) {
-#define OP_CASE(o) \
-	case o: return t == VT_F32 ? op_lanes_b(o, VT_F32, m, n, a, b, bs, c, dst) : op_lanes_b(o, VT_U32, m, n, a, b, bs, c, dst);
-	OP_CASE(OP_ADD)
-	OP_CASE(OP_SUB)
-	OP_CASE(OP_MUL)
-	case OP_MAD:
-		if (MAD_FUSED(m, t)) {
-			mad_fused(a, b, bs, c, dst);
-			return 0;
-		}
-		return t == VT_F32 ? op_lanes_b(OP_MAD, VT_F32, m, n, a, b, bs, c, dst) : op_lanes_b(OP_MAD, VT_U32, m, n, a, b, bs, c, dst);
-	OP_CASE(OP_MOV)
-	OP_CASE(OP_AND)
-	OP_CASE(OP_OR)
-	OP_CASE(OP_XOR)
-#undef OP_CASE
-	case OP_SHL:
-		if (t == VT_U32)
-			return op_lanes_b(OP_SHL, VT_U32, m, n, a, b, bs, c, dst);
-		break;
-	case OP_SHR: /* not .s32, which shifts the sign in */
-		if (t == VT_U32 && in->type != VT_S32)
-			return shr_lanes(m, n, a, b, bs, c, dst);
-		break;
-	case OP_SETP:
-		switch (in->type) {
-		case VT_U32: return cmp_lanes(in->cmp, VT_U32, m, n, a, b, bs, dst);
-		case VT_S32: return cmp_lanes(in->cmp, VT_S32, m, n, a, b, bs, dst);
-		case VT_F32: return cmp_lanes(in->cmp, VT_F32, m, n, a, b, bs, dst);
-		default: break;
-		}
-		break;
-	default:
-		break;
-	}
-	for (; m; m &= m - 1) { /* the rest: lane by lane */
+	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		int f = 0;
 		uint32_t v = alu_exec(in, a[l], b[l * bs], c[l], &f);
@@ -361,42 +264,131 @@ static inline __attribute__((always_inline)) int lanes_exec(const struct instr *
 	return 0;
 }
 
+/* The kernels (alu_kernel), two per loop: b in lanes (_1) or uniform,
+** its one value read once (_0: an immediate, mostly). */
+#define KERNEL_BS(attr, name, b_lanes, body)                                                                        \
+	static attr int name(const struct instr *in, uint32_t m, const uint32_t *a, const uint32_t *b, const uint32_t *c, \
+	                     uint32_t *dst)                                                                             \
+	{                                                                                                               \
+		const unsigned bs = b_lanes;                                                                                \
+		(void)in, (void)c;                                                                                          \
+		return body;                                                                                                \
+	}
+#define KERNEL_AS(attr, name, body) KERNEL_BS(attr, name##_1, 1, body) KERNEL_BS(attr, name##_0, 0, body)
+#define KERNEL(name, body) KERNEL_AS(, name, body)
+/* integer add .. shl read their type only to tell f32 apart (not: .pred
+** is logical, so it takes any_lanes) */
+#define OP_KERNELS(o)                                                        \
+	KERNEL(k_##o##_u, op_lanes(o, VT_U32, m, a, b, bs, c, dst))           \
+	KERNEL(k_##o##_f, op_lanes(o, VT_F32, m, a, b, bs, c, dst))
+OP_KERNELS(OP_ADD)
+OP_KERNELS(OP_SUB)
+OP_KERNELS(OP_MUL)
+OP_KERNELS(OP_MAD)
+OP_KERNELS(OP_MOV)
+OP_KERNELS(OP_AND)
+OP_KERNELS(OP_OR)
+OP_KERNELS(OP_XOR)
+KERNEL(k_OP_SHL_u, op_lanes(OP_SHL, VT_U32, m, a, b, bs, c, dst))
+KERNEL(k_OP_SHR_u, op_lanes(OP_SHR, VT_U32, m, a, b, bs, c, dst)) /* not .s32, which shifts the sign in */
+#define CMP_KERNELS(k)                                                \
+	KERNEL(k_##k##_u, cmp_lanes(k, VT_U32, m, a, b, bs, dst))      \
+	KERNEL(k_##k##_s, cmp_lanes(k, VT_S32, m, a, b, bs, dst))      \
+	KERNEL(k_##k##_f, cmp_lanes(k, VT_F32, m, a, b, bs, dst))
+CMP_KERNELS(C_EQ)
+CMP_KERNELS(C_NE)
+CMP_KERNELS(C_LT)
+CMP_KERNELS(C_LE)
+CMP_KERNELS(C_GT)
+CMP_KERNELS(C_GE)
+KERNEL(k_any, any_lanes(in, m, a, b, bs, c, dst))
+
+/* A whole warp's f32 mad where the CPU fuses: its fma instruction is
+** fmaf (one rounding) on 8 lanes at once, where a call per lane to the
+** library's fmaf cost half of conv's ALU time.  x86-64 only, chosen
+** once (alu_kernel_of). */
+#if defined(__x86_64__) && defined(__GNUC__)
+static inline __attribute__((always_inline)) int mad_lanes(uint32_t m, const uint32_t *a, const uint32_t *b,
+                                                          unsigned bs, const uint32_t *c, uint32_t *dst)
+{
+	if (m != 0xffffffffu)
+		return op_lanes(OP_MAD, VT_F32, m, a, b, bs, c, dst);
+	uint32_t r[32]; /* dst may be a source */
+	for (unsigned l = 0; l < 32; l++)
+		r[l] = nan_canonical(__builtin_fmaf(f(a[l]), f(b[l * bs]), f(c[l])));
+	memcpy(dst, r, sizeof r);
+	return 0;
+}
+KERNEL_AS(__attribute__((target("fma"))), k_mad_fused, mad_lanes(m, a, b, bs, c, dst))
+#define MAD_FUSED() __builtin_cpu_supports("fma")
+#else
+#define MAD_FUSED() 0
+#define k_mad_fused_1 k_OP_MAD_f_1
+#define k_mad_fused_0 k_OP_MAD_f_0
+#endif
+
+alu_kernel alu_kernel_of(const struct instr *in, int b_uniform)
+{
+#define PICK(name) return b_uniform ? name##_0 : name##_1
+#define OP_CASE(o) \
+	case o: if (f32) PICK(k_##o##_f); PICK(k_##o##_u);
+#define CMP_CASE(k) \
+	case k: if (in->type == VT_F32) PICK(k_##k##_f); if (in->type == VT_S32) PICK(k_##k##_s); PICK(k_##k##_u);
+	int f32 = in->type == VT_F32;
+	switch (in->op) {
+	OP_CASE(OP_ADD)
+	OP_CASE(OP_SUB)
+	OP_CASE(OP_MUL)
+	OP_CASE(OP_MOV)
+	OP_CASE(OP_AND)
+	OP_CASE(OP_OR)
+	OP_CASE(OP_XOR)
+	case OP_MAD:
+		if (f32 && MAD_FUSED())
+			PICK(k_mad_fused);
+		if (f32)
+			PICK(k_OP_MAD_f);
+		PICK(k_OP_MAD_u);
+	case OP_SHL:
+		if (!f32)
+			PICK(k_OP_SHL_u);
+		break;
+	case OP_SHR:
+		if (!f32 && in->type != VT_S32)
+			PICK(k_OP_SHR_u);
+		break;
+	case OP_SETP:
+		if (in->type != VT_U32 && in->type != VT_S32 && in->type != VT_F32)
+			break;
+		switch (in->cmp) {
+		CMP_CASE(C_EQ)
+		CMP_CASE(C_NE)
+		CMP_CASE(C_LT)
+		CMP_CASE(C_LE)
+		CMP_CASE(C_GT)
+		CMP_CASE(C_GE)
+		}
+		break;
+	default:
+		break;
+	}
+	PICK(k_any);
+#undef PICK
+#undef OP_CASE
+#undef CMP_CASE
+}
+
 int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes src[3], uint32_t *dst)
 {
 	if (!m)
 		return 0;
 	unsigned n = 32u - (unsigned)__builtin_clz(m);
 	uint32_t tmp[3][32];
-	/* b uniform (an immediate, mostly): its one value, not 32 copies,
-	** where a loop is specialised for it (bs 0) */
+	/* b uniform (an immediate, mostly): its one value, not 32 copies */
 	unsigned bs = src[1].r || src[1].step;
 	const uint32_t *a = lane_values(&src[0], n, tmp[0]), *b = bs ? lane_values(&src[1], n, tmp[1]) : &src[1].base,
 	               *c = lane_values(&src[2], n, tmp[2]);
-	return lanes_exec(in, m, a, b, bs, c, dst);
-}
-
-/* Source lanes from a row (row >= 0) of regs or a uniform value. */
-static inline __attribute__((always_inline)) const uint32_t *row_values(const uint32_t *regs, int32_t row, uint32_t base,
-                                                                       uint32_t *tmp)
-{
-	if (row >= 0)
-		return regs + row;
-	if (!base)
-		return zero;
-	for (unsigned l = 0; l < 32; l++) /* all 32 lanes, a count the compiler vectorises */
-		tmp[l] = base;
-	return tmp;
-}
-
-int alu_lanes_rows(const struct instr *in, uint32_t m, const uint32_t *regs, const int32_t row[3], const uint32_t base[3],
-                   uint32_t *dst)
-{
-	if (!m)
-		return 0;
-	uint32_t tmp[2][32];
-	unsigned bs = row[1] >= 0;
-	return lanes_exec(in, m, row_values(regs, row[0], base[0], tmp[0]), bs ? regs + row[1] : &base[1], bs,
-	                  row_values(regs, row[2], base[2], tmp[1]), dst);
+	return alu_kernel_of(in, !bs)(in, m, a, b, c, dst);
 }
 
 /* }=== */

@@ -42,11 +42,13 @@ static inline uint32_t alu_lane(const struct alu_lanes *x, unsigned l)
 ** alu_exec lane by lane (t/unit.c compares the two on random
 ** instructions). */
 int alu_lanes_exec(const struct instr *in, uint32_t m, const struct alu_lanes src[3], uint32_t *dst);
-/* alu_lanes_exec with source k register row row[k] of regs (row[k] >= 0)
-** or base[k] in every lane: an instruction decoded once (warp.c's
-** pc_info), without the alu_lanes to build per issue. */
-int alu_lanes_rows(const struct instr *in, uint32_t m, const uint32_t *regs, const int32_t row[3], const uint32_t base[3],
-                   uint32_t *dst);
+/* alu_lanes_exec's loop for register instruction `in`, chosen once for
+** its opcode, type and comparison (warp.c decodes each instruction at
+** layout): sources a and c in lanes (those of m at least; all 32 when m
+** is full), b too or, where b_uniform, its one value b[0]. */
+typedef int (*alu_kernel)(const struct instr *in, uint32_t m, const uint32_t *a, const uint32_t *b, const uint32_t *c,
+                          uint32_t *dst);
+alu_kernel alu_kernel_of(const struct instr *in, int b_uniform);
 /* New memory value of an atomic (the old value is what atom returns). */
 uint32_t alu_atomic(enum atom_op op, enum vtype t, uint32_t old, uint32_t b, uint32_t c);
 

@@ -29,8 +29,16 @@
 **          of 1 + 2 x the divergent branches never overflows (layout);
 **   WARP-6 the private table (decode) says of each instruction what its
 **          operands decode to at issue (lanes_of): a register's row, an
-**          immediate's or a symbol's value (t/golden.sh and
-**          t/golden-run.sh pin the results of every kernel).
+**          immediate's or a symbol's value, a word load's address; and a
+**          register instruction's loop, alu_kernel_of's for its opcode
+**          and type (t/golden.sh and t/golden-run.sh pin the results of
+**          every kernel, t/unit.c the loops against alu_exec);
+**   WARP-7 the taken lanes of a guarded branch that concrete mode's
+**          prepare_issue counted, kept with its state, warp and pc, are
+**          its guarded lanes when that warp issues it next (branch takes
+**          them instead of guarding again): model.issue's apply follows
+**          its step on the same vector, and a scheduler's apply issues
+**          its warp (checked under GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -229,6 +237,15 @@ static uint32_t address(const struct comp *c, const uint8_t *sv, unsigned w, uns
 static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out)
 {
 	struct alu_lanes a = address_lanes(c, sv, w);
+	if (m == 0xffffffffu && a.r) { /* a whole warp: four lanes at a time */
+		for (unsigned l = 0; l < 32; l += 4) {
+			lanes4 x;
+			memcpy(&x, a.r + l, sizeof x);
+			x += a.base;
+			memcpy(out + l, &x, sizeof x);
+		}
+		return;
+	}
 	for (; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		out[l] = alu_lane(&a, l);
@@ -237,21 +254,45 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 
 /* Per instruction, decoded once at layout (the component's private
 ** table, WARP-6): a warp-local issue (local_table), a branch that may
-** diverge (program_divergent), a special-register source; its register
-** sources and destination as rows of the warp's registers and its other
-** sources as values, so that an issue reads its operands without
-** decoding them (sources). */
-enum { PC_LOCAL = 1, PC_DIVERGES = 2, PC_SPECIAL = 4 };
-struct pc_info {
-	int32_t row[3];   /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
-	uint32_t base[3]; /* source k an immediate or a symbol: its value; else 0 */
-	int32_t dst;      /* the destination's row; -1: none */
-	uint8_t flags;
+** diverge (program_divergent); a register instruction's loop (alu.h,
+** alu_kernel_of), its register sources and destination as rows of the
+** warp's registers and its other sources as values in every lane, so
+** that its issue is one call without decoding anything (alu_decoded). */
+enum {
+	PC_LOCAL = 1, PC_DIVERGES = 2,
+	PC_ALU = 4, /* kern, and it cannot fault (not div, rem) */
+	PC_LOAD = 8 /* a word ld no order holds back (not strong): load_words */
 };
+struct pc_info {
+	alu_kernel kern;     /* a register instruction without a special-register source: its loop; else NULL */
+	int32_t row[3];      /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
+	int32_t dst;         /* the destination's row; -1: none */
+	int32_t arow;        /* PC_LOAD: the address's register's row; -1: none */
+	uint32_t abase;      /* PC_LOAD: the address's symbol's base + offset */
+	uint8_t flags;
+	uint32_t val[3][32]; /* source k not a row: its value (an immediate's, a symbol's, 0) in every lane */
+};
+
+/* Source k of decoded instruction d in a warp's registers regs. */
+#define SRC(d, regs, k) ((d)->row[k] >= 0 ? (regs) + (d)->row[k] : (d)->val[k])
 
 static const struct pc_info *info_of(const struct comp *c, unsigned pc)
 {
 	return &((const struct pc_info *)c->priv)[pc];
+}
+
+/* After the table, in its block (c->priv, which the composer frees): the
+** taken lanes of the branch prepare_issue counted last, kept for its
+** issue (WARP-7). */
+struct branch_kept {
+	const uint8_t *sv; /* the state prepare_issue counted the branch in; NULL: none kept */
+	unsigned w, pc;
+	uint32_t taken;
+	int check; /* GPUMC_CHECK_READY: WARP-7 checked */
+};
+static struct branch_kept *kept_of(const struct comp *c)
+{
+	return (struct branch_kept *)((struct pc_info *)c->priv + c->g->prog->nins + 1);
 }
 
 /* Pop warp h's entries (its stack st) that reached their reconvergence
@@ -268,15 +309,20 @@ static inline __attribute__((always_inline)) void reconverge(struct warp_hdr *h,
 		h->status = W_DONE;
 }
 
+/* Warp h (its stack st) past its instruction. */
+static inline __attribute__((always_inline)) void step_over(struct warp_hdr *h, struct stack_entry *st)
+{
+	st[h->sp - 1].pc++;
+	h->status = W_READY;
+	reconverge(h, st);
+}
+
 /* Inline: most issues end here (an ALU op, a load), its record found once. */
 static inline __attribute__((always_inline)) void advance(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
-	st[h->sp - 1].pc++;
-	h->status = W_READY;
-	reconverge(h, st);
+	step_over(h, (struct stack_entry *)((uint8_t *)h + g->stack_off));
 }
 
 /* Lanes in `gone` leave the warp for good: drop them from every entry and
@@ -298,14 +344,31 @@ static void lanes_exit(const struct gpu *g, uint8_t *sv, unsigned w, uint32_t go
 		h->status = W_DONE;
 }
 
+/* The lanes of guarded branch `in` at pc that take it (guarded), kept by
+** prepare_issue where it counted them in this state (WARP-7). */
+static uint32_t branch_taken(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, unsigned pc,
+                             uint32_t m)
+{
+	struct branch_kept *k = kept_of(c);
+	if (k->sv != sv || k->w != w || k->pc != pc)
+		return guarded(c->g, sv, w, in, m);
+	k->sv = NULL;
+	if (k->check && k->taken != guarded(c->g, sv, w, in, m)) {
+		fprintf(stderr, "gpumc: internal error: WARP-7: warp %u's branch at pc %u: taken lanes 0x%x kept, 0x%x now\n",
+		        w, pc, k->taken, guarded(c->g, sv, w, in, m));
+		abort();
+	}
+	return k->taken;
+}
+
 static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	struct stack_entry *st = gpu_stack(g, sv, w);
 	struct stack_entry *top = &st[h->sp - 1];
-	uint32_t m = top->mask, taken = in->pred < 0 ? m : guarded(g, sv, w, in, m);
 	unsigned pc = top->pc;
+	uint32_t m = top->mask, taken = in->pred < 0 ? m : branch_taken(c, sv, w, in, pc, m);
 	uint32_t fall = m & ~taken;
 	if (!fall) {
 		top->pc = (uint16_t)in->target;
@@ -341,19 +404,36 @@ static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct i
 	reconverge(h, st);
 }
 
+/* Register instruction `in`, decoded (d->kern), in lanes m of warp w
+** (its record h): its loop, then the next pc.  Inline: most issues end
+** here, the record found once by the caller. */
+static inline __attribute__((always_inline)) void alu_decoded(const struct comp *c, uint8_t *sv, unsigned w,
+                                                             struct warp_hdr *h, const struct instr *in,
+                                                             const struct pc_info *d, uint32_t m)
+{
+	const struct gpu *g = c->g;
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	uint32_t *regs = (uint32_t *)((uint8_t *)h + g->reg_off);
+	int f = d->kern(in, m, SRC(d, regs, 0), SRC(d, regs, 1), SRC(d, regs, 2), regs + d->dst);
+	if (f) {
+		fault(c, sv, w, f);
+		return;
+	}
+	step_over(h, st);
+}
+
 static void alu(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, const struct pc_info *d,
                 uint32_t m)
 {
-	uint32_t *regs = gpu_regs(c->g, sv, w), *dst = d->dst >= 0 ? regs + d->dst : NULL;
-	int f;
-	if (d->flags & PC_SPECIAL) {
-		struct alu_lanes src[3]; /* written out: a loop of three cost 20 Ir an issue more */
-		src[0] = lanes_of(c, sv, w, &in->src[0]), src[1] = lanes_of(c, sv, w, &in->src[1]);
-		src[2] = lanes_of(c, sv, w, &in->src[2]);
-		f = alu_lanes_exec(in, m, src, dst);
-	} else { /* its sources decoded: rows and values */
-		f = alu_lanes_rows(in, m, regs, d->row, d->base, dst);
+	if (d->kern) {
+		alu_decoded(c, sv, w, gpu_warp(c->g, sv, w), in, d, m);
+		return;
 	}
+	/* a special-register source: lanes per issue */
+	struct alu_lanes src[3]; /* written out: a loop of three cost 20 Ir an issue more */
+	src[0] = lanes_of(c, sv, w, &in->src[0]), src[1] = lanes_of(c, sv, w, &in->src[1]);
+	src[2] = lanes_of(c, sv, w, &in->src[2]);
+	int f = alu_lanes_exec(in, m, src, gpu_reg(c->g, sv, w, in->dst));
 	if (f)
 		fault(c, sv, w, f);
 	else
@@ -475,7 +555,10 @@ static void at_barrier(const struct comp *c, uint8_t *sv, unsigned w)
 	arrive(c, sv, w);
 }
 
-static void issue(const struct comp *c, uint8_t *sv, unsigned w)
+/* issue of anything but a decoded register instruction without
+** persistency.  Out of line: inlined, its calls made every issue save
+** and restore registers. */
+static __attribute__((noinline)) void issue_other(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	unsigned pc = top_pc(g, sv, w);
@@ -546,6 +629,73 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 	default:
 		alu(c, sv, w, in, info_of(c, pc), m);
 		return;
+	}
+}
+
+/* A decoded register instruction that cannot fault (PC_ALU), d, in
+** lanes m of warp h (its stack st, its registers regs): the warp moved
+** past it, then its loop (registers only, apart from the stack) called
+** last, a jump. */
+static inline __attribute__((always_inline)) void alu_run(struct warp_hdr *h, struct stack_entry *st, uint32_t *regs,
+                                                         const struct instr *in, const struct pc_info *d, uint32_t m)
+{
+	step_over(h, st); /* first: fewer values live across it */
+	d->kern(in, m, SRC(d, regs, 0), SRC(d, regs, 1), SRC(d, regs, 2), regs + d->dst);
+}
+
+/* alu_run of a guarded one (its lanes a call: out of issue's way). */
+static __attribute__((noinline)) void alu_guarded(const struct gpu *g, uint8_t *sv, unsigned w, struct warp_hdr *h,
+                                                  const struct instr *in, const struct pc_info *d)
+{
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	uint32_t m = guarded(g, sv, w, in, st[h->sp - 1].mask);
+	alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, m);
+}
+
+/* A word load no order holds back (PC_LOAD) by warp h, decoded (d):
+** memop's common case with its address and destination decoded, where
+** the memory loads a warp's words at once and no store buffer is read. */
+static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *sv, unsigned w, struct warp_hdr *h,
+                                                 const struct pc_info *d)
+{
+	const struct gpu *g = c->g;
+	const struct port_mem *mem = MEM(c);
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	const struct instr *in = &g->prog->ins[top->pc];
+	if (!mem->loads || (in->space == SP_GLOBAL && REQ(c, P_SBUF)->c)) {
+		issue_other(c, sv, w);
+		return;
+	}
+	uint32_t m = in->pred < 0 ? top->mask : guarded(g, sv, w, in, top->mask);
+	uint32_t *regs = (uint32_t *)((uint8_t *)h + g->reg_off);
+	struct alu_lanes ad = { d->arow >= 0 ? regs + d->arow : NULL, d->abase, 0 };
+	int f = mem->loads(REQ(c, P_MEM)->c, sv, in->space, gpu_cta_of(g, w), in->addr.sym, &ad, m, regs + d->dst);
+	if (f)
+		fault(c, sv, w, f);
+	else
+		step_over(h, st);
+}
+
+/* Most issues are a decoded register instruction that cannot fault
+** (PC_ALU): its record and table entry found once, alu_run; a word load,
+** load_words; the rest, issue_other. */
+static void issue(const struct comp *c, uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	struct warp_hdr *h = gpu_warp(g, sv, w);
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	const struct pc_info *d = info_of(c, top->pc);
+	/* persistency sees every issue (port_pm.op): issue_other */
+	if (d->flags & PC_ALU && !REQ(c, P_PM)->ops) {
+		const struct instr *in = &g->prog->ins[top->pc];
+		if (in->pred >= 0)
+			alu_guarded(g, sv, w, h, in, d);
+		else
+			alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
+	} else if (d->flags & PC_LOAD && !REQ(c, P_PM)->ops) {
+		load_words(c, sv, w, h, d);
+	} else {
+		issue_other(c, sv, w);
 	}
 }
 
@@ -636,8 +786,11 @@ static const char *const counters[CT_N] = {
 	"barriers", "branches", "divergent branches"
 };
 
+/* keep: prepare_issue's, where a guarded branch's taken lanes are kept
+** for its issue (WARP-7); NULL: count_issue's, asked alone. */
 static inline __attribute__((always_inline)) void count_of(const struct comp *c, const uint8_t *sv, unsigned w,
-                                                          const struct instr *in, uint64_t *ct)
+                                                          const struct instr *in, uint64_t *ct,
+                                                          struct branch_kept *keep)
 {
 	const struct gpu *g = c->g;
 	uint8_t *s = (uint8_t *)sv;
@@ -660,6 +813,8 @@ static inline __attribute__((always_inline)) void count_of(const struct comp *c,
 			uint32_t m0 = gpu_stack(g, s, w)[gpu_warp(g, s, w)->sp - 1].mask, t = guarded(g, s, w, in, m0);
 			if (t && t != m0)
 				comp_count(c, ct, CT_DIVERGE, 1);
+			if (keep)
+				keep->sv = sv, keep->w = w, keep->pc = (unsigned)(in - g->prog->ins), keep->taken = t;
 		}
 		break;
 	}
@@ -673,7 +828,7 @@ static inline __attribute__((always_inline)) void count_of(const struct comp *c,
 
 static void count_issue(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct)
 {
-	count_of(c, sv, w, cur(c->g, sv, w), ct);
+	count_of(c, sv, w, cur(c->g, sv, w), ct, NULL);
 }
 
 static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct strbuf *out)
@@ -746,16 +901,16 @@ static uint8_t *local_table(const struct program *p)
 	return t;
 }
 
-/* Warp w's next issue when it is warp-local: a READY warp at such an
-** instruction (an exit with the warp converged: one stack entry, so every
-** live lane leaves).  It may still fault (x/0, stack overflow, a bad
-** address); the explorer does not reduce on a step that ends in a fault,
-** nor on the last exit (the kernel's status changes). */
-static inline __attribute__((always_inline)) const struct instr *local_of(const struct comp *c, const uint8_t *sv,
-                                                                          unsigned w, const struct instr *in,
+/* The next issue of warp h (its record) when it is warp-local: a READY
+** warp at such an instruction (an exit with the warp converged: one
+** stack entry, so every live lane leaves).  It may still fault (x/0,
+** stack overflow, a bad address); the explorer does not reduce on a step
+** that ends in a fault, nor on the last exit (the kernel's status
+** changes). */
+static inline __attribute__((always_inline)) const struct instr *local_of(const struct warp_hdr *h,
+                                                                          const struct instr *in,
                                                                           const struct pc_info *d)
 {
-	const struct warp_hdr *h = gpu_warp(c->g, (uint8_t *)sv, w);
 	if (h->status != W_READY || !(d->flags & PC_LOCAL) || (in->op == OP_EXIT && h->sp != 1))
 		return NULL;
 	return in;
@@ -764,7 +919,7 @@ static inline __attribute__((always_inline)) const struct instr *local_of(const 
 static const struct instr *local(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	unsigned pc = gpu_pc(c->g, sv, w);
-	return local_of(c, sv, w, &c->g->prog->ins[pc], info_of(c, pc));
+	return local_of(gpu_warp(c->g, (uint8_t *)sv, w), &c->g->prog->ins[pc], info_of(c, pc));
 }
 
 /* timing_issue, count_issue, then local, of warp w at instruction in. */
@@ -774,9 +929,12 @@ static inline __attribute__((always_inline)) const struct instr *prepare_of(cons
                                                                            uint64_t (*rnd)(void *), void *rng,
                                                                            uint64_t *ct)
 {
+	/* found before the counts, which the compiler cannot tell from the geometry */
+	const struct warp_hdr *h = gpu_warp(c->g, (uint8_t *)sv, w);
+	const struct pc_info *d = info_of(c, pc);
 	timing_of(c, sv, w, in, t, rnd, rng);
-	count_of(c, sv, w, in, ct);
-	return local_of(c, sv, w, in, info_of(c, pc));
+	count_of(c, sv, w, in, ct, in->op == OP_BRA ? kept_of(c) : NULL);
+	return local_of(h, in, d);
 }
 
 /* prepare_of of an issue other than an ALU one without persistency.  Out
@@ -876,11 +1034,13 @@ static const struct port_warps ops = {
 
 /* The per-instruction table (struct pc_info) of program g->prog, its
 ** registers' rows laid out, flags[pc] from local_table and
-** program_divergent; one entry past the end (pc nins, a done warp). */
+** program_divergent, one entry past the end (pc nins, a done warp); then
+** no branch kept (WARP-7), checked under GPUMC_CHECK_READY. */
 static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 {
 	const struct program *p = g->prog;
-	struct pc_info *t = xcalloc((size_t)p->nins + 1, sizeof *t);
+	struct pc_info *t = xcalloc(1, ((size_t)p->nins + 1) * sizeof *t + sizeof(struct branch_kept));
+	struct branch_kept *k = (struct branch_kept *)(t + p->nins + 1);
 	for (int i = 0; i <= p->nins; i++) {
 		t[i].flags = flags[i];
 		t[i].dst = -1;
@@ -889,20 +1049,36 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 	}
 	for (int i = 0; i < p->nins; i++) {
 		const struct instr *in = &p->ins[i];
+		int special = 0;
 		for (int k = 0; k < 3; k++) {
 			const struct operand *o = &in->src[k];
+			uint32_t v = 0;
 			if (o->kind == O_REG)
 				t[i].row[k] = g->reg_row[o->reg];
 			else if (o->kind == O_IMM)
-				t[i].base[k] = o->imm;
+				v = o->imm;
 			else if (o->kind == O_SYM)
-				t[i].base[k] = p->syms[o->sym].base;
+				v = p->syms[o->sym].base;
 			else if (o->kind == O_SPECIAL)
-				t[i].flags |= PC_SPECIAL;
+				special = 1;
+			for (int l = 0; l < 32; l++)
+				t[i].val[k][l] = v;
 		}
 		if (in->dst >= 0)
 			t[i].dst = g->reg_row[in->dst];
+		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0) { /* its address, as address_lanes */
+			t[i].flags |= PC_LOAD;
+			t[i].arow = in->addr.reg >= 0 ? g->reg_row[in->addr.reg] : -1;
+			t[i].abase = (uint32_t)in->addr.offset + (in->addr.sym >= 0 ? p->syms[in->addr.sym].base : 0);
+		}
+		if (in->op <= OP_SELP && !special && t[i].dst >= 0) {
+			t[i].kern = alu_kernel_of(in, t[i].row[1] < 0);
+			if (in->op != OP_DIV && in->op != OP_REM)
+				t[i].flags |= PC_ALU;
+		}
 	}
+	const char *check = getenv("GPUMC_CHECK_READY");
+	k->check = check && *check && *check != '0';
 	return t;
 }
 
@@ -960,14 +1136,18 @@ static void init(const struct comp *c, uint8_t *sv)
 
 /* Does a warp's status equal st (eq) or differ from it (!eq)?  Asked at
 ** every state change of a concrete run (model.status): the warp records
-** walked with a pointer, the geometry read once (sv may alias it). */
+** walked with a pointer, the geometry read once (sv may alias it), from
+** the last (launched last, so the last done: quiescent's answer, no, at
+** once while any runs). */
 static int any_status(const struct gpu *g, const uint8_t *sv, uint8_t st, int eq)
 {
-	const uint8_t *p = sv + g->warp_off + offsetof(struct warp_hdr, status), *end = p + g->warp_bytes * g->nwarps;
+	const uint8_t *first = sv + g->warp_off + offsetof(struct warp_hdr, status);
 	size_t stride = g->warp_bytes;
-	for (; p < end; p += stride)
+	for (const uint8_t *p = first + stride * g->nwarps; p > first;) {
+		p -= stride;
 		if ((*p == st) == eq)
 			return 1;
+	}
 	return 0;
 }
 
