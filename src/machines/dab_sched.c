@@ -500,7 +500,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	** emptied by an issue listed */
 	unsigned sm = UINT_MAX, sm_end = 0; /* its schedulers end before sm_end */
 	uint64_t seen = 0, bits = 0, fragile = 0;
-	for (unsigned x = 0; x < (nsched + 63) / 64; x++)
+	for (unsigned x = 0; x < rs->words; x++)
 		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k, n0 = n;
 			if (k >= nsched)
