@@ -67,6 +67,10 @@ struct readyset {
 	uint64_t *due, *wake, *gseen, *gwoke, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
 	uint64_t base, far_next, due_run, due_reached;
 	unsigned words;
+	/* the component's context for its polls (readyset_src and what it
+	** adds: dab_sched.c's dab_src), kept between listings, which move
+	** only its state vector */
+	_Alignas(8) unsigned char ctx[48];
 	struct readyset_entry e[];
 };
 
