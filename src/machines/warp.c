@@ -262,7 +262,8 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 enum {
 	PC_LOCAL = 1, PC_DIVERGES = 2,
 	PC_ALU = 4, /* kern, and it cannot fault (not div, rem) */
-	PC_LOAD = 8 /* a word ld no order holds back (not strong): load_words */
+	PC_LOAD = 8, /* a word ld no order holds back (not strong): load_words */
+	PC_BRA = 16 /* a branch: issue calls branch itself */
 };
 struct pc_info {
 	alu_kernel kern;     /* a register instruction without a special-register source: its loop; else NULL */
@@ -362,7 +363,8 @@ static uint32_t branch_taken(const struct comp *c, uint8_t *sv, unsigned w, cons
 	return k->taken;
 }
 
-static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in)
+/* Out of line: issue_other's jump, and issue's call for a branch. */
+static __attribute__((noinline)) void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
@@ -679,7 +681,8 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 
 /* Most issues are a decoded register instruction that cannot fault
 ** (PC_ALU): its record and table entry found once, alu_run; a word load,
-** load_words; the rest, issue_other. */
+** load_words; a branch, branch (not issue_other's prologue and switch);
+** the rest, issue_other. */
 static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
@@ -695,6 +698,8 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 			alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
 	} else if (d->flags & PC_LOAD && !REQ(c, P_PM)->ops) {
 		load_words(c, sv, w, h, d);
+	} else if (d->flags & PC_BRA && !REQ(c, P_PM)->ops) {
+		branch(c, sv, w, &g->prog->ins[top->pc]);
 	} else {
 		issue_other(c, sv, w);
 	}
@@ -1075,6 +1080,8 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 		}
 		if (in->dst >= 0)
 			t[i].dst = g->reg_row[in->dst];
+		if (in->op == OP_BRA)
+			t[i].flags |= PC_BRA;
 		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0) { /* its address, as address_lanes */
 			t[i].flags |= PC_LOAD;
 			t[i].arow = in->addr.reg >= 0 ? g->reg_row[in->addr.reg] : -1;
