@@ -40,9 +40,9 @@
 # ("DAB-LIST"): planting a key without the count stops 69 rows, C1
 # first; without the told bits, 3 (C2 first).  The driver asks the model
 # one step() per action, a warp's issue decoded once (warp.c,
-# prepare_issue), and under the check compares its warp-local answer and
+# warps_prepare_issue), and under the check compares its warp-local answer and
 # counts with model.local and model.count asked alone ("READY-8"):
-# planting prepare_issue calling every bar.sync warp-local stops 41 rows,
+# planting warps_prepare_issue calling every bar.sync warp-local stops 41 rows,
 # not counting it 46, barrier-divergence-deadlock first.  The ROP's reach
 # walks the warps refused room by a mask, checked against their records
 # ("ROP-4"): planting a bit never cleared stops 7 rows, D1 with

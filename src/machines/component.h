@@ -309,10 +309,8 @@ struct port_warps {
 	** (it reads only w's registers, stack and memory no instruction
 	** writes, and writes only w's registers and stack); else NULL. */
 	const struct instr *(*local)(const struct comp *c, const uint8_t *sv, unsigned w);
-	/* Concrete mode: timing_issue, count_issue, then local, of one issue
-	** by warp w, the instruction decoded once. */
-	const struct instr *(*prepare_issue)(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
-	                                     uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+	/* (concrete mode's timing_issue, count_issue and local of one issue
+	** at once: warps_prepare_issue, scheduler.h) */
 };
 
 struct port_pm {

@@ -60,12 +60,6 @@ void sched_count(const struct comp *c, const uint8_t *sv, const struct action *a
 	WARPS(c)->count_issue(REQ(c, P_WARPS)->c, sv, warp_of(c, a), ct);
 }
 
-const struct instr *sched_prepare(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
-                                  uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
-{
-	return WARPS(c)->prepare_issue(REQ(c, P_WARPS)->c, sv, warp_of(c, a), t, rnd, rng, ct);
-}
-
 int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	return sched_ready(c, sv, warp_of(c, a));

@@ -46,8 +46,12 @@ void sched_describe(const struct comp *c, const uint8_t *sv, const struct action
 void sched_timing(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                   uint64_t (*rnd)(void *), void *rng);
 void sched_count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct);
-const struct instr *sched_prepare(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
-                                  uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+/* Concrete mode (comp_def.prepare): timing_issue, count_issue, then
+** local, of scheduler c's issue a, the instruction decoded once.  In
+** warp.c, the only warps provider, so that an issue's prepare is one
+** indirect call (m_issue's), not two. */
+const struct instr *warps_prepare_issue(const struct comp *c, const uint8_t *sv, const struct action *a,
+                                        struct timing *t, uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a);
 long sched_is_issue(const struct comp *c, const struct action *a);
 const void *sched_port(const struct comp *c, enum port p);
@@ -57,7 +61,7 @@ const void *sched_port(const struct comp *c, enum port p);
 	.provides = PORT(P_ISSUE), .requires = PORT(P_WARPS) | PORT(P_ATOMICS) | PORT(P_GATE),                \
 	.optional = PORT(P_GATE), .kinds = sched_kinds, .nkinds = 1, .port_writes = 0,                        \
 	.describe = sched_describe, .timing = sched_timing, .count = sched_count,                             \
-	.prepare = sched_prepare,                                                                             \
+	.prepare = warps_prepare_issue,                                                                       \
 	.still_enabled = sched_still_enabled
 
 #endif

@@ -34,11 +34,11 @@
 **          and type (t/golden.sh and t/golden-run.sh pin the results of
 **          every kernel, t/unit.c the loops against alu_exec);
 **   WARP-7 the taken lanes of a guarded branch that concrete mode's
-**          prepare_issue counted, kept with its state, warp and pc, are
-**          its guarded lanes when that warp issues it next (branch takes
-**          them instead of guarding again): model.issue's apply follows
-**          its step on the same vector, and a scheduler's apply issues
-**          its warp (checked under GPUMC_CHECK_READY).
+**          warps_prepare_issue counted, kept with its state, warp and
+**          pc, are its guarded lanes when that warp issues it next
+**          (branch takes them instead of guarding again): model.issue's
+**          apply follows its step on the same vector, and a scheduler's
+**          apply issues its warp (checked under GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -47,6 +47,7 @@
 
 #include "machines/alu.h"
 #include "machines/component.h"
+#include "machines/scheduler.h"
 #include "util/strbuf.h"
 
 #define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
@@ -261,7 +262,8 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 enum {
 	PC_LOCAL = 1, PC_DIVERGES = 2,
 	PC_ALU = 4, /* kern, and it cannot fault (not div, rem) */
-	PC_LOAD = 8 /* a word ld no order holds back (not strong): load_words */
+	PC_LOAD = 8, /* a word ld no order holds back (not strong): load_words */
+	PC_BRA = 16 /* a branch: issue calls branch itself */
 };
 struct pc_info {
 	alu_kernel kern;     /* a register instruction without a special-register source: its loop; else NULL */
@@ -282,10 +284,10 @@ static const struct pc_info *info_of(const struct comp *c, unsigned pc)
 }
 
 /* After the table, in its block (c->priv, which the composer frees): the
-** taken lanes of the branch prepare_issue counted last, kept for its
+** taken lanes of the branch warps_prepare_issue counted last, kept for its
 ** issue (WARP-7). */
 struct branch_kept {
-	const uint8_t *sv; /* the state prepare_issue counted the branch in; NULL: none kept */
+	const uint8_t *sv; /* the state warps_prepare_issue counted the branch in; NULL: none kept */
 	unsigned w, pc;
 	uint32_t taken;
 	int check; /* GPUMC_CHECK_READY: WARP-7 checked */
@@ -345,7 +347,7 @@ static void lanes_exit(const struct gpu *g, uint8_t *sv, unsigned w, uint32_t go
 }
 
 /* The lanes of guarded branch `in` at pc that take it (guarded), kept by
-** prepare_issue where it counted them in this state (WARP-7). */
+** warps_prepare_issue where it counted them in this state (WARP-7). */
 static uint32_t branch_taken(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in, unsigned pc,
                              uint32_t m)
 {
@@ -361,7 +363,8 @@ static uint32_t branch_taken(const struct comp *c, uint8_t *sv, unsigned w, cons
 	return k->taken;
 }
 
-static void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in)
+/* Out of line: issue_other's jump, and issue's call for a branch. */
+static __attribute__((noinline)) void branch(const struct comp *c, uint8_t *sv, unsigned w, const struct instr *in)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
@@ -678,7 +681,8 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 
 /* Most issues are a decoded register instruction that cannot fault
 ** (PC_ALU): its record and table entry found once, alu_run; a word load,
-** load_words; the rest, issue_other. */
+** load_words; a branch, branch (not issue_other's prologue and switch);
+** the rest, issue_other. */
 static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
@@ -694,6 +698,8 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 			alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
 	} else if (d->flags & PC_LOAD && !REQ(c, P_PM)->ops) {
 		load_words(c, sv, w, h, d);
+	} else if (d->flags & PC_BRA && !REQ(c, P_PM)->ops) {
+		branch(c, sv, w, &g->prog->ins[top->pc]);
 	} else {
 		issue_other(c, sv, w);
 	}
@@ -734,22 +740,24 @@ static void resume(const struct comp *c, uint8_t *sv, unsigned w)
 /* {=== Concrete mode, description, statistics of an issue =============== */
 
 /* timing_issue, count_issue and local of warp w at instruction in (cur),
-** each decoding it once: prepare_issue asks all three of one issue. */
+** each decoding it once: warps_prepare_issue asks all three of one
+** issue.  op is in's, read once by the caller: a call in between (rnd)
+** made the compiler read it again and switch on it again. */
 static inline __attribute__((always_inline)) void timing_of(const struct comp *c, const uint8_t *sv, unsigned w,
-                                                           const struct instr *in, struct timing *t,
+                                                           const struct instr *in, enum opcode op, struct timing *t,
                                                            uint64_t (*rnd)(void *), void *rng)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
 	const struct bind *pm = REQ(c, P_PM);
 	unsigned lat = cf->lat_alu;
-	switch (in->op) {
+	switch (op) {
 	case OP_LD:
 	case OP_ST:
 		lat = in->space == SP_SHARED ? cf->lat_shared : cf->lat_global;
 		if (in->space == SP_GLOBAL && cf->global_jitter)
 			lat += (unsigned)(rnd(rng) % (cf->global_jitter + 1));
-		if (in->op == OP_LD && in->space == SP_GLOBAL && REQ(c, P_SBUF)->ops && exec_mask(c, sv, w))
+		if (op == OP_LD && in->space == SP_GLOBAL && REQ(c, P_SBUF)->ops && exec_mask(c, sv, w))
 			lat += SBUF(c)->search(REQ(c, P_SBUF)->c, sv, w,
 			                       address(c, sv, w, (unsigned)__builtin_ctz(exec_mask(c, sv, w))));
 		break;
@@ -777,7 +785,8 @@ static inline __attribute__((always_inline)) void timing_of(const struct comp *c
 static void timing_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
                          uint64_t (*rnd)(void *), void *rng)
 {
-	timing_of(c, sv, w, cur(c->g, sv, w), t, rnd, rng);
+	const struct instr *in = cur(c->g, sv, w);
+	timing_of(c, sv, w, in, in->op, t, rnd, rng);
 }
 
 enum { CT_INSTR, CT_ALU, CT_LD, CT_ST, CT_ATOM_ISSUE, CT_BAR, CT_BRANCH, CT_DIVERGE, CT_N };
@@ -786,16 +795,16 @@ static const char *const counters[CT_N] = {
 	"barriers", "branches", "divergent branches"
 };
 
-/* keep: prepare_issue's, where a guarded branch's taken lanes are kept
+/* keep: warps_prepare_issue's, where a guarded branch's taken lanes are kept
 ** for its issue (WARP-7); NULL: count_issue's, asked alone. */
 static inline __attribute__((always_inline)) void count_of(const struct comp *c, const uint8_t *sv, unsigned w,
-                                                          const struct instr *in, uint64_t *ct,
+                                                          const struct instr *in, enum opcode op, uint64_t *ct,
                                                           struct branch_kept *keep)
 {
 	const struct gpu *g = c->g;
 	uint8_t *s = (uint8_t *)sv;
 	comp_count(c, ct, CT_INSTR, 1);
-	switch (in->op) {
+	switch (op) {
 	case OP_LD: comp_count(c, ct, CT_LD, 1); break;
 	case OP_ST: comp_count(c, ct, CT_ST, 1); break;
 	case OP_ATOM:
@@ -828,7 +837,8 @@ static inline __attribute__((always_inline)) void count_of(const struct comp *c,
 
 static void count_issue(const struct comp *c, const uint8_t *sv, unsigned w, uint64_t *ct)
 {
-	count_of(c, sv, w, cur(c->g, sv, w), ct, NULL);
+	const struct instr *in = cur(c->g, sv, w);
+	count_of(c, sv, w, in, in->op, ct, NULL);
 }
 
 static void describe_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct strbuf *out)
@@ -908,10 +918,10 @@ static uint8_t *local_table(const struct program *p)
 ** that ends in a fault, nor on the last exit (the kernel's status
 ** changes). */
 static inline __attribute__((always_inline)) const struct instr *local_of(const struct warp_hdr *h,
-                                                                          const struct instr *in,
+                                                                          const struct instr *in, enum opcode op,
                                                                           const struct pc_info *d)
 {
-	if (h->status != W_READY || !(d->flags & PC_LOCAL) || (in->op == OP_EXIT && h->sp != 1))
+	if (h->status != W_READY || !(d->flags & PC_LOCAL) || (op == OP_EXIT && h->sp != 1))
 		return NULL;
 	return in;
 }
@@ -919,7 +929,8 @@ static inline __attribute__((always_inline)) const struct instr *local_of(const 
 static const struct instr *local(const struct comp *c, const uint8_t *sv, unsigned w)
 {
 	unsigned pc = gpu_pc(c->g, sv, w);
-	return local_of(gpu_warp(c->g, (uint8_t *)sv, w), &c->g->prog->ins[pc], info_of(c, pc));
+	const struct instr *in = &c->g->prog->ins[pc];
+	return local_of(gpu_warp(c->g, (uint8_t *)sv, w), in, in->op, info_of(c, pc));
 }
 
 /* timing_issue, count_issue, then local, of warp w at instruction in. */
@@ -932,14 +943,15 @@ static inline __attribute__((always_inline)) const struct instr *prepare_of(cons
 	/* found before the counts, which the compiler cannot tell from the geometry */
 	const struct warp_hdr *h = gpu_warp(c->g, (uint8_t *)sv, w);
 	const struct pc_info *d = info_of(c, pc);
-	timing_of(c, sv, w, in, t, rnd, rng);
-	count_of(c, sv, w, in, ct, in->op == OP_BRA ? kept_of(c) : NULL);
-	return local_of(h, in, d);
+	enum opcode op = in->op;
+	timing_of(c, sv, w, in, op, t, rnd, rng);
+	count_of(c, sv, w, in, op, ct, op == OP_BRA ? kept_of(c) : NULL);
+	return local_of(h, in, op, d);
 }
 
 /* prepare_of of an issue other than an ALU one without persistency.  Out
-** of line, with prepare_issue's parameters (a jump, not a call): inlined,
-** its calls made every issue save and restore registers. */
+** of line, with as many parameters as warps_prepare_issue (a jump, not a
+** call): inlined, its calls made every issue save and restore registers. */
 static __attribute__((noinline)) const struct instr *prepare_other(const struct comp *c, const uint8_t *sv, unsigned w,
                                                                    struct timing *t, uint64_t (*rnd)(void *),
                                                                    void *rng, uint64_t *ct)
@@ -948,12 +960,14 @@ static __attribute__((noinline)) const struct instr *prepare_other(const struct 
 	return prepare_of(c, sv, w, &c->g->prog->ins[pc], pc, t, rnd, rng, ct);
 }
 
-/* Concrete mode: timing_issue, count_issue, then local, of one issue (a
-** READY warp: its stack is not empty).  An ALU issue without persistency
-** (most) calls nothing: prepare_of with its op known. */
-static const struct instr *prepare_issue(const struct comp *c, const uint8_t *sv, unsigned w, struct timing *t,
-                                         uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+/* scheduler.h: the issue of a READY warp (its stack is not empty).  An
+** ALU issue without persistency (most) calls nothing: prepare_of with
+** its op known. */
+const struct instr *warps_prepare_issue(const struct comp *s, const uint8_t *sv, const struct action *a,
+                                        struct timing *t, uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
+	const struct comp *c = REQ(s, P_WARPS)->c;
+	unsigned w = a->subject - c->subj0[0];
 	unsigned pc = top_pc(c->g, sv, w);
 	const struct instr *in = &c->g->prog->ins[pc];
 	if (in->op <= OP_SELP && !REQ(c, P_PM)->ops)
@@ -1029,7 +1043,7 @@ static int race(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 
 static const struct port_warps ops = {
 	pc_of, exec_mask, address, addresses, operand, write_reg, issue, advance, fault, resume, waiting,
-	timing_issue, count_issue, describe_issue, local, prepare_issue
+	timing_issue, count_issue, describe_issue, local
 };
 
 /* The per-instruction table (struct pc_info) of program g->prog, its
@@ -1066,6 +1080,8 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 		}
 		if (in->dst >= 0)
 			t[i].dst = g->reg_row[in->dst];
+		if (in->op == OP_BRA)
+			t[i].flags |= PC_BRA;
 		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0) { /* its address, as address_lanes */
 			t[i].flags |= PC_LOAD;
 			t[i].arow = in->addr.reg >= 0 ? g->reg_row[in->addr.reg] : -1;
