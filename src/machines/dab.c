@@ -123,9 +123,9 @@ struct told_read {
 };
 
 /* Concrete mode, fusion: a filter of the addresses in one buffer's
-** entries (fuse_kept), a bit each of 1024, as of a count of entries. */
+** entries (fuse_kept), a bit each of 4096, as of a count of entries. */
 struct fuse_seen {
-	uint64_t bits[16];
+	uint64_t bits[64];
 	unsigned n;
 };
 
@@ -270,7 +270,7 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 /* The filter's bit of address a. */
 static inline unsigned seen_bit(uint32_t a)
 {
-	return a * 0x9e3779b1u >> 22;
+	return a * 0x9e3779b1u >> 20;
 }
 
 static inline int seen_has(const struct fuse_seen *f, uint32_t a)
