@@ -78,7 +78,9 @@
 **         GPUMC_CHECK_READY);
 **   DAB-FUSE (concrete mode, fusion) a buffer's kept filter of its
 **         addresses (fuse_kept) holds every entry's: where it says a push
-**         shares no address with the buffer, a scan finds none
+**         shares no address with the buffer, a scan finds none, and where
+**         it says no lane shares one with the buffer or another lane
+**         (fresh_lanes), the scan gives every lane a new entry
 **         (GPUMC_CHECK_READY);
 **   DAB-TOLD (concrete mode) port_issue.allowed answers the same array
 **         throughout a run (told; GPUMC_CHECK_READY);
@@ -121,9 +123,9 @@ struct told_read {
 };
 
 /* Concrete mode, fusion: a filter of the addresses in one buffer's
-** entries (fuse_kept), a bit each of 1024, as of a count of entries. */
+** entries (fuse_kept), a bit each of 4096, as of a count of entries. */
 struct fuse_seen {
-	uint64_t bits[16];
+	uint64_t bits[64];
 	unsigned n;
 };
 
@@ -268,7 +270,7 @@ static void map_put(struct entry_map *x, unsigned h, uint32_t key, unsigned i)
 /* The filter's bit of address a. */
 static inline unsigned seen_bit(uint32_t a)
 {
-	return a * 0x9e3779b1u >> 22;
+	return a * 0x9e3779b1u >> 20;
 }
 
 static inline int seen_has(const struct fuse_seen *f, uint32_t a)
@@ -344,7 +346,7 @@ static unsigned fuse_targets(const struct atomic_entry *e, unsigned count, const
 ** fusion, which keeps the addresses, and by a flush, which empties the
 ** buffer (a new run's starts empty): so the filter is kept while the
 ** count of entries stays (one of 0 is empty); else it is made from the
-** entries. */
+** entries.  It may hold more (fresh_lanes). */
 static struct fuse_seen *fuse_kept(const struct comp *c, const uint8_t *sv, unsigned w, unsigned b, unsigned count,
                                    const struct atomic_entry *e)
 {
@@ -360,6 +362,24 @@ static struct fuse_seen *fuse_kept(const struct comp *c, const uint8_t *sv, unsi
 		f->n = count;
 	}
 	return f;
+}
+
+/* Fusion's quick answer for a push (lanes n[0..nl)) into the buffer
+** whose filter is f: 1 where no lane's bit is in f, nor two lanes share
+** one -- no lane shares an address with the buffer or another lane, each
+** takes a new entry (DAB-FUSE) -- and the lanes' bits are then added.
+** Else 0, with the bits of the lanes before the first that met one added:
+** a filter holding more than the buffer's addresses only costs a pass. */
+static int fresh_lanes(struct fuse_seen *f, const struct atomic_entry *n, int nl)
+{
+	for (int i = 0; i < nl; i++) {
+		unsigned s = seen_bit(n[i].addr);
+		uint64_t bit = 1ull << s % 64;
+		if (f->bits[s / 64] & bit)
+			return 0;
+		f->bits[s / 64] |= bit;
+	}
+	return 1;
 }
 
 static int anything_in_flight(const struct comp *c, const uint8_t *sv)
@@ -396,8 +416,22 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	** and a later lane fuses where its first lane went (a red's new entry
 	** fuses: same op and type, nothing returned). */
 	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
+	unsigned first[32];
 	struct fuse_seen *f = fuse ? fuse_kept(c, sv, w, b, bf->count, e) : NULL;
-	unsigned first[32], need = fuse ? fuse_targets(e, bf->count, n, nl, in, first, tgt, f, D(c)->checking) : (unsigned)nl;
+	if (f && bf->count + (unsigned)nl <= g->cfg.entries && fresh_lanes(f, n, nl)) {
+		/* most pushes: every lane a new entry, nothing looked up (a red:
+		** nothing owed) */
+		if (D(c)->checking && fuse_targets(e, bf->count, n, nl, in, first, tgt, NULL, 0) != (unsigned)nl) {
+			fprintf(stderr, "gpumc: internal error: DAB-FUSE: a buffer's kept filter passed a push of warp %u "
+			        "whose lanes share an address with each other or the buffer\n", w);
+			abort();
+		}
+		memcpy(e + bf->count, n, sizeof *n * (unsigned)nl);
+		f->n = bf->count += (uint16_t)nl;
+		gpu_warp(g, sv, w)->pending |= PEND_DIRTY;
+		return PUSH_DONE;
+	}
+	unsigned need = fuse ? fuse_targets(e, bf->count, n, nl, in, first, tgt, f, D(c)->checking) : (unsigned)nl;
 	if (bf->count + need > g->cfg.entries)
 		return PUSH_REFUSED; /* full: wait for a flush */
 	unsigned owed = 0;

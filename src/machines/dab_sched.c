@@ -633,9 +633,13 @@ static __attribute__((noinline)) void apply_viewed(const struct comp *c, uint8_t
 {
 	const struct gpu *g = c->g;
 	const struct comp *wc = REQ(c, P_WARPS)->c;
-	unsigned pc = gpu_pc(g, sv, w);
+	unsigned pc = gpu_pc(g, sv, w), k = gpu_sched_of(g, w);
 	struct dab_sched_view v;
-	view(c, sv, gpu_sched_of(g, w), &v);
+	if (dab_rule(&g->cfg) == DS_GWAT) { /* issued() reads the batch alone: the token's holder was asked before */
+		batch(g, sv, k, &v.lo, &v.hi);
+		v.srr = 0;
+	} else
+		view(c, sv, k, &v);
 	int atomic = gpu_at_global_atomic(g, sv, w);
 	WARPS(c)->issue(wc, sv, w);
 	/* taken by the atomics provider: moved on, or waits for its values */
