@@ -36,9 +36,18 @@
 # 6 (D8 first), of the latter alone 2 (C2);
 # the driver not counting a unit with two listed, the baseline's pagerank
 # with scheduler=any.  dab.c keeps its listing while the driver's
-# nonlocal count and the told bits stay, and lists anyway under the check
-# ("DAB-LIST"): planting a key without the count stops 69 rows, C1
-# first; without the told bits, 3 (C2 first).  The driver asks the model
+# nonlocal count and the told bits it read stay (the one scheduler the
+# FLUSH guard stopped at, or all), an empty one past other actions while
+# that scheduler's buffer may not be full (kept_past), and lists anyway
+# under the check ("DAB-LIST"): planting a key without the count stops 69
+# rows, C1 first; without the told bits, 50 (C1 first); kept_past not
+# asking whether the buffer may be full, 15 (D2 first).  Fusion's kept
+# filter of a buffer's addresses is checked by a full scan ("DAB-FUSE"):
+# planting fresh_lanes not adding the lanes' bits stops 26 rows, D1
+# first.  A guarded branch's taken lanes counted at its prepare are kept
+# for its issue and guarded again under the check (warp.c, "WARP-7"):
+# planting them kept with lane 0 flipped stops 86 rows,
+# barrier-divergence-deadlock first.  The driver asks the model
 # one step() per action, a warp's issue decoded once (warp.c,
 # warps_prepare_issue), and under the check compares its warp-local answer and
 # counts with model.local and model.count asked alone ("READY-8"):
