@@ -154,9 +154,6 @@ int alu_cmp(enum cmp_op c, enum vtype t, uint32_t a, uint32_t b)
 
 /* {=== A register instruction in all lanes of a warp ==================== */
 
-/* Four lanes at once (GCC's and clang's vector extension, as warp.c's). */
-typedef uint32_t lanes4 __attribute__((vector_size(16)));
-
 /* Lanes a source is read in: its register row where it has one, zeros
 ** for an absent one, else its values for lanes 0..n-1 at least written
 ** to tmp (room for 32).  Inline: three per ALU issue. */

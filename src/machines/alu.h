@@ -27,6 +27,11 @@ static inline uint32_t alu_exec(const struct instr *in, uint32_t a, uint32_t b, 
 ** register uniform across the warp has step 0; %tid, %laneid and %gtid
 ** step 1; an address [sym + reg + offset] is base sym + offset, r the
 ** register's row. */
+/* Four lanes at once (GCC's and clang's vector extension): a whole
+** warp's lanes in eight vector steps, not 32 scalar (alu.c's stepping
+** sources, warp.c's guards and addresses, memory.c's tests). */
+typedef uint32_t lanes4 __attribute__((vector_size(16)));
+
 struct alu_lanes {
 	const uint32_t *r;
 	uint32_t base, step;

@@ -40,10 +40,6 @@
 #include "machines/alu.h"
 #include "util/strbuf.h"
 
-/* Four lanes at once (GCC's and clang's vector extension, as warp.c's
-** guarded): a whole warp's tests are eight vector steps, not 32 scalar. */
-typedef uint32_t lanes4 __attribute__((vector_size(16)));
-
 /* Whether a lane of a (32) addresses no word x with x - lo < lim, or a
 ** misaligned one. */
 static inline __attribute__((always_inline)) uint32_t bad_lanes(const struct alu_lanes *a, uint32_t lo, uint32_t lim)

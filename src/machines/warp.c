@@ -5,7 +5,7 @@
 **
 ** Stack entries are (pc, rpc, mask); the top entry executes.  States:
 **
-**   READY --issue(ld/st/alu/bra/membar)--> READY          [warp_issue]
+**   READY --issue(ld/st/alu/bra/membar)--> READY          [issue]
 **   READY --issue(membar, bar.sync, a strong global ld/st, a .release
 **            atom/red: an order provider says wait)--> WAIT --resume--> READY (bar.sync:
 **            BARRIER)                                     [rop.c, dab.c]
@@ -163,10 +163,6 @@ static void write_reg(const struct comp *c, uint8_t *sv, unsigned w, unsigned la
 {
 	gpu_reg(c->g, sv, w, r)[lane] = v;
 }
-
-/* Four lanes at once (GCC's and clang's vector extension): a full warp's
-** guard is eight compares and masks, not 32 tests and shifts. */
-typedef uint32_t lanes4 __attribute__((vector_size(16)));
 
 /* The lanes of the top entry whose guard (predicate register) holds.
 ** Lanes 0..n-1 all in m (a converged warp): a bit per lane without a
