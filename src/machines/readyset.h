@@ -58,14 +58,15 @@ struct readyset {
 	** cycle it may again (wake), the schedulers waiting so in a calendar:
 	** those due before `base` + RS_SPAN in a ring of one set per cycle
 	** (cycle t: slot t % RS_SPAN, its bit in `slots` set where the slot
-	** may not be empty), the others in `far` (the earliest of their
-	** wakes: far_next).  One made due by an event stays where it waits
-	** until it waits again.  Per group, the driver's counts as last
+	** may not be empty; the first such cycle: ring_next, UINT64_MAX for
+	** none), the others in `far` (the earliest of their wakes:
+	** far_next).  One made due by an event stays where it waits until it
+	** waits again.  Per group, the driver's counts as last
 	** looked (gseen) and its sm_woke then (gwoke); the run, and the driver's reached count (timed_now), as last
 	** looked.  pend: the schedulers that listed an issue they may wait
 	** after (readyset_due_keep); after: those waiting so (READY-9). */
 	uint64_t *due, *wake, *gseen, *gwoke, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
-	uint64_t base, far_next, due_run, due_reached;
+	uint64_t base, ring_next, far_next, due_run, due_reached;
 	unsigned words;
 	/* the component's context for its polls (readyset_src and what it
 	** adds: dab_sched.c's dab_src), kept between listings, which move
@@ -362,6 +363,8 @@ static inline void due_place(struct readyset *rs, unsigned k)
 	else if (t - rs->base < RS_SPAN) {
 		due_bit(rs->ring + t % RS_SPAN * rs->words, k, 1);
 		rs->slots[t % RS_SPAN / 64] |= 1ull << t % 64;
+		if (t < rs->ring_next)
+			rs->ring_next = t;
 	} else if (t != UINT64_MAX) { /* none: it waits for an event */
 		due_bit(rs->far, k, 1);
 		if (t < rs->far_next)
@@ -384,26 +387,33 @@ static inline __attribute__((always_inline)) void due_wait(struct readyset *rs, 
 	due_place(rs, k);
 }
 
+/* The first cycle after t whose slot's bit is set, none popped up to t
+** left (every bit set stands for a cycle in (t, t + RS_SPAN)); UINT64_MAX:
+** none. */
+static inline uint64_t due_ring_next(const struct readyset *rs, uint64_t t)
+{
+	for (uint64_t x = t + 1; x < t + 1 + RS_SPAN; x += 64 - x % 64) {
+		uint64_t m = rs->slots[x % RS_SPAN / 64] >> x % 64;
+		if (m)
+			return x + (unsigned)__builtin_ctzll(m);
+	}
+	return UINT64_MAX;
+}
+
 /* The calendar up to now: the ring's slots of (base, now] and the far
-** wakes by now are due, and base moves to now. */
+** wakes by now are due, and base moves to now.  Only where a slot's
+** cycle came (ring_next): a listing at a cycle no scheduler waits for,
+** every third of DAB pagerank's, no longer scans the ring's words. */
 static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, uint64_t now)
 {
-	for (uint64_t t = rs->base + 1; t <= now && t < rs->base + RS_SPAN;) {
-		uint64_t m = rs->slots[t % RS_SPAN / 64] >> t % 64;
-		if (!m) {
-			t += 64 - t % 64;
-			continue;
-		}
-		t += (unsigned)__builtin_ctzll(m);
-		if (t > now || t >= rs->base + RS_SPAN)
-			break;
-		uint64_t *slot = rs->ring + t % RS_SPAN * rs->words;
+	while (rs->ring_next <= now) {
+		uint64_t t = rs->ring_next, *slot = rs->ring + t % RS_SPAN * rs->words;
 		for (unsigned x = 0; x < rs->words; x++) {
 			rs->due[x] |= slot[x];
 			slot[x] = 0;
 		}
 		rs->slots[t % RS_SPAN / 64] &= ~(1ull << t % 64);
-		t++;
+		rs->ring_next = due_ring_next(rs, t);
 	}
 	rs->base = now;
 	if (now < rs->far_next)
