@@ -468,13 +468,14 @@ static void sm_listed(const struct comp *c, const struct timed_now *tn, unsigned
 
 /* Concrete mode's listing (enabled): all, listing everything (tn->now is
 ** UINT64_MAX); check, tn->check; gto_gwat, the rule is GTO or GWAT
-** (one).  Always inline: the common case's copy (all and check 0,
-** gto_gwat 1, in enabled) and the other rules' unchecked one (listing_any)
-** fold their tests away. */
+** (one); one_word, no more than 64 schedulers (readyset_due_sync's
+** words).  Always inline: the common case's copy (all and check 0,
+** gto_gwat and one_word 1, in enabled) and the others' unchecked one
+** (listing_any) fold their tests away. */
 static inline __attribute__((always_inline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                               const struct timed_now *tn, struct action *out,
                                                               unsigned s0, unsigned rule, int all, int check,
-                                                              int gto_gwat)
+                                                              int gto_gwat, int one_word)
 {
 	const struct gpu *g = c->g;
 	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers;
@@ -500,14 +501,15 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	** (readyset.c, readyset_due_sync); under tn->check every one, and
 	** one not due that lists an issue, or whose set's emptiness moved,
 	** is fatal (READY-7) */
+	const unsigned words = one_word ? 1 : rs->words;
 	if (!all)
-		readyset_due_sync(rs, tn, u0);
+		readyset_due_sync(rs, tn, u0, words);
 	/* the SM listed (sm), what it has seen less its own issues, its
 	** schedulers' with a set not empty, of which those that may be
 	** emptied by an issue listed */
 	unsigned sm = UINT_MAX, sm_end = 0; /* its schedulers end before sm_end */
 	uint64_t seen = 0, bits = 0, fragile = 0;
-	for (unsigned x = 0; x < rs->words; x++)
+	for (unsigned x = 0; x < words; x++)
 		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k, n0 = n;
 			if (k >= nsched)
@@ -561,8 +563,9 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	return n;
 }
 
-/* listing's copies for the other cases (a rule other than GTO and GWAT;
-** listing everything, or checked), and exhaustive mode's every allowed
+/* listing's copies for the other cases (a rule other than GTO and GWAT,
+** or past 64 schedulers; listing everything, or checked), and
+** exhaustive mode's every allowed
 ** warp: out of line, so that enabled() is the common case's copy alone
 ** (inline beside them, its registers spilled more: 1.9% of its
 ** instructions). */
@@ -570,9 +573,10 @@ static __attribute__((noinline)) unsigned listing_any(const struct comp *c, cons
                                                       const struct timed_now *tn, struct action *out, unsigned s0,
                                                       unsigned rule, int gto_gwat)
 {
-	if (tn->now != UINT64_MAX && !tn->check) /* SRR, GTRR, GTAR */
-		return listing(c, sv, tn, out, s0, rule, 0, 0, 0);
-	return listing(c, sv, tn, out, s0, rule, tn->now == UINT64_MAX, tn->check, gto_gwat);
+	if (tn->now != UINT64_MAX && !tn->check && !gto_gwat) /* SRR, GTRR, GTAR */
+		return listing(c, sv, tn, out, s0, rule, 0, 0, 0, 0);
+	/* everything, checked, or GTO and GWAT past 64 schedulers */
+	return listing(c, sv, tn, out, s0, rule, tn->now == UINT64_MAX, tn->check, gto_gwat, 0);
 }
 static __attribute__((noinline)) unsigned every_allowed(const struct comp *c, const uint8_t *sv, struct action *out)
 {
@@ -602,8 +606,8 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		return every_allowed(c, sv, out);
 	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&c->g->cfg);
 	int gto_gwat = r == DS_GTO || r == DS_GWAT;
-	if (tn->now != UINT64_MAX && !tn->check && gto_gwat)
-		return listing(c, sv, tn, out, s0, r, 0, 0, 1);
+	if (tn->now != UINT64_MAX && !tn->check && gto_gwat && ((const struct readyset *)c->priv)->words == 1)
+		return listing(c, sv, tn, out, s0, r, 0, 0, 1, 1);
 	return listing_any(c, sv, tn, out, s0, r, gto_gwat);
 }
 

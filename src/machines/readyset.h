@@ -403,12 +403,13 @@ static inline uint64_t due_ring_next(const struct readyset *rs, uint64_t t)
 /* The calendar up to now: the ring's slots of (base, now] and the far
 ** wakes by now are due, and base moves to now.  Only where a slot's
 ** cycle came (ring_next): a listing at a cycle no scheduler waits for,
-** every third of DAB pagerank's, no longer scans the ring's words. */
-static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, uint64_t now)
+** every third of DAB pagerank's, no longer scans the ring's words.
+** words: rs->words (as in due_sync). */
+static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, uint64_t now, unsigned words)
 {
 	while (rs->ring_next <= now) {
-		uint64_t t = rs->ring_next, *slot = rs->ring + t % RS_SPAN * rs->words;
-		for (unsigned x = 0; x < rs->words; x++) {
+		uint64_t t = rs->ring_next, *slot = rs->ring + t % RS_SPAN * words;
+		for (unsigned x = 0; x < words; x++) {
 			rs->due[x] |= slot[x];
 			slot[x] = 0;
 		}
@@ -421,7 +422,7 @@ static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, u
 	/* rare: a wait past the ring's span came; the others wait on, in
 	** the ring where they now fit */
 	rs->far_next = UINT64_MAX;
-	for (unsigned x = 0; x < rs->words; x++)
+	for (unsigned x = 0; x < words; x++)
 		for (uint64_t m = rs->far[x]; m; m &= m - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m);
 			rs->far[x] &= ~(1ull << k % 64);
@@ -440,9 +441,10 @@ static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, u
 ** only with an event, and one that reached it since makes it due after
 ** this, readyset_due_sync): nothing to list before its unit is free and
 ** that warp or another is ready. */
-static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                                                           unsigned words)
 {
-	for (unsigned x = 0; x < rs->words; x++) {
+	for (unsigned x = 0; x < words; x++) {
 		for (uint64_t m = rs->pend[x]; m; m &= m - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m), u = u0 + k;
 			const struct readyset_entry *e = &rs->e[k];
@@ -461,15 +463,19 @@ static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, 
 ** the clock from 0 again, nothing waits.  Out of line: once a run. */
 void readyset_due_restart(struct readyset *rs, const struct timed_now *tn) __attribute__((cold));
 /* readyset_due_sync and _named: inline in both, so that the first has
-** no test of named left */
+** no test of named left.  words: rs->words, a constant 1 where the
+** caller knows it (no more than 64 schedulers): the loops over the due
+** set's words fold, and with them registers the listing would spill
+** (DAB pagerank 2% of its instructions). */
 static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                                                           unsigned words,
                                                            uint64_t (*named)(const void *ctx, unsigned group),
                                                            const void *ctx)
 {
 	unsigned nper = rs->n / rs->ngroups;
 	if (rs->due_run != tn->run)
 		readyset_due_restart(rs, tn);
-	due_pend(rs, tn, u0); /* first: an event since makes one due again */
+	due_pend(rs, tn, u0, words); /* first: an event since makes one due again */
 	if (tn->reached != rs->due_reached) {
 		rs->due_reached = tn->reached;
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
@@ -487,7 +493,7 @@ static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, 
 		}
 	}
 	if (tn->now > rs->base)
-		due_pop(rs, tn->now);
+		due_pop(rs, tn->now, words);
 }
 
 /* Listing what can issue at the clock, first: the schedulers an event
@@ -495,21 +501,22 @@ static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, 
 ** each moves only with the driver's reached count) and those whose wake
 ** time came are due.  A scheduler's own count moves only by its issue,
 ** which it listed: it was due, and stays so (readyset_due_keep) unless
-** it may wait.  u0: the unit of scheduler 0. */
+** it may wait.  u0: the unit of scheduler 0; words: rs->words, or a
+** constant 1 where the caller knows it is (due_sync). */
 static inline __attribute__((always_inline)) void readyset_due_sync(struct readyset *rs, const struct timed_now *tn,
-                                                                    unsigned u0)
+                                                                    unsigned u0, unsigned words)
 {
-	due_sync(rs, tn, u0, NULL, NULL);
+	due_sync(rs, tn, u0, words, NULL, NULL);
 }
 /* The same, but where only actions that wake or block named warps
 ** (REACH_WAKES) reached a group since, only its schedulers named(ctx,
 ** group) says they named warps of (bit j: its j-th) are due: the others'
 ** sets did not move (READY-7 holds them). */
 static inline __attribute__((always_inline)) void
-readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0, unsigned words,
                         uint64_t (*named)(const void *ctx, unsigned group), const void *ctx)
 {
-	due_sync(rs, tn, u0, named, ctx);
+	due_sync(rs, tn, u0, words, named, ctx);
 }
 static inline int readyset_due(const struct readyset *rs, unsigned k)
 {
