@@ -453,17 +453,17 @@ static void check_allowed(const struct readyset_src *src, const struct readyset 
 	}
 }
 
-/* Concrete mode: SM sm's schedulers listed, bits those with a set not
-** empty (told to the flush guard, dab.c), fragile those of them whose
-** issue listed may empty it. */
-static void sm_listed(const struct comp *c, const struct timed_now *tn, unsigned sm, uint64_t bits, uint64_t fragile)
+/* Concrete mode: SM sm's schedulers listed, fragile those whose issue
+** listed may empty their set; the flush guard may then see the SM with
+** no allowed warp (fragile its told bits, readyset.allowed), or, with
+** scheduler buffers, with none but those of full buffers (a set not
+** emptied need not keep the SM busy).  Out of line: a set of one warp
+** issuing (DAB pagerank: one issue in twelve). */
+static __attribute__((noinline)) void sm_fragile(const struct comp *c, const struct timed_now *tn, unsigned sm,
+                                                 uint64_t fragile)
 {
-	/* the flush guard may then see the SM with no allowed warp, or,
-	** with scheduler buffers, with none but those of full buffers (a set
-	** not emptied need not keep the SM busy) */
-	if (fragile && (fragile == bits || c->g->cfg.buffer_level))
+	if (fragile == ((const struct readyset *)c->priv)->allowed[sm] || c->g->cfg.buffer_level)
 		*tn->again = 1;
-	((struct readyset *)c->priv)->allowed[sm] = bits;
 }
 
 /* Concrete mode's listing (enabled): all, listing everything (tn->now is
@@ -495,7 +495,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	** alias every unsigned field, which the loop would read again */
 	const unsigned u0 = c->unit0[0], kind0 = c->kind0, nper = g->cfg.schedulers;
 	const unsigned *const sched_first = g->sched_first, *const sched_warps = g->sched_warps;
-	const uint64_t *unit_changed = tn->unit_changed + u0;
+	const uint64_t *unit_changed = tn->unit_changed + u0, *sm_changed = tn->sm_changed, changed = tn->changed;
 	uint64_t listed = 0; /* SMs with an issue listed */
 	/* listing what can issue at the clock, the due schedulers alone
 	** (readyset.c, readyset_due_sync); under tn->check every one, and
@@ -504,30 +504,23 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	const unsigned words = one_word ? 1 : rs->words;
 	if (!all)
 		readyset_due_sync(rs, tn, u0, words);
-	/* the SM listed (sm), what it has seen less its own issues, its
-	** schedulers' with a set not empty, of which those that may be
-	** emptied by an issue listed */
-	unsigned sm = UINT_MAX, sm_end = 0; /* its schedulers end before sm_end */
-	uint64_t seen = 0, bits = 0, fragile = 0;
+	/* the flush guard's bits (readyset.allowed) kept scheduler by
+	** scheduler as listed; fsm: the SM of those listed so far whose issue
+	** may empty their set (fragile: sm_fragile once its schedulers are
+	** listed, which come in order) */
+	unsigned fsm = UINT_MAX;
+	uint64_t fragile = 0;
 	for (unsigned x = 0; x < words; x++)
 		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k, n0 = n;
 			if (k >= nsched)
 				break;
-			if (k >= sm_end) {
-				if (sm != UINT_MAX)
-					sm_listed(c, tn, sm, bits, fragile);
-				sm = rs->group[k]; /* not k / nper: a division per SM (readyset.h) */
-				sm_end = (sm + 1) * nper;
-				seen = tn->changed + tn->sm_changed[sm];
-				bits = rs->allowed[sm];
-				fragile = 0;
-			}
-			unsigned j = k + nper - sm_end; /* its place in the SM */
+			unsigned sm = rs->group[k]; /* not k / nper: a division (readyset.h) */
+			uint64_t bit = 1ull << (k - sm * nper); /* its place in the SM */
 			/* listing everything, an SM with an issue listed needs no
 			** more than what can issue at the clock (model.h, timed_now) */
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
-			uint64_t at = seen + unit_changed[k], may, with_view, wake = tn->unit_free[u];
+			uint64_t at = changed + sm_changed[sm] + unit_changed[k], may, with_view, wake = tn->unit_free[u];
 			int viewed;
 			if (readyset_later(rs, tn, k, at, upto)) {
 				may = rs->e[k].may;
@@ -543,21 +536,27 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 				** GTO and GWAT (one), or empty a set of one warp */
 				if (n > n0 && !gto_gwat)
 					*tn->again = 1;
-				if (n > n0 && !(may & (may - 1)))
-					fragile |= 1ull << j;
+				if (n > n0 && !(may & (may - 1))) {
+					if (fsm != sm && fragile)
+						sm_fragile(c, tn, fsm, fragile);
+					fragile = fsm != sm ? bit : fragile | bit;
+					fsm = sm;
+				}
 				wake = rs->e[k].soon; /* listing nothing: none ready before (readyset_list) */
 			}
-			uint64_t bit = 1ull << j;
+			uint64_t *told = &rs->allowed[sm];
+			int moved = !(*told & bit) != !may;
 			/* unchecked, only due ones are listed */
 			int due = all || !check || readyset_due(rs, k);
-			if (!all && !due && (n > n0 || (bits & bit) != ((uint64_t)(may != 0) << j)))
+			if (!all && !due && (n > n0 || moved))
 				readyset_due_missed(rs, tn, k);
-			bits = may ? bits | bit : bits & ~bit;
+			if (moved)
+				*told ^= bit;
 			if (!all && due)
 				readyset_due_keep(rs, k, n - n0, wake, gto_gwat && (may & (may - 1)));
 		}
-	if (sm != UINT_MAX)
-		sm_listed(c, tn, sm, bits, fragile);
+	if (fragile)
+		sm_fragile(c, tn, fsm, fragile);
 	if (check)
 		check_allowed(ctx, rs, tn);
 	return n;
