@@ -513,7 +513,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	for (unsigned x = 0; x < words; x++)
 		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k, n0 = n;
-			if (k >= nsched)
+			if ((all || check) && k >= nsched) /* due ones are below */
 				break;
 			unsigned sm = rs->group[k]; /* not k / nper: a division (readyset.h) */
 			uint64_t bit = 1ull << (k - sm * nper); /* its place in the SM */
