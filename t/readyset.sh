@@ -22,18 +22,24 @@
 # (no issue marks the cycle) stops the baseline's pagerank (both rows),
 # conv and cnv.  DAB's schedulers tell the flush guard which of them have
 # an allowed warp (dab_sched.c), checked against a full poll every cycle
-# ("READY-5"): planting a bit never cleared stops 71 rows, C1 first.
+# ("READY-5"): planting a bit never cleared stops 71 rows, C1 first (73
+# once they are kept scheduler by scheduler, with the two rows at 80
+# schedulers).
 # The schedulers list only when due (readyset_due_sync), and all under the
 # check ("READY-7"): planting an SM event that makes only its first
 # scheduler due stops 8 rows (the baseline's pagerank first), a wake one
-# cycle late 162; the ROP lists only its due partitions ("ROP-3"):
+# cycle late 162, a calendar whose first set slot (ring_next) a wait
+# placed in the ring does not lower 232 (READY-9,
+# barrier-divergence-deadlock first); the ROP lists only its due
+# partitions ("ROP-3"):
 # planting a FIFO's change that makes its partition due only for SM 0
 # stops 10 rows, fp32-reduction first.  The driver passes over the cycle after one of
 # warp-local issues alone unless something may issue then, and lists it
 # anyway under the check ("READY-6"): planting GTO's pick not telling of
 # another ready warp (readyset_list) stops 83 rows; dab_sched not telling
 # of an issue that may allow another warp, or empty every set of its SM,
-# 6 (D8 first), of the latter alone 2 (C2);
+# 6 (D8 first), of the latter alone 2 (C2; 3 with flushskip.gpu, once
+# sm_fragile tells it);
 # the driver not counting a unit with two listed, the baseline's pagerank
 # with scheduler=any.  dab.c keeps its listing while the driver's
 # nonlocal count and the told bits it read stay (the one scheduler the

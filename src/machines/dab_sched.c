@@ -453,28 +453,29 @@ static void check_allowed(const struct readyset_src *src, const struct readyset 
 	}
 }
 
-/* Concrete mode: SM sm's schedulers listed, bits those with a set not
-** empty (told to the flush guard, dab.c), fragile those of them whose
-** issue listed may empty it. */
-static void sm_listed(const struct comp *c, const struct timed_now *tn, unsigned sm, uint64_t bits, uint64_t fragile)
+/* Concrete mode: SM sm's schedulers listed, fragile those whose issue
+** listed may empty their set; the flush guard may then see the SM with
+** no allowed warp (fragile its told bits, readyset.allowed), or, with
+** scheduler buffers, with none but those of full buffers (a set not
+** emptied need not keep the SM busy).  Out of line: a set of one warp
+** issuing (DAB pagerank: one issue in twelve). */
+static __attribute__((noinline)) void sm_fragile(const struct comp *c, const struct timed_now *tn, unsigned sm,
+                                                 uint64_t fragile)
 {
-	/* the flush guard may then see the SM with no allowed warp, or,
-	** with scheduler buffers, with none but those of full buffers (a set
-	** not emptied need not keep the SM busy) */
-	if (fragile && (fragile == bits || c->g->cfg.buffer_level))
+	if (fragile == ((const struct readyset *)c->priv)->allowed[sm] || c->g->cfg.buffer_level)
 		*tn->again = 1;
-	((struct readyset *)c->priv)->allowed[sm] = bits;
 }
 
 /* Concrete mode's listing (enabled): all, listing everything (tn->now is
 ** UINT64_MAX); check, tn->check; gto_gwat, the rule is GTO or GWAT
-** (one).  Always inline: the common case's copy (all and check 0,
-** gto_gwat 1, in enabled) and the other rules' unchecked one (listing_any)
-** fold their tests away. */
+** (one); one_word, no more than 64 schedulers (readyset_due_sync's
+** words).  Always inline: the common case's copy (all and check 0,
+** gto_gwat and one_word 1, in enabled) and the others' unchecked one
+** (listing_any) fold their tests away. */
 static inline __attribute__((always_inline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                               const struct timed_now *tn, struct action *out,
                                                               unsigned s0, unsigned rule, int all, int check,
-                                                              int gto_gwat)
+                                                              int gto_gwat, int one_word)
 {
 	const struct gpu *g = c->g;
 	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers;
@@ -494,38 +495,32 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	** alias every unsigned field, which the loop would read again */
 	const unsigned u0 = c->unit0[0], kind0 = c->kind0, nper = g->cfg.schedulers;
 	const unsigned *const sched_first = g->sched_first, *const sched_warps = g->sched_warps;
-	const uint64_t *unit_changed = tn->unit_changed + u0;
+	const uint64_t *unit_changed = tn->unit_changed + u0, *sm_changed = tn->sm_changed, changed = tn->changed;
 	uint64_t listed = 0; /* SMs with an issue listed */
 	/* listing what can issue at the clock, the due schedulers alone
 	** (readyset.c, readyset_due_sync); under tn->check every one, and
 	** one not due that lists an issue, or whose set's emptiness moved,
 	** is fatal (READY-7) */
+	const unsigned words = one_word ? 1 : rs->words;
 	if (!all)
-		readyset_due_sync(rs, tn, u0);
-	/* the SM listed (sm), what it has seen less its own issues, its
-	** schedulers' with a set not empty, of which those that may be
-	** emptied by an issue listed */
-	unsigned sm = UINT_MAX, sm_end = 0; /* its schedulers end before sm_end */
-	uint64_t seen = 0, bits = 0, fragile = 0;
-	for (unsigned x = 0; x < rs->words; x++)
+		readyset_due_sync(rs, tn, u0, words);
+	/* the flush guard's bits (readyset.allowed) kept scheduler by
+	** scheduler as listed; fsm: the SM of those listed so far whose issue
+	** may empty their set (fragile: sm_fragile once its schedulers are
+	** listed, which come in order) */
+	unsigned fsm = UINT_MAX;
+	uint64_t fragile = 0;
+	for (unsigned x = 0; x < words; x++)
 		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k, n0 = n;
-			if (k >= nsched)
+			if ((all || check) && k >= nsched) /* due ones are below */
 				break;
-			if (k >= sm_end) {
-				if (sm != UINT_MAX)
-					sm_listed(c, tn, sm, bits, fragile);
-				sm = rs->group[k]; /* not k / nper: a division per SM (readyset.h) */
-				sm_end = (sm + 1) * nper;
-				seen = tn->changed + tn->sm_changed[sm];
-				bits = rs->allowed[sm];
-				fragile = 0;
-			}
-			unsigned j = k + nper - sm_end; /* its place in the SM */
+			unsigned sm = rs->group[k]; /* not k / nper: a division (readyset.h) */
+			uint64_t bit = 1ull << (k - sm * nper); /* its place in the SM */
 			/* listing everything, an SM with an issue listed needs no
 			** more than what can issue at the clock (model.h, timed_now) */
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
-			uint64_t at = seen + unit_changed[k], may, with_view, wake = tn->unit_free[u];
+			uint64_t at = changed + sm_changed[sm] + unit_changed[k], may, with_view, wake = tn->unit_free[u];
 			int viewed;
 			if (readyset_later(rs, tn, k, at, upto)) {
 				may = rs->e[k].may;
@@ -541,28 +536,35 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 				** GTO and GWAT (one), or empty a set of one warp */
 				if (n > n0 && !gto_gwat)
 					*tn->again = 1;
-				if (n > n0 && !(may & (may - 1)))
-					fragile |= 1ull << j;
+				if (n > n0 && !(may & (may - 1))) {
+					if (fsm != sm && fragile)
+						sm_fragile(c, tn, fsm, fragile);
+					fragile = fsm != sm ? bit : fragile | bit;
+					fsm = sm;
+				}
 				wake = rs->e[k].soon; /* listing nothing: none ready before (readyset_list) */
 			}
-			uint64_t bit = 1ull << j;
+			uint64_t *told = &rs->allowed[sm];
+			int moved = !(*told & bit) != !may;
 			/* unchecked, only due ones are listed */
 			int due = all || !check || readyset_due(rs, k);
-			if (!all && !due && (n > n0 || (bits & bit) != ((uint64_t)(may != 0) << j)))
+			if (!all && !due && (n > n0 || moved))
 				readyset_due_missed(rs, tn, k);
-			bits = may ? bits | bit : bits & ~bit;
+			if (moved)
+				*told ^= bit;
 			if (!all && due)
 				readyset_due_keep(rs, k, n - n0, wake, gto_gwat && (may & (may - 1)));
 		}
-	if (sm != UINT_MAX)
-		sm_listed(c, tn, sm, bits, fragile);
+	if (fragile)
+		sm_fragile(c, tn, fsm, fragile);
 	if (check)
 		check_allowed(ctx, rs, tn);
 	return n;
 }
 
-/* listing's copies for the other cases (a rule other than GTO and GWAT;
-** listing everything, or checked), and exhaustive mode's every allowed
+/* listing's copies for the other cases (a rule other than GTO and GWAT,
+** or past 64 schedulers; listing everything, or checked), and
+** exhaustive mode's every allowed
 ** warp: out of line, so that enabled() is the common case's copy alone
 ** (inline beside them, its registers spilled more: 1.9% of its
 ** instructions). */
@@ -570,9 +572,10 @@ static __attribute__((noinline)) unsigned listing_any(const struct comp *c, cons
                                                       const struct timed_now *tn, struct action *out, unsigned s0,
                                                       unsigned rule, int gto_gwat)
 {
-	if (tn->now != UINT64_MAX && !tn->check) /* SRR, GTRR, GTAR */
-		return listing(c, sv, tn, out, s0, rule, 0, 0, 0);
-	return listing(c, sv, tn, out, s0, rule, tn->now == UINT64_MAX, tn->check, gto_gwat);
+	if (tn->now != UINT64_MAX && !tn->check && !gto_gwat) /* SRR, GTRR, GTAR */
+		return listing(c, sv, tn, out, s0, rule, 0, 0, 0, 0);
+	/* everything, checked, or GTO and GWAT past 64 schedulers */
+	return listing(c, sv, tn, out, s0, rule, tn->now == UINT64_MAX, tn->check, gto_gwat, 0);
 }
 static __attribute__((noinline)) unsigned every_allowed(const struct comp *c, const uint8_t *sv, struct action *out)
 {
@@ -602,8 +605,8 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 		return every_allowed(c, sv, out);
 	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&c->g->cfg);
 	int gto_gwat = r == DS_GTO || r == DS_GWAT;
-	if (tn->now != UINT64_MAX && !tn->check && gto_gwat)
-		return listing(c, sv, tn, out, s0, r, 0, 0, 1);
+	if (tn->now != UINT64_MAX && !tn->check && gto_gwat && ((const struct readyset *)c->priv)->words == 1)
+		return listing(c, sv, tn, out, s0, r, 0, 0, 1, 1);
 	return listing_any(c, sv, tn, out, s0, r, gto_gwat);
 }
 

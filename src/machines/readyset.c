@@ -234,7 +234,7 @@ void readyset_due_restart(struct readyset *rs, const struct timed_now *tn)
 	for (unsigned k = 0; k < rs->n; k++)
 		rs->wake[k] = 0;
 	rs->base = 0;
-	rs->far_next = UINT64_MAX;
+	rs->ring_next = rs->far_next = UINT64_MAX;
 }
 
 void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake)

@@ -58,14 +58,15 @@ struct readyset {
 	** cycle it may again (wake), the schedulers waiting so in a calendar:
 	** those due before `base` + RS_SPAN in a ring of one set per cycle
 	** (cycle t: slot t % RS_SPAN, its bit in `slots` set where the slot
-	** may not be empty), the others in `far` (the earliest of their
-	** wakes: far_next).  One made due by an event stays where it waits
-	** until it waits again.  Per group, the driver's counts as last
+	** may not be empty; the first such cycle: ring_next, UINT64_MAX for
+	** none), the others in `far` (the earliest of their wakes:
+	** far_next).  One made due by an event stays where it waits until it
+	** waits again.  Per group, the driver's counts as last
 	** looked (gseen) and its sm_woke then (gwoke); the run, and the driver's reached count (timed_now), as last
 	** looked.  pend: the schedulers that listed an issue they may wait
 	** after (readyset_due_keep); after: those waiting so (READY-9). */
 	uint64_t *due, *wake, *gseen, *gwoke, *ring, *far, *pend, *after, slots[RS_SPAN / 64];
-	uint64_t base, far_next, due_run, due_reached;
+	uint64_t base, ring_next, far_next, due_run, due_reached;
 	unsigned words;
 	/* the component's context for its polls (readyset_src and what it
 	** adds: dab_sched.c's dab_src), kept between listings, which move
@@ -362,6 +363,8 @@ static inline void due_place(struct readyset *rs, unsigned k)
 	else if (t - rs->base < RS_SPAN) {
 		due_bit(rs->ring + t % RS_SPAN * rs->words, k, 1);
 		rs->slots[t % RS_SPAN / 64] |= 1ull << t % 64;
+		if (t < rs->ring_next)
+			rs->ring_next = t;
 	} else if (t != UINT64_MAX) { /* none: it waits for an event */
 		due_bit(rs->far, k, 1);
 		if (t < rs->far_next)
@@ -384,26 +387,34 @@ static inline __attribute__((always_inline)) void due_wait(struct readyset *rs, 
 	due_place(rs, k);
 }
 
-/* The calendar up to now: the ring's slots of (base, now] and the far
-** wakes by now are due, and base moves to now. */
-static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, uint64_t now)
+/* The first cycle after t whose slot's bit is set, none popped up to t
+** left (every bit set stands for a cycle in (t, t + RS_SPAN)); UINT64_MAX:
+** none. */
+static inline uint64_t due_ring_next(const struct readyset *rs, uint64_t t)
 {
-	for (uint64_t t = rs->base + 1; t <= now && t < rs->base + RS_SPAN;) {
-		uint64_t m = rs->slots[t % RS_SPAN / 64] >> t % 64;
-		if (!m) {
-			t += 64 - t % 64;
-			continue;
-		}
-		t += (unsigned)__builtin_ctzll(m);
-		if (t > now || t >= rs->base + RS_SPAN)
-			break;
-		uint64_t *slot = rs->ring + t % RS_SPAN * rs->words;
-		for (unsigned x = 0; x < rs->words; x++) {
+	for (uint64_t x = t + 1; x < t + 1 + RS_SPAN; x += 64 - x % 64) {
+		uint64_t m = rs->slots[x % RS_SPAN / 64] >> x % 64;
+		if (m)
+			return x + (unsigned)__builtin_ctzll(m);
+	}
+	return UINT64_MAX;
+}
+
+/* The calendar up to now: the ring's slots of (base, now] and the far
+** wakes by now are due, and base moves to now.  Only where a slot's
+** cycle came (ring_next): a listing at a cycle no scheduler waits for,
+** every third of DAB pagerank's, no longer scans the ring's words.
+** words: rs->words (as in due_sync). */
+static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, uint64_t now, unsigned words)
+{
+	while (rs->ring_next <= now) {
+		uint64_t t = rs->ring_next, *slot = rs->ring + t % RS_SPAN * words;
+		for (unsigned x = 0; x < words; x++) {
 			rs->due[x] |= slot[x];
 			slot[x] = 0;
 		}
 		rs->slots[t % RS_SPAN / 64] &= ~(1ull << t % 64);
-		t++;
+		rs->ring_next = due_ring_next(rs, t);
 	}
 	rs->base = now;
 	if (now < rs->far_next)
@@ -411,7 +422,7 @@ static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, u
 	/* rare: a wait past the ring's span came; the others wait on, in
 	** the ring where they now fit */
 	rs->far_next = UINT64_MAX;
-	for (unsigned x = 0; x < rs->words; x++)
+	for (unsigned x = 0; x < words; x++)
 		for (uint64_t m = rs->far[x]; m; m &= m - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m);
 			rs->far[x] &= ~(1ull << k % 64);
@@ -430,9 +441,10 @@ static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, u
 ** only with an event, and one that reached it since makes it due after
 ** this, readyset_due_sync): nothing to list before its unit is free and
 ** that warp or another is ready. */
-static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0)
+static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                                                           unsigned words)
 {
-	for (unsigned x = 0; x < rs->words; x++) {
+	for (unsigned x = 0; x < words; x++) {
 		for (uint64_t m = rs->pend[x]; m; m &= m - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m), u = u0 + k;
 			const struct readyset_entry *e = &rs->e[k];
@@ -451,15 +463,19 @@ static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, 
 ** the clock from 0 again, nothing waits.  Out of line: once a run. */
 void readyset_due_restart(struct readyset *rs, const struct timed_now *tn) __attribute__((cold));
 /* readyset_due_sync and _named: inline in both, so that the first has
-** no test of named left */
+** no test of named left.  words: rs->words, a constant 1 where the
+** caller knows it (no more than 64 schedulers): the loops over the due
+** set's words fold, and with them registers the listing would spill
+** (DAB pagerank 2% of its instructions). */
 static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+                                                           unsigned words,
                                                            uint64_t (*named)(const void *ctx, unsigned group),
                                                            const void *ctx)
 {
 	unsigned nper = rs->n / rs->ngroups;
 	if (rs->due_run != tn->run)
 		readyset_due_restart(rs, tn);
-	due_pend(rs, tn, u0); /* first: an event since makes one due again */
+	due_pend(rs, tn, u0, words); /* first: an event since makes one due again */
 	if (tn->reached != rs->due_reached) {
 		rs->due_reached = tn->reached;
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
@@ -477,7 +493,7 @@ static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, 
 		}
 	}
 	if (tn->now > rs->base)
-		due_pop(rs, tn->now);
+		due_pop(rs, tn->now, words);
 }
 
 /* Listing what can issue at the clock, first: the schedulers an event
@@ -485,21 +501,22 @@ static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, 
 ** each moves only with the driver's reached count) and those whose wake
 ** time came are due.  A scheduler's own count moves only by its issue,
 ** which it listed: it was due, and stays so (readyset_due_keep) unless
-** it may wait.  u0: the unit of scheduler 0. */
+** it may wait.  u0: the unit of scheduler 0; words: rs->words, or a
+** constant 1 where the caller knows it is (due_sync). */
 static inline __attribute__((always_inline)) void readyset_due_sync(struct readyset *rs, const struct timed_now *tn,
-                                                                    unsigned u0)
+                                                                    unsigned u0, unsigned words)
 {
-	due_sync(rs, tn, u0, NULL, NULL);
+	due_sync(rs, tn, u0, words, NULL, NULL);
 }
 /* The same, but where only actions that wake or block named warps
 ** (REACH_WAKES) reached a group since, only its schedulers named(ctx,
 ** group) says they named warps of (bit j: its j-th) are due: the others'
 ** sets did not move (READY-7 holds them). */
 static inline __attribute__((always_inline)) void
-readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0,
+readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0, unsigned words,
                         uint64_t (*named)(const void *ctx, unsigned group), const void *ctx)
 {
-	due_sync(rs, tn, u0, named, ctx);
+	due_sync(rs, tn, u0, words, named, ctx);
 }
 static inline int readyset_due(const struct readyset *rs, unsigned k)
 {

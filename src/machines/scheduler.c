@@ -248,14 +248,14 @@ static uint64_t gto_named(const void *ctx, unsigned sm)
 	return b;
 }
 
-static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
-                            struct action *out, int timed)
+/* gto's listing; one_word: no more than 64 schedulers, so that the due
+** set's loops fold (readyset_due_sync's words).  Always inline: gto_enabled
+** has a copy for each. */
+static inline __attribute__((always_inline)) unsigned gto_listing(const struct comp *c, const uint8_t *sv,
+                                                                  const struct timed_now *tn, struct action *out,
+                                                                  int one_word)
 {
-	(void)before;
-	(void)nb;
-	(void)timed;
 	const struct gpu *g = c->g;
-	const struct timed_now *tn = compose_now(c);
 	unsigned n = 0;
 	if (!tn) {
 		for (unsigned w = 0; w < g->nwarps; w++)
@@ -297,8 +297,9 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 	/* what can issue at the clock: the due schedulers alone (readyset.c,
 	** readyset_due_sync), in order; under tn->check every one, and one
 	** not due that lists an issue is fatal (READY-7) */
-	readyset_due_sync_named(rs, tn, u0, gto_named, &gs);
-	for (unsigned x = 0; x < (rs->n + 63) / 64; x++)
+	const unsigned words = one_word ? 1 : rs->words;
+	readyset_due_sync_named(rs, tn, u0, words, gto_named, &gs);
+	for (unsigned x = 0; x < words; x++)
 		for (uint64_t d = tn->check ? ~0ull : rs->due[x]; d; d &= d - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), n0 = n;
 			if (k >= rs->n)
@@ -320,6 +321,19 @@ static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struc
 				readyset_due_keep(rs, k, n - n0, wake, 1); /* gto_one: an issue moves its warp's bit alone */
 		}
 	return n;
+}
+
+static unsigned gto_enabled(const struct comp *c, const uint8_t *sv, const struct action *before, unsigned nb,
+                            struct action *out, int timed)
+{
+	(void)before;
+	(void)nb;
+	(void)timed;
+	const struct timed_now *tn = compose_now(c);
+	const struct readyset *rs = c->priv;
+	if (tn && rs && rs->words == 1)
+		return gto_listing(c, sv, tn, out, 1);
+	return gto_listing(c, sv, tn, out, 0);
 }
 
 /* Concrete mode's ready sets: a global atomic's issue into the ROP's FIFOs
