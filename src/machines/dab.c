@@ -132,6 +132,9 @@ struct fuse_seen {
 /* Layout of the slice (offsets from c->off). */
 struct dab {
 	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
+	/* from the vector's start (place): the turns, and per FIFO its count
+	** (at most 64 SMs x 8 partitions): queue() without a product */
+	size_t prr_at, q_at[64 * 8];
 	unsigned nbufs, qcap;
 	unsigned full_from; /* a scheduler buffer of this many entries may be full (UINT_MAX: never) */
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
@@ -189,7 +192,7 @@ static struct atomic_entry *buf_entries(const struct comp *c, const uint8_t *sv,
 
 static uint16_t *queue(const struct comp *c, const uint8_t *sv, unsigned q)
 {
-	return (uint16_t *)(sv + c->off + D(c)->q_off + D(c)->q_bytes * q);
+	return (uint16_t *)(sv + D(c)->q_at[q]);
 }
 
 static struct atomic_entry *queue_entries(const struct comp *c, const uint8_t *sv, unsigned q)
@@ -205,7 +208,7 @@ static struct atomic_entry *queue_head(const struct comp *c, const uint8_t *sv, 
 
 static uint16_t *prr(const struct comp *c, const uint8_t *sv, unsigned p)
 {
-	return (uint16_t *)(sv + c->off + D(c)->prr_off) + p;
+	return (uint16_t *)(sv + D(c)->prr_at) + p;
 }
 
 static unsigned buffer_of(const struct comp *c, unsigned w)
@@ -1586,6 +1589,15 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	return (long)off;
 }
 
+/* The slice placed at c->off: prr_at and q_at. */
+static void place(struct comp *c, struct gpu *g)
+{
+	struct dab *x = (struct dab *)c->priv;
+	x->prr_at = c->off + x->prr_off;
+	for (unsigned q = 0; q < g->nqueues; q++)
+		x->q_at[q] = c->off + x->q_off + x->q_bytes * q;
+}
+
 const struct comp_def comp_dab = {
 	.name = "dab", .desc = "atomic buffers, fusion, flush with pre-flush counts, per-partition flush reorder buffers; relaxed nr, nr-of, nr-cif",
 	.params = params, .nparams = sizeof params / sizeof params[0],
@@ -1593,7 +1605,7 @@ const struct comp_def comp_dab = {
 	.optional = PORT(P_GRID),
 	.kinds = kinds, .nkinds = 2, .port_writes = SELF | PORT(P_WARPS),
 	.counters = counters, .ncounters = CT_N,
-	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
+	.layout = layout, .place = place, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .notes = notes, .timing = timing, .count = count, .port = port,
 	.reach = reach, .prepare = prepare,
 	/* a FLUSH clears the pending flags of the SM's warps and resumes its
