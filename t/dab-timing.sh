@@ -16,7 +16,7 @@
 #            the first and is one ROP operation): 31 - 3 = 28 cycles fewer
 #            (21 while the ROP performed a lane a cycle).
 . "$srcdir/t/lib.sh"
-plan 16
+plan 17
 cat > "$T/spread.gpu" <<'SPEC'
 machine baseline
 set sms = 1
@@ -149,3 +149,33 @@ is "$(($(cyc $W "$T/offset.gpu") - $(cyc $W -D offset_flush=4 "$T/offset.gpu")))
 	"dab: offset flushing spreads the two SMs' flushes over the partitions: 4 cycles fewer"
 run "$GPUMC" run -D icnt_eject=65 "$T/hol.gpu"
 like "$T/err" "icnt_eject" "icnt_eject out of range: an error"
+# DAB-DRAIN (dab.c): prepare keeps a DRAIN's reach for the reach that
+# follows.  atomdrain: 64 lanes' atom to scattered words, 2 SMs, 2
+# partitions, so atom entries drain from FIFOs that keep entries behind
+# them and reach their warps' SM.  Under GPUMC_CHECK_READY the kept reach
+# is found anew and compared: no internal error, the same report.
+cat > "$T/atomdrain.gpu" <<'SPEC'
+machine dab
+set sms = 2
+set partitions = 2
+set ctas = 4
+set warps_per_cta = 2
+set threads_per_warp = 8
+set entries = 16
+global .u32 x[256] = fill(0)
+global .u32 got[64] = fill(0)
+kernel
+    .reg .u32 %r<4>
+    mul.lo.u32         %r0, %gtid, 37
+    and.b32            %r0, %r0, 255
+    shl.b32            %r0, %r0, 2
+    atom.global.add.u32 %r1, [x + %r0], 1
+    shl.b32            %r2, %gtid, 2
+    st.global.u32      [got + %r2], %r1
+    exit
+end
+SPEC
+"$GPUMC" run --runs 2 "$T/atomdrain.gpu" 2>&1 | grep -v simulated > "$T/plain"
+GPUMC_CHECK_READY=1 "$GPUMC" run --runs 2 "$T/atomdrain.gpu" 2>&1 | grep -v simulated > "$T/checked"
+cmp -s "$T/plain" "$T/checked"
+ok $? "dab: an atom's DRAIN from a FIFO that keeps entries, its reach kept by prepare, under GPUMC_CHECK_READY: no DAB-DRAIN ($(grep -m1 "internal error" "$T/checked"))"

@@ -89,7 +89,11 @@
 **         and while one does, the FLUSH guard, not read, would list none
 **         (GPUMC_CHECK_READY);
 **   READY-13 (concrete mode, ordered) a partition's kept DRAIN equals
-**         its fresh listing (turns_kept; GPUMC_CHECK_READY).
+**         its fresh listing (turns_kept, or drained_turn after most
+**         drains; GPUMC_CHECK_READY);
+**   DAB-DRAIN (concrete mode) the reach prepare keeps for the DRAIN it
+**         timed (drained) equals reach_of's of the same state
+**         (GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -161,6 +165,16 @@ struct dab {
 	struct action turn[8];
 	uint32_t turn_has, turn_dirty;
 	uint64_t turn_run;
+	/* concrete mode: the DRAIN a, in state sv, that prepare just timed,
+	** its FIFO keeping entries past it (sv NULL: none), for the reach and
+	** apply that follow: its reach, and whether its partition's kept DRAIN
+	** was up to date (ordered): apply then makes it anew rather than
+	** prepare mark it (drained_turn) */
+	struct drained {
+		const uint8_t *sv;
+		const struct action *a;
+		int reach, keep;
+	} drained;
 	/* concrete mode: the transactions of the FLUSH (arg tx_arg) of state
 	** tx_sv last timed, for its count, which follows and takes them
 	** (tx_sv NULL: none kept) */
@@ -889,6 +903,15 @@ static void turns_kept(const struct comp *c, const uint8_t *sv, const struct tim
 	d->turn_dirty = 0;
 }
 
+/* The kept turns' DRAINs into out, as they are. */
+static inline unsigned turns_out(const struct dab *d, struct action *out)
+{
+	unsigned n = 0;
+	for (uint32_t has = d->turn_has; has; has &= has - 1)
+		out[n++] = d->turn[__builtin_ctz(has)];
+	return n;
+}
+
 /* The kept turns' DRAINs (turns_kept), into out: the whole listing
 ** while a flush is in flight (ordered, concrete mode). */
 static inline unsigned turns_listed(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
@@ -897,10 +920,7 @@ static inline unsigned turns_listed(const struct comp *c, const uint8_t *sv, con
 	const struct dab *d = D(c);
 	if (d->turn_dirty || d->turn_run != tn->run)
 		turns_kept(c, sv, tn);
-	unsigned n = 0;
-	for (uint32_t has = d->turn_has; has; has &= has - 1)
-		out[n++] = d->turn[__builtin_ctz(has)];
-	return n;
+	return turns_out(d, out);
 }
 
 /* enabled() where the listing is not kept, or under GPUMC_CHECK_READY
@@ -995,7 +1015,14 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	if (!tn || tn->check)
 		return listing(c, sv, before, nb, out, timed);
 	unsigned n = kept_listing(c, sv, tn, out, 0);
-	return n != UINT_MAX ? n : fresh_listing(c, sv, before, nb, out, timed);
+	if (n != UINT_MAX)
+		return n;
+	/* a flush in flight (ordered), every turn's DRAIN kept as of now
+	** (most: drained_turn): their DRAINs are the listing (READY-12) */
+	const struct dab *d = D(c);
+	if (d->turn_has && !d->turn_dirty && d->turn_run == tn->run)
+		return turns_out(d, out);
+	return fresh_listing(c, sv, before, nb, out, timed);
 }
 
 /* The flush made the atomics of SM sm (-1: every SM) visible: its waiting
@@ -1133,6 +1160,19 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 		release(c, sv, sm);
 }
 
+/* Concrete mode, ordered: partition p's kept DRAIN (turns_kept) made
+** anew after a drain of its turn's FIFO that left entries there, so it
+** has one: from the turn the drain left, that FIFO and its arrivals, as
+** turns_kept would at the next listing (READY-13).  Most listings then
+** find every turn kept. */
+static void drained_turn(const struct comp *c, const uint8_t *sv, unsigned p)
+{
+	struct dab *d = (struct dab *)c->priv;
+	unsigned P = c->g->cfg.partitions;
+	drain_of(c, sv, p, *prr(c, sv, p) * P + p, 1, &d->turn[p]);
+	d->turn_has |= 1u << p;
+}
+
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
@@ -1146,14 +1186,38 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	else /* a returning entry releases its SM's warps as it is performed */
 		while (k--)
 			drain(c, sv, q, 1);
+	struct dab *d = (struct dab *)c->priv;
+	if (d->drained.a == a && d->drained.sv == sv) { /* concrete mode: prepare's (drained) */
+		d->drained.sv = NULL;
+		if (d->drained.keep)
+			drained_turn(c, sv, a->unit - c->unit0[0]);
+	}
+}
+
+/* The reach of a DRAIN of the k entries e[n - k .. n) of a FIFO that
+** keeps entries: a step performs the k entries of one transaction
+** (dabpaper11); none returning a value reaches no scheduler, those that
+** do their SM.  Inline: prepare asks it too. */
+static inline int drained_reach(const struct comp *c, const struct atomic_entry *e, unsigned n, unsigned k)
+{
+	int sm = REACH_NONE;
+	for (unsigned i = n - k; i < n; i++)
+		if (e[i].ret) {
+			int s = (int)gpu_sm_of(c->g, e[i].warp);
+			if (sm != REACH_NONE && sm != s)
+				return -1;
+			sm = s;
+		}
+	return sm;
 }
 
 /* Concrete mode's ready sets (readyset.c): a drain that leaves something
 ** in flight touches only its entry's warp (pending) and that warp's SM
 ** (release), and with an entry that returns no value (a red) neither:
 ** only memory, which no scheduler reads, and the FIFOs; the last one
-** completes the flush, as a flush touches all. */
-static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+** completes the flush, as a flush touches all.  Out of line: reach()'s
+** kept answer (most calls) is a leaf. */
+static __attribute__((noinline)) int reach_of(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	unsigned aq = a->arg % c->g->nqueues;
 	if (a->kind != c->kind0 + K_DRAIN || queue(c, sv, aq)[0] == a->arg / c->g->nqueues + 1) {
@@ -1163,18 +1227,24 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 		if (a->kind != c->kind0 + K_DRAIN || q == c->g->nqueues)
 			return -1;
 	}
-	/* a step performs the k entries of one transaction (dabpaper11): none
-	** returning a value reaches no scheduler; those that do, their SM */
-	const struct atomic_entry *e = queue_entries(c, sv, aq);
-	int sm = REACH_NONE;
-	for (unsigned n = queue(c, sv, aq)[0], i = n - (a->arg / c->g->nqueues + 1); i < n; i++)
-		if (e[i].ret) {
-			int s = (int)gpu_sm_of(c->g, e[i].warp);
-			if (sm != REACH_NONE && sm != s)
-				return -1;
-			sm = s;
-		}
-	return sm;
+	return drained_reach(c, queue_entries(c, sv, aq), queue(c, sv, aq)[0], a->arg / c->g->nqueues + 1);
+}
+
+/* reach_of, as prepare found it where it kept it (drained); under
+** GPUMC_CHECK_READY found anew and compared (invariant DAB-DRAIN). */
+static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	const struct dab *d = D(c);
+	int kept = d->drained.a == a && d->drained.sv == sv;
+	if (kept && !d->checking)
+		return d->drained.reach;
+	int r = reach_of(c, sv, a);
+	if (kept && r != d->drained.reach) {
+		fprintf(stderr, "gpumc: internal error: DAB-DRAIN: prepare kept reach %d for a DRAIN whose reach is %d\n",
+		        d->drained.reach, r);
+		abort();
+	}
+	return r;
 }
 
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
@@ -1336,22 +1406,29 @@ static __attribute__((noinline)) void timing_flush(const struct comp *c, const u
 		}
 }
 
+/* The ROP takes FIFO q's k entries of n: busy lat_rop, and when the
+** FIFO can give its next.  Inline: every DRAIN's timing. */
+static inline __attribute__((always_inline)) void rop_take(const struct comp *c, unsigned q, unsigned k, unsigned n,
+                                                          struct timing *t)
+{
+	t->busy = c->g->cfg.lat_rop;
+	uint64_t next = icnt_take(D(c)->ic, q, 0, k, n, t->now, t->busy);
+	if (next)
+		icnt_ready(t, c->subj0[0] + q, next);
+}
+
 /* A DRAIN's timing of FIFO q's k entries of n, but for the release of
 ** the waiting warps after a flush's last (timing_of).  Inline: most
 ** DRAINs' prepare is this alone. */
 static inline __attribute__((always_inline)) void timing_drain(const struct comp *c, unsigned q, unsigned k,
                                                               unsigned n, struct timing *t)
 {
-	const struct gpu_cfg *cf = &c->g->cfg;
-	struct dab *d = (struct dab *)c->priv;
 	/* the partitions whose kept DRAINs (turns_kept) the apply that
 	** follows may change: marked here, for exhaustive mode, which keeps
-	** none, applies from every thread at once and never times */
-	d->turn_dirty |= 1u << q % cf->partitions;
-	t->busy = cf->lat_rop;
-	uint64_t next = icnt_take(d->ic, q, 0, k, n, t->now, t->busy);
-	if (next)
-		icnt_ready(t, c->subj0[0] + q, next);
+	** none, applies from every thread at once and never times (but
+	** where that apply makes it anew: prepare) */
+	((struct dab *)c->priv)->turn_dirty |= 1u << q % c->g->cfg.partitions;
+	rop_take(c, q, k, n, t);
 }
 
 /* Inline: prepare_any asks it with count. */
@@ -1438,7 +1515,14 @@ static const struct instr *prepare(const struct comp *c, const uint8_t *sv, cons
 	unsigned n = queue(c, sv, q)[0];
 	if (n <= k) /* the FIFO empties: maybe the flush's last */
 		return prepare_any(c, sv, a, t, rnd, rng, ct);
-	timing_drain(c, q, k, n, t);
+	struct dab *d = (struct dab *)c->priv;
+	unsigned p = a->unit - c->unit0[0];
+	int keep = c->g->cfg.flush == DF_ORDERED && d->turn_run == t->run && !(d->turn_dirty >> p & 1);
+	d->drained = (struct drained){ sv, a, drained_reach(c, queue_entries(c, sv, q), n, k), keep };
+	if (keep) /* apply makes p's DRAIN anew: not marked */
+		rop_take(c, q, k, n, t);
+	else
+		timing_drain(c, q, k, n, t);
 	comp_count(c, ct, CT_LANES, k);
 	return NULL;
 }
