@@ -834,6 +834,14 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 	return n;
 }
 
+/* Concrete mode: how many of FIFO q's n entries (n > 0) from its head
+** are its head's transaction (icnt_run).  Inline: each listing of a
+** DRAIN asks it. */
+static inline unsigned head_run(const struct comp *c, const uint8_t *sv, unsigned q, unsigned n)
+{
+	return icnt_run(D(c)->ic, c, q, n, queue_head(c, sv, q), -(ptrdiff_t)sizeof(struct atomic_entry), same_tx);
+}
+
 /* The DRAIN of FIFO q (to partition p) into *out where it holds
 ** entries: in concrete mode (timed) its head's whole transaction
 ** (icnt_run), else one entry.  How many: 1 or 0. */
@@ -843,7 +851,7 @@ static inline __attribute__((always_inline)) unsigned drain_of(const struct comp
 	unsigned k = queue(c, sv, q)[0];
 	if (!k)
 		return 0;
-	k = timed ? icnt_run(D(c)->ic, c, q, k, queue_head(c, sv, q), -(ptrdiff_t)sizeof(struct atomic_entry), same_tx) : 1;
+	k = timed ? head_run(c, sv, q, k) : 1;
 	*out = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(c->unit0[0] + p), c->subj0[0] + q,
 	                        q + c->g->nqueues * (k - 1) };
 	return 1;
@@ -1160,16 +1168,18 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 		release(c, sv, sm);
 }
 
-/* Concrete mode, ordered: partition p's kept DRAIN (turns_kept) made
-** anew after a drain of its turn's FIFO that left entries there, so it
-** has one: from the turn the drain left, that FIFO and its arrivals, as
-** turns_kept would at the next listing (READY-13).  Most listings then
-** find every turn kept. */
-static void drained_turn(const struct comp *c, const uint8_t *sv, unsigned p)
+/* Concrete mode, ordered: the kept DRAIN (turns_kept) of DRAIN a's
+** partition p made anew after a drained its turn's FIFO and left entries
+** there, so p has one: from the turn the drain left, that FIFO and its
+** arrivals, as turns_kept would at the next listing (READY-13).  Most
+** listings then find every turn kept. */
+static void drained_turn(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	struct dab *d = (struct dab *)c->priv;
-	unsigned P = c->g->cfg.partitions;
-	drain_of(c, sv, p, *prr(c, sv, p) * P + p, 1, &d->turn[p]);
+	unsigned P = c->g->cfg.partitions, p = a->unit - c->unit0[0], q = *prr(c, sv, p) * P + p;
+	/* drain_of's, of a's kind and unit */
+	unsigned k = head_run(c, sv, q, queue(c, sv, q)[0]);
+	d->turn[p] = (struct action){ a->kind, a->unit, c->subj0[0] + q, q + c->g->nqueues * (k - 1) };
 	d->turn_has |= 1u << p;
 }
 
@@ -1190,7 +1200,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	if (d->drained.a == a && d->drained.sv == sv) { /* concrete mode: prepare's (drained) */
 		d->drained.sv = NULL;
 		if (d->drained.keep)
-			drained_turn(c, sv, a->unit - c->unit0[0]);
+			drained_turn(c, sv, a);
 	}
 }
 
