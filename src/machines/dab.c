@@ -1417,13 +1417,17 @@ static __attribute__((noinline)) void timing_flush(const struct comp *c, const u
 }
 
 /* The ROP takes FIFO q's k entries of n: busy lat_rop, and when the
-** FIFO can give its next.  Inline: every DRAIN's timing. */
+** FIFO can give its next, where that is later than the partition is
+** free again: a head that has arrived by then needs no ready time, the
+** partition's busy-until (the driver's) holds it as long (most DRAINs
+** of a flush: the turn comes back to a FIFO long after its next entry
+** arrived).  Inline: every DRAIN's timing. */
 static inline __attribute__((always_inline)) void rop_take(const struct comp *c, unsigned q, unsigned k, unsigned n,
                                                           struct timing *t)
 {
 	t->busy = c->g->cfg.lat_rop;
 	uint64_t next = icnt_take(D(c)->ic, q, 0, k, n, t->now, t->busy);
-	if (next)
+	if (next > t->now + t->busy)
 		icnt_ready(t, c->subj0[0] + q, next);
 }
 
