@@ -1136,6 +1136,15 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 	}
 }
 
+/* A partition performs FIFO entry e: its warp is owed one value less
+** where it returns one.  Inline: each drain's. */
+static inline __attribute__((always_inline)) void perform(const struct comp *c, uint8_t *sv,
+                                                         const struct atomic_entry *e)
+{
+	if (atomic_entry_perform(c, sv, e))
+		gpu_warp(c->g, sv, e->warp)->pending--;
+}
+
 /* Partition q % partitions performs the k entries at the head of FIFO q,
 ** one transaction's (icnt_run; exhaustive mode's k is 1): k drains of one
 ** in a row.  The turn stays between them (same_tx is an equivalence: one
@@ -1152,13 +1161,14 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 	** live across their calls */
 	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
 	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
-	for (unsigned i = n + k; i-- > n;)
-		if (atomic_entry_perform(c, sv, &e[i]))
-			gpu_warp(g, sv, e[i].warp)->pending--;
-	if (k == 1) /* a call less */
+	if (k == 1) { /* most: no loop, a call less */
+		perform(c, sv, &e[n]);
 		memset(&e[n], 0, sizeof *e);
-	else
+	} else {
+		for (unsigned i = n + k; i-- > n;)
+			perform(c, sv, &e[i]);
 		memset(&e[n], 0, sizeof *e * k);
+	}
 	qh[0] = (uint16_t)n;
 	if (over)
 		next_turn(c, sv, q % cf->partitions, q / cf->partitions + 1);
