@@ -1220,6 +1220,8 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 ** do their SM.  Inline: prepare asks it too. */
 static inline int drained_reach(const struct comp *c, const struct atomic_entry *e, unsigned n, unsigned k)
 {
+	if (k == 1) /* most: no loop */
+		return e[n - 1].ret ? (int)gpu_sm_of(c->g, e[n - 1].warp) : REACH_NONE;
 	int sm = REACH_NONE;
 	for (unsigned i = n - k; i < n; i++)
 		if (e[i].ret) {
