@@ -1373,9 +1373,12 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 	const struct gpu_cfg *cf = &g->cfg;
 	struct icnt *ic = D(c)->ic;
 	unsigned P = cf->partitions, pos[8]; /* per partition, the next entry's place in its FIFO */
+	struct icnt_tail tail[8]; /* ... and where its arrival goes */
 	struct entry_map sec;
-	for (unsigned p = 0; p < P; p++)
+	for (unsigned p = 0; p < P; p++) {
 		pos[p] = queue(c, sv, s * P + p)[0];
+		tail[p] = icnt_tail(ic, s * P + p, pos[p]);
+	}
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (sm_of_buffer(c, b) != s)
 			continue;
@@ -1390,7 +1393,7 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 			if (x == j)
 				++*tx;
 			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, p, t->now + cf->lat_flush, rnd, rng);
-			icnt_arrive(ic, q, at_pos, at[j]);
+			icnt_tail_arrive(&tail[p], at[j]);
 			if (!at_pos) /* a new head */
 				icnt_ready(t, c->subj0[0] + q, at[j]);
 		}
