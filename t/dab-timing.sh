@@ -16,7 +16,7 @@
 #            the first and is one ROP operation): 31 - 3 = 28 cycles fewer
 #            (21 while the ROP performed a lane a cycle).
 . "$srcdir/t/lib.sh"
-plan 16
+plan 18
 cat > "$T/spread.gpu" <<'SPEC'
 machine baseline
 set sms = 1
@@ -55,6 +55,12 @@ on=$(cyc $D "$T/sectors.gpu")
 # shellcheck disable=SC2086
 off=$(cyc $D -D coalesce=off "$T/sectors.gpu")
 is "$((off - on))" 28 "dab: flush coalescing sends 4 transactions instead of 32: 28 cycles fewer"
+# With 2 partitions each one's entries arrive every 2 cycles: the ROP,
+# free a cycle after each drain, waits for its next head to arrive (a
+# ready time past its busy-until: dab.c, rop_take), and the last (lane 31)
+# is performed at t0 + 131 as with 4.
+# shellcheck disable=SC2086
+is "$(cyc $D -D partitions=2 "$T/spread.gpu")" "$d1" "dab: a partition's next head arriving after the ROP is free again waits for its arrival"
 # the baseline coalesces too: 4 sectors leave t0..t0 + 3, partition 3
 # performs its sector in one step at t0 + 103, 4 cycles before spread at
 # icnt_bw 32 ends (t0 + 107; plus 16 cycles for the 4 extra ALU
@@ -149,3 +155,35 @@ is "$(($(cyc $W "$T/offset.gpu") - $(cyc $W -D offset_flush=4 "$T/offset.gpu")))
 	"dab: offset flushing spreads the two SMs' flushes over the partitions: 4 cycles fewer"
 run "$GPUMC" run -D icnt_eject=65 "$T/hol.gpu"
 like "$T/err" "icnt_eject" "icnt_eject out of range: an error"
+# DAB-DRAIN (dab.c): prepare keeps a DRAIN's reach for the reach that
+# follows.  atomdrain: 64 lanes' atom to scattered words, 2 SMs, 2
+# partitions, so atom entries drain from FIFOs that keep entries behind
+# them and reach their warps' SM.  Under GPUMC_CHECK_READY the kept reach
+# is found anew and compared: no internal error, the same report.
+cat > "$T/atomdrain.gpu" <<'SPEC'
+machine dab
+set sms = 2
+set partitions = 2
+set ctas = 4
+set warps_per_cta = 2
+set threads_per_warp = 8
+set entries = 16
+global .u32 x[256] = fill(0)
+global .u32 got[64] = fill(0)
+kernel
+    .reg .u32 %r<4>
+    mul.lo.u32         %r0, %gtid, 37
+    and.b32            %r0, %r0, 255
+    shl.b32            %r0, %r0, 2
+    atom.global.add.u32 %r1, [x + %r0], 1
+    shl.b32            %r2, %gtid, 2
+    st.global.u32      [got + %r2], %r1
+    exit
+end
+SPEC
+"$GPUMC" run --runs 2 "$T/atomdrain.gpu" 2>&1 | grep -v simulated > "$T/plain"
+GPUMC_CHECK_READY=1 "$GPUMC" run --runs 2 "$T/atomdrain.gpu" 2>&1 | grep -v simulated > "$T/checked"
+cmp -s "$T/plain" "$T/checked"
+rc=$?
+e=$(grep -m1 "internal error" "$T/checked")
+ok $rc "dab: an atom's DRAIN from a FIFO that keeps entries, its reach kept by prepare, under GPUMC_CHECK_READY: no DAB-DRAIN${e:+ ($e)}"

@@ -89,7 +89,11 @@
 **         and while one does, the FLUSH guard, not read, would list none
 **         (GPUMC_CHECK_READY);
 **   READY-13 (concrete mode, ordered) a partition's kept DRAIN equals
-**         its fresh listing (turns_kept; GPUMC_CHECK_READY).
+**         its fresh listing (turns_kept, or drained_turn after most
+**         drains; GPUMC_CHECK_READY);
+**   DAB-DRAIN (concrete mode) the reach prepare keeps for the DRAIN it
+**         timed (drained) equals reach_of's of the same state
+**         (GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -132,6 +136,9 @@ struct fuse_seen {
 /* Layout of the slice (offsets from c->off). */
 struct dab {
 	size_t buf_off, buf_bytes, prr_off, q_off, q_bytes;
+	/* from the vector's start (place): the turns, and per FIFO its count
+	** (at most 64 SMs x 8 partitions): queue() without a product */
+	size_t prr_at, q_at[64 * 8];
 	unsigned nbufs, qcap;
 	unsigned full_from; /* a scheduler buffer of this many entries may be full (UINT_MAX: never) */
 	unsigned shared_pc; /* a shared-memory atom/red, outside DAB (nins: none) */
@@ -158,6 +165,16 @@ struct dab {
 	struct action turn[8];
 	uint32_t turn_has, turn_dirty;
 	uint64_t turn_run;
+	/* concrete mode: the DRAIN a, in state sv, that prepare just timed,
+	** its FIFO keeping entries past it (sv NULL: none), for the reach and
+	** apply that follow: its reach, and whether its partition's kept DRAIN
+	** was up to date (ordered): apply then makes it anew rather than
+	** prepare mark it (drained_turn) */
+	struct drained {
+		const uint8_t *sv;
+		const struct action *a;
+		int reach, keep;
+	} drained;
 	/* concrete mode: the transactions of the FLUSH (arg tx_arg) of state
 	** tx_sv last timed, for its count, which follows and takes them
 	** (tx_sv NULL: none kept) */
@@ -189,7 +206,7 @@ static struct atomic_entry *buf_entries(const struct comp *c, const uint8_t *sv,
 
 static uint16_t *queue(const struct comp *c, const uint8_t *sv, unsigned q)
 {
-	return (uint16_t *)(sv + c->off + D(c)->q_off + D(c)->q_bytes * q);
+	return (uint16_t *)(sv + D(c)->q_at[q]);
 }
 
 static struct atomic_entry *queue_entries(const struct comp *c, const uint8_t *sv, unsigned q)
@@ -205,7 +222,7 @@ static struct atomic_entry *queue_head(const struct comp *c, const uint8_t *sv, 
 
 static uint16_t *prr(const struct comp *c, const uint8_t *sv, unsigned p)
 {
-	return (uint16_t *)(sv + c->off + D(c)->prr_off) + p;
+	return (uint16_t *)(sv + D(c)->prr_at) + p;
 }
 
 static unsigned buffer_of(const struct comp *c, unsigned w)
@@ -817,6 +834,14 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 	return n;
 }
 
+/* Concrete mode: how many of FIFO q's n entries (n > 0) from its head
+** are its head's transaction (icnt_run).  Inline: each listing of a
+** DRAIN asks it. */
+static inline unsigned head_run(const struct comp *c, const uint8_t *sv, unsigned q, unsigned n)
+{
+	return icnt_run(D(c)->ic, c, q, n, queue_head(c, sv, q), -(ptrdiff_t)sizeof(struct atomic_entry), same_tx);
+}
+
 /* The DRAIN of FIFO q (to partition p) into *out where it holds
 ** entries: in concrete mode (timed) its head's whole transaction
 ** (icnt_run), else one entry.  How many: 1 or 0. */
@@ -826,7 +851,7 @@ static inline __attribute__((always_inline)) unsigned drain_of(const struct comp
 	unsigned k = queue(c, sv, q)[0];
 	if (!k)
 		return 0;
-	k = timed ? icnt_run(D(c)->ic, c, q, k, queue_head(c, sv, q), -(ptrdiff_t)sizeof(struct atomic_entry), same_tx) : 1;
+	k = timed ? head_run(c, sv, q, k) : 1;
 	*out = (struct action){ (uint16_t)(c->kind0 + K_DRAIN), (uint16_t)(c->unit0[0] + p), c->subj0[0] + q,
 	                        q + c->g->nqueues * (k - 1) };
 	return 1;
@@ -886,6 +911,15 @@ static void turns_kept(const struct comp *c, const uint8_t *sv, const struct tim
 	d->turn_dirty = 0;
 }
 
+/* The kept turns' DRAINs into out, as they are. */
+static inline unsigned turns_out(const struct dab *d, struct action *out)
+{
+	unsigned n = 0;
+	for (uint32_t has = d->turn_has; has; has &= has - 1)
+		out[n++] = d->turn[__builtin_ctz(has)];
+	return n;
+}
+
 /* The kept turns' DRAINs (turns_kept), into out: the whole listing
 ** while a flush is in flight (ordered, concrete mode). */
 static inline unsigned turns_listed(const struct comp *c, const uint8_t *sv, const struct timed_now *tn,
@@ -894,10 +928,7 @@ static inline unsigned turns_listed(const struct comp *c, const uint8_t *sv, con
 	const struct dab *d = D(c);
 	if (d->turn_dirty || d->turn_run != tn->run)
 		turns_kept(c, sv, tn);
-	unsigned n = 0;
-	for (uint32_t has = d->turn_has; has; has &= has - 1)
-		out[n++] = d->turn[__builtin_ctz(has)];
-	return n;
+	return turns_out(d, out);
 }
 
 /* enabled() where the listing is not kept, or under GPUMC_CHECK_READY
@@ -992,7 +1023,14 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	if (!tn || tn->check)
 		return listing(c, sv, before, nb, out, timed);
 	unsigned n = kept_listing(c, sv, tn, out, 0);
-	return n != UINT_MAX ? n : fresh_listing(c, sv, before, nb, out, timed);
+	if (n != UINT_MAX)
+		return n;
+	/* a flush in flight (ordered), every turn's DRAIN kept as of now
+	** (most: drained_turn): their DRAINs are the listing (READY-12) */
+	const struct dab *d = D(c);
+	if (d->turn_has && !d->turn_dirty && d->turn_run == tn->run)
+		return turns_out(d, out);
+	return fresh_listing(c, sv, before, nb, out, timed);
 }
 
 /* The flush made the atomics of SM sm (-1: every SM) visible: its waiting
@@ -1098,6 +1136,15 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 	}
 }
 
+/* A partition performs FIFO entry e: its warp is owed one value less
+** where it returns one.  Inline: each drain's. */
+static inline __attribute__((always_inline)) void perform(const struct comp *c, uint8_t *sv,
+                                                         const struct atomic_entry *e)
+{
+	if (atomic_entry_perform(c, sv, e))
+		gpu_warp(c->g, sv, e->warp)->pending--;
+}
+
 /* Partition q % partitions performs the k entries at the head of FIFO q,
 ** one transaction's (icnt_run; exhaustive mode's k is 1): k drains of one
 ** in a row.  The turn stays between them (same_tx is an equivalence: one
@@ -1114,13 +1161,14 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 	** live across their calls */
 	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
 	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
-	for (unsigned i = n + k; i-- > n;)
-		if (atomic_entry_perform(c, sv, &e[i]))
-			gpu_warp(g, sv, e[i].warp)->pending--;
-	if (k == 1) /* a call less */
+	if (k == 1) { /* most: no loop, a call less */
+		perform(c, sv, &e[n]);
 		memset(&e[n], 0, sizeof *e);
-	else
+	} else {
+		for (unsigned i = n + k; i-- > n;)
+			perform(c, sv, &e[i]);
 		memset(&e[n], 0, sizeof *e * k);
+	}
 	qh[0] = (uint16_t)n;
 	if (over)
 		next_turn(c, sv, q % cf->partitions, q / cf->partitions + 1);
@@ -1128,6 +1176,21 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 		complete(c, sv);
 	else if (sm >= 0)
 		release(c, sv, sm);
+}
+
+/* Concrete mode, ordered: the kept DRAIN (turns_kept) of DRAIN a's
+** partition p made anew after a drained its turn's FIFO and left entries
+** there, so p has one: from the turn the drain left, that FIFO and its
+** arrivals, as turns_kept would at the next listing (READY-13).  Most
+** listings then find every turn kept. */
+static void drained_turn(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	struct dab *d = (struct dab *)c->priv;
+	unsigned P = c->g->cfg.partitions, p = a->unit - c->unit0[0], q = *prr(c, sv, p) * P + p;
+	/* drain_of's, of a's kind and unit */
+	unsigned k = head_run(c, sv, q, queue(c, sv, q)[0]);
+	d->turn[p] = (struct action){ a->kind, a->unit, c->subj0[0] + q, q + c->g->nqueues * (k - 1) };
+	d->turn_has |= 1u << p;
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
@@ -1143,14 +1206,40 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	else /* a returning entry releases its SM's warps as it is performed */
 		while (k--)
 			drain(c, sv, q, 1);
+	struct dab *d = (struct dab *)c->priv;
+	if (d->drained.a == a && d->drained.sv == sv) { /* concrete mode: prepare's (drained) */
+		d->drained.sv = NULL;
+		if (d->drained.keep)
+			drained_turn(c, sv, a);
+	}
+}
+
+/* The reach of a DRAIN of the k entries e[n - k .. n) of a FIFO that
+** keeps entries: a step performs the k entries of one transaction
+** (dabpaper11); none returning a value reaches no scheduler, those that
+** do their SM.  Inline: prepare asks it too. */
+static inline int drained_reach(const struct comp *c, const struct atomic_entry *e, unsigned n, unsigned k)
+{
+	if (k == 1) /* most: no loop */
+		return e[n - 1].ret ? (int)gpu_sm_of(c->g, e[n - 1].warp) : REACH_NONE;
+	int sm = REACH_NONE;
+	for (unsigned i = n - k; i < n; i++)
+		if (e[i].ret) {
+			int s = (int)gpu_sm_of(c->g, e[i].warp);
+			if (sm != REACH_NONE && sm != s)
+				return -1;
+			sm = s;
+		}
+	return sm;
 }
 
 /* Concrete mode's ready sets (readyset.c): a drain that leaves something
 ** in flight touches only its entry's warp (pending) and that warp's SM
 ** (release), and with an entry that returns no value (a red) neither:
 ** only memory, which no scheduler reads, and the FIFOs; the last one
-** completes the flush, as a flush touches all. */
-static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+** completes the flush, as a flush touches all.  Out of line: reach()'s
+** kept answer (most calls) is a leaf. */
+static __attribute__((noinline)) int reach_of(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	unsigned aq = a->arg % c->g->nqueues;
 	if (a->kind != c->kind0 + K_DRAIN || queue(c, sv, aq)[0] == a->arg / c->g->nqueues + 1) {
@@ -1160,18 +1249,24 @@ static int reach(const struct comp *c, const uint8_t *sv, const struct action *a
 		if (a->kind != c->kind0 + K_DRAIN || q == c->g->nqueues)
 			return -1;
 	}
-	/* a step performs the k entries of one transaction (dabpaper11): none
-	** returning a value reaches no scheduler; those that do, their SM */
-	const struct atomic_entry *e = queue_entries(c, sv, aq);
-	int sm = REACH_NONE;
-	for (unsigned n = queue(c, sv, aq)[0], i = n - (a->arg / c->g->nqueues + 1); i < n; i++)
-		if (e[i].ret) {
-			int s = (int)gpu_sm_of(c->g, e[i].warp);
-			if (sm != REACH_NONE && sm != s)
-				return -1;
-			sm = s;
-		}
-	return sm;
+	return drained_reach(c, queue_entries(c, sv, aq), queue(c, sv, aq)[0], a->arg / c->g->nqueues + 1);
+}
+
+/* reach_of, as prepare found it where it kept it (drained); under
+** GPUMC_CHECK_READY found anew and compared (invariant DAB-DRAIN). */
+static int reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	const struct dab *d = D(c);
+	int kept = d->drained.a == a && d->drained.sv == sv;
+	if (kept && !d->checking)
+		return d->drained.reach;
+	int r = reach_of(c, sv, a);
+	if (kept && r != d->drained.reach) {
+		fprintf(stderr, "gpumc: internal error: DAB-DRAIN: prepare kept reach %d for a DRAIN whose reach is %d\n",
+		        d->drained.reach, r);
+		abort();
+	}
+	return r;
 }
 
 static void describe(const struct comp *c, const uint8_t *sv, const struct action *a, struct strbuf *out)
@@ -1278,9 +1373,12 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 	const struct gpu_cfg *cf = &g->cfg;
 	struct icnt *ic = D(c)->ic;
 	unsigned P = cf->partitions, pos[8]; /* per partition, the next entry's place in its FIFO */
+	struct icnt_tail tail[8]; /* ... and where its arrival goes */
 	struct entry_map sec;
-	for (unsigned p = 0; p < P; p++)
+	for (unsigned p = 0; p < P; p++) {
 		pos[p] = queue(c, sv, s * P + p)[0];
+		tail[p] = icnt_tail(ic, s * P + p, pos[p]);
+	}
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (sm_of_buffer(c, b) != s)
 			continue;
@@ -1295,7 +1393,7 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 			if (x == j)
 				++*tx;
 			at[j] = x < j ? at[x] : icnt_send(ic, cf, s, p, t->now + cf->lat_flush, rnd, rng);
-			icnt_arrive(ic, q, at_pos, at[j]);
+			icnt_tail_arrive(&tail[p], at[j]);
 			if (!at_pos) /* a new head */
 				icnt_ready(t, c->subj0[0] + q, at[j]);
 		}
@@ -1333,22 +1431,33 @@ static __attribute__((noinline)) void timing_flush(const struct comp *c, const u
 		}
 }
 
+/* The ROP takes FIFO q's k entries of n: busy lat_rop, and when the
+** FIFO can give its next, where that is later than the partition is
+** free again: a head that has arrived by then needs no ready time, the
+** partition's busy-until (the driver's) holds it as long (most DRAINs
+** of a flush: the turn comes back to a FIFO long after its next entry
+** arrived).  Inline: every DRAIN's timing. */
+static inline __attribute__((always_inline)) void rop_take(const struct comp *c, unsigned q, unsigned k, unsigned n,
+                                                          struct timing *t)
+{
+	t->busy = c->g->cfg.lat_rop;
+	uint64_t next = icnt_take(D(c)->ic, q, 0, k, n, t->now, t->busy);
+	if (next > t->now + t->busy)
+		icnt_ready(t, c->subj0[0] + q, next);
+}
+
 /* A DRAIN's timing of FIFO q's k entries of n, but for the release of
 ** the waiting warps after a flush's last (timing_of).  Inline: most
 ** DRAINs' prepare is this alone. */
 static inline __attribute__((always_inline)) void timing_drain(const struct comp *c, unsigned q, unsigned k,
                                                               unsigned n, struct timing *t)
 {
-	const struct gpu_cfg *cf = &c->g->cfg;
-	struct dab *d = (struct dab *)c->priv;
 	/* the partitions whose kept DRAINs (turns_kept) the apply that
 	** follows may change: marked here, for exhaustive mode, which keeps
-	** none, applies from every thread at once and never times */
-	d->turn_dirty |= 1u << q % cf->partitions;
-	t->busy = cf->lat_rop;
-	uint64_t next = icnt_take(d->ic, q, 0, k, n, t->now, t->busy);
-	if (next)
-		icnt_ready(t, c->subj0[0] + q, next);
+	** none, applies from every thread at once and never times (but
+	** where that apply makes it anew: prepare) */
+	((struct dab *)c->priv)->turn_dirty |= 1u << q % c->g->cfg.partitions;
+	rop_take(c, q, k, n, t);
 }
 
 /* Inline: prepare_any asks it with count. */
@@ -1435,7 +1544,14 @@ static const struct instr *prepare(const struct comp *c, const uint8_t *sv, cons
 	unsigned n = queue(c, sv, q)[0];
 	if (n <= k) /* the FIFO empties: maybe the flush's last */
 		return prepare_any(c, sv, a, t, rnd, rng, ct);
-	timing_drain(c, q, k, n, t);
+	struct dab *d = (struct dab *)c->priv;
+	unsigned p = a->unit - c->unit0[0];
+	int keep = c->g->cfg.flush == DF_ORDERED && d->turn_run == t->run && !(d->turn_dirty >> p & 1);
+	d->drained = (struct drained){ sv, a, drained_reach(c, queue_entries(c, sv, q), n, k), keep };
+	if (keep) /* apply makes p's DRAIN anew: not marked */
+		rop_take(c, q, k, n, t);
+	else
+		timing_drain(c, q, k, n, t);
 	comp_count(c, ct, CT_LANES, k);
 	return NULL;
 }
@@ -1586,6 +1702,15 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	return (long)off;
 }
 
+/* The slice placed at c->off: prr_at and q_at. */
+static void place(struct comp *c, struct gpu *g)
+{
+	struct dab *x = (struct dab *)c->priv;
+	x->prr_at = c->off + x->prr_off;
+	for (unsigned q = 0; q < g->nqueues; q++)
+		x->q_at[q] = c->off + x->q_off + x->q_bytes * q;
+}
+
 const struct comp_def comp_dab = {
 	.name = "dab", .desc = "atomic buffers, fusion, flush with pre-flush counts, per-partition flush reorder buffers; relaxed nr, nr-of, nr-cif",
 	.params = params, .nparams = sizeof params / sizeof params[0],
@@ -1593,7 +1718,7 @@ const struct comp_def comp_dab = {
 	.optional = PORT(P_GRID),
 	.kinds = kinds, .nkinds = 2, .port_writes = SELF | PORT(P_WARPS),
 	.counters = counters, .ncounters = CT_N,
-	.layout = layout, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
+	.layout = layout, .place = place, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .notes = notes, .timing = timing, .count = count, .port = port,
 	.reach = reach, .prepare = prepare,
 	/* a FLUSH clears the pending flags of the SM's warps and resumes its

@@ -8,7 +8,8 @@
 ** Invariants:
 **   ICNT-1 an SM's port never sends more than icnt_bw transactions in a
 **          cycle (port[] only grows, one slot per transaction);
-**   ICNT-2 arrival cycles along a FIFO never decrease (icnt_arrive);
+**   ICNT-2 arrival cycles along a FIFO never decrease (icnt_arrive,
+**          icnt_tail_arrive);
 **   ICNT-3 a partition's ejection port takes at most icnt_eject
 **          transactions in a cycle (taken[] counts them per cycle).
 */

@@ -126,14 +126,28 @@ static inline uint64_t *icnt_slot(const struct icnt *ic, unsigned q, unsigned po
 	unsigned i = ic->head[q] + pos; /* below 2 cap: no division */
 	return &ic->arr[(size_t)q * ic->cap + (i < ic->cap ? i : i - ic->cap)];
 }
+/* Arrivals into FIFO q from its entry pos on, one after another (a
+** flush's, dab.c): the slot of the next, and the arrival before it (0
+** at pos 0), kept monotone (ICNT-2). */
+struct icnt_tail {
+	uint64_t *x, *ring, *end, last;
+};
+static inline struct icnt_tail icnt_tail(const struct icnt *ic, unsigned q, unsigned pos)
+{
+	uint64_t *x = icnt_slot(ic, q, pos), *ring = ic->arr + (size_t)q * ic->cap;
+	return (struct icnt_tail){ x, ring, ring + ic->cap, !pos ? 0 : x > ring ? x[-1] : ring[ic->cap - 1] };
+}
+/* The tail's next entry arrives at cycle at. */
+static inline void icnt_tail_arrive(struct icnt_tail *tl, uint64_t at)
+{
+	*tl->x = tl->last = at > tl->last ? at : tl->last;
+	tl->x = tl->x + 1 < tl->end ? tl->x + 1 : tl->ring;
+}
 /* The FIFO entry q[pos] arrives at cycle at. */
 static inline void icnt_arrive(struct icnt *ic, unsigned q, unsigned pos, uint64_t at)
 {
-	uint64_t *x = icnt_slot(ic, q, pos), *ring = ic->arr + (size_t)q * ic->cap;
-	const uint64_t *before = x > ring ? x - 1 : ring + ic->cap - 1; /* pos - 1's */
-	if (pos && *before > at)
-		at = *before;
-	*x = at;
+	struct icnt_tail tl = icnt_tail(ic, q, pos);
+	icnt_tail_arrive(&tl, at);
 }
 /* How many of FIFO q's n entries, from its head e on (the next one stride
 ** bytes after the one before: a FIFO that runs down has it negative),
