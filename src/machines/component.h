@@ -135,6 +135,15 @@ struct comp_def {
 	** NULL: asked one by one. */
 	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+	/* Optional, concrete mode (model.issue): prepare, then apply, of a
+	** in one call, where alone[pc] (compose.c's por_pc, by the pc a warp
+	** issues) is 1 and the component can: t->n (0 before) set to 1, t's
+	** busy cycles 1; else nothing done, and the two are asked apart
+	** (scheduler.h: warps_issue_alone).  The same timing, counts and
+	** vector as the two (WARP-8, compose.c).  sv NULL (a, ct, alone too):
+	** t->n says whether it may ever take one in this machine. */
+	void (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t, uint64_t *ct,
+	                    const uint8_t *alone);
 	/* Optional, concrete mode: `cycles` cycles passed in state sv. */
 	void (*tick)(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct);
 	/* Crash support: project the durable part of sv into img. */

@@ -65,6 +65,7 @@ struct machine {
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
+	struct alone_check *alone_check; /* WARP-8's copies (GPUMC_CHECK_READY), else NULL */
 };
 
 #define MC(m) ((struct machine *)(m)->priv)
@@ -81,6 +82,10 @@ struct kind_do {
 	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 	void (*apply)(const struct comp *c, uint8_t *sv, const struct action *a);
+	/* prepare and apply at once where it can (comp_def.issue_alone;
+	** under GPUMC_CHECK_READY issue_alone_checked) */
+	void (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t, uint64_t *ct,
+	                    const uint8_t *alone);
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	int (*still_enabled)(const struct comp *c, const uint8_t *sv, const struct action *a);
 };
@@ -395,18 +400,16 @@ static inline int step_kind(const struct machine *x, const struct instr *in)
 	return in ? x->por_pc[in - x->ins] : 0;
 }
 
-/* model.step of a, its kind's dispatch d already found: a warp's issue
-** decoded once for its timing, count and local answer
-** (comp_def.prepare).  Always inline: called apart, m_issue costs more
-** than m_step and m_apply did. */
+/* model.step of a, its kind's dispatch d already found (t's busy cycles
+** 1 and no update, the caller's): a warp's issue decoded once for its
+** timing, count and local answer (comp_def.prepare).  Always inline:
+** called apart, m_issue costs more than m_step and m_apply did. */
 static inline __attribute__((always_inline)) int step_by(const struct model *m, const struct kind_do *d,
                                                          const uint8_t *sv, const struct action *a, struct timing *t,
                                                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
 	const struct comp *c = d->c;
 	int local;
-	t->busy = 1;
-	t->n = 0;
 	if (d->prepare) {
 		const struct instr *in = d->prepare(c, sv, a, t, rnd, rng, ct);
 		local = step_kind(MC(m), in); /* without m->local, por_pc is all 0 */
@@ -425,18 +428,92 @@ static inline __attribute__((always_inline)) int step_by(const struct model *m, 
 static int m_step(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
+	t->busy = 1;
+	t->n = 0;
 	return step_by(m, kind_do(MC(m), a->kind), sv, a, t, rnd, rng, ct, reach);
 }
 
 /* Concrete mode's one call per action (model.h, issue): step, apply and
-** faulted with the kind's dispatch found once. */
+** faulted with the kind's dispatch found once; a plain warp-local issue
+** its kind's issue_alone at once (its answer 1: por_pc's). */
 static int m_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
 	const struct kind_do *d = kind_do(MC(m), a->kind);
+	t->busy = 1;
+	t->n = 0;
+	if (d->issue_alone) {
+		d->issue_alone(d->c, sv, a, t, ct, MC(m)->por_pc);
+		if (t->n)
+			return 1;
+	}
 	int local = step_by(m, d, sv, a, t, rnd, rng, ct, reach);
 	d->apply(d->c, sv, a);
 	return local == 3 ? 1 + faulted_by(MC(m), sv, a) : local;
+}
+
+/* WARP-8 (GPUMC_CHECK_READY): the copies issue_alone_checked compares
+** (the issuing warp's record, its owner's slice, the counters, the
+** timing), allocated once. */
+struct alone_check {
+	uint8_t *rec, *slice;
+	uint64_t *ct;
+	struct timing t;
+};
+
+/* WARP-8's stand-in for randomness: an issue taken at once draws none
+** (a register instruction's timing). */
+static uint64_t alone_rand(void *rng)
+{
+	(void)rng;
+	fprintf(stderr, "gpumc: internal error: WARP-8: an issue taken at once (issue_alone) draws randomness\n");
+	abort();
+}
+
+/* A kind's issue_alone under GPUMC_CHECK_READY (WARP-8): where it issues,
+** it gives the timing, counts, local answer (por_pc's 1) and issuing
+** warp's record that the kind's prepare and apply give, which change
+** nothing of its owner's slice (a scheduler's turn, token or round):
+** each run on the same bytes (those copied back between), the second's
+** kept.  Only those bytes are compared: a warp-local issue writes its
+** warp's registers and stack alone (model.h, local), and a copy of the
+** whole vector per issue made checked runs ~100x slower. */
+static void issue_alone_checked(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+                                uint64_t *ct, const uint8_t *alone)
+{
+	const struct model *m = c->m;
+	struct machine *x = MC(m);
+	struct alone_check *k = x->alone_check;
+	const struct kind_do *d = kind_do(x, a->kind);
+	uint8_t *rec = (uint8_t *)gpu_warp(&x->g, sv, (unsigned)d->issue->is_issue(c, a));
+	size_t nrec = x->g.warp_bytes, nct = sizeof *ct * m->ncounters;
+	memcpy(k->slice, sv + c->off, c->size);
+	memcpy(k->rec, rec, nrec);
+	memcpy(k->ct, ct, nct);
+	k->t.busy = 1;
+	k->t.n = 0;
+	c->def->issue_alone(c, sv, a, &k->t, k->ct, alone);
+	if (!k->t.n)
+		return;
+	/* the record as taken at once, then back to before for the two */
+	uint8_t *once = k->rec + nrec;
+	memcpy(once, rec, nrec);
+	memcpy(rec, k->rec, nrec);
+	int reach = 0;
+	int local = step_by(m, d, sv, a, t, alone_rand, NULL, ct, &reach);
+	d->apply(c, sv, a);
+	const char *what = local != 1 ? "the local answer"
+	                   : memcmp(rec, once, nrec) ? "the warp's record"
+	                   : memcmp(sv + c->off, k->slice, c->size) ? "its owner's slice (moved by the apply)"
+	                   : memcmp(ct, k->ct, nct) ? "the counts"
+	                   : t->busy != k->t.busy || t->n != k->t.n || memcmp(t->upd, k->t.upd, sizeof *t->upd * t->n)
+	                           ? "the timing"
+	                           : NULL;
+	if (what) {
+		fprintf(stderr, "gpumc: internal error: WARP-8: issue_alone of kind %u, subject %u differs from prepare and "
+		        "apply in %s\n", a->kind, a->subject, what);
+		abort();
+	}
 }
 
 /* Beyond warp-local issues: the owner's answer (component.h, alone). */
@@ -685,6 +762,12 @@ static void machine_free(struct machine *x)
 		free(x->comps[i].counter_map);
 	}
 	free(x->kind_do);
+	if (x->alone_check) {
+		free(x->alone_check->rec);
+		free(x->alone_check->ct);
+		free(x->alone_check->slice);
+		free(x->alone_check);
+	}
 	free(x->kind_writes);
 	free(x->por_pc);
 	free(x->counter_names);
@@ -928,7 +1011,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		struct comp *c = &x->comps[i];
 		c->kind0 = ACT_MODEL + k;
 		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
-			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, c->def->reach,
+			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, NULL, c->def->reach,
 				                          c->def->still_enabled };
 			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
 			if (c->def->provides & PORT(P_ISSUE))
@@ -998,6 +1081,25 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		enum opcode op = g->prog->ins[pc].op;
 		if (x->por_pc[pc])
 			x->por_pc[pc] = op == OP_EXIT ? 2 : op >= OP_BRA || op == OP_DIV || op == OP_REM ? 3 : 1;
+	}
+	/* issues at once where por_pc can say 1 and the kind's owner may ever
+	** take one (sv NULL: persistency sees every issue, warp.c) */
+	const char *check = getenv("GPUMC_CHECK_READY");
+	struct timing ever = { 0 };
+	for (unsigned k = 0; m->local && k < x->nkinds; k++) {
+		const struct comp *c = x->kind_do[k].c;
+		if (!c->def->issue_alone || (c->def->issue_alone(c, NULL, NULL, &ever, NULL, NULL), !ever.n))
+			continue;
+		x->kind_do[k].issue_alone = c->def->issue_alone;
+		if (!check || !*check || *check == '0')
+			continue;
+		x->kind_do[k].issue_alone = issue_alone_checked;
+		if (!x->alone_check) {
+			x->alone_check = xmalloc(sizeof *x->alone_check);
+			x->alone_check->rec = xmalloc(2 * g->warp_bytes);
+			x->alone_check->ct = xmalloc(sizeof *x->alone_check->ct * (x->ncounters + 1));
+			x->alone_check->slice = xmalloc(m->sv_size);
+		}
 	}
 	if (x->crash) {
 		m->durable_size = m->sv_size;
