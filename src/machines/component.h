@@ -136,14 +136,14 @@ struct comp_def {
 	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 	/* Optional, concrete mode (model.issue): prepare, then apply, of a
-	** in one call, where alone[pc] (compose.c's por_pc, by the pc a warp
-	** issues) is 1 and the component can: t->n (0 before) set to 1, t's
-	** busy cycles 1; else nothing done, and the two are asked apart
-	** (scheduler.h: warps_issue_alone).  The same timing, counts and
-	** vector as the two (WARP-8, compose.c).  sv NULL (a, ct, alone too):
-	** t->n says whether it may ever take one in this machine. */
-	void (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t, uint64_t *ct,
-	                    const uint8_t *alone);
+	** warp's issue in one call (1 answered, the warp-local answer),
+	** where compose.c's por_pc is 1 for the pc it issues and alone_at(pc)
+	** says the component can; else the two are asked apart.  The same
+	** timing, counts and vector as the two (WARP-8, compose.c).  The
+	** component's kinds are issues of its P_WARPS provider's warps, its
+	** subjects (scheduler.h: warps_issue_alone). */
+	int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t, uint64_t *ct);
+	int (*alone_at)(const struct comp *c, unsigned pc);
 	/* Optional, concrete mode: `cycles` cycles passed in state sv. */
 	void (*tick)(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct);
 	/* Crash support: project the durable part of sv into img. */

@@ -82,10 +82,13 @@ struct kind_do {
 	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 	void (*apply)(const struct comp *c, uint8_t *sv, const struct action *a);
-	/* prepare and apply at once where it can (comp_def.issue_alone;
-	** under GPUMC_CHECK_READY issue_alone_checked) */
-	void (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t, uint64_t *ct,
-	                    const uint8_t *alone);
+	/* prepare and apply at once (comp_def.issue_alone; under
+	** GPUMC_CHECK_READY issue_alone_checked) where alone[pc] of the pc
+	** its subject's warp (subject - warp0) issues: por_pc 1 and the
+	** owner's alone_at; alone NULL: never */
+	int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t, uint64_t *ct);
+	uint8_t *alone;
+	unsigned warp0;
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	int (*still_enabled)(const struct comp *c, const uint8_t *sv, const struct action *a);
 };
@@ -433,20 +436,19 @@ static int m_step(const struct model *m, const uint8_t *sv, const struct action 
 	return step_by(m, kind_do(MC(m), a->kind), sv, a, t, rnd, rng, ct, reach);
 }
 
-/* Concrete mode's one call per action (model.h, issue): step, apply and
-** faulted with the kind's dispatch found once; a plain warp-local issue
-** its kind's issue_alone at once (its answer 1: por_pc's). */
+/* Concrete mode's one call per action (model.h, issue): a plain
+** warp-local issue its kind's issue_alone at once (its answer 1:
+** por_pc's); any other step, apply and faulted, with the kind's
+** dispatch found once. */
 static int m_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	const struct kind_do *d = kind_do(MC(m), a->kind);
+	const struct machine *x = MC(m);
+	const struct kind_do *d = kind_do(x, a->kind);
 	t->busy = 1;
 	t->n = 0;
-	if (d->issue_alone) {
-		d->issue_alone(d->c, sv, a, t, ct, MC(m)->por_pc);
-		if (t->n)
-			return 1;
-	}
+	if (d->alone && d->alone[gpu_pc(&x->g, sv, a->subject - d->warp0)])
+		return d->issue_alone(d->c, sv, a, t, ct);
 	int local = step_by(m, d, sv, a, t, rnd, rng, ct, reach);
 	d->apply(d->c, sv, a);
 	return local == 3 ? 1 + faulted_by(MC(m), sv, a) : local;
@@ -478,23 +480,21 @@ static uint64_t alone_rand(void *rng)
 ** kept.  Only those bytes are compared: a warp-local issue writes its
 ** warp's registers and stack alone (model.h, local), and a copy of the
 ** whole vector per issue made checked runs ~100x slower. */
-static void issue_alone_checked(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
-                                uint64_t *ct, const uint8_t *alone)
+static int issue_alone_checked(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+                               uint64_t *ct)
 {
 	const struct model *m = c->m;
 	struct machine *x = MC(m);
 	struct alone_check *k = x->alone_check;
 	const struct kind_do *d = kind_do(x, a->kind);
-	uint8_t *rec = (uint8_t *)gpu_warp(&x->g, sv, (unsigned)d->issue->is_issue(c, a));
+	uint8_t *rec = (uint8_t *)gpu_warp(&x->g, sv, a->subject - d->warp0);
 	size_t nrec = x->g.warp_bytes, nct = sizeof *ct * m->ncounters;
 	memcpy(k->slice, sv + c->off, c->size);
 	memcpy(k->rec, rec, nrec);
 	memcpy(k->ct, ct, nct);
 	k->t.busy = 1;
 	k->t.n = 0;
-	c->def->issue_alone(c, sv, a, &k->t, k->ct, alone);
-	if (!k->t.n)
-		return;
+	c->def->issue_alone(c, sv, a, &k->t, k->ct);
 	/* the record as taken at once, then back to before for the two */
 	uint8_t *once = k->rec + nrec;
 	memcpy(once, rec, nrec);
@@ -514,6 +514,7 @@ static void issue_alone_checked(const struct comp *c, uint8_t *sv, const struct 
 		        "apply in %s\n", a->kind, a->subject, what);
 		abort();
 	}
+	return 1;
 }
 
 /* Beyond warp-local issues: the owner's answer (component.h, alone). */
@@ -761,6 +762,8 @@ static void machine_free(struct machine *x)
 		free(x->comps[i].priv);
 		free(x->comps[i].counter_map);
 	}
+	for (unsigned k = 0; x->kind_do && k < x->nkinds; k++)
+		free(x->kind_do[k].alone);
 	free(x->kind_do);
 	if (x->alone_check) {
 		free(x->alone_check->rec);
@@ -1011,7 +1014,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		struct comp *c = &x->comps[i];
 		c->kind0 = ACT_MODEL + k;
 		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
-			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, NULL, c->def->reach,
+			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, NULL, NULL, 0, c->def->reach,
 				                          c->def->still_enabled };
 			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
 			if (c->def->provides & PORT(P_ISSUE))
@@ -1082,18 +1085,22 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		if (x->por_pc[pc])
 			x->por_pc[pc] = op == OP_EXIT ? 2 : op >= OP_BRA || op == OP_DIV || op == OP_REM ? 3 : 1;
 	}
-	/* issues at once where por_pc can say 1 and the kind's owner may ever
-	** take one (sv NULL: persistency sees every issue, warp.c) */
+	/* issues at once where por_pc says 1 and the kind's owner can, an
+	** issue of its P_WARPS provider's warps */
 	const char *check = getenv("GPUMC_CHECK_READY");
-	struct timing ever = { 0 };
 	for (unsigned k = 0; m->local && k < x->nkinds; k++) {
-		const struct comp *c = x->kind_do[k].c;
-		if (!c->def->issue_alone || (c->def->issue_alone(c, NULL, NULL, &ever, NULL, NULL), !ever.n))
+		struct kind_do *d = &x->kind_do[k];
+		const struct comp *c = d->c;
+		if (!c->def->issue_alone)
 			continue;
-		x->kind_do[k].issue_alone = c->def->issue_alone;
+		d->alone = xcalloc((size_t)g->prog->nins + 1, 1);
+		for (int pc = 0; pc < g->prog->nins; pc++)
+			d->alone[pc] = x->por_pc[pc] == 1 && c->def->alone_at(c, (unsigned)pc);
+		d->warp0 = REQ(c, P_WARPS)->c->subj0[0];
+		d->issue_alone = c->def->issue_alone;
 		if (!check || !*check || *check == '0')
 			continue;
-		x->kind_do[k].issue_alone = issue_alone_checked;
+		d->issue_alone = issue_alone_checked;
 		if (!x->alone_check) {
 			x->alone_check = xmalloc(sizeof *x->alone_check);
 			x->alone_check->rec = xmalloc(2 * g->warp_bytes);

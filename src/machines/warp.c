@@ -40,7 +40,8 @@
 **          apply follows its step on the same vector, and a scheduler's
 **          apply issues its warp (checked under GPUMC_CHECK_READY);
 **   WARP-8 warps_issue_alone, concrete mode's prepare and apply of a
-**          plain warp-local register instruction at once, gives the
+**          plain warp-local register instruction at once (where
+**          warps_alone_at and compose.c's por_pc say so), gives the
 **          timing, counts, local answer and warp record that
 **          warps_prepare_issue and the scheduler's apply give, which
 **          leave the scheduler's slice as it was (compose.c checks the
@@ -978,36 +979,30 @@ const struct instr *warps_prepare_issue(const struct comp *s, const uint8_t *sv,
 	return prepare_other(c, sv, w, t, rnd, rng, ct);
 }
 
-/* scheduler.h: prepare and apply of an issue at once where alone[pc]
-** (compose.c's por_pc) says 1: a register instruction every component
-** declares independent of itself, which cannot fault; then the
-** scheduler's apply is the warps' issue alone (dab_sched.c's por says
-** yes only under rules whose apply needs no view for it: needs_view).
-** Of those, a decoded one (PC_ALU): timing_of, count_of and local_of of
-** its op's default case, then issue's alu_run, on one decode, its
-** timing's one update saying so (t->n 1; left 0 for any other, nothing
-** done).  Its loop called last, a jump.  sv NULL: t->n says whether it
-** may ever take one (compose.c asks once): not with persistency, which
-** sees every issue (port_pm.op), so not asked every issue.  WARP-8. */
-void warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a, struct timing *t, uint64_t *ct,
-                       const uint8_t *alone)
+/* scheduler.h: prepare and apply of an issue at once where compose.c's
+** por_pc says 1 (a register instruction every component declares
+** independent of itself, which cannot fault; then the scheduler's apply
+** is the warps' issue alone: dab_sched.c's por says yes only under rules
+** whose apply needs no view for it, needs_view) and warps_alone_at
+** does: a decoded one (PC_ALU, warp-local) without persistency, which
+** sees every issue (port_pm.op).  timing_of, count_of and local_of of
+** its op's default case, then issue's alu_run, on one decode.  WARP-8. */
+int warps_alone_at(const struct comp *s, unsigned pc)
 {
 	const struct comp *c = REQ(s, P_WARPS)->c;
-	if (!sv) {
-		t->n = !REQ(c, P_PM)->ops;
-		return;
-	}
+	return !REQ(c, P_PM)->ops && (info_of(c, pc)->flags & (PC_ALU | PC_LOCAL)) == (PC_ALU | PC_LOCAL);
+}
+int warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a, struct timing *t, uint64_t *ct)
+{
+	const struct comp *c = REQ(s, P_WARPS)->c;
 	const struct gpu *g = c->g;
 	unsigned w = a->subject - c->subj0[0];
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
-	unsigned pc = top->pc;
-	const struct pc_info *d = info_of(c, pc);
-	if (alone[pc] != 1 || (d->flags & (PC_ALU | PC_LOCAL)) != (PC_ALU | PC_LOCAL) || h->status != W_READY)
-		return;
-	const struct instr *in = &g->prog->ins[pc];
+	const struct instr *in = &g->prog->ins[top->pc];
+	const struct pc_info *d = info_of(c, top->pc);
 	t->n = 1;
-	t->upd[0].subject = c->subj0[0] + w;
+	t->upd[0].subject = a->subject;
 	t->upd[0].delay = g->cfg.lat_alu;
 	comp_count(c, ct, CT_INSTR, 1);
 	comp_count(c, ct, CT_ALU, 1);
@@ -1015,6 +1010,7 @@ void warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a
 		alu_guarded(g, sv, w, h, in, d);
 	else
 		alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
+	return 1;
 }
 
 /* }=== */
