@@ -53,9 +53,9 @@ void sched_count(const struct comp *c, const uint8_t *sv, const struct action *a
 const struct instr *warps_prepare_issue(const struct comp *c, const uint8_t *sv, const struct action *a,
                                         struct timing *t, uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 /* Concrete mode (comp_def.issue_alone, alone_at): warps_prepare_issue,
-** then the scheduler's apply, of a plain warp-local register
-** instruction at once (warp.c). */
-int warps_issue_alone(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t, uint64_t *ct);
+** then the scheduler's apply, of a warp-local issue at once (warp.c). */
+int warps_issue_alone(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+                      uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 int warps_alone_at(const struct comp *c, unsigned pc);
 int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a);
 long sched_is_issue(const struct comp *c, const struct action *a);
