@@ -58,7 +58,12 @@
 # warps_prepare_issue), and under the check compares its warp-local answer and
 # counts with model.local and model.count asked alone ("READY-8"):
 # planting warps_prepare_issue calling every bar.sync warp-local stops 41 rows,
-# not counting it 46, barrier-divergence-deadlock first.  The ROP's reach
+# not counting it 46, barrier-divergence-deadlock first.  A warp-local
+# issue is prepared and applied at once (warp.c, warps_issue_alone), and
+# under the check both ways too, their timing, counts, answer, draws and
+# warp record compared ("WARP-8", compose.c): planting its timing a cycle
+# late stops 42 rows, not counting it 42, its fault not answered 4 of
+# t/fault-skip.sh's and 16 of t/fault-wake.sh's.  The ROP's reach
 # walks the warps refused room by a mask, checked against their records
 # ("ROP-4"): planting a bit never cleared stops 7 rows, D1 with
 # machine=baseline first.

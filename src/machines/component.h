@@ -135,6 +135,17 @@ struct comp_def {
 	** NULL: asked one by one. */
 	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+	/* Optional, concrete mode (model.issue): prepare, then apply, of a
+	** warp's issue in one call, its answer model.issue's (1, 2 where it
+	** faulted the warp), where compose.c's por_pc is 1 or 3 for the pc it
+	** issues and alone_at(pc) says the component can; else the two are
+	** asked apart.  The same timing, counts, draws of rnd and vector as
+	** the two (WARP-8, compose.c).  The component's kinds are issues of
+	** its P_WARPS provider's warps, its subjects (scheduler.h:
+	** warps_issue_alone). */
+	int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+	                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+	int (*alone_at)(const struct comp *c, unsigned pc);
 	/* Optional, concrete mode: `cycles` cycles passed in state sv. */
 	void (*tick)(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct);
 	/* Crash support: project the durable part of sv into img. */

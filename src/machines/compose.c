@@ -65,6 +65,8 @@ struct machine {
 	const char **counter_names;
 	unsigned ncounters;
 	size_t *slice_end;               /* for the canonical-padding check */
+	struct alone_check *alone_check; /* WARP-8's copies (GPUMC_CHECK_READY), else NULL */
+	unsigned warp0; /* the first subject of the warps issued at once (kind_do.alone) */
 };
 
 #define MC(m) ((struct machine *)(m)->priv)
@@ -81,9 +83,19 @@ struct kind_do {
 	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 	void (*apply)(const struct comp *c, uint8_t *sv, const struct action *a);
+	/* prepare and apply at once (comp_def.issue_alone; under
+	** GPUMC_CHECK_READY issue_alone_checked) where alone[pc] of the pc
+	** its subject's warp (subject - machine.warp0) issues: por_pc 1 or 3
+	** and the owner's alone_at; alone NULL: never.  (Eight pointers, no
+	** more: found by a shift, and persistency's rows ran 0.04% slower at
+	** nine.) */
+	int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+	                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+	uint8_t *alone;
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	int (*still_enabled)(const struct comp *c, const uint8_t *sv, const struct action *a);
 };
+_Static_assert(sizeof(struct kind_do) == 8 * sizeof(void *), "kind_do is eight pointers");
 
 static const struct comp *owner(const struct model *m, unsigned kind)
 {
@@ -395,18 +407,16 @@ static inline int step_kind(const struct machine *x, const struct instr *in)
 	return in ? x->por_pc[in - x->ins] : 0;
 }
 
-/* model.step of a, its kind's dispatch d already found: a warp's issue
-** decoded once for its timing, count and local answer
-** (comp_def.prepare).  Always inline: called apart, m_issue costs more
-** than m_step and m_apply did. */
+/* model.step of a, its kind's dispatch d already found (t's busy cycles
+** 1 and no update, the caller's): a warp's issue decoded once for its
+** timing, count and local answer (comp_def.prepare).  Always inline:
+** called apart, m_issue costs more than m_step and m_apply did. */
 static inline __attribute__((always_inline)) int step_by(const struct model *m, const struct kind_do *d,
                                                          const uint8_t *sv, const struct action *a, struct timing *t,
                                                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
 	const struct comp *c = d->c;
 	int local;
-	t->busy = 1;
-	t->n = 0;
 	if (d->prepare) {
 		const struct instr *in = d->prepare(c, sv, a, t, rnd, rng, ct);
 		local = step_kind(MC(m), in); /* without m->local, por_pc is all 0 */
@@ -425,18 +435,129 @@ static inline __attribute__((always_inline)) int step_by(const struct model *m, 
 static int m_step(const struct model *m, const uint8_t *sv, const struct action *a, struct timing *t,
                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
+	t->busy = 1;
+	t->n = 0;
 	return step_by(m, kind_do(MC(m), a->kind), sv, a, t, rnd, rng, ct, reach);
 }
 
-/* Concrete mode's one call per action (model.h, issue): step, apply and
-** faulted with the kind's dispatch found once. */
-static int m_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
-                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
+/* Concrete mode's one call per action (model.h, issue): where at_once,
+** a warp-local issue its kind's issue_alone at once; any other step,
+** apply and faulted, with the kind's dispatch found once. */
+static inline __attribute__((always_inline)) int issue_as(const struct model *m, uint8_t *sv, const struct action *a,
+                                                          struct timing *t, uint64_t (*rnd)(void *), void *rng,
+                                                          uint64_t *ct, int *reach, int at_once)
 {
-	const struct kind_do *d = kind_do(MC(m), a->kind);
+	const struct machine *x = MC(m);
+	const struct kind_do *d = kind_do(x, a->kind);
+	t->busy = 1;
+	t->n = 0;
+	if (at_once && d->alone && d->alone[gpu_pc(&x->g, sv, a->subject - x->warp0)])
+		return d->issue_alone(d->c, sv, a, t, rnd, rng, ct);
 	int local = step_by(m, d, sv, a, t, rnd, rng, ct, reach);
 	d->apply(d->c, sv, a);
 	return local == 3 ? 1 + faulted_by(MC(m), sv, a) : local;
+}
+static int m_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
+                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
+{
+	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 1);
+}
+/* model.issue where no kind issues at once (persistency sees every issue) */
+static int m_issue_apart(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
+                         uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
+{
+	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 0);
+}
+
+/* WARP-8 (GPUMC_CHECK_READY): the copies issue_alone_checked compares
+** (the issuing warp's record, its owner's slice, the counters, the
+** timing), allocated once, and the draws of rnd the first way made,
+** made again the second (a load's jitter). */
+struct alone_check {
+	uint8_t *rec, *slice;
+	uint64_t *ct;
+	struct timing t;
+	uint64_t (*rnd)(void *);
+	void *rng;
+	uint64_t draw[8];
+	unsigned ndraws, redrawn;
+};
+
+static void alone_differs(const struct action *a, const char *what)
+{
+	fprintf(stderr, "gpumc: internal error: WARP-8: issue_alone of kind %u, subject %u differs from prepare and apply in "
+	        "%s\n", a->kind, a->subject, what);
+	abort();
+}
+
+/* rnd as the issue at once draws (kept), and as prepare draws again. */
+static uint64_t alone_draw(void *p)
+{
+	struct alone_check *k = p;
+	if (k->ndraws == sizeof k->draw / sizeof *k->draw) {
+		fprintf(stderr, "gpumc: internal error: WARP-8: an issue at once draws more than %u times\n", k->ndraws);
+		abort();
+	}
+	return k->draw[k->ndraws++] = k->rnd(k->rng);
+}
+static uint64_t alone_redraw(void *p)
+{
+	struct alone_check *k = p;
+	if (k->redrawn == k->ndraws) {
+		fprintf(stderr, "gpumc: internal error: WARP-8: prepare draws more often than the issue at once\n");
+		abort();
+	}
+	return k->draw[k->redrawn++];
+}
+
+/* A kind's issue_alone under GPUMC_CHECK_READY (WARP-8): it gives the
+** answer, timing, counts, draws and issuing warp's record that the
+** kind's prepare and apply (and faulted) give, which change nothing of
+** its owner's slice (a scheduler's turn, token or round): each run on
+** the same bytes (those copied back between), the second's kept.  Only
+** those bytes are compared: a warp-local issue writes its warp's
+** registers and stack alone (model.h, local), and a copy of the whole
+** vector per issue made checked runs ~100x slower. */
+static int issue_alone_checked(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+{
+	const struct model *m = c->m;
+	struct machine *x = MC(m);
+	struct alone_check *k = x->alone_check;
+	const struct kind_do *d = kind_do(x, a->kind);
+	uint8_t *rec = (uint8_t *)gpu_warp(&x->g, sv, a->subject - x->warp0);
+	size_t nrec = x->g.warp_bytes, nct = sizeof *ct * m->ncounters;
+	memcpy(k->slice, sv + c->off, c->size);
+	memcpy(k->rec, rec, nrec);
+	memcpy(k->ct, ct, nct);
+	k->t.busy = 1;
+	k->t.n = 0;
+	k->rnd = rnd;
+	k->rng = rng;
+	k->ndraws = k->redrawn = 0;
+	int once = c->def->issue_alone(c, sv, a, &k->t, alone_draw, k, k->ct);
+	/* the record as taken at once, then back to before for the two */
+	uint8_t *after = k->rec + nrec;
+	memcpy(after, rec, nrec);
+	memcpy(rec, k->rec, nrec);
+	int reach = 0;
+	int local = step_by(m, d, sv, a, t, alone_redraw, k, ct, &reach);
+	d->apply(c, sv, a);
+	if (local == 3)
+		local = 1 + faulted_by(x, sv, a);
+	if (local != once)
+		alone_differs(a, "the answer");
+	if (memcmp(rec, after, nrec))
+		alone_differs(a, "the warp's record");
+	if (memcmp(sv + c->off, k->slice, c->size))
+		alone_differs(a, "its owner's slice (moved by the apply)");
+	if (memcmp(ct, k->ct, nct))
+		alone_differs(a, "the counts");
+	if (t->busy != k->t.busy || t->n != k->t.n || memcmp(t->upd, k->t.upd, sizeof *t->upd * t->n))
+		alone_differs(a, "the timing");
+	if (k->redrawn != k->ndraws)
+		alone_differs(a, "its draws of rnd");
+	return once;
 }
 
 /* Beyond warp-local issues: the owner's answer (component.h, alone). */
@@ -684,7 +805,15 @@ static void machine_free(struct machine *x)
 		free(x->comps[i].priv);
 		free(x->comps[i].counter_map);
 	}
+	for (unsigned k = 0; x->kind_do && k < x->nkinds; k++)
+		free(x->kind_do[k].alone);
 	free(x->kind_do);
+	if (x->alone_check) {
+		free(x->alone_check->rec);
+		free(x->alone_check->ct);
+		free(x->alone_check->slice);
+		free(x->alone_check);
+	}
 	free(x->kind_writes);
 	free(x->por_pc);
 	free(x->counter_names);
@@ -928,7 +1057,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		struct comp *c = &x->comps[i];
 		c->kind0 = ACT_MODEL + k;
 		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
-			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, c->def->reach,
+			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, NULL, NULL, c->def->reach,
 				                          c->def->still_enabled };
 			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
 			if (c->def->provides & PORT(P_ISSUE))
@@ -973,7 +1102,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->local = m_local;
 	m->step = m_step;
 	m->faulted = m_faulted;
-	m->issue = m_issue;
+	m->issue = m_issue_apart; /* m_issue where a kind issues at once (below) */
 	/* steps alone where every component declares por_atomics and one
 	** may take some (chains then follow every successor: chain_after) */
 	int alone = 1, some = 0;
@@ -998,6 +1127,37 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		enum opcode op = g->prog->ins[pc].op;
 		if (x->por_pc[pc])
 			x->por_pc[pc] = op == OP_EXIT ? 2 : op >= OP_BRA || op == OP_DIV || op == OP_REM ? 3 : 1;
+	}
+	/* issues at once where por_pc says 1 or 3 (not an exit, whose answer
+	** asks for more) and the kind's owner can, an issue of its P_WARPS
+	** provider's warps */
+	const char *check = getenv("GPUMC_CHECK_READY");
+	for (unsigned k = 0; m->local && k < x->nkinds; k++) {
+		struct kind_do *d = &x->kind_do[k];
+		const struct comp *c = d->c;
+		if (!c->def->issue_alone)
+			continue;
+		d->alone = xcalloc((size_t)g->prog->nins + 1, 1);
+		int some = 0;
+		for (int pc = 0; pc < g->prog->nins; pc++)
+			some |= d->alone[pc] = (x->por_pc[pc] == 1 || x->por_pc[pc] == 3) && c->def->alone_at(c, (unsigned)pc);
+		if (!some) { /* none (persistency): not asked per issue */
+			free(d->alone);
+			d->alone = NULL;
+			continue;
+		}
+		m->issue = m_issue;
+		x->warp0 = REQ(c, P_WARPS)->c->subj0[0]; /* the only warps provider (scheduler.h) */
+		d->issue_alone = c->def->issue_alone;
+		if (!check || !*check || *check == '0')
+			continue;
+		d->issue_alone = issue_alone_checked;
+		if (!x->alone_check) {
+			x->alone_check = xmalloc(sizeof *x->alone_check);
+			x->alone_check->rec = xmalloc(2 * g->warp_bytes);
+			x->alone_check->ct = xmalloc(sizeof *x->alone_check->ct * (x->ncounters + 1));
+			x->alone_check->slice = xmalloc(m->sv_size);
+		}
 	}
 	if (x->crash) {
 		m->durable_size = m->sv_size;

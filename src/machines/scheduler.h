@@ -52,6 +52,11 @@ void sched_count(const struct comp *c, const uint8_t *sv, const struct action *a
 ** indirect call (m_issue's), not two. */
 const struct instr *warps_prepare_issue(const struct comp *c, const uint8_t *sv, const struct action *a,
                                         struct timing *t, uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+/* Concrete mode (comp_def.issue_alone, alone_at): warps_prepare_issue,
+** then the scheduler's apply, of a warp-local issue at once (warp.c). */
+int warps_issue_alone(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+                      uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+int warps_alone_at(const struct comp *c, unsigned pc);
 int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a);
 long sched_is_issue(const struct comp *c, const struct action *a);
 const void *sched_port(const struct comp *c, enum port p);
@@ -61,7 +66,7 @@ const void *sched_port(const struct comp *c, enum port p);
 	.provides = PORT(P_ISSUE), .requires = PORT(P_WARPS) | PORT(P_ATOMICS) | PORT(P_GATE),                \
 	.optional = PORT(P_GATE), .kinds = sched_kinds, .nkinds = 1, .port_writes = 0,                        \
 	.describe = sched_describe, .timing = sched_timing, .count = sched_count,                             \
-	.prepare = warps_prepare_issue,                                                                       \
+	.prepare = warps_prepare_issue, .issue_alone = warps_issue_alone, .alone_at = warps_alone_at,          \
 	.still_enabled = sched_still_enabled
 
 #endif

@@ -38,7 +38,15 @@
 **          pc, are its guarded lanes when that warp issues it next
 **          (branch takes them instead of guarding again): model.issue's
 **          apply follows its step on the same vector, and a scheduler's
-**          apply issues its warp (checked under GPUMC_CHECK_READY).
+**          apply issues its warp (checked under GPUMC_CHECK_READY);
+**   WARP-8 warps_issue_alone, concrete mode's prepare and apply of a
+**          warp-local issue at once (where warps_alone_at and compose.c's
+**          por_pc say so), gives the
+**          timing, counts, local answer and warp record that
+**          warps_prepare_issue and the scheduler's apply give, which
+**          leave the scheduler's slice as it was (compose.c checks the
+**          record, slice, counts and timing under GPUMC_CHECK_READY,
+**          issue_alone_checked).
 */
 #include "config.h"
 
@@ -969,6 +977,62 @@ const struct instr *warps_prepare_issue(const struct comp *s, const uint8_t *sv,
 	if (in->op <= OP_SELP && !REQ(c, P_PM)->ops)
 		return prepare_of(c, sv, w, in, pc, t, rnd, rng, ct);
 	return prepare_other(c, sv, w, t, rnd, rng, ct);
+}
+
+/* issue_at_once's other than a PC_ALU one: prepare_of, then issue, on
+** one decode of the pc.  Out of line, with as many parameters as
+** warps_issue_alone (a jump): inlined, its calls made every ALU issue
+** save and restore registers. */
+static __attribute__((noinline)) int issue_other_at_once(const struct comp *c, uint8_t *sv, unsigned w,
+                                                         struct timing *t, uint64_t (*rnd)(void *), void *rng,
+                                                         uint64_t *ct)
+{
+	const struct gpu *g = c->g;
+	unsigned pc = top_pc(g, sv, w);
+	prepare_of(c, sv, w, &g->prog->ins[pc], pc, t, rnd, rng, ct);
+	issue(c, sv, w);
+	return 1 + (gpu_warp(g, sv, w)->status == W_FAULT);
+}
+
+/* scheduler.h: prepare and apply of an issue at once where compose.c's
+** por_pc says 1 or 3 (every component declares it independent of
+** itself; 3: it may fault its warp) and warps_alone_at does: a
+** warp-local instruction (local_table: one of its warp's registers and
+** stack alone; not an exit, por_pc 2) without persistency, which sees
+** every issue (port_pm.op).  Then the
+** scheduler's apply is the warps' issue alone (dab_sched.c's por says
+** yes only under rules whose apply needs no view for a non-atomic:
+** needs_view), and the answer local_of's, 1, or 2 where it faulted its
+** warp.  A decoded register instruction (PC_ALU: 1) is timing_of,
+** count_of of its op's default case and issue's alu_run, on one decode;
+** the others issue_other_at_once.  WARP-8. */
+int warps_alone_at(const struct comp *s, unsigned pc)
+{
+	const struct comp *c = REQ(s, P_WARPS)->c;
+	return !REQ(c, P_PM)->ops && info_of(c, pc)->flags & PC_LOCAL;
+}
+int warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a, struct timing *t,
+                      uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+{
+	const struct comp *c = REQ(s, P_WARPS)->c;
+	const struct gpu *g = c->g;
+	unsigned w = a->subject - c->subj0[0];
+	struct warp_hdr *h = gpu_warp(g, sv, w);
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	const struct pc_info *d = info_of(c, top->pc);
+	if (!(d->flags & PC_ALU))
+		return issue_other_at_once(c, sv, w, t, rnd, rng, ct);
+	const struct instr *in = &g->prog->ins[top->pc];
+	t->n = 1;
+	t->upd[0].subject = a->subject;
+	t->upd[0].delay = g->cfg.lat_alu;
+	comp_count(c, ct, CT_INSTR, 1);
+	comp_count(c, ct, CT_ALU, 1);
+	if (in->pred >= 0)
+		alu_guarded(g, sv, w, h, in, d);
+	else
+		alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
+	return 1;
 }
 
 /* }=== */
