@@ -5,7 +5,7 @@
 # the schedule choice or partition arrival that changed the bits.
 . "$srcdir/t/lib.sh"
 D="$SPECS/dab"
-plan 216
+plan 217
 v() { # v SPEC WANT OPTIONS...: verdict of gpumc check
 	spec=$1; want=$2; shift 2
 	got=$("$GPUMC" check -q --json "$@" "$D/$spec.gpu" 2>/dev/null | grep -o '"verdict":"[^"]*"' | cut -d'"' -f4)

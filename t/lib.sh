@@ -25,6 +25,11 @@ like() { # like TEXT-FILE EXTENDED-REGEX DESCRIPTION
 	if grep -Eq -- "$2" "$1"; then echo "ok $n - $3${TODO:+ # TODO $TODO}"
 	else echo "not ok $n - $3${TODO:+ # TODO $TODO}"; echo "# no line matches /$2/ in:"; sed 's/^/#   /' "$1" | head -20; fi
 }
+unlike() { # unlike TEXT-FILE EXTENDED-REGEX DESCRIPTION: no line matches
+	n=$((n + 1))
+	if ! grep -Eq -- "$2" "$1"; then echo "ok $n - $3${TODO:+ # TODO $TODO}"
+	else echo "not ok $n - $3${TODO:+ # TODO $TODO}"; echo "# lines match /$2/:"; grep -E -- "$2" "$1" | sed 's/^/#   /' | head -20; fi
+}
 # run CMD...: stdout in $T/out, stderr in $T/err, exit code in $rc
 run() {
 	"$@" >"$T/out" 2>"$T/err"
