@@ -601,8 +601,10 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			int due = all || !check || readyset_due(rs, k);
 			if (!all && !due && (n > n0 || moved))
 				readyset_due_missed(rs, tn, k);
-			if (moved)
+			if (moved) { /* and their count of changes (allowed_scheds) */
 				*told ^= bit;
+				told[-(ptrdiff_t)sm - 1]++;
+			}
 			if (!all && due)
 				readyset_due_keep(rs, k, n - n0, wake, gto_gwat && (may & (may - 1)));
 		}
@@ -667,7 +669,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 ** (as the whole list, enabled_timed, has an issue of each), in bits kept
 ** per scheduler as last listed (readyset.allowed): a scheduler not due
 ** (readyset_due_sync) is not listed, and its set, its bit with it, is
-** unchanged (READY-7). */
+** unchanged (READY-7).  Before them, the count of their changes (listing,
+** where a bit moves: there, not after the SMs', whose address cost the
+** listing's loop a register). */
 static const uint64_t *allowed_scheds(const struct comp *c)
 {
 	return ((const struct readyset *)c->priv)->allowed;

@@ -129,7 +129,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	unsigned words = (nsched + 63) / 64;
-	size_t words64 = 3 * ngroups + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
+	size_t words64 = 3 * ngroups + 1 + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
 	/* whole 64-byte lines: the words it adds do not shift the heap after
 	** it (16 bytes cost exhaustive mode's state-vector copies 1% on a
 	** bench/callgrind.sh row, misaligned) */
@@ -137,7 +137,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->n = nsched;
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
-	rs->allowed = (uint64_t *)((char *)rs + head);
+	rs->allowed = (uint64_t *)((char *)rs + head) + 1;
 	rs->nowoke = rs->allowed + ngroups;
 	rs->aux = rs->nowoke + nsched;
 	rs->wake = rs->aux + 2 * nsched;

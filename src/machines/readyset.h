@@ -42,7 +42,8 @@ struct readyset {
 	const unsigned *group;
 	/* per group, its schedulers (bit j: its j-th) whose sets were not
 	** empty as last listed, where the component keeps them (dab_sched.c:
-	** for dab.c's guard) */
+	** for dab.c's guard), and before them (allowed[-1]) a count of
+	** their changes, which the component moves with them */
 	uint64_t *allowed;
 	/* per scheduler, its entry's at less its SM's sm_woke (REACH_WAKES)
 	** and its unit's count when computed, which its own warp-local issue
