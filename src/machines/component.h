@@ -346,7 +346,9 @@ struct port_issue {
 	/* Concrete mode, while enabled_now lists (optional): per SM (word
 	** sm), its schedulers (bit j: its j-th) whose warps the state lets
 	** issue, timing aside: those of which before[] may list no issue,
-	** for a guard that would read them there (dab.c's FLUSH). */
+	** for a guard that would read them there (dab.c's FLUSH); before
+	** the SMs' words (word -1), a count that moves whenever one of them
+	** does, so that a reader that kept them compares one word. */
 	const uint64_t *(*allowed)(const struct comp *c);
 };
 

@@ -48,9 +48,10 @@
 ** Concrete mode keeps each scheduler's set of warps that may issue
 ** (readyset.c), recomputed after the events that may move it: the
 ** unit's own warp-local issue (one: its warp's bits alone, under GTO,
-** GWAT and GTAR), its own atomic's issue and, under SRR and GTRR, its own
-** issue warp-local but for the turn (reach: REACH_OWN, its set alone),
-** anything else as the driver counts it.  The full poll (fill) under
+** GWAT and GTAR), its own atomic's issue (own: its warp's and GWAT's
+** token holder's bits alone, under GTO and GWAT) and, under SRR and
+** GTRR, its own issue warp-local but for the turn (reach: REACH_OWN, its
+** set alone), anything else as the driver counts it.  The full poll (fill) under
 ** strict round robin polls the turn's warp alone.  Invariant READY-15
 ** (GPUMC_CHECK_READY): that equals a poll of every warp.  READY-5:
 ** check_allowed.
@@ -436,6 +437,54 @@ static inline __attribute__((always_inline)) int one_gto_gwat(const struct ready
 	return one_as(src, k, subject, may, viewed, 1);
 }
 
+/* Warp w's bits of a set, READY (allowed, at an atomic or not, where
+** it need not be viewed, `free`, or is the token's holder, `holder`) or
+** not: own's. */
+static inline void own_bits(const struct gpu *g, const uint8_t *sv, unsigned w, int free, int holder, uint64_t *may,
+                            uint64_t *viewed)
+{
+	uint64_t bit = 1ull << g->warp_idx[w];
+	int a = gpu_warp(g, (uint8_t *)sv, w)->status != W_READY ? 0
+	        : !gpu_at_global_atomic(g, sv, w) || free ? 1
+	        : holder ? 2 : 0;
+	*may = a ? *may | bit : *may & ~bit;
+	*viewed = a == 2 ? *viewed | bit : *viewed & ~bit;
+}
+
+/* After the unit's own atomic issue into DAB's buffers by warp `subject`
+** (REACH_OWN, reach below: no gate), under GTO and GWAT (and gwat-bar):
+** it moved the warp (its pc, status, owed count) and, buffered, GWAT's
+** token, nothing another warp's bits read (DAB's room is always there:
+** dab.c's always_room).  The token passed from the warp (its holder, the
+** one warp whose atomic the rule allowed) to the next in the batch's
+** order not out of it, the holder now, whose atomic alone the rule
+** allows: the issuing warp's bits and the new holder's move, no other's.
+** The batch stays (the warp has work left before and after: its atomic
+** owed), but where CTAs come in batches (not all resident), or the next
+** warp sits out the order (the holder is past it: a loop to it cost more
+** than the full poll saved), this answers 0: a full poll.  READY-1
+** (readyset_fill) checks it against one. */
+static int own(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed)
+{
+	const struct comp *c = src->c;
+	const struct gpu *g = c->g;
+	const struct dab_src *d = (const struct dab_src *)src;
+	unsigned r = d->rule, w = subject - d->s0;
+	if (r == DS_GTO) {
+		own_bits(g, src->sv, w, 1, 0, may, viewed);
+		return 1;
+	}
+	if (r != DS_GWAT || c->nreq[P_GATE] || g->resident * g->cfg.sms < g->cfg.ctas)
+		return 0;
+	unsigned h = g->sched_warps[g->sched_first[k] + state(c, src->sv, k)->token];
+	if (out_of_order(g, src->sv, h))
+		return 0;
+	own_bits(g, src->sv, w, 0, h == w, may, viewed);
+	if (h != w)
+		own_bits(g, src->sv, h, 0, 1, may, viewed);
+	return 1;
+}
+
 /* READY-5 (GPUMC_CHECK_READY): the bits told to the flush guard equal a
 ** full poll of every scheduler's set. */
 static void check_allowed(const struct readyset_src *src, const struct readyset *rs, const struct timed_now *tn)
@@ -487,8 +536,10 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	** listing, not on the stack at each (a call's 7 stores: DAB pagerank
 	** 0.2% of its instructions); the state vector moves with the run */
 	struct dab_src *dctx = (struct dab_src *)rs->ctx;
-	if (dctx->src.c != c || dctx->src.one != one_hook)
+	if (dctx->src.c != c || dctx->src.one != one_hook) {
 		*dctx = (struct dab_src){ { c, sv, fill, one_hook, NULL }, s0, rule };
+		rs->own = own;
+	}
 	dctx->src.sv = sv;
 	const struct readyset_src *const ctx = &dctx->src;
 	/* read once: the listing's stores (out[], an unsigned subject) may
@@ -550,8 +601,10 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			int due = all || !check || readyset_due(rs, k);
 			if (!all && !due && (n > n0 || moved))
 				readyset_due_missed(rs, tn, k);
-			if (moved)
+			if (moved) { /* and their count of changes (allowed_scheds) */
 				*told ^= bit;
+				told[-(ptrdiff_t)sm - 1]++;
+			}
 			if (!all && due)
 				readyset_due_keep(rs, k, n - n0, wake, gto_gwat && (may & (may - 1)));
 		}
@@ -616,7 +669,9 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 ** (as the whole list, enabled_timed, has an issue of each), in bits kept
 ** per scheduler as last listed (readyset.allowed): a scheduler not due
 ** (readyset_due_sync) is not listed, and its set, its bit with it, is
-** unchanged (READY-7). */
+** unchanged (READY-7).  Before them, the count of their changes (listing,
+** where a bit moves: there, not after the SMs', whose address cost the
+** listing's loop a register). */
 static const uint64_t *allowed_scheds(const struct comp *c)
 {
 	return ((const struct readyset *)c->priv)->allowed;

@@ -27,7 +27,8 @@
 **     (REACH_OWN: a global atomic's issue into DAB's buffers, and under
 **     SRR and GTRR an issue warp-local but for the turn: dab_sched.c)
 **     changes only that set: its unit's count, by 2, so that it is never
-**     taken for one warp-local issue (readyset_get's one, due_pend);
+**     taken for one warp-local issue (readyset_get's one, due_pend); the
+**     component may say which bits it moved (struct readyset's own);
 **   - an action that declares it reaches no set (REACH_NONE: a DAB drain
 **     of a red that leaves something in flight: memory and FIFOs only)
 **     changes none;
@@ -128,7 +129,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	unsigned words = (nsched + 63) / 64;
-	size_t words64 = 3 * ngroups + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
+	size_t words64 = 3 * ngroups + 1 + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
 	/* whole 64-byte lines: the words it adds do not shift the heap after
 	** it (16 bytes cost exhaustive mode's state-vector copies 1% on a
 	** bench/callgrind.sh row, misaligned) */
@@ -136,7 +137,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->n = nsched;
 	rs->gto_idx = gto_idx;
 	rs->ngroups = ngroups;
-	rs->allowed = (uint64_t *)((char *)rs + head);
+	rs->allowed = (uint64_t *)((char *)rs + head) + 1;
 	rs->nowoke = rs->allowed + ngroups;
 	rs->aux = rs->nowoke + nsched;
 	rs->wake = rs->aux + 2 * nsched;
@@ -173,14 +174,18 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 	** below this run's counts) */
 	uint64_t nowoke = src->woke ? at - tn->sm_woke[rs->group[k]] - tn->unit_changed[u] : at;
 	uint64_t own = tn->unit_changed[u] - e->unit;
-	int woken = src->woke && !one && e->at != at && nowoke == rs->nowoke[k] &&
-	            (!own || (own == 1 && src->one && src->one(src, k, tn->last[u], &m, &v))) && src->woke(src, k, &m, &v);
-	if (woken && !tn->check) {
+	/* or only the unit's own issue that reached its set alone (REACH_OWN:
+	** its count by 2, no other count since): some warps' bits alone */
+	int some = (src->woke && !one && e->at != at && nowoke == rs->nowoke[k] &&
+	            (!own || (own == 1 && src->one && src->one(src, k, tn->last[u], &m, &v))) &&
+	            src->woke(src, k, &m, &v)) ||
+	           (rs->own && at == e->at + 2 && own == 2 && rs->own(src, k, tn->last[u], &m, &v));
+	if (some && !tn->check) {
 		*may = m;
 		*viewed = v;
 	} else
 		src->fill(src, k, may, viewed);
-	if (tn->check && (e->at == at || one || woken) && (m != *may || v != *viewed)) {
+	if (tn->check && (e->at == at || one || some) && (m != *may || v != *viewed)) {
 		fprintf(stderr,
 		        "gpumc: internal error: READY-1: scheduler %u at cycle %llu: event-driven set %#llx (viewed "
 		        "%#llx), full poll %#llx (viewed %#llx): an event did not signal\n",

@@ -9,6 +9,7 @@
 #include "explore/model.h"
 
 struct comp;
+struct readyset_src;
 
 struct readyset_entry {
 	uint64_t at;   /* the driver's counts' sum when computed (UINT64_MAX: never; of
@@ -41,7 +42,8 @@ struct readyset {
 	const unsigned *group;
 	/* per group, its schedulers (bit j: its j-th) whose sets were not
 	** empty as last listed, where the component keeps them (dab_sched.c:
-	** for dab.c's guard) */
+	** for dab.c's guard), and before them (allowed[-1]) a count of
+	** their changes, which the component moves with them */
 	uint64_t *allowed;
 	/* per scheduler, its entry's at less its SM's sm_woke (REACH_WAKES)
 	** and its unit's count when computed, which its own warp-local issue
@@ -72,6 +74,12 @@ struct readyset {
 	** adds: dab_sched.c's dab_src), kept between listings, which move
 	** only its state vector */
 	_Alignas(8) unsigned char ctx[48];
+	/* set by the component (NULL: never): after the unit's own issue that
+	** reached its set alone (REACH_OWN, its count by 2) by the warp of
+	** `subject`, the bits that issue may move (returns 0 where it cannot
+	** say which); here, not in readyset_src, which gto builds each
+	** listing */
+	int (*own)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed);
 	struct readyset_entry e[];
 };
 
@@ -85,7 +93,7 @@ struct readyset {
 ** (REACH_WAKES) alone, the bits of those their components named (returns
 ** 0 where it cannot); where the unit's own warp-local issue came too, one
 ** and then woke (each poll of the state as it is: neither may depend on
-** the other's event having come first). */
+** the other's event having come first).  (And struct readyset's own.) */
 struct readyset_src {
 	const struct comp *c;
 	const uint8_t *sv;
@@ -109,7 +117,8 @@ static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsig
 ** last call may have changed them, and on every call under tn->check,
 ** where a difference is a missed event: an internal error, reported and
 ** fatal.  readyset_fill: the full poll, where readyset_get took neither
-** the kept set nor the one event's, or the woken warps' bits alone. */
+** the kept set nor the one event's, or the woken warps' bits alone, or
+** those of the unit's own issue that reached its set alone (rs->own). */
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                    uint64_t *may, uint64_t *viewed, const struct readyset_src *src);
 /* Asked for every free scheduler every cycle: the kept set inline, and
