@@ -86,11 +86,17 @@ struct kind_do {
 	/* prepare and apply at once (comp_def.issue_alone; under
 	** GPUMC_CHECK_READY issue_alone_checked) where alone[pc] of the pc
 	** its subject's warp (subject - machine.warp0) issues: por_pc 1 or 3
-	** and the owner's alone_at; alone NULL: never.  (Eight pointers, no
-	** more: found by a shift, and persistency's rows ran 0.04% slower at
+	** and the owner's alone_at; alone NULL: never, and then, where set,
+	** issue_whole (comp_def's) for every action of the kind (not a warp
+	** issue: dab.c's DRAIN), the slot shared.  (Eight pointers, no more:
+	** found by a shift, and persistency's rows ran 0.04% slower at
 	** nine.) */
-	int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
-	                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+	union {
+		int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+		                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+		int (*issue_whole)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+		                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach);
+	};
 	uint8_t *alone;
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	int (*still_enabled)(const struct comp *c, const uint8_t *sv, const struct action *a);
@@ -441,18 +447,23 @@ static int m_step(const struct model *m, const uint8_t *sv, const struct action 
 }
 
 /* Concrete mode's one call per action (model.h, issue): where at_once,
-** a warp-local issue its kind's issue_alone at once; any other step,
-** apply and faulted, with the kind's dispatch found once. */
+** a warp-local issue its kind's issue_alone at once; where whole, an
+** action of a kind with issue_whole that; any other step, apply and
+** faulted, with the kind's dispatch found once.  A warp issue (alone
+** set) pays no test for whole. */
 static inline __attribute__((always_inline)) int issue_as(const struct model *m, uint8_t *sv, const struct action *a,
                                                           struct timing *t, uint64_t (*rnd)(void *), void *rng,
-                                                          uint64_t *ct, int *reach, int at_once)
+                                                          uint64_t *ct, int *reach, int at_once, int whole)
 {
 	const struct machine *x = MC(m);
 	const struct kind_do *d = kind_do(x, a->kind);
 	t->busy = 1;
 	t->n = 0;
-	if (at_once && d->alone && d->alone[gpu_pc(&x->g, sv, a->subject - x->warp0)])
-		return d->issue_alone(d->c, sv, a, t, rnd, rng, ct);
+	if (at_once && d->alone) {
+		if (d->alone[gpu_pc(&x->g, sv, a->subject - x->warp0)])
+			return d->issue_alone(d->c, sv, a, t, rnd, rng, ct);
+	} else if (whole && d->issue_whole)
+		return d->issue_whole(d->c, sv, a, t, rnd, rng, ct, reach);
 	int local = step_by(m, d, sv, a, t, rnd, rng, ct, reach);
 	d->apply(d->c, sv, a);
 	return local == 3 ? 1 + faulted_by(MC(m), sv, a) : local;
@@ -460,13 +471,19 @@ static inline __attribute__((always_inline)) int issue_as(const struct model *m,
 static int m_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 1);
+	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 1, 0);
+}
+/* model.issue where some kind has issue_whole (DAB's DRAIN) */
+static int m_issue_whole(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
+                         uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
+{
+	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 1, 1);
 }
 /* model.issue where no kind issues at once (persistency sees every issue) */
 static int m_issue_apart(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 0);
+	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 0, 0);
 }
 
 /* WARP-8 (GPUMC_CHECK_READY): the copies issue_alone_checked compares
@@ -1057,7 +1074,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		struct comp *c = &x->comps[i];
 		c->kind0 = ACT_MODEL + k;
 		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
-			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, NULL, NULL, c->def->reach,
+			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, { NULL }, NULL, c->def->reach,
 				                          c->def->still_enabled };
 			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
 			if (c->def->provides & PORT(P_ISSUE))
@@ -1157,6 +1174,14 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			x->alone_check->rec = xmalloc(2 * g->warp_bytes);
 			x->alone_check->ct = xmalloc(sizeof *x->alone_check->ct * (x->ncounters + 1));
 			x->alone_check->slice = xmalloc(m->sv_size);
+		}
+	}
+	/* issue_whole for the kinds not issued at once (not warp issues) */
+	for (unsigned k = 0; k < x->nkinds; k++) {
+		struct kind_do *d = &x->kind_do[k];
+		if (!d->alone && d->c->def->issue_whole) {
+			d->issue_whole = d->c->def->issue_whole;
+			m->issue = m_issue_whole;
 		}
 	}
 	if (x->crash) {
