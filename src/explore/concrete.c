@@ -13,7 +13,9 @@
 ** report): units in increasing order, each unit's candidates by subject,
 ** then in enabled() order.  Nearly always each unit has one candidate
 ** and the components list them in unit order: nothing to group or pick
-** then (candidates: one_each).
+** then (candidates: one_each); where enabled_now says its list is just
+** that, each action able to issue now (timed_now.listed_now: the
+** schedulers' GTO picks while nothing else lists), not even filtered.
 **
 ** Idle cycles are jumped over event by event: with the state unchanged,
 ** what can issue changes only when a subject's ready time or a unit's
@@ -55,6 +57,10 @@
 ** model.count's asked alone; READY-11, the skip test's quick look at the
 ** events (ev_at) agrees with ev_next; READY-16, the events ring holds no
 ** bit of a cycle passed (ev_pass drops each as the driver comes to it).
+** READY-18, where enabled_now says its list can issue now, one action a
+** unit in increasing unit order (timed_now.listed_now: GTO's picks
+** alone), the filter (candidates) keeps every action and finds them so:
+** unchecked it is not run then.
 ** READY-1, -5, -7, -9, -10, -14 and -15 are the ready sets' (readyset.c,
 ** dab_sched.c, scheduler.c), READY-12 and -13 the DAB buffers' listing's
 ** (dab.c), READY-17 the composer's: a component laid out with no actions
@@ -397,8 +403,9 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
 	/* the driver's counts (changed, nonlocal, own, reached) kept in tn,
 	** not copied into it each cycle */
+	int listed_now = 0; /* enabled_now's: its list is the candidates as they are */
 	struct timed_now tn = { 0, run, ready, unit_free, 0, changed, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
-		                &again, 0, 0 };
+		                &again, 0, 0, &listed_now };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
@@ -436,8 +443,19 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			if (passes)
 				skip = 0;
 			ev_pass(&ev, now);
-			if (!skip || check_ready)
-				nc = candidates(m->enabled_now(m, sv, act, &tn), act, ready, unit_free, now, &wake, &one_each);
+			if (!skip || check_ready) {
+				unsigned n = m->enabled_now(m, sv, act, &tn);
+				if (!listed_now || check_ready)
+					nc = candidates(n, act, ready, unit_free, now, &wake, &one_each);
+				else
+					nc = n;
+				if (check_ready && listed_now && (nc != n || !one_each)) {
+					fprintf(stderr, "gpumc: internal error: READY-18: at cycle %llu enabled_now said its %u "
+					        "actions can issue now, one a unit in order; %u can%s\n", (unsigned long long)now, n,
+					        nc, one_each ? "" : ", not one a unit in order");
+					abort();
+				}
+			}
 			if (skip && nc) {
 				fprintf(stderr, "gpumc: internal error: READY-6: cycle %llu, passed over after a cycle of "
 				        "warp-local issues alone, has an issue\n", (unsigned long long)now);

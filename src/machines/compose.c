@@ -59,6 +59,9 @@ struct machine {
 	** every CTA resident), which lists none (READY-17): silent */
 	const struct comp *acting[MAX_COMPS], *silent[MAX_COMPS];
 	unsigned nacting, nsilent;
+	/* the first acting components that list only what can issue now
+	** (comp_def.lists_now; m_enabled_now) */
+	unsigned nlists_now;
 	/* the components with a tick hook (concrete mode, every cycle) */
 	const struct comp *ticking[MAX_COMPS];
 	unsigned nticking;
@@ -144,27 +147,34 @@ static void m_init(const struct model *m, uint8_t *sv)
 			x->comps[i].def->init(&x->comps[i], sv);
 }
 
-/* The acting components' lists, one after another.  Always inline:
-** concrete mode lists once a cycle (m_enabled_now). */
-static inline __attribute__((always_inline)) unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed)
+/* The acting components' lists, one after another; *lead: how many the
+** first nlists_now gave.  Always inline: concrete mode lists once a
+** cycle (m_enabled_now). */
+static inline __attribute__((always_inline)) unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out,
+                                                              int timed, unsigned *lead)
 {
 	const struct machine *x = MC(m);
-	unsigned n = 0;
+	const unsigned nl = x->nlists_now;
+	unsigned n = 0, l = 0;
 	for (unsigned i = 0; i < x->nacting; i++) {
 		const struct comp *c = x->acting[i];
 		n += c->def->enabled(c, sv, out, n, out + n, timed);
+		l = i < nl ? n : l;
 	}
+	*lead = l;
 	return n;
 }
 
 static unsigned m_enabled(const struct model *m, const uint8_t *sv, struct action *out)
 {
-	return enabled(m, sv, out, 0);
+	unsigned lead;
+	return enabled(m, sv, out, 0, &lead);
 }
 
 static unsigned m_enabled_timed(const struct model *m, const uint8_t *sv, struct action *out)
 {
-	return enabled(m, sv, out, 1);
+	unsigned lead;
+	return enabled(m, sv, out, 1, &lead);
 }
 
 /* READY-17 (GPUMC_CHECK_READY): a silent component lists nothing.
@@ -181,12 +191,17 @@ static void check_silent(const struct machine *x, const uint8_t *sv, struct acti
 	}
 }
 
+/* Concrete mode's listing: the first nlists_now components' listings
+** are what can issue now, one a unit, units in increasing order (wiring
+** order allocated them): the whole is where the others list nothing
+** (timed_now.listed_now; the driver checks it, READY-18). */
 static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct action *out,
                               const struct timed_now *v)
 {
 	struct machine *x = MC(m);
 	x->g.now = v;
-	unsigned n = enabled(m, sv, out, 1);
+	unsigned lead, n = enabled(m, sv, out, 1, &lead);
+	*v->listed_now = n == lead;
 	if (v->check)
 		check_silent(x, sv, out, n);
 	x->g.now = NULL;
@@ -1061,6 +1076,9 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	}
 	if (bind_ports(x, wr, d, s->path))
 		goto fail;
+	while (x->nlists_now < x->nacting && x->acting[x->nlists_now]->def->lists_now &&
+	       x->acting[x->nlists_now]->def->lists_now(x->acting[x->nlists_now]))
+		x->nlists_now++;
 	x->running = g->warp_off + offsetof(struct warp_hdr, status); /* warp 0's */
 	m->sv_size = (end + 7) & ~(size_t)7;
 	/* at most TRACE_MAX_ACTIONS where traced: job_load checks */
