@@ -192,16 +192,16 @@ static void check_silent(const struct machine *x, const uint8_t *sv, struct acti
 }
 
 /* Concrete mode's listing: the first nlists_now components' listings
-** are what can issue now, one a unit, units in increasing order (wiring
-** order allocated them): the whole is where the others list nothing
-** (timed_now.listed_now; the driver checks it, READY-18). */
+** are what can issue now, one a unit, units in increasing order and
+** before the others' (wiring order allocated them): timed_now.listed_now
+** (the driver checks it, READY-18). */
 static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct action *out,
                               const struct timed_now *v)
 {
 	struct machine *x = MC(m);
 	x->g.now = v;
 	unsigned lead, n = enabled(m, sv, out, 1, &lead);
-	*v->listed_now = n == lead;
+	*v->listed_now = lead;
 	if (v->check)
 		check_silent(x, sv, out, n);
 	x->g.now = NULL;
