@@ -159,7 +159,9 @@ like "$T/err" "icnt_eject" "icnt_eject out of range: an error"
 # follows.  atomdrain: 64 lanes' atom to scattered words, 2 SMs, 2
 # partitions, so atom entries drain from FIFOs that keep entries behind
 # them and reach their warps' SM.  Under GPUMC_CHECK_READY the kept reach
-# is found anew and compared: no internal error, the same report.
+# is found anew and compared, and a DRAIN taken in one call (DAB-WHOLE,
+# issue_whole) compared with prepare, reach and apply apart: no internal
+# error, the same report.
 cat > "$T/atomdrain.gpu" <<'SPEC'
 machine dab
 set sms = 2
@@ -186,4 +188,4 @@ GPUMC_CHECK_READY=1 "$GPUMC" run --runs 2 "$T/atomdrain.gpu" 2>&1 | grep -v simu
 cmp -s "$T/plain" "$T/checked"
 rc=$?
 e=$(grep -m1 "internal error" "$T/checked")
-ok $rc "dab: an atom's DRAIN from a FIFO that keeps entries, its reach kept by prepare, under GPUMC_CHECK_READY: no DAB-DRAIN${e:+ ($e)}"
+ok $rc "dab: an atom's DRAIN from a FIFO that keeps entries, its reach kept by prepare, under GPUMC_CHECK_READY: no DAB-DRAIN, no DAB-WHOLE${e:+ ($e)}"

@@ -13,7 +13,9 @@
 ** report): units in increasing order, each unit's candidates by subject,
 ** then in enabled() order.  Nearly always each unit has one candidate
 ** and the components list them in unit order: nothing to group or pick
-** then (candidates: one_each).
+** then (candidates: one_each); the first actions of the list where
+** enabled_now says they are just that, each able to issue now
+** (timed_now.listed_now: the schedulers' GTO picks), not even filtered.
 **
 ** Idle cycles are jumped over event by event: with the state unchanged,
 ** what can issue changes only when a subject's ready time or a unit's
@@ -55,6 +57,10 @@
 ** model.count's asked alone; READY-11, the skip test's quick look at the
 ** events (ev_at) agrees with ev_next; READY-16, the events ring holds no
 ** bit of a cycle passed (ev_pass drops each as the driver comes to it).
+** READY-18, where enabled_now says the first actions of its list can
+** issue now, one a unit in increasing unit order, before the others'
+** units (timed_now.listed_now: GTO's picks), the filter (candidates)
+** keeps them all and finds them so: unchecked it is not run on them.
 ** READY-1, -5, -7, -9, -10, -14 and -15 are the ready sets' (readyset.c,
 ** dab_sched.c, scheduler.c), READY-12 and -13 the DAB buffers' listing's
 ** (dab.c), READY-17 the composer's: a component laid out with no actions
@@ -152,6 +158,27 @@ static inline unsigned candidates(unsigned n, struct action *act, const uint64_t
 	}
 	*one_each = each;
 	return nc;
+}
+
+/* READY-18 (GPUMC_CHECK_READY): of act[0..n), enabled_now's list at
+** now, the first lead can issue now, one a unit in increasing unit
+** order, on units before the others' (timed_now.listed_now): candidates
+** keeps them all (moving none: act stays as it is), one_each, and the
+** others' units are past theirs.  Fatal where not. */
+static void check_listed_now(unsigned n, unsigned lead, struct action *act, const uint64_t *ready,
+                             const uint64_t *unit_free, uint64_t now)
+{
+	uint64_t wake = UINT64_MAX;
+	int each = 1;
+	unsigned kept = candidates(lead, act, ready, unit_free, now, &wake, &each), past = 0;
+	while (kept == lead && each && lead && past < n - lead && act[lead + past].unit > act[lead - 1].unit)
+		past++;
+	if (kept != lead || !each || (lead && past != n - lead)) {
+		fprintf(stderr, "gpumc: internal error: READY-18: at cycle %llu enabled_now said its first %u actions (of %u) "
+		        "can issue now, one a unit in order and before the others; %u can%s\n", (unsigned long long)now,
+		        lead, n, kept, !each ? ", not one a unit in order" : kept == lead ? ", not before the others" : "");
+		abort();
+	}
 }
 
 /* act[0..n) grouped by unit in increasing order, each unit's actions in
@@ -397,8 +424,9 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 	int again = 0, skip = 0; /* skip: nothing can issue this cycle (after a quiet one) */
 	/* the driver's counts (changed, nonlocal, own, reached) kept in tn,
 	** not copied into it each cycle */
+	unsigned listed_now = 0; /* enabled_now's: its list's first, candidates as they are */
 	struct timed_now tn = { 0, run, ready, unit_free, 0, changed, unit_changed, sm_changed, sm_woke, 0, check_ready, last,
-		                &again, 0, 0 };
+		                &again, 0, 0, &listed_now };
 	for (;;) {
 		/* the run is over when the machine is: background work such as
 		** WPQs draining to NVM after the kernel does not count */
@@ -436,8 +464,13 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			if (passes)
 				skip = 0;
 			ev_pass(&ev, now);
-			if (!skip || check_ready)
-				nc = candidates(m->enabled_now(m, sv, act, &tn), act, ready, unit_free, now, &wake, &one_each);
+			if (!skip || check_ready) {
+				unsigned n = m->enabled_now(m, sv, act, &tn), lead = listed_now;
+				if (check_ready)
+					check_listed_now(n, lead, act, ready, unit_free, now);
+				/* the first lead as they are, the rest filtered (their units come after) */
+				nc = lead + (n > lead ? candidates(n - lead, act + lead, ready, unit_free, now, &wake, &one_each) : 0);
+			}
 			if (skip && nc) {
 				fprintf(stderr, "gpumc: internal error: READY-6: cycle %llu, passed over after a cycle of "
 				        "warp-local issues alone, has an issue\n", (unsigned long long)now);

@@ -121,6 +121,12 @@ struct timed_now {
 	** reader of those counts (readyset_due_sync) looks again only when
 	** this moves (a ROP perform that reaches no set moves nonlocal) */
 	uint64_t reached;
+	/* set by enabled_now (now not UINT64_MAX): how many of the actions
+	** it listed first can issue now (subject ready, unit free), one a unit
+	** at most, in increasing unit order, and on units before those of
+	** the actions after them, so that the driver need not filter or group
+	** them (compose.c: comp_def.lists_now) */
+	unsigned *listed_now;
 };
 
 struct model {

@@ -146,6 +146,19 @@ struct comp_def {
 	int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
 	                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 	int (*alone_at)(const struct comp *c, unsigned pc);
+	/* Optional, concrete mode (model.issue) for kinds that are not warp
+	** issues (no issue_alone): prepare, reach and apply of a in one call,
+	** *reach model.step's, the answer model.issue's (dab.c: a DRAIN on
+	** one lookup of its FIFO).  The same timing, counts, reach and vector
+	** as the three asked apart; the component checks that itself under
+	** GPUMC_CHECK_READY (dab.c, DAB-WHOLE). */
+	int (*issue_whole)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+	                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach);
+	/* Optional, concrete mode: whether enabled() at a clock (timed_now's
+	** now not UINT64_MAX) lists only what can issue then, one action a
+	** unit at most, units in increasing order (timed_now.listed_now:
+	** GTO's pick alone, readyset.c).  NULL: not so. */
+	int (*lists_now)(const struct comp *c);
 	/* Optional, concrete mode: `cycles` cycles passed in state sv. */
 	void (*tick)(const struct comp *c, const uint8_t *sv, uint64_t cycles, uint64_t *ct);
 	/* Crash support: project the durable part of sv into img. */

@@ -59,6 +59,9 @@ struct machine {
 	** every CTA resident), which lists none (READY-17): silent */
 	const struct comp *acting[MAX_COMPS], *silent[MAX_COMPS];
 	unsigned nacting, nsilent;
+	/* the first acting components that list only what can issue now
+	** (comp_def.lists_now; m_enabled_now) */
+	unsigned nlists_now;
 	/* the components with a tick hook (concrete mode, every cycle) */
 	const struct comp *ticking[MAX_COMPS];
 	unsigned nticking;
@@ -86,11 +89,17 @@ struct kind_do {
 	/* prepare and apply at once (comp_def.issue_alone; under
 	** GPUMC_CHECK_READY issue_alone_checked) where alone[pc] of the pc
 	** its subject's warp (subject - machine.warp0) issues: por_pc 1 or 3
-	** and the owner's alone_at; alone NULL: never.  (Eight pointers, no
-	** more: found by a shift, and persistency's rows ran 0.04% slower at
+	** and the owner's alone_at; alone NULL: never, and then, where set,
+	** issue_whole (comp_def's) for every action of the kind (not a warp
+	** issue: dab.c's DRAIN), the slot shared.  (Eight pointers, no more:
+	** found by a shift, and persistency's rows ran 0.04% slower at
 	** nine.) */
-	int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
-	                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+	union {
+		int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+		                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+		int (*issue_whole)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+		                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach);
+	};
 	uint8_t *alone;
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	int (*still_enabled)(const struct comp *c, const uint8_t *sv, const struct action *a);
@@ -138,27 +147,34 @@ static void m_init(const struct model *m, uint8_t *sv)
 			x->comps[i].def->init(&x->comps[i], sv);
 }
 
-/* The acting components' lists, one after another.  Always inline:
-** concrete mode lists once a cycle (m_enabled_now). */
-static inline __attribute__((always_inline)) unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out, int timed)
+/* The acting components' lists, one after another; *lead: how many the
+** first nlists_now gave.  Always inline: concrete mode lists once a
+** cycle (m_enabled_now). */
+static inline __attribute__((always_inline)) unsigned enabled(const struct model *m, const uint8_t *sv, struct action *out,
+                                                              int timed, unsigned *lead)
 {
 	const struct machine *x = MC(m);
-	unsigned n = 0;
+	const unsigned nl = x->nlists_now;
+	unsigned n = 0, l = 0;
 	for (unsigned i = 0; i < x->nacting; i++) {
 		const struct comp *c = x->acting[i];
 		n += c->def->enabled(c, sv, out, n, out + n, timed);
+		l = i < nl ? n : l;
 	}
+	*lead = l;
 	return n;
 }
 
 static unsigned m_enabled(const struct model *m, const uint8_t *sv, struct action *out)
 {
-	return enabled(m, sv, out, 0);
+	unsigned lead;
+	return enabled(m, sv, out, 0, &lead);
 }
 
 static unsigned m_enabled_timed(const struct model *m, const uint8_t *sv, struct action *out)
 {
-	return enabled(m, sv, out, 1);
+	unsigned lead;
+	return enabled(m, sv, out, 1, &lead);
 }
 
 /* READY-17 (GPUMC_CHECK_READY): a silent component lists nothing.
@@ -175,12 +191,17 @@ static void check_silent(const struct machine *x, const uint8_t *sv, struct acti
 	}
 }
 
+/* Concrete mode's listing: the first nlists_now components' listings
+** are what can issue now, one a unit, units in increasing order and
+** before the others' (wiring order allocated them): timed_now.listed_now
+** (the driver checks it, READY-18). */
 static unsigned m_enabled_now(const struct model *m, const uint8_t *sv, struct action *out,
                               const struct timed_now *v)
 {
 	struct machine *x = MC(m);
 	x->g.now = v;
-	unsigned n = enabled(m, sv, out, 1);
+	unsigned lead, n = enabled(m, sv, out, 1, &lead);
+	*v->listed_now = lead;
 	if (v->check)
 		check_silent(x, sv, out, n);
 	x->g.now = NULL;
@@ -441,18 +462,23 @@ static int m_step(const struct model *m, const uint8_t *sv, const struct action 
 }
 
 /* Concrete mode's one call per action (model.h, issue): where at_once,
-** a warp-local issue its kind's issue_alone at once; any other step,
-** apply and faulted, with the kind's dispatch found once. */
+** a warp-local issue its kind's issue_alone at once; where whole, an
+** action of a kind with issue_whole that; any other step, apply and
+** faulted, with the kind's dispatch found once.  A warp issue (alone
+** set) pays no test for whole. */
 static inline __attribute__((always_inline)) int issue_as(const struct model *m, uint8_t *sv, const struct action *a,
                                                           struct timing *t, uint64_t (*rnd)(void *), void *rng,
-                                                          uint64_t *ct, int *reach, int at_once)
+                                                          uint64_t *ct, int *reach, int at_once, int whole)
 {
 	const struct machine *x = MC(m);
 	const struct kind_do *d = kind_do(x, a->kind);
 	t->busy = 1;
 	t->n = 0;
-	if (at_once && d->alone && d->alone[gpu_pc(&x->g, sv, a->subject - x->warp0)])
-		return d->issue_alone(d->c, sv, a, t, rnd, rng, ct);
+	if (at_once && d->alone) {
+		if (d->alone[gpu_pc(&x->g, sv, a->subject - x->warp0)])
+			return d->issue_alone(d->c, sv, a, t, rnd, rng, ct);
+	} else if (whole && d->issue_whole)
+		return d->issue_whole(d->c, sv, a, t, rnd, rng, ct, reach);
 	int local = step_by(m, d, sv, a, t, rnd, rng, ct, reach);
 	d->apply(d->c, sv, a);
 	return local == 3 ? 1 + faulted_by(MC(m), sv, a) : local;
@@ -460,13 +486,19 @@ static inline __attribute__((always_inline)) int issue_as(const struct model *m,
 static int m_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 1);
+	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 1, 0);
+}
+/* model.issue where some kind has issue_whole (DAB's DRAIN) */
+static int m_issue_whole(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
+                         uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
+{
+	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 1, 1);
 }
 /* model.issue where no kind issues at once (persistency sees every issue) */
 static int m_issue_apart(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 0);
+	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 0, 0);
 }
 
 /* WARP-8 (GPUMC_CHECK_READY): the copies issue_alone_checked compares
@@ -1044,6 +1076,9 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	}
 	if (bind_ports(x, wr, d, s->path))
 		goto fail;
+	while (x->nlists_now < x->nacting && x->acting[x->nlists_now]->def->lists_now &&
+	       x->acting[x->nlists_now]->def->lists_now(x->acting[x->nlists_now]))
+		x->nlists_now++;
 	x->running = g->warp_off + offsetof(struct warp_hdr, status); /* warp 0's */
 	m->sv_size = (end + 7) & ~(size_t)7;
 	/* at most TRACE_MAX_ACTIONS where traced: job_load checks */
@@ -1057,7 +1092,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		struct comp *c = &x->comps[i];
 		c->kind0 = ACT_MODEL + k;
 		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
-			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, NULL, NULL, c->def->reach,
+			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, { NULL }, NULL, c->def->reach,
 				                          c->def->still_enabled };
 			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
 			if (c->def->provides & PORT(P_ISSUE))
@@ -1157,6 +1192,14 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 			x->alone_check->rec = xmalloc(2 * g->warp_bytes);
 			x->alone_check->ct = xmalloc(sizeof *x->alone_check->ct * (x->ncounters + 1));
 			x->alone_check->slice = xmalloc(m->sv_size);
+		}
+	}
+	/* issue_whole for the kinds not issued at once (not warp issues) */
+	for (unsigned k = 0; k < x->nkinds; k++) {
+		struct kind_do *d = &x->kind_do[k];
+		if (!d->alone && d->c->def->issue_whole) {
+			d->issue_whole = d->c->def->issue_whole;
+			m->issue = m_issue_whole;
 		}
 	}
 	if (x->crash) {

@@ -56,6 +56,7 @@
 ** In concrete mode a DRAIN performs the head's whole transaction (the
 ** entries that arrived with it: icnt_run) in one step of lat_rop, as the
 ** baseline's ROP does (rop.c); it is that many explored drains in a row.
+** model.issue takes it in one call (comp_def.issue_whole).
 **
 ** Slice:
 **   bufs    per buffer: count u16, pad u16, entries x struct atomic_entry
@@ -94,7 +95,12 @@
 **         drains; GPUMC_CHECK_READY);
 **   DAB-DRAIN (concrete mode) the reach prepare keeps for the DRAIN it
 **         timed (drained) equals reach_of's of the same state
-**         (GPUMC_CHECK_READY).
+**         (GPUMC_CHECK_READY);
+**   DAB-WHOLE (concrete mode) a DRAIN of a FIFO that keeps entries taken
+**         in one call (issue_whole: drain_whole) gives the timing, counts,
+**         reach, FIFO, turns, memory words and warps that prepare, reach
+**         and apply give apart on the same bytes (whole_checked;
+**         GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -1192,7 +1198,8 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 ** there, so p has one: from the turn the drain left, that FIFO and its
 ** arrivals, as turns_kept would at the next listing (READY-13).  Most
 ** listings then find every turn kept. */
-static void drained_turn(const struct comp *c, const uint8_t *sv, const struct action *a)
+static inline __attribute__((always_inline)) void drained_turn(const struct comp *c, const uint8_t *sv,
+                                                             const struct action *a)
 {
 	struct dab *d = (struct dab *)c->priv;
 	unsigned P = c->g->cfg.partitions, p = a->unit - c->unit0[0], q = *prr(c, sv, p) * P + p;
@@ -1542,6 +1549,27 @@ static __attribute__((noinline)) const struct instr *prepare_any(const struct co
 	return NULL;
 }
 
+/* A DRAIN's timing and count of FIFO q's k entries of n > k (the
+** interconnect timed this run): its reach; *keep: whether its partition's
+** kept DRAIN was up to date (ordered), which the apply then makes anew
+** (drained_turn) rather than this mark it.  Inline: prepare's and
+** drain_whole's. */
+static inline __attribute__((always_inline)) int drain_timed(const struct comp *c, const uint8_t *sv,
+                                                            const struct action *a, struct timing *t, uint64_t *ct,
+                                                            unsigned q, unsigned k, unsigned n, int *keep)
+{
+	const struct dab *d = D(c);
+	unsigned p = a->unit - c->unit0[0];
+	*keep = c->g->cfg.flush == DF_ORDERED && d->turn_run == t->run && !(d->turn_dirty >> p & 1);
+	int r = drained_reach(c, queue_entries(c, sv, q), n, k);
+	if (*keep)
+		rop_take(c, q, k, n, t);
+	else
+		timing_drain(c, q, k, n, t);
+	comp_count(c, ct, CT_LANES, k);
+	return r;
+}
+
 /* Concrete mode's step of a FLUSH or a DRAIN in one call (comp_def.prepare):
 ** timing, then count; neither is a warp's issue. */
 static const struct instr *prepare(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
@@ -1553,16 +1581,151 @@ static const struct instr *prepare(const struct comp *c, const uint8_t *sv, cons
 	unsigned n = queue(c, sv, q)[0];
 	if (n <= k) /* the FIFO empties: maybe the flush's last */
 		return prepare_any(c, sv, a, t, rnd, rng, ct);
-	struct dab *d = (struct dab *)c->priv;
-	unsigned p = a->unit - c->unit0[0];
-	int keep = c->g->cfg.flush == DF_ORDERED && d->turn_run == t->run && !(d->turn_dirty >> p & 1);
-	d->drained = (struct drained){ sv, a, drained_reach(c, queue_entries(c, sv, q), n, k), keep };
-	if (keep) /* apply makes p's DRAIN anew: not marked */
-		rop_take(c, q, k, n, t);
-	else
-		timing_drain(c, q, k, n, t);
-	comp_count(c, ct, CT_LANES, k);
+	int keep, r = drain_timed(c, sv, a, t, ct, q, k, n, &keep);
+	((struct dab *)c->priv)->drained = (struct drained){ sv, a, r, keep };
 	return NULL;
+}
+
+/* issue_whole's DRAIN, of the fast path (issue_whole): FIFO q's k
+** entries of n > k, the interconnect timed this run, ordered or nr:
+** prepare's, then apply's. */
+static inline __attribute__((always_inline)) int drain_whole(const struct comp *c, uint8_t *sv,
+                                                            const struct action *a, struct timing *t, uint64_t *ct,
+                                                            unsigned q, unsigned k, unsigned n)
+{
+	int keep, r = drain_timed(c, sv, a, t, ct, q, k, n, &keep);
+	drain(c, sv, q, k);
+	if (keep)
+		drained_turn(c, sv, a);
+	return r;
+}
+
+/* issue_whole the old way: prepare, reach and apply apart.  Out of line:
+** a FLUSH, a run's first timing, a DRAIN that empties its FIFO, nr-of and
+** nr-cif's DRAINs (which release warps), few. */
+static __attribute__((noinline)) int whole_apart(const struct comp *c, uint8_t *sv, const struct action *a,
+                                                 struct timing *t, uint64_t (*rnd)(void *), void *rng, uint64_t *ct,
+                                                 int *r)
+{
+	prepare(c, sv, a, t, rnd, rng, ct);
+	*r = reach(c, sv, a);
+	apply(c, sv, a);
+	return 0;
+}
+
+/* DAB-WHOLE's copy of what a DRAIN of FIFO q's k entries e[0..k) (its
+** last, of n > k) can touch, into o (restore 0) or back from it (1): the
+** FIFO's count and those entries, the turns, the entries' memory words
+** and the warps owed their old values.  Bytes copied. */
+static size_t touched(const struct comp *c, uint8_t *sv, unsigned q, unsigned n, const struct atomic_entry *e,
+                      unsigned k, uint8_t *o, int restore)
+{
+	const struct gpu *g = c->g;
+	const struct port_mem *mem = port_ops(c, P_MEM);
+	const struct comp *mc = REQ(c, P_MEM)->c;
+	uint8_t *at[3] = { (uint8_t *)queue(c, sv, q), (uint8_t *)(queue_entries(c, sv, q) + (n - k)),
+		           (uint8_t *)prr(c, sv, 0) };
+	size_t len[3] = { 4, sizeof *e * k, 2 * g->cfg.partitions }, nb = 0;
+	for (unsigned i = 0; i < 3; nb += len[i++])
+		memcpy(restore ? at[i] : o + nb, restore ? o + nb : at[i], len[i]);
+	for (unsigned i = 0; i < k; i++) { /* entries of one word: copies of one value (before any perform) */
+		uint8_t *x = o + nb + (4 + g->warp_bytes) * i, *rec = (uint8_t *)gpu_warp(g, sv, e[i].warp);
+		uint32_t w;
+		if (restore) {
+			memcpy(&w, x, 4);
+			mem->store(mc, sv, SP_GLOBAL, 0, (long)(e[i].addr / 4), w);
+		} else {
+			w = mem->load(mc, sv, SP_GLOBAL, 0, (long)(e[i].addr / 4));
+			memcpy(x, &w, 4);
+		}
+		if (e[i].ret)
+			memcpy(restore ? rec : x + 4, restore ? x + 4 : rec, g->warp_bytes);
+		else if (!restore)
+			memset(x + 4, 0, g->warp_bytes);
+	}
+	return nb + (4 + g->warp_bytes) * k;
+}
+
+/* The kept state outside the vector a DRAIN of FIFO q moves: the FIFO's
+** interconnect head and the kept turns. */
+struct drain_kept {
+	uint32_t head, has, dirty;
+	struct action turn;
+};
+static struct drain_kept drain_kept(const struct comp *c, unsigned q)
+{
+	const struct dab *d = D(c);
+	return (struct drain_kept){ d->ic->head[q], d->turn_has, d->turn_dirty, d->turn[q % c->g->cfg.partitions] };
+}
+
+/* DAB-WHOLE (GPUMC_CHECK_READY): drain_whole gives the timing, counts,
+** reach and bytes that prepare, reach and apply give apart.  Each is run
+** on the same bytes, the first's undone: what a DRAIN of a FIFO that keeps
+** entries can touch (touched, drain_kept); only those are compared (a
+** copy of the whole vector per DRAIN would make checked runs slow).
+** Fatal where they differ. */
+static __attribute__((noinline)) int whole_checked(const struct comp *c, uint8_t *sv, const struct action *a,
+                                                   struct timing *t, uint64_t (*rnd)(void *), void *rng,
+                                                   uint64_t *ct, unsigned q, unsigned k, unsigned n)
+{
+	struct dab *d = (struct dab *)c->priv;
+	unsigned P = c->g->cfg.partitions, nct = c->m->ncounters;
+	struct atomic_entry *e = xmalloc(sizeof *e * k);
+	memcpy(e, queue_entries(c, sv, q) + (n - k), sizeof *e * k);
+	size_t nb = 4 + sizeof *e * k + 2 * P + (4 + c->g->warp_bytes) * k;
+	uint8_t *before = xmalloc(3 * nb), *apart = before + nb, *whole = apart + nb;
+	uint64_t *cts = xmalloc(sizeof *cts * (nct + 1));
+	touched(c, sv, q, n, e, k, before, 0);
+	struct drain_kept kept = drain_kept(c, q);
+	/* the old way, undone */
+	struct timing ta = *t;
+	int ra;
+	memcpy(cts, ct, sizeof *ct * nct);
+	whole_apart(c, sv, a, &ta, rnd, rng, cts, &ra);
+	touched(c, sv, q, n, e, k, apart, 0);
+	struct drain_kept kept_a = drain_kept(c, q);
+	touched(c, sv, q, n, e, k, before, 1);
+	d->ic->head[q] = kept.head;
+	d->turn_has = kept.has;
+	d->turn_dirty = kept.dirty;
+	d->turn[q % P] = kept.turn;
+	/* at once, kept */
+	int r = drain_whole(c, sv, a, t, ct, q, k, n);
+	touched(c, sv, q, n, e, k, whole, 0);
+	struct drain_kept kept_w = drain_kept(c, q);
+	const char *what = r != ra                             ? "the reach"
+	                   : memcmp(cts, ct, sizeof *ct * nct) ? "the counts"
+	                   : t->busy != ta.busy || t->n != ta.n || memcmp(t->upd, ta.upd, sizeof *t->upd * t->n)
+	                           ? "the timing"
+	                   : memcmp(apart, whole, nb) ? "the FIFO, turns, words or warps"
+	                   : kept_a.head != kept_w.head ? "the interconnect's head"
+	                   : kept_a.has != kept_w.has || kept_a.dirty != kept_w.dirty ||
+	                                     ((kept_a.has >> q % P & 1) && !same_action(&kept_a.turn, &kept_w.turn))
+	                           ? "the kept turns"
+	                           : NULL;
+	if (what) {
+		fprintf(stderr, "gpumc: internal error: DAB-WHOLE: a DRAIN of FIFO %u at once differs from prepare, reach and "
+		        "apply in %s\n", q, what);
+		abort();
+	}
+	free(e);
+	free(before);
+	free(cts);
+	return r;
+}
+
+/* Concrete mode's FLUSH or DRAIN in one call (comp_def.issue_whole):
+** most, a DRAIN of a FIFO that keeps entries, timed, counted, its reach
+** found and applied on one lookup of its FIFO; the others apart. */
+static int issue_whole(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+                       uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *r)
+{
+	unsigned nq = c->g->nqueues, q = a->arg % nq, k = a->arg / nq + 1, n;
+	if (a->kind != c->kind0 + K_DRAIN || D(c)->ic->run != t->run || c->g->cfg.flush >= DF_NR_OF ||
+	    (n = queue(c, sv, q)[0]) <= k)
+		return whole_apart(c, sv, a, t, rnd, rng, ct, r);
+	*r = D(c)->checking ? whole_checked(c, sv, a, t, rnd, rng, ct, q, k, n) : drain_whole(c, sv, a, t, ct, q, k, n);
+	return 0;
 }
 
 /* }=== */
@@ -1729,7 +1892,7 @@ const struct comp_def comp_dab = {
 	.counters = counters, .ncounters = CT_N,
 	.layout = layout, .place = place, .enabled = enabled, .apply = apply, .quiescent = quiescent, .check = check,
 	.describe = describe, .print = print, .notes = notes, .timing = timing, .count = count, .port = port,
-	.reach = reach, .prepare = prepare,
+	.reach = reach, .prepare = prepare, .issue_whole = issue_whole,
 	/* a FLUSH clears the pending flags of the SM's warps and resumes its
 	** waiting ones; a warp-local issue (READY, not waiting) reads neither
 	** and touches only its own registers and stack, so the two commute.

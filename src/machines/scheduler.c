@@ -65,6 +65,16 @@ int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	return sched_ready(c, sv, warp_of(c, a));
 }
 
+/* With a ready set under GTO's pick (gto_idx), a scheduler lists at a
+** clock only the warp it picks, ready then, and only while it is free
+** (readyset_list_free), scheduler by scheduler: one action a unit, in
+** unit order (comp_def.lists_now; READY-18). */
+int sched_lists_now(const struct comp *c)
+{
+	const struct readyset *rs = c->priv;
+	return rs && rs->gto_idx;
+}
+
 long sched_is_issue(const struct comp *c, const struct action *a)
 {
 	return a->kind == c->kind0 ? (long)warp_of(c, a) : -1;

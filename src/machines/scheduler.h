@@ -59,6 +59,7 @@ int warps_issue_alone(const struct comp *c, uint8_t *sv, const struct action *a,
 int warps_alone_at(const struct comp *c, unsigned pc);
 int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a);
 long sched_is_issue(const struct comp *c, const struct action *a);
+int sched_lists_now(const struct comp *c);
 const void *sched_port(const struct comp *c, enum port p);
 
 /* (.port: sched_port, or the component's own with more) */
@@ -67,6 +68,6 @@ const void *sched_port(const struct comp *c, enum port p);
 	.optional = PORT(P_GATE), .kinds = sched_kinds, .nkinds = 1, .port_writes = 0,                        \
 	.describe = sched_describe, .timing = sched_timing, .count = sched_count,                             \
 	.prepare = warps_prepare_issue, .issue_alone = warps_issue_alone, .alone_at = warps_alone_at,          \
-	.still_enabled = sched_still_enabled
+	.still_enabled = sched_still_enabled, .lists_now = sched_lists_now
 
 #endif
