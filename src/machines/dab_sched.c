@@ -586,7 +586,12 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
 			uint64_t at = changed + sm_changed[sm] + unit_changed[k], may, with_view, wake = tn->unit_free[u];
 			int viewed;
-			if (readyset_later(rs, tn, k, at, upto)) {
+			/* a due scheduler listing at the clock was reached by an
+			** event or its wake came: its set moved or a warp of it is
+			** ready, but after a busy unit's wake (unit_free), where
+			** listing finds the same; the test cost every visit more
+			** (DAB pagerank: none of 108,790 visits a run) */
+			if (all && readyset_later(rs, tn, k, at, upto)) {
 				may = rs->e[k].may;
 				wake = rs->e[k].soon;
 			} else if (wake > upto)
