@@ -376,10 +376,13 @@ static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint
 }
 
 /* The hooks' context: readyset's, the first warp's subject and the rule
-** (dab_rule: looked up once a listing, not per warp-local issue). */
+** (dab_rule: looked up once, not per warp-local issue), and whether the
+** listing is the common case's copy's where unchecked and at the clock
+** (fast: GTO or GWAT, no more than 64 schedulers; enabled). */
 struct dab_src {
 	struct readyset_src src;
-	unsigned s0, rule;
+	unsigned s0;
+	uint16_t rule, fast;
 };
 _Static_assert(sizeof(struct dab_src) <= sizeof(((struct readyset *)0)->ctx), "readyset's ctx holds a dab_src");
 
@@ -515,6 +518,22 @@ static __attribute__((noinline)) void sm_fragile(const struct comp *c, const str
 		*tn->again = 1;
 }
 
+/* The hooks' context kept in the ready set, built at the first listing,
+** not on the stack at each (a call's 7 stores: DAB pagerank 0.2% of its
+** instructions), nor its constants looked up at each (the first warp's
+** subject, the rule: 0.8%).  The hook one is the one the listing runs
+** (listing's one_hook: the check, readyset_fill, runs it too). */
+static __attribute__((noinline, cold)) void src_build(const struct comp *c)
+{
+	struct readyset *rs = c->priv;
+	unsigned r = dab_rule(&c->g->cfg);
+	int gto_gwat = r == DS_GTO || r == DS_GWAT;
+	*(struct dab_src *)rs->ctx = (struct dab_src){ { c, NULL, fill, gto_gwat ? one_gto_gwat : one, NULL },
+	                                               REQ(c, P_WARPS)->c->subj0[0], (uint16_t)r,
+	                                               (uint16_t)(gto_gwat && rs->words == 1) };
+	rs->own = own;
+}
+
 /* Concrete mode's listing (enabled): all, listing everything (tn->now is
 ** UINT64_MAX); check, tn->check; gto_gwat, the rule is GTO or GWAT
 ** (one); one_word, no more than 64 schedulers (readyset_due_sync's
@@ -523,7 +542,7 @@ static __attribute__((noinline)) void sm_fragile(const struct comp *c, const str
 ** (listing_any) fold their tests away. */
 static inline __attribute__((always_inline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                               const struct timed_now *tn, struct action *out,
-                                                              unsigned s0, unsigned rule, int all, int check,
+                                                              unsigned s0, int all, int check,
                                                               int gto_gwat, int one_word)
 {
 	const struct gpu *g = c->g;
@@ -532,14 +551,8 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	int (*const one_hook)(const struct readyset_src *, unsigned, uint32_t, uint64_t *, uint64_t *) =
 		gto_gwat ? one_gto_gwat : one;
 	struct readyset *rs = c->priv;
-	/* the hooks' context kept in the ready set, built at the first
-	** listing, not on the stack at each (a call's 7 stores: DAB pagerank
-	** 0.2% of its instructions); the state vector moves with the run */
+	/* the hooks' context (src_build); the state vector moves with the run */
 	struct dab_src *dctx = (struct dab_src *)rs->ctx;
-	if (dctx->src.c != c || dctx->src.one != one_hook) {
-		*dctx = (struct dab_src){ { c, sv, fill, one_hook, NULL }, s0, rule };
-		rs->own = own;
-	}
 	dctx->src.sv = sv;
 	const struct readyset_src *const ctx = &dctx->src;
 	/* read once: the listing's stores (out[], an unsigned subject) may
@@ -573,7 +586,12 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
 			uint64_t at = changed + sm_changed[sm] + unit_changed[k], may, with_view, wake = tn->unit_free[u];
 			int viewed;
-			if (readyset_later(rs, tn, k, at, upto)) {
+			/* a due scheduler listing at the clock was reached by an
+			** event or its wake came: its set moved or a warp of it is
+			** ready, but after a busy unit's wake (unit_free), where
+			** listing finds the same; the test cost every visit more
+			** (DAB pagerank: none of 108,790 visits a run) */
+			if (all && readyset_later(rs, tn, k, at, upto)) {
 				may = rs->e[k].may;
 				wake = rs->e[k].soon;
 			} else if (wake > upto)
@@ -623,12 +641,12 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 ** instructions). */
 static __attribute__((noinline)) unsigned listing_any(const struct comp *c, const uint8_t *sv,
                                                       const struct timed_now *tn, struct action *out, unsigned s0,
-                                                      unsigned rule, int gto_gwat)
+                                                      int gto_gwat)
 {
 	if (tn->now != UINT64_MAX && !tn->check && !gto_gwat) /* SRR, GTRR, GTAR */
-		return listing(c, sv, tn, out, s0, rule, 0, 0, 0, 0);
+		return listing(c, sv, tn, out, s0, 0, 0, 0, 0);
 	/* everything, checked, or GTO and GWAT past 64 schedulers */
-	return listing(c, sv, tn, out, s0, rule, tn->now == UINT64_MAX, tn->check, gto_gwat, 0);
+	return listing(c, sv, tn, out, s0, tn->now == UINT64_MAX, tn->check, gto_gwat, 0);
 }
 static __attribute__((noinline)) unsigned every_allowed(const struct comp *c, const uint8_t *sv, struct action *out)
 {
@@ -656,11 +674,12 @@ static unsigned enabled(const struct comp *c, const uint8_t *sv, const struct ac
 	const struct timed_now *tn = compose_now(c);
 	if (!tn) /* exhaustive mode */
 		return every_allowed(c, sv, out);
-	unsigned s0 = REQ(c, P_WARPS)->c->subj0[0], r = dab_rule(&c->g->cfg);
-	int gto_gwat = r == DS_GTO || r == DS_GWAT;
-	if (tn->now != UINT64_MAX && !tn->check && gto_gwat && ((const struct readyset *)c->priv)->words == 1)
-		return listing(c, sv, tn, out, s0, r, 0, 0, 1, 1);
-	return listing_any(c, sv, tn, out, s0, r, gto_gwat);
+	const struct dab_src *d = (const struct dab_src *)((const struct readyset *)c->priv)->ctx;
+	if (!d->src.c)
+		src_build(c);
+	if (tn->now != UINT64_MAX && !tn->check && d->fast)
+		return listing(c, sv, tn, out, d->s0, 0, 0, 1, 1);
+	return listing_any(c, sv, tn, out, d->s0, d->rule == DS_GTO || d->rule == DS_GWAT);
 }
 
 /* dab.c's FLUSH guard reads of before[] only which buffers and SMs have

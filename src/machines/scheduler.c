@@ -317,9 +317,8 @@ static inline __attribute__((always_inline)) unsigned gto_listing(const struct c
 			uint64_t at = changed + sm_changed[group[k]] + unit_changed[k], may, wake = unit_free[k];
 			int viewed;
 			if (wake <= now) {
-				if (!readyset_later(rs, tn, k, at, now))
-					n += readyset_list_one(rs, tn, k, u0 + k, at, now, c->kind0, s0, warps + first[k], src,
-					                       out + n, &may, &viewed, gto_one, 1); /* gto_one inlined */
+				n += readyset_list_one(rs, tn, k, u0 + k, at, now, c->kind0, s0, warps + first[k], src,
+				                       out + n, &may, &viewed, gto_one, 1); /* gto_one inlined */
 				/* listing nothing: none of its warps is ready before its
 				** earliest ready time (readyset_list) */
 				wake = rs->e[k].soon;
