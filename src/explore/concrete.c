@@ -78,6 +78,7 @@
 #include "util/strbuf.h"
 #include "util/interrupt.h"
 #include "util/clock.h"
+#include "util/env.h"
 
 /* xoshiro256** seeded through splitmix64: fast, and the same sequence for
 ** the same seed everywhere. */
@@ -644,8 +645,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed, uint64_t seed, uint64_t max_cycles,
                           const struct concrete_hook *hook, struct concrete_result *r)
 {
-	const char *check = getenv("GPUMC_CHECK_READY");
-	if (check && *check && *check != '0')
+	if (env_on("GPUMC_CHECK_READY"))
 		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 1, 1);
 	if (hook || !m->issue)
 		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0, 1);

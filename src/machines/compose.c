@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "state/trace.h"
+#include "util/env.h"
 #include "util/strbuf.h"
 
 #define MAX_COMPS 32
@@ -1189,7 +1190,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	/* issues at once where por_pc says 1 or 3 (not an exit, whose answer
 	** asks for more) and the kind's owner can, an issue of its P_WARPS
 	** provider's warps */
-	const char *check = getenv("GPUMC_CHECK_READY");
+	const int check = env_on("GPUMC_CHECK_READY");
 	for (unsigned k = 0; m->local && k < x->nkinds; k++) {
 		struct kind_do *d = &x->kind_do[k];
 		const struct comp *c = d->c;
@@ -1207,7 +1208,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		m->issue = m_issue;
 		x->warp0 = REQ(c, P_WARPS)->c->subj0[0]; /* the only warps provider (scheduler.h) */
 		d->issue_alone = c->def->issue_alone;
-		if (!check || !*check || *check == '0')
+		if (!check)
 			continue;
 		d->issue_alone = issue_alone_checked;
 		if (!x->alone_check) {

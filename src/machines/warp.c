@@ -57,6 +57,7 @@
 #include "machines/component.h"
 #include "machines/scheduler.h"
 #include "util/strbuf.h"
+#include "util/env.h"
 
 #define MEM(c) ((const struct port_mem *)port_ops(c, P_MEM))
 #define ATOMICS(c) ((const struct port_atomics *)port_ops(c, P_ATOMICS))
@@ -1153,8 +1154,7 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 				t[i].flags |= PC_ALU;
 		}
 	}
-	const char *check = getenv("GPUMC_CHECK_READY");
-	k->check = check && *check && *check != '0';
+	k->check = env_on("GPUMC_CHECK_READY");
 	return t;
 }
 

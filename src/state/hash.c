@@ -2,6 +2,7 @@
 ** GPUMC_CHECK_HASH cross-check. */
 #include "config.h"
 #include "state/hash.h"
+#include "util/env.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,8 +68,7 @@ uint64_t (*state_hash_step)(struct hash_src *s, const uint8_t *next, size_t n) =
 ** harnesses crashed). */
 void hash_init(void)
 {
-	const char *e = getenv("GPUMC_CHECK_HASH");
-	hash_check = e && *e && *e != '0';
+	hash_check = env_on("GPUMC_CHECK_HASH");
 #ifdef HAVE_AVX2
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx2"))
