@@ -660,6 +660,20 @@ static __attribute__((noinline)) void alu_guarded(const struct gpu *g, uint8_t *
 	alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, m);
 }
 
+/* The issue of PC_ALU instruction in (decoded: d) by warp w (its record
+** h, stack st, top entry top): alu_run, or alu_guarded where guarded.
+** Inline: issue's and warps_issue_alone's. */
+static inline __attribute__((always_inline)) void alu_issue(const struct gpu *g, uint8_t *sv, unsigned w,
+                                                           struct warp_hdr *h, struct stack_entry *st,
+                                                           const struct stack_entry *top, const struct instr *in,
+                                                           const struct pc_info *d)
+{
+	if (in->pred >= 0)
+		alu_guarded(g, sv, w, h, in, d);
+	else
+		alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
+}
+
 /* A word load no order holds back (PC_LOAD) by warp h, decoded (d):
 ** memop's common case with its address and destination decoded, where
 ** the memory loads a warp's words at once and no store buffer is read. */
@@ -696,11 +710,7 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 	const struct pc_info *d = info_of(c, top->pc);
 	/* persistency sees every issue (port_pm.op): issue_other */
 	if (d->flags & PC_ALU && !REQ(c, P_PM)->ops) {
-		const struct instr *in = &g->prog->ins[top->pc];
-		if (in->pred >= 0)
-			alu_guarded(g, sv, w, h, in, d);
-		else
-			alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
+		alu_issue(g, sv, w, h, st, top, &g->prog->ins[top->pc], d);
 	} else if (d->flags & PC_LOAD && !REQ(c, P_PM)->ops) {
 		load_words(c, sv, w, h, d);
 	} else if (d->flags & PC_BRA && !REQ(c, P_PM)->ops) {
@@ -1029,10 +1039,7 @@ int warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a,
 	t->upd[0].delay = g->cfg.lat_alu;
 	comp_count(c, ct, CT_INSTR, 1);
 	comp_count(c, ct, CT_ALU, 1);
-	if (in->pred >= 0)
-		alu_guarded(g, sv, w, h, in, d);
-	else
-		alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, top->mask);
+	alu_issue(g, sv, w, h, st, top, in, d);
 	return 1;
 }
 
