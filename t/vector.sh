@@ -11,7 +11,7 @@
 #     branch wrongly judged uniform faults F_UNIFORM, WARP-5) and passes.
 #  3. That fault is gpumc's bug, not the kernel's: the judge reports it as
 #     a broken model contract, which a spec's `expect fail fault` does not
-#     accept (GPUMC_TEST_UNIFORM: every branch called uniform).
+#     accept (GPUMC_TEST_FAULT=uniform: every branch called uniform).
 . "${srcdir:-.}/t/lib.sh"
 plan 26
 C="check -q --json --por=off --threads 1"
@@ -129,7 +129,7 @@ expect fail fault
 EOS
 run "$GPUMC" check --por=off "$T/uf.gpu"
 like "$T/out" 'verdict: fail fault \(expected: fail fault\)$' "uniform-fault: an out-of-bounds load, the fault it expects"
-GPUMC_TEST_UNIFORM=1 run "$GPUMC" check --por=off "$T/uf.gpu"
+GPUMC_TEST_FAULT=uniform run "$GPUMC" check --por=off "$T/uf.gpu"
 like "$T/out" 'verdict: fail model_contract \(expected: fail fault, MISMATCH\)' \
 	"uniform-fault, its branch called uniform: a broken model contract, not the expected fault"
 like "$T/out" 'VIOLATED: model_contract: .*WARP-5: warp 0 split at a branch judged uniform' "uniform-fault: WARP-5 named"

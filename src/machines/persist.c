@@ -124,6 +124,7 @@
 #include "state/hash.h"
 #include "state/sideset.h"
 #include "state/visited.h"
+#include "util/env.h"
 #include "util/strbuf.h"
 
 enum { K_EVICT, K_CLWB_DONE, K_WPQ_DRAIN, K_HOST, K_WT_ARRIVE, K_DEVICE };
@@ -347,6 +348,7 @@ struct pm_pending {
 	uint32_t full;      /* partitions whose dirty lines may exceed the L2 */
 	uint32_t passes;    /* warps in an l2wb pass (cursor set): may_issue */
 	int check;          /* GPUMC_CHECK_PERSIST: may_issue checks passes by a scan */
+	unsigned plant;     /* GPUMC_TEST_FAULT=persist: 1, what that check takes passes to be off by */
 	int overfill;       /* a partition has more lines than its L2 holds */
 	/* per partition (8 at most): its dirty lines; its queue, qcap entries
 	** from qline/qstamp + partition * qcap (a line and the stamp it was
@@ -445,9 +447,9 @@ static int pm_l2wb_busy(const struct comp *c, const uint8_t *sv)
 	** an exploration scans, and not where no warp can run one */
 	if (!p->run)
 		return warp_passes(c, sv) != 0;
-	if (p->check && p->passes != warp_passes(c, sv)) {
+	if (p->check && p->passes + p->plant != warp_passes(c, sv)) {
 		fprintf(stderr, "gpumc: GPUMC_CHECK_PERSIST: %u warps in an l2wb pass counted, %u by a scan\n",
-		        p->passes, warp_passes(c, sv));
+		        p->passes + p->plant, warp_passes(c, sv));
 		abort();
 	}
 	return p->passes != 0;
@@ -2450,8 +2452,8 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	p->in = p->aw + nlines;
 	p->tmp = p->in + nlines;
 	p->lay = lay;
-	const char *check = getenv("GPUMC_CHECK_PERSIST");
-	p->check = check && *check && strcmp(check, "0") != 0;
+	p->check = env_on("GPUMC_CHECK_PERSIST");
+	p->plant = env_fault("persist");
 	c->priv = p; /* one block: the composer frees priv */
 	c->durable_key = 4 * gw; /* durable() writes the memory words, which start the image */
 	c->max_actions = G_WORDS(g) + 3 * nlines + 3; /* line_actions: a st.wt per word, 3 per line; host, device, crash */

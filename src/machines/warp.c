@@ -1178,7 +1178,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	** 392 bytes always zero) */
 	uint8_t *t = local_table(g->prog), *div = xmalloc((size_t)g->prog->nins + 1);
 	program_divergent(g->prog, div);
-	if (getenv("GPUMC_TEST_UNIFORM")) /* tests only: every branch called uniform (WARP-5 must catch it) */
+	if (env_fault("uniform")) /* tests only: every branch called uniform (WARP-5 must catch it) */
 		memset(div, 0, (size_t)g->prog->nins);
 	unsigned ncond = 0;
 	for (int i = 0; i < g->prog->nins && cf->threads_per_warp > 1; i++)

@@ -11,6 +11,7 @@
 #endif
 
 int hash_check;
+uint64_t hash_plant;
 
 /* Each changed block's hash replaces its old one: the whole blocks in one
 ** tight loop, then the partial one, compared by the vector's last 64
@@ -69,6 +70,7 @@ uint64_t (*state_hash_step)(struct hash_src *s, const uint8_t *next, size_t n) =
 void hash_init(void)
 {
 	hash_check = env_on("GPUMC_CHECK_HASH");
+	hash_plant = env_fault("hash");
 #ifdef HAVE_AVX2
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("avx2"))
