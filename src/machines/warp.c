@@ -40,8 +40,8 @@
 **          apply follows its step on the same vector, and a scheduler's
 **          apply issues its warp (checked under GPUMC_CHECK_READY);
 **   WARP-8 warps_issue_alone, concrete mode's prepare and apply of a
-**          warp-local issue at once (where warps_alone_at and compose.c's
-**          por_pc say so), gives the
+**          warp-local issue at once (where gpu.alone, warps_alone_at and
+**          compose.c's por_pc, says so), gives the
 **          timing, counts, local answer and warp record that
 **          warps_prepare_issue and the scheduler's apply give, which
 **          leave the scheduler's slice as it was (compose.c checks the
@@ -1016,20 +1016,25 @@ static __attribute__((noinline)) int issue_other_at_once(const struct comp *c, u
 ** needs_view), and the answer local_of's, 1, or 2 where it faulted its
 ** warp.  A decoded register instruction (PC_ALU: 1) is timing_of,
 ** count_of of its op's default case and issue's alu_run, on one decode;
-** the others issue_other_at_once.  WARP-8. */
+** the others issue_other_at_once.  Asked for every issue of the
+** scheduler's kind (compose.c's one lookup of the warp's pc, here), it
+** gives one not at once (gpu.alone: an atomic, mostly) to
+** compose_issue_apart.  WARP-8. */
 int warps_alone_at(const struct comp *s, unsigned pc)
 {
 	const struct comp *c = REQ(s, P_WARPS)->c;
 	return !REQ(c, P_PM)->ops && info_of(c, pc)->flags & PC_LOCAL;
 }
 int warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a, struct timing *t,
-                      uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+                      uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
 	const struct comp *c = REQ(s, P_WARPS)->c;
 	const struct gpu *g = c->g;
 	unsigned w = a->subject - c->subj0[0];
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	if (!g->alone[top->pc])
+		return compose_issue_apart(s, sv, a, t, rnd, rng, ct, reach);
 	const struct pc_info *d = info_of(c, top->pc);
 	if (!(d->flags & PC_ALU))
 		return issue_other_at_once(c, sv, w, t, rnd, rng, ct);
