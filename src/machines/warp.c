@@ -701,13 +701,14 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 /* Most issues are a decoded register instruction that cannot fault
 ** (PC_ALU): its record and table entry found once, alu_run; a word load,
 ** load_words; a branch, branch (not issue_other's prologue and switch);
-** the rest, issue_other. */
-static void issue(const struct comp *c, uint8_t *sv, unsigned w)
+** the rest, issue_other.  Warp w's record h, stack st, its top entry
+** top and top's table entry d found by the caller: inline, issue's and
+** issue_other_at_once's. */
+static inline __attribute__((always_inline)) void issue_at(const struct comp *c, uint8_t *sv, unsigned w,
+                                                          struct warp_hdr *h, struct stack_entry *st,
+                                                          const struct stack_entry *top, const struct pc_info *d)
 {
 	const struct gpu *g = c->g;
-	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
-	const struct pc_info *d = info_of(c, top->pc);
 	/* persistency sees every issue (port_pm.op): issue_other */
 	if (d->flags & PC_ALU && !REQ(c, P_PM)->ops) {
 		alu_issue(g, sv, w, h, st, top, &g->prog->ins[top->pc], d);
@@ -718,6 +719,13 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 	} else {
 		issue_other(c, sv, w);
 	}
+}
+static void issue(const struct comp *c, uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	struct warp_hdr *h = gpu_warp(g, sv, w);
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	issue_at(c, sv, w, h, st, top, info_of(c, top->pc));
 }
 
 static int waiting(const struct comp *c, const uint8_t *sv, unsigned w)
@@ -990,7 +998,7 @@ const struct instr *warps_prepare_issue(const struct comp *s, const uint8_t *sv,
 	return prepare_other(c, sv, w, t, rnd, rng, ct);
 }
 
-/* issue_at_once's other than a PC_ALU one: prepare_of, then issue, on
+/* issue_at_once's other than a PC_ALU one: prepare_of, then issue_at, on
 ** one decode of the pc.  Out of line, with as many parameters as
 ** warps_issue_alone (a jump): inlined, its calls made every ALU issue
 ** save and restore registers. */
@@ -999,10 +1007,13 @@ static __attribute__((noinline)) int issue_other_at_once(const struct comp *c, u
                                                          uint64_t *ct)
 {
 	const struct gpu *g = c->g;
-	unsigned pc = top_pc(g, sv, w);
-	prepare_of(c, sv, w, &g->prog->ins[pc], pc, t, rnd, rng, ct);
-	issue(c, sv, w);
-	return 1 + (gpu_warp(g, sv, w)->status == W_FAULT);
+	struct warp_hdr *h = gpu_warp(g, sv, w);
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	unsigned pc = top->pc;
+	const struct pc_info *d = info_of(c, pc);
+	prepare_of(c, sv, w, &g->prog->ins[pc], pc, t, rnd, rng, ct); /* moves nothing of the warp */
+	issue_at(c, sv, w, h, st, top, d);
+	return 1 + (h->status == W_FAULT);
 }
 
 /* scheduler.h: prepare and apply of an issue at once where compose.c's
