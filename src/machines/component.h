@@ -135,16 +135,17 @@ struct comp_def {
 	** NULL: asked one by one. */
 	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
-	/* Optional, concrete mode (model.issue): prepare, then apply, of a
-	** warp's issue in one call, its answer model.issue's (1, 2 where it
-	** faulted the warp), where compose.c's por_pc is 1 or 3 for the pc it
-	** issues and alone_at(pc) says the component can; else the two are
-	** asked apart.  The same timing, counts, draws of rnd and vector as
-	** the two (WARP-8, compose.c).  The component's kinds are issues of
-	** its P_WARPS provider's warps, its subjects (scheduler.h:
+	/* Optional, concrete mode (model.issue, every action of the kind):
+	** prepare, then apply, of a warp's issue in one call, its answer
+	** model.issue's (1, 2 where it faulted the warp), where gpu.alone
+	** says so for the pc it issues (compose.c's por_pc 1 or 3, and
+	** alone_at(pc) that the component can); else compose_issue_apart's
+	** (reach for it alone).  The same timing, counts, draws of rnd and
+	** vector as the two (WARP-8, compose.c).  The component's kinds are
+	** issues of its P_WARPS provider's warps, its subjects (scheduler.h:
 	** warps_issue_alone). */
 	int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
-	                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+	                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach);
 	int (*alone_at)(const struct comp *c, unsigned pc);
 	/* Optional, concrete mode (model.issue) for kinds that are not warp
 	** issues (no issue_alone): prepare, reach and apply of a in one call,
@@ -449,6 +450,11 @@ static inline const struct timed_now *compose_now(const struct comp *c)
 {
 	return c->g->now;
 }
+/* Concrete mode, model.issue of a (a kind of c's) as prepare, reach,
+** apply and faulted asked apart: comp_def.issue_alone's where the pc is
+** not taken at once. */
+int compose_issue_apart(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+                        uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach);
 /* The flags (KF_*) of an action kind of a composed machine. */
 unsigned compose_kind_flags(const struct model *m, unsigned kind);
 

@@ -87,20 +87,19 @@ struct kind_do {
 	const struct instr *(*prepare)(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
 	                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
 	void (*apply)(const struct comp *c, uint8_t *sv, const struct action *a);
-	/* prepare and apply at once (comp_def.issue_alone; under
-	** GPUMC_CHECK_READY issue_alone_checked) where alone[pc] of the pc
-	** its subject's warp (subject - machine.warp0) issues: por_pc 1 or 3
-	** and the owner's alone_at; alone NULL: never, and then, where set,
-	** issue_whole (comp_def's) for every action of the kind (not a warp
-	** issue: dab.c's DRAIN), the slot shared.  (Eight pointers, no more:
-	** found by a shift, and persistency's rows ran 0.04% slower at
+	/* model.issue of an action of the kind, one call, where m_issue is
+	** model.issue: the owner's issue_alone (under GPUMC_CHECK_READY
+	** issue_alone_checked) where alone is set, which issues at once
+	** where alone[pc] of the pc its subject's warp (subject -
+	** machine.warp0) issues (por_pc 1 or 3 and the owner's alone_at; the
+	** machine's one table, gpu.alone) and else calls compose_issue_apart;
+	** else issue_whole (comp_def's: not a warp issue, dab.c's DRAIN);
+	** else compose_issue_apart.  The same parameters as model.issue's,
+	** the model the comp: a jump from m_issue.  (Eight pointers, no
+	** more: found by a shift, and persistency's rows ran 0.04% slower at
 	** nine.) */
-	union {
-		int (*issue_alone)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
-		                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
-		int (*issue_whole)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
-		                   uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach);
-	};
+	int (*issue_by)(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+	                uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach);
 	uint8_t *alone;
 	int (*reach)(const struct comp *c, const uint8_t *sv, const struct action *a);
 	int (*still_enabled)(const struct comp *c, const uint8_t *sv, const struct action *a);
@@ -474,55 +473,35 @@ static inline __attribute__((always_inline)) int step_apply(const struct model *
 	return local == 3 ? 1 + faulted_by(MC(m), sv, a) : local;
 }
 
-/* step_apply out of line, its dispatch found again: issue_as's where
-** whole (DAB), so that the issue_alone and issue_whole it nearly always
-** makes (all but 7% of the actions) are tail calls from a function with
-** a smaller frame (the step's registers cost 4 instructions an action).
-** Not where a third of the actions step (the baseline's memory
-** operations): there the call costs more than the frame. */
-static __attribute__((noinline)) int step_apply_apart(const struct model *m, uint8_t *sv, const struct action *a,
-                                                      struct timing *t, uint64_t (*rnd)(void *), void *rng,
-                                                      uint64_t *ct, int *reach)
+/* component.h: step_apply of a (its kind's dispatch found), the t that
+** model.issue was given: kind_do.issue_by's where the kind issues
+** neither at once nor whole, and issue_alone's where not at once. */
+int compose_issue_apart(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
+                        uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
+	const struct model *m = c->m;
 	return step_apply(m, kind_do(MC(m), a->kind), sv, a, t, rnd, rng, ct, reach);
 }
 
-/* Concrete mode's one call per action (model.h, issue): where at_once,
-** a warp-local issue its kind's issue_alone at once; where whole, an
-** action of a kind with issue_whole that; any other step, apply and
-** faulted (step_apply).  A warp issue (alone set) pays no test for
-** whole. */
-static inline __attribute__((always_inline)) int issue_as(const struct model *m, uint8_t *sv, const struct action *a,
-                                                          struct timing *t, uint64_t (*rnd)(void *), void *rng,
-                                                          uint64_t *ct, int *reach, int at_once, int whole)
-{
-	const struct machine *x = MC(m);
-	const struct kind_do *d = kind_do(x, a->kind);
-	t->busy = 1;
-	t->n = 0;
-	if (at_once && d->alone) {
-		if (d->alone[gpu_pc(&x->g, sv, a->subject - x->warp0)])
-			return d->issue_alone(d->c, sv, a, t, rnd, rng, ct);
-	} else if (whole && d->issue_whole)
-		return d->issue_whole(d->c, sv, a, t, rnd, rng, ct, reach);
-	return whole ? step_apply_apart(m, sv, a, t, rnd, rng, ct, reach) : step_apply(m, d, sv, a, t, rnd, rng, ct, reach);
-}
+/* Concrete mode's one call per action (model.h, issue) where some kind
+** issues at once or whole: its kind's issue_by, a jump (the model's
+** dispatch one lookup, its decode of the warp's pc the component's). */
 static int m_issue(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 1, 0);
+	const struct kind_do *d = kind_do(MC(m), a->kind);
+	t->busy = 1;
+	t->n = 0;
+	return d->issue_by(d->c, sv, a, t, rnd, rng, ct, reach);
 }
-/* model.issue where some kind has issue_whole (DAB's DRAIN) */
-static int m_issue_whole(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
-                         uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
-{
-	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 1, 1);
-}
-/* model.issue where no kind issues at once (persistency sees every issue) */
+/* model.issue where no kind issues at once or whole (persistency sees
+** every issue): step_apply inline */
 static int m_issue_apart(const struct model *m, uint8_t *sv, const struct action *a, struct timing *t,
                          uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
-	return issue_as(m, sv, a, t, rnd, rng, ct, reach, 0, 0);
+	t->busy = 1;
+	t->n = 0;
+	return step_apply(m, kind_do(MC(m), a->kind), sv, a, t, rnd, rng, ct, reach);
 }
 
 /* WARP-8 (GPUMC_CHECK_READY): the copies issue_alone_checked compares
@@ -575,12 +554,14 @@ static uint64_t alone_redraw(void *p)
 ** registers and stack alone (model.h, local), and a copy of the whole
 ** vector per issue made checked runs ~100x slower. */
 static int issue_alone_checked(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
-                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+                               uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
 	const struct model *m = c->m;
 	struct machine *x = MC(m);
 	struct alone_check *k = x->alone_check;
 	const struct kind_do *d = kind_do(x, a->kind);
+	if (!x->g.alone[gpu_pc(&x->g, sv, a->subject - x->warp0)])
+		return compose_issue_apart(c, sv, a, t, rnd, rng, ct, reach);
 	uint8_t *rec = (uint8_t *)gpu_warp(&x->g, sv, a->subject - x->warp0);
 	size_t nrec = x->g.warp_bytes, nct = sizeof *ct * m->ncounters;
 	memcpy(k->slice, sv + c->off, c->size);
@@ -591,13 +572,12 @@ static int issue_alone_checked(const struct comp *c, uint8_t *sv, const struct a
 	k->rnd = rnd;
 	k->rng = rng;
 	k->ndraws = k->redrawn = 0;
-	int once = c->def->issue_alone(c, sv, a, &k->t, alone_draw, k, k->ct);
+	int once = c->def->issue_alone(c, sv, a, &k->t, alone_draw, k, k->ct, reach);
 	/* the record as taken at once, then back to before for the two */
 	uint8_t *after = k->rec + nrec;
 	memcpy(after, rec, nrec);
 	memcpy(rec, k->rec, nrec);
-	int reach = 0;
-	int local = step_by(m, d, sv, a, t, alone_redraw, k, ct, &reach);
+	int local = step_by(m, d, sv, a, t, alone_redraw, k, ct, reach);
 	d->apply(c, sv, a);
 	if (local == 3)
 		local = 1 + faulted_by(x, sv, a);
@@ -1116,7 +1096,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		struct comp *c = &x->comps[i];
 		c->kind0 = ACT_MODEL + k;
 		for (unsigned j = 0; j < c->def->nkinds; j++, k++) {
-			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, { NULL }, NULL, c->def->reach,
+			x->kind_do[k] = (struct kind_do){ c, NULL, c->def->prepare, c->def->apply, NULL, NULL, c->def->reach,
 				                          c->def->still_enabled };
 			x->kind_writes[k] = closure(x, c, c->def->kinds[j].writes);
 			if (c->def->provides & PORT(P_ISSUE))
@@ -1189,8 +1169,12 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	}
 	/* issues at once where por_pc says 1 or 3 (not an exit, whose answer
 	** asks for more) and the kind's owner can, an issue of its P_WARPS
-	** provider's warps */
+	** provider's warps; the table gpu.alone, the same for every such
+	** kind (their owners' alone_at, warps_alone_at, asks the one warps
+	** provider: scheduler.h), else the kind is not issued at once */
 	const int check = env_on("GPUMC_CHECK_READY");
+	for (unsigned k = 0; k < x->nkinds; k++)
+		x->kind_do[k].issue_by = compose_issue_apart;
 	for (unsigned k = 0; m->local && k < x->nkinds; k++) {
 		struct kind_do *d = &x->kind_do[k];
 		const struct comp *c = d->c;
@@ -1200,17 +1184,19 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		int some = 0;
 		for (int pc = 0; pc < g->prog->nins; pc++)
 			some |= d->alone[pc] = (x->por_pc[pc] == 1 || x->por_pc[pc] == 3) && c->def->alone_at(c, (unsigned)pc);
-		if (!some) { /* none (persistency): not asked per issue */
+		if (!some || (g->alone && memcmp(g->alone, d->alone, (size_t)g->prog->nins))) {
+			/* none (persistency): not asked per issue */
 			free(d->alone);
 			d->alone = NULL;
 			continue;
 		}
+		g->alone = g->alone ? g->alone : d->alone;
 		m->issue = m_issue;
 		x->warp0 = REQ(c, P_WARPS)->c->subj0[0]; /* the only warps provider (scheduler.h) */
-		d->issue_alone = c->def->issue_alone;
+		d->issue_by = c->def->issue_alone;
 		if (!check)
 			continue;
-		d->issue_alone = issue_alone_checked;
+		d->issue_by = issue_alone_checked;
 		if (!x->alone_check) {
 			x->alone_check = xmalloc(sizeof *x->alone_check);
 			x->alone_check->rec = xmalloc(2 * g->warp_bytes);
@@ -1222,8 +1208,8 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	for (unsigned k = 0; k < x->nkinds; k++) {
 		struct kind_do *d = &x->kind_do[k];
 		if (!d->alone && d->c->def->issue_whole) {
-			d->issue_whole = d->c->def->issue_whole;
-			m->issue = m_issue_whole;
+			d->issue_by = d->c->def->issue_whole;
+			m->issue = m_issue;
 		}
 	}
 	if (x->crash) {

@@ -109,6 +109,10 @@ struct gpu {
 	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
 	int persist_order;      /* the spec checks persist_order (persist_order.c) */
 	int slot_holds_atomics; /* a CTA's slot is held until its warps' atomics are performed (cta_dispatch.c) */
+	/* concrete mode: per pc, whether a warp's issue of it is taken at
+	** once (comp_def.issue_alone; compose.c, kind_do.alone), read by the
+	** warps provider's issue_alone; NULL: none is */
+	const uint8_t *alone;
 	/* concrete mode's clock while the composed model lists (compose.c,
 	** m_enabled_now), else NULL: only one concrete run uses a model at a
 	** time (compose_now) */

@@ -55,7 +55,7 @@ const struct instr *warps_prepare_issue(const struct comp *c, const uint8_t *sv,
 /* Concrete mode (comp_def.issue_alone, alone_at): warps_prepare_issue,
 ** then the scheduler's apply, of a warp-local issue at once (warp.c). */
 int warps_issue_alone(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
-                      uint64_t (*rnd)(void *), void *rng, uint64_t *ct);
+                      uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach);
 int warps_alone_at(const struct comp *c, unsigned pc);
 int sched_still_enabled(const struct comp *c, const uint8_t *sv, const struct action *a);
 long sched_is_issue(const struct comp *c, const struct action *a);

@@ -40,8 +40,8 @@
 **          apply follows its step on the same vector, and a scheduler's
 **          apply issues its warp (checked under GPUMC_CHECK_READY);
 **   WARP-8 warps_issue_alone, concrete mode's prepare and apply of a
-**          warp-local issue at once (where warps_alone_at and compose.c's
-**          por_pc say so), gives the
+**          warp-local issue at once (where gpu.alone, warps_alone_at and
+**          compose.c's por_pc, says so), gives the
 **          timing, counts, local answer and warp record that
 **          warps_prepare_issue and the scheduler's apply give, which
 **          leave the scheduler's slice as it was (compose.c checks the
@@ -701,13 +701,14 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 /* Most issues are a decoded register instruction that cannot fault
 ** (PC_ALU): its record and table entry found once, alu_run; a word load,
 ** load_words; a branch, branch (not issue_other's prologue and switch);
-** the rest, issue_other. */
-static void issue(const struct comp *c, uint8_t *sv, unsigned w)
+** the rest, issue_other.  Warp w's record h, stack st, its top entry
+** top and top's table entry d found by the caller: inline, issue's and
+** issue_other_at_once's. */
+static inline __attribute__((always_inline)) void issue_at(const struct comp *c, uint8_t *sv, unsigned w,
+                                                          struct warp_hdr *h, struct stack_entry *st,
+                                                          const struct stack_entry *top, const struct pc_info *d)
 {
 	const struct gpu *g = c->g;
-	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
-	const struct pc_info *d = info_of(c, top->pc);
 	/* persistency sees every issue (port_pm.op): issue_other */
 	if (d->flags & PC_ALU && !REQ(c, P_PM)->ops) {
 		alu_issue(g, sv, w, h, st, top, &g->prog->ins[top->pc], d);
@@ -718,6 +719,13 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 	} else {
 		issue_other(c, sv, w);
 	}
+}
+static void issue(const struct comp *c, uint8_t *sv, unsigned w)
+{
+	const struct gpu *g = c->g;
+	struct warp_hdr *h = gpu_warp(g, sv, w);
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	issue_at(c, sv, w, h, st, top, info_of(c, top->pc));
 }
 
 static int waiting(const struct comp *c, const uint8_t *sv, unsigned w)
@@ -990,19 +998,23 @@ const struct instr *warps_prepare_issue(const struct comp *s, const uint8_t *sv,
 	return prepare_other(c, sv, w, t, rnd, rng, ct);
 }
 
-/* issue_at_once's other than a PC_ALU one: prepare_of, then issue, on
-** one decode of the pc.  Out of line, with as many parameters as
-** warps_issue_alone (a jump): inlined, its calls made every ALU issue
-** save and restore registers. */
-static __attribute__((noinline)) int issue_other_at_once(const struct comp *c, uint8_t *sv, unsigned w,
-                                                         struct timing *t, uint64_t (*rnd)(void *), void *rng,
-                                                         uint64_t *ct)
+/* issue_at_once's other than a PC_ALU one (warp w's record h, stack
+** st, top entry top, its table entry d): prepare_of, then issue_at, on
+** the one decode of warps_issue_alone.  Inline: out of line (a jump, so
+** that the ALU issues saved no registers for its calls) it decoded the
+** pc again, and warps_issue_alone saved six registers all the same
+** (DAB pagerank 0.4% fewer instructions inline). */
+static inline __attribute__((always_inline)) int issue_other_at_once(const struct comp *c, uint8_t *sv, unsigned w,
+                                                                    struct warp_hdr *h, struct stack_entry *st,
+                                                                    const struct stack_entry *top,
+                                                                    const struct pc_info *d, struct timing *t,
+                                                                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
 	const struct gpu *g = c->g;
-	unsigned pc = top_pc(g, sv, w);
-	prepare_of(c, sv, w, &g->prog->ins[pc], pc, t, rnd, rng, ct);
-	issue(c, sv, w);
-	return 1 + (gpu_warp(g, sv, w)->status == W_FAULT);
+	unsigned pc = top->pc;
+	prepare_of(c, sv, w, &g->prog->ins[pc], pc, t, rnd, rng, ct); /* moves nothing of the warp */
+	issue_at(c, sv, w, h, st, top, d);
+	return 1 + (h->status == W_FAULT);
 }
 
 /* scheduler.h: prepare and apply of an issue at once where compose.c's
@@ -1016,23 +1028,28 @@ static __attribute__((noinline)) int issue_other_at_once(const struct comp *c, u
 ** needs_view), and the answer local_of's, 1, or 2 where it faulted its
 ** warp.  A decoded register instruction (PC_ALU: 1) is timing_of,
 ** count_of of its op's default case and issue's alu_run, on one decode;
-** the others issue_other_at_once.  WARP-8. */
+** the others issue_other_at_once.  Asked for every issue of the
+** scheduler's kind (compose.c's one lookup of the warp's pc, here), it
+** gives one not at once (gpu.alone: an atomic, mostly) to
+** compose_issue_apart.  WARP-8. */
 int warps_alone_at(const struct comp *s, unsigned pc)
 {
 	const struct comp *c = REQ(s, P_WARPS)->c;
 	return !REQ(c, P_PM)->ops && info_of(c, pc)->flags & PC_LOCAL;
 }
 int warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a, struct timing *t,
-                      uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
+                      uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *reach)
 {
 	const struct comp *c = REQ(s, P_WARPS)->c;
 	const struct gpu *g = c->g;
 	unsigned w = a->subject - c->subj0[0];
 	struct warp_hdr *h = gpu_warp(g, sv, w);
 	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	if (!g->alone[top->pc])
+		return compose_issue_apart(s, sv, a, t, rnd, rng, ct, reach);
 	const struct pc_info *d = info_of(c, top->pc);
 	if (!(d->flags & PC_ALU))
-		return issue_other_at_once(c, sv, w, t, rnd, rng, ct);
+		return issue_other_at_once(c, sv, w, h, st, top, d, t, rnd, rng, ct);
 	const struct instr *in = &g->prog->ins[top->pc];
 	t->n = 1;
 	t->upd[0].subject = a->subject;
