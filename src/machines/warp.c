@@ -222,13 +222,13 @@ static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
 	return mask_of(c->g, sv, w, cur(c->g, sv, w));
 }
 
-/* The address of the current instruction in every lane (alu.h).
+/* The address of warp w's current instruction `in` in every lane (alu.h).
 ** Inline: every memory issue and the atomics' ports ask. */
 static inline __attribute__((always_inline)) struct alu_lanes address_lanes(const struct comp *c, const uint8_t *sv,
-                                                                        unsigned w)
+                                                                        unsigned w, const struct instr *in)
 {
 	const struct gpu *g = c->g;
-	const struct address *a = &cur(g, sv, w)->addr;
+	const struct address *a = &in->addr;
 	uint32_t base = (uint32_t)a->offset + (a->sym >= 0 ? g->prog->syms[a->sym].base : 0);
 	const uint32_t *r = a->reg >= 0 ? gpu_reg(g, (uint8_t *)sv, w, a->reg) : NULL;
 	return (struct alu_lanes){ r, base, 0 };
@@ -236,13 +236,13 @@ static inline __attribute__((always_inline)) struct alu_lanes address_lanes(cons
 
 static uint32_t address(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane)
 {
-	struct alu_lanes a = address_lanes(c, sv, w);
+	struct alu_lanes a = address_lanes(c, sv, w, cur(c->g, sv, w));
 	return alu_lane(&a, lane);
 }
 
 static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out)
 {
-	struct alu_lanes a = address_lanes(c, sv, w);
+	struct alu_lanes a = address_lanes(c, sv, w, cur(c->g, sv, w));
 	if (m == 0xffffffffu && a.r) { /* a whole warp: four lanes at a time */
 		for (unsigned l = 0; l < 32; l += 4) {
 			lanes4 x;
@@ -256,6 +256,14 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 		unsigned l = (unsigned)__builtin_ctz(m);
 		out[l] = alu_lane(&a, l);
 	}
+}
+
+static void atom_lanes(const struct comp *c, const uint8_t *sv, unsigned w, struct alu_lanes out[3])
+{
+	const struct instr *in = cur(c->g, sv, w);
+	out[0] = address_lanes(c, sv, w, in);
+	out[1] = lanes_of(c, sv, w, &in->src[0]);
+	out[2] = lanes_of(c, sv, w, &in->src[1]);
 }
 
 /* Per instruction, decoded once at layout (the component's private
@@ -457,7 +465,7 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	const struct comp *sb = in->space == SP_GLOBAL ? REQ(c, P_SBUF)->c : NULL;
 	unsigned cta = gpu_cta_of(c->g, w);
 	/* addresses and sources once for the warp (alu.h); a word load has no sources */
-	struct alu_lanes ad = address_lanes(c, sv, w);
+	struct alu_lanes ad = address_lanes(c, sv, w, in);
 	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
 		uint32_t *d = gpu_reg(c->g, sv, w, in->dst);
 		if (mem->loads) {
@@ -1110,7 +1118,7 @@ static int race(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 /* }=== */
 
 static const struct port_warps ops = {
-	pc_of, exec_mask, address, addresses, operand, write_reg, issue, advance, fault, resume, waiting,
+	pc_of, exec_mask, address, addresses, operand, atom_lanes, write_reg, issue, advance, fault, resume, waiting,
 	timing_issue, count_issue, describe_issue, local
 };
 
