@@ -40,19 +40,10 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 	const struct comp *wc = REQ(c, P_WARPS)->c, *mc = REQ(c, P_MEM)->c;
 	struct alu_lanes x[3]; /* address, sources 0 and 1: once for the warp, not per lane and use */
 	wp->atom_lanes(wc, sv, w, x);
-	/* every address first: a faulting lane makes the warp fault, and no
-	** lane's entry is made; only the active lanes are visited (in one
-	** call where the provider checks them all) */
-	int fault = 0;
-	if (MEM(c)->check)
-		fault = MEM(c)->check(mc, in->addr.sym, &x[0], m);
-	else
-		for (uint32_t b = m; b && !fault; b &= b - 1)
-			MEM(c)->word(mc, sv, SP_GLOBAL, 0, in->addr.sym, alu_lane(&x[0], (unsigned)__builtin_ctz(b)), &fault);
-	if (fault) {
-		wp->fault(wc, sv, w, fault);
-		return -1;
-	}
+	/* each lane's address tested as its entry is made (the memory's
+	** span, else word() lane by lane): a faulting lane makes the warp
+	** fault, the entries made before it dropped */
+	uint32_t lo = 0, lim = MEM(c)->span ? MEM(c)->span(mc, in->addr.sym, &lo) : 0;
 	/* what the lanes share, once; per lane its address, operands, lane */
 	const struct atomic_entry all = entry_at(w, 0, in, 0, 0, 0);
 	uint32_t tmp[3][32];
@@ -65,6 +56,14 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 		e.arg = x[1].base + r1[l];
 		e.arg2 = x[2].base + r2[l];
 		e.lane = (uint8_t)l;
+		if (e.addr - lo >= lim || (e.addr & 3)) {
+			int fault = 0;
+			MEM(c)->word(mc, sv, SP_GLOBAL, 0, in->addr.sym, e.addr, &fault);
+			if (fault) {
+				wp->fault(wc, sv, w, fault);
+				return -1;
+			}
+		}
 		out[n] = e;
 	}
 	return n;

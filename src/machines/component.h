@@ -252,11 +252,11 @@ struct port_mem {
 	** the words itself. */
 	int (*loads)(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym,
 	             const struct alu_lanes *ad, uint32_t m, uint32_t *d);
-	/* Optional (NULL: word lane by lane): word()'s checks of global
-	** addresses alu_lane(ad, l), l in m, within variable sym; 0, or the
-	** fault of the first faulting lane.  A warp's atomic checks every lane
-	** first. */
-	int (*check)(const struct comp *c, int sym, const struct alu_lanes *ad, uint32_t m);
+	/* Optional (NULL: word lane by lane): where word() finds a global
+	** address x within variable sym (-1: none named): x - *lo < the span
+	** returned, x aligned.  A warp's atomic tests its lanes so as it makes
+	** their entries, and asks word() only of a lane outside (its fault). */
+	uint32_t (*span)(const struct comp *c, int sym, uint32_t *lo);
 };
 
 enum { PUSH_DONE, PUSH_WAIT_VALUES, PUSH_REFUSED };
