@@ -232,11 +232,12 @@ static inline int view_atom(unsigned r, int atomic)
 	return r == DS_SRR || r == DS_GTRR || (r != DS_GTO && atomic);
 }
 
-static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct dab_sched_view *v, int atomic,
-                   int buffered)
+/* Warp w of scheduler k issued under view v. */
+static void issued(const struct comp *c, uint8_t *sv, unsigned k, unsigned w, const struct dab_sched_view *v,
+                   int atomic, int buffered)
 {
 	const struct gpu *g = c->g;
-	struct dab_sched_state *s = state(c, sv, gpu_sched_of(g, w));
+	struct dab_sched_state *s = state(c, sv, k);
 	unsigned idx = g->warp_idx[w], next = v->lo + (idx + 1 - v->lo) % (v->hi - v->lo);
 	if (v->srr) {
 		s->srr = dab_rule(&g->cfg) == DS_GTRR;
@@ -725,7 +726,7 @@ static __attribute__((noinline)) void apply_viewed(const struct comp *c, uint8_t
 		batch(g, sv, k, &v.lo, &v.hi);
 		v.srr = 0;
 	}
-	issued(c, sv, w, &v, atomic, buffered);
+	issued(c, sv, k, w, &v, atomic, buffered);
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
