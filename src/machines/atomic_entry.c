@@ -33,6 +33,19 @@ static const uint32_t *row_of(const struct alu_lanes *x, uint32_t tmp[32])
 	return tmp;
 }
 
+/* The fault of the first of entries e[0..n) whose address is outside
+** the span lo, lim, as word() says (0: none).  Apart: no call in the
+** loop that makes the entries. */
+static __attribute__((noinline, cold)) int lanes_fault(const struct comp *c, const uint8_t *sv, int sym,
+                                                      const struct atomic_entry *e, int n, uint32_t lo, uint32_t lim)
+{
+	int fault = 0;
+	for (int i = 0; i < n && !fault; i++)
+		if (e[i].addr - lo >= lim || (e[i].addr & 3))
+			MEM(c)->word(REQ(c, P_MEM)->c, sv, SP_GLOBAL, 0, sym, e[i].addr, &fault);
+	return fault;
+}
+
 int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in,
                    struct atomic_entry *out)
 {
@@ -42,8 +55,8 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 	wp->atom_lanes(wc, sv, w, x);
 	/* each lane's address tested as its entry is made (the memory's
 	** span, else word() lane by lane): a faulting lane makes the warp
-	** fault, the entries made before it dropped */
-	uint32_t lo = 0, lim = MEM(c)->span ? MEM(c)->span(mc, in->addr.sym, &lo) : 0;
+	** fault, the entries made dropped */
+	uint32_t lo = 0, lim = MEM(c)->span ? MEM(c)->span(mc, in->addr.sym, &lo) : 0, bad = 0;
 	/* what the lanes share, once; per lane its address, operands, lane */
 	const struct atomic_entry all = entry_at(w, 0, in, 0, 0, 0);
 	uint32_t tmp[3][32];
@@ -51,20 +64,18 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 	int n = 0;
 	for (uint32_t b = m; b; b &= b - 1, n++) {
 		unsigned l = (unsigned)__builtin_ctz(b);
-		struct atomic_entry e = all;
-		e.addr = x[0].base + ra[l];
-		e.arg = x[1].base + r1[l];
-		e.arg2 = x[2].base + r2[l];
-		e.lane = (uint8_t)l;
-		if (e.addr - lo >= lim || (e.addr & 3)) {
-			int fault = 0;
-			MEM(c)->word(mc, sv, SP_GLOBAL, 0, in->addr.sym, e.addr, &fault);
-			if (fault) {
-				wp->fault(wc, sv, w, fault);
-				return -1;
-			}
-		}
-		out[n] = e;
+		struct atomic_entry *e = &out[n];
+		*e = all;
+		e->addr = x[0].base + ra[l];
+		e->arg = x[1].base + r1[l];
+		e->arg2 = x[2].base + r2[l];
+		e->lane = (uint8_t)l;
+		bad |= (e->addr - lo >= lim) | (e->addr & 3);
+	}
+	int fault = bad ? lanes_fault(c, sv, in->addr.sym, out, n, lo, lim) : 0;
+	if (fault) {
+		wp->fault(wc, sv, w, fault);
+		return -1;
 	}
 	return n;
 }

@@ -29,9 +29,9 @@
 **          of 1 + 2 x the divergent branches never overflows (layout);
 **   WARP-6 the private table (decode) says of each instruction what its
 **          operands decode to at issue (lanes_of): a register's row, an
-**          immediate's or a symbol's value, a word load's address; and a
-**          register instruction's loop, alu_kernel_of's for its opcode
-**          and type (t/golden.sh and t/golden-run.sh pin the results of
+**          immediate's or a symbol's value, a word load's or a global
+**          atomic's address; and a register instruction's loop,
+**          alu_kernel_of's for its opcode and type (t/golden.sh and t/golden-run.sh pin the results of
 **          every kernel, t/unit.c the loops against alu_exec);
 **   WARP-7 the taken lanes of a guarded branch that concrete mode's
 **          warps_prepare_issue counted, kept with its state, warp and
@@ -258,14 +258,6 @@ static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint3
 	}
 }
 
-static void atom_lanes(const struct comp *c, const uint8_t *sv, unsigned w, struct alu_lanes out[3])
-{
-	const struct instr *in = cur(c->g, sv, w);
-	out[0] = address_lanes(c, sv, w, in);
-	out[1] = lanes_of(c, sv, w, &in->src[0]);
-	out[2] = lanes_of(c, sv, w, &in->src[1]);
-}
-
 /* Per instruction, decoded once at layout (the component's private
 ** table, WARP-6): a warp-local issue (local_table), a branch that may
 ** diverge (program_divergent); a register instruction's loop (alu.h,
@@ -276,14 +268,15 @@ enum {
 	PC_LOCAL = 1, PC_DIVERGES = 2,
 	PC_ALU = 4, /* kern, and it cannot fault (not div, rem) */
 	PC_LOAD = 8, /* a word ld no order holds back (not strong): load_words */
-	PC_BRA = 16 /* a branch: issue calls branch itself */
+	PC_BRA = 16, /* a branch: issue calls branch itself */
+	PC_ATOM = 32 /* a global atom/red without a special-register source: atom_lanes */
 };
 struct pc_info {
 	alu_kernel kern;     /* a register instruction without a special-register source: its loop; else NULL */
 	int32_t row[3];      /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
 	int32_t dst;         /* the destination's row; -1: none */
-	int32_t arow;        /* PC_LOAD: the address's register's row; -1: none */
-	uint32_t abase;      /* PC_LOAD: the address's symbol's base + offset */
+	int32_t arow;        /* PC_LOAD, PC_ATOM: the address's register's row; -1: none */
+	uint32_t abase;      /* PC_LOAD, PC_ATOM: the address's symbol's base + offset */
 	uint8_t flags;
 	uint32_t val[3][32]; /* source k not a row: its value (an immediate's, a symbol's, 0) in every lane */
 };
@@ -294,6 +287,26 @@ struct pc_info {
 static const struct pc_info *info_of(const struct comp *c, unsigned pc)
 {
 	return &((const struct pc_info *)c->priv)[pc];
+}
+
+/* A global atom/red's address and sources (port_warps.atom_lanes): from
+** the table where decoded (PC_ATOM), no operand's kind asked. */
+static void atom_lanes(const struct comp *c, const uint8_t *sv, unsigned w, struct alu_lanes out[3])
+{
+	const struct gpu *g = c->g;
+	unsigned pc = top_pc(g, sv, w);
+	const struct pc_info *d = info_of(c, pc);
+	if (d->flags & PC_ATOM) {
+		const uint32_t *regs = gpu_regs(g, (uint8_t *)sv, w);
+		out[0] = (struct alu_lanes){ d->arow >= 0 ? regs + d->arow : NULL, d->abase, 0 };
+		out[1] = (struct alu_lanes){ SRC(d, regs, 0), 0, 0 };
+		out[2] = (struct alu_lanes){ SRC(d, regs, 1), 0, 0 };
+		return;
+	}
+	const struct instr *in = &g->prog->ins[pc];
+	out[0] = address_lanes(c, sv, w, in);
+	out[1] = lanes_of(c, sv, w, &in->src[0]);
+	out[2] = lanes_of(c, sv, w, &in->src[1]);
 }
 
 /* After the table, in its block (c->priv, which the composer frees): the
@@ -1158,8 +1171,11 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 			t[i].dst = g->reg_row[in->dst];
 		if (in->op == OP_BRA)
 			t[i].flags |= PC_BRA;
-		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0) { /* its address, as address_lanes */
+		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0)
 			t[i].flags |= PC_LOAD;
+		if ((in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL && !special)
+			t[i].flags |= PC_ATOM;
+		if (t[i].flags & (PC_LOAD | PC_ATOM)) { /* its address, as address_lanes */
 			t[i].arow = in->addr.reg >= 0 ? g->reg_row[in->addr.reg] : -1;
 			t[i].abase = (uint32_t)in->addr.offset + (in->addr.sym >= 0 ? p->syms[in->addr.sym].base : 0);
 		}
