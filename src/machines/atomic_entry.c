@@ -1,6 +1,8 @@
 #include "config.h"
 #include "machines/atomic_entry.h"
 
+#include <string.h>
+
 #include "util/strbuf.h"
 
 #define WARPS(c) ((const struct port_warps *)port_ops(c, P_WARPS))
@@ -65,7 +67,7 @@ int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, co
 	for (uint32_t b = m; b; b &= b - 1, n++) {
 		unsigned l = (unsigned)__builtin_ctz(b);
 		struct atomic_entry *e = &out[n];
-		*e = all;
+		memcpy(e, &all, sizeof all); /* a copy of the bytes, not field by field */
 		e->addr = x[0].base + ra[l];
 		e->arg = x[1].base + r1[l];
 		e->arg2 = x[2].base + r2[l];
