@@ -269,7 +269,7 @@ enum {
 	PC_ALU = 4, /* kern, and it cannot fault (not div, rem) */
 	PC_LOAD = 8, /* a word ld no order holds back (not strong): load_words */
 	PC_BRA = 16, /* a branch: issue calls branch itself */
-	PC_ATOM = 32 /* a global atom/red without a special-register source: atom_lanes */
+	PC_ATOM = 32 /* a global atom/red, not .release, without a special-register source: atom_issue, atom_lanes */
 };
 struct pc_info {
 	alu_kernel kern;     /* a register instruction without a special-register source: its loop; else NULL */
@@ -584,6 +584,23 @@ static void at_barrier(const struct comp *c, uint8_t *sv, unsigned w)
 	arrive(c, sv, w);
 }
 
+/* Warp w's global atomic in lanes m (some) to the atomics provider: the
+** warp moves on, waits for its values or for room, or faulted.  Inline:
+** issue_other's and atom_issue's. */
+static inline __attribute__((always_inline)) void atomic_push(const struct comp *c, uint8_t *sv, unsigned w,
+                                                             uint32_t m)
+{
+	const struct bind *b = REQ(c, P_ATOMICS);
+	int r = ((const struct port_atomics *)b->ops)->push(b->c, sv, w, m);
+	struct warp_hdr *h = gpu_warp(c->g, sv, w);
+	if (h->status == W_FAULT)
+		return;
+	if (r == PUSH_DONE)
+		advance(c, sv, w);
+	else
+		h->status = r == PUSH_WAIT_VALUES ? W_ATOMIC : W_WAIT;
+}
+
 /* issue of anything but a decoded register instruction without
 ** persistency.  Out of line: inlined, its calls made every issue save
 ** and restore registers. */
@@ -644,15 +661,7 @@ static __attribute__((noinline)) void issue_other(const struct comp *c, uint8_t 
 			/* .release: a fence first; issued again once it is clear */
 			gpu_warp(g, sv, w)->status = W_WAIT;
 		} else {
-			const struct bind *b = REQ(c, P_ATOMICS);
-			int r = ((const struct port_atomics *)b->ops)->push(b->c, sv, w, m);
-			struct warp_hdr *h = gpu_warp(g, sv, w);
-			if (h->status == W_FAULT)
-				return;
-			if (r == PUSH_DONE)
-				advance(c, sv, w);
-			else
-				h->status = r == PUSH_WAIT_VALUES ? W_ATOMIC : W_WAIT;
+			atomic_push(c, sv, w, m);
 		}
 		return;
 	default:
@@ -719,10 +728,24 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 		step_over(h, st);
 }
 
+/* A global atom/red (PC_ATOM) by warp h: issue_other's case, its guard
+** read from the top entry, no opcode switch. */
+static __attribute__((noinline)) void atom_issue(const struct comp *c, uint8_t *sv, unsigned w, struct warp_hdr *h)
+{
+	const struct gpu *g = c->g;
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	const struct instr *in = &g->prog->ins[top->pc];
+	uint32_t m = in->pred < 0 ? top->mask : guarded(g, sv, w, in, top->mask);
+	if (m)
+		atomic_push(c, sv, w, m);
+	else
+		step_over(h, st);
+}
+
 /* Most issues are a decoded register instruction that cannot fault
 ** (PC_ALU): its record and table entry found once, alu_run; a word load,
-** load_words; a branch, branch (not issue_other's prologue and switch);
-** the rest, issue_other. */
+** load_words; a branch, branch; a global atomic, atom_issue (not
+** issue_other's prologue and switch); the rest, issue_other. */
 static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
@@ -736,6 +759,8 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 		load_words(c, sv, w, h, d);
 	} else if (d->flags & PC_BRA && !REQ(c, P_PM)->ops) {
 		branch(c, sv, w, &g->prog->ins[top->pc]);
+	} else if (d->flags & PC_ATOM && !REQ(c, P_PM)->ops) {
+		atom_issue(c, sv, w, h);
 	} else {
 		issue_other(c, sv, w);
 	}
@@ -1173,7 +1198,7 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 			t[i].flags |= PC_BRA;
 		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0)
 			t[i].flags |= PC_LOAD;
-		if ((in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL && !special)
+		if ((in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL && !instr_releasing(in) && !special)
 			t[i].flags |= PC_ATOM;
 		if (t[i].flags & (PC_LOAD | PC_ATOM)) { /* its address, as address_lanes */
 			t[i].arow = in->addr.reg >= 0 ? g->reg_row[in->addr.reg] : -1;
