@@ -111,8 +111,9 @@ static int unfinished(const struct gpu *g, const uint8_t *sv, unsigned w)
 
 /* The current batch of scheduler k, as indices into its warp list: the
 ** warps of the first batch with work left (all of them when every CTA is
-** resident, or when none has work left). */
-static void batch(const struct gpu *g, const uint8_t *sv, unsigned k, unsigned *lo, unsigned *hi)
+** resident, or when none has work left).  Inline: asked at every view
+** and every GWAT atomic's issue, mostly with every CTA resident. */
+static inline __attribute__((always_inline)) void batch(const struct gpu *g, const uint8_t *sv, unsigned k, unsigned *lo, unsigned *hi)
 {
 	unsigned first = g->sched_first[k], n = g->sched_first[k + 1] - first, i = 0;
 	*lo = 0;
