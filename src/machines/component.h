@@ -253,10 +253,11 @@ struct port_mem {
 	** the words itself. */
 	int (*loads)(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym,
 	             const struct alu_lanes *ad, uint32_t m, uint32_t *d);
-	/* Optional (NULL: word lane by lane): word()'s checks of global
-	** addresses addr[l], l in m, within variable sym; 0, or the fault of
-	** the first faulting lane.  A warp's atomic checks every lane first. */
-	int (*check)(const struct comp *c, int sym, const uint32_t *addr, uint32_t m);
+	/* Optional (NULL: word lane by lane): where word() finds a global
+	** address x within variable sym (-1: none named): x - *lo < the span
+	** returned, x aligned.  A warp's atomic tests its lanes so as it makes
+	** their entries, and asks word() only of a lane outside (its fault). */
+	uint32_t (*span)(const struct comp *c, int sym, uint32_t *lo);
 };
 
 enum { PUSH_DONE, PUSH_WAIT_VALUES, PUSH_REFUSED };
@@ -316,6 +317,9 @@ struct port_warps {
 	void (*addresses)(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out);
 	/* Operand o in every lane (alu.h), evaluated once for a warp's lanes. */
 	struct alu_lanes (*operand)(const struct comp *c, const uint8_t *sv, unsigned w, const struct operand *o);
+	/* Warp w's current atom/red in every lane: its address, sources 0 and
+	** 1 (out[0..2]), from one reading of the warp's instruction. */
+	void (*atom_lanes)(const struct comp *c, const uint8_t *sv, unsigned w, struct alu_lanes out[3]);
 	void (*write_reg)(const struct comp *c, uint8_t *sv, unsigned w, unsigned lane, int reg, uint32_t v);
 	/* Execute warp w's current instruction. */
 	void (*issue)(const struct comp *c, uint8_t *sv, unsigned w);

@@ -444,14 +444,16 @@ static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
 	int fuse = g->cfg.fusion && in->op != OP_ATOM && fusable(in->aop), tgt[32];
 	unsigned first[32];
 	struct fuse_seen *f = fuse ? fuse_kept(c, sv, w, b, bf->count, e) : NULL;
-	if (f && bf->count + (unsigned)nl <= g->cfg.entries && fresh_lanes(f, n, nl)) {
+	if (f && fresh_lanes(f, n, nl)) {
 		/* most pushes: every lane a new entry, nothing looked up (a red:
-		** nothing owed) */
+		** nothing owed) -- or, where they do not all fit, none */
 		if (D(c)->checking && fuse_targets(e, bf->count, n, nl, in, first, tgt, NULL, 0) != (unsigned)nl) {
 			fprintf(stderr, "gpumc: internal error: DAB-FUSE: a buffer's kept filter passed a push of warp %u "
 			        "whose lanes share an address with each other or the buffer\n", w);
 			abort();
 		}
+		if (bf->count + (unsigned)nl > g->cfg.entries)
+			return PUSH_REFUSED; /* full: wait for a flush (the filter keeps the lanes' bits: more) */
 		memcpy(e + bf->count, n, sizeof *n * (unsigned)nl);
 		f->n = bf->count += (uint16_t)nl;
 		gpu_warp(g, sv, w)->pending |= PEND_DIRTY;

@@ -111,8 +111,9 @@ static int unfinished(const struct gpu *g, const uint8_t *sv, unsigned w)
 
 /* The current batch of scheduler k, as indices into its warp list: the
 ** warps of the first batch with work left (all of them when every CTA is
-** resident, or when none has work left). */
-static void batch(const struct gpu *g, const uint8_t *sv, unsigned k, unsigned *lo, unsigned *hi)
+** resident, or when none has work left).  Inline: asked at every view
+** and every GWAT atomic's issue, mostly with every CTA resident. */
+static inline __attribute__((always_inline)) void batch(const struct gpu *g, const uint8_t *sv, unsigned k, unsigned *lo, unsigned *hi)
 {
 	unsigned first = g->sched_first[k], n = g->sched_first[k + 1] - first, i = 0;
 	*lo = 0;
@@ -225,22 +226,19 @@ static int may_issue(const struct comp *c, const uint8_t *sv, unsigned w, const 
 ** its state (issued)?  Under SRR and GTRR every issue may; under GTAR
 ** and GWAT only an atomic (a non-atomic is always allowed and changes
 ** nothing); under GTO none.  enabled() and apply() skip the view where it
-** does not matter: computing it was most of a DAB expansion.  view_atom:
-** where whether w is at a global atomic is known (atomic). */
+** does not matter: computing it was most of a DAB expansion.  atomic:
+** whether w is at a global atomic. */
 static inline int view_atom(unsigned r, int atomic)
 {
 	return r == DS_SRR || r == DS_GTRR || (r != DS_GTO && atomic);
 }
-static inline int needs_view(const struct gpu *g, unsigned r, const uint8_t *sv, unsigned w)
-{
-	return r == DS_SRR || r == DS_GTRR || (r != DS_GTO && gpu_at_global_atomic(g, sv, w));
-}
 
-static void issued(const struct comp *c, uint8_t *sv, unsigned w, const struct dab_sched_view *v, int atomic,
-                   int buffered)
+/* Warp w of scheduler k issued under view v. */
+static void issued(const struct comp *c, uint8_t *sv, unsigned k, unsigned w, const struct dab_sched_view *v,
+                   int atomic, int buffered)
 {
 	const struct gpu *g = c->g;
-	struct dab_sched_state *s = state(c, sv, gpu_sched_of(g, w));
+	struct dab_sched_state *s = state(c, sv, k);
 	unsigned idx = g->warp_idx[w], next = v->lo + (idx + 1 - v->lo) % (v->hi - v->lo);
 	if (v->srr) {
 		s->srr = dab_rule(&g->cfg) == DS_GTRR;
@@ -704,33 +702,42 @@ static const void *port(const struct comp *c, enum port p)
 	return p == P_ISSUE ? &issue_ops : NULL;
 }
 
-/* Warp w's issue where the rule keeps a turn, token or round (needs_view).
-** Out of line: its view would make every issue's frame large. */
-static __attribute__((noinline)) void apply_viewed(const struct comp *c, uint8_t *sv, unsigned w)
+/* Warp w's issue where the rule keeps a turn, token or round (view_atom;
+** atomic: w is at a global atomic).  Out of line: its view would make
+** every issue's frame large. */
+static __attribute__((noinline)) void apply_viewed(const struct comp *c, uint8_t *sv, unsigned w, int atomic)
 {
 	const struct gpu *g = c->g;
 	const struct comp *wc = REQ(c, P_WARPS)->c;
 	unsigned pc = gpu_pc(g, sv, w), k = gpu_sched_of(g, w);
 	struct dab_sched_view v;
-	if (dab_rule(&g->cfg) == DS_GWAT) { /* issued() reads the batch alone: the token's holder was asked before */
-		batch(g, sv, k, &v.lo, &v.hi);
-		v.srr = 0;
-	} else
+	/* GWAT: issued() reads the batch alone, and only where the atomic was
+	** buffered (the token's holder was asked before); the batch after
+	** such an issue is the one before: the warp, in it, is still not done
+	** and the others did not move */
+	int gwat = dab_rule(&g->cfg) == DS_GWAT;
+	if (!gwat)
 		view(c, sv, k, &v);
-	int atomic = gpu_at_global_atomic(g, sv, w);
 	WARPS(c)->issue(wc, sv, w);
 	/* taken by the atomics provider: moved on, or waits for its values */
 	int buffered = atomic && (gpu_pc(g, sv, w) != pc || gpu_warp(g, sv, w)->status == W_ATOMIC);
-	issued(c, sv, w, &v, atomic, buffered);
+	if (gwat) {
+		if (!buffered)
+			return;
+		batch(g, sv, k, &v.lo, &v.hi);
+		v.srr = 0;
+	}
+	issued(c, sv, k, w, &v, atomic, buffered);
 }
 
 static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 {
 	const struct gpu *g = c->g;
 	const struct comp *wc = REQ(c, P_WARPS)->c;
-	unsigned w = a->subject - wc->subj0[0];
-	if (needs_view(g, dab_rule(&g->cfg), sv, w))
-		apply_viewed(c, sv, w);
+	unsigned w = a->subject - wc->subj0[0], r = dab_rule(&g->cfg);
+	int atomic = r != DS_GTO && gpu_at_global_atomic(g, sv, w);
+	if (view_atom(r, atomic))
+		apply_viewed(c, sv, w, atomic);
 	else /* allowed, and issued() changes nothing */
 		WARPS(c)->issue(wc, sv, w);
 }

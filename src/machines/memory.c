@@ -229,29 +229,15 @@ static int loads(const struct comp *c, const uint8_t *sv, enum space sp, unsigne
 	return 0;
 }
 
-/* Global addresses only: word_of of each lane, what it reads of the
-** program read once, asked only for a fault (span_of); a whole warp's
-** tested four lanes at a time first (bad_lanes). */
-static int check(const struct comp *c, int sym, const uint32_t *addr, uint32_t m)
+/* Global addresses only: good_span, decided at layout (span_of). */
+static uint32_t span(const struct comp *c, int sym, uint32_t *lo)
 {
-	const struct program *p = c->g->prog;
-	const struct symbol *s = sym >= 0 ? &p->syms[sym] : NULL;
 	const struct span *sn = span_of(c, SP_GLOBAL, sym);
-	uint32_t words = p->global_words, lo = sn->lo, lim = sn->lim;
-	if (m == 0xffffffffu && !bad_lanes(&(struct alu_lanes){ addr, 0, 0 }, lo, lim)) /* a whole warp, all good */
-		return 0;
-	for (; m; m &= m - 1) {
-		uint32_t x = addr[__builtin_ctz(m)];
-		if (x - lo >= lim || (x & 3)) { /* as loads */
-			int f = 0;
-			word_of(s, words, x, &f);
-			return f;
-		}
-	}
-	return 0;
+	*lo = sn->lo;
+	return sn->lim;
 }
 
-static const struct port_mem ops = { word, load, store, rmw, loads, check };
+static const struct port_mem ops = { word, load, store, rmw, loads, span };
 
 long mem_fwd_word(const struct comp *c, const uint8_t *sv, enum space sp, unsigned cta, int sym, uint32_t addr,
                   int *fault)

@@ -29,9 +29,9 @@
 **          of 1 + 2 x the divergent branches never overflows (layout);
 **   WARP-6 the private table (decode) says of each instruction what its
 **          operands decode to at issue (lanes_of): a register's row, an
-**          immediate's or a symbol's value, a word load's address; and a
-**          register instruction's loop, alu_kernel_of's for its opcode
-**          and type (t/golden.sh and t/golden-run.sh pin the results of
+**          immediate's or a symbol's value, a word load's or a global
+**          atomic's address; and a register instruction's loop,
+**          alu_kernel_of's for its opcode and type (t/golden.sh and t/golden-run.sh pin the results of
 **          every kernel, t/unit.c the loops against alu_exec);
 **   WARP-7 the taken lanes of a guarded branch that concrete mode's
 **          warps_prepare_issue counted, kept with its state, warp and
@@ -222,13 +222,13 @@ static uint32_t exec_mask(const struct comp *c, const uint8_t *sv, unsigned w)
 	return mask_of(c->g, sv, w, cur(c->g, sv, w));
 }
 
-/* The address of the current instruction in every lane (alu.h).
+/* The address of warp w's current instruction `in` in every lane (alu.h).
 ** Inline: every memory issue and the atomics' ports ask. */
 static inline __attribute__((always_inline)) struct alu_lanes address_lanes(const struct comp *c, const uint8_t *sv,
-                                                                        unsigned w)
+                                                                        unsigned w, const struct instr *in)
 {
 	const struct gpu *g = c->g;
-	const struct address *a = &cur(g, sv, w)->addr;
+	const struct address *a = &in->addr;
 	uint32_t base = (uint32_t)a->offset + (a->sym >= 0 ? g->prog->syms[a->sym].base : 0);
 	const uint32_t *r = a->reg >= 0 ? gpu_reg(g, (uint8_t *)sv, w, a->reg) : NULL;
 	return (struct alu_lanes){ r, base, 0 };
@@ -236,13 +236,13 @@ static inline __attribute__((always_inline)) struct alu_lanes address_lanes(cons
 
 static uint32_t address(const struct comp *c, const uint8_t *sv, unsigned w, unsigned lane)
 {
-	struct alu_lanes a = address_lanes(c, sv, w);
+	struct alu_lanes a = address_lanes(c, sv, w, cur(c->g, sv, w));
 	return alu_lane(&a, lane);
 }
 
 static void addresses(const struct comp *c, const uint8_t *sv, unsigned w, uint32_t m, uint32_t *out)
 {
-	struct alu_lanes a = address_lanes(c, sv, w);
+	struct alu_lanes a = address_lanes(c, sv, w, cur(c->g, sv, w));
 	if (m == 0xffffffffu && a.r) { /* a whole warp: four lanes at a time */
 		for (unsigned l = 0; l < 32; l += 4) {
 			lanes4 x;
@@ -268,14 +268,15 @@ enum {
 	PC_LOCAL = 1, PC_DIVERGES = 2,
 	PC_ALU = 4, /* kern, and it cannot fault (not div, rem) */
 	PC_LOAD = 8, /* a word ld no order holds back (not strong): load_words */
-	PC_BRA = 16 /* a branch: issue calls branch itself */
+	PC_BRA = 16, /* a branch: issue calls branch itself */
+	PC_ATOM = 32 /* a global atom/red, not .release, without a special-register source: atom_issue, atom_lanes */
 };
 struct pc_info {
 	alu_kernel kern;     /* a register instruction without a special-register source: its loop; else NULL */
 	int32_t row[3];      /* source k a register that has a row: its first word (gpu.h reg_row); else -1 */
 	int32_t dst;         /* the destination's row; -1: none */
-	int32_t arow;        /* PC_LOAD: the address's register's row; -1: none */
-	uint32_t abase;      /* PC_LOAD: the address's symbol's base + offset */
+	int32_t arow;        /* PC_LOAD, PC_ATOM: the address's register's row; -1: none */
+	uint32_t abase;      /* PC_LOAD, PC_ATOM: the address's symbol's base + offset */
 	uint8_t flags;
 	uint32_t val[3][32]; /* source k not a row: its value (an immediate's, a symbol's, 0) in every lane */
 };
@@ -286,6 +287,26 @@ struct pc_info {
 static const struct pc_info *info_of(const struct comp *c, unsigned pc)
 {
 	return &((const struct pc_info *)c->priv)[pc];
+}
+
+/* A global atom/red's address and sources (port_warps.atom_lanes): from
+** the table where decoded (PC_ATOM), no operand's kind asked. */
+static void atom_lanes(const struct comp *c, const uint8_t *sv, unsigned w, struct alu_lanes out[3])
+{
+	const struct gpu *g = c->g;
+	unsigned pc = top_pc(g, sv, w);
+	const struct pc_info *d = info_of(c, pc);
+	if (d->flags & PC_ATOM) {
+		const uint32_t *regs = gpu_regs(g, (uint8_t *)sv, w);
+		out[0] = (struct alu_lanes){ d->arow >= 0 ? regs + d->arow : NULL, d->abase, 0 };
+		out[1] = (struct alu_lanes){ SRC(d, regs, 0), 0, 0 };
+		out[2] = (struct alu_lanes){ SRC(d, regs, 1), 0, 0 };
+		return;
+	}
+	const struct instr *in = &g->prog->ins[pc];
+	out[0] = address_lanes(c, sv, w, in);
+	out[1] = lanes_of(c, sv, w, &in->src[0]);
+	out[2] = lanes_of(c, sv, w, &in->src[1]);
 }
 
 /* After the table, in its block (c->priv, which the composer frees): the
@@ -457,7 +478,7 @@ static void memop(const struct comp *c, uint8_t *sv, unsigned w, const struct in
 	const struct comp *sb = in->space == SP_GLOBAL ? REQ(c, P_SBUF)->c : NULL;
 	unsigned cta = gpu_cta_of(c->g, w);
 	/* addresses and sources once for the warp (alu.h); a word load has no sources */
-	struct alu_lanes ad = address_lanes(c, sv, w);
+	struct alu_lanes ad = address_lanes(c, sv, w, in);
 	if (in->op == OP_LD && !in->width && !sb) { /* the common case, word loads: the loop below, pruned */
 		uint32_t *d = gpu_reg(c->g, sv, w, in->dst);
 		if (mem->loads) {
@@ -563,6 +584,23 @@ static void at_barrier(const struct comp *c, uint8_t *sv, unsigned w)
 	arrive(c, sv, w);
 }
 
+/* Warp w's global atomic in lanes m (some) to the atomics provider: the
+** warp moves on, waits for its values or for room, or faulted.  Inline:
+** issue_other's and atom_issue's. */
+static inline __attribute__((always_inline)) void atomic_push(const struct comp *c, uint8_t *sv, unsigned w,
+                                                             uint32_t m)
+{
+	const struct bind *b = REQ(c, P_ATOMICS);
+	int r = ((const struct port_atomics *)b->ops)->push(b->c, sv, w, m);
+	struct warp_hdr *h = gpu_warp(c->g, sv, w);
+	if (h->status == W_FAULT)
+		return;
+	if (r == PUSH_DONE)
+		advance(c, sv, w);
+	else
+		h->status = r == PUSH_WAIT_VALUES ? W_ATOMIC : W_WAIT;
+}
+
 /* issue of anything but a decoded register instruction without
 ** persistency.  Out of line: inlined, its calls made every issue save
 ** and restore registers. */
@@ -623,15 +661,7 @@ static __attribute__((noinline)) void issue_other(const struct comp *c, uint8_t 
 			/* .release: a fence first; issued again once it is clear */
 			gpu_warp(g, sv, w)->status = W_WAIT;
 		} else {
-			const struct bind *b = REQ(c, P_ATOMICS);
-			int r = ((const struct port_atomics *)b->ops)->push(b->c, sv, w, m);
-			struct warp_hdr *h = gpu_warp(g, sv, w);
-			if (h->status == W_FAULT)
-				return;
-			if (r == PUSH_DONE)
-				advance(c, sv, w);
-			else
-				h->status = r == PUSH_WAIT_VALUES ? W_ATOMIC : W_WAIT;
+			atomic_push(c, sv, w, m);
 		}
 		return;
 	default:
@@ -698,12 +728,26 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 		step_over(h, st);
 }
 
+/* A global atom/red (PC_ATOM) by warp h: issue_other's case, its guard
+** read from the top entry, no opcode switch. */
+static __attribute__((noinline)) void atom_issue(const struct comp *c, uint8_t *sv, unsigned w, struct warp_hdr *h)
+{
+	const struct gpu *g = c->g;
+	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	const struct instr *in = &g->prog->ins[top->pc];
+	uint32_t m = in->pred < 0 ? top->mask : guarded(g, sv, w, in, top->mask);
+	if (m)
+		atomic_push(c, sv, w, m);
+	else
+		step_over(h, st);
+}
+
 /* Most issues are a decoded register instruction that cannot fault
 ** (PC_ALU): its record and table entry found once, alu_run; a word load,
-** load_words; a branch, branch (not issue_other's prologue and switch);
-** the rest, issue_other.  Warp w's record h, stack st, its top entry
-** top and top's table entry d found by the caller: inline, issue's and
-** issue_other_at_once's. */
+** load_words; a branch, branch; a global atomic, atom_issue (not
+** issue_other's prologue and switch); the rest, issue_other.  Warp w's
+** record h, stack st, its top entry top and top's table entry d found by
+** the caller: inline, issue's and issue_other_at_once's. */
 static inline __attribute__((always_inline)) void issue_at(const struct comp *c, uint8_t *sv, unsigned w,
                                                           struct warp_hdr *h, struct stack_entry *st,
                                                           const struct stack_entry *top, const struct pc_info *d)
@@ -716,6 +760,8 @@ static inline __attribute__((always_inline)) void issue_at(const struct comp *c,
 		load_words(c, sv, w, h, d);
 	} else if (d->flags & PC_BRA && !REQ(c, P_PM)->ops) {
 		branch(c, sv, w, &g->prog->ins[top->pc]);
+	} else if (d->flags & PC_ATOM && !REQ(c, P_PM)->ops) {
+		atom_issue(c, sv, w, h);
 	} else {
 		issue_other(c, sv, w);
 	}
@@ -1127,7 +1173,7 @@ static int race(const struct comp *c, const uint8_t *sv, struct strbuf *why)
 /* }=== */
 
 static const struct port_warps ops = {
-	pc_of, exec_mask, address, addresses, operand, write_reg, issue, advance, fault, resume, waiting,
+	pc_of, exec_mask, address, addresses, operand, atom_lanes, write_reg, issue, advance, fault, resume, waiting,
 	timing_issue, count_issue, describe_issue, local
 };
 
@@ -1167,8 +1213,11 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 			t[i].dst = g->reg_row[in->dst];
 		if (in->op == OP_BRA)
 			t[i].flags |= PC_BRA;
-		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0) { /* its address, as address_lanes */
+		if (in->op == OP_LD && !in->width && !instr_strong(in) && t[i].dst >= 0)
 			t[i].flags |= PC_LOAD;
+		if ((in->op == OP_ATOM || in->op == OP_RED) && in->space == SP_GLOBAL && !instr_releasing(in) && !special)
+			t[i].flags |= PC_ATOM;
+		if (t[i].flags & (PC_LOAD | PC_ATOM)) { /* its address, as address_lanes */
 			t[i].arow = in->addr.reg >= 0 ? g->reg_row[in->addr.reg] : -1;
 			t[i].abase = (uint32_t)in->addr.offset + (in->addr.sym >= 0 ? p->syms[in->addr.sym].base : 0);
 		}
