@@ -567,7 +567,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	** is fatal (READY-7) */
 	const unsigned words = one_word ? 1 : rs->words;
 	if (!all)
-		readyset_due_sync(rs, tn, u0, words);
+		readyset_due_sync(rs, tn, u0, words, ctx, one_hook);
 	/* the flush guard's bits (readyset.allowed) kept scheduler by
 	** scheduler as listed; fsm: the SM of those listed so far whose issue
 	** may empty their set (fragile: sm_fragile once its schedulers are
@@ -624,7 +624,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 				told[-(ptrdiff_t)sm - 1]++;
 			}
 			if (!all && due)
-				readyset_due_keep(rs, k, n - n0, wake, gto_gwat && (may & (may - 1)));
+				readyset_due_keep(rs, k, n - n0, wake, gto_gwat);
 		}
 	if (fragile)
 		sm_fragile(c, tn, fsm, fragile);
