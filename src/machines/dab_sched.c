@@ -389,8 +389,10 @@ _Static_assert(sizeof(struct dab_src) <= sizeof(((struct readyset *)0)->ctx), "r
 /* GWAT's token holder of scheduler k (the view's atom_warp) where every
 ** CTA is resident (the batch is every warp: view() without batch(), its
 ** half): the first warp from the token's in the order not out of it;
-** else, or where none is, UINT32_MAX (view() looks). */
-static unsigned holder(const struct comp *c, const uint8_t *sv, unsigned k)
+** else, or where none is, UINT32_MAX (view() looks).  Inline in one_out
+** and own, once per atomic's arrival or issue (a call: DAB pagerank
+** 0.3% of its instructions). */
+static inline __attribute__((always_inline)) unsigned holder(const struct comp *c, const uint8_t *sv, unsigned k)
 {
 	const struct gpu *g = c->g;
 	if (g->resident * g->cfg.sms < g->cfg.ctas)
