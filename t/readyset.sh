@@ -74,9 +74,17 @@
 # barrier-divergence-deadlock first; one that waits though the unit's
 # count says its issue was not warp-local, 4 (D8 with scheduler=gwat
 # first); the events since looked at after the waits, not before, 4 (the
-# baseline's pagerank first).  A DAB atomic's issue reaches its own
+# baseline's pagerank first); dab_sched's set of one warp that waits
+# though its issue emptied it (readyset.h, due_moved), 20 (C2 first);
+# one that waits after its own atomic though a warp joined its set (the
+# next GWAT token holder), 26 (D1 first).  A DAB atomic's issue reaches its own
 # scheduler alone (REACH_OWN, its unit's count by 2): planting it counted
 # by 1, as a warp-local issue, stops 26 rows with "READY-1", C1 first.
+# A DAB exit reaches its SM (dab_sched.c, reach): planting the next SM
+# stops 34 rows with "READY-1", D2 first.  GWAT's token holder found
+# without the view (dab_sched.c, holder) is checked by the full poll
+# ("READY-1"): planting the token's warp taken though it is done stops 4
+# rows, S6-barrier-uneven first.
 # gto's global atomic issue into the ROP names the warps it may change
 # (scheduler.c, gto_reach: REACH_WAKES) and only their schedulers are due
 # (readyset_due_sync_named): planting an issue that names its own warp

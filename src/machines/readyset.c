@@ -67,15 +67,18 @@
 ** readyset_due_sync_named, gto's); its own count moves only with its issue, which
 ** it listed, staying due -- but where that issue, warp-local, can move
 ** no bit of its set but the issuing warp's (gto; dab_sched's GTO and
-** GWAT rules, with another warp in the set, which the flush guard's bit
-** then reads as not empty), it waits from the next sync until its unit
-** is free and that warp or another of its set as listed is ready, unless
-** an event reached it (due_pend): a scheduler issuing every few cycles
+** GWAT rules, where, with no other warp in the set, the issuing warp's
+** bits after it, polled then, keep the set not empty, which the flush
+** guard's bit reads), it waits from the next sync until its unit is free
+** and that warp or another of its set as listed is ready, unless an
+** event reached it (due_pend): a scheduler issuing every few cycles
 ** among warps in their latencies was listed once more each time, for
-** nothing.  Its wake time waits in a calendar, a ring of
-** one set of schedulers per cycle (the cycles ahead of the last looked
-** at, up to RS_SPAN) and, for the rare ones farther, a set looked at
-** once the first of them comes.  Under GPUMC_CHECK_READY every scheduler
+** nothing.  So does dab_sched's after its own atomic's issue (REACH_OWN),
+** where the bits that issue moved (struct readyset's own) keep its set
+** not empty and add no warp to it (due_moved).  Its wake time waits in
+** a calendar, a ring of one set of schedulers per cycle (the cycles
+** ahead of the last looked at, up to RS_SPAN) and, for the rare ones
+** farther, a set looked at once the first of them comes.  Under GPUMC_CHECK_READY every scheduler
 ** is listed anyway, and one not due that lists an issue (or, dab_sched.c,
 ** whose set is found empty or not otherwise than the flush guard was
 ** told) stops the run (READY-7; READY-9 where it waited after its

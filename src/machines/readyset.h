@@ -121,6 +121,16 @@ static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsig
 ** those of the unit's own issue that reached its set alone (rs->own). */
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                    uint64_t *may, uint64_t *viewed, const struct readyset_src *src);
+/* Scheduler k's entry, its set moved by the one event since (one): kept
+** as computed at `at` (its unit's count unit). */
+static inline void readyset_moved(struct readyset_entry *e, uint64_t at, uint64_t unit, uint64_t may, uint64_t viewed)
+{
+	e->soon = 0; /* as readyset_fill: a moved set's ready time is unknown */
+	e->at = at;
+	e->unit = unit;
+	e->may = may;
+	e->viewed = viewed;
+}
 /* Asked for every free scheduler every cycle: the kept set inline, and
 ** inline too after the unit's own warp-local issue, the one event that
 ** comes most (a scheduler issuing cycle after cycle): its warp's bits.
@@ -141,11 +151,9 @@ readyset_get_one(struct readyset *rs, const struct timed_now *tn, unsigned k, un
 		if (at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && one) {
 			uint64_t m = e->may, v = e->viewed;
 			if (one(src, k, tn->last[u], &m, &v)) {
-				e->soon = 0; /* as readyset_fill: a moved set's ready time is unknown */
-				e->at = at;
-				e->unit = tn->unit_changed[u];
-				*may = e->may = m;
-				*viewed = e->viewed = v;
+				readyset_moved(e, at, tn->unit_changed[u], m, v);
+				*may = m;
+				*viewed = v;
 				return;
 			}
 		}
@@ -442,6 +450,28 @@ static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, u
 		}
 }
 
+/* Scheduler k, which listed an issue: after that issue alone (due_pend's
+** test; its count by `by`: 1 warp-local, 2 its own atomic's), the bits
+** it moved (hook: one or rs->own), and is its set still not empty (the
+** flush guard's bit stays) with no warp in it that was not as listed
+** (their ready times are in psoon)?  Its set kept either way, as
+** readyset_get_one keeps it (but under tn->check, which polls it whole
+** at its listing). */
+static inline __attribute__((always_inline)) int
+due_moved(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, const struct readyset_src *src,
+          int (*hook)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
+          uint64_t by)
+{
+	struct readyset_entry *e = &rs->e[k];
+	uint64_t at = tn->changed + tn->sm_changed[rs->group[k]] + tn->unit_changed[u], m = e->may, v = e->viewed;
+	uint64_t listed = e->may;
+	if (at != e->at + by || !hook(src, k, tn->last[u], &m, &v))
+		return 0;
+	if (!tn->check)
+		readyset_moved(e, at, tn->unit_changed[u], m, v);
+	return m && !(m & ~listed);
+}
+
 /* The schedulers that listed an issue that may wait (readyset_due_keep),
 ** marked in `after` while they wait so (READY-9):
 ** where that issue was warp-local (its unit's count one past the one it
@@ -449,17 +479,25 @@ static inline __attribute__((always_inline)) void due_pop(struct readyset *rs, u
 ** bit of its set moved, the others' ready times with it not (they move
 ** only with an event, and one that reached it since makes it due after
 ** this, readyset_due_sync): nothing to list before its unit is free and
-** that warp or another is ready. */
-static inline __attribute__((always_inline)) void due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0,
-                                                           unsigned words)
+** that warp or another is ready.  Where a flush guard reads the sets'
+** emptiness (one given: dab_sched.c), a set of that warp alone waits
+** only where that issue alone came and left its bit set (due_moved): the
+** guard's bit stays.  And there, where that issue was its own atomic's
+** (REACH_OWN: its unit's count two past), the bits it moved (rs->own)
+** leave the set not empty and add no warp to it (due_moved). */
+static inline __attribute__((always_inline)) void
+due_pend(struct readyset *rs, const struct timed_now *tn, unsigned u0, unsigned words, const struct readyset_src *src,
+         int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed))
 {
 	for (unsigned x = 0; x < words; x++) {
 		for (uint64_t m = rs->pend[x]; m; m &= m - 1) {
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(m), u = u0 + k;
 			const struct readyset_entry *e = &rs->e[k];
-			uint64_t wake = tn->ready[e->psubj] < e->psoon ? tn->ready[e->psubj] : e->psoon;
+			uint64_t wake = tn->ready[e->psubj] < e->psoon ? tn->ready[e->psubj] : e->psoon, uc = tn->unit_changed[u];
 			wake = tn->unit_free[u] > wake ? tn->unit_free[u] : wake;
-			if (wake > tn->now && tn->unit_changed[u] == e->punit && tn->last[u] == e->psubj) {
+			if (wake > tn->now && tn->last[u] == e->psubj &&
+			    (uc == e->punit ? !one || e->may & (e->may - 1) || due_moved(rs, tn, k, u, src, one, 1)
+			                    : one && uc == e->punit + 1 && rs->own && due_moved(rs, tn, k, u, src, rs->own, 2))) {
 				due_wait(rs, k, wake);
 				rs->after[x] |= 1ull << k % 64;
 			}
@@ -476,15 +514,15 @@ void readyset_due_restart(struct readyset *rs, const struct timed_now *tn) __att
 ** caller knows it (no more than 64 schedulers): the loops over the due
 ** set's words fold, and with them registers the listing would spill
 ** (DAB pagerank 2% of its instructions). */
-static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0,
-                                                           unsigned words,
-                                                           uint64_t (*named)(const void *ctx, unsigned group),
-                                                           const void *ctx)
+static inline __attribute__((always_inline)) void
+due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0, unsigned words,
+         uint64_t (*named)(const void *ctx, unsigned group), const void *ctx, const struct readyset_src *src,
+         int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed))
 {
 	unsigned nper = rs->n / rs->ngroups;
 	if (rs->due_run != tn->run)
 		readyset_due_restart(rs, tn);
-	due_pend(rs, tn, u0, words); /* first: an event since makes one due again */
+	due_pend(rs, tn, u0, words, src, one); /* first: an event since makes one due again */
 	if (tn->reached != rs->due_reached) {
 		rs->due_reached = tn->reached;
 		for (unsigned gi = 0; gi < rs->ngroups; gi++) {
@@ -511,11 +549,15 @@ static inline __attribute__((always_inline)) void due_sync(struct readyset *rs, 
 ** time came are due.  A scheduler's own count moves only by its issue,
 ** which it listed: it was due, and stays so (readyset_due_keep) unless
 ** it may wait.  u0: the unit of scheduler 0; words: rs->words, or a
-** constant 1 where the caller knows it is (due_sync). */
-static inline __attribute__((always_inline)) void readyset_due_sync(struct readyset *rs, const struct timed_now *tn,
-                                                                    unsigned u0, unsigned words)
+** constant 1 where the caller knows it is (due_sync); src and its one
+** (readyset_get_one's): where a flush guard reads the sets' emptiness,
+** for a set of one warp that may wait after its issue (due_pend). */
+static inline __attribute__((always_inline)) void
+readyset_due_sync(struct readyset *rs, const struct timed_now *tn, unsigned u0, unsigned words,
+                  const struct readyset_src *src,
+                  int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed))
 {
-	due_sync(rs, tn, u0, words, NULL, NULL);
+	due_sync(rs, tn, u0, words, NULL, NULL, src, one);
 }
 /* The same, but where only actions that wake or block named warps
 ** (REACH_WAKES) reached a group since, only its schedulers named(ctx,
@@ -525,7 +567,7 @@ static inline __attribute__((always_inline)) void
 readyset_due_sync_named(struct readyset *rs, const struct timed_now *tn, unsigned u0, unsigned words,
                         uint64_t (*named)(const void *ctx, unsigned group), const void *ctx)
 {
-	due_sync(rs, tn, u0, words, named, ctx);
+	due_sync(rs, tn, u0, words, named, ctx, NULL, NULL);
 }
 static inline int readyset_due(const struct readyset *rs, unsigned k)
 {
@@ -537,11 +579,11 @@ static inline int readyset_due(const struct readyset *rs, unsigned k)
 ** earlier wake, as dab_sched's kept set's earliest ready time for a busy
 ** unit, costs only a listing) while no event reaches it, and is not due
 ** until then.  With one listed, where its issue, if warp-local, can
-** change no bit of its set but the issuing warp's and leave the set not
-** empty where a flush guard reads its emptiness (may_wait): should that
-** issue be all that reached it by the next sync, it waits until its
-** unit is free and the issuing warp or another of the set as listed is
-** ready (READY-9). */
+** change no bit of its set but the issuing warp's (may_wait): should
+** that issue be all that reached it by the next sync (and, for a set of
+** that warp alone where a flush guard reads its emptiness, leave it not
+** empty: due_pend), it waits until its unit is free and the issuing warp
+** or another of the set as listed is ready (READY-9). */
 void readyset_due_wait(struct readyset *rs, unsigned k, uint64_t wake);
 static inline void readyset_due_keep(struct readyset *rs, unsigned k, unsigned n, uint64_t wake, int may_wait)
 {
