@@ -7,13 +7,20 @@
 # without the plant the check passes.  Every other test of a check
 # (t/hash.sh, t/readyset.sh, t/kept.sh, t/persist-pending.sh) passes just
 # as well where the switch turns nothing on: this one does not.  A plant
-# is named in a comma-separated list, in full (env_fault).
+# is named in a comma-separated list, in full (env_fault).  (Planting
+# env_on's answer 0 turns 10 rows red; its answer for "0" as on, 5.)
 . "$srcdir/t/lib.sh"
-# switch, plant, what the check says, the command (run from $srcdir)
+# switch, plant, what the check says, the command (run from $srcdir);
+# GPUMC_CHECK_READY's three readers each: concrete.c's driver (READY-18),
+# warp.c's kept branch lanes (WARP-7), compose.c's issue at once (WARP-8)
 cat > "$T/rows" <<'ROWS'
 GPUMC_CHECK_HASH	hash	GPUMC_CHECK_HASH: a successor's incremental hash	check --por=off specs/baseline/fp32-reduction.gpu
 GPUMC_CHECK_PERSIST	persist	GPUMC_CHECK_PERSIST: 1 warps in an l2wb pass counted, 0 by a scan	run --seed 1 -D persistency=epoch-cta -D epoch_op=l2wb bench/specs/persist-lbm.gpu
+GPUMC_CHECK_READY	ready	internal error: READY-18: at cycle 0	run --seed 1 -D ctas=2 bench/specs/pagerank.gpu
+GPUMC_CHECK_READY	warp-7	internal error: WARP-7: warp 0's branch at pc 15	run --seed 1 -D ctas=2 bench/specs/pagerank.gpu
+GPUMC_CHECK_READY	warp-8	internal error: WARP-8: issue_alone of kind	run --seed 1 -D ctas=2 bench/specs/pagerank.gpu
 ROWS
+checked='internal error|GPUMC_CHECK_' # what any check says
 plan $(($(grep -c . "$T/rows") * 5 + 2))
 # go SWITCH-VALUE PLANTS SWITCH CMD...: rc and stderr of the run
 go() {
@@ -33,11 +40,11 @@ while IFS='	' read -r sw plant says cmd; do
 	for v in 0 unset; do
 		# shellcheck disable=SC2086
 		go $v "$plant" "$sw" $cmd
-		ok "$([ $rc -lt 64 ] && ! grep -q "$sw" "$T/err"; echo $?)" "$sw $v, plant $plant: no check (exit $rc)"
+		ok "$([ $rc -lt 64 ] && ! grep -Eq "$checked" "$T/err"; echo $?)" "$sw $v, plant $plant: no check (exit $rc)"
 	done
 	# shellcheck disable=SC2086
 	go 1 "" "$sw" $cmd
-	ok "$([ $rc -lt 64 ] && ! grep -q "$sw" "$T/err"; echo $?)" "$sw=1, no plant: the check passes (exit $rc)"
+	ok "$([ $rc -lt 64 ] && ! grep -Eq "$checked" "$T/err"; echo $?)" "$sw=1, no plant: the check passes (exit $rc)"
 	# shellcheck disable=SC2086
 	go 1 "x,$plant,y" "$sw" $cmd
 	ok "$([ $rc -eq 134 ]; echo $?)" "$sw=1, plant $plant named in a list: the check stops the run (exit $rc)"

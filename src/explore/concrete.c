@@ -167,14 +167,14 @@ static inline unsigned candidates(unsigned n, struct action *act, const uint64_t
 ** keeps them all (moving none: act stays as it is), one_each, and the
 ** others' units are past theirs.  Fatal where not. */
 static void check_listed_now(unsigned n, unsigned lead, struct action *act, const uint64_t *ready,
-                             const uint64_t *unit_free, uint64_t now)
+                             const uint64_t *unit_free, uint64_t now, int plant)
 {
 	uint64_t wake = UINT64_MAX;
 	int each = 1;
 	unsigned kept = candidates(lead, act, ready, unit_free, now, &wake, &each), past = 0;
 	while (kept == lead && each && lead && past < n - lead && act[lead + past].unit > act[lead - 1].unit)
 		past++;
-	if (kept != lead || !each || (lead && past != n - lead)) {
+	if (kept + plant != lead || !each || (lead && past != n - lead)) {
 		fprintf(stderr, "gpumc: internal error: READY-18: at cycle %llu enabled_now said its first %u actions (of %u) "
 		        "can issue now, one a unit in order and before the others; %u can%s\n", (unsigned long long)now,
 		        lead, n, kept, !each ? ", not one a unit in order" : kept == lead ? ", not before the others" : "");
@@ -380,10 +380,11 @@ int concrete_usable(const struct model *m, struct strbuf *why)
 /* concrete_run's run number run, its first key changed; returns its last.
 ** Apart from concrete_run so that no pointer to the caller's count stays
 ** live through the loop (with one, 0.1-0.3% more instructions a run).
-** check_ready: under GPUMC_CHECK_READY; slow: model.step and model.apply
-** apart (check_ready, a hook, or no model.issue); constants in each of
-** the three copies (timed_run), so that the unchecked one with
-** model.issue tests for none of the checks in its loop. */
+** check_ready: under GPUMC_CHECK_READY (2: with GPUMC_TEST_FAULT's plant
+** "ready": READY-18 sees one candidate fewer than enabled_now listed);
+** slow: model.step and model.apply apart (check_ready, a hook, or no
+** model.issue); constants in the two unchecked copies (timed_run), so that
+** the one with model.issue tests for none of the checks in its loop. */
 static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct model *m, uint64_t run,
                                                                    uint64_t changed, uint64_t seed,
                                                                    uint64_t max_cycles,
@@ -468,7 +469,7 @@ static inline __attribute__((always_inline)) uint64_t timed_run_as(const struct 
 			if (!skip || check_ready) {
 				unsigned n = m->enabled_now(m, sv, act, &tn), lead = listed_now;
 				if (check_ready)
-					check_listed_now(n, lead, act, ready, unit_free, now);
+					check_listed_now(n, lead, act, ready, unit_free, now, check_ready > 1);
 				/* the first lead as they are, the rest filtered (their units come after) */
 				nc = lead + (n > lead ? candidates(n - lead, act + lead, ready, unit_free, now, &wake, &one_each) : 0);
 			}
@@ -646,7 +647,7 @@ static uint64_t timed_run(const struct model *m, uint64_t run, uint64_t changed,
                           const struct concrete_hook *hook, struct concrete_result *r)
 {
 	if (env_on("GPUMC_CHECK_READY"))
-		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 1, 1);
+		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 1 + env_fault("ready"), 1);
 	if (hook || !m->issue)
 		return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0, 1);
 	return timed_run_as(m, run, changed, seed, max_cycles, hook, r, 0, 0);

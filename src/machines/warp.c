@@ -317,6 +317,7 @@ struct branch_kept {
 	unsigned w, pc;
 	uint32_t taken;
 	int check; /* GPUMC_CHECK_READY: WARP-7 checked */
+	uint32_t plant; /* GPUMC_TEST_FAULT=warp-7: 1, the lanes WARP-7 takes the kept ones to be off by */
 };
 static struct branch_kept *kept_of(const struct comp *c)
 {
@@ -381,9 +382,9 @@ static uint32_t branch_taken(const struct comp *c, uint8_t *sv, unsigned w, cons
 	if (k->sv != sv || k->w != w || k->pc != pc)
 		return guarded(c->g, sv, w, in, m);
 	k->sv = NULL;
-	if (k->check && k->taken != guarded(c->g, sv, w, in, m)) {
+	if (k->check && (k->taken ^ k->plant) != guarded(c->g, sv, w, in, m)) {
 		fprintf(stderr, "gpumc: internal error: WARP-7: warp %u's branch at pc %u: taken lanes 0x%x kept, 0x%x now\n",
-		        w, pc, k->taken, guarded(c->g, sv, w, in, m));
+		        w, pc, k->taken ^ k->plant, guarded(c->g, sv, w, in, m));
 		abort();
 	}
 	return k->taken;
@@ -1228,6 +1229,7 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 		}
 	}
 	k->check = env_on("GPUMC_CHECK_READY");
+	k->plant = (uint32_t)env_fault("warp-7");
 	return t;
 }
 
