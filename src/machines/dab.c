@@ -850,9 +850,11 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 }
 
 /* Concrete mode: how many of FIFO q's n entries (n > 0) from its head
-** are its head's transaction (icnt_run).  Inline: each listing of a
-** DRAIN asks it. */
-static inline unsigned head_run(const struct comp *c, const uint8_t *sv, unsigned q, unsigned n)
+** are its head's transaction (icnt_run).  Always inline: each listing
+** of a DRAIN asks it, and so does each DRAIN that keeps its partition's
+** turn (drained_turn). */
+static inline __attribute__((always_inline)) unsigned head_run(const struct comp *c, const uint8_t *sv, unsigned q,
+                                                               unsigned n)
 {
 	return icnt_run(D(c)->ic, c, q, n, queue_head(c, sv, q), -(ptrdiff_t)sizeof(struct atomic_entry), same_tx);
 }
@@ -1163,9 +1165,12 @@ static inline __attribute__((always_inline)) void perform(const struct comp *c, 
 /* Partition q % partitions performs the k entries at the head of FIFO q,
 ** one transaction's (icnt_run; exhaustive mode's k is 1): k drains of one
 ** in a row.  The turn stays between them (same_tx is an equivalence: one
-** buffer, one sector), and only the last can empty the FIFO.  Inline:
-** most calls are one entry's. */
-static inline __attribute__((always_inline)) void drain(const struct comp *c, uint8_t *sv, unsigned q, unsigned k)
+** buffer, one sector), and only the last can empty the FIFO.  whole: the
+** k are the head's whole transaction (concrete mode's, icnt_run), so the
+** message is over without a look at the next (DAB-WHOLE compares).
+** Inline: most calls are one entry's. */
+static inline __attribute__((always_inline)) void drain(const struct comp *c, uint8_t *sv, unsigned q, unsigned k,
+                                                        int whole)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -1174,7 +1179,7 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 	unsigned n = qh[0] - k; /* e[n]: the last performed, e[n - 1] the next head */
 	/* before the performs, which do not touch the FIFO: fewer values
 	** live across their calls */
-	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
+	int over = cf->flush == DF_ORDERED && (whole || !(n && same_tx(c, &e[n], &e[n - 1]))); /* the message is over */
 	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
 	if (k == 1) { /* most: no loop, a call less */
 		perform(c, sv, &e[n]);
@@ -1218,10 +1223,10 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	}
 	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
 	if (g->cfg.flush < DF_NR_OF)
-		drain(c, sv, q, k);
+		drain(c, sv, q, k, 0);
 	else /* a returning entry releases its SM's warps as it is performed */
 		while (k--)
-			drain(c, sv, q, 1);
+			drain(c, sv, q, 1, 0);
 	struct dab *d = (struct dab *)c->priv;
 	if (d->drained.a == a && d->drained.sv == sv) { /* concrete mode: prepare's (drained) */
 		d->drained.sv = NULL;
@@ -1594,7 +1599,7 @@ static inline __attribute__((always_inline)) int drain_whole(const struct comp *
                                                             unsigned q, unsigned k, unsigned n)
 {
 	int keep, r = drain_timed(c, sv, a, t, ct, q, k, n, &keep);
-	drain(c, sv, q, k);
+	drain(c, sv, q, k, 1);
 	if (keep)
 		drained_turn(c, sv, a);
 	return r;
