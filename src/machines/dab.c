@@ -100,7 +100,10 @@
 **         in one call (issue_whole: drain_whole) gives the timing, counts,
 **         reach, FIFO, turns, memory words and warps that prepare, reach
 **         and apply give apart on the same bytes (whole_checked;
-**         GPUMC_CHECK_READY).
+**         GPUMC_CHECK_READY);
+**   DAB-WORD where memory.c provides mem, the word a drain's red
+**         performs on without the port's call (perform: gword's) is
+**         the one the mem port reads (word_checked; GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -1153,11 +1156,35 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 	}
 }
 
+/* DAB-WORD (GPUMC_CHECK_READY): the word a red performs on where
+** memory.c provides mem is the one the mem port reads. */
+static __attribute__((noinline)) void word_checked(const struct comp *c, uint8_t *sv, const struct atomic_entry *e,
+                                                   const uint32_t *x)
+{
+	uint32_t v = ((const struct port_mem *)port_ops(c, P_MEM))->load(REQ(c, P_MEM)->c, sv, SP_GLOBAL, 0, e->addr / 4);
+	if (v != *x) {
+		fprintf(stderr, "gpumc: internal error: DAB-WORD: the word of address %u holds %u, the mem port reads %u\n",
+		        e->addr, *x, v);
+		abort();
+	}
+}
+
 /* A partition performs FIFO entry e: its warp is owed one value less
-** where it returns one.  Inline: each drain's. */
+** where it returns one.  A red (most) where memory.c provides mem takes
+** no port call: memory.c's rmw, on the word where it keeps it (gword;
+** invariant DAB-WORD; a read-only word goes to the port, which faults
+** it: MEM-2).  Inline: each drain's. */
 static inline __attribute__((always_inline)) void perform(const struct comp *c, uint8_t *sv,
                                                          const struct atomic_entry *e)
 {
+	uint32_t off = c->g->gword[e->addr / 4];
+	if (!e->ret && off != GWORD_CONST && REQ(c, P_MEM)->c->def == &comp_mem) {
+		uint32_t *x = (uint32_t *)(sv + off);
+		if (D(c)->checking)
+			word_checked(c, sv, e, x);
+		*x = alu_atomic((enum atom_op)e->op, (enum vtype)e->type, *x, e->arg, e->arg2);
+		return;
+	}
 	if (atomic_entry_perform(c, sv, e))
 		gpu_warp(c->g, sv, e->warp)->pending--;
 }
