@@ -1128,23 +1128,23 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 		for (unsigned i = 0; (sm < 0 || s == (unsigned)sm) && i < bf->count; i++)
 			at[s * cf->partitions + gpu_partition_of(g, e[i].addr)]++;
 	}
+	/* per FIFO, below where its next entry goes */
+	struct atomic_entry *to[64 * 8];
 	for (unsigned q = 0; q < g->nqueues; q++) {
 		uint16_t *qh = queue(c, sv, q);
 		if (at[q] && qh[0])
 			memmove(queue_entries(c, sv, q) + at[q], queue_entries(c, sv, q), sizeof(struct atomic_entry) * qh[0]);
 		qh[0] = (uint16_t)(qh[0] + at[q]);
+		to[q] = queue_entries(c, sv, q) + at[q];
 	}
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
-		unsigned s = sm_of_buffer(c, b);
+		unsigned s = sm_of_buffer(c, b), n = buf(c, sv, b)->count;
 		if (sm >= 0 && s != (unsigned)sm)
 			continue;
-		struct dab_buf *bf = buf(c, sv, b);
-		struct atomic_entry *e = buf_entries(c, sv, b);
-		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
-			unsigned i = (o + j) % bf->count, q = s * cf->partitions + gpu_partition_of(g, e[i].addr);
-			queue_entries(c, sv, q)[--at[q]] = e[i];
-		}
-		memset(bf, 0, D(c)->buf_bytes);
+		struct atomic_entry *e = buf_entries(c, sv, b), **tq = to + s * cf->partitions;
+		for (unsigned j = 0, i = offset(c, s, n); j < n; j++, i = i + 1 < n ? i + 1 : 0) /* i: (offset + j) % n */
+			*--tq[gpu_partition_of(g, e[i].addr)] = e[i];
+		memset(buf(c, sv, b), 0, D(c)->buf_bytes);
 	}
 	for (unsigned p = 0; p < cf->partitions; p++)
 		next_turn(c, sv, p, 0);
