@@ -103,7 +103,10 @@
 **         GPUMC_CHECK_READY);
 **   DAB-WORD where memory.c provides mem, the word a drain's red
 **         performs on without the port's call (perform: gword's) is
-**         the one the mem port reads (word_checked; GPUMC_CHECK_READY).
+**         the one the mem port reads (word_checked; GPUMC_CHECK_READY);
+**   DAB-SENT (concrete mode) a FLUSH's apply moves into each FIFO as
+**         many entries as its timing sent there (sent; flush;
+**         GPUMC_CHECK_READY).
 */
 #include "config.h"
 
@@ -192,6 +195,11 @@ struct dab {
 	** (tx_sv NULL: none kept) */
 	const uint8_t *tx_sv;
 	unsigned tx_arg, tx_n;
+	/* concrete mode: per FIFO, how many entries the FLUSH (arg sent_arg)
+	** of state sent_sv last timed sends into it, for its apply, which
+	** follows and takes them (flush; sent_sv NULL: none kept) */
+	const uint8_t *sent_sv;
+	unsigned sent_arg, sent[64 * 8];
 	/* concrete mode, fusion: the push of warp push_w in state push_sv that
 	** timing_push just timed (push_sv NULL: none); per buffer, its filter
 	** (seen); checking: GPUMC_CHECK_READY, as last listed (DAB-FUSE) */
@@ -1119,15 +1127,28 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 	** behind it (nr-of, nr-cif; the others flush into empty FIFOs), so
 	** that is counted first */
 	/* per FIFO (at most 64 SMs x 8 partitions: compose.c's parameter
-	** table), the entries to come, then where the next goes */
+	** table), the entries to come: concrete mode, as the FLUSH's timing
+	** sent them (sent; under GPUMC_CHECK_READY counted too and compared:
+	** invariant DAB-SENT) */
 	unsigned at[64 * 8] = { 0 };
-	for (unsigned b = 0; b < D(c)->nbufs; b++) {
+	struct dab *d = (struct dab *)c->priv;
+	int kept = d->sent_sv == sv && (sm < 0 ? d->sent_arg >= cf->sms : d->sent_arg == (unsigned)sm);
+	if (kept) /* only here: exhaustive mode, which applies from every thread at once, keeps none */
+		d->sent_sv = NULL;
+	for (unsigned b = 0; (!kept || d->checking) && b < d->nbufs; b++) {
 		unsigned s = sm_of_buffer(c, b);
 		const struct dab_buf *bf = buf(c, sv, b);
 		const struct atomic_entry *e = buf_entries(c, sv, b);
 		for (unsigned i = 0; (sm < 0 || s == (unsigned)sm) && i < bf->count; i++)
 			at[s * cf->partitions + gpu_partition_of(g, e[i].addr)]++;
 	}
+	if (kept && d->checking && memcmp(at, d->sent, sizeof *at * g->nqueues)) {
+		fprintf(stderr, "gpumc: internal error: DAB-SENT: a FLUSH's timing sent other counts into the FIFOs than "
+		        "its buffers hold\n");
+		abort();
+	}
+	if (kept)
+		memcpy(at, d->sent, sizeof *at * g->nqueues);
 	/* per FIFO, below where its next entry goes */
 	struct atomic_entry *to[64 * 8];
 	for (unsigned q = 0; q < g->nqueues; q++) {
@@ -1427,6 +1448,9 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 		pos[p] = queue(c, sv, s * P + p)[0];
 		tail[p] = icnt_tail(ic, s * P + p, pos[p]);
 	}
+	unsigned *sent = ((struct dab *)c->priv)->sent + s * P;
+	for (unsigned p = 0; p < P; p++)
+		sent[p] = pos[p];
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (sm_of_buffer(c, b) != s)
 			continue;
@@ -1446,6 +1470,8 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 				icnt_ready(t, c->subj0[0] + q, at[j]);
 		}
 	}
+	for (unsigned p = 0; p < P; p++)
+		sent[p] = pos[p] - sent[p];
 	return icnt_free_at(ic, s);
 }
 
@@ -1460,15 +1486,17 @@ static __attribute__((noinline)) void timing_flush(const struct comp *c, const u
 	unsigned warp0 = WC(c)->subj0[0];
 	uint64_t done = t->now + cf->lat_flush;
 	unsigned tx = 0;
+	struct dab *x = (struct dab *)c->priv;
 	for (unsigned s = 0; s < cf->sms; s++)
 		if (a->arg >= cf->sms || s == a->arg) {
 			uint64_t d = timing_flush_sm(c, sv, s, t, rnd, rng, &tx);
 			if (d > done)
 				done = d;
+		} else {
+			memset(x->sent + s * cf->partitions, 0, sizeof *x->sent * cf->partitions);
 		}
-	struct dab *x = (struct dab *)c->priv;
-	x->tx_sv = sv;
-	x->tx_arg = a->arg;
+	x->tx_sv = x->sent_sv = sv;
+	x->tx_arg = x->sent_arg = a->arg;
 	x->tx_n = tx;
 	t->busy = (unsigned)(done - t->now);
 	/* warps released at the push (nr-of, nr-cif) wait for the acks */
