@@ -100,6 +100,12 @@
 **         in one call (issue_whole: drain_whole) gives the timing, counts,
 **         reach, FIFO, turns, memory words and warps that prepare, reach
 **         and apply give apart on the same bytes (whole_checked;
+**         GPUMC_CHECK_READY);
+**   DAB-WORD where memory.c provides mem, the word a drain's red
+**         performs on without the port's call (perform: gword's) is
+**         the one the mem port reads (word_checked; GPUMC_CHECK_READY);
+**   DAB-SENT (concrete mode) a FLUSH's apply moves into each FIFO as
+**         many entries as its timing sent there (sent; flush;
 **         GPUMC_CHECK_READY).
 */
 #include "config.h"
@@ -189,6 +195,11 @@ struct dab {
 	** (tx_sv NULL: none kept) */
 	const uint8_t *tx_sv;
 	unsigned tx_arg, tx_n;
+	/* concrete mode: per FIFO, how many entries the FLUSH (arg sent_arg)
+	** of state sent_sv last timed sends into it, for its apply, which
+	** follows and takes them (flush; sent_sv NULL: none kept) */
+	const uint8_t *sent_sv;
+	unsigned sent_arg, sent[64 * 8];
 	/* concrete mode, fusion: the push of warp push_w in state push_sv that
 	** timing_push just timed (push_sv NULL: none); per buffer, its filter
 	** (seen); checking: GPUMC_CHECK_READY, as last listed (DAB-FUSE) */
@@ -852,9 +863,11 @@ static unsigned list_flush(const struct comp *c, const uint8_t *sv, const struct
 }
 
 /* Concrete mode: how many of FIFO q's n entries (n > 0) from its head
-** are its head's transaction (icnt_run).  Inline: each listing of a
-** DRAIN asks it. */
-static inline unsigned head_run(const struct comp *c, const uint8_t *sv, unsigned q, unsigned n)
+** are its head's transaction (icnt_run).  Always inline: each listing
+** of a DRAIN asks it, and so does each DRAIN that keeps its partition's
+** turn (drained_turn). */
+static inline __attribute__((always_inline)) unsigned head_run(const struct comp *c, const uint8_t *sv, unsigned q,
+                                                               unsigned n)
 {
 	return icnt_run(D(c)->ic, c, q, n, queue_head(c, sv, q), -(ptrdiff_t)sizeof(struct atomic_entry), same_tx);
 }
@@ -1116,32 +1129,45 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 	** behind it (nr-of, nr-cif; the others flush into empty FIFOs), so
 	** that is counted first */
 	/* per FIFO (at most 64 SMs x 8 partitions: compose.c's parameter
-	** table), the entries to come, then where the next goes */
+	** table), the entries to come: concrete mode, as the FLUSH's timing
+	** sent them (sent; under GPUMC_CHECK_READY counted too and compared:
+	** invariant DAB-SENT) */
 	unsigned at[64 * 8] = { 0 };
-	for (unsigned b = 0; b < D(c)->nbufs; b++) {
+	struct dab *d = (struct dab *)c->priv;
+	int kept = d->sent_sv == sv && (sm < 0 ? d->sent_arg >= cf->sms : d->sent_arg == (unsigned)sm);
+	if (kept) /* only here: exhaustive mode, which applies from every thread at once, keeps none */
+		d->sent_sv = NULL;
+	for (unsigned b = 0; (!kept || d->checking) && b < d->nbufs; b++) {
 		unsigned s = sm_of_buffer(c, b);
 		const struct dab_buf *bf = buf(c, sv, b);
 		const struct atomic_entry *e = buf_entries(c, sv, b);
 		for (unsigned i = 0; (sm < 0 || s == (unsigned)sm) && i < bf->count; i++)
 			at[s * cf->partitions + gpu_partition_of(g, e[i].addr)]++;
 	}
+	if (kept && d->checking && memcmp(at, d->sent, sizeof *at * g->nqueues)) {
+		fprintf(stderr, "gpumc: internal error: DAB-SENT: a FLUSH's timing sent other counts into the FIFOs than "
+		        "its buffers hold\n");
+		abort();
+	}
+	if (kept)
+		memcpy(at, d->sent, sizeof *at * g->nqueues);
+	/* per FIFO, below where its next entry goes */
+	struct atomic_entry *to[64 * 8];
 	for (unsigned q = 0; q < g->nqueues; q++) {
 		uint16_t *qh = queue(c, sv, q);
 		if (at[q] && qh[0])
 			memmove(queue_entries(c, sv, q) + at[q], queue_entries(c, sv, q), sizeof(struct atomic_entry) * qh[0]);
 		qh[0] = (uint16_t)(qh[0] + at[q]);
+		to[q] = queue_entries(c, sv, q) + at[q];
 	}
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
-		unsigned s = sm_of_buffer(c, b);
+		unsigned s = sm_of_buffer(c, b), n = buf(c, sv, b)->count;
 		if (sm >= 0 && s != (unsigned)sm)
 			continue;
-		struct dab_buf *bf = buf(c, sv, b);
-		struct atomic_entry *e = buf_entries(c, sv, b);
-		for (unsigned j = 0, o = offset(c, s, bf->count); j < bf->count; j++) {
-			unsigned i = (o + j) % bf->count, q = s * cf->partitions + gpu_partition_of(g, e[i].addr);
-			queue_entries(c, sv, q)[--at[q]] = e[i];
-		}
-		memset(bf, 0, D(c)->buf_bytes);
+		struct atomic_entry *e = buf_entries(c, sv, b), **tq = to + s * cf->partitions;
+		for (unsigned j = 0, i = offset(c, s, n); j < n; j++, i = i + 1 < n ? i + 1 : 0) /* i: (offset + j) % n */
+			*--tq[gpu_partition_of(g, e[i].addr)] = e[i];
+		memset(buf(c, sv, b), 0, D(c)->buf_bytes);
 	}
 	for (unsigned p = 0; p < cf->partitions; p++)
 		next_turn(c, sv, p, 0);
@@ -1153,11 +1179,35 @@ static __attribute__((noinline)) void flush(const struct comp *c, uint8_t *sv, i
 	}
 }
 
+/* DAB-WORD (GPUMC_CHECK_READY): the word a red performs on where
+** memory.c provides mem is the one the mem port reads. */
+static __attribute__((noinline)) void word_checked(const struct comp *c, uint8_t *sv, const struct atomic_entry *e,
+                                                   const uint32_t *x)
+{
+	uint32_t v = ((const struct port_mem *)port_ops(c, P_MEM))->load(REQ(c, P_MEM)->c, sv, SP_GLOBAL, 0, e->addr / 4);
+	if (v != *x) {
+		fprintf(stderr, "gpumc: internal error: DAB-WORD: the word of address %u holds %u, the mem port reads %u\n",
+		        e->addr, *x, v);
+		abort();
+	}
+}
+
 /* A partition performs FIFO entry e: its warp is owed one value less
-** where it returns one.  Inline: each drain's. */
+** where it returns one.  A red (most) where memory.c provides mem takes
+** no port call: memory.c's rmw, on the word where it keeps it (gword;
+** invariant DAB-WORD; a read-only word goes to the port, which faults
+** it: MEM-2).  Inline: each drain's. */
 static inline __attribute__((always_inline)) void perform(const struct comp *c, uint8_t *sv,
                                                          const struct atomic_entry *e)
 {
+	uint32_t off = c->g->gword[e->addr / 4];
+	if (!e->ret && off != GWORD_CONST && REQ(c, P_MEM)->c->def == &comp_mem) {
+		uint32_t *x = (uint32_t *)(sv + off);
+		if (D(c)->checking)
+			word_checked(c, sv, e, x);
+		*x = alu_atomic((enum atom_op)e->op, (enum vtype)e->type, *x, e->arg, e->arg2);
+		return;
+	}
 	if (atomic_entry_perform(c, sv, e))
 		gpu_warp(c->g, sv, e->warp)->pending--;
 }
@@ -1165,9 +1215,12 @@ static inline __attribute__((always_inline)) void perform(const struct comp *c, 
 /* Partition q % partitions performs the k entries at the head of FIFO q,
 ** one transaction's (icnt_run; exhaustive mode's k is 1): k drains of one
 ** in a row.  The turn stays between them (same_tx is an equivalence: one
-** buffer, one sector), and only the last can empty the FIFO.  Inline:
-** most calls are one entry's. */
-static inline __attribute__((always_inline)) void drain(const struct comp *c, uint8_t *sv, unsigned q, unsigned k)
+** buffer, one sector), and only the last can empty the FIFO.  whole: the
+** k are the head's whole transaction (concrete mode's, icnt_run), so the
+** message is over without a look at the next (DAB-WHOLE compares).
+** Inline: most calls are one entry's. */
+static inline __attribute__((always_inline)) void drain(const struct comp *c, uint8_t *sv, unsigned q, unsigned k,
+                                                        int whole)
 {
 	const struct gpu *g = c->g;
 	const struct gpu_cfg *cf = &g->cfg;
@@ -1176,7 +1229,7 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 	unsigned n = qh[0] - k; /* e[n]: the last performed, e[n - 1] the next head */
 	/* before the performs, which do not touch the FIFO: fewer values
 	** live across their calls */
-	int over = cf->flush == DF_ORDERED && !(n && same_tx(c, &e[n], &e[n - 1])); /* the message is over */
+	int over = cf->flush == DF_ORDERED && (whole || !(n && same_tx(c, &e[n], &e[n - 1]))); /* the message is over */
 	int sm = cf->flush >= DF_NR_OF && e[n].ret ? (int)gpu_sm_of(g, e[n].warp) : -1;
 	if (k == 1) { /* most: no loop, a call less */
 		perform(c, sv, &e[n]);
@@ -1220,10 +1273,10 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	}
 	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
 	if (g->cfg.flush < DF_NR_OF)
-		drain(c, sv, q, k);
+		drain(c, sv, q, k, 0);
 	else /* a returning entry releases its SM's warps as it is performed */
 		while (k--)
-			drain(c, sv, q, 1);
+			drain(c, sv, q, 1, 0);
 	struct dab *d = (struct dab *)c->priv;
 	if (d->drained.a == a && d->drained.sv == sv) { /* concrete mode: prepare's (drained) */
 		d->drained.sv = NULL;
@@ -1397,6 +1450,9 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 		pos[p] = queue(c, sv, s * P + p)[0];
 		tail[p] = icnt_tail(ic, s * P + p, pos[p]);
 	}
+	unsigned *sent = ((struct dab *)c->priv)->sent + s * P;
+	for (unsigned p = 0; p < P; p++)
+		sent[p] = pos[p];
 	for (unsigned b = 0; b < D(c)->nbufs; b++) {
 		if (sm_of_buffer(c, b) != s)
 			continue;
@@ -1416,6 +1472,8 @@ static uint64_t timing_flush_sm(const struct comp *c, const uint8_t *sv, unsigne
 				icnt_ready(t, c->subj0[0] + q, at[j]);
 		}
 	}
+	for (unsigned p = 0; p < P; p++)
+		sent[p] = pos[p] - sent[p];
 	return icnt_free_at(ic, s);
 }
 
@@ -1430,15 +1488,17 @@ static __attribute__((noinline)) void timing_flush(const struct comp *c, const u
 	unsigned warp0 = WC(c)->subj0[0];
 	uint64_t done = t->now + cf->lat_flush;
 	unsigned tx = 0;
+	struct dab *x = (struct dab *)c->priv;
 	for (unsigned s = 0; s < cf->sms; s++)
 		if (a->arg >= cf->sms || s == a->arg) {
 			uint64_t d = timing_flush_sm(c, sv, s, t, rnd, rng, &tx);
 			if (d > done)
 				done = d;
+		} else {
+			memset(x->sent + s * cf->partitions, 0, sizeof *x->sent * cf->partitions);
 		}
-	struct dab *x = (struct dab *)c->priv;
-	x->tx_sv = sv;
-	x->tx_arg = a->arg;
+	x->tx_sv = x->sent_sv = sv;
+	x->tx_arg = x->sent_arg = a->arg;
 	x->tx_n = tx;
 	t->busy = (unsigned)(done - t->now);
 	/* warps released at the push (nr-of, nr-cif) wait for the acks */
@@ -1596,7 +1656,7 @@ static inline __attribute__((always_inline)) int drain_whole(const struct comp *
                                                             unsigned q, unsigned k, unsigned n)
 {
 	int keep, r = drain_timed(c, sv, a, t, ct, q, k, n, &keep);
-	drain(c, sv, q, k);
+	drain(c, sv, q, k, 1);
 	if (keep)
 		drained_turn(c, sv, a);
 	return r;
