@@ -1304,6 +1304,23 @@ static inline int drained_reach(const struct comp *c, const struct atomic_entry 
 	return sm;
 }
 
+/* The reach of a FLUSH (flush): ordered and nr, one that moves entries
+** moves only buffers, FIFOs and turns, which no scheduler reads (DAB's
+** room is always there: always_room; a warp refused for room stays
+** WAIT until the flush completes), and times only the FIFOs: it reaches
+** no set.  An empty one (a barrier's or volatile's) completes at once,
+** releasing every SM's waiting warps; nr-of's releases them too, and
+** nr-cif's those of its SM.  READY-1 and DAB-SYNC check it under
+** GPUMC_CHECK_READY: a set or sync_ready kept past a FLUSH that moved
+** them differs from a full poll. */
+static int flush_reach(const struct comp *c, const uint8_t *sv, const struct action *a)
+{
+	const struct gpu_cfg *cf = &c->g->cfg;
+	if (cf->flush < DF_NR_OF)
+		return anything_buffered(c, sv, -1) ? REACH_NONE : -1;
+	return a->arg < cf->sms ? (int)a->arg : -1;
+}
+
 /* Concrete mode's ready sets (readyset.c): a drain that leaves something
 ** in flight touches only its entry's warp (pending) and that warp's SM
 ** (release), and with an entry that returns no value (a red) neither:
@@ -1313,11 +1330,13 @@ static inline int drained_reach(const struct comp *c, const struct atomic_entry 
 static __attribute__((noinline)) int reach_of(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
 	unsigned aq = a->arg % c->g->nqueues;
-	if (a->kind != c->kind0 + K_DRAIN || queue(c, sv, aq)[0] == a->arg / c->g->nqueues + 1) {
+	if (a->kind != c->kind0 + K_DRAIN)
+		return flush_reach(c, sv, a);
+	if (queue(c, sv, aq)[0] == a->arg / c->g->nqueues + 1) {
 		unsigned q = 0;
 		while (q < c->g->nqueues && (q == aq || !queue(c, sv, q)[0]))
 			q++;
-		if (a->kind != c->kind0 + K_DRAIN || q == c->g->nqueues)
+		if (q == c->g->nqueues)
 			return -1;
 	}
 	return drained_reach(c, queue_entries(c, sv, aq), queue(c, sv, aq)[0], a->arg / c->g->nqueues + 1);
