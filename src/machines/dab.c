@@ -96,10 +96,11 @@
 **   DAB-DRAIN (concrete mode) the reach prepare keeps for the DRAIN it
 **         timed (drained) equals reach_of's of the same state
 **         (GPUMC_CHECK_READY);
-**   DAB-WHOLE (concrete mode) a DRAIN of a FIFO that keeps entries taken
-**         in one call (issue_whole: drain_whole) gives the timing, counts,
-**         reach, FIFO, turns, memory words and warps that prepare, reach
-**         and apply give apart on the same bytes (whole_checked;
+**   DAB-WHOLE (concrete mode) a DRAIN that leaves entries in flight (in
+**         its FIFO or another: leaves_some) taken in one call
+**         (issue_whole: drain_whole) gives the timing, counts, reach,
+**         FIFO, turns, memory words and warps that prepare, reach and
+**         apply give apart on the same bytes (whole_checked;
 **         GPUMC_CHECK_READY);
 **   DAB-WORD where memory.c provides mem, the word a drain's red
 **         performs on without the port's call (perform: gword's) is
@@ -181,10 +182,10 @@ struct dab {
 	uint32_t turn_has, turn_dirty;
 	uint64_t turn_run;
 	/* concrete mode: the DRAIN a, in state sv, that prepare just timed,
-	** its FIFO keeping entries past it (sv NULL: none), for the reach and
-	** apply that follow: its reach, and whether its partition's kept DRAIN
-	** was up to date (ordered): apply then makes it anew rather than
-	** prepare mark it (drained_turn) */
+	** leaving entries in flight (leaves_some; sv NULL: none), for the
+	** reach and apply that follow: its reach, and whether its partition's
+	** kept DRAIN was up to date (ordered): apply then makes it anew
+	** rather than prepare mark it (drained_turn) */
 	struct drained {
 		const uint8_t *sv;
 		const struct action *a;
@@ -419,14 +420,28 @@ static int fresh_lanes(struct fuse_seen *f, const struct atomic_entry *n, int nl
 	return 1;
 }
 
-static int anything_in_flight(const struct comp *c, const uint8_t *sv)
+/* Does a FIFO other than q (nqueues: any) hold entries? */
+static int in_flight_but(const struct comp *c, const uint8_t *sv, unsigned q)
 {
 	/* the queues' counts walked with a pointer: asked at every push */
 	const uint8_t *p = (const uint8_t *)queue(c, sv, 0), *end = p + D(c)->q_bytes * c->g->nqueues;
+	const uint8_t *but = p + D(c)->q_bytes * q;
 	for (; p < end; p += D(c)->q_bytes)
-		if (*(const uint16_t *)p)
+		if (*(const uint16_t *)p && p != but)
 			return 1;
 	return 0;
+}
+
+static int anything_in_flight(const struct comp *c, const uint8_t *sv)
+{
+	return in_flight_but(c, sv, c->g->nqueues);
+}
+
+/* Does a DRAIN of FIFO q's k entries of n leave entries in flight: is it
+** not its flush's last, which completes it (complete)? */
+static inline int leaves_some(const struct comp *c, const uint8_t *sv, unsigned q, unsigned k, unsigned n)
+{
+	return n > k || in_flight_but(c, sv, q);
 }
 
 static int push(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m)
@@ -1217,7 +1232,8 @@ static inline __attribute__((always_inline)) void perform(const struct comp *c, 
 ** in a row.  The turn stays between them (same_tx is an equivalence: one
 ** buffer, one sector), and only the last can empty the FIFO.  whole: the
 ** k are the head's whole transaction (concrete mode's, icnt_run), so the
-** message is over without a look at the next (DAB-WHOLE compares).
+** message is over without a look at the next, and a FIFO it empties is
+** not the flush's last (leaves_some): no scan (DAB-WHOLE compares).
 ** Inline: most calls are one entry's. */
 static inline __attribute__((always_inline)) void drain(const struct comp *c, uint8_t *sv, unsigned q, unsigned k,
                                                         int whole)
@@ -1242,7 +1258,7 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 	qh[0] = (uint16_t)n;
 	if (over)
 		next_turn(c, sv, q % cf->partitions, q / cf->partitions + 1);
-	if (!n && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
+	if (!n && !whole && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
 		complete(c, sv);
 	else if (sm >= 0)
 		release(c, sv, sm);
@@ -1250,16 +1266,22 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 
 /* Concrete mode, ordered: the kept DRAIN (turns_kept) of DRAIN a's
 ** partition p made anew after a drained its turn's FIFO and left entries
-** there, so p has one: from the turn the drain left, that FIFO and its
-** arrivals, as turns_kept would at the next listing (READY-13).  Most
-** listings then find every turn kept. */
+** in flight (leaves_some): from the turn the drain left, that FIFO and
+** its arrivals, or none where p has no entries left, as turns_kept would
+** at the next listing (READY-13).  Most listings then find every turn
+** kept.  emptied: a emptied its FIFO (else p keeps entries: a test
+** less). */
 static inline __attribute__((always_inline)) void drained_turn(const struct comp *c, const uint8_t *sv,
-                                                             const struct action *a)
+                                                             const struct action *a, int emptied)
 {
 	struct dab *d = (struct dab *)c->priv;
-	unsigned P = c->g->cfg.partitions, p = a->unit - c->unit0[0], q = *prr(c, sv, p) * P + p;
+	unsigned P = c->g->cfg.partitions, p = a->unit - c->unit0[0], q = *prr(c, sv, p) * P + p, n = queue(c, sv, q)[0];
+	if (emptied && !n) { /* next_turn found no SM with entries for p */
+		d->turn_has &= ~(1u << p);
+		return;
+	}
 	/* drain_of's, of a's kind and unit */
-	unsigned k = head_run(c, sv, q, queue(c, sv, q)[0]);
+	unsigned k = head_run(c, sv, q, n);
 	d->turn[p] = (struct action){ a->kind, a->unit, c->subj0[0] + q, q + c->g->nqueues * (k - 1) };
 	d->turn_has |= 1u << p;
 }
@@ -1281,14 +1303,14 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 	if (d->drained.a == a && d->drained.sv == sv) { /* concrete mode: prepare's (drained) */
 		d->drained.sv = NULL;
 		if (d->drained.keep)
-			drained_turn(c, sv, a);
+			drained_turn(c, sv, a, 1);
 	}
 }
 
 /* The reach of a DRAIN of the k entries e[n - k .. n) of a FIFO that
-** keeps entries: a step performs the k entries of one transaction
-** (dabpaper11); none returning a value reaches no scheduler, those that
-** do their SM.  Inline: prepare asks it too. */
+** leaves entries in flight (leaves_some): a step performs the k entries
+** of one transaction (dabpaper11); none returning a value reaches no
+** scheduler, those that do their SM.  Inline: prepare asks it too. */
 static inline int drained_reach(const struct comp *c, const struct atomic_entry *e, unsigned n, unsigned k)
 {
 	if (k == 1) /* most: no loop */
@@ -1332,13 +1354,8 @@ static __attribute__((noinline)) int reach_of(const struct comp *c, const uint8_
 	unsigned aq = a->arg % c->g->nqueues;
 	if (a->kind != c->kind0 + K_DRAIN)
 		return flush_reach(c, sv, a);
-	if (queue(c, sv, aq)[0] == a->arg / c->g->nqueues + 1) {
-		unsigned q = 0;
-		while (q < c->g->nqueues && (q == aq || !queue(c, sv, q)[0]))
-			q++;
-		if (q == c->g->nqueues)
-			return -1;
-	}
+	if (!leaves_some(c, sv, aq, a->arg / c->g->nqueues + 1, queue(c, sv, aq)[0]))
+		return -1;
 	return drained_reach(c, queue_entries(c, sv, aq), queue(c, sv, aq)[0], a->arg / c->g->nqueues + 1);
 }
 
@@ -1572,12 +1589,9 @@ static inline __attribute__((always_inline)) void timing_of(const struct comp *c
 	}
 	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
 	timing_drain(c, q, k, queue(c, sv, q)[0], t);
-	/* the last entries of a flush release the waiting warps; q's own
-	** count first: it mostly holds more than k */
-	unsigned left = queue(c, sv, q)[0];
-	for (unsigned x = 0; x < g->nqueues && left <= k; x++) /* past k: not the last */
-		left += x != q ? queue(c, sv, x)[0] : 0;
-	for (unsigned w = 0; left == k && w < g->nwarps && t->n < TIMING_MAX_UPDATES; w++)
+	/* the last entries of a flush release the waiting warps */
+	int last = !leaves_some(c, sv, q, k, queue(c, sv, q)[0]);
+	for (unsigned w = 0; last && w < g->nwarps && t->n < TIMING_MAX_UPDATES; w++)
 		if (WARPS(c)->waiting(WC(c), sv, w)) {
 			t->upd[t->n].subject = WC(c)->subj0[0] + w;
 			t->upd[t->n++].delay = cf->lat_rop + cf->lat_icnt;
@@ -1619,8 +1633,8 @@ static void count(const struct comp *c, const uint8_t *sv, const struct action *
 }
 
 /* prepare() of a FLUSH, of a run's first timing (icnt_begin) and of a
-** DRAIN that empties its FIFO (maybe a flush's last: the waiting warps
-** released).  Out of line: prepare's other DRAINs, most, are a leaf. */
+** flush's last DRAIN (the waiting warps released).  Out of line:
+** prepare's other DRAINs, most, are a leaf. */
 static __attribute__((noinline)) const struct instr *prepare_any(const struct comp *c, const uint8_t *sv,
                                                                  const struct action *a, struct timing *t,
                                                                  uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
@@ -1630,11 +1644,11 @@ static __attribute__((noinline)) const struct instr *prepare_any(const struct co
 	return NULL;
 }
 
-/* A DRAIN's timing and count of FIFO q's k entries of n > k (the
-** interconnect timed this run): its reach; *keep: whether its partition's
-** kept DRAIN was up to date (ordered), which the apply then makes anew
-** (drained_turn) rather than this mark it.  Inline: prepare's and
-** drain_whole's. */
+/* A DRAIN's timing and count of FIFO q's k entries of n, leaving
+** entries in flight (leaves_some; the interconnect timed this run): its
+** reach; *keep: whether its partition's kept DRAIN was up to date
+** (ordered), which the apply then makes anew (drained_turn) rather than
+** this mark it.  Inline: prepare's and drain_whole's. */
 static inline __attribute__((always_inline)) int drain_timed(const struct comp *c, const uint8_t *sv,
                                                             const struct action *a, struct timing *t, uint64_t *ct,
                                                             unsigned q, unsigned k, unsigned n, int *keep)
@@ -1660,7 +1674,7 @@ static const struct instr *prepare(const struct comp *c, const uint8_t *sv, cons
 	if (a->kind != c->kind0 + K_DRAIN || D(c)->ic->run != t->run)
 		return prepare_any(c, sv, a, t, rnd, rng, ct);
 	unsigned n = queue(c, sv, q)[0];
-	if (n <= k) /* the FIFO empties: maybe the flush's last */
+	if (!leaves_some(c, sv, q, k, n)) /* the flush's last */
 		return prepare_any(c, sv, a, t, rnd, rng, ct);
 	int keep, r = drain_timed(c, sv, a, t, ct, q, k, n, &keep);
 	((struct dab *)c->priv)->drained = (struct drained){ sv, a, r, keep };
@@ -1668,21 +1682,22 @@ static const struct instr *prepare(const struct comp *c, const uint8_t *sv, cons
 }
 
 /* issue_whole's DRAIN, of the fast path (issue_whole): FIFO q's k
-** entries of n > k, the interconnect timed this run, ordered or nr:
-** prepare's, then apply's. */
+** entries of n, leaving entries in flight (leaves_some), the
+** interconnect timed this run, ordered or nr: prepare's, then apply's.
+** emptied: n is k (drain_emptied's; the others' fold the test away). */
 static inline __attribute__((always_inline)) int drain_whole(const struct comp *c, uint8_t *sv,
                                                             const struct action *a, struct timing *t, uint64_t *ct,
-                                                            unsigned q, unsigned k, unsigned n)
+                                                            unsigned q, unsigned k, unsigned n, int emptied)
 {
 	int keep, r = drain_timed(c, sv, a, t, ct, q, k, n, &keep);
 	drain(c, sv, q, k, 1);
 	if (keep)
-		drained_turn(c, sv, a);
+		drained_turn(c, sv, a, emptied);
 	return r;
 }
 
 /* issue_whole the old way: prepare, reach and apply apart.  Out of line:
-** a FLUSH, a run's first timing, a DRAIN that empties its FIFO, nr-of and
+** a FLUSH, a run's first timing, a flush's last DRAIN, nr-of and
 ** nr-cif's DRAINs (which release warps), few. */
 static __attribute__((noinline)) int whole_apart(const struct comp *c, uint8_t *sv, const struct action *a,
                                                  struct timing *t, uint64_t (*rnd)(void *), void *rng, uint64_t *ct,
@@ -1695,7 +1710,7 @@ static __attribute__((noinline)) int whole_apart(const struct comp *c, uint8_t *
 }
 
 /* DAB-WHOLE's copy of what a DRAIN of FIFO q's k entries e[0..k) (its
-** last, of n > k) can touch, into o (restore 0) or back from it (1): the
+** last, of n) can touch, into o (restore 0) or back from it (1): the
 ** FIFO's count and those entries, the turns, the entries' memory words
 ** and the warps owed their old values.  Bytes copied. */
 static size_t touched(const struct comp *c, uint8_t *sv, unsigned q, unsigned n, const struct atomic_entry *e,
@@ -1771,7 +1786,7 @@ static __attribute__((noinline)) int whole_checked(const struct comp *c, uint8_t
 	d->turn_dirty = kept.dirty;
 	d->turn[q % P] = kept.turn;
 	/* at once, kept */
-	int r = drain_whole(c, sv, a, t, ct, q, k, n);
+	int r = drain_whole(c, sv, a, t, ct, q, k, n, n == k);
 	touched(c, sv, q, n, e, k, whole, 0);
 	struct drain_kept kept_w = drain_kept(c, q);
 	const char *what = r != ra                             ? "the reach"
@@ -1795,17 +1810,35 @@ static __attribute__((noinline)) int whole_checked(const struct comp *c, uint8_t
 	return r;
 }
 
+/* issue_whole's DRAIN of FIFO q's k entries, all it holds: at once
+** where other FIFOs hold entries (leaves_some; DAB pagerank 513 of 532
+** a run), else, the flush's last, which completes it, apart.  Out of
+** line: few, and issue_whole's copy of drain_whole, for the others (most
+** calls), then folds the test of an emptied FIFO away. */
+static __attribute__((noinline)) int drain_emptied(const struct comp *c, uint8_t *sv, const struct action *a,
+                                                   struct timing *t, uint64_t (*rnd)(void *), void *rng,
+                                                   uint64_t *ct, int *r, unsigned q, unsigned k)
+{
+	if (!leaves_some(c, sv, q, k, k))
+		return whole_apart(c, sv, a, t, rnd, rng, ct, r);
+	*r = D(c)->checking ? whole_checked(c, sv, a, t, rnd, rng, ct, q, k, k)
+	                    : drain_whole(c, sv, a, t, ct, q, k, k, 1);
+	return 0;
+}
+
 /* Concrete mode's FLUSH or DRAIN in one call (comp_def.issue_whole):
-** most, a DRAIN of a FIFO that keeps entries, timed, counted, its reach
+** most, a DRAIN that leaves entries in flight, timed, counted, its reach
 ** found and applied on one lookup of its FIFO; the others apart. */
 static int issue_whole(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
                        uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *r)
 {
 	unsigned nq = c->g->nqueues, q = a->arg % nq, k = a->arg / nq + 1, n;
-	if (a->kind != c->kind0 + K_DRAIN || D(c)->ic->run != t->run || c->g->cfg.flush >= DF_NR_OF ||
-	    (n = queue(c, sv, q)[0]) <= k)
+	if (a->kind != c->kind0 + K_DRAIN || D(c)->ic->run != t->run || c->g->cfg.flush >= DF_NR_OF)
 		return whole_apart(c, sv, a, t, rnd, rng, ct, r);
-	*r = D(c)->checking ? whole_checked(c, sv, a, t, rnd, rng, ct, q, k, n) : drain_whole(c, sv, a, t, ct, q, k, n);
+	if ((n = queue(c, sv, q)[0]) <= k)
+		return drain_emptied(c, sv, a, t, rnd, rng, ct, r, q, k);
+	*r = D(c)->checking ? whole_checked(c, sv, a, t, rnd, rng, ct, q, k, n)
+	                    : drain_whole(c, sv, a, t, ct, q, k, n, 0);
 	return 0;
 }
 
