@@ -21,7 +21,7 @@ GPUMC_CHECK_READY	warp-7	internal error: WARP-7: warp 0's branch at pc 15	run --
 GPUMC_CHECK_READY	warp-8	internal error: WARP-8: issue_alone of kind	run --seed 1 -D ctas=2 bench/specs/pagerank.gpu
 ROWS
 checked='internal error|GPUMC_CHECK_' # what any check says
-plan $(($(grep -c . "$T/rows") * 5 + 2))
+plan $(($(grep -c . "$T/rows") * 5 + 4))
 # go SWITCH-VALUE PLANTS SWITCH CMD...: rc and stderr of the run
 go() {
 	v=$1 f=$2 s=$3
@@ -54,3 +54,13 @@ go 1 hashx GPUMC_CHECK_HASH check --por=off specs/baseline/fp32-reduction.gpu
 ok "$([ $rc -lt 64 ]; echo $?)" "GPUMC_TEST_FAULT=hashx names no plant (exit $rc)"
 go 1 ha GPUMC_CHECK_HASH check --por=off specs/baseline/fp32-reduction.gpu
 ok "$([ $rc -lt 64 ]; echo $?)" "GPUMC_TEST_FAULT=ha names no plant (exit $rc)"
+
+# every invariant a GPUMC_CHECK_READY run stops on ("internal error: NAME"
+# in the source; MEM-2 stops any run) is named in the man page's entry,
+# READY-n up to the highest in the source
+sed -n '/^\.B GPUMC_CHECK_READY$/,/^\.TP$/p' "$srcdir/man/gpumc.1" | sed 's/\\-/-/g' | tr '\n' ' ' > "$T/man"
+grep -rhoE 'internal error: [A-Z]+-[A-Z0-9]+' "$srcdir/src" | sed 's/.*: //' | grep -v '^READY-\|^MEM-2$' | sort -u > "$T/names"
+is "$(while read -r x; do grep -qw -- "$x" "$T/man" || printf '%s ' "$x"; done < "$T/names")" "" \
+	"man gpumc, GPUMC_CHECK_READY: names each of $(tr '\n' ' ' < "$T/names")"
+top=$(grep -rhoE 'READY-[0-9]+' "$srcdir/src" | sort -t- -k2 -n -u | tail -1)
+like "$T/man" "to $top " "man gpumc, GPUMC_CHECK_READY: READY-n up to $top, the source's highest"
