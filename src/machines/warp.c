@@ -350,7 +350,7 @@ static inline __attribute__((always_inline)) void advance(const struct comp *c, 
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	step_over(h, (struct stack_entry *)((uint8_t *)h + g->stack_off));
+	step_over(h, gpu_stack_of(h));
 }
 
 /* Lanes in `gone` leave the warp for good: drop them from every entry and
@@ -441,7 +441,7 @@ static inline __attribute__((always_inline)) void alu_decoded(const struct comp 
                                                              const struct pc_info *d, uint32_t m)
 {
 	const struct gpu *g = c->g;
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	struct stack_entry *st = gpu_stack_of(h);
 	uint32_t *regs = (uint32_t *)((uint8_t *)h + g->reg_off);
 	int f = d->kern(in, m, SRC(d, regs, 0), SRC(d, regs, 1), SRC(d, regs, 2), regs + d->dst);
 	if (f) {
@@ -685,7 +685,7 @@ static inline __attribute__((always_inline)) void alu_run(struct warp_hdr *h, st
 static __attribute__((noinline)) void alu_guarded(const struct gpu *g, uint8_t *sv, unsigned w, struct warp_hdr *h,
                                                   const struct instr *in, const struct pc_info *d)
 {
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	struct stack_entry *st = gpu_stack_of(h);
 	uint32_t m = guarded(g, sv, w, in, st[h->sp - 1].mask);
 	alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, m);
 }
@@ -712,7 +712,7 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 {
 	const struct gpu *g = c->g;
 	const struct port_mem *mem = MEM(c);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	struct stack_entry *st = gpu_stack_of(h), *top = &st[h->sp - 1];
 	const struct instr *in = &g->prog->ins[top->pc];
 	if (!mem->loads || (in->space == SP_GLOBAL && REQ(c, P_SBUF)->c)) {
 		issue_other(c, sv, w);
@@ -733,7 +733,7 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 static __attribute__((noinline)) void atom_issue(const struct comp *c, uint8_t *sv, unsigned w, struct warp_hdr *h)
 {
 	const struct gpu *g = c->g;
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	struct stack_entry *st = gpu_stack_of(h), *top = &st[h->sp - 1];
 	const struct instr *in = &g->prog->ins[top->pc];
 	uint32_t m = in->pred < 0 ? top->mask : guarded(g, sv, w, in, top->mask);
 	if (m)
@@ -770,7 +770,7 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	struct stack_entry *st = gpu_stack_of(h), *top = &st[h->sp - 1];
 	issue_at(c, sv, w, h, st, top, info_of(c, top->pc));
 }
 
@@ -1090,7 +1090,7 @@ int warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a,
 	const struct gpu *g = c->g;
 	unsigned w = a->subject - c->subj0[0];
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	struct stack_entry *st = gpu_stack_of(h), *top = &st[h->sp - 1];
 	if (!g->alone[top->pc])
 		return compose_issue_apart(s, sv, a, t, rnd, rng, ct, reach);
 	const struct pc_info *d = info_of(c, top->pc);
@@ -1256,8 +1256,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	if (1 + 2 * ncond < cf->stack_depth)
 		cf->stack_depth = 1 + 2 * ncond;
 	*align = 4;
-	g->stack_off = sizeof(struct warp_hdr);
-	g->reg_off = g->stack_off + sizeof(struct stack_entry) * cf->stack_depth;
+	g->reg_off = sizeof(struct warp_hdr) + sizeof(struct stack_entry) * cf->stack_depth;
 	/* rows only for registers some instruction writes: the others are 0
 	** in every state (lane-reduction: its unused %r0) */
 	g->reg_row = xmalloc(sizeof *g->reg_row * ((size_t)g->prog->nregs + 1));
