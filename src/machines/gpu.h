@@ -162,7 +162,7 @@ static inline uint32_t *gpu_reg(const struct gpu *g, uint8_t *sv, unsigned w, in
 static inline unsigned gpu_pc(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
 	uint8_t *s = (uint8_t *)sv;
-	unsigned sp = gpu_warp(g, s, w)->sp;
+	int sp = gpu_warp(g, s, w)->sp; /* signed: the load takes sp - 1 as its offset */
 	return sp ? gpu_stack(g, s, w)[sp - 1].pc : (unsigned)g->prog->nins;
 }
 /* Is warp w at a global atom/red (what the atomics port takes)? */
