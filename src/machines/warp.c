@@ -279,7 +279,13 @@ struct pc_info {
 	uint32_t abase;      /* PC_LOAD, PC_ATOM: the address's symbol's base + offset */
 	uint8_t flags;
 	uint32_t val[3][32]; /* source k not a row: its value (an immediate's, a symbol's, 0) in every lane */
+	const struct instr *in; /* the instruction, the kernel's first argument (an ALU issue at once
+	                        ** loads it here, not through g->prog); NULL past the end */
+	/* the fields take 432 bytes: to 512, so that info_of's index is a
+	** shift (at 432 the compiler multiplied in three instructions) */
+	uint8_t pad[512 - 432];
 };
+_Static_assert(sizeof(struct pc_info) == 512, "pc_info is 512 bytes: info_of shifts");
 
 /* Source k of decoded instruction d in a warp's registers regs. */
 #define SRC(d, regs, k) ((d)->row[k] >= 0 ? (regs) + (d)->row[k] : (d)->val[k])
@@ -1096,13 +1102,12 @@ int warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a,
 	const struct pc_info *d = info_of(c, top->pc);
 	if (!(d->flags & PC_ALU))
 		return issue_other_at_once(c, sv, w, h, st, top, d, t, rnd, rng, ct);
-	const struct instr *in = &g->prog->ins[top->pc];
 	t->n = 1;
 	t->upd[0].subject = a->subject;
 	t->upd[0].delay = g->cfg.lat_alu;
 	comp_count(c, ct, CT_INSTR, 1);
 	comp_count(c, ct, CT_ALU, 1);
-	alu_issue(g, sv, w, h, st, top, in, d);
+	alu_issue(g, sv, w, h, st, top, d->in, d);
 	return 1;
 }
 
@@ -1193,7 +1198,7 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 			t[i].row[k] = -1;
 	}
 	for (int i = 0; i < p->nins; i++) {
-		const struct instr *in = &p->ins[i];
+		const struct instr *in = t[i].in = &p->ins[i];
 		int special = 0;
 		for (int k = 0; k < 3; k++) {
 			const struct operand *o = &in->src[k];
