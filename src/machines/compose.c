@@ -59,6 +59,9 @@ struct machine {
 	** one its layout gave no actions (max_actions 0: cta_dispatch with
 	** every CTA resident), which lists none (READY-17): silent */
 	const struct comp *acting[MAX_COMPS], *silent[MAX_COMPS];
+	/* acting[i]'s enabled hook, one load nearer (a listing every cycle) */
+	unsigned (*acting_enabled[MAX_COMPS])(const struct comp *c, const uint8_t *sv, const struct action *before,
+	                                      unsigned nb, struct action *out, int timed);
 	unsigned nacting, nsilent;
 	/* the first acting components that list only what can issue now
 	** (comp_def.lists_now; m_enabled_now) */
@@ -157,8 +160,7 @@ static inline __attribute__((always_inline)) unsigned enabled(const struct model
 	const unsigned nl = x->nlists_now;
 	unsigned n = 0, l = 0;
 	for (unsigned i = 0; i < x->nacting; i++) {
-		const struct comp *c = x->acting[i];
-		n += c->def->enabled(c, sv, out, n, out + n, timed);
+		n += x->acting_enabled[i](x->acting[i], sv, out, n, out + n, timed);
 		l = i < nl ? n : l;
 	}
 	*lead = l;
@@ -1076,8 +1078,11 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		if (c->def->place)
 			c->def->place(c, g);
 		max_actions += c->max_actions;
-		if (c->def->enabled)
+		if (c->def->enabled) {
+			if (c->max_actions)
+				x->acting_enabled[x->nacting] = c->def->enabled;
 			*(c->max_actions ? &x->acting[x->nacting++] : &x->silent[x->nsilent++]) = c;
+		}
 	}
 	if (bind_ports(x, wr, d, s->path))
 		goto fail;

@@ -93,7 +93,7 @@ struct gpu {
 	unsigned nqueues;       /* sms * partitions                             */
 	unsigned resident;      /* CTAs resident per SM at once: a batch's size */
 	/* global and shared words (memory.c), warp records (warp.c) */
-	size_t shared_off, warp_off, warp_bytes, stack_off, reg_off;
+	size_t shared_off, warp_off, warp_bytes, reg_off; /* a record's stack: gpu_stack_of */
 	int *reg_row; /* per program register: its row's first word in a warp's registers; -1: none (always 0) */
 	/* Global word w (its location id) is at byte gword[w] of the vector,
 	** or, when gword[w] is GWORD_CONST, read-only: no instruction writes
@@ -138,9 +138,14 @@ static inline struct warp_hdr *gpu_warp(const struct gpu *g, uint8_t *sv, unsign
 {
 	return (struct warp_hdr *)(sv + g->warp_off + g->warp_bytes * w);
 }
+/* The SIMT stack of the warp whose header is h: right after it. */
+static inline struct stack_entry *gpu_stack_of(struct warp_hdr *h)
+{
+	return (struct stack_entry *)(h + 1);
+}
 static inline struct stack_entry *gpu_stack(const struct gpu *g, uint8_t *sv, unsigned w)
 {
-	return (struct stack_entry *)(sv + g->warp_off + g->warp_bytes * w + g->stack_off);
+	return gpu_stack_of(gpu_warp(g, sv, w));
 }
 static inline uint32_t *gpu_regs(const struct gpu *g, uint8_t *sv, unsigned w)
 {
@@ -157,7 +162,7 @@ static inline uint32_t *gpu_reg(const struct gpu *g, uint8_t *sv, unsigned w, in
 static inline unsigned gpu_pc(const struct gpu *g, const uint8_t *sv, unsigned w)
 {
 	uint8_t *s = (uint8_t *)sv;
-	unsigned sp = gpu_warp(g, s, w)->sp;
+	int sp = gpu_warp(g, s, w)->sp; /* signed: the load takes sp - 1 as its offset */
 	return sp ? gpu_stack(g, s, w)[sp - 1].pc : (unsigned)g->prog->nins;
 }
 /* Is warp w at a global atom/red (what the atomics port takes)? */

@@ -279,7 +279,13 @@ struct pc_info {
 	uint32_t abase;      /* PC_LOAD, PC_ATOM: the address's symbol's base + offset */
 	uint8_t flags;
 	uint32_t val[3][32]; /* source k not a row: its value (an immediate's, a symbol's, 0) in every lane */
+	const struct instr *in; /* the instruction, the kernel's first argument (an ALU issue at once
+	                        ** loads it here, not through g->prog); NULL past the end */
+	/* the fields take 432 bytes: to 512, so that info_of's index is a
+	** shift (at 432 the compiler multiplied in three instructions) */
+	uint8_t pad[512 - 432];
 };
+_Static_assert(sizeof(struct pc_info) == 512, "pc_info is 512 bytes: info_of shifts");
 
 /* Source k of decoded instruction d in a warp's registers regs. */
 #define SRC(d, regs, k) ((d)->row[k] >= 0 ? (regs) + (d)->row[k] : (d)->val[k])
@@ -351,7 +357,7 @@ static inline __attribute__((always_inline)) void advance(const struct comp *c, 
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	step_over(h, (struct stack_entry *)((uint8_t *)h + g->stack_off));
+	step_over(h, gpu_stack_of(h));
 }
 
 /* Lanes in `gone` leave the warp for good: drop them from every entry and
@@ -442,7 +448,7 @@ static inline __attribute__((always_inline)) void alu_decoded(const struct comp 
                                                              const struct pc_info *d, uint32_t m)
 {
 	const struct gpu *g = c->g;
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	struct stack_entry *st = gpu_stack_of(h);
 	uint32_t *regs = (uint32_t *)((uint8_t *)h + g->reg_off);
 	int f = d->kern(in, m, SRC(d, regs, 0), SRC(d, regs, 1), SRC(d, regs, 2), regs + d->dst);
 	if (f) {
@@ -686,7 +692,7 @@ static inline __attribute__((always_inline)) void alu_run(struct warp_hdr *h, st
 static __attribute__((noinline)) void alu_guarded(const struct gpu *g, uint8_t *sv, unsigned w, struct warp_hdr *h,
                                                   const struct instr *in, const struct pc_info *d)
 {
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off);
+	struct stack_entry *st = gpu_stack_of(h);
 	uint32_t m = guarded(g, sv, w, in, st[h->sp - 1].mask);
 	alu_run(h, st, (uint32_t *)((uint8_t *)h + g->reg_off), in, d, m);
 }
@@ -713,7 +719,7 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 {
 	const struct gpu *g = c->g;
 	const struct port_mem *mem = MEM(c);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	struct stack_entry *st = gpu_stack_of(h), *top = &st[h->sp - 1];
 	const struct instr *in = &g->prog->ins[top->pc];
 	if (!mem->loads || (in->space == SP_GLOBAL && REQ(c, P_SBUF)->c)) {
 		issue_other(c, sv, w);
@@ -734,7 +740,7 @@ static __attribute__((noinline)) void load_words(const struct comp *c, uint8_t *
 static __attribute__((noinline)) void atom_issue(const struct comp *c, uint8_t *sv, unsigned w, struct warp_hdr *h)
 {
 	const struct gpu *g = c->g;
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	struct stack_entry *st = gpu_stack_of(h), *top = &st[h->sp - 1];
 	const struct instr *in = &g->prog->ins[top->pc];
 	uint32_t m = in->pred < 0 ? top->mask : guarded(g, sv, w, in, top->mask);
 	if (m)
@@ -771,7 +777,7 @@ static void issue(const struct comp *c, uint8_t *sv, unsigned w)
 {
 	const struct gpu *g = c->g;
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	struct stack_entry *st = gpu_stack_of(h), *top = &st[h->sp - 1];
 	issue_at(c, sv, w, h, st, top, info_of(c, top->pc));
 }
 
@@ -1091,19 +1097,18 @@ int warps_issue_alone(const struct comp *s, uint8_t *sv, const struct action *a,
 	const struct gpu *g = c->g;
 	unsigned w = a->subject - c->subj0[0];
 	struct warp_hdr *h = gpu_warp(g, sv, w);
-	struct stack_entry *st = (struct stack_entry *)((uint8_t *)h + g->stack_off), *top = &st[h->sp - 1];
+	struct stack_entry *st = gpu_stack_of(h), *top = &st[h->sp - 1];
 	if (!g->alone[top->pc])
 		return compose_issue_apart(s, sv, a, t, rnd, rng, ct, reach);
 	const struct pc_info *d = info_of(c, top->pc);
 	if (!(d->flags & PC_ALU))
 		return issue_other_at_once(c, sv, w, h, st, top, d, t, rnd, rng, ct);
-	const struct instr *in = &g->prog->ins[top->pc];
 	t->n = 1;
 	t->upd[0].subject = a->subject;
 	t->upd[0].delay = g->cfg.lat_alu;
 	comp_count(c, ct, CT_INSTR, 1);
 	comp_count(c, ct, CT_ALU, 1);
-	alu_issue(g, sv, w, h, st, top, in, d);
+	alu_issue(g, sv, w, h, st, top, d->in, d);
 	return 1;
 }
 
@@ -1194,7 +1199,7 @@ static struct pc_info *decode(const struct gpu *g, const uint8_t *flags)
 			t[i].row[k] = -1;
 	}
 	for (int i = 0; i < p->nins; i++) {
-		const struct instr *in = &p->ins[i];
+		const struct instr *in = t[i].in = &p->ins[i];
 		int special = 0;
 		for (int k = 0; k < 3; k++) {
 			const struct operand *o = &in->src[k];
@@ -1258,8 +1263,7 @@ static long layout(struct comp *c, struct gpu *g, size_t *align, struct diag *d)
 	if (1 + 2 * ncond < cf->stack_depth)
 		cf->stack_depth = 1 + 2 * ncond;
 	*align = 4;
-	g->stack_off = sizeof(struct warp_hdr);
-	g->reg_off = g->stack_off + sizeof(struct stack_entry) * cf->stack_depth;
+	g->reg_off = sizeof(struct warp_hdr) + sizeof(struct stack_entry) * cf->stack_depth;
 	/* rows only for registers some instruction writes: the others are 0
 	** in every state (lane-reduction: its unused %r0) */
 	g->reg_row = xmalloc(sizeof *g->reg_row * ((size_t)g->prog->nregs + 1));
