@@ -376,7 +376,7 @@ static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint
 /* The hooks' context: readyset's, the first warp's subject and the rule
 ** (dab_rule: looked up once, not per warp-local issue), and whether the
 ** listing is the common case's copy's where unchecked and at the clock
-** (fast: GTO or GWAT, no more than 64 schedulers; enabled). */
+** (fast: GTO or GWAT, no more than 64 schedulers, GTO's pick; enabled). */
 struct dab_src {
 	struct readyset_src src;
 	unsigned s0;
@@ -552,7 +552,7 @@ static __attribute__((noinline, cold)) void src_build(const struct comp *c)
 	int gto_gwat = r == DS_GTO || r == DS_GWAT;
 	*(struct dab_src *)rs->ctx = (struct dab_src){ { c, NULL, fill, gto_gwat ? one_gto_gwat : one, NULL },
 	                                               REQ(c, P_WARPS)->c->subj0[0], (uint16_t)r,
-	                                               (uint16_t)(gto_gwat && rs->words == 1) };
+	                                               (uint16_t)(gto_gwat && rs->words == 1 && rs->gto_idx) };
 	rs->own = own;
 }
 
@@ -560,8 +560,9 @@ static __attribute__((noinline, cold)) void src_build(const struct comp *c)
 ** UINT64_MAX); check, tn->check; gto_gwat, the rule is GTO or GWAT
 ** (one); one_word, no more than 64 schedulers (readyset_due_sync's
 ** words).  Always inline: the common case's copy (all and check 0,
-** gto_gwat and one_word 1, in enabled) and the others' unchecked one
-** (listing_any) fold their tests away. */
+** gto_gwat and one_word 1, in enabled, where GTO's pick applies:
+** readyset_list_free's fast) and the others' unchecked one (listing_any)
+** fold their tests away. */
 static inline __attribute__((always_inline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                               const struct timed_now *tn, struct action *out,
                                                               unsigned s0, int all, int check,
@@ -588,6 +589,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	** one not due that lists an issue, or whose set's emptiness moved,
 	** is fatal (READY-7) */
 	const unsigned words = one_word ? 1 : rs->words;
+	const int fast = !all && !check && gto_gwat && one_word; /* enabled's copy alone */
 	if (!all)
 		readyset_due_sync(rs, tn, u0, words, ctx, one_hook);
 	/* the flush guard's bits (readyset.allowed) kept scheduler by
@@ -620,7 +622,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 				readyset_get(rs, tn, k, u, at, &may, &with_view, ctx);
 			else {
 				n += readyset_list_free(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k], ctx,
-				                        out + n, &may, &viewed, one_hook, 0, 1);
+				                        out + n, &may, &viewed, one_hook, 0, 1, fast);
 				if (viewed)
 					listed |= 1ull << sm;
 				/* its warp-local issue may allow another warp, but under

@@ -135,14 +135,17 @@ static inline void readyset_moved(struct readyset_entry *e, uint64_t at, uint64_
 ** inline too after the unit's own warp-local issue, the one event that
 ** comes most (a scheduler issuing cycle after cycle): its warp's bits.
 ** readyset_get_one: with src's one given apart, which a component that
-** names its own (a constant) has inlined (gto: once per issue). */
+** names its own (a constant) has inlined (gto: once per issue), and
+** unchecked, where the caller knows tn->check is 0 (a constant: its
+** test folds). */
 static inline __attribute__((always_inline)) void
 readyset_get_one(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t *may,
                  uint64_t *viewed, const struct readyset_src *src,
-                 int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed))
+                 int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
+                 int unchecked)
 {
 	struct readyset_entry *e = &rs->e[k];
-	if (!tn->check) {
+	if (unchecked || !tn->check) {
 		if (e->at == at) {
 			*may = e->may;
 			*viewed = e->viewed;
@@ -163,7 +166,7 @@ readyset_get_one(struct readyset *rs, const struct timed_now *tn, unsigned k, un
 static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                                 uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
 {
-	readyset_get_one(rs, tn, k, u, at, may, viewed, src, src->one);
+	readyset_get_one(rs, tn, k, u, at, may, viewed, src, src->one, 0);
 }
 
 /* Scheduler k's set is kept and none of its warps is ready before soon:
@@ -179,12 +182,12 @@ static inline int readyset_later(const struct readyset *rs, const struct timed_n
 void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon, uint64_t upto)
 	__attribute__((noreturn, cold));
 /* Scheduler k listed n warps up to upto; soon: the earliest ready time of
-** its set's warps. */
+** its set's warps; unchecked as readyset_get_one's. */
 static inline void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at,
-                                   uint64_t upto, unsigned n, uint64_t soon)
+                                   uint64_t upto, unsigned n, uint64_t soon, int unchecked)
 {
 	struct readyset_entry *e = &rs->e[k];
-	if (tn->check && n && e->soon > upto && e->at == at)
+	if (!unchecked && tn->check && n && e->soon > upto && e->at == at)
 		readyset_missed_soon(tn, k, e->soon, upto);
 	e->soon = soon;
 }
@@ -255,19 +258,21 @@ static inline __attribute__((always_inline)) uint64_t readyset_others(struct rea
 ** free again the cycle after an issue (an issue keeps it busy one
 ** cycle, compose.c: then, with another warp ready then, it would not
 ** wait after the issue, due_pend, and is not told to; a unit kept busy
-** longer would cost a listing more, never a missed one). */
+** longer would cost a listing more, never a missed one); and fast, where
+** the caller knows that tn->check is 0, tn->now is not UINT64_MAX and
+** rs->gto_idx is set (a constant 1 folds their tests). */
 static inline __attribute__((always_inline)) unsigned
 readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t upto,
                    unsigned kind, unsigned s0, const unsigned *warps, const struct readyset_src *src, struct action *out,
                    uint64_t *may, int *viewed,
                    int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
-                   int keep, int free)
+                   int keep, int free, int fast)
 {
 	uint64_t with_view, soon = UINT64_MAX;
 	unsigned n = 0;
-	readyset_get_one(rs, tn, k, u, at, may, &with_view, src, one);
+	readyset_get_one(rs, tn, k, u, at, may, &with_view, src, one, fast);
 	*viewed = 0;
-	if (rs->gto_idx && tn->now != UINT64_MAX) {
+	if (fast || (rs->gto_idx && tn->now != UINT64_MAX)) {
 		/* GTO picks the warp the unit issued last while it can issue,
 		** else the lowest (compose.c, m_pick): only that one is listed.
 		** Its ready time stands for soon, which once a warp is ready
@@ -289,7 +294,7 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 				soon = r < soon ? r : soon;
 			}
 			if (!m) {
-				readyset_listed(rs, tn, k, at, upto, 0, soon);
+				readyset_listed(rs, tn, k, at, upto, 0, soon, fast);
 				return 0;
 			}
 			rest = m & (m - 1);
@@ -316,7 +321,7 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 			e->psubj = s0 + w;
 			e->punit = tn->unit_changed[u] + 1;
 		}
-		readyset_listed(rs, tn, k, at, upto, n, r); /* the earliest: the others' are past upto */
+		readyset_listed(rs, tn, k, at, upto, n, r, fast); /* the earliest: the others' are past upto */
 		return n;
 	}
 	for (uint64_t m = *may; m; m &= m - 1) {
@@ -330,7 +335,7 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 		*viewed |= (int)(with_view >> i & 1);
 	}
 	rs->e[k].psoon = 0; /* which it issues is the unit's pick: it waits for none */
-	readyset_listed(rs, tn, k, at, upto, n, soon);
+	readyset_listed(rs, tn, k, at, upto, n, soon, fast);
 	return n;
 }
 static inline __attribute__((always_inline)) unsigned
@@ -340,7 +345,7 @@ readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, u
                   int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
                   int keep)
 {
-	return readyset_list_free(rs, tn, k, u, at, upto, kind, s0, warps, src, out, may, viewed, one, keep, 0);
+	return readyset_list_free(rs, tn, k, u, at, upto, kind, s0, warps, src, out, may, viewed, one, keep, 0, 0);
 }
 static inline __attribute__((always_inline)) unsigned readyset_list(struct readyset *rs, const struct timed_now *tn,
                                                                     unsigned k, unsigned u, uint64_t at, uint64_t upto,
