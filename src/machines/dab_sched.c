@@ -585,7 +585,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	const struct readyset_src *const ctx = &dctx->src;
 	/* read once: the listing's stores (out[], an unsigned subject) may
 	** alias every unsigned field, which the loop would read again */
-	const unsigned u0 = c->unit0[0], kind0 = c->kind0, nper = g->cfg.schedulers;
+	const unsigned u0 = c->unit0[0], kind0 = c->kind0;
 	const unsigned *const sched_first = g->sched_first, *const sched_warps = g->sched_warps;
 	const uint64_t *unit_changed = tn->unit_changed + u0, *sm_changed = tn->sm_changed, changed = tn->changed;
 	uint64_t listed = 0; /* SMs with an issue listed */
@@ -608,8 +608,8 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k, n0 = n;
 			if ((all || check) && k >= nsched) /* due ones are below */
 				break;
-			unsigned sm = rs->group[k]; /* not k / nper: a division (readyset.h) */
-			uint64_t bit = 1ull << (k - sm * nper); /* its place in the SM */
+			unsigned sm = rs->group[k]; /* not k / nper: a division (readyset.h, group) */
+			uint64_t bit = 1ull << rs->gpos[k]; /* its place in the SM */
 			/* listing everything, an SM with an issue listed needs no
 			** more than what can issue at the clock (model.h, timed_now) */
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;

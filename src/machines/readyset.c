@@ -132,7 +132,7 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 {
 	size_t head = sizeof(struct readyset) + sizeof(struct readyset_entry) * nsched;
 	unsigned words = (nsched + 63) / 64;
-	size_t words64 = 3 * ngroups + 1 + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2;
+	size_t words64 = 3 * ngroups + 1 + 4 * nsched + (4 + RS_SPAN) * words + (nsched + 1) / 2 + (nsched + 7) / 8;
 	/* whole 64-byte lines: the words it adds do not shift the heap after
 	** it (16 bytes cost exhaustive mode's state-vector copies 1% on a
 	** bench/callgrind.sh row, misaligned) */
@@ -153,9 +153,13 @@ struct readyset *readyset_new(unsigned nsched, unsigned ngroups, const unsigned 
 	rs->ring = rs->after + words;
 	rs->words = words;
 	unsigned *group = (unsigned *)(rs->ring + RS_SPAN * words);
-	for (unsigned k = 0; k < nsched; k++)
+	unsigned char *gpos = (unsigned char *)(group + nsched);
+	for (unsigned k = 0; k < nsched; k++) {
 		group[k] = k / (nsched / ngroups);
+		gpos[k] = (unsigned char)(k % (nsched / ngroups));
+	}
 	rs->group = group;
+	rs->gpos = gpos;
 	rs->due_run = UINT64_MAX; /* no run's: the first sync makes every scheduler due */
 	for (unsigned i = 0; i < nsched; i++)
 		rs->e[i].at = UINT64_MAX;
