@@ -574,7 +574,8 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
                                                               int gto_gwat, int one_word)
 {
 	const struct gpu *g = c->g;
-	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers;
+	unsigned nsched = g->cfg.sms * g->cfg.schedulers;
+	struct action *o = out; /* the next action's place (not out + a count: a register less) */
 	/* the hook the listing runs is the one the check runs (readyset_fill) */
 	int (*const one_hook)(const struct readyset_src *, unsigned, uint32_t, uint64_t *, uint64_t *) =
 		gto_gwat ? one_gto_gwat : one;
@@ -584,10 +585,11 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	dctx->src.sv = sv;
 	const struct readyset_src *const ctx = &dctx->src;
 	/* read once: the listing's stores (out[], an unsigned subject) may
-	** alias every unsigned field, which the loop would read again */
+	** alias every unsigned field, which the loop would read again; not
+	** so the driver's counts and the warp lists, read through tn and g at
+	** each visit (held apart, they cost registers that the visit spilled
+	** and reloaded: DAB pagerank 0.6% of its instructions) */
 	const unsigned u0 = c->unit0[0], kind0 = c->kind0;
-	const unsigned *const sched_first = g->sched_first, *const sched_warps = g->sched_warps;
-	const uint64_t *unit_changed = tn->unit_changed + u0, *sm_changed = tn->sm_changed, changed = tn->changed;
 	uint64_t listed = 0; /* SMs with an issue listed */
 	/* listing what can issue at the clock, the due schedulers alone
 	** (readyset.c, readyset_due_sync); under tn->check every one, and
@@ -605,7 +607,8 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	uint64_t fragile = 0;
 	for (unsigned x = 0; x < words; x++)
 		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
-			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k, n0 = n;
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k;
+			const struct action *const o0 = o;
 			if ((all || check) && k >= nsched) /* due ones are below */
 				break;
 			unsigned sm = rs->group[k]; /* not k / nper: a division (readyset.h, group) */
@@ -613,7 +616,7 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			/* listing everything, an SM with an issue listed needs no
 			** more than what can issue at the clock (model.h, timed_now) */
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
-			uint64_t at = changed + sm_changed[sm] + unit_changed[k], may, with_view, wake = tn->unit_free[u];
+			uint64_t at = readyset_at(tn, u, sm), may, with_view, wake = tn->unit_free[u];
 			int viewed;
 			/* a due scheduler listing at the clock was reached by an
 			** event or its wake came: its set moved or a warp of it is
@@ -626,15 +629,15 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			} else if (wake > upto)
 				readyset_get(rs, tn, k, u, at, &may, &with_view, ctx);
 			else {
-				n += readyset_list_free(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k], ctx,
-				                        out + n, &may, &viewed, one_hook, 0, 1, fast);
+				o += readyset_list_free(rs, tn, k, u, at, upto, kind0, s0, g->sched_warps + g->sched_first[k], ctx,
+				                        o, &may, &viewed, one_hook, 0, 1, fast);
 				if (viewed)
 					listed |= 1ull << sm;
 				/* its warp-local issue may allow another warp, but under
 				** GTO and GWAT (one), or empty a set of one warp */
-				if (n > n0 && !gto_gwat)
+				if (o > o0 && !gto_gwat)
 					*tn->again = 1;
-				if (n > n0 && !(may & (may - 1))) {
+				if (o > o0 && !(may & (may - 1))) {
 					if (fsm != sm && fragile)
 						sm_fragile(c, tn, fsm, fragile);
 					fragile = fsm != sm ? bit : fragile | bit;
@@ -646,20 +649,20 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			int moved = !(*told & bit) != !may;
 			/* unchecked, only due ones are listed */
 			int due = all || !check || readyset_due(rs, k);
-			if (!all && !due && (n > n0 || moved))
+			if (!all && !due && (o > o0 || moved))
 				readyset_due_missed(rs, tn, k);
 			if (moved) { /* and their count of changes (allowed_scheds) */
 				*told ^= bit;
 				told[-(ptrdiff_t)sm - 1]++;
 			}
 			if (!all && due)
-				readyset_due_keep(rs, k, n - n0, wake, gto_gwat);
+				readyset_due_keep(rs, k, (unsigned)(o - o0), wake, gto_gwat);
 		}
 	if (fragile)
 		sm_fragile(c, tn, fsm, fragile);
 	if (check)
 		check_allowed(ctx, rs, tn);
-	return n;
+	return (unsigned)(o - out);
 }
 
 /* listing's copies for the other cases (a rule other than GTO and GWAT,
