@@ -626,8 +626,8 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			if (all && readyset_later(rs, tn, k, at, upto)) {
 				may = rs->e[k].may;
 				wake = rs->e[k].soon;
-			} else if (wake > upto)
-				readyset_get(rs, tn, k, u, at, &may, &with_view, ctx);
+			} else if (wake > upto) /* as readyset_list_free gets it */
+				readyset_get_one(rs, tn, k, u, at, &may, &with_view, ctx, one_hook, fast);
 			else {
 				o += readyset_list_free(rs, tn, k, u, at, upto, kind0, s0, g->sched_warps + g->sched_first[k], ctx,
 				                        o, &may, &viewed, one_hook, 0, 1, fast);
