@@ -19,16 +19,24 @@ struct readyset_entry {
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
 	/* as it last listed an issue: its unit's count after that issue, if
 	** warp-local, the earliest ready time of the set's other warps (0:
-	** unknown, or one ready then), and the warp listed (readyset_due_keep) */
+	** unknown, or one ready then), and the warp listed (readyset_due_keep;
+	** READY-14, readyset_list_free's again) */
 	uint64_t punit, psoon;
 	uint32_t psubj;
 	/* the listed warp's other warps' earliest ready time as last looked
 	** for (omin: up to the first ready then), for which warp (osubj) and
 	** others (oset), and the key it holds for (okey: at less the unit's
 	** own count, which only the unit's own issues move; 0, no run's key,
-	** before the first look): READY-14 */
+	** before the first look): READY-14; where the listing keeps none
+	** (readyset_list_free's keep), under tn->check, the key after the
+	** issue it last listed with psoon alone, if warp-local (pat: that
+	** listing's at plus one), readyset_again_check's */
 	uint32_t osubj;
-	uint64_t oset, okey, omin;
+	uint64_t oset;
+	union {
+		uint64_t okey, pat;
+	};
+	uint64_t omin;
 };
 
 #define RS_SPAN 128
@@ -210,9 +218,18 @@ static inline int readyset_others_kept(const struct readyset_entry *e, uint64_t 
 	return e->oset == o && e->okey == okey && e->osubj == subj;
 }
 /* READY-14 under tn->check: a kept earliest ready time of a listed
-** warp's others that a new look decides otherwise: fatal. */
-void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
-	__attribute__((noreturn, cold));
+** warp's others that a new look (found) decides otherwise is fatal.  Out
+** of line: checked runs alone. */
+void readyset_others_check(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
+	__attribute__((cold));
+/* READY-14 for readyset_list_free's again, under tn->check, where it
+** lists its last listed warp again, the others as then (found: their
+** earliest ready time looked for): where only that warp's warp-local
+** issue came since that listing (at: pat, its unit's count uc: punit),
+** psoon decides as found; and step (only its unit's own issue since its
+** set was computed, which again takes) only there. */
+void readyset_again_check(const struct timed_now *tn, unsigned k, const struct readyset_entry *e, uint64_t at,
+                          uint64_t uc, int step, uint64_t found, uint64_t upto) __attribute__((cold));
 /* The earliest ready time of warps set (bits of scheduler k's warps, the
 ** set's but the one listed, subj), looked for until one is ready by upto;
 ** 0 where they are too many to look at.  Of them, those in set but not in
@@ -246,8 +263,8 @@ static inline __attribute__((always_inline)) uint64_t readyset_others(struct rea
 		uint64_t ro = tn->ready[s0 + warps[__builtin_ctzll(o)]];
 		so = ro < so ? ro : so;
 	}
-	if (kept && ((e->omin <= upto) != (so <= upto) || (so > upto && e->omin != so)))
-		readyset_missed_others(tn, k, e->omin, so, upto);
+	if (kept)
+		readyset_others_check(tn, k, e->omin, so, upto);
 	if (keep) {
 		e->oset = set;
 		e->okey = okey;
@@ -282,6 +299,14 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 {
 	uint64_t with_view, soon = UINT64_MAX;
 	unsigned n = 0;
+	struct readyset_entry *e = &rs->e[k];
+	/* step: only the unit's own issue came since the set was last
+	** computed, then at its last listing (the unit issues only what it
+	** listed, free, and a listing computes it); was: the set then.
+	** READY-14's again below, where no keep (the driver's counts: its
+	** key, and its unit's count, each one past) */
+	const int step = !keep && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1;
+	const uint64_t was = e->may;
 	readyset_get_one(rs, tn, k, u, at, may, &with_view, src, one, fast);
 	*viewed = 0;
 	if (fast || (rs->gto_idx && tn->now != UINT64_MAX)) {
@@ -292,9 +317,16 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 		uint32_t l = tn->last[u];
 		uint64_t m = *may, r = 0, rest;
 		unsigned i = 0;
+		/* again: it lists the warp it listed last (psubj) with the
+		** set's other warps as listed then (was); after that warp's
+		** issue alone (step) their ready times are too (each moves only
+		** with an event), their earliest as looked for then in full
+		** (psoon) */
+		int again = 0;
 		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && (r = tn->ready[l]) <= upto) {
 			i = rs->gto_idx[l - s0];
 			rest = m & ~(1ull << i);
+			again = !keep && l == e->psubj && e->psoon && !((m ^ was) & ~(1ull << i));
 		} else {
 			/* the lowest ready; those passed over (none ready, their
 			** earliest ready time soon) are the others' first */
@@ -322,8 +354,11 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 		** four, as before, listed baseline pagerank's eight at 16 CTAs
 		** the next cycle for none ready, 88,196 times a run); kept
 		** where keep says (READY-14) */
-		uint64_t so = readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), rest, soon, keep);
-		struct readyset_entry *e = &rs->e[k];
+		uint64_t so = again && step && (fast || !tn->check)
+		              ? e->psoon
+		              : readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), rest, soon, keep);
+		if (again && !fast && tn->check) /* where a checked run lists every cycle, step is rare */
+			readyset_again_check(tn, k, e, at, tn->unit_changed[u], step, so, upto);
 		if (so <= upto + (unsigned)free) { /* it cannot wait */
 			if (so <= upto)
 				*tn->again = 1;
@@ -332,6 +367,8 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 			e->psoon = so;
 			e->psubj = s0 + w;
 			e->punit = tn->unit_changed[u] + 1;
+			if (!keep && !fast && tn->check)
+				e->pat = at + 1;
 		}
 		readyset_listed(rs, tn, k, at, upto, n, r, fast); /* the earliest: the others' are past upto */
 		return n;
