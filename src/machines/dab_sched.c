@@ -376,7 +376,7 @@ static void fill(const struct readyset_src *src, unsigned k, uint64_t *may, uint
 /* The hooks' context: readyset's, the first warp's subject and the rule
 ** (dab_rule: looked up once, not per warp-local issue), and whether the
 ** listing is the common case's copy's where unchecked and at the clock
-** (fast: GTO or GWAT, no more than 64 schedulers; enabled). */
+** (fast: GTO or GWAT, no more than 64 schedulers, GTO's pick; enabled). */
 struct dab_src {
 	struct readyset_src src;
 	unsigned s0;
@@ -404,9 +404,9 @@ static inline __attribute__((always_inline)) unsigned holder(const struct comp *
 
 /* one()'s rare case, off its leaf's path: warp w at an atomic (the view,
 ** under GWAT its holder alone where holder() knows it: view() and its
-** batch were half of this call's instructions) or behind a gate.
-** Returns 1, one()'s answer (a tail call). */
-static __attribute__((noinline)) int one_out(const struct readyset_src *src, unsigned k, unsigned w, unsigned r,
+** batch were half of this call's instructions) or behind a gate: its
+** bits in *may and *viewed. */
+static __attribute__((noinline)) void one_out(const struct readyset_src *src, unsigned k, unsigned w, unsigned r,
                                               uint64_t *may, uint64_t *viewed)
 {
 	unsigned h = r == DS_GWAT ? holder(src->c, src->sv, k) : UINT32_MAX;
@@ -421,7 +421,6 @@ static __attribute__((noinline)) int one_out(const struct readyset_src *src, uns
 	uint64_t bit = 1ull << src->c->g->warp_idx[w];
 	*may = a ? *may | bit : *may & ~bit;
 	*viewed = a == 2 ? *viewed | bit : *viewed & ~bit;
-	return 1;
 }
 
 /* After a warp-local issue by warp `subject` (it stays READY, por above),
@@ -452,7 +451,13 @@ static inline __attribute__((always_inline)) int one_as(const struct readyset_sr
 	}
 	if (!gto_gwat && r == DS_GTAR && gpu_at_global_atomic(g, src->sv, w))
 		return 0;
-	return one_out(src, k, w, r, may, viewed);
+	/* through locals, not the caller's pointers: its set, inline, stays in
+	** registers (DAB pagerank 0.3% of its instructions) */
+	uint64_t m = *may, v = *viewed;
+	one_out(src, k, w, r, &m, &v);
+	*may = m;
+	*viewed = v;
+	return 1;
 }
 static inline __attribute__((always_inline)) int one(const struct readyset_src *src, unsigned k, uint32_t subject,
                                                     uint64_t *may, uint64_t *viewed)
@@ -552,7 +557,7 @@ static __attribute__((noinline, cold)) void src_build(const struct comp *c)
 	int gto_gwat = r == DS_GTO || r == DS_GWAT;
 	*(struct dab_src *)rs->ctx = (struct dab_src){ { c, NULL, fill, gto_gwat ? one_gto_gwat : one, NULL },
 	                                               REQ(c, P_WARPS)->c->subj0[0], (uint16_t)r,
-	                                               (uint16_t)(gto_gwat && rs->words == 1) };
+	                                               (uint16_t)(gto_gwat && rs->words == 1 && rs->gto_idx) };
 	rs->own = own;
 }
 
@@ -560,15 +565,17 @@ static __attribute__((noinline, cold)) void src_build(const struct comp *c)
 ** UINT64_MAX); check, tn->check; gto_gwat, the rule is GTO or GWAT
 ** (one); one_word, no more than 64 schedulers (readyset_due_sync's
 ** words).  Always inline: the common case's copy (all and check 0,
-** gto_gwat and one_word 1, in enabled) and the others' unchecked one
-** (listing_any) fold their tests away. */
+** gto_gwat and one_word 1, in enabled, where GTO's pick applies:
+** readyset_list_free's fast) and the others' unchecked one (listing_any)
+** fold their tests away. */
 static inline __attribute__((always_inline)) unsigned listing(const struct comp *c, const uint8_t *sv,
                                                               const struct timed_now *tn, struct action *out,
                                                               unsigned s0, int all, int check,
                                                               int gto_gwat, int one_word)
 {
 	const struct gpu *g = c->g;
-	unsigned n = 0, nsched = g->cfg.sms * g->cfg.schedulers;
+	unsigned nsched = g->cfg.sms * g->cfg.schedulers;
+	struct action *o = out; /* the next action's place (not out + a count: a register less) */
 	/* the hook the listing runs is the one the check runs (readyset_fill) */
 	int (*const one_hook)(const struct readyset_src *, unsigned, uint32_t, uint64_t *, uint64_t *) =
 		gto_gwat ? one_gto_gwat : one;
@@ -578,16 +585,18 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	dctx->src.sv = sv;
 	const struct readyset_src *const ctx = &dctx->src;
 	/* read once: the listing's stores (out[], an unsigned subject) may
-	** alias every unsigned field, which the loop would read again */
-	const unsigned u0 = c->unit0[0], kind0 = c->kind0, nper = g->cfg.schedulers;
-	const unsigned *const sched_first = g->sched_first, *const sched_warps = g->sched_warps;
-	const uint64_t *unit_changed = tn->unit_changed + u0, *sm_changed = tn->sm_changed, changed = tn->changed;
+	** alias every unsigned field, which the loop would read again; not
+	** so the driver's counts and the warp lists, read through tn and g at
+	** each visit (held apart, they cost registers that the visit spilled
+	** and reloaded: DAB pagerank 0.6% of its instructions) */
+	const unsigned u0 = c->unit0[0], kind0 = c->kind0;
 	uint64_t listed = 0; /* SMs with an issue listed */
 	/* listing what can issue at the clock, the due schedulers alone
 	** (readyset.c, readyset_due_sync); under tn->check every one, and
 	** one not due that lists an issue, or whose set's emptiness moved,
 	** is fatal (READY-7) */
 	const unsigned words = one_word ? 1 : rs->words;
+	const int fast = !all && !check && gto_gwat && one_word; /* enabled's copy alone */
 	if (!all)
 		readyset_due_sync(rs, tn, u0, words, ctx, one_hook);
 	/* the flush guard's bits (readyset.allowed) kept scheduler by
@@ -598,15 +607,16 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 	uint64_t fragile = 0;
 	for (unsigned x = 0; x < words; x++)
 		for (uint64_t d = all || check ? ~0ull : rs->due[x]; d; d &= d - 1) {
-			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k, n0 = n;
+			unsigned k = 64 * x + (unsigned)__builtin_ctzll(d), u = u0 + k;
+			const struct action *const o0 = o;
 			if ((all || check) && k >= nsched) /* due ones are below */
 				break;
-			unsigned sm = rs->group[k]; /* not k / nper: a division (readyset.h) */
-			uint64_t bit = 1ull << (k - sm * nper); /* its place in the SM */
+			unsigned sm = rs->group[k]; /* not k / nper: a division (readyset.h, group) */
+			uint64_t bit = 1ull << rs->gpos[k]; /* its place in the SM */
 			/* listing everything, an SM with an issue listed needs no
 			** more than what can issue at the clock (model.h, timed_now) */
 			uint64_t upto = all && (listed >> sm & 1) ? tn->clock : tn->now;
-			uint64_t at = changed + sm_changed[sm] + unit_changed[k], may, with_view, wake = tn->unit_free[u];
+			uint64_t at = readyset_at(tn, u, sm), may, with_view, wake = tn->unit_free[u];
 			int viewed;
 			/* a due scheduler listing at the clock was reached by an
 			** event or its wake came: its set moved or a warp of it is
@@ -616,18 +626,18 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			if (all && readyset_later(rs, tn, k, at, upto)) {
 				may = rs->e[k].may;
 				wake = rs->e[k].soon;
-			} else if (wake > upto)
-				readyset_get(rs, tn, k, u, at, &may, &with_view, ctx);
+			} else if (wake > upto) /* as readyset_list_free gets it */
+				readyset_get_one(rs, tn, k, u, at, &may, &with_view, ctx, one_hook, fast);
 			else {
-				n += readyset_list_free(rs, tn, k, u, at, upto, kind0, s0, sched_warps + sched_first[k], ctx,
-				                        out + n, &may, &viewed, one_hook, 0, 1);
+				o += readyset_list_free(rs, tn, k, u, at, upto, kind0, s0, g->sched_warps + g->sched_first[k], ctx,
+				                        o, &may, &viewed, one_hook, 0, 1, fast);
 				if (viewed)
 					listed |= 1ull << sm;
 				/* its warp-local issue may allow another warp, but under
 				** GTO and GWAT (one), or empty a set of one warp */
-				if (n > n0 && !gto_gwat)
+				if (o > o0 && !gto_gwat)
 					*tn->again = 1;
-				if (n > n0 && !(may & (may - 1))) {
+				if (o > o0 && !(may & (may - 1))) {
 					if (fsm != sm && fragile)
 						sm_fragile(c, tn, fsm, fragile);
 					fragile = fsm != sm ? bit : fragile | bit;
@@ -639,20 +649,20 @@ static inline __attribute__((always_inline)) unsigned listing(const struct comp 
 			int moved = !(*told & bit) != !may;
 			/* unchecked, only due ones are listed */
 			int due = all || !check || readyset_due(rs, k);
-			if (!all && !due && (n > n0 || moved))
+			if (!all && !due && (o > o0 || moved))
 				readyset_due_missed(rs, tn, k);
 			if (moved) { /* and their count of changes (allowed_scheds) */
 				*told ^= bit;
 				told[-(ptrdiff_t)sm - 1]++;
 			}
 			if (!all && due)
-				readyset_due_keep(rs, k, n - n0, wake, gto_gwat);
+				readyset_due_keep(rs, k, (unsigned)(o - o0), wake, gto_gwat);
 		}
 	if (fragile)
 		sm_fragile(c, tn, fsm, fragile);
 	if (check)
 		check_allowed(ctx, rs, tn);
-	return n;
+	return (unsigned)(o - out);
 }
 
 /* listing's copies for the other cases (a rule other than GTO and GWAT,

@@ -19,16 +19,24 @@ struct readyset_entry {
 	uint64_t soon; /* the earliest ready time of a warp in may, as last listed */
 	/* as it last listed an issue: its unit's count after that issue, if
 	** warp-local, the earliest ready time of the set's other warps (0:
-	** unknown, or one ready then), and the warp listed (readyset_due_keep) */
+	** unknown, or one ready then), and the warp listed (readyset_due_keep;
+	** READY-14, readyset_list_free's again) */
 	uint64_t punit, psoon;
 	uint32_t psubj;
 	/* the listed warp's other warps' earliest ready time as last looked
 	** for (omin: up to the first ready then), for which warp (osubj) and
 	** others (oset), and the key it holds for (okey: at less the unit's
 	** own count, which only the unit's own issues move; 0, no run's key,
-	** before the first look): READY-14 */
+	** before the first look): READY-14; where the listing keeps none
+	** (readyset_list_free's keep), under tn->check, the key after the
+	** issue it last listed with psoon alone, if warp-local (pat: that
+	** listing's at plus one), readyset_again_check's */
 	uint32_t osubj;
-	uint64_t oset, okey, omin;
+	uint64_t oset;
+	union {
+		uint64_t okey, pat;
+	};
+	uint64_t omin;
 };
 
 #define RS_SPAN 128
@@ -40,6 +48,9 @@ struct readyset {
 	/* per scheduler, its group: k / (n / ngroups) without a division
 	** (one per due scheduler every cycle was 8% of gto_enabled's time) */
 	const unsigned *group;
+	/* and its place in the group, k % (n / ngroups): its bit in allowed[]
+	** (a multiply less a visit, and a register: DAB pagerank 0.4%) */
+	const unsigned char *gpos;
 	/* per group, its schedulers (bit j: its j-th) whose sets were not
 	** empty as last listed, where the component keeps them (dab_sched.c:
 	** for dab.c's guard), and before them (allowed[-1]) a count of
@@ -135,14 +146,17 @@ static inline void readyset_moved(struct readyset_entry *e, uint64_t at, uint64_
 ** inline too after the unit's own warp-local issue, the one event that
 ** comes most (a scheduler issuing cycle after cycle): its warp's bits.
 ** readyset_get_one: with src's one given apart, which a component that
-** names its own (a constant) has inlined (gto: once per issue). */
+** names its own (a constant) has inlined (gto: once per issue), and
+** unchecked, where the caller knows tn->check is 0 (a constant: its
+** test folds, and the full poll's set comes through locals). */
 static inline __attribute__((always_inline)) void
 readyset_get_one(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t *may,
                  uint64_t *viewed, const struct readyset_src *src,
-                 int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed))
+                 int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
+                 int unchecked)
 {
 	struct readyset_entry *e = &rs->e[k];
-	if (!tn->check) {
+	if (unchecked || !tn->check) {
 		if (e->at == at) {
 			*may = e->may;
 			*viewed = e->viewed;
@@ -158,12 +172,21 @@ readyset_get_one(struct readyset *rs, const struct timed_now *tn, unsigned k, un
 			}
 		}
 	}
-	readyset_fill(rs, tn, k, u, at, may, viewed, src);
+	/* unchecked (dab_sched's listing), through locals: the caller's set
+	** (inline) is then not address-taken, and stays in registers (DAB
+	** pagerank 0.3% of its instructions; gto's listing, measured, is
+	** better as it is) */
+	uint64_t m, v;
+	readyset_fill(rs, tn, k, u, at, unchecked ? &m : may, unchecked ? &v : viewed, src);
+	if (unchecked) {
+		*may = m;
+		*viewed = v;
+	}
 }
 static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
                                 uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
 {
-	readyset_get_one(rs, tn, k, u, at, may, viewed, src, src->one);
+	readyset_get_one(rs, tn, k, u, at, may, viewed, src, src->one, 0);
 }
 
 /* Scheduler k's set is kept and none of its warps is ready before soon:
@@ -179,12 +202,12 @@ static inline int readyset_later(const struct readyset *rs, const struct timed_n
 void readyset_missed_soon(const struct timed_now *tn, unsigned k, uint64_t soon, uint64_t upto)
 	__attribute__((noreturn, cold));
 /* Scheduler k listed n warps up to upto; soon: the earliest ready time of
-** its set's warps. */
+** its set's warps; unchecked as readyset_get_one's. */
 static inline void readyset_listed(struct readyset *rs, const struct timed_now *tn, unsigned k, uint64_t at,
-                                   uint64_t upto, unsigned n, uint64_t soon)
+                                   uint64_t upto, unsigned n, uint64_t soon, int unchecked)
 {
 	struct readyset_entry *e = &rs->e[k];
-	if (tn->check && n && e->soon > upto && e->at == at)
+	if (!unchecked && tn->check && n && e->soon > upto && e->at == at)
 		readyset_missed_soon(tn, k, e->soon, upto);
 	e->soon = soon;
 }
@@ -195,9 +218,18 @@ static inline int readyset_others_kept(const struct readyset_entry *e, uint64_t 
 	return e->oset == o && e->okey == okey && e->osubj == subj;
 }
 /* READY-14 under tn->check: a kept earliest ready time of a listed
-** warp's others that a new look decides otherwise: fatal. */
-void readyset_missed_others(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
-	__attribute__((noreturn, cold));
+** warp's others that a new look (found) decides otherwise is fatal.  Out
+** of line: checked runs alone. */
+void readyset_others_check(const struct timed_now *tn, unsigned k, uint64_t kept, uint64_t found, uint64_t upto)
+	__attribute__((cold));
+/* READY-14 for readyset_list_free's again, under tn->check, where it
+** lists its last listed warp again, the others as then (found: their
+** earliest ready time looked for): where only that warp's warp-local
+** issue came since that listing (at: pat, its unit's count uc: punit),
+** psoon decides as found; and step (only its unit's own issue since its
+** set was computed, which again takes) only there. */
+void readyset_again_check(const struct timed_now *tn, unsigned k, const struct readyset_entry *e, uint64_t at,
+                          uint64_t uc, int step, uint64_t found, uint64_t upto) __attribute__((cold));
 /* The earliest ready time of warps set (bits of scheduler k's warps, the
 ** set's but the one listed, subj), looked for until one is ready by upto;
 ** 0 where they are too many to look at.  Of them, those in set but not in
@@ -231,8 +263,8 @@ static inline __attribute__((always_inline)) uint64_t readyset_others(struct rea
 		uint64_t ro = tn->ready[s0 + warps[__builtin_ctzll(o)]];
 		so = ro < so ? ro : so;
 	}
-	if (kept && ((e->omin <= upto) != (so <= upto) || (so > upto && e->omin != so)))
-		readyset_missed_others(tn, k, e->omin, so, upto);
+	if (kept)
+		readyset_others_check(tn, k, e->omin, so, upto);
 	if (keep) {
 		e->oset = set;
 		e->okey = okey;
@@ -255,19 +287,29 @@ static inline __attribute__((always_inline)) uint64_t readyset_others(struct rea
 ** free again the cycle after an issue (an issue keeps it busy one
 ** cycle, compose.c: then, with another warp ready then, it would not
 ** wait after the issue, due_pend, and is not told to; a unit kept busy
-** longer would cost a listing more, never a missed one). */
+** longer would cost a listing more, never a missed one); and fast, where
+** the caller knows that tn->check is 0, tn->now is not UINT64_MAX and
+** rs->gto_idx is set (a constant 1 folds their tests). */
 static inline __attribute__((always_inline)) unsigned
 readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at, uint64_t upto,
                    unsigned kind, unsigned s0, const unsigned *warps, const struct readyset_src *src, struct action *out,
                    uint64_t *may, int *viewed,
                    int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
-                   int keep, int free)
+                   int keep, int free, int fast)
 {
 	uint64_t with_view, soon = UINT64_MAX;
 	unsigned n = 0;
-	readyset_get_one(rs, tn, k, u, at, may, &with_view, src, one);
+	struct readyset_entry *e = &rs->e[k];
+	/* step: only the unit's own issue came since the set was last
+	** computed, then at its last listing (the unit issues only what it
+	** listed, free, and a listing computes it); was: the set then.
+	** READY-14's again below, where no keep (the driver's counts: its
+	** key, and its unit's count, each one past) */
+	const int step = !keep && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1;
+	const uint64_t was = e->may;
+	readyset_get_one(rs, tn, k, u, at, may, &with_view, src, one, fast);
 	*viewed = 0;
-	if (rs->gto_idx && tn->now != UINT64_MAX) {
+	if (fast || (rs->gto_idx && tn->now != UINT64_MAX)) {
 		/* GTO picks the warp the unit issued last while it can issue,
 		** else the lowest (compose.c, m_pick): only that one is listed.
 		** Its ready time stands for soon, which once a warp is ready
@@ -275,9 +317,16 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 		uint32_t l = tn->last[u];
 		uint64_t m = *may, r = 0, rest;
 		unsigned i = 0;
+		/* again: it lists the warp it listed last (psubj) with the
+		** set's other warps as listed then (was); after that warp's
+		** issue alone (step) their ready times are too (each moves only
+		** with an event), their earliest as looked for then in full
+		** (psoon) */
+		int again = 0;
 		if (l != UINT32_MAX && m >> rs->gto_idx[l - s0] & 1 && (r = tn->ready[l]) <= upto) {
 			i = rs->gto_idx[l - s0];
 			rest = m & ~(1ull << i);
+			again = !keep && l == e->psubj && e->psoon && !((m ^ was) & ~(1ull << i));
 		} else {
 			/* the lowest ready; those passed over (none ready, their
 			** earliest ready time soon) are the others' first */
@@ -289,7 +338,7 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 				soon = r < soon ? r : soon;
 			}
 			if (!m) {
-				readyset_listed(rs, tn, k, at, upto, 0, soon);
+				readyset_listed(rs, tn, k, at, upto, 0, soon, fast);
 				return 0;
 			}
 			rest = m & (m - 1);
@@ -305,8 +354,11 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 		** four, as before, listed baseline pagerank's eight at 16 CTAs
 		** the next cycle for none ready, 88,196 times a run); kept
 		** where keep says (READY-14) */
-		uint64_t so = readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), rest, soon, keep);
-		struct readyset_entry *e = &rs->e[k];
+		uint64_t so = again && step && (fast || !tn->check)
+		              ? e->psoon
+		              : readyset_others(rs, tn, k, u, at, upto, s0, s0 + w, warps, *may & ~(1ull << i), rest, soon, keep);
+		if (again && !fast && tn->check) /* where a checked run lists every cycle, step is rare */
+			readyset_again_check(tn, k, e, at, tn->unit_changed[u], step, so, upto);
 		if (so <= upto + (unsigned)free) { /* it cannot wait */
 			if (so <= upto)
 				*tn->again = 1;
@@ -315,8 +367,10 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 			e->psoon = so;
 			e->psubj = s0 + w;
 			e->punit = tn->unit_changed[u] + 1;
+			if (!keep && !fast && tn->check)
+				e->pat = at + 1;
 		}
-		readyset_listed(rs, tn, k, at, upto, n, r); /* the earliest: the others' are past upto */
+		readyset_listed(rs, tn, k, at, upto, n, r, fast); /* the earliest: the others' are past upto */
 		return n;
 	}
 	for (uint64_t m = *may; m; m &= m - 1) {
@@ -330,7 +384,7 @@ readyset_list_free(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 		*viewed |= (int)(with_view >> i & 1);
 	}
 	rs->e[k].psoon = 0; /* which it issues is the unit's pick: it waits for none */
-	readyset_listed(rs, tn, k, at, upto, n, soon);
+	readyset_listed(rs, tn, k, at, upto, n, soon, fast);
 	return n;
 }
 static inline __attribute__((always_inline)) unsigned
@@ -340,7 +394,7 @@ readyset_list_one(struct readyset *rs, const struct timed_now *tn, unsigned k, u
                   int (*one)(const struct readyset_src *src, unsigned k, uint32_t subject, uint64_t *may, uint64_t *viewed),
                   int keep)
 {
-	return readyset_list_free(rs, tn, k, u, at, upto, kind, s0, warps, src, out, may, viewed, one, keep, 0);
+	return readyset_list_free(rs, tn, k, u, at, upto, kind, s0, warps, src, out, may, viewed, one, keep, 0, 0);
 }
 static inline __attribute__((always_inline)) unsigned readyset_list(struct readyset *rs, const struct timed_now *tn,
                                                                     unsigned k, unsigned u, uint64_t at, uint64_t upto,
