@@ -293,9 +293,16 @@ static void init(const struct comp *c, uint8_t *sv)
 		memcpy(sv, g->ginit, g->shared_off);
 		return;
 	}
-	for (uint32_t w = 0; w < g->prog->global_words; w++)
-		if (g->gword[w] != GWORD_CONST)
-			memcpy(sv + g->gword[w], &g->ginit[w], 4);
+	/* a symbol is constant or writable as a whole, its writable words in
+	** a row (layout numbers them in address order); a word outside every
+	** symbol starts 0, as m_init's vector does: one copy a symbol, not a
+	** test a word (concrete mode inits once a run) */
+	const struct program *p = g->prog;
+	for (int i = 0; i < p->nsyms; i++) {
+		const struct symbol *s = &p->syms[i];
+		if (s->space == SP_GLOBAL && s->nelems && g->gword[s->base / 4] != GWORD_CONST)
+			memcpy(sv + g->gword[s->base / 4], g->ginit + s->base / 4, (size_t)s->nelems * 4);
+	}
 }
 
 static void print(const struct comp *c, const uint8_t *sv, struct strbuf *out)
