@@ -15,10 +15,15 @@
 #include "util/clock.h"
 #include "util/interrupt.h"
 
+/* A distinct result: its values (key, nlocs words) and their state_hash,
+** the sideset's key; results of one hash chained by next. */
 struct result_bucket {
-	uint64_t count, first_seed;
+	uint64_t count, first_seed, hash;
 	uint8_t *sv;
+	uint32_t *key;
+	unsigned next; /* NO_BUCKET: the last of its hash */
 };
+enum { NO_BUCKET = ~0u };
 
 /* --timeline FILE: the first run as Chrome trace-event JSON (chrome://tracing,
 ** Perfetto): one row per lane (each warp, each partition, the DAB flush,
@@ -98,7 +103,8 @@ static int vet_timed(const struct job *j, struct diag *d)
 
 /* What the runs add up to, folded in in seed order. */
 struct tally {
-	struct sideset *seen; /* a result's values -> its bucket */
+	struct sideset *seen; /* a result's hash -> its first bucket: a key of
+	                       * 8 bytes, not its values (64 KB at times) */
 	struct result_bucket *b;
 	unsigned nb, runs;    /* runs: folded in */
 	uint64_t cmin, cmax, csum, instr, problems, limited;
@@ -165,20 +171,34 @@ static void fold(struct sweep *s, const struct model *m, struct concrete_result 
 	if (r->cycles > t->cmax)
 		t->cmax = r->cycles;
 	t->csum += r->cycles;
-	for (unsigned i = 0; i < s->nlocs; i++)
-		s->key[i] = m->read(m, r->sv, s->locs[i]);
+	model_read_locs(m, r->sv, s->locs, s->nlocs, s->key);
+	size_t bytes = sizeof(uint32_t) * s->nlocs;
+	uint64_t h = state_hash((const uint8_t *)s->key, bytes);
 	int is_new;
-	uintptr_t *slot = ss_put(t->seen, s->key, sizeof(uint32_t) * s->nlocs, &is_new);
-	if (is_new) {
-		*slot = t->nb;
-		t->b = xrealloc(t->b, sizeof *t->b * (t->nb + 1));
-		t->b[t->nb].count = 0;
-		t->b[t->nb].first_seed = o->seed + run;
-		t->b[t->nb].sv = xmalloc(m->sv_size);
-		memcpy(t->b[t->nb].sv, r->sv, m->sv_size);
-		t->nb++;
+	uintptr_t *slot = ss_put(t->seen, &h, sizeof h, &is_new);
+	unsigned i = is_new ? NO_BUCKET : (unsigned)*slot, prev = NO_BUCKET;
+	while (i != NO_BUCKET && memcmp(t->b[i].key, s->key, bytes)) {
+		prev = i; /* the same hash, other values */
+		i = t->b[i].next;
 	}
-	t->b[*slot].count++;
+	if (i == NO_BUCKET) {
+		i = t->nb++;
+		t->b = xrealloc(t->b, sizeof *t->b * t->nb);
+		if (prev == NO_BUCKET)
+			*slot = i;
+		else
+			t->b[prev].next = i;
+		struct result_bucket *nb = &t->b[i];
+		nb->count = 0;
+		nb->first_seed = o->seed + run;
+		nb->hash = h;
+		nb->next = NO_BUCKET;
+		nb->sv = xmalloc(m->sv_size);
+		memcpy(nb->sv, r->sv, m->sv_size);
+		nb->key = xmalloc(bytes ? bytes : 1);
+		memcpy(nb->key, s->key, bytes);
+	}
+	t->b[i].count++;
 	if (run == 0)
 		t->first = *r;
 	else
@@ -356,10 +376,7 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 			} else {
 				/* a large result: its first values and a digest of all */
 				report_locs(m, b[i].sv, locs, 3, &out, 0);
-				for (unsigned k = 0; k < nlocs; k++)
-					s.key[k] = m->read(m, b[i].sv, locs[k]);
-				sb_printf(&out, ", ... (%u values, XXH3 %016llx)", nlocs,
-				          (unsigned long long)state_hash((const uint8_t *)s.key, sizeof(uint32_t) * nlocs));
+				sb_printf(&out, ", ... (%u values, XXH3 %016llx)", nlocs, (unsigned long long)b[i].hash);
 			}
 			sb_printf(&out, "   (first seed %llu)\n", (unsigned long long)b[i].first_seed);
 		}
@@ -377,8 +394,10 @@ static int run_one(struct job *j, const struct run_opts *o, int more)
 	if (interrupted)
 		code = EXIT_INCOMPLETE;
 	concrete_result_free(&t->first);
-	for (unsigned i = 0; i < nb; i++)
+	for (unsigned i = 0; i < nb; i++) {
 		free(t->b[i].sv);
+		free(t->b[i].key);
+	}
 	free(t->b);
 	free(s.key);
 	free(t->cyc);

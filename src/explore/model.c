@@ -73,6 +73,16 @@ void model_loc_name(const struct model *m, int loc, struct strbuf *out)
 		sb_printf(out, "loc%d", loc);
 }
 
+void model_read_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n, uint32_t *out)
+{
+	if (m->read_locs) {
+		m->read_locs(m, sv, locs, n, out);
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		out[i] = m->read(m, sv, locs[i]);
+}
+
 enum vtype model_loc_type(const struct model *m, int loc)
 {
 	return m->loc_type ? m->loc_type(m, loc) : VT_U32;

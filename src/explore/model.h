@@ -161,10 +161,13 @@ struct model {
 	** register "%r1" of thread `tid` (tid < 0: a memory location) to a
 	** location id >= 0, or returns -1 with a message in err.  A whole array
 	** (index -1) is *count consecutive ids; a scalar has *count = 1.
-	** read() returns the 32-bit value. */
+	** read() returns the 32-bit value; read_locs() (optional) the values
+	** of n locations into out, as read() would, in one call (concrete mode
+	** reads a run's result so: 16,384 values at times). */
 	int (*lookup)(const struct model *m, int tid, const char *name, long index,
 	              enum vtype *type, unsigned *count, struct strbuf *err);
 	uint32_t (*read)(const struct model *m, const uint8_t *sv, int loc);
+	void (*read_locs)(const struct model *m, const uint8_t *sv, const int *locs, unsigned n, uint32_t *out);
 	void (*loc_name)(const struct model *m, int loc, struct strbuf *out);
 	enum vtype (*loc_type)(const struct model *m, int loc);
 	/* Default observables for `deterministic` with no locations. */
@@ -332,6 +335,7 @@ unsigned model_observables(const struct model *m, int *locs, unsigned max);
 int model_lookup(const struct model *m, int tid, const char *name, long index, enum vtype *type,
                  unsigned *count, struct strbuf *err);
 void model_loc_name(const struct model *m, int loc, struct strbuf *out);
+void model_read_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n, uint32_t *out);
 enum vtype model_loc_type(const struct model *m, int loc);
 void model_destroy(struct model *m);
 

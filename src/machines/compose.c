@@ -678,6 +678,16 @@ static uint32_t m_read(const struct model *m, const uint8_t *sv, int loc)
 	return row ? row[t % tpw] : 0;
 }
 
+/* m_read's, the geometry read once and a global word inline */
+static void m_read_locs(const struct model *m, const uint8_t *sv, const int *locs, unsigned n, uint32_t *out)
+{
+	const struct gpu *g = &MC(m)->g;
+	const uint32_t *gword = g->gword, *ginit = g->ginit;
+	unsigned G_ = g->prog->global_words;
+	for (unsigned i = 0; i < n; i++)
+		out[i] = (unsigned)locs[i] < G_ ? gpu_global_at(gword, ginit, sv, (uint32_t)locs[i]) : m_read(m, sv, locs[i]);
+}
+
 static const struct symbol *sym_at(const struct program *p, unsigned loc)
 {
 	for (int i = 0; i < p->nsyms; i++) {
@@ -1129,6 +1139,7 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 	m->race = m_race;
 	m->lookup = m_lookup;
 	m->read = m_read;
+	m->read_locs = m_read_locs;
 	m->loc_name = m_loc_name;
 	m->loc_type = m_loc_type;
 	m->default_observables = m_default_obs;
