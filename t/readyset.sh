@@ -109,7 +109,8 @@
 # issue while scheduler 1's buffer is full (w3 refused) and its set
 # ({w1}, looping) is not empty: the SM then has no warp keeping the
 # flush back, and the cycle after must be listed (READY-6 before
-# dab_sched told the driver for a fragile set beside a full buffer)
+# dab_sched told the driver for a fragile set beside a full buffer; and
+# planting a pc_fragile of none, compose.c, which sm_fragile reads)
 cat > "$T/flushskip.gpu" <<'EOF'
 # READY-6 probe: scheduler 0 (warps 0, 2), scheduler 1 (warps 1, 3).
 # w0 waits at bar.sync holding scheduler 0's GWAT token; w2 loops

@@ -867,6 +867,7 @@ static void machine_free(struct machine *x)
 	free(x->por_pc);
 	free(x->counter_names);
 	free(x->g.pc_atomic);
+	free(x->g.pc_fragile);
 	free(x->g.gword);
 	free(x->g.ginit);
 	free(x->g.sched_warps);
@@ -976,6 +977,44 @@ static void merge_counters(struct machine *x)
 	}
 }
 
+/* g->pc_fragile (after pc_atomic): where a warp-local issue of the
+** instruction at i (one that leaves its warp READY: por) may leave the
+** warp at a global atom/red or past the end (done), either of which may
+** take it out of its scheduler's set (dab_sched.c, fragile).  The warp
+** goes on at a successor (i + 1; a branch's target or reconvergence
+** point, warp.c's stack entries), and where that is some branch's
+** reconvergence point (an entry's rpc: popped), at any pc an entry below
+** may hold: some branch's target, fall-through or reconvergence point. */
+static int out_of_set(const struct gpu *g, unsigned pc)
+{
+	return g->pc_atomic[pc] || pc == (unsigned)g->prog->nins;
+}
+static void pc_fragile(struct gpu *g)
+{
+	const struct program *p = g->prog;
+	unsigned n = (unsigned)p->nins;
+	uint8_t *rpc = xcalloc(n + 1, 1);
+	int uncovered = 0; /* some pc an entry below may hold is at a global atomic or the end */
+	rpc[n] = 1; /* the bottom entry's */
+	for (unsigned i = 0; i < n; i++)
+		if (p->ins[i].op == OP_BRA) {
+			rpc[p->ins[i].ipdom] = 1;
+			uncovered |= out_of_set(g, (unsigned)p->ins[i].target) | out_of_set(g, i + 1) |
+			             out_of_set(g, (unsigned)p->ins[i].ipdom);
+		}
+	g->pc_fragile = xcalloc(n + 1, 1);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned next[3] = { i + 1, i + 1, i + 1 };
+		if (p->ins[i].op == OP_BRA) {
+			next[1] = (unsigned)p->ins[i].target;
+			next[2] = (unsigned)p->ins[i].ipdom;
+		}
+		for (unsigned j = 0; j < 3; j++)
+			g->pc_fragile[i] |= (uint8_t)(out_of_set(g, next[j]) | (rpc[next[j]] & uncovered));
+	}
+	free(rpc);
+}
+
 /* The grid: warps of each scheduler, and what every component reads. */
 static int grid(struct gpu *g, struct diag *d)
 {
@@ -993,6 +1032,7 @@ static int grid(struct gpu *g, struct diag *d)
 	for (int i = 0; i < g->prog->nins; i++)
 		g->pc_atomic[i] = (g->prog->ins[i].op == OP_ATOM || g->prog->ins[i].op == OP_RED) &&
 		                  g->prog->ins[i].space == SP_GLOBAL;
+	pc_fragile(g);
 	unsigned ctas_per_sm = (c->ctas + c->sms - 1) / c->sms;
 	g->warps_per_sm = ctas_per_sm * c->warps_per_cta;
 	g->resident = ctas_per_sm; /* all resident, unless a dispatcher limits it */

@@ -105,6 +105,7 @@ struct gpu {
 	** sched_first[k+1]); warp_idx[w] is w's place in its scheduler's list */
 	unsigned *sched_warps, *sched_first, *warp_idx;
 	uint8_t *pc_atomic;     /* per instruction: a global atom/red?          */
+	uint8_t *pc_fragile;    /* per instruction: may a warp-local issue of it leave its warp at one, or done? (compose.c) */
 	struct program *own;    /* the kernel rewritten by a component          */
 	int comm_race;          /* the spec checks comm_race_free (lab.c)       */
 	int persist_order;      /* the spec checks persist_order (persist_order.c) */
