@@ -17,6 +17,7 @@
 #include "state/slots.h"
 #include "state/trace.h"
 #include "state/visited.h"
+#include "util/fastdiv.h"
 #include "util/strbuf.h"
 
 static int ntest, nfail;
@@ -721,6 +722,26 @@ static void test_hash_steps(void)
 	ok(good, "hash.h: successor hashes from the parent's (step, delta) equal full hashes at 1 to 300 bytes");
 }
 
+/* fastdiv's quotient and remainder are / and %'s: every divisor up to
+** 4096 and a spread of others up to UINT32_MAX, each against numerators
+** at the edges (0, d - 1, d, multiples, UINT32_MAX) and pseudo-random. */
+static void test_fastdiv(void)
+{
+	unsigned bad = 0, n_d = 0;
+	uint64_t x = 88172645463325252ull;
+	for (uint64_t d = 1; d <= UINT32_MAX; d = d < 4096 ? d + 1 : d * 3 + 1, n_d++) {
+		struct fastdiv f = fastdiv_of((uint32_t)d);
+		uint32_t edge[] = { 0, 1, (uint32_t)d - 1, (uint32_t)d, (uint32_t)(d + 1), (uint32_t)(2 * d - 1),
+			            UINT32_MAX, UINT32_MAX - 1, (uint32_t)(UINT32_MAX / d * d), (uint32_t)(UINT32_MAX / d * d - 1) };
+		for (unsigned i = 0; i < sizeof edge / sizeof *edge + 64; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			uint32_t n = i < sizeof edge / sizeof *edge ? edge[i] : (uint32_t)x;
+			bad += fastdiv_div(f, n) != n / d || fastdiv_mod(f, n) != n % d;
+		}
+	}
+	ok(bad == 0 && n_d > 4096, "fastdiv: n / d and n % d as the hardware's, every d to 4096 and a spread to 2^32 - 1");
+}
+
 int main(void)
 {
 	test_visited(VS_EXACT);
@@ -742,6 +763,7 @@ int main(void)
 	test_alu_lanes();
 	test_ipdom();
 	test_trace_file();
+	test_fastdiv();
 	printf("1..%d\n", ntest);
 	return nfail != 0;
 }

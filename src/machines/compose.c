@@ -1079,6 +1079,11 @@ struct model *compose_build_cfg(const struct spec *s, const struct machine_def *
 		g->persist_order |= s->props[k].p.kind == P_PERSIST_ORDER;
 	}
 	g->cfg = *cfg;
+	g->by_wpc = fastdiv_of(cfg->warps_per_cta);
+	g->by_sms = fastdiv_of(cfg->sms);
+	g->by_partitions = fastdiv_of(cfg->partitions);
+	g->by_line = fastdiv_of(cfg->line_bytes);
+	g->by_schedulers = fastdiv_of(cfg->schedulers);
 	x->ncomps = wr->ncomps;
 	for (unsigned i = 0; i < wr->ncomps; i++) {
 		x->comps[i] = (struct comp){ .def = wr->comps[i], .g = g, .m = m, .index = i };

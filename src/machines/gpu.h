@@ -24,6 +24,7 @@
 #include "explore/model.h"
 #include "ir/program.h"
 #include "spec/spec.h"
+#include "util/fastdiv.h"
 
 /* W_ATOMIC: its atomic was taken, the warp waits for old values owed to
 ** it; W_WAIT: its instruction waits (a fence, a full buffer, pcommit). */
@@ -86,6 +87,8 @@ _Static_assert(sizeof(struct stack_entry) == 8, "stack entry is 8 bytes");
 /* The machine-wide context every component reads. */
 struct gpu {
 	struct gpu_cfg cfg;
+	/* cfg's divisors, set with cfg (compose.c): gpu.h's helpers below */
+	struct fastdiv by_wpc, by_sms, by_partitions, by_line, by_schedulers;
 	const struct program *prog;
 	const char *path;       /* the spec, for messages                       */
 	unsigned nwarps;        /* ctas * warps_per_cta                         */
@@ -180,17 +183,17 @@ static inline int gpu_at_barrier(const struct gpu *g, uint8_t *sv, unsigned w)
 }
 static inline unsigned gpu_cta_of(const struct gpu *g, unsigned w)
 {
-	return w / g->cfg.warps_per_cta;
+	return fastdiv_div(g->by_wpc, w);
 }
 static inline unsigned gpu_sm_of(const struct gpu *g, unsigned w)
 {
-	return gpu_cta_of(g, w) % g->cfg.sms;
+	return fastdiv_mod(g->by_sms, gpu_cta_of(g, w));
 }
 /* The memory partition (L2 slice, ROP, memory controller) of an address:
 ** interleaved every line_bytes. */
 static inline unsigned gpu_partition_of(const struct gpu *g, uint32_t addr)
 {
-	return (addr / g->cfg.line_bytes) % g->cfg.partitions;
+	return fastdiv_mod(g->by_partitions, fastdiv_div(g->by_line, addr));
 }
 /* The batch of warp w's CTA (DAB IV-C5): SM s runs hardware CTA
 ** positions s, s + sms, s + 2 sms, ... in that order, `resident` at a
@@ -201,7 +204,7 @@ static inline unsigned gpu_batch_of(const struct gpu *g, unsigned w)
 }
 static inline unsigned gpu_sched_of(const struct gpu *g, unsigned w)
 {
-	return gpu_sm_of(g, w) * g->cfg.schedulers + (w % g->cfg.warps_per_cta) % g->cfg.schedulers;
+	return gpu_sm_of(g, w) * g->cfg.schedulers + fastdiv_mod(g->by_schedulers, fastdiv_mod(g->by_wpc, w));
 }
 
 
