@@ -1037,6 +1037,7 @@ static int grid(struct gpu *g, struct diag *d)
 	g->warps_per_sm = ctas_per_sm * c->warps_per_cta;
 	g->resident = ctas_per_sm; /* all resident, unless a dispatcher limits it */
 	g->nqueues = c->sms * c->partitions;
+	g->by_nqueues = fastdiv_of(g->nqueues);
 	unsigned nsched = c->sms * c->schedulers;
 	g->sched_first = xcalloc(nsched + 1, sizeof(unsigned));
 	g->sched_warps = xcalloc(g->nwarps + 1, sizeof(unsigned));

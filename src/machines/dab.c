@@ -254,7 +254,7 @@ static unsigned buffer_of(const struct comp *c, unsigned w)
 static unsigned sm_of_buffer(const struct comp *c, unsigned b)
 {
 	const struct gpu *g = c->g;
-	return g->cfg.buffer_level ? b / g->cfg.schedulers : gpu_sm_of(g, b);
+	return g->cfg.buffer_level ? fastdiv_div(g->by_schedulers, b) : gpu_sm_of(g, b);
 }
 
 static int fusable(enum atom_op op)
@@ -1257,7 +1257,7 @@ static inline __attribute__((always_inline)) void drain(const struct comp *c, ui
 	}
 	qh[0] = (uint16_t)n;
 	if (over)
-		next_turn(c, sv, q % cf->partitions, q / cf->partitions + 1);
+		next_turn(c, sv, fastdiv_mod(c->g->by_partitions, q), fastdiv_div(c->g->by_partitions, q) + 1);
 	if (!n && !whole && !anything_in_flight(c, sv)) /* q itself holds more: no scan */
 		complete(c, sv);
 	else if (sm >= 0)
@@ -1351,12 +1351,12 @@ static int flush_reach(const struct comp *c, const uint8_t *sv, const struct act
 ** kept answer (most calls) is a leaf. */
 static __attribute__((noinline)) int reach_of(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
-	unsigned aq = a->arg % c->g->nqueues;
+	unsigned aq = fastdiv_mod(c->g->by_nqueues, a->arg);
 	if (a->kind != c->kind0 + K_DRAIN)
 		return flush_reach(c, sv, a);
-	if (!leaves_some(c, sv, aq, a->arg / c->g->nqueues + 1, queue(c, sv, aq)[0]))
+	if (!leaves_some(c, sv, aq, fastdiv_div(c->g->by_nqueues, a->arg) + 1, queue(c, sv, aq)[0]))
 		return -1;
-	return drained_reach(c, queue_entries(c, sv, aq), queue(c, sv, aq)[0], a->arg / c->g->nqueues + 1);
+	return drained_reach(c, queue_entries(c, sv, aq), queue(c, sv, aq)[0], fastdiv_div(c->g->by_nqueues, a->arg) + 1);
 }
 
 /* reach_of, as prepare found it where it kept it (drained); under
@@ -1670,7 +1670,7 @@ static inline __attribute__((always_inline)) int drain_timed(const struct comp *
 static const struct instr *prepare(const struct comp *c, const uint8_t *sv, const struct action *a, struct timing *t,
                                    uint64_t (*rnd)(void *), void *rng, uint64_t *ct)
 {
-	unsigned nq = c->g->nqueues, q = a->arg % nq, k = a->arg / nq + 1;
+	unsigned q = fastdiv_mod(c->g->by_nqueues, a->arg), k = fastdiv_div(c->g->by_nqueues, a->arg) + 1;
 	if (a->kind != c->kind0 + K_DRAIN || D(c)->ic->run != t->run)
 		return prepare_any(c, sv, a, t, rnd, rng, ct);
 	unsigned n = queue(c, sv, q)[0];
@@ -1832,7 +1832,7 @@ static __attribute__((noinline)) int drain_emptied(const struct comp *c, uint8_t
 static int issue_whole(const struct comp *c, uint8_t *sv, const struct action *a, struct timing *t,
                        uint64_t (*rnd)(void *), void *rng, uint64_t *ct, int *r)
 {
-	unsigned nq = c->g->nqueues, q = a->arg % nq, k = a->arg / nq + 1, n;
+	unsigned q = fastdiv_mod(c->g->by_nqueues, a->arg), k = fastdiv_div(c->g->by_nqueues, a->arg) + 1, n;
 	if (a->kind != c->kind0 + K_DRAIN || D(c)->ic->run != t->run || c->g->cfg.flush >= DF_NR_OF)
 		return whole_apart(c, sv, a, t, rnd, rng, ct, r);
 	if ((n = queue(c, sv, q)[0]) <= k)

@@ -88,7 +88,7 @@ _Static_assert(sizeof(struct stack_entry) == 8, "stack entry is 8 bytes");
 struct gpu {
 	struct gpu_cfg cfg;
 	/* cfg's divisors, set with cfg (compose.c): gpu.h's helpers below */
-	struct fastdiv by_wpc, by_sms, by_partitions, by_line, by_schedulers;
+	struct fastdiv by_wpc, by_sms, by_partitions, by_line, by_schedulers, by_nqueues;
 	const struct program *prog;
 	const char *path;       /* the spec, for messages                       */
 	unsigned nwarps;        /* ctas * warps_per_cta                         */

@@ -109,7 +109,8 @@ static inline uint64_t icnt_send(struct icnt *ic, const struct gpu_cfg *cf, unsi
 	uint64_t *port = &ic->port[sm];
 	if (*port < from * ic->bw)
 		*port = from * ic->bw; /* the port was idle: no credit for it */
-	uint64_t left = (*port)++ / ic->bw, travel = cf->lat_icnt + (cf->icnt_jitter ? rnd(rng) % (cf->icnt_jitter + 1) : 0);
+	/* bw 1 (the default) without a 64-bit division, tens of cycles */
+	uint64_t left = ic->bw == 1 ? (*port)++ : (*port)++ / ic->bw, travel = cf->lat_icnt + (cf->icnt_jitter ? rnd(rng) % (cf->icnt_jitter + 1) : 0);
 	uint64_t at = icnt_eject(ic, p, left + travel);
 	/* a transaction the partition cannot take yet holds the SM's port
 	** (head of line): the ones behind it leave after it */
