@@ -572,6 +572,8 @@ static int issue_alone_checked(const struct comp *c, uint8_t *sv, const struct a
 	memcpy(k->ct, ct, nct);
 	k->t.busy = 1;
 	k->t.n = 0;
+	k->t.now = t->now; /* as model.issue was given it */
+	k->t.run = t->run;
 	k->rnd = rnd;
 	k->rng = rng;
 	k->ndraws = k->redrawn = 0;
@@ -580,10 +582,7 @@ static int issue_alone_checked(const struct comp *c, uint8_t *sv, const struct a
 	uint8_t *after = k->rec + nrec;
 	memcpy(after, rec, nrec);
 	memcpy(rec, k->rec, nrec);
-	int local = step_by(m, d, sv, a, t, alone_redraw, k, ct, reach);
-	d->apply(c, sv, a);
-	if (local == 3)
-		local = 1 + faulted_by(x, sv, a);
+	int local = step_apply(m, d, sv, a, t, alone_redraw, k, ct, reach);
 	if (local + k->plant != once)
 		alone_differs(a, "the answer");
 	if (memcmp(rec, after, nrec))

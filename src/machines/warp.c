@@ -1051,9 +1051,9 @@ const struct instr *warps_prepare_issue(const struct comp *s, const uint8_t *sv,
 	return prepare_other(c, sv, w, t, rnd, rng, ct);
 }
 
-/* issue_at_once's other than a PC_ALU one (warp w's record h, stack
-** st, top entry top, its table entry d): prepare_of, then issue_at, on
-** the one decode of warps_issue_alone.  Inline: out of line (a jump, so
+/* warps_issue_alone's issue of an instruction other than a PC_ALU one
+** (warp w's record h, stack st, top entry top, its table entry d):
+** prepare_of, then issue_at, on warps_issue_alone's one decode.  Inline: out of line (a jump, so
 ** that the ALU issues saved no registers for its calls) it decoded the
 ** pc again, and warps_issue_alone saved six registers all the same
 ** (DAB pagerank 0.4% fewer instructions inline). */
@@ -1078,7 +1078,7 @@ static inline __attribute__((always_inline)) int issue_other_at_once(const struc
 ** every issue (port_pm.op).  Then the
 ** scheduler's apply is the warps' issue alone (dab_sched.c's por says
 ** yes only under rules whose apply needs no view for a non-atomic:
-** needs_view), and the answer local_of's, 1, or 2 where it faulted its
+** view_atom), and the answer local_of's, 1, or 2 where it faulted its
 ** warp.  A decoded register instruction (PC_ALU: 1) is timing_of,
 ** count_of of its op's default case and issue's alu_run, on one decode;
 ** the others issue_other_at_once.  Asked for every issue of the
