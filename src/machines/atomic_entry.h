@@ -24,8 +24,8 @@ _Static_assert(sizeof(struct atomic_entry) == 20, "atomic entry is 20 bytes");
 /* Warp w's current atom/red in the lanes of m: one entry per lane, in lane
 ** order, into out[] (up to 32), each lane's address computed once.
 ** Returns the number of entries, or -1 when a lane addresses outside
-** memory: warp w faulted (at the first such lane) and out holds no
-** entry of it. */
+** memory: warp w faulted (at the first such lane) and out's contents
+** are scratch. */
 int atomic_entries(const struct comp *c, uint8_t *sv, unsigned w, uint32_t m, const struct instr *in,
                    struct atomic_entry *out);
 /* Lane l of warp w's current atom/red as an entry. */

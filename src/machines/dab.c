@@ -73,8 +73,8 @@
 **   DAB-SYNC (concrete mode) the flush guard's kept sync_ready equals a
 **         full scan of the warps (sync_ready_now; GPUMC_CHECK_READY);
 **   DAB-LIST (concrete mode) a kept listing of enabled() equals a fresh
-**         one (list_kept: kept by the told bits it read, all, one or
-**         none, and an empty one past other actions while the scheduler
+**         one (list_kept: kept by the told bits it read, all (by their
+**         count of changes, DAB-TOLD), one or none, and an empty one past other actions while the scheduler
 **         the guard stopped at may not be full, kept_past;
 **         GPUMC_CHECK_READY);
 **   DAB-FUSE (concrete mode, fusion) a buffer's kept filter of its
@@ -1293,7 +1293,7 @@ static void apply(const struct comp *c, uint8_t *sv, const struct action *a)
 		flush(c, sv, a->arg < g->cfg.sms ? (int)a->arg : -1);
 		return;
 	}
-	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
+	unsigned q = fastdiv_mod(g->by_nqueues, a->arg), k = fastdiv_div(g->by_nqueues, a->arg) + 1;
 	if (g->cfg.flush < DF_NR_OF)
 		drain(c, sv, q, k, 0);
 	else /* a returning entry releases its SM's warps as it is performed */
@@ -1347,16 +1347,16 @@ static int flush_reach(const struct comp *c, const uint8_t *sv, const struct act
 ** in flight touches only its entry's warp (pending) and that warp's SM
 ** (release), and with an entry that returns no value (a red) neither:
 ** only memory, which no scheduler reads, and the FIFOs; the last one
-** completes the flush, as a flush touches all.  Out of line: reach()'s
+** completes the flush, which touches all (a FLUSH's own: flush_reach).  Out of line: reach()'s
 ** kept answer (most calls) is a leaf. */
 static __attribute__((noinline)) int reach_of(const struct comp *c, const uint8_t *sv, const struct action *a)
 {
-	unsigned aq = fastdiv_mod(c->g->by_nqueues, a->arg);
+	unsigned aq = fastdiv_mod(c->g->by_nqueues, a->arg), k = fastdiv_div(c->g->by_nqueues, a->arg) + 1;
 	if (a->kind != c->kind0 + K_DRAIN)
 		return flush_reach(c, sv, a);
-	if (!leaves_some(c, sv, aq, fastdiv_div(c->g->by_nqueues, a->arg) + 1, queue(c, sv, aq)[0]))
+	if (!leaves_some(c, sv, aq, k, queue(c, sv, aq)[0]))
 		return -1;
-	return drained_reach(c, queue_entries(c, sv, aq), queue(c, sv, aq)[0], fastdiv_div(c->g->by_nqueues, a->arg) + 1);
+	return drained_reach(c, queue_entries(c, sv, aq), queue(c, sv, aq)[0], k);
 }
 
 /* reach_of, as prepare found it where it kept it (drained); under
@@ -1570,7 +1570,7 @@ static inline __attribute__((always_inline)) void timing_drain(const struct comp
 	** follows may change: marked here, for exhaustive mode, which keeps
 	** none, applies from every thread at once and never times (but
 	** where that apply makes it anew: prepare) */
-	((struct dab *)c->priv)->turn_dirty |= 1u << q % c->g->cfg.partitions;
+	((struct dab *)c->priv)->turn_dirty |= 1u << fastdiv_mod(c->g->by_partitions, q);
 	rop_take(c, q, k, n, t);
 }
 
@@ -1587,7 +1587,7 @@ static inline __attribute__((always_inline)) void timing_of(const struct comp *c
 		timing_flush(c, sv, a, t, rnd, rng);
 		return;
 	}
-	unsigned q = a->arg % g->nqueues, k = a->arg / g->nqueues + 1;
+	unsigned q = fastdiv_mod(g->by_nqueues, a->arg), k = fastdiv_div(g->by_nqueues, a->arg) + 1;
 	timing_drain(c, q, k, queue(c, sv, q)[0], t);
 	/* the last entries of a flush release the waiting warps */
 	int last = !leaves_some(c, sv, q, k, queue(c, sv, q)[0]);
@@ -1627,7 +1627,7 @@ static __attribute__((noinline)) void count_flush(const struct comp *c, const ui
 static void count(const struct comp *c, const uint8_t *sv, const struct action *a, uint64_t *ct)
 {
 	if (a->kind == c->kind0 + K_DRAIN)
-		comp_count(c, ct, CT_LANES, a->arg / c->g->nqueues + 1);
+		comp_count(c, ct, CT_LANES, fastdiv_div(c->g->by_nqueues, a->arg) + 1);
 	else
 		count_flush(c, sv, a, ct);
 }
@@ -1756,8 +1756,8 @@ static struct drain_kept drain_kept(const struct comp *c, unsigned q)
 
 /* DAB-WHOLE (GPUMC_CHECK_READY): drain_whole gives the timing, counts,
 ** reach and bytes that prepare, reach and apply give apart.  Each is run
-** on the same bytes, the first's undone: what a DRAIN of a FIFO that keeps
-** entries can touch (touched, drain_kept); only those are compared (a
+** on the same bytes, the first's undone: what a DRAIN that leaves entries
+** in flight (leaves_some) can touch (touched, drain_kept); only those are compared (a
 ** copy of the whole vector per DRAIN would make checked runs slow).
 ** Fatal where they differ. */
 static __attribute__((noinline)) int whole_checked(const struct comp *c, uint8_t *sv, const struct action *a,

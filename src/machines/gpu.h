@@ -87,7 +87,8 @@ _Static_assert(sizeof(struct stack_entry) == 8, "stack entry is 8 bytes");
 /* The machine-wide context every component reads. */
 struct gpu {
 	struct gpu_cfg cfg;
-	/* cfg's divisors, set with cfg (compose.c): gpu.h's helpers below */
+	/* divisors (util/fastdiv.h): cfg's, for the helpers below, and
+	** nqueues' (dab.c's FIFOs); set with cfg and by grid (compose.c) */
 	struct fastdiv by_wpc, by_sms, by_partitions, by_line, by_schedulers, by_nqueues;
 	const struct program *prog;
 	const char *path;       /* the spec, for messages                       */
