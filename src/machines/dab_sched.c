@@ -522,8 +522,7 @@ static void check_allowed(const struct readyset_src *src, const struct readyset 
 	for (unsigned k = 0; k < rs->n; k++) {
 		uint64_t may, viewed;
 		fill(src, k, &may, &viewed);
-		unsigned nper = src->c->g->cfg.schedulers;
-		if ((may != 0) != (rs->allowed[k / nper] >> k % nper & 1)) {
+		if ((may != 0) != (rs->allowed[rs->group[k]] >> rs->gpos[k] & 1)) {
 			fprintf(stderr, "gpumc: internal error: READY-5: scheduler %u at cycle %llu: the flush guard was told "
 			        "its set is %sempty: an event did not signal\n", k, (unsigned long long)tn->clock,
 			        may ? "" : "not ");

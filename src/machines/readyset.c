@@ -27,7 +27,7 @@
 **     (REACH_OWN: a global atomic's issue into DAB's buffers, and under
 **     SRR and GTRR an issue warp-local but for the turn: dab_sched.c)
 **     changes only that set: its unit's count, by 2, so that it is never
-**     taken for one warp-local issue (readyset_get's one, due_pend); the
+**     taken for one warp-local issue (readyset_get_one's one, due_pend); the
 **     component may say which bits it moved (struct readyset's own);
 **   - an action that declares it reaches no set (REACH_NONE: a DAB drain
 **     of a red that leaves something in flight: memory and FIFOs only)
@@ -99,7 +99,8 @@
 ** READY-10 (scheduler.c): gto's warps at a global atomic, kept beside
 ** its sets.  Invariant READY-7: a scheduler not due lists no issue, and its set's
 ** emptiness is as last listed.  Invariant READY-9: a scheduler waiting
-** after its warp-local issue (due_pend) lists no issue before its wake,
+** after its issue (warp-local, or dab_sched's own atomic's: due_pend)
+** lists no issue before its wake,
 ** nor another set's emptiness.  READY-5
 ** (dab_sched.c): the schedulers told to the flush guard as having an
 ** allowed warp are those whose full poll is not empty.
@@ -177,7 +178,7 @@ void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, 
 {
 	struct readyset_entry *e = &rs->e[k];
 	/* under tn->check, what the kept set, or the one event since (the
-	** unit's own warp-local issue, readyset_get), would have given */
+	** unit's own warp-local issue, readyset_get_one), would have given */
 	uint64_t m = e->may, v = e->viewed;
 	int one = tn->check && at == e->at + 1 && tn->unit_changed[u] == e->unit + 1 && src->one &&
 	          src->one(src, k, tn->last[u], &m, &v);

@@ -58,7 +58,7 @@ struct readyset {
 	uint64_t *allowed;
 	/* per scheduler, its entry's at less its SM's sm_woke (REACH_WAKES)
 	** and its unit's count when computed, which its own warp-local issue
-	** (readyset_get's one) leaves: apart, for the entries are read every
+	** (readyset_get_one's one) leaves: apart, for the entries are read every
 	** cycle */
 	uint64_t *nowoke;
 	/* per scheduler, two words its component keeps beside the set
@@ -127,7 +127,7 @@ static inline uint64_t readyset_at(const struct timed_now *tn, unsigned u, unsig
 ** view (*viewed), recomputed through src only when an event since the
 ** last call may have changed them, and on every call under tn->check,
 ** where a difference is a missed event: an internal error, reported and
-** fatal.  readyset_fill: the full poll, where readyset_get took neither
+** fatal.  readyset_fill: the full poll, where readyset_get_one took neither
 ** the kept set nor the one event's, or the woken warps' bits alone, or
 ** those of the unit's own issue that reached its set alone (rs->own). */
 void readyset_fill(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
@@ -182,11 +182,6 @@ readyset_get_one(struct readyset *rs, const struct timed_now *tn, unsigned k, un
 		*may = m;
 		*viewed = v;
 	}
-}
-static inline void readyset_get(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned u, uint64_t at,
-                                uint64_t *may, uint64_t *viewed, const struct readyset_src *src)
-{
-	readyset_get_one(rs, tn, k, u, at, may, viewed, src, src->one, 0);
 }
 
 /* Scheduler k's set is kept and none of its warps is ready before soon:
@@ -517,7 +512,7 @@ due_moved(struct readyset *rs, const struct timed_now *tn, unsigned k, unsigned 
           uint64_t by)
 {
 	struct readyset_entry *e = &rs->e[k];
-	uint64_t at = tn->changed + tn->sm_changed[rs->group[k]] + tn->unit_changed[u], m = e->may, v = e->viewed;
+	uint64_t at = readyset_at(tn, u, rs->group[k]), m = e->may, v = e->viewed;
 	uint64_t listed = e->may;
 	if (at != e->at + by || !hook(src, k, tn->last[u], &m, &v))
 		return 0;
